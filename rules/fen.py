@@ -1,0 +1,106 @@
+"""FEN in the PDN form: ``B:W18,24,27,K10:B12,16,20,K22``.
+
+The first field is the side to move; each side's field lists its men then its kings (``K``),
+ascending. Input is forgiving: any case, spaces, a trailing full stop, surrounding quotes, ranges
+of men (``W21-32``), algebraic squares on 8x8 boards (``W:Wa1,c1:Bb8``), and the ``H``/``F``
+counter fields some tools append (ignored: the game record keeps its own counts). Output is always
+numeric.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .position import Position
+from .variants import Color, Variant
+
+
+class FenError(ValueError):
+    """A FEN string that does not describe a position of the variant; the message says why."""
+
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_COUNTER = re.compile(r"^[HF]\d*$")
+
+
+def _square(token: str, variant: Variant) -> int:
+    g = variant.geometry
+    if token.isdigit():
+        square = int(token)
+        if 1 <= square <= g.squares:
+            return square
+        raise FenError(f"square {token} is not on the board (1-{g.squares})")
+    if variant.size == 8 and token in g.square_by_name:
+        return g.square_by_name[token]
+    raise FenError(f"{token!r} is not a dark square of the {g.size}x{g.size} board")
+
+
+def parse_fen(text: str, variant: Variant) -> Position:
+    """The position described by ``text``; :class:`FenError` with the reason if it is not one."""
+    if len(text) > 4096:
+        raise FenError("FEN is too long")
+    cleaned = re.sub(r"\s+", "", text).strip("\"'[]").rstrip(".").lower()
+    fields = [f for f in cleaned.split(":") if f]
+    if not fields or fields[0] not in ("w", "b"):
+        raise FenError("a FEN starts with the side to move, W or B (e.g. W:W31,32:B1,2)")
+    turn = Color.WHITE if fields[0] == "w" else Color.BLACK
+    placed: dict[int, tuple[Color, bool]] = {}
+    seen_sides: set[str] = set()
+    for field in fields[1:]:
+        if _COUNTER.match(field):
+            continue
+        side = field[0]
+        if side not in ("w", "b"):
+            raise FenError(f"unexpected FEN field {field!r}: expected W... or B...")
+        if side in seen_sides:
+            raise FenError(f"the pieces of {'White' if side == 'w' else 'Black'} are listed twice")
+        seen_sides.add(side)
+        color = Color.WHITE if side == "w" else Color.BLACK
+        for token in field[1:].split(","):
+            if not token:
+                continue
+            king = token.startswith("k")
+            if king:
+                token = token[1:]
+            match = _RANGE.match(token)
+            if match:
+                low, high = int(match.group(1)), int(match.group(2))
+                if low > high:
+                    raise FenError(f"empty range {token}")
+                squares = [_square(str(s), variant) for s in (low, high)]
+                squares = list(range(squares[0], squares[1] + 1))
+            else:
+                squares = [_square(token, variant)]
+            for square in squares:
+                if square in placed:
+                    raise FenError(f"square {square} is given twice")
+                placed[square] = (color, king)
+    g = variant.geometry
+    boards = [0, 0, 0, 0]  # white men, white kings, black men, black kings
+    for square, (color, king) in placed.items():
+        bit = g.bit(square)
+        if not king:
+            crowning_row = g.top_row if color is Color.WHITE else g.bottom_row
+            if crowning_row & bit:
+                raise FenError(
+                    f"a {color.label} man cannot stand on square {square}: it would be a king there"
+                )
+        boards[2 * int(color) + int(king)] |= bit
+    return Position(variant, boards[0], boards[1], boards[2], boards[3], turn)
+
+
+def position_to_fen(pos: Position) -> str:
+    """Numeric PDN FEN, men then kings per side, ascending."""
+    g = pos.variant.geometry
+
+    def side(letter: str, men: int, kings: int) -> str:
+        items = [str(s) for s in g.squares_in(men)] + [f"K{s}" for s in g.squares_in(kings)]
+        return letter + ",".join(items)
+
+    return ":".join(
+        (
+            pos.turn.letter,
+            side("W", pos.white_men, pos.white_kings),
+            side("B", pos.black_men, pos.black_kings),
+        )
+    )

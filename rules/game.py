@@ -1,0 +1,382 @@
+"""The game record: start position, moves, draw offers, the draw rules, and how it ended.
+
+:class:`Game` applies every automatic rule of the variant after each move, in this order (the first
+that applies ends the game): the side to move has no pieces, or no legal move (it loses); the
+position occurred for the third time (``Variant.repetitions``); an endgame count ran out
+(``Variant.endgames``); the no-progress count ran out (``Variant.no_progress``); the decliner of a
+draw offer completed the moves of the 40-move count (``Variant.draw_offer_count``, english) without
+a decisive advantage.  Resignation, timeout and abort come from outside (the service).
+
+The counts are kept per ply so they are always known exactly and survive a round trip through
+:meth:`Game.to_dict`: the record is its start position, its moves, the pending draw offer, the
+running 40-move count and the outcome.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from .fen import parse_fen
+from .move import Move
+from .notation import IllegalMoveError, list_moves, parse_move, side_name
+from .outcome import Outcome, Termination
+from .position import Position
+from .variants import Color, Variant, find_variant
+
+
+class GameError(ValueError):
+    """An action the game refuses (it is over, there is no draw offer to answer...)."""
+
+
+class GameOverError(GameError):
+    """The game has ended; nothing more can be played or offered."""
+
+
+class DrawOfferError(GameError):
+    """A draw offer that cannot be made, accepted or declined now."""
+
+
+@dataclass(frozen=True)
+class AdvantageCount:
+    """The 40-move count: ``side`` declined a draw when ``start_ply`` moves had been played."""
+
+    side: Color
+    start_ply: int
+
+
+class Game:
+    """A game in progress or finished.  Not thread-safe; one owner at a time."""
+
+    def __init__(self, variant: Variant, start: Position | None = None) -> None:
+        if start is None:
+            start = Position.start(variant)
+        elif start.variant is not variant:
+            raise ValueError("the start position belongs to another variant")
+        self.variant = variant
+        self.start = start
+        self.moves: list[Move] = []
+        self.positions: list[Position] = [start]
+        self.draw_offer: Color | None = None
+        """The side whose draw offer is waiting for an answer."""
+        self.advantage_count: AdvantageCount | None = None
+        self.outcome: Outcome | None = None
+        self._seen: Counter[Position] = Counter({start: 1})
+        # Per position: plies since the last progress (no-progress rule) and, per endgame rule,
+        # the index of the position where its count started (None while it does not apply).
+        self._quiet: list[int] = [0]
+        self._endgame_starts: list[tuple[int | None, ...]] = [
+            tuple(0 if self._endgame_holds(rule, start) else None for rule in variant.endgames)
+        ]
+        self._legal: list[Move] | None = None
+        self.outcome = self._position_outcome()
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    @property
+    def ply(self) -> int:
+        """Moves played so far (by both sides)."""
+        return len(self.moves)
+
+    @property
+    def move_number(self) -> int:
+        """Full-move number of the move to be played next, counted from the start position."""
+        first = self.start.turn
+        return (self.ply + (0 if self.turn is first else 1)) // 2 + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves of the side to move (none once the game is over)."""
+        if self.outcome is not None:
+            return []
+        if self._legal is None:
+            self._legal = self.position.legal_moves()
+        return self._legal
+
+    def result(self) -> str:
+        """PDN result: ``*`` while the game goes on."""
+        return "*" if self.outcome is None else self.outcome.result(self.variant)
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> Move:
+        """Play ``move`` (a :class:`Move` or text in any accepted form) for the side to move and
+        apply the draw rules.  Raises :class:`GameOverError` or a
+        :class:`~rules.notation.MoveError`; the game is unchanged when anything is raised."""
+        self._require_ongoing()
+        legal = self.legal_moves()
+        if isinstance(move, str):
+            move = parse_move(self.position, move, legal)
+        elif move not in legal:
+            raise IllegalMoveError(
+                f"{move} is not a legal move; legal moves: {list_moves(legal)}", legal
+            )
+        mover = self.turn
+        if self.draw_offer is mover.other:
+            # Playing on instead of answering an offer declines it.
+            self._decline(mover)
+        self._push(move)
+        self.outcome = self._position_outcome() or self._draw_outcome()
+        return move
+
+    def _push(self, move: Move) -> None:
+        before = self.position
+        after = before.play(move)
+        rule = self.variant.no_progress
+        man_move = bool(before.men_of(before.turn) & move.from_bit)
+        progress = (
+            move.is_capture or (rule.man_moves and man_move) or (rule.crownings and move.crowns)
+        )
+        self._quiet.append(0 if progress else self._quiet[-1] + 1)
+        index = len(self.positions)
+        starts = []
+        for rule_, previous in zip(self.variant.endgames, self._endgame_starts[-1], strict=True):
+            if not self._endgame_holds(rule_, after):
+                starts.append(None)
+            elif previous is None or move.is_capture or (rule_.crowning_restarts and move.crowns):
+                starts.append(index)
+            else:
+                starts.append(previous)
+        self._endgame_starts.append(tuple(starts))
+        self.moves.append(move)
+        self.positions.append(after)
+        self._seen[after] += 1
+        self._legal = None
+
+    @staticmethod
+    def _endgame_holds(rule: Any, pos: Position) -> bool:
+        return bool(
+            rule.strong(pos.material(Color.WHITE)) or rule.strong(pos.material(Color.BLACK))
+        )
+
+    # -- rules ----------------------------------------------------------------------------------
+
+    def _position_outcome(self) -> Outcome | None:
+        pos = self.position
+        if not pos.pieces_of(pos.turn):
+            return Outcome(Termination.NO_PIECES, pos.turn.other)
+        if not self.legal_moves():
+            return Outcome(Termination.NO_MOVES, pos.turn.other)
+        return None
+
+    def _draw_outcome(self) -> Outcome | None:
+        variant = self.variant
+        if self._seen[self.position] >= variant.repetitions:
+            return Outcome(Termination.THREEFOLD_REPETITION, None)
+        for rule, left in self._endgame_counts():
+            if left <= 0:
+                return Outcome(Termination.ENDGAME_COUNT, None, rule.description)
+        if self.no_progress_left() <= 0:
+            return Outcome(Termination.NO_PROGRESS, None, variant.no_progress.description)
+        count = self.advantage_count
+        if count is not None and self.advantage_moves_left() == 0:
+            if self.has_decisive_advantage(count.side):
+                self.advantage_count = None  # shown: the game goes on, a new offer may restart it
+            else:
+                return Outcome(Termination.NO_DECISIVE_ADVANTAGE, None)
+        return None
+
+    def has_decisive_advantage(self, side: Color) -> bool:
+        """More pieces than the opponent, or as many and more kings (seeds 000/001)."""
+        kings, men, their_kings, their_men = self.position.material(side)
+        if kings + men != their_kings + their_men:
+            return kings + men > their_kings + their_men
+        return kings > their_kings
+
+    def _moves_by(self, side: Color, since_ply: int) -> int:
+        """Moves ``side`` has played after the first ``since_ply`` moves."""
+        plies = self.ply - since_ply
+        first_mover = self.positions[since_ply].turn
+        return (plies + 1) // 2 if first_mover is side else plies // 2
+
+    def no_progress_left(self) -> int:
+        """Moves (each) left before the no-progress draw."""
+        return self.variant.no_progress.moves - self._quiet[-1] // 2
+
+    def _endgame_counts(self) -> list[tuple[Any, int]]:
+        """``(rule, moves left)`` for every endgame count that is running."""
+        out = []
+        for rule, start in zip(self.variant.endgames, self._endgame_starts[-1], strict=True):
+            if start is None:
+                continue
+            if rule.counted == "each":
+                made = (self.ply - start) // 2
+            else:
+                pos = self.position
+                strong = Color.WHITE if rule.strong(pos.material(Color.WHITE)) else Color.BLACK
+                made = self._moves_by(strong, start)
+            out.append((rule, rule.moves - made))
+        return out
+
+    def advantage_moves_left(self) -> int | None:
+        """The decliner's moves left in the 40-move count, or None when no count runs."""
+        count = self.advantage_count
+        limit = self.variant.draw_offer_count
+        if count is None or limit is None:
+            return None
+        return max(0, limit - self._moves_by(count.side, count.start_ply))
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (with the same side to move)."""
+        return self._seen[self.position]
+
+    # -- draw offers, resignation, outside events -----------------------------------------------
+
+    def offer_draw(self, side: Color) -> None:
+        """``side`` offers a draw; if the opponent's offer is pending, this accepts it."""
+        self._require_ongoing()
+        if self.draw_offer is side:
+            raise DrawOfferError(f"{side_name(side)} has already offered a draw")
+        if self.draw_offer is side.other:
+            self.accept_draw(side)
+            return
+        self.draw_offer = side
+
+    def accept_draw(self, side: Color) -> None:
+        """``side`` accepts the opponent's pending offer: the game is drawn by agreement."""
+        self._require_ongoing()
+        if self.draw_offer is not side.other:
+            raise DrawOfferError(f"there is no draw offer for {side_name(side)} to accept")
+        self.draw_offer = None
+        self.outcome = Outcome(Termination.AGREEMENT, None)
+
+    def decline_draw(self, side: Color) -> None:
+        """``side`` declines the opponent's pending offer (starting the 40-move count where the
+        variant has one and none is running)."""
+        self._require_ongoing()
+        if self.draw_offer is not side.other:
+            raise DrawOfferError(f"there is no draw offer for {side_name(side)} to decline")
+        self._decline(side)
+
+    def _decline(self, side: Color) -> None:
+        self.draw_offer = None
+        if self.variant.draw_offer_count is not None and self.advantage_count is None:
+            self.advantage_count = AdvantageCount(side, self.ply)
+
+    def resign(self, side: Color) -> None:
+        self._require_ongoing()
+        self.draw_offer = None
+        self.outcome = Outcome(Termination.RESIGNATION, side.other, f"{side_name(side)} resigned")
+
+    def timeout(self, side: Color) -> None:
+        """``side`` let its time run out and loses."""
+        self._require_ongoing()
+        self.draw_offer = None
+        self.outcome = Outcome(
+            Termination.TIMEOUT, side.other, f"{side_name(side)} ran out of time"
+        )
+
+    def abort(self) -> None:
+        """End the game with no result."""
+        self._require_ongoing()
+        self.draw_offer = None
+        self.outcome = Outcome(Termination.ABORTED, None)
+
+    def _require_ongoing(self) -> None:
+        if self.outcome is not None:
+            raise GameOverError(f"the game is over ({self.outcome.summary(self.variant)})")
+
+    # -- presentation ---------------------------------------------------------------------------
+
+    def status_parts(self) -> list[str]:
+        """The running counts and the pending offer, each as a short phrase."""
+        parts = []
+        if self.draw_offer is not None:
+            parts.append(f"draw offered by {self.draw_offer.label}")
+        left = self.advantage_moves_left()
+        if left is not None:
+            parts.append(f"{self.variant.draw_offer_count}-move count: {left} left")
+        for rule, moves_left in self._endgame_counts():
+            parts.append(f"{rule.label}: {moves_left} left")
+        if self._quiet[-1]:
+            parts.append(f"{self.variant.no_progress.label}: {self.no_progress_left()} left")
+        seen = self.repetitions()
+        if seen > 1:
+            parts.append(f"position repeated ({seen} of {self.variant.repetitions})")
+        return parts
+
+    def status_line(self) -> str:
+        """``ongoing`` with the running counts, or the result and the termination in words."""
+        if self.outcome is not None:
+            return self.outcome.summary(self.variant)
+        return "; ".join(["ongoing", *self.status_parts()])
+
+    # -- serialisation --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild the game, as JSON-compatible values."""
+        count = self.advantage_count
+        outcome = self.outcome
+        return {
+            "variant": self.variant.key,
+            "start": self.start.fen(),
+            "moves": [m.pdn() for m in self.moves],
+            "draw_offer": None if self.draw_offer is None else self.draw_offer.label,
+            "advantage_count": None
+            if count is None
+            else {"side": count.side.label, "start_ply": count.start_ply},
+            "outcome": None
+            if outcome is None
+            else {
+                "termination": outcome.termination.value,
+                "winner": None if outcome.winner is None else outcome.winner.label,
+                "detail": outcome.detail,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """The game :meth:`to_dict` described.  Raises ``ValueError`` (with the reason) for data
+        that does not describe a legal game."""
+        try:
+            variant = find_variant(str(data["variant"]))
+            game = cls(variant, parse_fen(str(data["start"]), variant))
+            game.outcome = None
+            for text in data["moves"]:
+                legal = game.legal_moves() if game.outcome is None else game.position.legal_moves()
+                move = parse_move(game.position, str(text), legal)
+                game._push(move)
+            game.draw_offer = _color(data.get("draw_offer"))
+            count = data.get("advantage_count")
+            if count is not None:
+                start_ply = int(count["start_ply"])
+                if not 0 <= start_ply <= game.ply:
+                    raise ValueError(f"40-move count starts after the last move ({start_ply})")
+                side = _color(count["side"])
+                if side is None:
+                    raise ValueError("40-move count without a side")
+                game.advantage_count = AdvantageCount(side, start_ply)
+            stored = data.get("outcome")
+            if stored is None:
+                game.outcome = game._position_outcome()
+            else:
+                game.outcome = Outcome(
+                    Termination(stored["termination"]),
+                    _color(stored.get("winner")),
+                    str(stored.get("detail") or ""),
+                )
+            return game
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a stored game: missing or malformed {exc}") from exc
+
+
+def _color(label: object) -> Color | None:
+    if label is None:
+        return None
+    if label == "white":
+        return Color.WHITE
+    if label == "black":
+        return Color.BLACK
+    raise ValueError(f"not a side: {label!r}")

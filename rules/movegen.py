@@ -1,0 +1,427 @@
+"""The one move generator, driven entirely by a :class:`~rules.variants.Variant`'s data.
+
+Hot path.  Steps and the first jump of every man are found for all men at once with bitboard shifts
+(see :mod:`rules.geometry` for the layout that makes shifts safe); only pieces that can actually
+capture are searched one by one.  Capture search keeps the captured ("dead") pieces on the board as
+a barrier until the move ends, never jumps a piece twice, lets flying kings change direction after
+each jump, and makes a flying king land where it can go on capturing when such a square exists (the
+sequence must be completed).  What a man does on reaching the far row mid-capture is the variant's
+:class:`~rules.variants.Crowning`.  Under the majority rule only the sequences that capture the most
+pieces are kept.
+
+The generator works on raw bitboards seen from the side to move (``men, kings, opp`` plus the side
+index) so that perft and the engine can walk the tree without building :class:`Position` or
+:class:`Move` objects; :meth:`MoveGenerator.legal_moves` wraps the result for everyone else.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT
+from .move import Move
+from .position import Position
+from .variants import CaptureChoice, Color, Crowning, Variant
+
+Sequence = tuple[tuple[int, ...], tuple[int, ...], bool, int]
+"""A capture sequence: (landing path as internal indices, captured indices in jump order, whether
+the piece is a king when it ends, bitboard of the captured pieces)."""
+
+RawMove = tuple[int, int, int, bool]
+"""(origin bit, destination bit, captured bitboard, crowns) -- enough to play a move."""
+
+_ALL_DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+
+
+class MoveGenerator:
+    """Legal moves for one variant.  Stateless after construction, so one instance per variant is
+    shared (and safe to use from several threads)."""
+
+    def __init__(self, variant: Variant) -> None:
+        g = variant.geometry
+        self.variant = variant
+        self._valid = g.valid
+        self._square_of = g.square_of
+        self._neighbour = g.neighbour
+        self._rays = g.rays
+        self._flying = variant.flying_kings
+        self._majority = variant.capture_choice is CaptureChoice.MAJORITY
+        self._crowning = variant.crowning
+        # Shifts are signed: negative means "towards square 1" (a right shift of the bitboard).
+        h = g.half
+        up = (-(h + 1), -h)
+        down = (h, h + 1)
+        self._king_shifts = (*up, *down)
+        back = variant.men_capture_backward
+        # Per side index (0 white, 1 black): step shifts, man jump shifts, man jump directions,
+        # crowning row.
+        self._sides = (
+            (up, self._king_shifts if back else up,
+             _ALL_DIRECTIONS if back else (UP_LEFT, UP_RIGHT), g.top_row),
+            (down, self._king_shifts if back else down,
+             _ALL_DIRECTIONS if back else (DOWN_LEFT, DOWN_RIGHT), g.bottom_row),
+        )  # fmt: skip
+        # Short jumps per internal index: (victim bit, victim index, landing index) for men of
+        # each side and for kings, only where both squares are on the board.
+        self._man_jumps = tuple(_jump_table(g.neighbour, side[2]) for side in self._sides)
+        self._king_jumps = _jump_table(g.neighbour, _ALL_DIRECTIONS)
+
+    # -- public, on positions -------------------------------------------------------------------
+
+    def legal_moves(self, pos: Position) -> list[Move]:
+        """All legal moves: the allowed captures if any capture exists, else all steps."""
+        men, kings, opp, side = _view(pos)
+        sq = self._square_of
+        sequences = self.captures(men, kings, opp, side)
+        if sequences:
+            promo = self._sides[side][3]
+            moves = []
+            for path, caps, king, dead in sequences:
+                first = path[0]
+                last = path[-1]
+                crowns = bool((men >> first) & 1) and (king or bool((promo >> last) & 1))
+                moves.append(
+                    Move(
+                        tuple([sq[i] for i in path]),
+                        tuple([sq[i] for i in caps]),
+                        crowns,
+                        1 << first,
+                        1 << last,
+                        dead,
+                    )
+                )
+            return moves
+        return [
+            Move((sq[fb.bit_length() - 1], sq[tb.bit_length() - 1]), (), crowns, fb, tb, 0)
+            for fb, tb, _, crowns in self.steps(men, kings, opp, side)
+        ]
+
+    def count(self, pos: Position) -> int:
+        """``len(legal_moves(pos))`` without building the moves: perft's leaf counter."""
+        return self.count_raw(*_view(pos))
+
+    def has_capture(self, pos: Position) -> bool:
+        """Whether the side to move must capture."""
+        men, kings, opp, side = _view(pos)
+        return self._count_quiet(men, kings, opp, side) < 0
+
+    # -- raw interface --------------------------------------------------------------------------
+
+    def moves_raw(self, men: int, kings: int, opp: int, side: int) -> list[RawMove]:
+        """The legal moves as :data:`RawMove` tuples, for tree walks (perft, engine)."""
+        sequences = self.captures(men, kings, opp, side)
+        if not sequences:
+            return self.steps(men, kings, opp, side)
+        promo = self._sides[side][3]
+        out = []
+        for path, _caps, king, dead in sequences:
+            first = path[0]
+            last = path[-1]
+            crowns = bool((men >> first) & 1) and (king or bool((promo >> last) & 1))
+            out.append((1 << first, 1 << last, dead, crowns))
+        return out
+
+    def count_raw(self, men: int, kings: int, opp: int, side: int) -> int:
+        """Number of legal moves of the side with ``men``/``kings`` against ``opp``."""
+        n = self._count_quiet(men, kings, opp, side)
+        return self.count_captures(men, kings, opp, side) if n < 0 else n
+
+    def steps(self, men: int, kings: int, opp: int, side: int) -> list[RawMove]:
+        """Non-capturing moves (legal only when no capture exists)."""
+        shifts = self._sides[side][0]
+        promo = self._sides[side][3]
+        empty = self._valid & ~(men | kings | opp)
+        moves: list[RawMove] = []
+        append = moves.append
+        for k in shifts:
+            dest = ((men << k) if k > 0 else (men >> -k)) & empty
+            while dest:
+                low = dest & -dest
+                dest ^= low
+                append((low >> k if k > 0 else low << -k, low, 0, bool(low & promo)))
+        if kings:
+            if self._flying:
+                occ = ~empty
+                rays = self._rays
+                b = kings
+                while b:
+                    low = b & -b
+                    b ^= low
+                    for ray in rays[low.bit_length() - 1]:
+                        for t in ray:
+                            if (occ >> t) & 1:
+                                break
+                            append((low, 1 << t, 0, False))
+            else:
+                for k in self._king_shifts:
+                    dest = ((kings << k) if k > 0 else (kings >> -k)) & empty
+                    while dest:
+                        low = dest & -dest
+                        dest ^= low
+                        append((low >> k if k > 0 else low << -k, low, 0, False))
+        return moves
+
+    def _count_quiet(self, men: int, kings: int, opp: int, side: int) -> int:
+        """Number of steps, or -1 if the side has a capture (and so no legal step)."""
+        shifts, man_jumps, _, _ = self._sides[side]
+        empty = self._valid & ~(men | kings | opp)
+        for k in man_jumps:
+            if k > 0:
+                if (((men << k) & opp) << k) & empty:
+                    return -1
+            elif (((men >> -k) & opp) >> -k) & empty:
+                return -1
+        total = 0
+        for k in shifts:
+            total += (((men << k) if k > 0 else (men >> -k)) & empty).bit_count()
+        if kings:
+            if self._flying:
+                occ = ~empty
+                rays = self._rays
+                b = kings
+                while b:
+                    low = b & -b
+                    b ^= low
+                    for ray in rays[low.bit_length() - 1]:
+                        n = len(ray)
+                        i = 0
+                        while i < n and not (occ >> ray[i]) & 1:
+                            i += 1
+                        if i < n - 1 and (opp >> ray[i]) & 1 and not (occ >> ray[i + 1]) & 1:
+                            return -1
+                        total += i
+            else:
+                for k in self._king_shifts:
+                    if k > 0:
+                        if (((kings << k) & opp) << k) & empty:
+                            return -1
+                    elif (((kings >> -k) & opp) >> -k) & empty:
+                        return -1
+                for k in self._king_shifts:
+                    total += (((kings << k) if k > 0 else (kings >> -k)) & empty).bit_count()
+        return total
+
+    # -- captures -------------------------------------------------------------------------------
+
+    def _capturers(self, men: int, kings: int, opp: int, side: int) -> tuple[int, int]:
+        """Bitboards of the men and kings that may have a capture (exact for men and short kings;
+        every king when kings fly)."""
+        man_jumps = self._sides[side][1]
+        empty = self._valid & ~(men | kings | opp)
+        capturing_men = 0
+        for k in man_jumps:
+            if k > 0:
+                capturing_men |= ((((men << k) & opp) << k) & empty) >> (2 * k)
+            else:
+                capturing_men |= ((((men >> -k) & opp) >> -k) & empty) << (-2 * k)
+        if self._flying or not kings:
+            return capturing_men, kings
+        capturing_kings = 0
+        for k in self._king_shifts:
+            if k > 0:
+                capturing_kings |= ((((kings << k) & opp) << k) & empty) >> (2 * k)
+            else:
+                capturing_kings |= ((((kings >> -k) & opp) >> -k) & empty) << (-2 * k)
+        return capturing_men, capturing_kings
+
+    def captures(self, men: int, kings: int, opp: int, side: int) -> list[Sequence]:
+        """Every allowed capture sequence of the side with ``men``/``kings`` against ``opp``."""
+        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+        if not capturing_men and not capturing_kings:
+            return []
+        promo = self._sides[side][3]
+        man_table = self._man_jumps[side]
+        occupied = men | kings | opp
+        out: list[Sequence] = []
+        search = self._search
+        for pieces, king in ((capturing_men, False), (capturing_kings, True)):
+            while pieces:
+                low = pieces & -pieces
+                pieces ^= low
+                g = low.bit_length() - 1
+                search(g, king, 0, (g,), (), occupied ^ low, opp, promo, man_table, out)
+        if self._majority and out:
+            best = max([len(s[1]) for s in out])
+            out = [s for s in out if len(s[1]) == best]
+        return out
+
+    def count_captures(self, men: int, kings: int, opp: int, side: int) -> int:
+        """``len(captures(...))`` without building the sequences."""
+        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+        if not capturing_men and not capturing_kings:
+            return 0
+        promo = self._sides[side][3]
+        man_table = self._man_jumps[side]
+        occupied = men | kings | opp
+        lengths: list[int] = []
+        search = self._count_search
+        for pieces, king in ((capturing_men, False), (capturing_kings, True)):
+            while pieces:
+                low = pieces & -pieces
+                pieces ^= low
+                g = low.bit_length() - 1
+                search(g, king, 0, 0, occupied ^ low, opp, promo, man_table, lengths)
+        if self._majority and lengths:
+            return lengths.count(max(lengths))
+        return len(lengths)
+
+    def _search(
+        self,
+        g: int,
+        king: bool,
+        dead: int,
+        path: tuple[int, ...],
+        caps: tuple[int, ...],
+        occ: int,
+        opp: int,
+        promo: int,
+        man_table: tuple[tuple[tuple[int, int, int], ...], ...],
+        out: list[Sequence],
+    ) -> bool:
+        """Append to ``out`` every complete capture sequence that continues from ``g``; return
+        whether any jump was possible.
+
+        ``occ`` is the board without the moving piece (dead pieces included: they stay as a
+        barrier); ``dead`` the pieces already captured in this sequence.
+        """
+        jumped = False
+        if king and self._flying:
+            for ray in self._rays[g]:
+                n = len(ray)
+                i = 0
+                while i < n and not (occ >> ray[i]) & 1:
+                    i += 1
+                if i >= n - 1:
+                    continue
+                victim = ray[i]
+                vb = 1 << victim
+                if not (opp & vb) or (dead & vb) or (occ >> ray[i + 1]) & 1:
+                    continue
+                jumped = True
+                new_dead = dead | vb
+                new_caps = (*caps, victim)
+                before = len(out)
+                stops: list[Sequence] = []
+                j = i + 1
+                while j < n and not (occ >> ray[j]) & 1:
+                    land = ray[j]
+                    new_path = (*path, land)
+                    if not self._search(
+                        land, True, new_dead, new_path, new_caps, occ, opp, promo, man_table, out
+                    ):
+                        stops.append((new_path, new_caps, True, new_dead))
+                    j += 1
+                if len(out) == before:
+                    # No landing square lets the king go on: it may stop on any of them.
+                    out += stops
+            return jumped
+
+        for vb, victim, land in self._king_jumps[g] if king else man_table[g]:
+            if not (opp & vb) or (dead & vb) or (occ >> land) & 1:
+                continue
+            jumped = True
+            new_path = (*path, land)
+            new_caps = (*caps, victim)
+            new_dead = dead | vb
+            now_king = king
+            if not king and (promo >> land) & 1:
+                if self._crowning is Crowning.ENDS_MOVE:
+                    out.append((new_path, new_caps, False, new_dead))
+                    continue
+                if self._crowning is Crowning.CONTINUES_AS_KING:
+                    now_king = True
+            if not self._search(
+                land, now_king, new_dead, new_path, new_caps, occ, opp, promo, man_table, out
+            ):
+                out.append((new_path, new_caps, now_king, new_dead))
+        return jumped
+
+    def _count_search(
+        self,
+        g: int,
+        king: bool,
+        dead: int,
+        taken: int,
+        occ: int,
+        opp: int,
+        promo: int,
+        man_table: tuple[tuple[tuple[int, int, int], ...], ...],
+        lengths: list[int],
+    ) -> bool:
+        """:meth:`_search` that records only the number of pieces each sequence captures."""
+        jumped = False
+        taken += 1
+        if king and self._flying:
+            for ray in self._rays[g]:
+                n = len(ray)
+                i = 0
+                while i < n and not (occ >> ray[i]) & 1:
+                    i += 1
+                if i >= n - 1:
+                    continue
+                vb = 1 << ray[i]
+                if not (opp & vb) or (dead & vb) or (occ >> ray[i + 1]) & 1:
+                    continue
+                jumped = True
+                new_dead = dead | vb
+                before = len(lengths)
+                stops = 0
+                j = i + 1
+                while j < n and not (occ >> ray[j]) & 1:
+                    if not self._count_search(
+                        ray[j], True, new_dead, taken, occ, opp, promo, man_table, lengths
+                    ):
+                        stops += 1
+                    j += 1
+                if len(lengths) == before:
+                    lengths += [taken] * stops
+            return jumped
+
+        for vb, _victim, land in self._king_jumps[g] if king else man_table[g]:
+            if not (opp & vb) or (dead & vb) or (occ >> land) & 1:
+                continue
+            jumped = True
+            now_king = king
+            if not king and (promo >> land) & 1:
+                if self._crowning is Crowning.ENDS_MOVE:
+                    lengths.append(taken)
+                    continue
+                if self._crowning is Crowning.CONTINUES_AS_KING:
+                    now_king = True
+            if not self._count_search(
+                land, now_king, dead | vb, taken, occ, opp, promo, man_table, lengths
+            ):
+                lengths.append(taken)
+        return jumped
+
+
+def _jump_table(
+    neighbour: tuple[tuple[int, ...], ...], directions: tuple[int, ...]
+) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    table = []
+    for g in range(len(neighbour[0])):
+        jumps = []
+        for d in directions:
+            victim = neighbour[d][g]
+            if victim >= 0 and neighbour[d][victim] >= 0:
+                jumps.append((1 << victim, victim, neighbour[d][victim]))
+        table.append(tuple(jumps))
+    return tuple(table)
+
+
+def _view(pos: Position) -> tuple[int, int, int, int]:
+    """``(men, kings, opponent pieces, side index)`` of the side to move."""
+    if pos.turn is Color.WHITE:
+        return pos.white_men, pos.white_kings, pos.black_men | pos.black_kings, 0
+    return pos.black_men, pos.black_kings, pos.white_men | pos.white_kings, 1
+
+
+@cache
+def generator(variant: Variant) -> MoveGenerator:
+    """The shared generator of ``variant``."""
+    return MoveGenerator(variant)
+
+
+def legal_moves(pos: Position) -> list[Move]:
+    """Every legal move of ``pos`` (see :meth:`MoveGenerator.legal_moves`)."""
+    return generator(pos.variant).legal_moves(pos)

@@ -1,0 +1,280 @@
+"""The position: who stands where and who is to move.
+
+A :class:`Position` is immutable and cheap to copy: four ``int`` bitboards (men and kings of each
+side, in the internal layout of :mod:`rules.geometry`), the side to move and the variant. Making a
+move returns a new position (:meth:`Position.play`), so "unmake" is simply keeping the old one, and
+a position can be a dictionary key. A Zobrist hash is maintained incrementally by :meth:`play`; it
+is the key for repetition detection and for the engine's transposition table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .variants import Color, Variant
+
+if TYPE_CHECKING:
+    from .move import Move
+
+_MAX_BITS = 16 * 16  # enough for every supported board size
+_rng = random.Random(0x0D7A_F75)
+ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_rng.getrandbits(64) for _ in range(_MAX_BITS)) for _ in range(4)
+)
+"""Random keys per piece kind (white man, white king, black man, black king) and internal index."""
+ZOBRIST_BLACK_TO_MOVE: int = _rng.getrandbits(64)
+
+EMPTY, WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING = 0, 1, 2, 3, 4
+"""Piece codes returned by :meth:`Position.piece_at`."""
+
+
+def _full_hash(
+    white_men: int, white_kings: int, black_men: int, black_kings: int, turn: Color
+) -> int:
+    key = ZOBRIST_BLACK_TO_MOVE if turn is Color.BLACK else 0
+    for kind, board in enumerate((white_men, white_kings, black_men, black_kings)):
+        table = ZOBRIST[kind]
+        while board:
+            low = board & -board
+            key ^= table[low.bit_length() - 1]
+            board ^= low
+    return key
+
+
+class Position:
+    """Placement of men and kings plus the side to move.  Treat instances as immutable."""
+
+    __slots__ = ("black_kings", "black_men", "key", "turn", "variant", "white_kings", "white_men")
+
+    variant: Variant
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: Color
+    key: int
+    """Zobrist hash of placement and side to move."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        white_men: int,
+        white_kings: int,
+        black_men: int,
+        black_kings: int,
+        turn: Color,
+        key: int | None = None,
+    ) -> None:
+        self.variant = variant
+        self.white_men = white_men
+        self.white_kings = white_kings
+        self.black_men = black_men
+        self.black_kings = black_kings
+        self.turn = turn
+        self.key = (
+            _full_hash(white_men, white_kings, black_men, black_kings, turn) if key is None else key
+        )
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, variant: Variant) -> Position:
+        """The variant's initial position."""
+        from .fen import parse_fen
+
+        return parse_fen(variant.start_fen, variant)
+
+    @classmethod
+    def from_squares(
+        cls,
+        variant: Variant,
+        turn: Color,
+        white_men: list[int] | tuple[int, ...] = (),
+        white_kings: list[int] | tuple[int, ...] = (),
+        black_men: list[int] | tuple[int, ...] = (),
+        black_kings: list[int] | tuple[int, ...] = (),
+    ) -> Position:
+        """A position from PDN square numbers (no legality checks beyond range)."""
+        g = variant.geometry
+        for squares in (white_men, white_kings, black_men, black_kings):
+            for s in squares:
+                if not 1 <= s <= g.squares:
+                    raise ValueError(f"square {s} is not on the {g.size}x{g.size} board")
+        return cls(
+            variant,
+            g.mask_of(white_men),
+            g.mask_of(white_kings),
+            g.mask_of(black_men),
+            g.mask_of(black_kings),
+            turn,
+        )
+
+    # -- queries --------------------------------------------------------------------------------
+
+    @property
+    def occupied(self) -> int:
+        return self.white_men | self.white_kings | self.black_men | self.black_kings
+
+    def pieces_of(self, color: Color) -> int:
+        if color is Color.WHITE:
+            return self.white_men | self.white_kings
+        return self.black_men | self.black_kings
+
+    def men_of(self, color: Color) -> int:
+        return self.white_men if color is Color.WHITE else self.black_men
+
+    def kings_of(self, color: Color) -> int:
+        return self.white_kings if color is Color.WHITE else self.black_kings
+
+    def piece_at(self, square: int) -> int:
+        """Piece code (``EMPTY``, ``WHITE_MAN``...) on PDN ``square``."""
+        bit = self.variant.geometry.bit(square)
+        if self.white_men & bit:
+            return WHITE_MAN
+        if self.white_kings & bit:
+            return WHITE_KING
+        if self.black_men & bit:
+            return BLACK_MAN
+        if self.black_kings & bit:
+            return BLACK_KING
+        return EMPTY
+
+    def color_at(self, square: int) -> Color | None:
+        bit = self.variant.geometry.bit(square)
+        if (self.white_men | self.white_kings) & bit:
+            return Color.WHITE
+        if (self.black_men | self.black_kings) & bit:
+            return Color.BLACK
+        return None
+
+    def squares(self, bitboard: int) -> list[int]:
+        """PDN squares of a bitboard of this position's board, ascending."""
+        return self.variant.geometry.squares_in(bitboard)
+
+    def material(self, color: Color) -> tuple[int, int, int, int]:
+        """``(kings, men, opponent kings, opponent men)`` from ``color``'s side."""
+        own_k = self.kings_of(color).bit_count()
+        own_m = self.men_of(color).bit_count()
+        other = color.other
+        return own_k, own_m, self.kings_of(other).bit_count(), self.men_of(other).bit_count()
+
+    def iter_pieces(self) -> Iterator[tuple[int, int]]:
+        """``(square, piece code)`` for every piece, ascending by square."""
+        g = self.variant.geometry
+        for kind, board in (
+            (WHITE_MAN, self.white_men),
+            (WHITE_KING, self.white_kings),
+            (BLACK_MAN, self.black_men),
+            (BLACK_KING, self.black_kings),
+        ):
+            for s in g.squares_in(board):
+                yield s, kind
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, captures only when one is available (and only the longest where the
+        variant demands it)."""
+        from .movegen import generator
+
+        return generator(self.variant).legal_moves(self)
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``.
+
+        Does not check legality: pass moves from :meth:`legal_moves` or
+        :func:`rules.notation.parse_move`.
+        """
+        fb = move.from_bit
+        tb = move.to_bit
+        cm = move.capture_mask
+        wm, wk, bm, bk = self.white_men, self.white_kings, self.black_men, self.black_kings
+        key = self.key ^ ZOBRIST_BLACK_TO_MOVE
+        fi = fb.bit_length() - 1
+        ti = tb.bit_length() - 1
+        if self.turn is Color.WHITE:
+            if wm & fb:
+                wm ^= fb
+                if move.crowns:
+                    wk |= tb
+                    key ^= ZOBRIST[0][fi] ^ ZOBRIST[1][ti]
+                else:
+                    wm |= tb
+                    key ^= ZOBRIST[0][fi] ^ ZOBRIST[0][ti]
+            else:
+                wk = (wk ^ fb) | tb
+                key ^= ZOBRIST[1][fi] ^ ZOBRIST[1][ti]
+            if cm:
+                key ^= _captured_key(bm & cm, ZOBRIST[2]) ^ _captured_key(bk & cm, ZOBRIST[3])
+                bm &= ~cm
+                bk &= ~cm
+            return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key)
+        if bm & fb:
+            bm ^= fb
+            if move.crowns:
+                bk |= tb
+                key ^= ZOBRIST[2][fi] ^ ZOBRIST[3][ti]
+            else:
+                bm |= tb
+                key ^= ZOBRIST[2][fi] ^ ZOBRIST[2][ti]
+        else:
+            bk = (bk ^ fb) | tb
+            key ^= ZOBRIST[3][fi] ^ ZOBRIST[3][ti]
+        if cm:
+            key ^= _captured_key(wm & cm, ZOBRIST[0]) ^ _captured_key(wk & cm, ZOBRIST[1])
+            wm &= ~cm
+            wk &= ~cm
+        return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
+
+    def fen(self) -> str:
+        from .fen import position_to_fen
+
+        return position_to_fen(self)
+
+    # -- identity -------------------------------------------------------------------------------
+
+    def __hash__(self) -> int:
+        return self.key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self.key == other.key
+            and self.turn is other.turn
+            and self.white_men == other.white_men
+            and self.white_kings == other.white_kings
+            and self.black_men == other.black_men
+            and self.black_kings == other.black_kings
+            and self.variant is other.variant
+        )
+
+    def __repr__(self) -> str:
+        return f"Position({self.variant.key}, {self.fen()!r})"
+
+    def __str__(self) -> str:
+        """A text diagram, White at the bottom: ``w``/``b`` men, ``W``/``B`` kings, ``.`` empty."""
+        g = self.variant.geometry
+        symbols = {EMPTY: ".", WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
+        rows = []
+        for row in range(g.size):
+            cells = []
+            for column in range(g.size):
+                if (row + column) % 2 == 0:
+                    cells.append(" ")
+                    continue
+                square = row * g.half + column // 2 + 1
+                cells.append(symbols[self.piece_at(square)])
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+
+def _captured_key(board: int, table: tuple[int, ...]) -> int:
+    key = 0
+    while board:
+        low = board & -board
+        key ^= table[low.bit_length() - 1]
+        board ^= low
+    return key
