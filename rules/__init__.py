@@ -1,4 +1,63 @@
 """The rules of draughts: variants as data, positions, legal moves, notation, FEN/PDN, game records.
 
-Pure Python with no I/O and no dependency on the rest of the project.
+Pure Python with no I/O and no dependency on the rest of the project (``engine``, ``render`` and
+``bot`` build on it).  The names below are the public API; submodules hold the details.
 """
+
+from .fen import FenError, parse_fen, position_to_fen
+from .game import AdvantageCount, DrawOfferError, Game, GameError, GameOverError
+from .move import Move
+from .movegen import generator, legal_moves
+from .notation import (
+    AmbiguousMoveError,
+    CaptureRequiredError,
+    IllegalMoveError,
+    MoveError,
+    NoPieceError,
+    NotationError,
+    NotYourPieceError,
+    UnknownSquareError,
+    parse_move,
+)
+from .outcome import Outcome, Termination
+from .pdn import PdnError, read_game, read_games, write_game
+from .perft import perft
+from .position import Position
+from .variants import VARIANTS, CaptureChoice, Color, Crowning, Variant, find_variant
+
+__all__ = [
+    "VARIANTS",
+    "AdvantageCount",
+    "AmbiguousMoveError",
+    "CaptureChoice",
+    "CaptureRequiredError",
+    "Color",
+    "Crowning",
+    "DrawOfferError",
+    "FenError",
+    "Game",
+    "GameError",
+    "GameOverError",
+    "IllegalMoveError",
+    "Move",
+    "MoveError",
+    "NoPieceError",
+    "NotYourPieceError",
+    "NotationError",
+    "Outcome",
+    "PdnError",
+    "Position",
+    "Termination",
+    "UnknownSquareError",
+    "Variant",
+    "find_variant",
+    "generator",
+    "legal_moves",
+    "parse_fen",
+    "parse_move",
+    "perft",
+    "position_to_fen",
+    "read_game",
+    "read_games",
+    "write_game",
+]

@@ -19,13 +19,13 @@ class FenError(ValueError):
     """A FEN string that does not describe a position of the variant; the message says why."""
 
 
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
-_COUNTER = re.compile(r"^[HF]\d*$")
+_RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
+_COUNTER = re.compile(r"^[hf][0-9]*$")
 
 
 def _square(token: str, variant: Variant) -> int:
     g = variant.geometry
-    if token.isdigit():
+    if token.isascii() and token.isdigit():
         square = int(token)
         if 1 <= square <= g.squares:
             return square

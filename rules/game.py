@@ -119,7 +119,9 @@ class Game:
         legal = self.legal_moves()
         if isinstance(move, str):
             move = parse_move(self.position, move, legal)
-        elif move not in legal:
+        elif move in legal:
+            move = legal[legal.index(move)]  # this position's own instance (its crowning flag)
+        else:
             raise IllegalMoveError(
                 f"{move} is not a legal move; legal moves: {list_moves(legal)}", legal
             )
@@ -345,8 +347,7 @@ class Game:
             game = cls(variant, parse_fen(str(data["start"]), variant))
             game.outcome = None
             for text in data["moves"]:
-                legal = game.legal_moves() if game.outcome is None else game.position.legal_moves()
-                move = parse_move(game.position, str(text), legal)
+                move = parse_move(game.position, str(text), game.legal_moves())
                 game._push(move)
             game.draw_offer = _color(data.get("draw_offer"))
             count = data.get("advantage_count")

@@ -103,7 +103,10 @@ class MoveGenerator:
     def has_capture(self, pos: Position) -> bool:
         """Whether the side to move must capture."""
         men, kings, opp, side = _view(pos)
-        return self._count_quiet(men, kings, opp, side) < 0
+        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+        if capturing_men or (capturing_kings and not self._flying):
+            return True
+        return self._count_steps(men, kings, opp, side) < 0
 
     # -- raw interface --------------------------------------------------------------------------
 
@@ -123,8 +126,14 @@ class MoveGenerator:
 
     def count_raw(self, men: int, kings: int, opp: int, side: int) -> int:
         """Number of legal moves of the side with ``men``/``kings`` against ``opp``."""
-        n = self._count_quiet(men, kings, opp, side)
-        return self.count_captures(men, kings, opp, side) if n < 0 else n
+        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+        if capturing_men or (capturing_kings and not self._flying):
+            # The bulk test is exact here: there is a capture, so only captures count.
+            return self._count_captures_of(capturing_men, capturing_kings, men, kings, opp, side)
+        n = self._count_steps(men, kings, opp, side)
+        if n >= 0:
+            return n
+        return self._count_captures_of(0, kings, men, kings, opp, side)
 
     def steps(self, men: int, kings: int, opp: int, side: int) -> list[RawMove]:
         """Non-capturing moves (legal only when no capture exists)."""
@@ -161,16 +170,11 @@ class MoveGenerator:
                         append((low >> k if k > 0 else low << -k, low, 0, False))
         return moves
 
-    def _count_quiet(self, men: int, kings: int, opp: int, side: int) -> int:
-        """Number of steps, or -1 if the side has a capture (and so no legal step)."""
-        shifts, man_jumps, _, _ = self._sides[side]
+    def _count_steps(self, men: int, kings: int, opp: int, side: int) -> int:
+        """Number of steps, or -1 if a king has a capture (and so no step is legal).  The caller
+        has already found that no man can capture."""
+        shifts = self._sides[side][0]
         empty = self._valid & ~(men | kings | opp)
-        for k in man_jumps:
-            if k > 0:
-                if (((men << k) & opp) << k) & empty:
-                    return -1
-            elif (((men >> -k) & opp) >> -k) & empty:
-                return -1
         total = 0
         for k in shifts:
             total += (((men << k) if k > 0 else (men >> -k)) & empty).bit_count()
@@ -250,6 +254,11 @@ class MoveGenerator:
         capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
         if not capturing_men and not capturing_kings:
             return 0
+        return self._count_captures_of(capturing_men, capturing_kings, men, kings, opp, side)
+
+    def _count_captures_of(
+        self, capturing_men: int, capturing_kings: int, men: int, kings: int, opp: int, side: int
+    ) -> int:
         promo = self._sides[side][3]
         man_table = self._man_jumps[side]
         occupied = men | kings | opp

@@ -70,9 +70,10 @@ class AmbiguousMoveError(MoveError):
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\ufe58\ufe63\uff0d\u2500\u30fc"
 _CAPTURES = "\u00d7\u2715\u2716\u2a2f*:"
 _TRANSLATE = str.maketrans({**{c: "-" for c in _DASHES}, **{c: "x" for c in _CAPTURES}})
-_SQUARE = r"(?:[a-wyz][0-9]{1,2}|[0-9]{1,3})"  # "x" is the capture sign, not a file
-_MOVE = re.compile(rf"^{_SQUARE}(?:\s*[-x]?\s*{_SQUARE})+$")
-_TOKEN = re.compile(rf"{_SQUARE}")
+# One lexeme at a time, each matched greedily and without backtracking (a single regex for the whole
+# move backtracks exponentially on long digit runs): a square (optional file letter, then digits;
+# "x" is the capture sign, never a file), a separator, a run of spaces, or anything else.
+_LEXEME = re.compile(r"([a-wyz]?)([0-9]+)|([-x])|(\s+)|(.)", re.DOTALL)
 
 
 def list_moves(moves: Iterable[Move], limit: int = MAX_LISTED) -> str:
@@ -120,13 +121,39 @@ def parse_squares(text: str, pos: Position) -> tuple[list[int], str | None]:
     cleaned = normalize(text)
     if not cleaned:
         raise NotationError("type a move like 11-15 or 22x15 (or c3-d4)")
-    if not _MOVE.match(cleaned):
+    tokens = _lex(cleaned)
+    if tokens is None:
         raise NotationError(
             f"{text.strip()[:40]!r} is not a move: write it like 11-15, 22x15, 27x18x11 or c3-d4"
         )
-    squares = [_square(token, pos) for token in _TOKEN.findall(cleaned)]
+    squares = [_square(token, pos) for token in tokens]
     separator = "x" if "x" in cleaned else "-" if "-" in cleaned else None
     return squares, separator
+
+
+def _lex(cleaned: str) -> list[str] | None:
+    """The square tokens of a move text, or None unless it is squares joined by at most one
+    separator each (spaces alone also join)."""
+    squares: list[str] = []
+    expect_square = True  # at the start and right after a separator
+    for match in _LEXEME.finditer(cleaned):
+        letter, digits, separator, spaces, other = match.groups()
+        if other is not None:
+            return None
+        if spaces is not None:
+            continue
+        if separator is not None:
+            if expect_square:
+                return None
+            expect_square = True
+            continue
+        if len(digits) > (2 if letter else 3):
+            return None
+        squares.append(letter + digits)
+        expect_square = False
+    if expect_square or len(squares) < 2:
+        return None
+    return squares
 
 
 def _follows(inner: list[int], path: tuple[int, ...]) -> bool:
@@ -143,9 +170,12 @@ def parse_move(pos: Position, text: str, legal: list[Move] | None = None) -> Mov
     all give the same position (same piece, destination and captured pieces), the first by path
     is chosen, else the error lists the full paths to choose from.
     """
-    squares, separator = parse_squares(text, pos)
     if legal is None:
         legal = pos.legal_moves()
+    try:
+        squares, separator = parse_squares(text, pos)
+    except UnknownSquareError as exc:
+        raise UnknownSquareError(f"{exc}; {_hint(legal)}") from None
     wanted = tuple(squares)
     for move in legal:
         if move.path == wanted:
@@ -170,11 +200,11 @@ def _explain(pos: Position, first: int, last: int, separator: str, legal: list[M
     color = pos.color_at(first)
     side = pos.turn
     if color is None:
-        return NoPieceError(f"there is no piece on {first}")
+        return NoPieceError(f"there is no piece on {first}; {_hint(legal)}")
     if color is not side:
         return NotYourPieceError(
-            f"the piece on {first} is {color.label.capitalize()}'s; "
-            f"it is {side.label.capitalize()}'s turn"
+            f"the piece on {first} is {color.label.capitalize()}'s and it is "
+            f"{side.label.capitalize()}'s turn; {_hint(legal)}"
         )
     captures = sorted((m for m in legal if m.is_capture), key=lambda m: m.path)
     if captures:
@@ -194,6 +224,14 @@ def _explain(pos: Position, first: int, last: int, separator: str, legal: list[M
     return IllegalMoveError(
         f"the piece on {first} cannot move; legal moves: {list_moves(ordered)}", ordered
     )
+
+
+def _hint(legal: list[Move]) -> str:
+    """What the player can do instead: the compulsory captures, or the legal moves."""
+    ordered = sorted(legal, key=lambda m: m.path)
+    if ordered and ordered[0].is_capture:
+        return f"a capture is compulsory: {list_moves(ordered)}"
+    return f"legal moves: {list_moves(ordered)}" if ordered else "there is no legal move"
 
 
 def format_move(move: Move, pos: Position | None = None, algebraic: bool = False) -> str:

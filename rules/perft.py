@@ -39,8 +39,7 @@ def _perft(
     other = 1 - side
     total = 0
     if depth == 2:
-        count_quiet = gen._count_quiet
-        count_captures = gen.count_captures
+        count = gen.count_raw
         for fb, tb, cm, crowns in moves:
             if men & fb:
                 if crowns:
@@ -53,8 +52,7 @@ def _perft(
                 cmen_o, ckings_o = omen & ~cm, okings & ~cm
             else:
                 cmen_o, ckings_o = omen, okings
-            n = count_quiet(cmen_o, ckings_o, cmen | ckings, other)
-            total += count_captures(cmen_o, ckings_o, cmen | ckings, other) if n < 0 else n
+            total += count(cmen_o, ckings_o, cmen | ckings, other)
         return total
     for fb, tb, cm, crowns in moves:
         if men & fb:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .variants import Color, Variant
@@ -81,10 +82,9 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant) -> Position:
-        """The variant's initial position."""
-        from .fen import parse_fen
-
-        return parse_fen(variant.start_fen, variant)
+        """The variant's initial position (one shared instance per variant: positions are
+        immutable)."""
+        return _start_position(variant)
 
     @classmethod
     def from_squares(
@@ -269,6 +269,13 @@ class Position:
                 cells.append(symbols[self.piece_at(square)])
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+@cache
+def _start_position(variant: Variant) -> Position:
+    from .fen import parse_fen
+
+    return parse_fen(variant.start_fen, variant)
 
 
 def _captured_key(board: int, table: tuple[int, ...]) -> int:

@@ -1,0 +1,188 @@
+"""The bitboard move generator against a deliberately naive one written from shared/RULES.md.
+
+The reference below works on (file, rank) coordinates, one square at a time, and reads only the
+variant's rule fields (men capture backward, flying kings, capture choice, crowning).  Both must
+give exactly the same moves -- full landing path, captured pieces in jump order and whether the
+move crowns -- on random placements and on positions of random games in every variant.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
+from rules.variants import VARIANTS, CaptureChoice, Color, Crowning, Variant
+
+DIRECTIONS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+MoveKey = tuple[tuple[int, ...], tuple[int, ...], bool]
+
+
+def _coordinates(variant: Variant) -> dict[int, tuple[int, int]]:
+    names = variant.geometry.names
+    return {s: (ord(names[s][0]) - ord("a"), int(names[s][1:])) for s in range(1, len(names))}
+
+
+def reference_moves(pos: Position) -> set[MoveKey]:
+    variant = pos.variant
+    xy = _coordinates(variant)
+    square = {c: s for s, c in xy.items()}
+    board = {s: pos.piece_at(s) for s in xy}
+    white = pos.turn is Color.WHITE
+    own_man, own_king = (WHITE_MAN, WHITE_KING) if white else (BLACK_MAN, BLACK_KING)
+    enemy = {BLACK_MAN, BLACK_KING} if white else {WHITE_MAN, WHITE_KING}
+    forward = 1 if white else -1
+    far_rank = variant.size if white else 1
+
+    def free(s: int, origin: int) -> bool:
+        return board[s] == EMPTY or s == origin  # the moving piece has left its square
+
+    sequences: list[tuple[list[int], list[int], bool]] = []
+
+    def jumps(at: int, king: bool, path: list[int], dead: list[int]) -> bool:
+        """Record every completed sequence continuing from ``at``; return whether any jump
+        exists.  Dead pieces stay on the board (they block) and cannot be jumped again."""
+        x, y = xy[at]
+        origin = path[0]
+        found = False
+        if king and variant.flying_kings:
+            for dx, dy in DIRECTIONS:
+                k = 1
+                while (s := square.get((x + k * dx, y + k * dy))) is not None and free(s, origin):
+                    k += 1
+                if s is None or board[s] not in enemy or s in dead:
+                    continue
+                landings = []
+                j = k + 1
+                while (t := square.get((x + j * dx, y + j * dy))) is not None and free(t, origin):
+                    landings.append(t)
+                    j += 1
+                if not landings:
+                    continue
+                found = True
+                # Land where the capture can go on, if any such square exists.
+                going_on = [t for t in landings if jumps(t, True, [*path, t], [*dead, s])]
+                if not going_on:
+                    sequences.extend(([*path, t], [*dead, s], True) for t in landings)
+            return found
+        directions = (
+            DIRECTIONS if king or variant.men_capture_backward else ((1, forward), (-1, forward))
+        )
+        for dx, dy in directions:
+            s = square.get((x + dx, y + dy))
+            t = square.get((x + 2 * dx, y + 2 * dy))
+            if s is None or t is None or board[s] not in enemy or s in dead or not free(t, origin):
+                continue
+            found = True
+            now_king = king
+            if not king and xy[t][1] == far_rank:
+                if variant.crowning is Crowning.ENDS_MOVE:
+                    sequences.append(([*path, t], [*dead, s], True))
+                    continue
+                if variant.crowning is Crowning.CONTINUES_AS_KING:
+                    now_king = True
+            if not jumps(t, now_king, [*path, t], [*dead, s]):
+                sequences.append(([*path, t], [*dead, s], now_king or xy[t][1] == far_rank))
+        return found
+
+    for s, piece in board.items():
+        if piece in (own_man, own_king):
+            jumps(s, piece == own_king, [s], [])
+    if sequences:
+        most = max(len(dead) for _, dead, _ in sequences)
+        return {
+            (tuple(path), tuple(dead), board[path[0]] == own_man and king_at_end)
+            for path, dead, king_at_end in sequences
+            if variant.capture_choice is not CaptureChoice.MAJORITY or len(dead) == most
+        }
+    moves: set[MoveKey] = set()
+    for s, piece in board.items():
+        x, y = xy[s]
+        if piece == own_man:
+            for dx in (1, -1):
+                t = square.get((x + dx, y + forward))
+                if t is not None and board[t] == EMPTY:
+                    moves.add(((s, t), (), xy[t][1] == far_rank))
+        elif piece == own_king:
+            for dx, dy in DIRECTIONS:
+                k = 1
+                while (t := square.get((x + k * dx, y + k * dy))) is not None and board[t] == EMPTY:
+                    moves.add(((s, t), (), False))
+                    if not variant.flying_kings:
+                        break
+                    k += 1
+    return moves
+
+
+def generated_moves(pos: Position) -> set[MoveKey]:
+    moves = pos.legal_moves()
+    keys = {(m.path, m.captured, m.crowns) for m in moves}
+    assert len(keys) == len(moves), "the generator returned a move twice"
+    return keys
+
+
+def random_placement(variant: Variant, rng: random.Random) -> Position:
+    xy = _coordinates(variant)
+    squares = list(xy)
+    rng.shuffle(squares)
+    white_men, white_kings, black_men, black_kings = [], [], [], []
+    for s in squares[: rng.randint(2, len(squares) // 2)]:
+        is_white = rng.random() < 0.5
+        if rng.random() < 0.4:
+            (white_kings if is_white else black_kings).append(s)
+        elif is_white and xy[s][1] != variant.size:
+            white_men.append(s)
+        elif not is_white and xy[s][1] != 1:
+            black_men.append(s)
+    turn = rng.choice([Color.WHITE, Color.BLACK])
+    return Position.from_squares(variant, turn, white_men, white_kings, black_men, black_kings)
+
+
+def test_reference_agrees_on_hand_made_rule_positions():
+    # A few positions of the rule tests, so that the reference itself is known to be right.
+    from rules.fen import parse_fen
+
+    cases = {
+        ("english", "W:W11:B7,6"): {((11, 2), (7,), True)},
+        ("pool", "W:W11:B7,6,4"): {((11, 2, 9), (7, 6), False)},
+        ("russian", "W:W11:B7,9"): {((11, 2, 13), (7, 9), True)},
+        ("brazilian", "W:W27,28:B23,14,24"): {
+            ((27, 18, 9), (23, 14), False),
+            ((28, 19, 26), (24, 23), False),
+        },
+    }
+    for (key, fen), expected in cases.items():
+        pos = parse_fen(fen, VARIANTS[key])
+        assert reference_moves(pos) == expected
+        assert generated_moves(pos) == expected
+
+
+@pytest.mark.parametrize("key", list(VARIANTS))
+def test_generator_matches_reference_on_random_placements(key):
+    variant = VARIANTS[key]
+    rng = random.Random(f"placements-{key}")
+    captures = kings = 0
+    for _ in range(600):
+        pos = random_placement(variant, rng)
+        expected = reference_moves(pos)
+        assert generated_moves(pos) == expected, pos.fen()
+        captures += any(captured for _, captured, _ in expected)
+        kings += bool(pos.white_kings | pos.black_kings)
+    assert captures > 100
+    assert kings > 300
+
+
+@pytest.mark.parametrize("key", list(VARIANTS))
+def test_generator_matches_reference_in_random_games(key):
+    variant = VARIANTS[key]
+    rng = random.Random(f"games-{key}")
+    for _ in range(8):
+        pos = Position.start(variant)
+        for _ in range(150):
+            expected = reference_moves(pos)
+            assert generated_moves(pos) == expected, pos.fen()
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.play(rng.choice(moves))
