@@ -23,7 +23,7 @@ from .move import Move
 from .notation import IllegalMoveError, list_moves, parse_move, side_name
 from .outcome import Outcome, Termination
 from .position import Position
-from .variants import Color, Variant, find_variant
+from .variants import Color, EndgameRule, Variant, find_variant
 
 
 class GameError(ValueError):
@@ -158,7 +158,7 @@ class Game:
         self._legal = None
 
     @staticmethod
-    def _endgame_holds(rule: Any, pos: Position) -> bool:
+    def _endgame_holds(rule: EndgameRule, pos: Position) -> bool:
         return bool(
             rule.strong(pos.material(Color.WHITE)) or rule.strong(pos.material(Color.BLACK))
         )
@@ -207,7 +207,7 @@ class Game:
         """Moves (each) left before the no-progress draw."""
         return self.variant.no_progress.moves - self._quiet[-1] // 2
 
-    def _endgame_counts(self) -> list[tuple[Any, int]]:
+    def _endgame_counts(self) -> list[tuple[EndgameRule, int]]:
         """``(rule, moves left)`` for every endgame count that is running."""
         out = []
         for rule, start in zip(self.variant.endgames, self._endgame_starts[-1], strict=True):

@@ -234,15 +234,6 @@ def _hint(legal: list[Move]) -> str:
     return f"legal moves: {list_moves(ordered)}" if ordered else "there is no legal move"
 
 
-def format_move(move: Move, pos: Position | None = None, algebraic: bool = False) -> str:
-    """PDN text of ``move``; with ``algebraic`` (needs ``pos`` for the board) in coordinates."""
-    if algebraic:
-        if pos is None:
-            raise ValueError("algebraic notation needs the position's board")
-        return move.algebraic(pos.variant.geometry.names)
-    return move.pdn()
-
-
 def side_name(color: Color) -> str:
     """``White`` or ``Black``."""
     return color.label.capitalize()

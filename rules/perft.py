@@ -35,26 +35,10 @@ def _perft(
 ) -> int:
     if depth == 1:
         return gen.count_raw(men, kings, omen | okings, side)
-    moves = gen.moves_raw(men, kings, omen | okings, side)
+    count = gen.count_raw
     other = 1 - side
     total = 0
-    if depth == 2:
-        count = gen.count_raw
-        for fb, tb, cm, crowns in moves:
-            if men & fb:
-                if crowns:
-                    cmen, ckings = men ^ fb, kings | tb
-                else:
-                    cmen, ckings = men ^ fb | tb, kings
-            else:
-                cmen, ckings = men, kings ^ fb | tb
-            if cm:
-                cmen_o, ckings_o = omen & ~cm, okings & ~cm
-            else:
-                cmen_o, ckings_o = omen, okings
-            total += count(cmen_o, ckings_o, cmen | ckings, other)
-        return total
-    for fb, tb, cm, crowns in moves:
+    for fb, tb, cm, crowns in gen.moves_raw(men, kings, omen | okings, side):
         if men & fb:
             if crowns:
                 cmen, ckings = men ^ fb, kings | tb
@@ -62,7 +46,11 @@ def _perft(
                 cmen, ckings = men ^ fb | tb, kings
         else:
             cmen, ckings = men, kings ^ fb | tb
-        total += _perft(gen, omen & ~cm, okings & ~cm, cmen, ckings, other, depth - 1)
+        if depth == 2:
+            # The children's moves are counted straight from their bitboards.
+            total += count(omen & ~cm, okings & ~cm, cmen | ckings, other)
+        else:
+            total += _perft(gen, omen & ~cm, okings & ~cm, cmen, ckings, other, depth - 1)
     return total
 
 
