@@ -11,7 +11,7 @@ How to run (py-draughts is the optional ``bench`` extra; without it only our sid
 
     python3 -m venv /tmp/bvenv && /tmp/bvenv/bin/pip install -e ".[bench]"
     /tmp/bvenv/bin/python bench/perft.py                        # plain table
-    /tmp/bvenv/bin/python bench/perft.py --markdown --repeat 5  # as in docs/BENCHMARKS.md
+    /tmp/bvenv/bin/python bench/perft.py --markdown --repeat 7  # as in docs/BENCHMARKS.md
     /tmp/bvenv/bin/python bench/perft.py --rows english:6,brazilian:6
 
 Method: both sides count the last ply in bulk (the number of legal moves of each position one
@@ -99,20 +99,26 @@ class Report:
     failed: bool = False
 
 
-def time_runs(run: Callable[[], int], repeat: int) -> Timing:
-    """Run ``run`` ``repeat`` times; the node count must be the same every time."""
-    seconds: list[float] = []
-    nodes: int | None = None
+def time_runs(runs: list[Callable[[], int]], repeat: int) -> list[Timing]:
+    """Time each of ``runs`` ``repeat`` times, taking turns (ours, theirs, ours, ...) so that a
+    slow spell of this shared virtual machine hits every contender alike; a run's node count must
+    be the same every time."""
+    seconds: list[list[float]] = [[] for _ in runs]
+    nodes: list[int | None] = [None for _ in runs]
     for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        n = run()
-        seconds.append(time.perf_counter() - start)
-        if nodes is not None and n != nodes:
-            raise RuntimeError(f"perft is not deterministic: {nodes} then {n}")
-        nodes = n
-    assert nodes is not None
-    return Timing(nodes, min(seconds), statistics.median(seconds))
+        for i, run in enumerate(runs):
+            gc.collect()
+            start = time.perf_counter()
+            n = run()
+            seconds[i].append(time.perf_counter() - start)
+            if nodes[i] is not None and n != nodes[i]:
+                raise RuntimeError(f"perft is not deterministic: {nodes[i]} then {n}")
+            nodes[i] = n
+    return [
+        Timing(n, min(times), statistics.median(times))
+        for n, times in zip(nodes, seconds, strict=True)
+        if n is not None
+    ]
 
 
 # -- py-draughts ---------------------------------------------------------------------------------
@@ -217,7 +223,15 @@ def run(rows: list[tuple[str, int]], repeat: int) -> Report:
 
     for key, depth in rows:
         start = Position.start(find_variant(key))
-        ours = time_runs(lambda start=start, depth=depth: perft(start, depth), repeat)
+        spec = theirs_boards.get(key)
+        runs: list[Callable[[], int]] = [lambda start=start, depth=depth: perft(start, depth)]
+        if spec is not None:
+            runs.append(lambda spec=spec, depth=depth: board_perft(spec.make_board(), depth))
+        with_turbo = key == "international" and turbo is not None
+        if with_turbo:
+            runs.append(lambda depth=depth: turbo(depth))
+        timings = time_runs(runs, repeat)
+        ours = timings[0]
         published = PUBLISHED.get((key, depth))
         if published is None:
             report.notes.append(f"{key} d{depth}: no published count to check ours against.")
@@ -229,14 +243,11 @@ def run(rows: list[tuple[str, int]], repeat: int) -> Report:
         row = Row(key, depth, ours)
         report.rows.append(row)
 
-        spec = theirs_boards.get(key)
         if spec is None:
             if loaded is not None:
                 report.notes.append(f"{key}: py-draughts has no board for this variant.")
             continue
-        row.theirs = time_runs(
-            lambda spec=spec, depth=depth: board_perft(spec.make_board(), depth), repeat
-        )
+        row.theirs = timings[1]
         row.theirs_name = spec.name
         expected = published if published is not None else ours.nodes
         if not spec.same_rules:
@@ -250,8 +261,8 @@ def run(rows: list[tuple[str, int]], repeat: int) -> Report:
                 f"{row.theirs.nodes - expected:+d} against {expected}."
             )
 
-        if key == "international" and turbo is not None:
-            timing = time_runs(lambda depth=depth: turbo(depth), repeat)
+        if with_turbo:
+            timing = timings[-1]
             report.rows.append(Row(key, depth, ours, timing, "py-draughts turbo internal perft"))
             if timing.nodes != expected:
                 report.notes.append(
