@@ -1,0 +1,82 @@
+"""Settings, read once from the environment (and ``.env``, which the entry point loads).
+
+Secrets stay out of ``repr``: a :class:`Settings` printed into a log shows ``DISCORD_TOKEN`` as
+``'***'``.  Time settings exist so that tests can run deadlines, reminders and challenge expiry in
+seconds instead of days.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DATABASE_PATH = "./data/draughts.db"
+
+
+class SettingsError(ValueError):
+    """A setting with a value that cannot be used; the message names it."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < low:
+        raise SettingsError(f"{name} must be at least {low}, not {value}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float, low: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+    if not value >= low:
+        raise SettingsError(f"{name} must be at least {low}, not {raw}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable, with the defaults a real server wants."""
+
+    token: str = field(default="", repr=False)
+    database_path: Path = Path(DEFAULT_DATABASE_PATH)
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    challenge_expiry: float = 15 * 60
+    """Seconds an unanswered challenge stays open."""
+    scheduler_interval: float = 5.0
+    """Seconds between checks for reminders, timeouts and expired challenges."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
+            raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip(),
+            database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
+            log_level=level,
+            challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
+            scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
+        )
+
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={getattr(self, name)!r}"
+            for name in self.__dataclass_fields__
+            if name != "token"
+        )
+        return f"Settings(token='***', {fields})"

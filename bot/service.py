@@ -1,0 +1,1001 @@
+"""The game service: every game action, with no Discord types.
+
+Each public method takes ids and plain values and returns an :class:`~bot.results.ActionResult`
+(or a view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user.  Nothing
+is changed when an error is raised.
+
+Consistency: actions on one game run one at a time (a lock per game), and every write is one
+transaction guarded by the game's version (see :mod:`bot.store`), so a second process, or a write
+that races past the lock, can never land twice; its author gets "the position changed, try again".
+Running games are kept in memory as :class:`rules.Game` records after their first use, and are
+rebuilt from the database (start position + moves) when needed, e.g. after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from rules.game import DrawOfferError, Game
+from rules.game import GameError as RulesGameError
+from rules.notation import MoveError, normalize
+from rules.pdn import write_game
+from rules.variants import Color, find_variant
+
+from .computer import ComputerPlayer, RandomComputer
+from .errors import (
+    ChallengeError,
+    ConflictError,
+    DamagedRecordError,
+    ForbiddenError,
+    GameOverError,
+    IllegalMoveError,
+    NotAPlayerError,
+    NotFoundError,
+    NotYourTurnError,
+    ServiceError,
+    ThreadRequired,
+)
+from .results import (
+    Action,
+    ActionResult,
+    ChallengeView,
+    GameView,
+    MoveChoice,
+    MovePlayed,
+    Player,
+)
+from .store import ChallengeRow, GameRow, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+MAX_NAME_LENGTH = 64
+MAX_CHOICES = 25
+COLORS = ("random", "white", "black")
+LEVELS = range(1, 7)
+DEFAULT_LEVEL = 3
+
+
+def _clean_name(name: str) -> str:
+    """A display name fit for PDN tags and messages: one line, bounded length."""
+    text = " ".join(str(name).split())[:MAX_NAME_LENGTH]
+    return text or "?"
+
+
+def _color_label(color: Color) -> str:
+    return "white" if color is Color.WHITE else "black"
+
+
+@dataclass
+class _Live:
+    """A running game held in memory: its row as last written and its rules record."""
+
+    row: GameRow
+    game: Game
+
+
+class GameService:
+    """All game actions.  Create with :meth:`open`; one instance per bot process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_user_id: int,
+        bot_name: str = "Computer",
+        challenge_expiry: float = 15 * 60,
+        computer: ComputerPlayer | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.bot = Player(bot_user_id, _clean_name(bot_name))
+        self.challenge_expiry = challenge_expiry
+        self.computer: ComputerPlayer = computer or RandomComputer()
+        self.clock = clock
+        self._rng = rng or random.Random()
+        self._live: dict[int, _Live] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    @classmethod
+    async def open(cls, database_path: Any, **options: Any) -> GameService:
+        """Open the store at ``database_path`` (migrating it) and build the service on it."""
+        return cls(await Store.open(database_path), **options)
+
+    async def close(self) -> None:
+        """Close the database after the writes in flight have finished."""
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
+        await self.store.close()
+
+    # -- challenges ----------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str,
+        color: str = "random",
+        move_time: int = 24 * 3600,
+        thread: bool = False,
+        opening: Sequence[str] = (),
+        level: int | None = None,
+        thread_id: int | None = None,
+    ) -> ActionResult:
+        """Post a challenge, or start a game at once when the opponent is the bot itself (in
+        ``thread_id`` when given; :class:`ThreadRequired` when a thread is wanted or the channel
+        is busy and none is given)."""
+        try:
+            rules_variant = find_variant(variant)
+        except ValueError as exc:
+            raise ChallengeError(str(exc)) from None
+        if color not in COLORS:
+            raise ChallengeError(f"colour must be one of {', '.join(COLORS)}")
+        if move_time <= 0:
+            raise ChallengeError("the time per move must be positive")
+        if challenger.id == opponent.id:
+            raise ChallengeError("you cannot challenge yourself")
+        if challenger.id == self.bot.id:
+            raise ChallengeError("the computer does not issue challenges")
+        against_computer = opponent.id == self.bot.id
+        if level is not None and level not in LEVELS:
+            raise ChallengeError("the level must be between 1 and 6")
+        opening_moves = self._check_opening(rules_variant.key, opening)
+        now = self.clock()
+        challenger = Player(challenger.id, _clean_name(challenger.name))
+        opponent = Player(opponent.id, _clean_name(opponent.name))
+        if against_computer:
+            if thread_id is None and (
+                thread or await self.store.running_game_in(channel_id) is not None
+            ):
+                raise ThreadRequired("the game needs a thread")
+            return await self._start(
+                guild_id=guild_id,
+                channel_id=channel_id if thread_id is None else thread_id,
+                challenger=challenger,
+                opponent=self.bot,
+                variant=rules_variant.key,
+                color=color,
+                move_time=move_time,
+                opening=opening_moves,
+                level=level or DEFAULT_LEVEL,
+                challenge_id=None,
+            )
+        values = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "challenger_id": challenger.id,
+            "challenger_name": challenger.name,
+            "opponent_id": opponent.id,
+            "opponent_name": opponent.name,
+            "variant": rules_variant.key,
+            "color": color,
+            "move_time": move_time,
+            "thread": int(thread),
+            "opening": " ".join(opening_moves),
+            "level": None,
+            "status": "open",
+            "created_at": now,
+            "expires_at": now + self.challenge_expiry,
+            "updated_at": now,
+        }
+        try:
+            challenge_id = await self.store.insert_challenge(values)
+        except sqlite3.IntegrityError:
+            raise ChallengeError(
+                "you already have an open challenge in this channel: cancel it first"
+            ) from None
+        row = await self.store.challenge(challenge_id)
+        assert row is not None
+        view = self._challenge_view(row)
+        return ActionResult(
+            Action.CHALLENGE_CREATED,
+            f"{challenger.name} challenges {opponent.name} to {view.variant_title}.",
+            challenge=view,
+            mentions=(opponent.id,),
+        )
+
+    def _check_opening(self, variant: str, opening: Sequence[str]) -> tuple[str, ...]:
+        game = Game(find_variant(variant))
+        moves = []
+        for text in opening:
+            try:
+                moves.append(game.play(text).pdn())
+            except (MoveError, RulesGameError) as exc:
+                raise ChallengeError(f"the opening move {text!r} is not playable: {exc}") from None
+        if game.is_over:
+            raise ChallengeError("the opening ends the game")
+        return tuple(moves)
+
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NotFoundError("that challenge does not exist")
+        if row.status != "open":
+            raise GameOverError(f"that challenge is no longer open ({row.status})")
+        if row.expires_at <= self.clock():
+            raise GameOverError("that challenge has expired")
+        return row
+
+    async def needs_thread(self, challenge_id: int) -> bool:
+        """Whether accepting ``challenge_id`` starts the game in a new thread."""
+        row = await self._open_challenge(challenge_id)
+        return bool(row.thread) or await self.store.running_game_in(row.channel_id) is not None
+
+    async def accept(
+        self, challenge_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> ActionResult:
+        """The challenged user accepts: the game starts in the challenge's channel, or in the
+        thread ``thread_id`` (required when the challenge asked for one or the channel is busy:
+        :class:`ThreadRequired` says so)."""
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.opponent_id:
+            raise NotAPlayerError(f"only {row.opponent_name} can accept this challenge")
+        channel = row.channel_id
+        if thread_id is not None:
+            channel = thread_id
+        elif row.thread or await self.store.running_game_in(row.channel_id) is not None:
+            raise ThreadRequired("the game needs a thread")
+        return await self._start(
+            guild_id=row.guild_id,
+            channel_id=channel,
+            challenger=Player(row.challenger_id, row.challenger_name),
+            opponent=Player(row.opponent_id, row.opponent_name),
+            variant=row.variant,
+            color=row.color,
+            move_time=row.move_time,
+            opening=tuple(row.opening.split()),
+            level=None,
+            challenge_id=row.id,
+        )
+
+    async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.opponent_id:
+            raise NotAPlayerError(f"only {row.opponent_name} can decline this challenge")
+        return await self._close_challenge(
+            row, "declined", Action.CHALLENGE_DECLINED, f"{row.opponent_name} declined."
+        )
+
+    async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.challenger_id:
+            raise NotAPlayerError(f"only {row.challenger_name} can cancel this challenge")
+        return await self._close_challenge(
+            row, "cancelled", Action.CHALLENGE_CANCELLED, f"{row.challenger_name} cancelled."
+        )
+
+    async def _close_challenge(
+        self, row: ChallengeRow, status: str, action: Action, text: str
+    ) -> ActionResult:
+        if not await self.store.close_challenge(row.id, status, self.clock()):
+            raise ConflictError("the challenge was answered meanwhile")
+        closed = await self.store.challenge(row.id)
+        assert closed is not None
+        return ActionResult(action, text, challenge=self._challenge_view(closed))
+
+    async def challenge_view(self, challenge_id: int) -> ChallengeView:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NotFoundError("that challenge does not exist")
+        return self._challenge_view(row)
+
+    # -- starting ------------------------------------------------------------------------------
+
+    async def _start(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str,
+        color: str,
+        move_time: int,
+        opening: tuple[str, ...],
+        level: int | None,
+        challenge_id: int | None,
+    ) -> ActionResult:
+        if color == "random":
+            color = self._rng.choice(("white", "black"))
+        white, black = (challenger, opponent) if color == "white" else (opponent, challenger)
+        rules_variant = find_variant(variant)
+        game = Game(rules_variant)
+        now = self.clock()
+        opening_rows = []
+        for text in opening:
+            mover = white if game.turn is Color.WHITE else black
+            move = game.play(text)
+            opening_rows.append((game.ply, move.pdn(), game.position.fen(), mover.id, now))
+        computer = self.bot.id if opponent.id == self.bot.id else None
+        values: dict[str, Any] = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "white_id": white.id,
+            "white_name": white.name,
+            "black_id": black.id,
+            "black_name": black.name,
+            "computer_id": computer,
+            "computer_level": level if computer is not None else None,
+            "variant": rules_variant.key,
+            "start_fen": game.start.fen(),
+            "opening": " ".join(opening),
+            "status": "running",
+            "ply": game.ply,
+            "fen": game.position.fen(),
+            "move_time": move_time,
+            "deadline": None,
+            "remind_at": None,
+            "created_at": now,
+            "updated_at": now,
+        }
+        values.update(self._clock_columns(game, white.id, black.id, move_time, now, computer))
+        try:
+            game_id = await self.store.start_game(values, opening_rows, challenge_id)
+        except sqlite3.IntegrityError:
+            raise ChallengeError("a game is already running in that channel") from None
+        except StoreError as exc:
+            raise ConflictError(str(exc)) from None
+        row = await self.store.game(game_id)
+        assert row is not None
+        live = _Live(row, game)
+        self._live[game_id] = live
+        first = self._view(live)
+        assert first.to_move is not None
+        text = (
+            f"{white.name} (White) v {black.name} (Black): {first.variant_title}. "
+            f"{first.to_move.name} to move."
+        )
+        result = ActionResult(
+            Action.GAME_STARTED,
+            text,
+            game=first,
+            post_board=True,
+            mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
+        )
+        if computer is not None and first.to_move.id == computer:
+            async with self._lock(game_id):
+                reply = await self._computer_reply(live)
+            view = self._view(live)
+            text = (
+                f"{white.name} (White) v {black.name} (Black): {view.variant_title}. "
+                f"{self.bot.name} opened with {reply[-1].pdn}. {self._after_move_text(view)}"
+            )
+            return replace(result, game=view, moves=reply, text=text)
+        return result
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    async def move(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        expected_ply: int | None = None,
+    ) -> ActionResult:
+        """Play ``text`` for ``user_id`` in the running game of the channel (or ``game_id``).
+
+        ``expected_ply`` is the position the player saw; if the game has moved on since, the
+        move is refused rather than read in a position they did not see.
+        """
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            game = live.game
+            if expected_ply is not None and expected_ply != game.ply:
+                raise ConflictError()
+            if game.turn is not color:
+                to_move = self._player(live.row, game.turn)
+                raise NotYourTurnError(f"it is {to_move.name}'s turn")
+            try:
+                move = self._apply(lambda: game.play(text))
+            except MoveError as exc:
+                raise IllegalMoveError(str(exc)) from None
+            played = MovePlayed(game.ply, move.pdn(), self._player(live.row, color), False)
+            await self._save(live, user_id=user_id, moved=True)
+            moves = (played,)
+            if not game.is_over:
+                moves += await self._computer_reply(live)
+        view = self._view(live)
+        mover = self._player(live.row, color)
+        text_out = f"{mover.name} played {move.pdn()}."
+        if len(moves) > 1:
+            text_out += f" {self.bot.name} replied {moves[-1].pdn}."
+        text_out += " " + self._after_move_text(view)
+        return ActionResult(
+            Action.MOVED,
+            text_out,
+            game=view,
+            moves=moves,
+            post_board=True,
+            mentions=self._mentions_after(view),
+        )
+
+    def _after_move_text(self, view: GameView) -> str:
+        if not view.running:
+            return f"Game over: {view.result} {view.termination}."
+        assert view.to_move is not None
+        return f"{view.to_move.name} to move."
+
+    def _mentions_after(self, view: GameView) -> tuple[int, ...]:
+        if view.running:
+            return (
+                () if view.to_move is None or view.to_move.id == self.bot.id else (view.to_move.id,)
+            )
+        return tuple(p.id for p in (view.white, view.black) if p.id != self.bot.id)
+
+    async def _computer_reply(self, live: _Live) -> tuple[MovePlayed, ...]:
+        """Let the computer move while it is its turn (once: sides alternate)."""
+        row, game = live.row, live.game
+        if row.computer_id is None or game.is_over:
+            return ()
+        color = Color.WHITE if row.white_id == row.computer_id else Color.BLACK
+        if game.turn is not color:
+            return ()
+        if game.draw_offer is color.other:
+            accepted = await self.computer.answer_draw(game, row.computer_level or DEFAULT_LEVEL)
+            if accepted:
+                self._apply(lambda: game.accept_draw(color))
+                await self._save(live, user_id=self.bot.id, moved=False)
+                return ()
+        choice = await self.computer.choose_move(game, row.computer_level or DEFAULT_LEVEL)
+        move = self._apply(lambda: game.play(choice))
+        await self._save(live, user_id=self.bot.id, moved=True)
+        return (MovePlayed(game.ply, move.pdn(), self.bot, True),)
+
+    async def resume_computer_games(self) -> list[ActionResult]:
+        """After a restart: make the computer move in every running game where it is its turn."""
+        results = []
+        for row in await self.store.running_games():
+            if row.computer_id is None:
+                continue
+            async with self._lock(row.id):
+                try:
+                    live = await self._load(row.id)
+                except ServiceError:
+                    continue
+                moves = await self._computer_reply(live)
+            if moves:
+                view = self._view(live)
+                results.append(
+                    ActionResult(
+                        Action.MOVED,
+                        f"{self.bot.name} played {moves[-1].pdn}. {self._after_move_text(view)}",
+                        game=view,
+                        moves=moves,
+                        post_board=True,
+                        mentions=self._mentions_after(view),
+                    )
+                )
+        return results
+
+    # -- draws, resignation, abort ---------------------------------------------------------------
+
+    async def offer_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            game = live.game
+            offered_to = self._player(live.row, color.other)
+            accepting = game.draw_offer is color.other
+            self._apply(lambda: game.offer_draw(color))
+            await self._save(live, user_id=user_id, moved=False)
+            answered = False
+            if not game.is_over and offered_to.id == self.bot.id:
+                level = live.row.computer_level or DEFAULT_LEVEL
+                if await self.computer.answer_draw(game, level):
+                    self._apply(lambda: game.accept_draw(color.other))
+                else:
+                    self._apply(lambda: game.decline_draw(color.other))
+                await self._save(live, user_id=self.bot.id, moved=False)
+                answered = True
+        view = self._view(live)
+        me = self._player(live.row, color)
+        if not view.running:
+            how = "accepted" if answered or accepting else "agreed"
+            return ActionResult(
+                Action.DRAW_ACCEPTED,
+                f"Draw {how}: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=self._mentions_after(view),
+            )
+        if answered:
+            return ActionResult(
+                Action.DRAW_DECLINED,
+                f"{me.name} offered a draw; {self.bot.name} declined." + self._count_sentence(view),
+                game=view,
+            )
+        return ActionResult(
+            Action.DRAW_OFFERED,
+            f"{me.name} offers a draw. {offered_to.name}, accept or decline?",
+            game=view,
+            mentions=(offered_to.id,),
+        )
+
+    async def accept_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            self._apply(lambda: live.game.accept_draw(color))
+            await self._save(live, user_id=user_id, moved=False)
+        view = self._view(live)
+        me = self._player(live.row, color)
+        return ActionResult(
+            Action.DRAW_ACCEPTED,
+            f"{me.name} accepted the draw: {view.result}.",
+            game=view,
+            post_board=True,
+            mentions=self._mentions_after(view),
+        )
+
+    async def decline_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            self._apply(lambda: live.game.decline_draw(color))
+            await self._save(live, user_id=user_id, moved=False)
+        view = self._view(live)
+        me = self._player(live.row, color)
+        other = self._player(live.row, color.other)
+        return ActionResult(
+            Action.DRAW_DECLINED,
+            f"{me.name} declined the draw." + self._count_sentence(view),
+            game=view,
+            mentions=(other.id,) if other.id != self.bot.id else (),
+        )
+
+    def _count_sentence(self, view: GameView) -> str:
+        if view.advantage_left is None:
+            return ""
+        decliner = None
+        live = self._live.get(view.id)
+        if live is not None and live.game.advantage_count is not None:
+            decliner = self._player(live.row, live.game.advantage_count.side)
+        who = decliner.name if decliner else "The decliner"
+        return (
+            f" {who} now has {view.advantage_left} moves to show a decisive advantage "
+            f"(40-move count: {view.advantage_left} left)."
+        )
+
+    async def resign(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            self._apply(lambda: live.game.resign(color))
+            await self._save(live, user_id=user_id, moved=False)
+        view = self._view(live)
+        me = self._player(live.row, color)
+        return ActionResult(
+            Action.RESIGNED,
+            f"{me.name} resigned: {view.result}.",
+            game=view,
+            post_board=True,
+            mentions=self._mentions_after(view),
+        )
+
+    async def abort(
+        self,
+        user_id: int,
+        *,
+        is_moderator: bool,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        """End a game with no result.  Moderators only."""
+        if not is_moderator:
+            raise ForbiddenError("only moderators can abort a game")
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            self._apply(live.game.abort)
+            await self._save(live, user_id=user_id, moved=False)
+        view = self._view(live)
+        return ActionResult(
+            Action.ABORTED, "The game was aborted by a moderator.", game=view, post_board=False
+        )
+
+    # -- queries -------------------------------------------------------------------------------
+
+    async def game_in(self, channel_id: int) -> GameView | None:
+        """The running game of a channel, if any."""
+        row = await self.store.running_game_in(channel_id)
+        if row is None:
+            return None
+        async with self._lock(row.id):
+            return self._view(await self._load(row.id))
+
+    async def game_view(self, game_id: int) -> GameView:
+        """Any game by id, running or finished."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        if row.status == "running":
+            async with self._lock(game_id):
+                return self._view(await self._load(game_id))
+        return self._view(_Live(row, await self._replay(row)))
+
+    async def games(self, guild_id: int | None) -> list[GameView]:
+        """Running games of a server."""
+        views = []
+        for row in await self.store.running_games(guild_id):
+            try:
+                views.append(await self.game_view(row.id))
+            except ServiceError:
+                log.warning("game %s cannot be read; left out of the list", row.id)
+        return views
+
+    async def legal_moves(
+        self, channel_id: int, user_id: int, prefix: str = ""
+    ) -> list[MoveChoice]:
+        """Autocomplete for the player to move: their legal moves matching ``prefix`` (captures
+        first, at most 25); anyone else gets nothing."""
+        row = await self.store.running_game_in(channel_id)
+        if row is None:
+            return []
+        async with self._lock(row.id):
+            try:
+                live = await self._load(row.id)
+            except ServiceError:
+                return []
+            game = live.game
+            mover = self._player(live.row, game.turn)
+            if mover.id != user_id or game.is_over:
+                return []
+            moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
+        wanted = normalize(prefix[:40]).replace(" ", "").replace(":", "x")
+        choices = []
+        for m in moves:
+            full, short = m.pdn(), m.short()
+            if wanted and not (full.startswith(wanted) or short.startswith(wanted)):
+                continue
+            name = full if short == full else f"{short} ({full})"
+            choices.append(MoveChoice(name, full))
+            if len(choices) == MAX_CHOICES:
+                break
+        return choices
+
+    async def pdn(
+        self, *, game_id: int | None = None, channel_id: int | None = None
+    ) -> tuple[str, str]:
+        """``(file name, PDN text)`` of a game: by id, else the channel's running game, else the
+        game that most recently finished there."""
+        if game_id is None:
+            if channel_id is None:
+                raise NotFoundError("name a game")
+            row = await self.store.running_game_in(channel_id)
+            if row is None:
+                row = await self.store.last_finished_game_in(channel_id)
+            if row is None:
+                raise NotFoundError("there is no game in this channel")
+            game_id = row.id
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        game = await self._replay(row) if row.status != "running" else None
+        if game is None:
+            async with self._lock(game_id):
+                game = (await self._load(game_id)).game
+        date = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y.%m.%d")
+        tags = {
+            "Event": "Discord draughts",
+            "Site": "Discord",
+            "Date": date,
+            "Round": "-",
+            "White": row.white_name,
+            "Black": row.black_name,
+        }
+        return f"draughts-game-{game_id}.pdn", write_game(game, tags)
+
+    # -- scheduler -----------------------------------------------------------------------------
+
+    async def tick(self) -> list[ActionResult]:
+        """Everything due now: expired challenges, half-time reminders, timeouts.  Called
+        periodically by :class:`bot.scheduler.Scheduler`; it reads deadlines from the database,
+        so nothing is missed across restarts."""
+        now = self.clock()
+        events: list[ActionResult] = []
+        for row in await self.store.expired_challenges(now):
+            if await self.store.close_challenge(row.id, "expired", now):
+                closed = await self.store.challenge(row.id)
+                assert closed is not None
+                events.append(
+                    ActionResult(
+                        Action.CHALLENGE_EXPIRED,
+                        f"The challenge from {row.challenger_name} to {row.opponent_name} expired.",
+                        challenge=self._challenge_view(closed),
+                    )
+                )
+        timeouts, reminders = await self.store.due_games(now)
+        for row in timeouts:
+            event = await self._timeout(row.id, now)
+            if event is not None:
+                events.append(event)
+        for row in reminders:
+            event = await self._remind(row.id, now)
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
+        async with self._lock(game_id):
+            try:
+                live = await self._load(game_id)
+            except ServiceError:
+                return None
+            if live.row.deadline is None or live.row.deadline > now or live.game.is_over:
+                return None
+            loser = live.game.turn
+            self._apply(lambda: live.game.timeout(loser))
+            await self._save(live, user_id=self.bot.id, moved=False)
+        view = self._view(live)
+        late = self._player(live.row, loser)
+        return ActionResult(
+            Action.TIMEOUT,
+            f"{late.name} ran out of time: {view.result}.",
+            game=view,
+            post_board=True,
+            mentions=self._mentions_after(view),
+        )
+
+    async def _remind(self, game_id: int, now: float) -> ActionResult | None:
+        async with self._lock(game_id):
+            try:
+                live = await self._load(game_id)
+            except ServiceError:
+                return None
+            row = live.row
+            if row.remind_at is None or row.remind_at > now or live.game.is_over:
+                return None
+            if not await self.store.update_game(row.id, row.version, {"remind_at": None}):
+                self._live.pop(game_id, None)
+                return None
+            live.row = replace(row, remind_at=None, version=row.version + 1)
+        view = self._view(live)
+        assert view.to_move is not None and view.deadline is not None
+        return ActionResult(
+            Action.REMINDER,
+            f"{view.to_move.name}, it is your move in game #{view.id}: "
+            f"half of your time has passed.",
+            game=view,
+            mentions=(view.to_move.id,),
+        )
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _resolve(self, channel_id: int | None, game_id: int | None) -> int:
+        if game_id is not None:
+            return game_id
+        if channel_id is None:
+            raise NotFoundError("name a game")
+        row = await self.store.running_game_in(channel_id)
+        if row is None:
+            raise NotFoundError("there is no game running in this channel")
+        return row.id
+
+    async def _load(self, game_id: int) -> _Live:
+        """The running game ``game_id`` from memory or the database (call under its lock)."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        if row.status != "running":
+            words = row.termination_detail or row.termination
+            raise GameOverError(f"game #{game_id} is over ({row.result} {words})")
+        live = _Live(row, await self._replay(row))
+        self._live[game_id] = live
+        return live
+
+    async def _replay(self, row: GameRow) -> Game:
+        moves = await self.store.moves(row.id)
+        if [m.ply for m in moves] != list(range(1, row.ply + 1)):
+            log.error("game %s: stored moves do not match its ply %s", row.id, row.ply)
+            raise DamagedRecordError(f"the record of game #{row.id} is damaged")
+        outcome = None
+        if row.status != "running":
+            outcome = {
+                "termination": row.termination,
+                "winner": row.winner,
+                "detail": row.termination_detail,
+            }
+        data = {
+            "variant": row.variant,
+            "start": row.start_fen,
+            "moves": [m.pdn for m in moves],
+            "draw_offer": row.draw_offer,
+            "advantage_count": None
+            if row.advantage_side is None
+            else {"side": row.advantage_side, "start_ply": row.advantage_start_ply},
+            "outcome": outcome,
+        }
+        try:
+            return Game.from_dict(data)
+        except ValueError as exc:
+            log.error("game %s cannot be replayed: %s", row.id, exc)
+            raise DamagedRecordError(f"the record of game #{row.id} is damaged") from None
+
+    @staticmethod
+    def _apply(action: Callable[[], Any]) -> Any:
+        """Run a rules action on the in-memory game, translating the rules' refusals."""
+        try:
+            return action()
+        except DrawOfferError as exc:
+            raise ServiceError(str(exc)) from None
+        except RulesGameError as exc:
+            raise GameOverError(str(exc)) from None
+
+    async def _save(self, live: _Live, *, user_id: int, moved: bool) -> None:
+        """Persist the in-memory game's new state (and its last move when ``moved``) as one
+        guarded transaction.  On any failure the in-memory copy is dropped, so the next action
+        reloads what the database really holds."""
+        row, game = live.row, live.game
+        now = self.clock()
+        changes = self._state_columns(game)
+        changes["updated_at"] = now
+        if moved:
+            changes.update(
+                self._clock_columns(
+                    game, row.white_id, row.black_id, row.move_time, now, row.computer_id
+                )
+            )
+        elif game.is_over:
+            changes.update(deadline=None, remind_at=None)
+        move = None
+        if moved:
+            move = (game.ply, game.moves[-1].pdn(), game.position.fen(), user_id, now)
+        try:
+            ok = await self.store.update_game(row.id, row.version, changes, move)
+        except BaseException:
+            self._live.pop(row.id, None)
+            raise
+        if not ok:
+            self._live.pop(row.id, None)
+            raise ConflictError()
+        live.row = replace(row, **changes, version=row.version + 1)
+        if game.is_over:
+            self._live.pop(row.id, None)
+
+    @staticmethod
+    def _state_columns(game: Game) -> dict[str, Any]:
+        outcome = game.outcome
+        count = game.advantage_count
+        return {
+            "ply": game.ply,
+            "fen": game.position.fen(),
+            "draw_offer": None if game.draw_offer is None else _color_label(game.draw_offer),
+            "advantage_side": None if count is None else _color_label(count.side),
+            "advantage_start_ply": None if count is None else count.start_ply,
+            "status": "running"
+            if outcome is None
+            else ("aborted" if outcome.termination.value == "aborted" else "finished"),
+            "result": None if outcome is None else outcome.result(game.variant),
+            "termination": None if outcome is None else outcome.termination.value,
+            "termination_detail": "" if outcome is None else outcome.words,
+            "winner": None
+            if outcome is None or outcome.winner is None
+            else _color_label(outcome.winner),
+        }
+
+    @staticmethod
+    def _clock_columns(
+        game: Game,
+        white_id: int,
+        black_id: int,
+        move_time: int,
+        now: float,
+        computer_id: int | None,
+    ) -> dict[str, Any]:
+        """Deadline and reminder time for the side to move (none for the computer or a finished
+        game)."""
+        if game.is_over:
+            return {"deadline": None, "remind_at": None}
+        to_move_id = white_id if game.turn is Color.WHITE else black_id
+        if computer_id is not None and to_move_id == computer_id:
+            return {"deadline": None, "remind_at": None}
+        return {"deadline": now + move_time, "remind_at": now + move_time / 2}
+
+    def _color_of(self, live: _Live, user_id: int) -> Color:
+        row = live.row
+        if user_id == row.white_id:
+            return Color.WHITE
+        if user_id == row.black_id:
+            return Color.BLACK
+        raise NotAPlayerError(
+            f"you are not playing in this game ({row.white_name} v {row.black_name})"
+        )
+
+    @staticmethod
+    def _player(row: GameRow, color: Color) -> Player:
+        if color is Color.WHITE:
+            return Player(row.white_id, row.white_name)
+        return Player(row.black_id, row.black_name)
+
+    def _view(self, live: _Live) -> GameView:
+        row, game = live.row, live.game
+        variant = game.variant
+        outcome = game.outcome
+        winner = None
+        if outcome is not None and outcome.winner is not None:
+            winner = self._player(row, outcome.winner)
+        status = "running"
+        if outcome is not None:
+            status = "aborted" if outcome.termination.value == "aborted" else "finished"
+        return GameView(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            variant=variant.key,
+            variant_title=variant.title,
+            white=Player(row.white_id, row.white_name),
+            black=Player(row.black_id, row.black_name),
+            computer_level=row.computer_level,
+            status=status,
+            fen=game.position.fen(),
+            ply=game.ply,
+            move_number=game.move_number,
+            turn=_color_label(game.turn),
+            to_move=None if outcome is not None else self._player(row, game.turn),
+            last_move=game.moves[-1].pdn() if game.moves else None,
+            status_line=game.status_line(),
+            status_parts=tuple(game.status_parts()) if outcome is None else (),
+            draw_offer=None if game.draw_offer is None else _color_label(game.draw_offer),
+            advantage_left=game.advantage_moves_left(),
+            deadline=row.deadline if outcome is None else None,
+            move_time=row.move_time,
+            result=None if outcome is None else outcome.result(variant),
+            termination=None if outcome is None else outcome.words,
+            winner=winner,
+        )
+
+    def _challenge_view(self, row: ChallengeRow) -> ChallengeView:
+        variant = find_variant(row.variant)
+        return ChallengeView(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            challenger=Player(row.challenger_id, row.challenger_name),
+            opponent=Player(row.opponent_id, row.opponent_name),
+            variant=variant.key,
+            variant_title=variant.title,
+            color=row.color,
+            move_time=row.move_time,
+            thread=bool(row.thread),
+            level=row.level,
+            status=row.status,
+            game_id=row.game_id,
+            expires_at=row.expires_at,
+        )
