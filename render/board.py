@@ -15,12 +15,14 @@ that are only ever copied or pasted from, so rendering is safe from several thre
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from rules.geometry import geometry
 from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Color
@@ -69,7 +71,7 @@ def layout(size: int, width: int) -> Layout:
 
 def square_origin(pos_size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
     """Top-left pixel of PDN ``square`` on a ``pos_size`` board at ``width`` (for tests/tools)."""
-    geo = _geometry(pos_size)
+    geo = geometry(pos_size)
     column, row = geo.coordinates(square)
     return layout(pos_size, width).origin(column, row, flip)
 
@@ -81,13 +83,7 @@ def square_centre(pos_size: int, width: int, square: int, flip: bool) -> tuple[i
     return x + half, y + half
 
 
-def _geometry(size: int):  # type: ignore[no-untyped-def]
-    from rules.geometry import geometry
-
-    return geometry(size)
-
-
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _font(pixels: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled font, so images look the same on every machine (no system fonts)."""
     return ImageFont.load_default(size=max(6, pixels))
@@ -104,11 +100,28 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 # -- cached parts --------------------------------------------------------------------------------
 
 
+MIN_NUMBERED_SQUARE = 24
+"""Below this many pixels per square the PDN numbers would cover the pieces: they are left out."""
+
+
+def _draw_number(
+    draw: ImageDraw.ImageDraw, origin: tuple[int, int], square: int, sq: int, theme: Theme
+) -> None:
+    """The PDN number in the top-left corner of a dark square (people type moves by them)."""
+    if sq < MIN_NUMBERED_SQUARE:
+        return
+    pad = max(1, round(sq * 0.04))
+    font = _font(max(9, round(sq * 0.18)))
+    draw.text(
+        (origin[0] + pad, origin[1] + pad * 0.6), str(square), fill=theme.square_number, font=font
+    )
+
+
 @lru_cache(maxsize=64)
 def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
     """Frame, squares, coordinates and the PDN number of every dark square.  Do not modify."""
     lay = layout(size, width)
-    geo = _geometry(size)
+    geo = geometry(size)
     img = Image.new("RGB", (width, width), theme.frame)
     draw = ImageDraw.Draw(img)
     sq = lay.square
@@ -118,12 +131,9 @@ def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
             dark = (row + column) % 2 == 1
             color = theme.dark_square if dark else theme.light_square
             draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=color)
-    number_font = _font(max(9, round(sq * 0.18)))
-    pad = max(1, round(sq * 0.04))
     for square in range(1, geo.squares + 1):
         column, row = geo.coordinates(square)
-        x, y = lay.origin(column, row, flip)
-        draw.text((x + pad, y + pad * 0.6), str(square), fill=theme.square_number, font=number_font)
+        _draw_number(draw, lay.origin(column, row, flip), square, sq, theme)
     coordinate_font = _font(round(lay.margin * 0.55))
     board_end = lay.margin + size * sq
     for index in range(size):
@@ -175,7 +185,7 @@ def sprite(theme: Theme, square: int, kind: int, ghost: bool = False) -> Image.I
     fill = theme.white_piece if white else theme.black_piece
     edge = theme.white_edge if white else theme.black_edge
     crown = theme.white_crown if white else theme.black_crown
-    d = s * 0.76
+    d = s * 0.72
     c = s / 2
     r = d / 2
     if not ghost:
@@ -262,8 +272,10 @@ def render_board(
 
     if last_move is not None:
         tile = _highlight_tile(th, sq)
+        draw = ImageDraw.Draw(img)
         for square in {last_move.path[0], last_move.path[-1]}:
             img.paste(tile, origin(square), tile)
+            _draw_number(draw, origin(square), square, sq, th)  # keep it readable on the tint
         victim_color = position.turn
         for square in last_move.captured:
             kind = previous.piece_at(square) if previous is not None else 0
@@ -306,29 +318,43 @@ def _with_status(
     top = lay.width + (lay.strip - disc) // 2
     out.paste(piece, (lay.margin, top), piece)
     draw = ImageDraw.Draw(out)
-    font = _font(round(lay.strip * 0.5))
+    left = lay.margin + disc + lay.margin // 2
+    room = lay.width - lay.margin - left
+    size = round(lay.strip * 0.5)
+    font = _font(size)
+    while size > 8 and draw.textlength(text, font=font) > room:
+        size -= 1
+        font = _font(size)
+    while draw.textlength(text, font=font) > room and len(text) > 1:
+        text = text[:-2] + "…"
     draw.text(
-        (lay.margin + disc + lay.margin // 2, lay.width + lay.strip / 2),
-        text,
-        fill=theme.strip_text,
-        font=font,
-        anchor="lm",
+        (left, lay.width + lay.strip / 2), text, fill=theme.strip_text, font=font, anchor="lm"
     )
     return out
 
 
-def _overlay(img: Image.Image, points: Sequence[tuple[float, float]], pad: float, paint) -> None:  # type: ignore[no-untyped-def]
-    """Draw ``paint(draw, scale, offset)`` on a supersampled transparent patch covering
-    ``points`` (plus ``pad``), then downsample and paste it: antialiased lines cheaply."""
+Painter = Callable[[ImageDraw.ImageDraw, int, tuple[int, int]], None]
+"""Draws opacity (0-255) on a supersampled mask: ``(draw, scale, mask offset in image pixels)``."""
+
+
+def _overlay(
+    img: Image.Image,
+    points: Sequence[tuple[float, float]],
+    pad: float,
+    color: RGB,
+    paint: Painter,
+) -> None:
+    """Paint ``color`` through a mask that ``paint`` draws at 3x over the bounding box of
+    ``points`` (plus ``pad``), shrunk once: antialiased lines for the cost of a small one-channel
+    image, whatever the length of the path."""
     left = max(0, int(min(p[0] for p in points) - pad))
     top = max(0, int(min(p[1] for p in points) - pad))
     right = min(img.width, int(max(p[0] for p in points) + pad) + 1)
     bottom = min(img.height, int(max(p[1] for p in points) + pad) + 1)
     k = 3
-    patch = Image.new("RGBA", ((right - left) * k, (bottom - top) * k), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(patch), k, (left, top))
-    small = patch.resize((right - left, bottom - top), Image.Resampling.BOX)
-    img.paste(small, (left, top), small)
+    mask = Image.new("L", ((right - left) * k, (bottom - top) * k), 0)
+    paint(ImageDraw.Draw(mask), k, (left, top))
+    img.paste(color, (left, top, right, bottom), mask.reduce(k))
 
 
 def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color: RGB) -> None:
@@ -337,12 +363,12 @@ def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color:
 
     def paint(draw: ImageDraw.ImageDraw, k: int, offset: tuple[int, int]) -> None:
         pts = [((x - offset[0]) * k, (y - offset[1]) * k) for x, y in centres]
-        draw.line(pts, fill=(*color, 225), width=round(width * k), joint="curve")
+        draw.line(pts, fill=225, width=round(width * k), joint="curve")
         dot = width * k * 0.95
         for x, y in pts:
-            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=(*color, 235))
+            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=235)
 
-    _overlay(img, centres, sq * 0.2, paint)
+    _overlay(img, centres, sq * 0.2, color, paint)
 
 
 def _draw_arrow(
@@ -360,14 +386,14 @@ def _draw_arrow(
         ux, uy = dx / length, dy / length
         head = min(length * 0.6, sq * 0.42 * k)
         hx, hy = bx - ux * head, by - uy * head
-        draw.line((ax, ay, hx, hy), fill=(*color, 200), width=round(width * k))
+        draw.line((ax, ay, hx, hy), fill=200, width=round(width * k))
         half = head * 0.55
         draw.polygon(
             [(bx, by), (hx - uy * half, hy + ux * half), (hx + uy * half, hy - ux * half)],
-            fill=(*color, 200),
+            fill=200,
         )
 
-    _overlay(img, [a, b], sq * 0.5, paint)
+    _overlay(img, [a, b], sq * 0.5, color, paint)
 
 
 # -- encoding ------------------------------------------------------------------------------------
@@ -407,7 +433,7 @@ def encode_png(img: Image.Image, theme: str | Theme = DEFAULT_THEME) -> bytes:
     return buf.getvalue()
 
 
-def render_png(position: Position, **options) -> bytes:  # type: ignore[no-untyped-def]
+def render_png(position: Position, **options: Any) -> bytes:
     """:func:`render_board` encoded as PNG bytes (same keyword options)."""
     theme = options.get("theme", DEFAULT_THEME)
     return encode_png(render_board(position, **options), theme)

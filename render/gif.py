@@ -45,7 +45,7 @@ def _frame_status(game: Game, ply: int) -> str:
         return f"Start · {side_name(game.positions[0].turn)} to move"
     move = game.moves[ply - 1]
     mover = game.positions[ply - 1].turn
-    number = (ply - 1 + (0 if game.start.turn is mover else 1)) // 2 + 1
+    number = (ply + 1) // 2
     dots = "." if mover is game.start.turn else "..."
     text = f"{number}{dots} {move.pdn()}"
     if ply == len(game.moves) and game.outcome is not None:

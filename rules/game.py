@@ -89,9 +89,9 @@ class Game:
 
     @property
     def move_number(self) -> int:
-        """Full-move number of the move to be played next, counted from the start position."""
-        first = self.start.turn
-        return (self.ply + (0 if self.turn is first else 1)) // 2 + 1
+        """Full-move number of the move to be played next, counted from the start position as
+        PDN numbers them (``1. 11-15 23-19 2. ...``: a move and its reply share a number)."""
+        return self.ply // 2 + 1
 
     @property
     def is_over(self) -> bool:

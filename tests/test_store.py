@@ -1,0 +1,294 @@
+"""The SQLite store (``bot.store``) on real files: connection settings, schema versions and
+migrations, guarded writes, and how a damaged game record is contained."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.errors import DamagedRecordError
+from bot.results import Player
+from bot.service import GameService
+from bot.store import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION, SchemaTooNewError, Store
+from rules.game import Game
+from rules.variants import find_variant
+
+T0 = 1_700_000_000.0
+ALICE = Player(1, "Alice")
+BOB = Player(2, "Bob")
+CAROL = Player(3, "Carol")
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "draughts.db")
+    yield opened
+    await opened.close()
+
+
+async def pragma(store: Store, name: str) -> object:
+    """A PRAGMA as the store's own connection sees it (some are per connection)."""
+    async with store.transaction() as db, db.execute(f"PRAGMA {name}") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return row[0]
+
+
+def schema_objects(path: Path) -> set[tuple[str, str]]:
+    with sqlite3.connect(path) as db:
+        return {
+            (kind, name)
+            for kind, name in db.execute("SELECT type, name FROM sqlite_master")
+            if not name.startswith("sqlite_")
+        }
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+# -- connection -----------------------------------------------------------------------------------
+
+
+async def test_open_creates_the_directory(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "draughts.db"
+    store = await Store.open(path)
+    try:
+        assert path.is_file()
+        assert store.path == path
+    finally:
+        await store.close()
+
+
+async def test_wal_foreign_keys_and_busy_timeout(store: Store) -> None:
+    assert str(await pragma(store, "journal_mode")).lower() == "wal"
+    assert await pragma(store, "foreign_keys") == 1
+    assert int(await pragma(store, "busy_timeout")) >= 1000  # type: ignore[call-overload]
+    assert await pragma(store, "synchronous") == 1  # NORMAL
+    # WAL is a property of the file: a second, plain connection sees it too.
+    with sqlite3.connect(store.path) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with store.transaction() as db:
+            await db.execute(
+                "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
+                "VALUES (4242, 1, '11-15', 'x', 1, 0)"
+            )
+
+
+async def test_integrity_check_is_ok(store: Store) -> None:
+    assert await store.integrity_check() == "ok"
+
+
+# -- schema versions ------------------------------------------------------------------------------
+
+
+async def test_new_database_is_at_the_latest_schema_version(store: Store) -> None:
+    assert SCHEMA_VERSION == MIGRATIONS[-1][0] >= 2
+    assert await store.schema_version() == SCHEMA_VERSION
+    assert user_version(store.path) == SCHEMA_VERSION
+    names = {name for _, name in schema_objects(store.path)}
+    assert {"challenges", "games", "moves", "ratings", "games_deadline"} <= names
+
+
+def build_v1_database(path: Path) -> None:
+    """A file as version 1 of the bot left it: its schema, and a game with two moves."""
+    game = Game(find_variant("english"))
+    start = game.position.fen()
+    fens = []
+    for text in ("11-15", "23-19"):
+        game.play(text)
+        fens.append(game.position.fen())
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA_V1)
+        db.execute("PRAGMA user_version = 1")
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, white_id, white_name, black_id, "
+            "black_name, variant, start_fen, status, ply, fen, move_time, deadline, remind_at, "
+            "created_at, updated_at) VALUES (7, 10, 100, 2, 'Bob', 1, 'Alice', 'english', ?, "
+            "'running', 2, ?, 3600, ?, ?, ?, ?)",
+            (start, fens[-1], T0 + 3600, T0 + 1800, T0, T0),
+        )
+        db.executemany(
+            "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
+            "VALUES (7, ?, ?, ?, ?, ?)",
+            [(1, "11-15", fens[0], ALICE.id, T0), (2, "23-19", fens[1], BOB.id, T0)],
+        )
+    assert user_version(path) == 1
+
+
+async def test_version_1_database_upgrades_in_place_keeping_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    build_v1_database(path)
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        row = await store.game(7)
+        assert row is not None
+        assert (row.white_name, row.black_name, row.ply, row.deadline) == (
+            "Bob",
+            "Alice",
+            2,
+            T0 + 3600,
+        )
+        assert [m.pdn for m in await store.moves(7)] == ["11-15", "23-19"]
+    finally:
+        await store.close()
+    # The upgraded file has exactly the schema of a new one.
+    fresh = tmp_path / "fresh.db"
+    await (await Store.open(fresh)).close()
+    assert schema_objects(path) == schema_objects(fresh)
+    # And the service plays on in the upgraded game.
+    clock = [T0 + 60]
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: clock[0])
+    try:
+        view = await service.game_in(100)
+        assert view is not None and view.id == 7 and view.to_move == ALICE
+        moved = await service.move(ALICE.id, "8-11", channel_id=100)
+        assert moved.game is not None and moved.game.ply == 3
+    finally:
+        await service.close()
+
+
+async def test_reopening_a_current_database_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "draughts.db"
+    clock = [T0]
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: clock[0])
+    created = await service.challenge(
+        guild_id=1, channel_id=5, challenger=ALICE, opponent=BOB, variant="english"
+    )
+    await service.close()
+    objects = schema_objects(path)
+    store = await Store.open(path)
+    try:
+        assert created.challenge is not None
+        row = await store.challenge(created.challenge.id)
+        assert row is not None and row.status == "open"
+    finally:
+        await store.close()
+    assert schema_objects(path) == objects and user_version(path) == SCHEMA_VERSION
+
+
+async def test_newer_schema_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE future_things (x)")
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(SchemaTooNewError) as info:
+        await Store.open(path)
+    message = str(info.value)
+    assert "99" in message and str(SCHEMA_VERSION) in message and "upgrade" in message
+    assert str(path) in message
+    assert user_version(path) == 99  # left as it was
+    assert schema_objects(path) == {("table", "future_things")}
+    with pytest.raises(SchemaTooNewError):
+        await GameService.open(path, bot_user_id=999)
+
+
+# -- guarded writes -------------------------------------------------------------------------------
+
+
+async def test_update_with_a_stale_version_writes_nothing(tmp_path: Path) -> None:
+    service = await GameService.open(tmp_path / "d.db", bot_user_id=999)
+    try:
+        created = await service.challenge(
+            guild_id=1, channel_id=5, challenger=ALICE, opponent=BOB, variant="english"
+        )
+        assert created.challenge is not None
+        view = (await service.accept(created.challenge.id, BOB.id)).game
+        assert view is not None
+        store = service.store
+        row = await store.game(view.id)
+        assert row is not None
+        move = (1, "9-13", "fen", ALICE.id, T0)
+        assert not await store.update_game(view.id, row.version + 1, {"ply": 1}, move)
+        assert await store.game(view.id) == row and await store.moves(view.id) == []
+        assert await store.update_game(view.id, row.version, {"ply": 1}, move)
+        after = await store.game(view.id)
+        assert after is not None and (after.ply, after.version) == (1, row.version + 1)
+        assert not await store.update_game(view.id, row.version, {"ply": 1}, move)  # stale now
+        assert len(await store.moves(view.id)) == 1
+    finally:
+        await service.close()
+
+
+# -- damaged records ------------------------------------------------------------------------------
+
+
+CORRUPTIONS = {
+    "missing ply": "DELETE FROM moves WHERE game_id = :id AND ply = 1",
+    "nonsense move": "UPDATE moves SET pdn = '99-98' WHERE game_id = :id AND ply = 2",
+    "illegal move": "UPDATE moves SET pdn = '12-16' WHERE game_id = :id AND ply = 2",
+    "ply too high": "UPDATE games SET ply = 5 WHERE id = :id",
+    "bad start": "UPDATE games SET start_fen = 'not a fen' WHERE id = :id",
+    "unknown variant": "UPDATE games SET variant = 'chess' WHERE id = :id",
+    "bad count": "UPDATE games SET advantage_side = 'white', advantage_start_ply = 9 "
+    "WHERE id = :id",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(CORRUPTIONS))
+async def test_damaged_game_is_refused_alone(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "draughts.db"
+    clock = [T0]
+
+    async def open_service() -> GameService:
+        return await GameService.open(
+            path, bot_user_id=999, clock=lambda: clock[0], rng=random.Random(1)
+        )
+
+    service = await open_service()
+    ids = []
+    for channel, challenger in ((100, ALICE), (101, CAROL)):
+        created = await service.challenge(
+            guild_id=10,
+            channel_id=channel,
+            challenger=challenger,
+            opponent=BOB,
+            variant="english",
+            color="black",
+        )
+        assert created.challenge is not None
+        view = (await service.accept(created.challenge.id, BOB.id)).game
+        assert view is not None
+        await service.move(challenger.id, "11-15", game_id=view.id)
+        await service.move(BOB.id, "23-19", game_id=view.id)
+        ids.append(view.id)
+    await service.close()
+    damaged, healthy = ids
+    with sqlite3.connect(path) as db:
+        db.execute(CORRUPTIONS[damage], {"id": damaged})
+
+    service = await open_service()
+    try:
+        row = await service.store.game(damaged)
+        moves = await service.store.moves(damaged)
+        with pytest.raises(DamagedRecordError, match=f"#{damaged}"):
+            await service.game_view(damaged)
+        with pytest.raises(DamagedRecordError):
+            await service.game_in(100)
+        with pytest.raises(DamagedRecordError):
+            await service.move(ALICE.id, "8-11", channel_id=100)
+        with pytest.raises(DamagedRecordError):
+            await service.pdn(game_id=damaged)
+        assert await service.legal_moves(100, ALICE.id) == []
+        assert await service.store.game(damaged) == row
+        assert await service.store.moves(damaged) == moves
+        # The other game is untouched and still listed and playable.
+        assert [g.id for g in await service.games(10)] == [healthy]
+        moved = await service.move(CAROL.id, "8-11", channel_id=101)
+        assert moved.game is not None and moved.game.ply == 3
+        # The scheduler's check skips the damaged game instead of failing.
+        clock[0] = T0 + 10 * 24 * 3600
+        events = await service.tick()
+        assert [e.game.id for e in events if e.game] == [healthy]
+    finally:
+        await service.close()
