@@ -7,6 +7,7 @@ seconds instead of days.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -40,8 +41,8 @@ def _float(env: Mapping[str, str], name: str, default: float, low: float) -> flo
         value = float(raw)
     except ValueError:
         raise SettingsError(f"{name} must be a number, not {raw!r}") from None
-    if not value >= low:
-        raise SettingsError(f"{name} must be at least {low}, not {raw}")
+    if not math.isfinite(value) or value < low:
+        raise SettingsError(f"{name} must be a finite number of at least {low}, not {raw}")
     return value
 
 

@@ -47,6 +47,10 @@ class ChallengeError(ServiceError):
     """A challenge that cannot be made or answered (yourself, already open, channel busy...)."""
 
 
+class DrawError(ServiceError):
+    """A draw offer that cannot be made, accepted or declined now."""
+
+
 class ForbiddenError(ServiceError):
     """The user lacks the role the action needs (moderators only)."""
 

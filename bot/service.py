@@ -34,6 +34,7 @@ from .errors import (
     ChallengeError,
     ConflictError,
     DamagedRecordError,
+    DrawError,
     ForbiddenError,
     GameOverError,
     IllegalMoveError,
@@ -190,6 +191,10 @@ class GameService:
             "expires_at": now + self.challenge_expiry,
             "updated_at": now,
         }
+        stale = await self.store.open_challenge_of(challenger.id, channel_id)
+        if stale is not None and stale.expires_at <= now:
+            # Expired but not yet swept by the scheduler: it must not block a new challenge.
+            await self.store.close_challenge(stale.id, "expired", now)
         try:
             challenge_id = await self.store.insert_challenge(values)
         except sqlite3.IntegrityError:
@@ -265,7 +270,11 @@ class GameService:
         if user_id != row.opponent_id:
             raise NotAPlayerError(f"only {row.opponent_name} can decline this challenge")
         return await self._close_challenge(
-            row, "declined", Action.CHALLENGE_DECLINED, f"{row.opponent_name} declined."
+            row,
+            "declined",
+            Action.CHALLENGE_DECLINED,
+            f"{row.opponent_name} declined the challenge.",
+            mention=row.challenger_id,
         )
 
     async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
@@ -273,17 +282,23 @@ class GameService:
         if user_id != row.challenger_id:
             raise NotAPlayerError(f"only {row.challenger_name} can cancel this challenge")
         return await self._close_challenge(
-            row, "cancelled", Action.CHALLENGE_CANCELLED, f"{row.challenger_name} cancelled."
+            row,
+            "cancelled",
+            Action.CHALLENGE_CANCELLED,
+            f"{row.challenger_name} cancelled the challenge.",
+            mention=row.opponent_id,
         )
 
     async def _close_challenge(
-        self, row: ChallengeRow, status: str, action: Action, text: str
+        self, row: ChallengeRow, status: str, action: Action, text: str, mention: int
     ) -> ActionResult:
         if not await self.store.close_challenge(row.id, status, self.clock()):
             raise ConflictError("the challenge was answered meanwhile")
         closed = await self.store.challenge(row.id)
         assert closed is not None
-        return ActionResult(action, text, challenge=self._challenge_view(closed))
+        return ActionResult(
+            action, text, challenge=self._challenge_view(closed), mentions=(mention,)
+        )
 
     async def challenge_view(self, challenge_id: int) -> ChallengeView:
         row = await self.store.challenge(challenge_id)
@@ -368,9 +383,10 @@ class GameService:
             async with self._lock(game_id):
                 reply = await self._computer_reply(live)
             view = self._view(live)
+            opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
             text = (
                 f"{white.name} (White) v {black.name} (Black): {view.variant_title}. "
-                f"{self.bot.name} opened with {reply[-1].pdn}. {self._after_move_text(view)}"
+                f"{opened}{self._after_move_text(view)}"
             )
             return replace(result, game=view, moves=reply, text=text)
         return result
@@ -446,23 +462,29 @@ class GameService:
         color = Color.WHITE if row.white_id == row.computer_id else Color.BLACK
         if game.turn is not color:
             return ()
-        if game.draw_offer is color.other:
-            accepted = await self.computer.answer_draw(game, row.computer_level or DEFAULT_LEVEL)
-            if accepted:
-                self._apply(lambda: game.accept_draw(color))
-                await self._save(live, user_id=self.bot.id, moved=False)
-                return ()
-        choice = await self.computer.choose_move(game, row.computer_level or DEFAULT_LEVEL)
+        level = row.computer_level or DEFAULT_LEVEL
+        try:
+            accepted = game.draw_offer is color.other and await self.computer.answer_draw(
+                game, level
+            )
+            choice = None if accepted else await self.computer.choose_move(game, level)
+        except Exception:
+            # The player's move has landed; the scheduler retries the reply on its next tick.
+            log.exception("the computer failed to reply in game %s", row.id)
+            return ()
+        if choice is None:
+            self._apply(lambda: game.accept_draw(color))
+            await self._save(live, user_id=self.bot.id, moved=False)
+            return ()
         move = self._apply(lambda: game.play(choice))
         await self._save(live, user_id=self.bot.id, moved=True)
         return (MovePlayed(game.ply, move.pdn(), self.bot, True),)
 
     async def resume_computer_games(self) -> list[ActionResult]:
-        """After a restart: make the computer move in every running game where it is its turn."""
+        """Make the computer move in every running game where it is its turn: after a restart,
+        and on every scheduler tick in case a reply failed."""
         results = []
-        for row in await self.store.running_games():
-            if row.computer_id is None:
-                continue
+        for row in await self.store.computer_games_waiting():
             async with self._lock(row.id):
                 try:
                     live = await self._load(row.id)
@@ -618,7 +640,10 @@ class GameService:
             await self._save(live, user_id=user_id, moved=False)
         view = self._view(live)
         return ActionResult(
-            Action.ABORTED, "The game was aborted by a moderator.", game=view, post_board=False
+            Action.ABORTED,
+            f"Game #{view.id} ({view.white.name} v {view.black.name}) was aborted by a moderator.",
+            game=view,
+            mentions=self._mentions_after(view),
         )
 
     # -- queries -------------------------------------------------------------------------------
@@ -644,7 +669,7 @@ class GameService:
     async def games(self, guild_id: int | None) -> list[GameView]:
         """Running games of a server."""
         views = []
-        for row in await self.store.running_games(guild_id):
+        for row in await self.store.running_games_in_guild(guild_id):
             try:
                 views.append(await self.game_view(row.id))
             except ServiceError:
@@ -716,7 +741,8 @@ class GameService:
     # -- scheduler -----------------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now: expired challenges, half-time reminders, timeouts.  Called
+        """Everything due now: expired challenges, half-time reminders, timeouts, and computer
+        replies that failed earlier.  Called
         periodically by :class:`bot.scheduler.Scheduler`; it reads deadlines from the database,
         so nothing is missed across restarts."""
         now = self.clock()
@@ -730,6 +756,7 @@ class GameService:
                         Action.CHALLENGE_EXPIRED,
                         f"The challenge from {row.challenger_name} to {row.opponent_name} expired.",
                         challenge=self._challenge_view(closed),
+                        mentions=(row.challenger_id,),
                     )
                 )
         timeouts, reminders = await self.store.due_games(now)
@@ -741,6 +768,7 @@ class GameService:
             event = await self._remind(row.id, now)
             if event is not None:
                 events.append(event)
+        events += await self.resume_computer_games()
         return events
 
     async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
@@ -854,7 +882,7 @@ class GameService:
         try:
             return action()
         except DrawOfferError as exc:
-            raise ServiceError(str(exc)) from None
+            raise DrawError(str(exc)) from None
         except RulesGameError as exc:
             raise GameOverError(str(exc)) from None
 
@@ -954,6 +982,7 @@ class GameService:
         status = "running"
         if outcome is not None:
             status = "aborted" if outcome.termination.value == "aborted" else "finished"
+        names = {Color.WHITE: row.white_name, Color.BLACK: row.black_name}
         return GameView(
             id=row.id,
             guild_id=row.guild_id,
@@ -970,8 +999,8 @@ class GameService:
             turn=_color_label(game.turn),
             to_move=None if outcome is not None else self._player(row, game.turn),
             last_move=game.moves[-1].pdn() if game.moves else None,
-            status_line=game.status_line(),
-            status_parts=tuple(game.status_parts()) if outcome is None else (),
+            status_line=game.status_line(names),
+            status_parts=tuple(game.status_parts(names)) if outcome is None else (),
             draw_offer=None if game.draw_offer is None else _color_label(game.draw_offer),
             advantage_left=game.advantage_moves_left(),
             deadline=row.deadline if outcome is None else None,

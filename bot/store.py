@@ -13,6 +13,7 @@ version of the bot is refused with :class:`SchemaTooNewError` rather than misrea
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable
@@ -203,10 +204,16 @@ def _select(cls: type[Any], table: str) -> str:
 
 
 class Store:
-    """One aiosqlite connection and the queries on it.  Use :meth:`open`."""
+    """One aiosqlite connection and the queries on it.  Use :meth:`open`.
+
+    The connection is shared by every coroutine of the process, so access is serialised by one
+    :class:`asyncio.Lock`: a transaction holds it from ``BEGIN`` to ``COMMIT`` and reads take it
+    too, so no coroutine ever starts a transaction inside another's or reads its uncommitted rows.
+    """
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
+        self._lock = asyncio.Lock()
         self.path = path
 
     @classmethod
@@ -232,7 +239,8 @@ class Store:
         return store
 
     async def close(self) -> None:
-        await self._db.close()
+        async with self._lock:
+            await self._db.close()
 
     async def _migrate(self) -> None:
         version = await self.schema_version()
@@ -244,31 +252,38 @@ class Store:
         for number, sql in MIGRATIONS:
             if number <= version:
                 continue
-            async with self.transaction():
+            async with self.transaction() as db:
                 for statement in _statements(sql):
-                    await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {number}")
-
-    async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception (including
         cancellation), so a change lands whole or not at all."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _fetch_one(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _fetch_all(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def schema_version(self) -> int:
+        row = await self._fetch_one("PRAGMA user_version")
+        return int(row[0]) if row else 0
 
     async def integrity_check(self) -> str:
-        async with self._db.execute("PRAGMA integrity_check") as cursor:
-            row = await cursor.fetchone()
+        row = await self._fetch_one("PRAGMA integrity_check")
         return str(row[0]) if row else "no answer"
 
     # -- challenges ----------------------------------------------------------------------------
@@ -285,18 +300,14 @@ class Store:
             return int(cursor.lastrowid or 0)
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
-        async with self._db.execute(
-            _select(ChallengeRow, "challenges") + " WHERE id = ?", (challenge_id,)
-        ) as cursor:
-            return _row(ChallengeRow, await cursor.fetchone())
+        sql = _select(ChallengeRow, "challenges") + " WHERE id = ?"
+        return _row(ChallengeRow, await self._fetch_one(sql, (challenge_id,)))
 
     async def open_challenge_of(self, challenger_id: int, channel_id: int) -> ChallengeRow | None:
-        async with self._db.execute(
-            _select(ChallengeRow, "challenges")
-            + " WHERE challenger_id = ? AND channel_id = ? AND status = 'open'",
-            (challenger_id, channel_id),
-        ) as cursor:
-            return _row(ChallengeRow, await cursor.fetchone())
+        sql = _select(ChallengeRow, "challenges") + (
+            " WHERE challenger_id = ? AND channel_id = ? AND status = 'open'"
+        )
+        return _row(ChallengeRow, await self._fetch_one(sql, (challenger_id, channel_id)))
 
     async def close_challenge(
         self, challenge_id: int, status: str, now: float, game_id: int | None = None
@@ -311,12 +322,10 @@ class Store:
             return cursor.rowcount == 1
 
     async def expired_challenges(self, now: float) -> list[ChallengeRow]:
-        async with self._db.execute(
-            _select(ChallengeRow, "challenges")
-            + " WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at",
-            (now,),
-        ) as cursor:
-            return [ChallengeRow(*row) for row in await cursor.fetchall()]
+        sql = _select(ChallengeRow, "challenges") + (
+            " WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at"
+        )
+        return [ChallengeRow(*row) for row in await self._fetch_all(sql, (now,))]
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -352,41 +361,40 @@ class Store:
             return game_id
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self._db.execute(
-            _select(GameRow, "games") + " WHERE id = ?", (game_id,)
-        ) as cursor:
-            return _row(GameRow, await cursor.fetchone())
+        sql = _select(GameRow, "games") + " WHERE id = ?"
+        return _row(GameRow, await self._fetch_one(sql, (game_id,)))
 
     async def running_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._db.execute(
-            _select(GameRow, "games") + " WHERE channel_id = ? AND status = 'running'",
-            (channel_id,),
-        ) as cursor:
-            return _row(GameRow, await cursor.fetchone())
+        sql = _select(GameRow, "games") + " WHERE channel_id = ? AND status = 'running'"
+        return _row(GameRow, await self._fetch_one(sql, (channel_id,)))
 
     async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._db.execute(
-            _select(GameRow, "games")
-            + " WHERE channel_id = ? AND status != 'running' ORDER BY updated_at DESC, id DESC"
-            " LIMIT 1",
-            (channel_id,),
-        ) as cursor:
-            return _row(GameRow, await cursor.fetchone())
+        sql = _select(GameRow, "games") + (
+            " WHERE channel_id = ? AND status != 'running' ORDER BY updated_at DESC, id DESC"
+            " LIMIT 1"
+        )
+        return _row(GameRow, await self._fetch_one(sql, (channel_id,)))
 
-    async def running_games(self, guild_id: int | None = None) -> list[GameRow]:
-        sql = _select(GameRow, "games") + " WHERE status = 'running'"
-        params: tuple[Any, ...] = ()
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params = (guild_id,)
-        async with self._db.execute(sql + " ORDER BY id", params) as cursor:
-            return [GameRow(*row) for row in await cursor.fetchall()]
+    async def running_games(self) -> list[GameRow]:
+        """Every running game (for start-up work such as the computer's pending replies)."""
+        sql = _select(GameRow, "games") + " WHERE status = 'running' ORDER BY id"
+        return [GameRow(*row) for row in await self._fetch_all(sql)]
+
+    async def running_games_in_guild(self, guild_id: int | None) -> list[GameRow]:
+        """Running games of one server (``None``: games outside any server, e.g. DMs)."""
+        sql = _select(GameRow, "games") + " WHERE status = 'running' AND guild_id IS ? ORDER BY id"
+        return [GameRow(*row) for row in await self._fetch_all(sql, (guild_id,))]
+
+    async def computer_games_waiting(self) -> list[GameRow]:
+        """Running games against the computer where nobody's clock runs: the computer's turn."""
+        sql = _select(GameRow, "games") + (
+            " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL ORDER BY id"
+        )
+        return [GameRow(*row) for row in await self._fetch_all(sql)]
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        async with self._db.execute(
-            _select(MoveRow, "moves") + " WHERE game_id = ? ORDER BY ply", (game_id,)
-        ) as cursor:
-            return [MoveRow(*row) for row in await cursor.fetchall()]
+        sql = _select(MoveRow, "moves") + " WHERE game_id = ? ORDER BY ply"
+        return [MoveRow(*row) for row in await self._fetch_all(sql, (game_id,))]
 
     async def update_game(
         self,
@@ -420,20 +428,18 @@ class Store:
 
     async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
         """Running games whose deadline has passed, and those due a half-time reminder."""
-        async with self._db.execute(
+        timeouts = await self._fetch_all(
             _select(GameRow, "games")
             + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= ? ORDER BY id",
             (now,),
-        ) as cursor:
-            timeouts = [GameRow(*row) for row in await cursor.fetchall()]
-        async with self._db.execute(
+        )
+        reminders = await self._fetch_all(
             _select(GameRow, "games")
             + " WHERE status = 'running' AND remind_at IS NOT NULL AND remind_at <= ?"
             " AND (deadline IS NULL OR deadline > ?) ORDER BY id",
             (now, now),
-        ) as cursor:
-            reminders = [GameRow(*row) for row in await cursor.fetchall()]
-        return timeouts, reminders
+        )
+        return [GameRow(*row) for row in timeouts], [GameRow(*row) for row in reminders]
 
 
 class _Stale(Exception):

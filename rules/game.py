@@ -15,6 +15,7 @@ running 40-move count and the outcome.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -292,11 +293,15 @@ class Game:
 
     # -- presentation ---------------------------------------------------------------------------
 
-    def status_parts(self) -> list[str]:
-        """The running counts and the pending offer, each as a short phrase."""
+    def status_parts(self, names: Mapping[Color, str] | None = None) -> list[str]:
+        """The running counts and the pending offer, each as a short phrase; with ``names``
+        the offer names its player (``Draw offered by Alice``)."""
         parts = []
         if self.draw_offer is not None:
-            parts.append(f"draw offered by {self.draw_offer.label}")
+            if names is None:
+                parts.append(f"draw offered by {self.draw_offer.label}")
+            else:
+                parts.append(f"Draw offered by {names[self.draw_offer]}")
         left = self.advantage_moves_left()
         if left is not None:
             parts.append(f"{self.variant.draw_offer_count}-move count: {left} left")
@@ -309,11 +314,11 @@ class Game:
             parts.append(f"position repeated ({seen} of {self.variant.repetitions})")
         return parts
 
-    def status_line(self) -> str:
+    def status_line(self, names: Mapping[Color, str] | None = None) -> str:
         """``ongoing`` with the running counts, or the result and the termination in words."""
         if self.outcome is not None:
             return self.outcome.summary(self.variant)
-        return "; ".join(["ongoing", *self.status_parts()])
+        return "; ".join(["ongoing", *self.status_parts(names)])
 
     # -- serialisation --------------------------------------------------------------------------
 
