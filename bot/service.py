@@ -413,13 +413,16 @@ class GameService:
             color = self._color_of(live, user_id)
             game = live.game
             if expected_ply is not None and expected_ply != game.ply:
+                await self._ensure_fresh(live)
                 raise ConflictError()
             if game.turn is not color:
+                await self._ensure_fresh(live)
                 to_move = self._player(live.row, game.turn)
                 raise NotYourTurnError(f"it is {to_move.name}'s turn")
             try:
                 move = self._apply(lambda: game.play(text))
             except MoveError as exc:
+                await self._ensure_fresh(live)
                 raise IllegalMoveError(str(exc)) from None
             played = MovePlayed(game.ply, move.pdn(), self._player(live.row, color), False)
             await self._save(live, user_id=user_id, moved=True)
@@ -517,7 +520,7 @@ class GameService:
             game = live.game
             offered_to = self._player(live.row, color.other)
             accepting = game.draw_offer is color.other
-            self._apply(lambda: game.offer_draw(color))
+            await self._draw_action(live, lambda: game.offer_draw(color))
             await self._save(live, user_id=user_id, moved=False)
             answered = False
             if not game.is_over and offered_to.id == self.bot.id:
@@ -559,7 +562,7 @@ class GameService:
         async with self._lock(gid):
             live = await self._load(gid)
             color = self._color_of(live, user_id)
-            self._apply(lambda: live.game.accept_draw(color))
+            await self._draw_action(live, lambda: live.game.accept_draw(color))
             await self._save(live, user_id=user_id, moved=False)
         view = self._view(live)
         me = self._player(live.row, color)
@@ -578,7 +581,7 @@ class GameService:
         async with self._lock(gid):
             live = await self._load(gid)
             color = self._color_of(live, user_id)
-            self._apply(lambda: live.game.decline_draw(color))
+            await self._draw_action(live, lambda: live.game.decline_draw(color))
             await self._save(live, user_id=user_id, moved=False)
         view = self._view(live)
         me = self._player(live.row, color)
@@ -875,6 +878,24 @@ class GameService:
         except ValueError as exc:
             log.error("game %s cannot be replayed: %s", row.id, exc)
             raise DamagedRecordError(f"the record of game #{row.id} is damaged") from None
+
+    async def _draw_action(self, live: _Live, action: Callable[[], None]) -> None:
+        """A draw offer/answer; refused answers are checked against the database first (the
+        offer may have been made or withdrawn by another process)."""
+        try:
+            self._apply(action)
+        except DrawError:
+            await self._ensure_fresh(live)
+            raise
+
+    async def _ensure_fresh(self, live: _Live) -> None:
+        """Before refusing on the strength of the in-memory copy: if another process has written
+        the game since (say the old bot during a deploy), drop the copy and ask for a retry
+        instead of refusing on a position the player no longer sees."""
+        row = await self.store.game(live.row.id)
+        if row is None or row.version != live.row.version:
+            self._live.pop(live.row.id, None)
+            raise ConflictError()
 
     @staticmethod
     def _apply(action: Callable[[], Any]) -> Any:

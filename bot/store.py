@@ -14,9 +14,10 @@ version of the bot is refused with :class:`SchemaTooNewError` rather than misrea
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -191,6 +192,7 @@ class MoveRow:
 
 
 Row = TypeVar("Row", ChallengeRow, GameRow, MoveRow)
+T = TypeVar("T")
 
 _COLUMNS = {cls: tuple(f.name for f in fields(cls)) for cls in (ChallengeRow, GameRow, MoveRow)}
 
@@ -201,6 +203,19 @@ def _row(cls: type[Row], row: sqlite3.Row | None) -> Row | None:
 
 def _select(cls: type[Any], table: str) -> str:
     return f"SELECT {', '.join(_COLUMNS[cls])} FROM {table}"
+
+
+def _shielded(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run a write to completion even if the caller is cancelled (a command timing out, a
+    shutdown): a transaction interrupted between statements would otherwise leave the shared
+    connection inside ``BEGIN`` for the next caller.  The caller still sees the cancellation and
+    the service drops its in-memory copy, so it rereads whatever the write did."""
+
+    @functools.wraps(method)
+    async def wrapper(*args: Any, **kwargs: Any) -> T:
+        return await asyncio.shield(asyncio.ensure_future(method(*args, **kwargs)))
+
+    return wrapper
 
 
 class Store:
@@ -288,6 +303,7 @@ class Store:
 
     # -- challenges ----------------------------------------------------------------------------
 
+    @_shielded
     async def insert_challenge(self, values: dict[str, Any]) -> int:
         """Insert an open challenge; ``sqlite3.IntegrityError`` if the challenger already has
         one open in that channel (the unique index decides, race-free)."""
@@ -309,6 +325,7 @@ class Store:
         )
         return _row(ChallengeRow, await self._fetch_one(sql, (challenger_id, channel_id)))
 
+    @_shielded
     async def close_challenge(
         self, challenge_id: int, status: str, now: float, game_id: int | None = None
     ) -> bool:
@@ -329,6 +346,7 @@ class Store:
 
     # -- games ---------------------------------------------------------------------------------
 
+    @_shielded
     async def start_game(
         self,
         values: dict[str, Any],
@@ -396,6 +414,7 @@ class Store:
         sql = _select(MoveRow, "moves") + " WHERE game_id = ? ORDER BY ply"
         return [MoveRow(*row) for row in await self._fetch_all(sql, (game_id,))]
 
+    @_shielded
     async def update_game(
         self,
         game_id: int,

@@ -16,10 +16,12 @@ the database.  Importing this module does nothing (pytest imports it for doctest
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
+import traceback
 
-from bot.errors import ChallengeError, ServiceError
+from bot.errors import ChallengeError
 from bot.results import Player
 from bot.service import GameService
 
@@ -72,11 +74,8 @@ async def _loop(svc: GameService, slot: int, rng: random.Random) -> None:
             await svc.offer_draw(user, channel_id=channel)
         choices = await svc.legal_moves(channel, user)
         text = rng.choice(choices).value
-        try:
-            result = await svc.move(user, text, channel_id=channel, expected_ply=view.ply)
-        except ServiceError as exc:  # nothing else writes these games: this is a bug
-            print(f"ERROR {type(exc).__name__} {exc}", flush=True)
-            raise
+        # Nothing else writes these games, so any error (even a ServiceError) is a bug.
+        result = await svc.move(user, text, channel_id=channel, expected_ply=view.ply)
         played = result.moves[0]
         print(f"ACK {view.id} {played.ply} {played.pdn}", flush=True)
 
@@ -90,4 +89,11 @@ async def main(database: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    try:
+        asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    except BaseException as exc:
+        # Report and stop at once: the database's worker thread would keep the process alive.
+        print(f"ERROR {type(exc).__name__}: {exc}", flush=True)
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)

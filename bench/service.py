@@ -1,0 +1,440 @@
+"""Game-service benchmark: concurrent moves in 500 live games sharing one SQLite database.
+
+Why it exists: every move a player makes goes through ``GameService.move()``, which reads the
+text, checks it against the rules and writes it to SQLite as one guarded transaction (WAL,
+``synchronous=NORMAL``) before anything is posted.  All games share one database file and one
+connection, so this is where a busy server would queue.  The target is p99 latency of ``move()``
+under 20 ms and at least 300 moves/s on the project's 2-core machine.  Rendering the board is
+not part of ``move()`` and is measured separately (``bench/render.py``).
+
+How to run (the project's own dependencies are enough)::
+
+    python3 -m venv /tmp/bvenv && /tmp/bvenv/bin/pip install -e .
+    /tmp/bvenv/bin/python bench/service.py                    # 500 games, 32 submitters, 5000 moves
+    /tmp/bvenv/bin/python bench/service.py --markdown --concurrency 1,8,32,128 --rate 300,450 \
+        --repeat 3 --check                                    # as in docs/BENCHMARKS.md
+    /tmp/bvenv/bin/python bench/service.py --concurrency 1 --profile /tmp/service.prof
+
+Method: a fresh database in a temporary directory; ``--games`` games (default 500) are started
+through the service the ordinary way (a challenge, then its acceptance), each in its own channel
+with its own two players, cycling through ``--variants``.  Then, for each ``--concurrency`` value
+(each on a fresh database), that many submitter tasks run at once ("closed loop": a submitter
+sends its next move as soon as the last one returned).  A submitter picks a random game whose
+player to move is not already waiting for a reply, picks a random legal move from its own copy
+of the game (a ``rules.Game`` kept in step with the service's answers, so choosing costs the
+service nothing), and calls ``move(user, text, channel_id=...)`` as the Discord command will.
+Only that call is timed.  A game that ends is replaced by a new one in the same channel (not
+timed).  ``--warmup`` moves are played first and not counted.  Moves/s is the number of timed
+moves divided by the wall time of the timed phase (which includes the submitters' own work, about
+0.1 ms per move).  Each load runs ``--repeat`` times, the loads taking turns so that a slow spell
+of the shared virtual machine hits them alike; the table gives the median moves/s with its range,
+and percentiles over the latencies of all runs together.
+
+With ``--rate R`` an "open loop" run is added: moves arrive at R per second (exponential gaps,
+each to a random free game) whatever the service's speed, which is how latency should be judged
+against a target rate: in a closed loop the latency is mostly the time spent queueing behind the
+other submitters (Little's law: mean latency = concurrency / throughput).
+
+The script checks as it goes that every move was accepted and that the service's position after
+each move equals the submitter's copy; it exits non-zero otherwise, or when ``--check`` is given
+and a target is missed.  ``--profile FILE`` writes a cProfile of the first closed-loop run (event
+loop thread only; SQLite runs in aiosqlite's worker thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import math
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:  # runnable as `python bench/service.py` without installing
+    sys.path.insert(0, str(_ROOT))
+
+from bot.results import Player  # noqa: E402
+from bot.service import GameService  # noqa: E402
+from rules.game import Game  # noqa: E402
+from rules.variants import VARIANTS, Color, find_variant  # noqa: E402
+
+TARGET_P99_MS = 20.0
+TARGET_RATE = 300.0
+BOT_ID = 1
+ALL_VARIANTS = ",".join(VARIANTS)
+
+
+@dataclass
+class Table:
+    """One live game as the submitters see it."""
+
+    channel: int
+    white: Player
+    black: Player
+    variant: str
+    game: Game = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.game = Game(find_variant(self.variant))
+
+    def to_move(self) -> Player:
+        return self.white if self.game.turn is Color.WHITE else self.black
+
+
+@dataclass
+class Result:
+    """One timed run."""
+
+    moves: int
+    seconds: float
+    latencies: list[float]
+    replaced: int
+    db_bytes: int
+    wal_bytes: int
+    skipped: int = 0
+    """Open loop: arrivals dropped because every game was waiting for a reply."""
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass
+class Row:
+    """The runs of one load (``--repeat`` of them), pooled."""
+
+    label: str
+    runs: list[Result] = field(default_factory=list)
+
+    @property
+    def moves(self) -> int:
+        return sum(r.moves for r in self.runs)
+
+    @property
+    def rates(self) -> list[float]:
+        return [r.rate for r in self.runs]
+
+    def percentile(self, p: float) -> float:
+        """The ``p``-th percentile (nearest rank) of every run's latencies together, in ms."""
+        ordered = sorted(x for r in self.runs for x in r.latencies)
+        rank = min(len(ordered), max(1, math.ceil(p / 100 * len(ordered))))
+        return ordered[rank - 1] * 1000
+
+
+class Bench:
+    """A database with ``games`` live games and the submitters' copies of them."""
+
+    def __init__(self, directory: Path, games: int, variants: list[str], seed: int) -> None:
+        self.path = directory / "service-bench.db"
+        self.games = games
+        self.variants = variants
+        self.rng = random.Random(seed)
+        self.tables: dict[int, Table] = {}
+        self.free: list[int] = []
+        self.replaced = 0
+        self.svc: GameService
+
+    async def open(self) -> None:
+        self.svc = await GameService.open(
+            self.path, bot_user_id=BOT_ID, rng=random.Random(self.rng.random())
+        )
+        for i in range(self.games):
+            table = Table(
+                channel=1_000_000 + i,
+                white=Player(10_000 + 2 * i, f"White {i}"),
+                black=Player(10_001 + 2 * i, f"Black {i}"),
+                variant=self.variants[i % len(self.variants)],
+            )
+            await self._start(table)
+            self.free.append(table.channel)
+
+    async def _start(self, table: Table) -> None:
+        offer = await self.svc.challenge(
+            guild_id=1,
+            channel_id=table.channel,
+            challenger=table.white,
+            opponent=table.black,
+            variant=table.variant,
+            color="white",
+        )
+        assert offer.challenge is not None
+        await self.svc.accept(offer.challenge.id, table.black.id)
+        table.game = Game(find_variant(table.variant))
+        self.tables[table.channel] = table
+
+    def _take(self) -> int | None:
+        """A random free game's channel, now marked busy (None if every game is busy)."""
+        if not self.free:
+            return None
+        i = self.rng.randrange(len(self.free))
+        self.free[i], self.free[-1] = self.free[-1], self.free[i]
+        return self.free.pop()
+
+    async def play_one(self, channel: int, latencies: list[float] | None) -> None:
+        """One move in the game of ``channel`` (which the caller took), timed into
+        ``latencies``; the game is then free again (replaced first if it ended)."""
+        table = self.tables[channel]
+        game = table.game
+        move = self.rng.choice(game.legal_moves())
+        user = table.to_move()
+        start = time.perf_counter()
+        result = await self.svc.move(user.id, move.pdn(), channel_id=channel)
+        elapsed = time.perf_counter() - start
+        if latencies is not None:
+            latencies.append(elapsed)
+        game.play(move)
+        assert result.game is not None
+        if result.game.fen != game.position.fen() or result.game.ply != game.ply:
+            raise RuntimeError(f"channel {channel}: the service and the copy disagree")
+        if game.is_over:
+            await self._start(table)
+            self.replaced += 1
+        self.free.append(channel)
+
+    async def closed_loop(self, concurrency: int, moves: int, seconds: float | None) -> Result:
+        latencies: list[float] = []
+        busy = [0]  # moves submitted and not yet answered
+        started = time.perf_counter()
+        deadline = None if seconds is None else started + seconds
+
+        def more() -> bool:
+            if deadline is not None:
+                return time.perf_counter() < deadline
+            return len(latencies) + busy[0] < moves
+
+        async def submitter() -> None:
+            while more():
+                channel = self._take()
+                if channel is None:
+                    await asyncio.sleep(0)
+                    continue
+                busy[0] += 1
+                try:
+                    await self.play_one(channel, latencies)
+                finally:
+                    busy[0] -= 1
+
+        replaced = self.replaced
+        await asyncio.gather(*(submitter() for _ in range(concurrency)))
+        wall = time.perf_counter() - started
+        return self._result(latencies, wall, replaced)
+
+    async def open_loop(self, rate: float, moves: int, seconds: float | None) -> Result:
+        latencies: list[float] = []
+        total = moves if seconds is None else int(rate * seconds)
+        tasks: set[asyncio.Task[None]] = set()
+        skipped = 0
+        replaced = self.replaced
+        started = time.perf_counter()
+        due = started
+        for _ in range(total):
+            due += self.rng.expovariate(rate)
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            channel = self._take()
+            if channel is None:
+                skipped += 1
+                continue
+            task = asyncio.create_task(self.play_one(channel, latencies))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.gather(*tasks)
+        wall = time.perf_counter() - started
+        result = self._result(latencies, wall, replaced)
+        result.skipped = skipped
+        return result
+
+    def _result(self, latencies: list[float], wall: float, replaced: int) -> Result:
+        wal = self.path.with_name(self.path.name + "-wal")
+        return Result(
+            len(latencies),
+            wall,
+            latencies,
+            self.replaced - replaced,
+            self.path.stat().st_size,
+            wal.stat().st_size if wal.exists() else 0,
+        )
+
+    async def warm_up(self, moves: int) -> None:
+        if moves > 0:
+            await self.closed_loop(8, moves, None)
+
+    async def close(self) -> None:
+        await self.svc.close()
+
+
+async def run_one(args: argparse.Namespace, mode: str, value: float, seed: int) -> Result:
+    with tempfile.TemporaryDirectory(prefix="service-bench-") as tmp:
+        bench = Bench(Path(tmp), args.games, args.variants, seed)
+        await bench.open()
+        await bench.warm_up(args.warmup)
+        gc.collect()
+        profiler = cProfile.Profile() if args.profile and mode == "closed" else None
+        if profiler is not None:
+            profiler.enable()
+        if mode == "closed":
+            result = await bench.closed_loop(int(value), args.moves, args.seconds)
+        else:
+            result = await bench.open_loop(value, args.moves, args.seconds)
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+            args.profile = None  # only the first run
+        await bench.close()
+        return result
+
+
+# -- output --------------------------------------------------------------------------------------
+
+HEADER = (
+    "load",
+    "moves",
+    "moves/s",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "max ms",
+    "games replaced",
+    "DB MB",
+)
+
+
+def cells(row: Row) -> list[str]:
+    rates = row.rates
+    rate = f"{statistics.median(rates):,.0f}"
+    if len(rates) > 1:
+        rate += f" ({min(rates):,.0f}–{max(rates):,.0f})"
+    last = row.runs[-1]
+    skipped = sum(r.skipped for r in row.runs)
+    label = row.label + (f" ({skipped} arrivals found every game busy)" if skipped else "")
+    return [
+        label,
+        f"{row.moves:,}",
+        rate,
+        f"{row.percentile(50):.1f}",
+        f"{row.percentile(90):.1f}",
+        f"{row.percentile(99):.1f}",
+        f"{row.percentile(100):.1f}",
+        str(sum(r.replaced for r in row.runs)),
+        f"{last.db_bytes / 1e6:.1f} + {last.wal_bytes / 1e6:.1f} WAL",
+    ]
+
+
+def notes(args: argparse.Namespace) -> list[str]:
+    return [
+        f"{args.games} live games ({', '.join(args.variants)}), one SQLite file; "
+        f"{args.warmup} warm-up moves not counted; {args.repeat} run(s) per load, each on a fresh "
+        "database, taking turns; moves/s is the median run (range); latencies are of all runs.",
+        f"Python {platform.python_version()}, aiosqlite {version('aiosqlite')}, "
+        f"SQLite {__import__('sqlite3').sqlite_version}.",
+    ]
+
+
+def format_markdown(results: list[Row], args: argparse.Namespace) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * (len(HEADER) - 1)]
+    lines += ["| " + " | ".join(cells(r)) + " |" for r in results]
+    lines += ["", *(f"- {note}" for note in notes(args))]
+    return "\n".join(lines)
+
+
+def format_plain(results: list[Row], args: argparse.Namespace) -> str:
+    table = [list(HEADER), *(cells(r) for r in results)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(HEADER))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in table
+    ]
+    return "\n".join([*lines, "", *notes(args)])
+
+
+def parse_list(kind: type, text: str) -> list:
+    try:
+        values = [kind(item) for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a comma-separated list of numbers: {text!r}"
+        ) from None
+    if not values or any(v <= 0 for v in values):
+        raise argparse.ArgumentTypeError("every value must be positive")
+    return values
+
+
+def parse_variants(text: str) -> list[str]:
+    try:
+        return [find_variant(name.strip()).key for name in text.split(",") if name.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500, help="live games (default 500)")
+    parser.add_argument(
+        "--concurrency",
+        type=lambda t: parse_list(int, t),
+        default=[32],
+        help="submitters; a comma-separated list runs each in turn (default 32)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=lambda t: parse_list(float, t),
+        default=[],
+        help="also run an open loop at these offered moves/s (comma-separated)",
+    )
+    parser.add_argument("--moves", type=int, default=5000, help="timed moves per run")
+    parser.add_argument("--seconds", type=float, help="run each load this long instead of --moves")
+    parser.add_argument("--warmup", type=int, default=500, help="untimed moves first (500)")
+    parser.add_argument(
+        "--variants",
+        type=parse_variants,
+        default=parse_variants(ALL_VARIANTS),
+        help=f"variants of the games, cycled (default {ALL_VARIANTS})",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per load, taking turns (default 1)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write a cProfile of the first closed-loop run here")
+    parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 unless every --rate run (at least one) reaches 300 moves/s with p99 < 20 ms",
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.moves < 1 or args.repeat < 1:
+        parser.error("--games, --moves and --repeat must be positive")
+
+    loads = [("closed", float(c), f"closed loop, {c} submitters") for c in args.concurrency]
+    loads += [("open", rate, f"open loop, {rate:g} moves/s offered") for rate in args.rate]
+    results = [Row(label) for _, _, label in loads]
+    for repeat in range(args.repeat):
+        for (mode, value, _), row in zip(loads, results, strict=True):
+            row.runs.append(asyncio.run(run_one(args, mode, value, args.seed + repeat)))
+    print(format_markdown(results, args) if args.markdown else format_plain(results, args))
+    # The target: at 300 moves/s or more, p99 under 20 ms; judged on the open-loop runs.
+    judged = [row for row, (mode, value, _) in zip(results, loads, strict=True) if mode == "open"]
+    missed = [
+        row
+        for row in judged
+        if row.percentile(99) >= TARGET_P99_MS or statistics.median(row.rates) < TARGET_RATE
+    ]
+    return 1 if args.check and (missed or not judged) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
