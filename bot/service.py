@@ -558,12 +558,9 @@ class GameService:
     async def accept_draw(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        gid = await self._resolve(channel_id, game_id)
-        async with self._lock(gid):
-            live = await self._load(gid)
-            color = self._color_of(live, user_id)
-            await self._draw_action(live, lambda: live.game.accept_draw(color))
-            await self._save(live, user_id=user_id, moved=False)
+        live, color = await self._player_action(
+            user_id, channel_id, game_id, Game.accept_draw, draw=True
+        )
         view = self._view(live)
         me = self._player(live.row, color)
         return ActionResult(
@@ -577,12 +574,9 @@ class GameService:
     async def decline_draw(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        gid = await self._resolve(channel_id, game_id)
-        async with self._lock(gid):
-            live = await self._load(gid)
-            color = self._color_of(live, user_id)
-            await self._draw_action(live, lambda: live.game.decline_draw(color))
-            await self._save(live, user_id=user_id, moved=False)
+        live, color = await self._player_action(
+            user_id, channel_id, game_id, Game.decline_draw, draw=True
+        )
         view = self._view(live)
         me = self._player(live.row, color)
         other = self._player(live.row, color.other)
@@ -609,12 +603,7 @@ class GameService:
     async def resign(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        gid = await self._resolve(channel_id, game_id)
-        async with self._lock(gid):
-            live = await self._load(gid)
-            color = self._color_of(live, user_id)
-            self._apply(lambda: live.game.resign(color))
-            await self._save(live, user_id=user_id, moved=False)
+        live, color = await self._player_action(user_id, channel_id, game_id, Game.resign)
         view = self._view(live)
         me = self._player(live.row, color)
         return ActionResult(
@@ -878,6 +867,27 @@ class GameService:
         except ValueError as exc:
             log.error("game %s cannot be replayed: %s", row.id, exc)
             raise DamagedRecordError(f"the record of game #{row.id} is damaged") from None
+
+    async def _player_action(
+        self,
+        user_id: int,
+        channel_id: int | None,
+        game_id: int | None,
+        action: Callable[[Game, Color], None],
+        draw: bool = False,
+    ) -> tuple[_Live, Color]:
+        """Run ``action(game, player's colour)`` for a player of the game and save the result:
+        the common shape of resigning and answering a draw offer."""
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            if draw:
+                await self._draw_action(live, lambda: action(live.game, color))
+            else:
+                self._apply(lambda: action(live.game, color))
+            await self._save(live, user_id=user_id, moved=False)
+        return live, color
 
     async def _draw_action(self, live: _Live, action: Callable[[], None]) -> None:
         """A draw offer/answer; refused answers are checked against the database first (the
