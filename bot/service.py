@@ -489,9 +489,8 @@ class GameService:
         results = []
         for row in await self.store.computer_games_waiting():
             async with self._lock(row.id):
-                try:
-                    live = await self._load(row.id)
-                except ServiceError:
+                live = await self._load_quietly(row.id)
+                if live is None:
                     continue
                 moves = await self._computer_reply(live)
             if moves:
@@ -677,9 +676,8 @@ class GameService:
         if row is None:
             return []
         async with self._lock(row.id):
-            try:
-                live = await self._load(row.id)
-            except ServiceError:
+            live = await self._load_quietly(row.id)
+            if live is None:
                 return []
             game = live.game
             mover = self._player(live.row, game.turn)
@@ -765,9 +763,8 @@ class GameService:
 
     async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
         async with self._lock(game_id):
-            try:
-                live = await self._load(game_id)
-            except ServiceError:
+            live = await self._load_quietly(game_id)
+            if live is None:
                 return None
             if live.row.deadline is None or live.row.deadline > now or live.game.is_over:
                 return None
@@ -786,9 +783,8 @@ class GameService:
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:
         async with self._lock(game_id):
-            try:
-                live = await self._load(game_id)
-            except ServiceError:
+            live = await self._load_quietly(game_id)
+            if live is None:
                 return None
             row = live.row
             if row.remind_at is None or row.remind_at > now or live.game.is_over:
@@ -824,6 +820,14 @@ class GameService:
         if row is None:
             raise NotFoundError("there is no game running in this channel")
         return row.id
+
+    async def _load_quietly(self, game_id: int) -> _Live | None:
+        """:meth:`_load` for background work (scheduler, autocomplete, start-up): a game that
+        ended meanwhile or cannot be read is simply skipped (``_load`` has logged why)."""
+        try:
+            return await self._load(game_id)
+        except ServiceError:
+            return None
 
     async def _load(self, game_id: int) -> _Live:
         """The running game ``game_id`` from memory or the database (call under its lock)."""
@@ -935,7 +939,7 @@ class GameService:
             changes.update(deadline=None, remind_at=None)
         move = None
         if moved:
-            move = (game.ply, game.moves[-1].pdn(), game.position.fen(), user_id, now)
+            move = (game.ply, game.moves[-1].pdn(), changes["fen"], user_id, now)
         try:
             ok = await self.store.update_game(row.id, row.version, changes, move)
         except BaseException:
