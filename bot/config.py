@@ -58,6 +58,9 @@ class Settings:
     """Seconds an unanswered challenge stays open."""
     scheduler_interval: float = 5.0
     """Seconds between checks for reminders, timeouts and expired challenges."""
+    move_time_scale: float = 1.0
+    """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
+    one, e.g. 0.001 turns 1 day into 86 seconds)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -72,6 +75,7 @@ class Settings:
             log_level=level,
             challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
+            move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
         )
 
     def __repr__(self) -> str:

@@ -53,6 +53,8 @@ class ChallengeView:
     status: str
     game_id: int | None
     expires_at: float
+    message_id: int | None = None
+    """The message showing the challenge, once the Discord layer has posted it."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ class GameView:
     white: Player
     black: Player
     computer_level: int | None
+    computer_id: int | None
+    """The bot's user id when it plays one side."""
     status: str
     """running, finished or aborted."""
     fen: str
@@ -85,6 +89,8 @@ class GameView:
     to_move: Player | None
     """The player to move while the game runs."""
     last_move: str | None
+    previous_fen: str | None
+    """The position before the last move (to draw that move), None before the first."""
     status_line: str
     """``ongoing; 40-move count: 37 left`` or ``1-0 no legal moves`` (see rules.Game)."""
     status_parts: tuple[str, ...]

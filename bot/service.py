@@ -25,9 +25,9 @@ from typing import Any
 
 from rules.game import DrawOfferError, Game
 from rules.game import GameError as RulesGameError
-from rules.notation import MoveError, normalize
+from rules.notation import MoveError, normalize, parse_move
 from rules.pdn import write_game
-from rules.variants import Color, find_variant
+from rules.variants import Color, Variant, find_variant
 
 from .computer import ComputerPlayer, RandomComputer
 from .errors import (
@@ -62,6 +62,7 @@ MAX_CHOICES = 25
 COLORS = ("random", "white", "black")
 LEVELS = range(1, 7)
 DEFAULT_LEVEL = 3
+OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
 
 
 def _clean_name(name: str) -> str:
@@ -137,30 +138,21 @@ class GameService:
         """Post a challenge, or start a game at once when the opponent is the bot itself (in
         ``thread_id`` when given; :class:`ThreadRequired` when a thread is wanted or the channel
         is busy and none is given)."""
-        try:
-            rules_variant = find_variant(variant)
-        except ValueError as exc:
-            raise ChallengeError(str(exc)) from None
-        if color not in COLORS:
-            raise ChallengeError(f"colour must be one of {', '.join(COLORS)}")
-        if move_time <= 0:
-            raise ChallengeError("the time per move must be positive")
-        if challenger.id == opponent.id:
-            raise ChallengeError("you cannot challenge yourself")
-        if challenger.id == self.bot.id:
-            raise ChallengeError("the computer does not issue challenges")
-        against_computer = opponent.id == self.bot.id
-        if level is not None and level not in LEVELS:
-            raise ChallengeError("the level must be between 1 and 6")
-        opening_moves = self._check_opening(rules_variant.key, opening)
+        prepared = await self._prepare_challenge(
+            channel_id=channel_id,
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant,
+            color=color,
+            move_time=move_time,
+            thread=thread,
+            opening=opening,
+            level=level,
+            thread_id=thread_id,
+        )
+        rules_variant, opening_moves, challenger, opponent = prepared
         now = self.clock()
-        challenger = Player(challenger.id, _clean_name(challenger.name))
-        opponent = Player(opponent.id, _clean_name(opponent.name))
-        if against_computer:
-            if thread_id is None and (
-                thread or await self.store.running_game_in(channel_id) is not None
-            ):
-                raise ThreadRequired("the game needs a thread")
+        if opponent.id == self.bot.id:
             return await self._start(
                 guild_id=guild_id,
                 channel_id=channel_id if thread_id is None else thread_id,
@@ -198,9 +190,7 @@ class GameService:
         try:
             challenge_id = await self.store.insert_challenge(values)
         except sqlite3.IntegrityError:
-            raise ChallengeError(
-                "you already have an open challenge in this channel: cancel it first"
-            ) from None
+            raise ChallengeError(OPEN_CHALLENGE) from None
         row = await self.store.challenge(challenge_id)
         assert row is not None
         view = self._challenge_view(row)
@@ -210,6 +200,81 @@ class GameService:
             challenge=view,
             mentions=(opponent.id,),
         )
+
+    async def check_challenge(
+        self,
+        *,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str,
+        color: str = "random",
+        move_time: int = 24 * 3600,
+        thread: bool = False,
+        opening: Sequence[str] = (),
+        level: int | None = None,
+        thread_id: int | None = None,
+    ) -> None:
+        """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
+        without writing: the Discord layer checks before it defers a slow start."""
+        await self._prepare_challenge(
+            channel_id=channel_id,
+            challenger=challenger,
+            opponent=opponent,
+            variant=variant,
+            color=color,
+            move_time=move_time,
+            thread=thread,
+            opening=opening,
+            level=level,
+            thread_id=thread_id,
+        )
+        if opponent.id != self.bot.id:
+            stale = await self.store.open_challenge_of(challenger.id, channel_id)
+            if stale is not None and stale.expires_at > self.clock():
+                raise ChallengeError(OPEN_CHALLENGE)
+
+    async def _prepare_challenge(
+        self,
+        *,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str,
+        color: str,
+        move_time: int,
+        thread: bool,
+        opening: Sequence[str],
+        level: int | None,
+        thread_id: int | None,
+    ) -> tuple[Variant, tuple[str, ...], Player, Player]:
+        """The checks of a challenge; the variant, the opening's moves and the two players with
+        clean names."""
+        try:
+            rules_variant = find_variant(variant)
+        except ValueError as exc:
+            raise ChallengeError(str(exc)) from None
+        if color not in COLORS:
+            raise ChallengeError(f"colour must be one of {', '.join(COLORS)}")
+        if move_time <= 0:
+            raise ChallengeError("the time per move must be positive")
+        if challenger.id == opponent.id:
+            raise ChallengeError("you cannot challenge yourself")
+        if challenger.id == self.bot.id:
+            raise ChallengeError("the computer does not issue challenges")
+        against_computer = opponent.id == self.bot.id
+        if level is not None and level not in LEVELS:
+            raise ChallengeError("the level must be between 1 and 6")
+        opening_moves = self._check_opening(rules_variant.key, opening)
+        challenger = Player(challenger.id, _clean_name(challenger.name))
+        opponent = Player(opponent.id, _clean_name(opponent.name))
+        if (
+            against_computer
+            and thread_id is None
+            and (thread or await self.store.running_game_in(channel_id) is not None)
+        ):
+            raise ThreadRequired("the game needs a thread")
+        return rules_variant, opening_moves, challenger, opponent
 
     def _check_opening(self, variant: str, opening: Sequence[str]) -> tuple[str, ...]:
         game = Game(find_variant(variant))
@@ -305,6 +370,48 @@ class GameService:
         if row is None:
             raise NotFoundError("that challenge does not exist")
         return self._challenge_view(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message showing the challenge (its buttons go when it expires)."""
+        await self.store.set_challenge_message(challenge_id, message_id)
+
+    async def rematch(
+        self, game_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> ActionResult:
+        """A player of a finished game asks for a return game: same variant, time and place,
+        colours swapped.  Against the computer it starts at once (like :meth:`challenge`);
+        otherwise it is a challenge the other player answers."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        if row.status == "running":
+            raise ChallengeError(f"game #{game_id} is still running")
+        if user_id not in (row.white_id, row.black_id):
+            raise NotAPlayerError(
+                f"only {row.white_name} and {row.black_name} can ask for a rematch"
+            )
+        white = Player(row.white_id, row.white_name)
+        black = Player(row.black_id, row.black_name)
+        me, other = (white, black) if user_id == row.white_id else (black, white)
+        pending = await self.store.open_challenge_of(other.id, row.channel_id)
+        if (
+            pending is not None
+            and pending.opponent_id == me.id
+            and pending.expires_at > self.clock()
+        ):
+            # Both pressed Rematch: the second press answers the first.
+            return await self.accept(pending.id, me.id, thread_id=thread_id)
+        return await self.challenge(
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            challenger=me,
+            opponent=other,
+            variant=row.variant,
+            color="black" if me is white else "white",
+            move_time=row.move_time,
+            level=row.computer_level,
+            thread_id=thread_id,
+        )
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -410,15 +517,8 @@ class GameService:
         gid = await self._resolve(channel_id, game_id)
         async with self._lock(gid):
             live = await self._load(gid)
-            color = self._color_of(live, user_id)
+            color = await self._mover(live, user_id, expected_ply)
             game = live.game
-            if expected_ply is not None and expected_ply != game.ply:
-                await self._ensure_fresh(live)
-                raise ConflictError()
-            if game.turn is not color:
-                await self._ensure_fresh(live)
-                to_move = self._player(live.row, game.turn)
-                raise NotYourTurnError(f"it is {to_move.name}'s turn")
             try:
                 move = self._apply(lambda: game.play(text))
             except MoveError as exc:
@@ -443,6 +543,37 @@ class GameService:
             post_board=True,
             mentions=self._mentions_after(view),
         )
+
+    async def check_move(
+        self, user_id: int, text: str, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> GameView:
+        """Refuse exactly what :meth:`move` would refuse, without playing; the game's view
+        otherwise.  The Discord layer checks first and only then defers a slow reply (a move the
+        computer answers), so a refusal is always answered privately."""
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            await self._mover(live, user_id, None)
+            try:
+                parse_move(live.game.position, text, live.game.legal_moves())
+            except MoveError as exc:
+                await self._ensure_fresh(live)
+                raise IllegalMoveError(str(exc)) from None
+            return self._view(live)
+
+    async def _mover(self, live: _Live, user_id: int, expected_ply: int | None) -> Color:
+        """The colour of ``user_id`` if they may move now (a player, on turn, in the position
+        they saw)."""
+        color = self._color_of(live, user_id)
+        game = live.game
+        if expected_ply is not None and expected_ply != game.ply:
+            await self._ensure_fresh(live)
+            raise ConflictError()
+        if game.turn is not color:
+            await self._ensure_fresh(live)
+            to_move = self._player(live.row, game.turn)
+            raise NotYourTurnError(f"it is {to_move.name}'s turn")
+        return color
 
     def _after_move_text(self, view: GameView) -> str:
         if not view.running:
@@ -695,6 +826,15 @@ class GameService:
             if len(choices) == MAX_CHOICES:
                 break
         return choices
+
+    async def move_list(self, channel_id: int) -> tuple[GameView, list[str]]:
+        """The running game of the channel and every legal move of the side to move, captures
+        first (``/moves``: anyone may look)."""
+        gid = await self._resolve(channel_id, None)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            moves = sorted(live.game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
+            return self._view(live), [m.pdn() for m in moves]
 
     async def pdn(
         self, *, game_id: int | None = None, channel_id: int | None = None
@@ -1027,6 +1167,7 @@ class GameService:
             white=Player(row.white_id, row.white_name),
             black=Player(row.black_id, row.black_name),
             computer_level=row.computer_level,
+            computer_id=row.computer_id,
             status=status,
             fen=game.position.fen(),
             ply=game.ply,
@@ -1034,6 +1175,7 @@ class GameService:
             turn=_color_label(game.turn),
             to_move=None if outcome is not None else self._player(row, game.turn),
             last_move=game.moves[-1].pdn() if game.moves else None,
+            previous_fen=game.positions[-2].fen() if game.moves else None,
             status_line=game.status_line(names),
             status_parts=tuple(game.status_parts(names)) if outcome is None else (),
             draw_offer=None if game.draw_offer is None else _color_label(game.draw_offer),
@@ -1062,4 +1204,5 @@ class GameService:
             status=row.status,
             game_id=row.game_id,
             expires_at=row.expires_at,
+            message_id=row.message_id,
         )

@@ -114,7 +114,13 @@ CREATE TABLE ratings (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, SCHEMA_V1), (2, SCHEMA_V2))
+SCHEMA_V3 = """
+ALTER TABLE challenges ADD COLUMN message_id INTEGER;
+"""
+"""v3: the id of the message that shows a challenge, so its buttons can be taken away when it
+expires or is answered."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, SCHEMA_V1), (2, SCHEMA_V2), (3, SCHEMA_V3))
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -147,6 +153,7 @@ class ChallengeRow:
     created_at: float
     expires_at: float
     updated_at: float
+    message_id: int | None
 
 
 @dataclass(frozen=True)
@@ -337,6 +344,14 @@ class Store:
                 (status, game_id, now, challenge_id),
             )
             return cursor.rowcount == 1
+
+    @_shielded
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember which message shows the challenge."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
 
     async def expired_challenges(self, now: float) -> list[ChallengeRow]:
         sql = _select(ChallengeRow, "challenges") + (

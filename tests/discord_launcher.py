@@ -3,6 +3,7 @@
 Usage::
 
     python tests/discord_launcher.py PORT MODULE:FACTORY [--token TOKEN]
+    python tests/discord_launcher.py PORT MODULE:MAIN --main
 
 It first installs a network guard (any connection to, datagram to or DNS lookup of a
 non-loopback address raises, after printing ``FAKE-DISCORD NETWORK GUARD`` to stderr), then
@@ -15,7 +16,10 @@ applies the two overrides that point discord.py at the fake::
 back there after an invalid session), imports ``MODULE`` and calls ``FACTORY()``. If that returns
 a :class:`discord.Client`, the launcher starts it with the token; if it returns an awaitable
 (e.g. the bot's own ``main()`` coroutine, which reads its token itself), it awaits it. SIGTERM and
-SIGINT close the client cleanly (exit status 0). Nothing here changes the bot's code.
+SIGINT close the client cleanly (exit status 0). With ``--main``, ``MAIN()`` is an entry point
+that runs its own event loop and signal handling (``bot.__main__:main``, reading its settings from
+the environment): the launcher calls it and exits with its return value.  Nothing here changes
+the bot's code.
 """
 
 from __future__ import annotations
@@ -133,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("port", type=int)
     parser.add_argument("factory", help="MODULE:CALLABLE returning a discord.Client or awaitable")
     parser.add_argument("--token", default=os.environ.get("FAKE_DISCORD_TOKEN", "test-token"))
+    parser.add_argument("--main", action="store_true", help="call MAIN() and exit with its code")
     args = parser.parse_args(argv)
 
     install_network_guard()
@@ -142,11 +147,15 @@ def main(argv: list[str] | None = None) -> int:
             sys.path.insert(0, path)
     point_discord_at(args.port)
 
+    module_name, _, attr = args.factory.partition(":")
+    factory = getattr(importlib.import_module(module_name), attr or "main")
+    if args.main:
+        sys.argv = [module_name]  # the entry point parses its own (empty) command line
+        return int(factory())
+
     import discord.utils
 
     discord.utils.setup_logging()
-    module_name, _, attr = args.factory.partition(":")
-    factory = getattr(importlib.import_module(module_name), attr or "main")
     try:
         asyncio.run(_run(factory, args.token))
     except asyncio.CancelledError:

@@ -41,6 +41,11 @@ API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1420070400000
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 ALL_PERMISSIONS = str((1 << 53) - 1)
+# An ordinary member: view, send, embed links, attach files, read history, use application
+# commands, create public threads, send in threads (no Manage Messages).
+MEMBER_PERMISSIONS = str(
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 38)
+)
 GUARD_MARKER = "FAKE-DISCORD NETWORK GUARD"
 
 # Interaction and callback types (Discord API numbers).
@@ -122,6 +127,8 @@ class Guild:
         }
     )
     extra_role_id: str = "1100000000000000301"
+    # Users whose interactions carry every permission (moderators); others get MEMBER_PERMISSIONS.
+    moderators: set[str] = field(default_factory=lambda: {"1100000000000000101"})
 
 
 def user_object(user_id: str, username: str, *, bot: bool = False) -> dict[str, Any]:
@@ -164,6 +171,8 @@ class FakeDiscord:
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> interaction payload
         self.original_responses: dict[str, str] = {}  # token -> message id
         self.sessions_identified = 0
+        # The bot's own permissions in interactions (``app_permissions``); tests may narrow them.
+        self.app_permissions = ALL_PERMISSIONS
         self.sequence = 0
         self._session_id = "fake-session-" + self.snowflake()
         self._sockets: list[web.WebSocketResponse] = []
@@ -365,7 +374,9 @@ class FakeDiscord:
             "communication_disabled_until": None,
         }
         if with_permissions:
-            member["permissions"] = ALL_PERMISSIONS
+            member["permissions"] = (
+                ALL_PERMISSIONS if user_id in self.guild.moderators else MEMBER_PERMISSIONS
+            )
         return member
 
     def member_objects(self) -> list[dict[str, Any]]:
@@ -488,7 +499,7 @@ class FakeDiscord:
         interaction_id = self.snowflake()
         token = f"itoken-{interaction_id}"
         channel = dict(self.channel_object(channel_id))
-        channel["permissions"] = ALL_PERMISSIONS
+        channel["permissions"] = self.app_permissions
         return {
             "id": interaction_id,
             "application_id": self.application_id,
@@ -502,7 +513,7 @@ class FakeDiscord:
             "member": self.member_object(user_id, with_permissions=True),
             "token": token,
             "version": 1,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": self.app_permissions,
             "locale": locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": self.guild.id},

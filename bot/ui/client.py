@@ -1,0 +1,112 @@
+"""The Discord client: start-up order, command sync, background work and shutdown.
+
+Start-up (``setup_hook``, after login and before the gateway connects, so before any interaction
+can arrive): open the database (migrating it), register the persistent buttons, add the command
+cogs, sync the commands, let the computer move where it was its turn, start the scheduler.
+Shutdown: stop the scheduler, let the game actions in flight finish their transactions, close the
+database, then the connection to Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord.ext import commands
+
+from ..config import Settings
+from ..scheduler import Scheduler
+from ..service import GameService
+from .buttons import DYNAMIC_ITEMS
+from .cogs.info import Info
+from .cogs.play import Play
+from .flows import Flows
+from .media import Media
+
+log = logging.getLogger(__name__)
+
+# The bot never joins voice channels: no warnings about voice libraries at every start.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent: channels and threads for posting.  Slash commands and buttons
+    arrive as interactions whatever the intents, and no privileged intent is needed."""
+    return discord.Intents(guilds=True)
+
+
+class DraughtsBot(commands.Bot):
+    """The bot process's one client."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.media = Media()
+        self.closing = False
+        self._service: GameService | None = None
+        self._flows: Flows | None = None
+        self._scheduler: Scheduler | None = None
+
+    @property
+    def flows(self) -> Flows:
+        if self._flows is None:
+            raise RuntimeError("the bot has not started")
+        return self._flows
+
+    async def setup_hook(self) -> None:
+        assert self.user is not None
+        service = await GameService.open(
+            self.settings.database_path,
+            bot_user_id=self.user.id,
+            bot_name=self.user.display_name,
+            challenge_expiry=self.settings.challenge_expiry,
+        )
+        self._service = service
+        self._flows = Flows(self, service, self.media, self.settings.move_time_scale)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(Play(self))
+        await self.add_cog(Info(self))
+        await self._sync_commands()
+        for result in await service.resume_computer_games():
+            try:
+                await self._flows.on_event(result)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "could not post the computer's move in game %s: %s",
+                    result.game.id if result.game else "?",
+                    exc,
+                )
+        self._scheduler = Scheduler(service, self._flows.on_event, self.settings.scheduler_interval)
+        self._scheduler.start()
+        log.info("ready to serve (database %s)", self.settings.database_path)
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (may take a while to appear)", len(synced))
+
+    async def close(self) -> None:
+        if self.closing:
+            return await super().close()
+        self.closing = True
+        log.info("shutting down")
+        if self._scheduler is not None:
+            await self._scheduler.stop()
+        if self._service is not None:
+            await self._service.close()
+        await super().close()
+        await asyncio.to_thread(self.media.close)
+        log.info("stopped")

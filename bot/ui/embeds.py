@@ -1,0 +1,122 @@
+"""Embeds built from the service's plain views.
+
+Every board message looks the same whatever caused it (a move, a draw, a timeout), so players
+learn one layout: players with colours, variant, move number, last move, whose turn, a status
+line, the board image, and ``Game #id`` in the footer.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from ..results import ChallengeView, GameView, Player
+from .texts import color_word, duration
+
+WHITE_DISC = "\N{MEDIUM WHITE CIRCLE}"
+BLACK_DISC = "\N{MEDIUM BLACK CIRCLE}"
+
+WHITE_TO_MOVE = discord.Colour(0xE8E2D0)
+BLACK_TO_MOVE = discord.Colour(0x2B2B2B)
+FINISHED = discord.Colour(0xC9A227)
+CHALLENGE = discord.Colour(0x3B82F6)
+CLOSED = discord.Colour(0x8A8F98)
+
+CHALLENGE_STATES = {
+    "accepted": "Accepted",
+    "declined": "Declined",
+    "cancelled": "Cancelled by the challenger",
+    "expired": "Expired without an answer",
+}
+
+
+def mention(player: Player) -> str:
+    return f"<@{player.id}>"
+
+
+def relative_time(timestamp: float) -> str:
+    """A Discord timestamp that every client shows in its own words ("in 5 hours")."""
+    return f"<t:{int(timestamp)}:R>"
+
+
+def status_words(view: GameView) -> str:
+    """The status line of a running game: pending offer, running counts, deadline."""
+    parts = list(view.status_parts)
+    if view.deadline is not None and view.to_move is not None:
+        parts.append(f"{view.to_move.name} must move {relative_time(view.deadline)}")
+    return " · ".join(parts) if parts else "—"
+
+
+def _player_line(view: GameView, player: Player) -> str:
+    if player.id == view.computer_id:
+        return f"{mention(player)} (computer, level {view.computer_level})"
+    return mention(player)
+
+
+def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embed:
+    """The board message: ``headline`` says what just happened, ``image`` is the attachment
+    name of the board PNG (None: no image)."""
+    if view.running:
+        colour = WHITE_TO_MOVE if view.turn == "white" else BLACK_TO_MOVE
+    else:
+        colour = FINISHED
+    embed = discord.Embed(
+        title=f"{view.white.name} v {view.black.name}",
+        description=headline,
+        colour=colour,
+    )
+    embed.add_field(name=f"{WHITE_DISC} White", value=_player_line(view, view.white))
+    embed.add_field(name=f"{BLACK_DISC} Black", value=_player_line(view, view.black))
+    embed.add_field(name="Variant", value=view.variant_title)
+    embed.add_field(name="Move", value=str(view.move_number))
+    embed.add_field(name="Last move", value=f"`{view.last_move}`" if view.last_move else "—")
+    if view.running:
+        assert view.to_move is not None
+        embed.add_field(name="To move", value=mention(view.to_move))
+        embed.add_field(name="Status", value=status_words(view), inline=False)
+    else:
+        embed.add_field(name="Result", value=result_words(view), inline=False)
+    if image is not None:
+        embed.set_image(url=f"attachment://{image}")
+    embed.set_footer(text=f"Game #{view.id}")
+    return embed
+
+
+def result_words(view: GameView) -> str:
+    """``1-0: alice wins (bob resigned)`` / ``1/2-1/2: draw (threefold repetition)``."""
+    if view.status == "aborted":
+        return "Aborted: no result"
+    who = f"{view.winner.name} wins" if view.winner is not None else "draw"
+    return f"**{view.result}**: {who} ({view.termination})"
+
+
+def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -> discord.Embed:
+    """The challenge message; after it is answered it keeps the terms and says what happened
+    (and where the game is, when ``game_channel`` is known)."""
+    is_open = challenge.status == "open"
+    embed = discord.Embed(
+        title=f"Challenge: {challenge.variant_title}",
+        description=(
+            f"{mention(challenge.challenger)} challenges {mention(challenge.opponent)} "
+            f"to a game of {challenge.variant_title}."
+        ),
+        colour=CHALLENGE if is_open else CLOSED,
+    )
+    if challenge.color == "random":
+        colours = "random colours"
+    else:
+        colours = f"{challenge.challenger.name} plays {color_word(challenge.color)}"
+    embed.add_field(name="Colours", value=colours)
+    embed.add_field(name="Time per move", value=duration(challenge.move_time))
+    if challenge.thread:
+        embed.add_field(name="Where", value="in a new thread")
+    if is_open:
+        embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=False)
+    else:
+        state = CHALLENGE_STATES.get(challenge.status, challenge.status)
+        if challenge.status == "accepted" and challenge.game_id is not None:
+            state = f"Accepted: game #{challenge.game_id}"
+            if game_channel is not None and game_channel != challenge.channel_id:
+                state += f" in <#{game_channel}>"
+        embed.add_field(name="Status", value=state, inline=False)
+    embed.set_footer(text=f"Challenge #{challenge.id}")
+    return embed

@@ -1,0 +1,116 @@
+"""Board images and game replays, made off the event loop.
+
+A board PNG takes ~10 ms, so it runs in a small thread pool (Pillow releases the GIL for much of
+the work and the loop keeps serving the gateway).  A GIF of a long game takes far longer and is
+mostly Python, so it runs in a separate process: the heartbeat and other games never wait for it.
+The functions the pools run take and return plain values only (strings and bytes), so they pickle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+from dataclasses import dataclass
+
+from render import MAX_GIF_BYTES, render_gif, render_png, status_text
+from rules.fen import parse_fen
+from rules.notation import parse_move
+from rules.pdn import read_game
+from rules.variants import find_variant
+
+from ..results import GameView
+
+GIF_LIMIT = 8 * 1024 * 1024
+"""Discord's upload limit for servers without boosts (and render's own cap)."""
+
+
+@dataclass(frozen=True)
+class BoardRequest:
+    """What a board image shows: a position, the move that led to it, and the side at the
+    bottom."""
+
+    variant: str
+    fen: str
+    previous_fen: str | None
+    last_move: str | None
+    flip: bool
+    move_number: int
+    ending: str
+    """The result in words once the game is over ("" while it runs)."""
+
+
+def board_request(view: GameView, flip: bool | None = None) -> BoardRequest:
+    """The board of ``view``, seen from the side to move (or from White once it is over, or from
+    the human in a game against the computer), unless ``flip`` says which side is at the bottom
+    (True: Black)."""
+    if flip is None:
+        if view.running:
+            flip = view.turn == "black"
+        else:
+            flip = view.computer_id is not None and view.computer_id == view.white.id
+    if view.running:
+        extra = ""
+    elif view.status == "aborted":
+        extra = "aborted"
+    else:
+        extra = f"{view.result} {view.termination}"
+    return BoardRequest(
+        view.variant, view.fen, view.previous_fen, view.last_move, flip, view.move_number, extra
+    )
+
+
+def draw_board(request: BoardRequest) -> bytes:
+    """The PNG for ``request`` (runs in a worker thread)."""
+    variant = find_variant(request.variant)
+    position = parse_fen(request.fen, variant)
+    previous = last = None
+    if request.previous_fen is not None and request.last_move is not None:
+        previous = parse_fen(request.previous_fen, variant)
+        last = parse_move(previous, request.last_move)
+    status = request.ending or status_text(position, request.move_number)
+    return render_png(position, last_move=last, previous=previous, flip=request.flip, status=status)
+
+
+@dataclass(frozen=True)
+class Replay:
+    data: bytes
+    note: str
+
+
+def draw_replay(pdn_text: str, flip: bool) -> Replay:
+    """The animated GIF of a game given as PDN (runs in a worker process)."""
+    game = read_game(pdn_text).game
+    result = render_gif(game, flip=flip, max_bytes=min(GIF_LIMIT, MAX_GIF_BYTES))
+    return Replay(result.data, result.note)
+
+
+class Media:
+    """The worker pools.  One per bot; :meth:`close` on shutdown."""
+
+    def __init__(self, threads: int = 2, processes: int = 1) -> None:
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            threads, thread_name_prefix="draughts-render"
+        )
+        self._process_count = processes
+        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+
+    async def board(self, view: GameView, flip: bool | None = None) -> bytes:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, draw_board, board_request(view, flip))
+
+    async def replay(self, pdn_text: str, flip: bool = False) -> Replay:
+        if self._processes is None:
+            # forkserver: a clean child, not a fork of a process with a running event loop and
+            # open sockets.
+            context = multiprocessing.get_context("forkserver")
+            self._processes = concurrent.futures.ProcessPoolExecutor(
+                self._process_count, mp_context=context
+            )
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._processes, draw_replay, pdn_text, flip)
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,137 @@
+"""Outgoing messages, and how one interaction answers: publicly, privately, or by editing.
+
+Discord allows one initial response per interaction, then follow-ups; a deferred "thinking"
+response must be filled in by editing it.  :class:`Reply` hides that bookkeeping, so the flows say
+*what* to show (``public``, ``private``, ``update``) and never which endpoint that needs.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass
+class Outgoing:
+    """A message to send: text, one embed, files as bytes (a :class:`discord.File` can be read
+    only once, so it is made afresh for each send) and buttons."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    mentions: tuple[int, ...] = ()
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        """Only the users this message is meant to ping: names typed by users (which may read
+        ``@everyone``) never ping anyone."""
+        return discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            users=[discord.Object(uid) for uid in self.mentions],
+            replied_user=False,
+        )
+
+    def discord_files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
+        if self.content:
+            kwargs["content"] = self.content
+        if self.embed is not None:
+            kwargs["embed"] = self.embed
+        if self.files:
+            kwargs["files"] = self.discord_files()
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+
+async def send_to(channel: discord.abc.Messageable, out: Outgoing) -> discord.Message:
+    return await channel.send(**out.send_kwargs())
+
+
+class Reply:
+    """The answers of one interaction."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self._thinking = False
+        """A deferred "thinking" message is waiting to be filled in."""
+
+    @property
+    def done(self) -> bool:
+        return self.interaction.response.is_done()
+
+    async def think(self) -> None:
+        """Show "thinking…" publicly while something slow runs (only after every check passed,
+        so an error never follows a public thinking message)."""
+        if not self.done:
+            await self.interaction.response.defer(thinking=True)
+            self._thinking = True
+
+    async def hold(self) -> None:
+        """Acknowledge a button press without changing anything yet."""
+        if not self.done:
+            await self.interaction.response.defer()
+
+    async def public(self, out: Outgoing) -> int | None:
+        """Send ``out`` for everyone in the channel; the new message's id when known."""
+        i = self.interaction
+        if not self.done:
+            response = await i.response.send_message(**out.send_kwargs())
+            return response.message_id
+        if self._thinking:
+            self._thinking = False
+            kwargs = out.send_kwargs()
+            files = kwargs.pop("files", [])
+            message = await i.edit_original_response(
+                content=kwargs.pop("content", None), attachments=files, **kwargs
+            )
+            return message.id
+        message = await i.followup.send(wait=True, **out.send_kwargs())
+        return message.id
+
+    async def private(self, text: str, view: discord.ui.View | None = None) -> None:
+        """A message only the user sees (errors, lists, confirmations)."""
+        i = self.interaction
+        if not self.done:
+            if view is None:
+                await i.response.send_message(text, ephemeral=True)
+            else:
+                await i.response.send_message(text, ephemeral=True, view=view)
+            return
+        if self._thinking:
+            # Nothing public may stay behind a private answer.
+            self._thinking = False
+            await i.delete_original_response()
+        if view is None:
+            await i.followup.send(text, ephemeral=True)
+        else:
+            await i.followup.send(text, ephemeral=True, view=view)
+
+    async def private_file(self, text: str, name: str, data: bytes) -> None:
+        file = discord.File(io.BytesIO(data), filename=name)
+        if not self.done:
+            await self.interaction.response.send_message(text, file=file, ephemeral=True)
+        else:
+            await self.interaction.followup.send(text, file=file, ephemeral=True)
+
+    async def private_embed(self, embed: discord.Embed) -> None:
+        if not self.done:
+            await self.interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await self.interaction.followup.send(embed=embed, ephemeral=True)
+
+    async def update(self, **changes: Any) -> None:
+        """Edit the message whose button was pressed."""
+        if not self.done:
+            await self.interaction.response.edit_message(**changes)
+        else:
+            await self.interaction.edit_original_response(**changes)

@@ -1,0 +1,138 @@
+"""Words the bot shows: durations, colours, rules summaries and the help text.
+
+Plain functions of plain values (no discord.py), so the wording is tested directly and the same
+sentences appear in the commands, the embeds and docs/COMMANDS.md.
+"""
+
+from __future__ import annotations
+
+from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
+
+MOVE_TIMES: tuple[tuple[str, int], ...] = (
+    ("5 minutes", 5 * 60),
+    ("15 minutes", 15 * 60),
+    ("1 hour", 3600),
+    ("6 hours", 6 * 3600),
+    ("12 hours", 12 * 3600),
+    ("1 day", 24 * 3600),
+    ("3 days", 3 * 24 * 3600),
+    ("7 days", 7 * 24 * 3600),
+)
+"""The ``move_time`` choices of ``/challenge`` (label, seconds); correspondence-style by default,
+as Discord games are played between other things."""
+
+DEFAULT_MOVE_TIME = 24 * 3600
+
+VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
+"""The ``variant`` choices, in the order of :data:`rules.variants.VARIANTS`."""
+
+COLOR_CHOICES = ("random", "white", "black")
+
+_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+
+
+def duration(seconds: float) -> str:
+    """``"1 day"``, ``"1 day 6 hours"``, ``"5 minutes"``: the two largest non-zero units.
+
+    >>> duration(90000)
+    '1 day 1 hour'
+    >>> duration(3)
+    '3 seconds'
+    """
+    total = max(0, round(seconds))
+    if total == 0:
+        return "0 seconds"
+    parts = []
+    for name, size in _UNITS:
+        count, total = divmod(total, size)
+        if count:
+            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+    return " ".join(parts[:2])
+
+
+def color_word(color: str) -> str:
+    """``White``/``Black`` for a colour key; the random colour choice reads "random colours"."""
+    return {"white": "White", "black": "Black"}.get(color, "random colours")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _capture_sentence(v: Variant) -> str:
+    men = "forwards and backwards" if v.men_capture_backward else "forwards only"
+    choice = (
+        "you must take the sequence that captures the most pieces"
+        if v.capture_choice is CaptureChoice.MAJORITY
+        else "you may choose any capture sequence"
+    )
+    return f"Capturing is compulsory; {choice}. Men capture {men}."
+
+
+def _king_sentence(v: Variant) -> str:
+    if v.flying_kings:
+        return "Kings fly: they move and capture along whole diagonals."
+    return "Kings step one square in any diagonal direction."
+
+
+def _crowning_sentence(v: Variant) -> str:
+    return {
+        Crowning.ENDS_MOVE: "A man reaching the far row is crowned and the move ends there.",
+        Crowning.AT_END: "A man is crowned only if its move ends on the far row.",
+        Crowning.CONTINUES_AS_KING: (
+            "A man reaching the far row mid-capture is crowned and captures on as a king."
+        ),
+    }[v.crowning]
+
+
+def _draw_sentence(v: Variant) -> str:
+    counts = [v.no_progress.description, *(rule.description for rule in v.endgames)]
+    text = (
+        f"Drawn by agreement, by {_times(v.repetitions)} repetition, and after "
+        + "; after ".join(counts)
+        + "."
+    )
+    if v.draw_offer_count is not None:
+        text += (
+            f" A player who declines a draw offer has {v.draw_offer_count} moves to show a "
+            "decisive advantage, or the game is drawn."
+        )
+    return text
+
+
+def _times(n: int) -> str:
+    return {2: "twofold", 3: "threefold", 4: "fourfold"}.get(n, f"{n}-fold")
+
+
+def rules_summary(variant: str) -> tuple[str, list[str]]:
+    """``(title, sentences)`` summarising a variant for ``/rules`` (built from the same data the
+    move generator reads, so it cannot disagree with the game)."""
+    v = find_variant(variant)
+    squares = v.geometry.squares
+    per_side = v.men_rows * v.geometry.half
+    lines = [
+        f"{v.size}x{v.size} board, played on the {squares} dark squares; {per_side} men each. "
+        f"{v.first.label.capitalize()} moves first.",
+        "Men step one square diagonally forwards.",
+        _capture_sentence(v),
+        _king_sentence(v),
+        _crowning_sentence(v),
+        "You lose when you cannot move (no pieces or all blocked).",
+        _draw_sentence(v),
+    ]
+    return v.title, lines
+
+
+HELP_TEXT = """\
+**Start a game**: `/challenge opponent:@friend variant:english`. They get Accept and Decline \
+buttons; the challenger can Cancel. Challenge me (the bot) to play the computer at once.
+**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as `22x15x6`). \
+Start typing and the autocomplete lists your legal moves. Numbered squares follow each \
+variant's own board (shown on the image); Russian and Brazilian also accept `c3-d4`.
+**During the game**: `/board` shows the position again, `/moves` lists the legal moves (only \
+you see it), `/draw offer|accept|decline`, `/resign`, `/pdn` for the game record.
+**Time**: each move must be made within the time chosen in the challenge; I remind the player \
+halfway and the game is lost on time when it runs out.
+**Elsewhere**: `/games` lists the games running in this server, `/rules variant` summarises a \
+variant. One game runs per channel; a second one opens a thread.
+"""

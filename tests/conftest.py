@@ -1,0 +1,49 @@
+"""Shared fixtures of the end-to-end tests: a fake Discord on loopback and the bot launched
+against it (see ``tests/e2e_harness.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
+from e2e_harness import BotProcess, Users
+from fake_discord import FakeDiscord
+
+Launch = Callable[..., Awaitable[tuple[BotProcess, Users]]]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord API, with the network guard on in this process too."""
+    install_network_guard()
+    try:
+        async with FakeDiscord() as server:
+            yield server
+    finally:
+        set_network_guard(False)
+
+
+@pytest.fixture
+async def launch(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Launch]:
+    """``bot, users = await launch(SETTING="value", ...)`` starts the bot process; at the end it
+    is stopped with SIGTERM and must exit 0 with no traceback and no blocked network access in
+    its log."""
+    started: list[BotProcess] = []
+
+    async def start(**settings: str) -> tuple[BotProcess, Users]:
+        bot = BotProcess(fake, tmp_path, **settings)
+        started.append(bot)
+        await bot.start()
+        return bot, Users(fake, bot)
+
+    yield start
+    for bot in started:
+        if bot.proc is not None and bot.proc.poll() is None:
+            code = await bot.stop()
+            assert code == 0, bot.log()
+        log = bot.log()
+        assert GUARD_MARKER not in log, log
+        assert "Traceback" not in log, log
+    assert fake.unknown_requests == [], fake.unknown_requests

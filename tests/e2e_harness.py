@@ -1,0 +1,320 @@
+"""The end-to-end harness: the real bot process (``python -m bot``'s ``main`` through
+``tests/discord_launcher.py``) against the fake Discord of ``tests/fake_discord.py``.
+
+:class:`BotProcess` starts, stops (SIGTERM), kills (SIGKILL) and restarts the bot on one database
+file; :class:`Users` sends what Discord users would do (slash commands with typed options,
+autocomplete, button presses) and waits for the bot's answer, failing at once with the bot's log
+if the process dies.  Assertions are left to the tests: they look at the recorded requests and
+messages, and decode the attachments (PNG, PDN, GIF) the bot uploaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from fake_discord import EPHEMERAL, FakeDiscord, RecordedRequest, user_object
+from PIL import Image
+
+TESTS = Path(__file__).resolve().parent
+STARTUP_TIMEOUT = 30.0
+STEP_TIMEOUT = 15.0
+T = TypeVar("T")
+
+ALICE = "1100000000000000101"
+BOB = "1100000000000000102"
+CAROL = "1100000000000000103"
+GENERAL = "1100000000000000201"
+DRAUGHTS = "1100000000000000202"
+OFFTOPIC = "1100000000000000203"
+
+STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+
+
+class BotProcess:
+    """The bot as a separate process, with a log file and one database that outlives restarts."""
+
+    def __init__(self, fake: FakeDiscord, workdir: Path, **settings: str) -> None:
+        self.fake = fake
+        self.workdir = workdir
+        self.database = workdir / "draughts.db"
+        self.log_path = workdir / "bot.log"
+        self.settings = settings
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env.update(
+            {
+                "DISCORD_TOKEN": "test-token",
+                "DATABASE_PATH": str(self.database),
+                "DEV_GUILD_ID": self.fake.guild.id,
+                "LOG_LEVEL": "INFO",
+                "SCHEDULER_INTERVAL_SECONDS": "0.2",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        env.update(self.settings)
+        return env
+
+    async def start(self) -> None:
+        """Start the bot and wait until it has synced its commands and identified on the gateway
+        (after that it answers interactions)."""
+        identified = self.fake.sessions_identified
+        syncs = len(self._command_syncs())
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    str(TESTS / "discord_launcher.py"),
+                    str(self.fake.port),
+                    "bot.__main__:main",
+                    "--main",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.workdir,
+                env=self.env(),
+            )
+        self.starts += 1
+        await self.alive(
+            self.fake.wait_until(
+                lambda: (
+                    len(self._command_syncs()) > syncs
+                    and self.fake.sessions_identified > identified
+                    and self._ready_logged()
+                ),
+                timeout=STARTUP_TIMEOUT,
+            )
+        )
+
+    def _command_syncs(self) -> list[RecordedRequest]:
+        path = f"/applications/{self.fake.application_id}/guilds/{self.fake.guild.id}/commands"
+        return [r for r in self.fake.requests if r.method == "PUT" and r.path == path]
+
+    def _ready_logged(self) -> bool:
+        return self.log().count("ready to serve") >= self.starts
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    async def alive(self, waiting: Awaitable[T]) -> T:
+        """Await ``waiting``, failing at once (with the log) if the bot exits meanwhile."""
+        task = asyncio.ensure_future(waiting)
+        try:
+            while not task.done():
+                if self.proc is not None and self.proc.poll() is not None:
+                    pytest.fail(f"the bot exited with {self.proc.returncode}:\n{self.log()}")
+                await asyncio.wait({task}, timeout=0.05)
+            return task.result()
+        finally:
+            task.cancel()
+
+    async def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM, and wait for a clean exit without blocking the fake's event loop."""
+        proc = self.proc
+        assert proc is not None
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while proc.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+            pytest.fail(f"the bot did not stop on SIGTERM:\n{self.log()}")
+        return proc.returncode
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup at all, as in a crash or an OOM kill."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+@dataclass
+class Sent:
+    """An interaction the fake sent, and helpers to find what the bot did with it."""
+
+    users: Users
+    payload: dict[str, Any]
+
+    @property
+    def token(self) -> str:
+        return str(self.payload["token"])
+
+    async def callback(self) -> RecordedRequest:
+        """The bot's initial response."""
+        path = rf"/interactions/{self.payload['id']}/{self.token}/callback"
+        return await self.users.bot.alive(
+            self.users.fake.wait_for_request("POST", path, timeout=STEP_TIMEOUT)
+        )
+
+    async def followup(self, index: int = 0) -> RecordedRequest:
+        """The ``index``-th follow-up message the bot sent for this interaction."""
+        path = rf"/webhooks/{self.users.fake.application_id}/{self.token}"
+
+        def found() -> RecordedRequest | None:
+            hits = [r for r in self.users.fake.requests if r.method == "POST" and r.path == path]
+            return hits[index] if len(hits) > index else None
+
+        return await self.users.bot.alive(self.users.fake.wait_until(found, timeout=STEP_TIMEOUT))
+
+    async def original_edit(self) -> RecordedRequest:
+        """The edit of the original response (a deferred answer filled in)."""
+        path = rf"/webhooks/{self.users.fake.application_id}/{self.token}/messages/@original"
+        return await self.users.bot.alive(
+            self.users.fake.wait_for_request("PATCH", path, timeout=STEP_TIMEOUT)
+        )
+
+    def message(self) -> dict[str, Any]:
+        """The message the response created (or the one it updated)."""
+        message = self.users.fake.original_message(self.token)
+        assert message is not None, "the interaction created no message"
+        return message
+
+
+class Users:
+    """What people in the fake guild do."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
+        self.fake = fake
+        self.bot = bot
+
+    def _member(self, user_id: str) -> dict[str, Any]:
+        member = self.fake.member_object(user_id)
+        member.pop("user")
+        return member
+
+    def _user(self, user_id: str) -> dict[str, Any]:
+        if user_id == self.fake.bot_user["id"]:
+            return dict(self.fake.bot_user)
+        return user_object(user_id, self.fake.guild.users[user_id])
+
+    def options(self, **values: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """Discord option objects for keyword values; a value wrapped by :func:`user` is a user
+        option with its resolved user and member."""
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {"users": {}, "members": {}}
+        for name, value in values.items():
+            if isinstance(value, UserRef):
+                options.append({"name": name, "type": USER, "value": value.id})
+                resolved["users"][value.id] = self._user(value.id)
+                resolved["members"][value.id] = self._member(value.id)
+            elif isinstance(value, bool):
+                options.append({"name": name, "type": BOOLEAN, "value": value})
+            elif isinstance(value, int):
+                options.append({"name": name, "type": INTEGER, "value": value})
+            else:
+                options.append({"name": name, "type": STRING, "value": str(value)})
+        return options, (resolved if resolved["users"] else None)
+
+    async def command(self, name: str, user: str, channel: str = GENERAL, **values: Any) -> Sent:
+        options, resolved = self.options(**values)
+        payload = self.fake.command_interaction(
+            name, options, user_id=user, channel_id=channel, resolved=resolved
+        )
+        await self.fake.send_interaction(payload)
+        return Sent(self, payload)
+
+    async def autocomplete(
+        self, name: str, user: str, channel: str, focused: str, **values: Any
+    ) -> list[dict[str, Any]]:
+        options, _ = self.options(**values)
+        payload = self.fake.autocomplete_interaction(
+            name, options, focused, user_id=user, channel_id=channel
+        )
+        await self.fake.send_interaction(payload)
+        callback = await Sent(self, payload).callback()
+        assert callback.json["type"] == 8
+        return list(callback.json["data"]["choices"])
+
+    async def press(self, custom_id: str, message: dict[str, Any] | str, user: str) -> Sent:
+        payload = self.fake.button_interaction(custom_id, message, user_id=user)
+        await self.fake.send_interaction(payload)
+        return Sent(self, payload)
+
+
+@dataclass(frozen=True)
+class UserRef:
+    id: str
+
+
+def user(user_id: str) -> UserRef:
+    return UserRef(user_id)
+
+
+# -- reading what the bot sent -----------------------------------------------------------------
+
+
+def is_ephemeral(request: RecordedRequest) -> bool:
+    body = request.json or {}
+    data = body.get("data", body)
+    return bool(int(data.get("flags") or 0) & EPHEMERAL)
+
+
+def body_of(request: RecordedRequest) -> dict[str, Any]:
+    """The message part of a callback (``data``) or of a webhook/channel message request."""
+    body = request.json or {}
+    return dict(body.get("data", body)) if "type" in body and "data" in body else dict(body)
+
+
+def content_of(request: RecordedRequest) -> str:
+    return str(body_of(request).get("content") or "")
+
+
+def embed_of(request: RecordedRequest) -> dict[str, Any]:
+    embeds = body_of(request).get("embeds") or []
+    assert embeds, f"no embed in {request!r}: {request.json}"
+    return dict(embeds[0])
+
+
+def field(embed: dict[str, Any], name: str) -> str:
+    for f in embed.get("fields", []):
+        if f["name"] == name or f["name"].endswith(" " + name):
+            return str(f["value"])
+    raise AssertionError(f"no field {name!r} in {[f['name'] for f in embed.get('fields', [])]}")
+
+
+def custom_ids(request_or_message: RecordedRequest | dict[str, Any]) -> list[str]:
+    if isinstance(request_or_message, RecordedRequest):
+        rows = body_of(request_or_message).get("components") or []
+    else:
+        rows = request_or_message.get("components") or []
+    return [c["custom_id"] for row in rows for c in row.get("components", []) if "custom_id" in c]
+
+
+def png_of(request: RecordedRequest) -> Image.Image:
+    """The board PNG uploaded with ``request``, decoded (and checked to be a real image)."""
+    pngs = {n: d for n, d in request.files.items() if n.endswith(".png")}
+    assert len(pngs) == 1, f"expected one PNG in {request!r}, got {list(request.files)}"
+    (data,) = pngs.values()
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image
+
+
+def game_id_of(embed: dict[str, Any]) -> int:
+    match = re.fullmatch(r"Game #(\d+)", embed["footer"]["text"])
+    assert match, embed.get("footer")
+    return int(match.group(1))
+
+
+def channel_posts(fake: FakeDiscord, channel: str) -> list[RecordedRequest]:
+    """Messages the bot posted straight into a channel or thread (not interaction answers)."""
+    return [
+        r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"
+    ]
