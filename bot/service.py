@@ -400,7 +400,8 @@ class GameService:
             and pending.expires_at > self.clock()
         ):
             # Both pressed Rematch: the second press answers the first.
-            return await self.accept(pending.id, me.id, thread_id=thread_id)
+            started = await self.accept(pending.id, me.id, thread_id=thread_id)
+            return replace(started, challenge=await self.challenge_view(pending.id))
         return await self.challenge(
             guild_id=row.guild_id,
             channel_id=row.channel_id,

@@ -143,7 +143,8 @@ class Flows:
             if not view.running and view.status == "finished":
                 await self._send_replay(send, view)
             return
-        await send(Outgoing(content=result.text, mentions=result.mentions))
+        pings = " ".join(f"<@{uid}>" for uid in result.mentions)
+        await send(Outgoing(content=f"{pings} {result.text}".strip(), mentions=result.mentions))
 
     async def _send_replay(self, send: Send, view: GameView) -> None:
         """The animated replay of a finished game (rendered in a worker process)."""
@@ -168,27 +169,33 @@ class Flows:
 
     # -- threads -------------------------------------------------------------------------------
 
-    def _thread_home(self, interaction: discord.Interaction) -> discord.TextChannel:
-        """The channel a new game thread can hang off, or a refusal saying why there is none."""
+    def _thread_home(self, interaction: discord.Interaction, busy: bool) -> discord.TextChannel:
+        """The channel a new game thread can hang off, or a refusal saying why there is none.
+        ``busy``: the thread is needed because this channel already has a game (otherwise it
+        was asked for)."""
+        why = "a game is already running here" if busy else "you asked for a thread"
         channel = interaction.channel
         if isinstance(channel, discord.Thread) or (
             channel is not None
             and getattr(channel, "type", None)
             in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
         ):
+            if busy:
+                raise ChallengeError(
+                    "a game is already running in this thread and a thread cannot hold another "
+                    "thread: start the game from a channel"
+                )
             raise ChallengeError(
-                "a game is already running in this thread and a thread cannot open another "
-                "thread: start the game from a channel"
+                "this is a thread already: leave out `thread` to play here, or challenge from a "
+                "channel"
             )
         if not isinstance(channel, discord.TextChannel):
-            raise ChallengeError(
-                "a game is already running here and I can only open game threads in text channels"
-            )
+            raise ChallengeError(f"{why}, and I can only open game threads in text channels")
         perms = interaction.app_permissions
         if not (perms.create_public_threads and perms.send_messages_in_threads):
             raise ChallengeError(
-                "a game is already running here (or a thread was asked for), but I lack the "
-                "Create Public Threads and Send Messages in Threads permissions in this channel"
+                f"{why}, but I lack the Create Public Threads and Send Messages in Threads "
+                "permissions in this channel to open a thread for the game"
             )
         return channel
 
@@ -243,7 +250,7 @@ class Flows:
             try:
                 await self.service.check_challenge(**terms)
             except ThreadRequired:
-                home = self._thread_home(interaction)
+                home = self._thread_home(interaction, busy=not thread)
                 await reply.think()
                 name = f"{interaction.user.display_name} v {opponent.display_name}"
                 room = await self._open_thread(home, name)
@@ -256,6 +263,9 @@ class Flows:
                     )
                 )
                 return
+            if thread or await self.service.game_in(interaction.channel_id) is not None:
+                # Refuse now, not when the opponent accepts, if no thread can be opened here.
+                self._thread_home(interaction, busy=not thread)
             if against_computer:
                 await reply.think()  # the computer may move first
             result = await self.service.challenge(guild_id=guild_id, **terms)
@@ -312,9 +322,9 @@ class Flows:
         try:
             result = await self.service.accept(challenge_id, user)
         except ThreadRequired:
-            home = self._thread_home(interaction)
-            await reply.hold()
             challenge = await self.service.challenge_view(challenge_id)
+            home = self._thread_home(interaction, busy=not challenge.thread)
+            await reply.hold()
             name = f"{challenge.challenger.name} v {challenge.opponent.name}"
             room = await self._open_thread(home, name, interaction.message)
             result = await self.service.accept(challenge_id, user, thread_id=room.id)
@@ -332,22 +342,38 @@ class Flows:
             try:
                 result = await self.service.rematch(game_id, user)
             except ThreadRequired:
-                home = self._thread_home(interaction)
+                home = self._thread_home(interaction, busy=True)
                 await reply.hold()
                 room = await self._open_thread(home, f"Rematch of game #{game_id}")
                 result = await self.service.rematch(game_id, user, thread_id=room.id)
                 await self.publish(lambda out: send_to(room, out), result)
                 return
-            if result.challenge is not None:
+            if result.action is Action.CHALLENGE_CREATED:
+                assert result.challenge is not None
                 message_id = await reply.public(
                     self._challenge_message(result.challenge, result.mentions)
                 )
                 if message_id is not None:
                     await self.service.set_challenge_message(result.challenge.id, message_id)
                 return
+            if result.challenge is not None:  # this press accepted the other player's rematch
+                await self._show_closed(result.challenge)
             await self.publish(reply.public, result)
 
         await self._run(interaction, work)
+
+    async def _show_closed(self, challenge: ChallengeView) -> None:
+        """Take the buttons off a challenge's message once it is answered elsewhere or expired."""
+        if challenge.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        message = channel.get_partial_message(challenge.message_id)
+        try:
+            await message.edit(embed=challenge_embed(challenge), view=None)
+        except discord.HTTPException as exc:  # deleted meanwhile: nothing left to update
+            log.info("challenge %s message not updated: %s", challenge.id, exc)
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -384,7 +410,8 @@ class Flows:
             assert interaction.channel_id is not None
             view = await self._channel_game(interaction.channel_id)
             default = view.turn == "black"
-            headline = f"Position after {plural(view.ply, 'ply')} (move {view.move_number})."
+            assert view.to_move is not None
+            headline = f"Move {view.move_number}: {view.to_move.name} to move."
             await reply.public(await self.game_message(view, headline, (), flip=default != flip))
 
         await self._run(interaction, work)
@@ -557,11 +584,8 @@ class Flows:
     async def on_event(self, result: ActionResult) -> None:
         """A scheduler event (or a computer move made at start-up), posted in its channel."""
         if result.action is Action.CHALLENGE_EXPIRED:
-            challenge = result.challenge
-            if challenge is not None and challenge.message_id is not None:
-                channel = self.channel(challenge.channel_id, challenge.guild_id)
-                message = discord.PartialMessage(channel=channel, id=challenge.message_id)  # type: ignore[arg-type]
-                await message.edit(embed=challenge_embed(challenge), view=None)
+            if result.challenge is not None:
+                await self._show_closed(result.challenge)
             return
         view = result.game
         if view is None:
