@@ -442,6 +442,14 @@ class GameService:
             move = game.play(text)
             opening_rows.append((game.ply, move.pdn(), game.position.fen(), mover.id, now))
         computer = self.bot.id if opponent.id == self.bot.id else None
+        reply: tuple[MovePlayed, ...] = ()
+        if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
+            # The computer's opening is made before the game is stored, so the game is born at
+            # the player's turn: the scheduler (which makes the computer's pending moves) never
+            # sees a half-started game, and a failed reply is simply retried by it.
+            reply = await self._opening_reply(game, level or DEFAULT_LEVEL)
+            if reply:
+                opening_rows.append((game.ply, reply[0].pdn, game.position.fen(), computer, now))
         values: dict[str, Any] = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -463,6 +471,7 @@ class GameService:
             "created_at": now,
             "updated_at": now,
         }
+        values.update(self._state_columns(game))
         values.update(self._clock_columns(game, white.id, black.id, move_time, now, computer))
         try:
             game_id = await self.store.start_game(values, opening_rows, challenge_id)
@@ -474,30 +483,31 @@ class GameService:
         assert row is not None
         live = _Live(row, game)
         self._live[game_id] = live
-        first = self._view(live)
-        assert first.to_move is not None
+        view = self._view(live)
+        opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
         text = (
-            f"{white.name} (White) v {black.name} (Black): {first.variant_title}. "
-            f"{first.to_move.name} to move."
+            f"{white.name} (White) v {black.name} (Black): {view.variant_title}. "
+            f"{opened}{self._after_move_text(view)}"
         )
-        result = ActionResult(
+        return ActionResult(
             Action.GAME_STARTED,
             text,
-            game=first,
+            game=view,
+            moves=reply,
             post_board=True,
             mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
         )
-        if computer is not None and first.to_move.id == computer:
-            async with self._lock(game_id):
-                reply = await self._computer_reply(live)
-            view = self._view(live)
-            opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
-            text = (
-                f"{white.name} (White) v {black.name} (Black): {view.variant_title}. "
-                f"{opened}{self._after_move_text(view)}"
-            )
-            return replace(result, game=view, moves=reply, text=text)
-        return result
+
+    async def _opening_reply(self, game: Game, level: int) -> tuple[MovePlayed, ...]:
+        """The computer's first move, played on ``game`` (not yet stored); none if the computer
+        failed (the scheduler makes it later)."""
+        try:
+            choice = await self.computer.choose_move(game, level)
+            move = game.play(choice)
+        except Exception:
+            log.exception("the computer failed to open a game; the scheduler will retry")
+            return ()
+        return (MovePlayed(game.ply, move.pdn(), self.bot, True),)
 
     # -- moves ---------------------------------------------------------------------------------
 

@@ -1,5 +1,9 @@
-"""``python -m bot`` before the Discord layer exists: settings are documented, a missing token gets
-an actionable message and exit code 2, and a token is never echoed."""
+"""``python -m bot`` up to the point where it would connect: settings are documented, a missing
+token or a bad setting gets an actionable message and exit code 2, before any network access.
+
+Nothing here sets a usable token, so the bot never tries to reach Discord; reading the token from
+``.env`` (and never printing it) is tested end to end, against the fake Discord, in
+``test_e2e_lifecycle.py``."""
 
 from __future__ import annotations
 
@@ -9,10 +13,13 @@ import sys
 from pathlib import Path
 
 
-def _run(args: list[str], cwd: Path, token: str | None) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], cwd: Path, token: str | None, **settings: str
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     if token is not None:
         env["DISCORD_TOKEN"] = token
+    env.update(settings)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,
@@ -41,9 +48,18 @@ def test_blank_token_counts_as_missing(tmp_path: Path) -> None:
     assert _run([], tmp_path, "   ").returncode == 2
 
 
-def test_token_from_dotenv_is_read_and_never_printed(tmp_path: Path) -> None:
-    secret = "MTIzNDU2.secret-token-value"
-    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={secret}\n")
+def test_bad_setting_exits_2_naming_it(tmp_path: Path) -> None:
+    result = _run([], tmp_path, None, LOG_LEVEL="LOUD")
+    assert result.returncode == 2
+    assert "LOG_LEVEL" in result.stderr and "'LOUD'" in result.stderr
+    assert "--help" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_setting_in_dotenv_is_reported_before_the_token(tmp_path: Path) -> None:
+    """A wrong number in ``.env`` names the setting; the (missing) token is not even asked for."""
+    (tmp_path / ".env").write_text("MOVE_TIME_SCALE=fast\n")
     result = _run([], tmp_path, None)
-    assert result.returncode == 3  # a token was found; the Discord layer is a later milestone
-    assert secret not in result.stdout + result.stderr
+    assert result.returncode == 2
+    assert "MOVE_TIME_SCALE must be a number, not 'fast'" in result.stderr
+    assert "DISCORD_TOKEN is not set" not in result.stderr

@@ -29,6 +29,7 @@ from test_service import (
     unchanged,
 )
 
+from bot.computer import RandomComputer
 from bot.errors import (
     ChallengeError,
     GameOverError,
@@ -294,3 +295,53 @@ async def test_version_2_database_gains_the_message_column_keeping_challenges(
     async with opened(path, clock) as svc:
         started = await svc.accept(4, BOB.id)
         assert started.game is not None and started.game.black == ALICE
+
+
+async def test_a_computer_first_game_is_stored_at_the_players_turn(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scheduler makes the computer's pending moves; if a game where the computer moves first
+    were stored before its opening, a scheduler check at that moment would make the opening
+    itself (the player would get a conflict and the board as a separate message).  So the game
+    must be stored with the opening made: a check right after the insert finds nothing to do."""
+    original = service.store.start_game
+    seen: list[object] = []
+
+    async def start_game_then_check(*args: object, **kwargs: object) -> int:
+        game_id = await original(*args, **kwargs)  # type: ignore[arg-type]
+        seen.extend(await service.resume_computer_games())
+        row = await service.store.game(game_id)
+        assert row is not None and row.ply == 1 and row.deadline is not None
+        return game_id
+
+    monkeypatch.setattr(service.store, "start_game", start_game_then_check)
+    started = await challenge(service, opponent=BOT, color="white")
+    assert seen == []
+    assert started.game is not None and started.game.ply == 1
+    assert len(started.moves) == 1 and f"opened with {started.moves[0].pdn}" in started.text
+    assert [m.pdn for m in await service.store.moves(started.game.id)] == [started.moves[0].pdn]
+
+
+async def test_a_failed_opening_is_made_by_the_scheduler(tmp_path: Path) -> None:
+    clock = [T0]
+
+    class FailsOnce:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.inner = RandomComputer(seed=3)
+
+        async def choose_move(self, game: Game, level: int):  # type: ignore[no-untyped-def]
+            self.calls += 1
+            if self.calls == 1:
+                raise RuntimeError("engine crashed")
+            return await self.inner.choose_move(game, level)
+
+        async def answer_draw(self, game: Game, level: int) -> bool:
+            return False
+
+    async with opened(tmp_path / "d.db", clock, computer=FailsOnce()) as svc:
+        started = await challenge(svc, opponent=BOT, color="white")
+        assert started.game is not None and started.game.ply == 0 and started.moves == ()
+        events = await svc.tick()
+        assert [e.action for e in events] == [Action.MOVED]
+        assert events[0].game is not None and events[0].game.ply == 1

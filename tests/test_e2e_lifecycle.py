@@ -1,0 +1,597 @@
+"""End to end, the bot's life: games against the computer, a crash (SIGKILL) and restart with the
+old buttons still working, reminders and a loss on time, challenge expiry, a clean SIGTERM,
+global command sync, a missing thread permission, and the token read from ``.env``.
+
+Each test runs the real bot process (``python -m bot``'s ``main``) against the fake Discord of
+``tests/fake_discord.py`` through ``tests/e2e_harness.py``; the moves the bot reports are replayed
+with :mod:`rules` to check they are legal and that the bot's record (``/pdn``) agrees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from conftest import Launch
+from discord_launcher import GUARD_MARKER
+from e2e_harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    DRAUGHTS,
+    GENERAL,
+    OFFTOPIC,
+    STEP_TIMEOUT,
+    BotProcess,
+    Sent,
+    Users,
+    channel_posts,
+    content_of,
+    custom_ids,
+    embed_of,
+    field,
+    game_id_of,
+    is_ephemeral,
+    png_of,
+    user,
+)
+from fake_discord import ALL_PERMISSIONS, FakeDiscord, RecordedRequest
+
+from rules import Game, find_variant, read_game
+
+CREATE_PUBLIC_THREADS = 1 << 35
+SCHEDULED_TIMEOUT = 20.0
+"""Upper bound for scheduler posts (reminders, timeouts, expiry) that are due within seconds."""
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def computer(fake: FakeDiscord) -> str:
+    return str(fake.bot_user["id"])
+
+
+def english() -> Game:
+    return Game(find_variant("english"))
+
+
+async def open_challenge(
+    users: Users, challenger: str, opponent: str, channel: str, **options: Any
+) -> tuple[int, dict[str, Any]]:
+    """``/challenge`` between two people: the challenge id and the challenge message."""
+    options.setdefault("variant", "english")
+    sent = await users.command("challenge", challenger, channel, opponent=user(opponent), **options)
+    answer = await sent.callback()
+    assert answer.json["type"] == 4 and not is_ephemeral(answer), answer.json
+    ids = custom_ids(answer)
+    accept = [i for i in ids if i.startswith("challenge:accept:")]
+    assert len(accept) == 1, ids
+    challenge_id = int(accept[0].rsplit(":", 1)[1])
+    assert set(ids) == {f"challenge:{a}:{challenge_id}" for a in ("accept", "decline", "cancel")}
+    return challenge_id, sent.message()
+
+
+async def accept(
+    users: Users, challenge_id: int, message: dict[str, Any], opponent: str
+) -> RecordedRequest:
+    """Press Accept: the challenge message is updated, and the board is posted (a follow-up)."""
+    press = await users.press(f"challenge:accept:{challenge_id}", message, opponent)
+    update = await press.callback()
+    assert update.json["type"] == 7, update.json
+    assert field(embed_of(update), "Status").startswith("Accepted: game #")
+    assert custom_ids(update) == []
+    return await press.followup()
+
+
+async def human_game(
+    users: Users, challenger: str, opponent: str, channel: str, **options: Any
+) -> tuple[int, RecordedRequest]:
+    """A challenge accepted at once: the game id and its first board message."""
+    challenge_id, message = await open_challenge(users, challenger, opponent, channel, **options)
+    board = await accept(users, challenge_id, message, opponent)
+    return game_id_of(embed_of(board)), board
+
+
+async def human_move(users: Users, player: str, channel: str, move: str) -> RecordedRequest:
+    """``/move`` in a game between people: answered publicly with the board."""
+    sent = await users.command("move", player, channel, move=move)
+    answer = await sent.callback()
+    assert answer.json["type"] == 4 and not is_ephemeral(answer), answer.json
+    assert embed_of(answer)["description"].split(" played ")[1].startswith(move + ".")
+    png_of(answer)
+    return answer
+
+
+async def pdn_record(users: Users, player: str, channel: str, **options: Any) -> tuple[str, Game]:
+    """``/pdn``: the file's name and the game it holds, read (and so checked) by the rules."""
+    sent = await users.command("pdn", player, channel, **options)
+    answer = await sent.callback()
+    assert is_ephemeral(answer), answer.json
+    (name,) = answer.files
+    return name, read_game(answer.files[name]).game
+
+
+def plies(game: Game) -> list[str]:
+    return [m.pdn() for m in game.moves]
+
+
+async def first_answer(sent: Sent) -> RecordedRequest:
+    """After a deferred "thinking" response: the edit that fills it in, or (on a refusal) the
+    private follow-up, whichever comes first, so that a refusal fails at once and readably."""
+    fake = sent.users.fake
+    base = rf"/webhooks/{fake.application_id}/{sent.token}"
+
+    def found() -> RecordedRequest | None:
+        for r in fake.requests:
+            if (r.method, r.path) in (("PATCH", base + "/messages/@original"), ("POST", base)):
+                return r
+        return None
+
+    answer: RecordedRequest = await sent.users.bot.alive(
+        fake.wait_until(found, timeout=STEP_TIMEOUT)
+    )
+    assert answer.method == "PATCH", f"refused instead: {content_of(answer)!r}"
+    return answer
+
+
+# -- games against the computer ----------------------------------------------------------------
+
+
+async def test_computer_opens_when_it_has_the_first_move(launch: Launch, fake: FakeDiscord) -> None:
+    """English: Black moves first, so a challenger playing White sees the computer's opening
+    move in the answer to ``/challenge`` (and nowhere else)."""
+    _, users = await launch()
+    sent = await users.command(
+        "challenge",
+        ALICE,
+        GENERAL,
+        opponent=user(computer(fake)),
+        variant="english",
+        color="white",
+        level=4,
+    )
+    assert (await sent.callback()).json["type"] == 5  # thinking: the computer moves first
+    board = await first_answer(sent)
+    embed = embed_of(board)
+    assert field(embed, "Black") == f"<@{computer(fake)}> (computer, level 4)"
+    assert field(embed, "White") == f"<@{ALICE}>"
+    match = re.fullmatch(
+        r"Alice \(White\) v DraughtsBot \(Black\): English draughts / American checkers\. "
+        r"DraughtsBot opened with (\S+)\. Alice to move\.",
+        embed["description"],
+    )
+    assert match, embed["description"]
+    local = english()
+    local.play(match[1])  # a legal opening move
+    assert field(embed, "Last move") == f"`{match[1]}`"
+    assert field(embed, "To move") == f"<@{ALICE}>"
+    png_of(board)
+    assert channel_posts(fake, GENERAL) == []  # the answer itself shows the board
+    _, record = await pdn_record(users, ALICE, GENERAL)
+    assert plies(record) == plies(local)
+
+
+async def test_game_against_the_computer(launch: Launch, fake: FakeDiscord) -> None:
+    bot, users = await launch()
+    me = computer(fake)
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(me), variant="english", color="black", level=2
+    )
+    assert (await sent.callback()).json["type"] == 5
+    start = await first_answer(sent)
+    embed = embed_of(start)
+    game_id = game_id_of(embed)
+    assert field(embed, "White") == f"<@{me}> (computer, level 2)"
+    assert field(embed, "Black") == f"<@{ALICE}>"
+    assert field(embed, "Last move") == "—"
+    assert field(embed, "To move") == f"<@{ALICE}>"
+    image = png_of(start)
+    assert image.width >= 200 and image.height >= 200
+    assert embed["image"]["url"] == f"attachment://{next(iter(start.files))}"
+    assert content_of(start) == f"<@{ALICE}>, your move."
+
+    local = english()
+    for turn in range(3):
+        choices = await users.autocomplete("move", ALICE, GENERAL, "move", move="")
+        assert {c["value"] for c in choices} == {m.pdn() for m in local.legal_moves()}
+        mine = local.legal_moves()[turn % len(local.legal_moves())].pdn()
+        sent = await users.command("move", ALICE, GENERAL, move=mine)
+        assert (await sent.callback()).json["type"] == 5
+        answer = await first_answer(sent)
+        embed = embed_of(answer)
+        match = re.fullmatch(
+            r"Alice played (\S+)\. DraughtsBot replied (\S+)\. Alice to move\.",
+            embed["description"],
+        )
+        assert match, embed["description"]
+        assert match[1] == mine
+        local.play(mine)
+        local.play(match[2])  # the computer's reply is legal in the position it was made
+        assert field(embed, "Move") == str(local.move_number)
+        assert field(embed, "Last move") == f"`{match[2]}`"
+        assert game_id_of(embed) == game_id
+        png_of(answer)
+
+    name, record = await pdn_record(users, ALICE, GENERAL)
+    assert name == f"draughts-game-{game_id}.pdn"
+    assert plies(record) == plies(local) and len(plies(local)) == 6
+    assert record.position == local.position
+
+    # A second game against the computer in the same (busy) channel opens a thread.
+    sent = await users.command(
+        "challenge", BOB, GENERAL, opponent=user(me), variant="english", color="black"
+    )
+    assert (await sent.callback()).json["type"] == 5
+    opened = await bot.alive(fake.wait_for_request("POST", rf"/channels/{GENERAL}/threads"))
+    assert opened.json["name"] == "Bob v DraughtsBot"
+    (thread_id,) = [t for t, th in fake.threads.items() if th["parent_id"] == GENERAL]
+    answer = await first_answer(sent)
+    second = game_id + 1
+    assert content_of(answer) == f"Game #{second} against me started in <#{thread_id}>."
+    assert not answer.files
+    (board,) = channel_posts(fake, thread_id)
+    embed = embed_of(board)
+    assert game_id_of(embed) == second
+    assert field(embed, "White") == f"<@{me}> (computer, level 3)"
+    assert field(embed, "Black") == f"<@{BOB}>"
+    png_of(board)
+    # The first game is untouched and still the channel's game.
+    _, again = await pdn_record(users, ALICE, GENERAL)
+    assert plies(again) == plies(local)
+
+
+# -- crash and restart -------------------------------------------------------------------------
+
+
+async def test_buttons_and_games_survive_a_kill_and_restart(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    # Game 1 in #general: Alice (White) v Bob (Black, moves first); Bob moves, Alice offers a draw.
+    first, _ = await human_game(users, ALICE, BOB, GENERAL, color="white")
+    local = english()
+    opening = local.legal_moves()[2].pdn()
+    await human_move(users, BOB, GENERAL, opening)
+    local.play(opening)
+    draw = await users.command("draw", ALICE, GENERAL, action="offer")
+    offer = await draw.callback()
+    assert content_of(offer) == f"<@{BOB}> Alice offers a draw. Bob, accept or decline?"
+    assert custom_ids(offer) == [f"draw:accept:{first}", f"draw:decline:{first}"]
+    decline_here = draw.message()
+    # Game 2 in #off-topic: Carol v Bob, Carol offers a draw.
+    second, _ = await human_game(users, CAROL, BOB, OFFTOPIC, color="black")
+    draw = await users.command("draw", CAROL, OFFTOPIC, action="offer")
+    assert custom_ids(await draw.callback()) == [f"draw:accept:{second}", f"draw:decline:{second}"]
+    accept_here = draw.message()
+    # An open challenge in #draughts: Carol challenges Alice.
+    challenge_id, challenge_message = await open_challenge(users, CAROL, ALICE, DRAUGHTS)
+
+    bot.kill()
+    await bot.start()
+    assert bot.log().count("ready to serve") == 2
+
+    # The old Decline button of game 1.
+    press = await users.press(f"draw:decline:{first}", decline_here, BOB)
+    update = await press.callback()
+    assert update.json["type"] == 7
+    assert content_of(update).startswith("Bob declined the draw.")
+    assert custom_ids(update) == []
+    # Game 1 goes on at the right move.
+    reply = local.legal_moves()[0].pdn()
+    answer = await human_move(users, ALICE, GENERAL, reply)
+    local.play(reply)
+    embed = embed_of(answer)
+    assert embed["description"] == f"Alice played {reply}. Bob to move."
+    assert field(embed, "Move") == "2" == str(local.move_number)
+    assert field(embed, "Last move") == f"`{reply}`"
+    assert game_id_of(embed) == first
+    _, record = await pdn_record(users, BOB, GENERAL)
+    assert plies(record) == plies(local)
+
+    # The old Accept button of game 2 ends it in a draw.
+    press = await users.press(f"draw:accept:{second}", accept_here, BOB)
+    update = await press.callback()
+    assert update.json["type"] == 7
+    assert content_of(update) == "Bob accepted the draw: 1/2-1/2."
+    assert custom_ids(update) == []
+    final = await press.followup(0)
+    embed = embed_of(final)
+    assert game_id_of(embed) == second
+    assert field(embed, "Result") == "**1/2-1/2**: draw (draw by agreement)"
+    assert custom_ids(final) == [f"rematch:{second}"]
+    assert read_game(final.files[f"draughts-game-{second}.pdn"]).game.result() == "1/2-1/2"
+    replay = await press.followup(1)
+    assert replay.files[f"game-{second}.gif"].startswith(b"GIF8")
+
+    # The old challenge's Accept button starts game 3 in #draughts.
+    board = await accept(users, challenge_id, challenge_message, ALICE)
+    embed = embed_of(board)
+    assert game_id_of(embed) == second + 1
+    assert {field(embed, "White"), field(embed, "Black")} == {f"<@{ALICE}>", f"<@{CAROL}>"}
+
+
+# -- time ---------------------------------------------------------------------------------------
+
+
+async def test_reminder_then_loss_on_time(launch: Launch, fake: FakeDiscord) -> None:
+    # 5 minutes per move, scaled by 0.01: 3 seconds, a reminder after 1.5.
+    bot, users = await launch(MOVE_TIME_SCALE="0.01", SCHEDULER_INTERVAL_SECONDS="0.2")
+    challenge_id, message = await open_challenge(
+        users, ALICE, BOB, GENERAL, color="black", move_time=300
+    )
+    assert field(message["embeds"][0], "Time per move") == "3 seconds"
+    game_id = game_id_of(embed_of(await accept(users, challenge_id, message, BOB)))
+
+    def posts_with(predicate: Any) -> list[tuple[int, RecordedRequest]]:
+        return [(i, p) for i, p in enumerate(channel_posts(fake, GENERAL)) if predicate(p)]
+
+    def is_reminder(p: RecordedRequest) -> bool:
+        return "half of your time has passed" in content_of(p)
+
+    def is_final(p: RecordedRequest) -> bool:
+        return any(
+            e.get("footer", {}).get("text") == f"Game #{game_id}"
+            for e in p.json.get("embeds") or []
+        )
+
+    def is_replay(p: RecordedRequest) -> bool:
+        return f"game-{game_id}.gif" in p.files
+
+    await bot.alive(fake.wait_until(lambda: posts_with(is_replay), timeout=SCHEDULED_TIMEOUT))
+    ((r, reminder),) = posts_with(is_reminder)
+    ((f, final),) = posts_with(is_final)
+    ((g, replay),) = posts_with(is_replay)
+    assert r < f < g
+    assert content_of(reminder).startswith(
+        f"<@{ALICE}>, it is your move in game #{game_id}: half of your time has passed;"
+    )
+    assert reminder.json["allowed_mentions"]["users"] == [int(ALICE)]
+
+    embed = final.json["embeds"][0]
+    assert embed["description"] == "Alice ran out of time: 1-0."
+    result = field(embed, "Result")
+    assert result.startswith("**1-0**: Bob wins (") and "time" in result, result
+    assert custom_ids(final) == [f"rematch:{game_id}"]
+    assert sorted(final.json["allowed_mentions"]["users"]) == sorted([int(ALICE), int(BOB)])
+    png_of(final)
+    record = read_game(final.files[f"draughts-game-{game_id}.pdn"])
+    assert record.game.result() == "1-0" and record.game.ply == 0
+    assert replay.files[f"game-{game_id}.gif"].startswith(b"GIF8")
+    assert content_of(replay).startswith(f"Replay of game #{game_id}.")
+    # The game is over: nobody is reminded or timed out again.
+    games = await (await users.command("games", BOB, GENERAL)).callback()
+    assert content_of(games).startswith("No games are running")
+
+
+async def test_challenge_expires_and_loses_its_buttons(launch: Launch, fake: FakeDiscord) -> None:
+    bot, users = await launch(CHALLENGE_EXPIRY_SECONDS="1", SCHEDULER_INTERVAL_SECONDS="0.2")
+    challenge_id, message = await open_challenge(users, ALICE, BOB, GENERAL)
+    mid = message["id"]
+    # What Bob's client shows: the message with its buttons (the fake's copy gets edited).
+    seen_by_bob = copy.deepcopy(message)
+    edit = await bot.alive(
+        fake.wait_for_request(
+            "PATCH", rf"/channels/{GENERAL}/messages/{mid}", timeout=SCHEDULED_TIMEOUT
+        )
+    )
+    embed = embed_of(edit)
+    assert field(embed, "Status") == "Expired without an answer"
+    assert edit.json["components"] == []
+    assert fake.messages[mid]["components"] == []
+    assert embed["footer"]["text"] == f"Challenge #{challenge_id}"
+
+    # Bob presses Accept just as the challenge expires: the press arrives after the expiry.
+    press = await users.press(f"challenge:accept:{challenge_id}", seen_by_bob, BOB)
+    refusal = await press.callback()
+    assert refusal.json["type"] == 4 and is_ephemeral(refusal)
+    assert "no longer open" in content_of(refusal)
+    assert fake.find_requests("POST", rf"/webhooks/{fake.application_id}/{press.token}") == []
+    # No game was started, and Alice may challenge again.
+    games = await (await users.command("games", ALICE, GENERAL)).callback()
+    assert content_of(games).startswith("No games are running")
+    again, _ = await open_challenge(users, ALICE, BOB, GENERAL)
+    assert again == challenge_id + 1
+
+
+# -- stopping -----------------------------------------------------------------------------------
+
+
+async def test_sigterm_when_idle_stops_cleanly_with_everything_saved(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    first, _ = await human_game(users, ALICE, BOB, GENERAL, color="white")
+    local = english()
+    for player in (BOB, ALICE, BOB):
+        move = local.legal_moves()[-1].pdn()
+        await human_move(users, player, GENERAL, move)
+        local.play(move)
+    sent = await users.command(
+        "challenge",
+        CAROL,
+        DRAUGHTS,
+        opponent=user(computer(fake)),
+        variant="english",
+        color="black",
+    )
+    answer = await first_answer(sent)
+    second = game_id_of(embed_of(answer))
+    sent = await users.command("move", CAROL, DRAUGHTS, move="11-15")
+    vs_computer = re.fullmatch(
+        r"Carol played 11-15\. DraughtsBot replied (\S+)\. Carol to move\.",
+        embed_of(await first_answer(sent))["description"],
+    )
+    assert vs_computer
+
+    assert await bot.stop() == 0
+    log = bot.log()
+    assert "stop signal received" in log
+    assert re.search(r" stopped$", log, re.MULTILINE), log
+    assert "Traceback" not in log
+
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        games = db.execute(
+            "SELECT id, status, ply, white_id, black_id, computer_id FROM games ORDER BY id"
+        ).fetchall()
+        assert games == [
+            (first, "running", 3, int(ALICE), int(BOB), None),
+            (second, "running", 2, int(computer(fake)), int(CAROL), int(computer(fake))),
+        ]
+        moves = {
+            gid: [
+                row[0]
+                for row in db.execute(
+                    "SELECT pdn FROM moves WHERE game_id = ? ORDER BY ply", (gid,)
+                ).fetchall()
+            ]
+            for gid in (first, second)
+        }
+    assert moves[first] == plies(local)
+    assert moves[second] == ["11-15", vs_computer[1]]
+    wal = Path(f"{bot.database}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # checkpointed on close
+
+
+# -- start-up variants --------------------------------------------------------------------------
+
+
+class GlobalCommandsBot(BotProcess):
+    """The bot without DEV_GUILD_ID: it syncs its commands globally, so that is what start-up
+    waits for."""
+
+    def _command_syncs(self) -> list[RecordedRequest]:
+        path = f"/applications/{self.fake.application_id}/commands"
+        return [r for r in self.fake.requests if r.method == "PUT" and r.path == path]
+
+
+class DotenvTokenBot(BotProcess):
+    """The bot with no DISCORD_TOKEN in its environment (it must read the one in ``.env``)."""
+
+    def env(self) -> dict[str, str]:
+        env = super().env()
+        del env["DISCORD_TOKEN"]
+        return env
+
+
+@contextlib.asynccontextmanager
+async def running(bot: BotProcess) -> AsyncIterator[Users]:
+    """Start a bot the ``launch`` fixture does not know, with the same checks at the end."""
+    try:
+        await bot.start()
+        yield Users(bot.fake, bot)
+    finally:
+        if bot.proc is not None and bot.proc.poll() is None:
+            assert await bot.stop() == 0, bot.log()
+    log = bot.log()
+    assert GUARD_MARKER not in log, log
+    assert "Traceback" not in log, log
+    assert bot.fake.unknown_requests == [], bot.fake.unknown_requests
+
+
+async def test_commands_are_synced_globally_without_dev_guild(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    bot = GlobalCommandsBot(fake, tmp_path, DEV_GUILD_ID="")
+    async with running(bot) as users:
+        (sync,) = fake.find_requests("PUT", rf"/applications/{fake.application_id}/commands")
+        names = {c["name"] for c in sync.json}
+        assert names == {
+            "challenge",
+            "move",
+            "board",
+            "moves",
+            "draw",
+            "resign",
+            "abort",
+            "pdn",
+            "games",
+            "rules",
+            "help",
+        }
+        assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
+        assert "synced 11 commands globally" in bot.log()
+        # A global command's interaction (no guild_id in its data) is answered.
+        sent = await users.command("help", BOB, GENERAL)
+        assert "guild_id" not in sent.payload["data"]
+        answer = await sent.callback()
+        assert is_ephemeral(answer) and embed_of(answer)["title"] == "How to play"
+
+
+async def test_token_from_dotenv_is_used_and_never_printed(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    secret = "MTIzNDU2.secret-token-value"
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={secret}\n")
+    bot = DotenvTokenBot(fake, tmp_path)
+    assert "DISCORD_TOKEN" not in bot.env()
+    async with running(bot) as users:
+        authorizations = {
+            request.path: value
+            for request in fake.requests
+            for name, value in request.headers.items()
+            if name.lower() == "authorization"
+        }
+        assert authorizations["/users/@me"] == f"Bot {secret}"
+        assert set(authorizations.values()) == {f"Bot {secret}"}
+        identify = [p for p in fake.gateway_received if p.get("op") == 2]
+        assert [p["d"]["token"] for p in identify] == [secret]
+        answer = await (await users.command("help", ALICE, GENERAL)).callback()
+        assert is_ephemeral(answer)
+    assert secret not in bot.log()
+    assert "token='***'" in bot.log()
+
+
+# -- permissions --------------------------------------------------------------------------------
+
+
+async def test_accepting_in_a_busy_channel_without_thread_permission(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    await human_game(users, ALICE, BOB, GENERAL)
+    challenge_id, message = await open_challenge(users, CAROL, BOB, GENERAL)
+    fake.app_permissions = str(int(ALL_PERMISSIONS) & ~CREATE_PUBLIC_THREADS)
+
+    press = await users.press(f"challenge:accept:{challenge_id}", message, BOB)
+    refusal = await press.callback()
+    assert refusal.json["type"] == 4 and is_ephemeral(refusal), refusal.json
+    assert "Create Public Threads" in content_of(refusal)
+    assert "already running" in content_of(refusal)
+    # Nothing changed: no thread, the challenge message keeps its buttons, the challenge is open.
+    assert fake.threads == {}
+    assert fake.find_requests("PATCH", rf"/channels/{GENERAL}/messages/{message['id']}") == []
+    assert len(custom_ids(fake.messages[message["id"]])) == 3
+    games = await (await users.command("games", CAROL, GENERAL)).callback()
+    assert embed_of(games)["title"] == "Running games (1)"
+
+    # With the permission back, the same button opens the game in a thread on the challenge.
+    fake.app_permissions = ALL_PERMISSIONS
+    press = await users.press(f"challenge:accept:{challenge_id}", message, BOB)
+    assert (await press.callback()).json["type"] == 6
+    opened = await bot.alive(
+        fake.wait_for_request("POST", rf"/channels/{GENERAL}/messages/{message['id']}/threads")
+    )
+    assert opened.json["name"] == "Carol v Bob"
+    thread_id = message["id"]  # a thread started from a message has the message's id
+    board = await bot.alive(
+        fake.wait_until(lambda: channel_posts(fake, thread_id), timeout=STEP_TIMEOUT)
+    )
+    assert {field(embed_of(board[0]), "White"), field(embed_of(board[0]), "Black")} == {
+        f"<@{CAROL}>",
+        f"<@{BOB}>",
+    }
+    edit = await press.original_edit()
+    assert field(embed_of(edit), "Status").endswith(f"in <#{thread_id}>")
+
+    # Without the permission, a new challenge in the busy channel is refused at once.
+    fake.app_permissions = str(int(ALL_PERMISSIONS) & ~CREATE_PUBLIC_THREADS)
+    sent = await users.command("challenge", CAROL, GENERAL, opponent=user(ALICE), variant="pool")
+    refusal = await sent.callback()
+    assert refusal.json["type"] == 4 and is_ephemeral(refusal), refusal.json
+    assert "Create Public Threads" in content_of(refusal)
