@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from rules.game import DrawOfferError, Game
 from rules.game import GameError as RulesGameError
@@ -75,6 +75,41 @@ def _color_label(color: Color) -> str:
     return "white" if color is Color.WHITE else "black"
 
 
+class ChallengeTerms(TypedDict, total=False):
+    """The keyword arguments of :meth:`GameService.challenge` and
+    :meth:`GameService.check_challenge` (defaults: random colour, a day per move, no thread, no
+    opening, level 3 against the computer)."""
+
+    channel_id: Required[int]
+    challenger: Required[Player]
+    opponent: Required[Player]
+    variant: Required[str]
+    color: str
+    move_time: int
+    """Seconds per move."""
+    thread: bool
+    opening: Sequence[str]
+    level: int | None
+    thread_id: int | None
+    """The thread to start a computer game in, when one is needed."""
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """A checked challenge."""
+
+    channel_id: int
+    challenger: Player
+    opponent: Player
+    variant: Variant
+    color: str
+    move_time: int
+    thread: bool
+    opening: tuple[str, ...]
+    level: int | None
+    thread_id: int | None
+
+
 @dataclass
 class _Live:
     """A running game held in memory: its row as last written and its rules record."""
@@ -121,69 +156,45 @@ class GameService:
     # -- challenges ----------------------------------------------------------------------------
 
     async def challenge(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        challenger: Player,
-        opponent: Player,
-        variant: str,
-        color: str = "random",
-        move_time: int = 24 * 3600,
-        thread: bool = False,
-        opening: Sequence[str] = (),
-        level: int | None = None,
-        thread_id: int | None = None,
+        self, *, guild_id: int | None, **terms: Unpack[ChallengeTerms]
     ) -> ActionResult:
         """Post a challenge, or start a game at once when the opponent is the bot itself (in
         ``thread_id`` when given; :class:`ThreadRequired` when a thread is wanted or the channel
         is busy and none is given)."""
-        prepared = await self._prepare_challenge(
-            channel_id=channel_id,
-            challenger=challenger,
-            opponent=opponent,
-            variant=variant,
-            color=color,
-            move_time=move_time,
-            thread=thread,
-            opening=opening,
-            level=level,
-            thread_id=thread_id,
-        )
-        rules_variant, opening_moves, challenger, opponent = prepared
+        t = await self._prepare_challenge(**terms)
         now = self.clock()
-        if opponent.id == self.bot.id:
+        if t.opponent.id == self.bot.id:
             return await self._start(
                 guild_id=guild_id,
-                channel_id=channel_id if thread_id is None else thread_id,
-                challenger=challenger,
+                channel_id=t.channel_id if t.thread_id is None else t.thread_id,
+                challenger=t.challenger,
                 opponent=self.bot,
-                variant=rules_variant.key,
-                color=color,
-                move_time=move_time,
-                opening=opening_moves,
-                level=level or DEFAULT_LEVEL,
+                variant=t.variant.key,
+                color=t.color,
+                move_time=t.move_time,
+                opening=t.opening,
+                level=t.level or DEFAULT_LEVEL,
                 challenge_id=None,
             )
         values = {
             "guild_id": guild_id,
-            "channel_id": channel_id,
-            "challenger_id": challenger.id,
-            "challenger_name": challenger.name,
-            "opponent_id": opponent.id,
-            "opponent_name": opponent.name,
-            "variant": rules_variant.key,
-            "color": color,
-            "move_time": move_time,
-            "thread": int(thread),
-            "opening": " ".join(opening_moves),
+            "channel_id": t.channel_id,
+            "challenger_id": t.challenger.id,
+            "challenger_name": t.challenger.name,
+            "opponent_id": t.opponent.id,
+            "opponent_name": t.opponent.name,
+            "variant": t.variant.key,
+            "color": t.color,
+            "move_time": t.move_time,
+            "thread": int(t.thread),
+            "opening": " ".join(t.opening),
             "level": None,
             "status": "open",
             "created_at": now,
             "expires_at": now + self.challenge_expiry,
             "updated_at": now,
         }
-        stale = await self.store.open_challenge_of(challenger.id, channel_id)
+        stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
         if stale is not None and stale.expires_at <= now:
             # Expired but not yet swept by the scheduler: it must not block a new challenge.
             await self.store.close_challenge(stale.id, "expired", now)
@@ -196,12 +207,21 @@ class GameService:
         view = self._challenge_view(row)
         return ActionResult(
             Action.CHALLENGE_CREATED,
-            f"{challenger.name} challenges {opponent.name} to {view.variant_title}.",
+            f"{t.challenger.name} challenges {t.opponent.name} to {view.variant_title}.",
             challenge=view,
-            mentions=(opponent.id,),
+            mentions=(t.opponent.id,),
         )
 
-    async def check_challenge(
+    async def check_challenge(self, **terms: Unpack[ChallengeTerms]) -> None:
+        """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
+        without writing: the Discord layer checks before it defers a slow start."""
+        t = await self._prepare_challenge(**terms)
+        if t.opponent.id != self.bot.id:
+            stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
+            if stale is not None and stale.expires_at > self.clock():
+                raise ChallengeError(OPEN_CHALLENGE)
+
+    async def _prepare_challenge(
         self,
         *,
         channel_id: int,
@@ -214,42 +234,9 @@ class GameService:
         opening: Sequence[str] = (),
         level: int | None = None,
         thread_id: int | None = None,
-    ) -> None:
-        """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
-        without writing: the Discord layer checks before it defers a slow start."""
-        await self._prepare_challenge(
-            channel_id=channel_id,
-            challenger=challenger,
-            opponent=opponent,
-            variant=variant,
-            color=color,
-            move_time=move_time,
-            thread=thread,
-            opening=opening,
-            level=level,
-            thread_id=thread_id,
-        )
-        if opponent.id != self.bot.id:
-            stale = await self.store.open_challenge_of(challenger.id, channel_id)
-            if stale is not None and stale.expires_at > self.clock():
-                raise ChallengeError(OPEN_CHALLENGE)
-
-    async def _prepare_challenge(
-        self,
-        *,
-        channel_id: int,
-        challenger: Player,
-        opponent: Player,
-        variant: str,
-        color: str,
-        move_time: int,
-        thread: bool,
-        opening: Sequence[str],
-        level: int | None,
-        thread_id: int | None,
-    ) -> tuple[Variant, tuple[str, ...], Player, Player]:
-        """The checks of a challenge; the variant, the opening's moves and the two players with
-        clean names."""
+    ) -> _Terms:
+        """The checks of a challenge, and its terms with the defaults filled in, the opening's
+        moves read and the names cleaned."""
         try:
             rules_variant = find_variant(variant)
         except ValueError as exc:
@@ -266,15 +253,24 @@ class GameService:
         if level is not None and level not in LEVELS:
             raise ChallengeError("the level must be between 1 and 6")
         opening_moves = self._check_opening(rules_variant.key, opening)
-        challenger = Player(challenger.id, _clean_name(challenger.name))
-        opponent = Player(opponent.id, _clean_name(opponent.name))
         if (
             against_computer
             and thread_id is None
             and (thread or await self.store.running_game_in(channel_id) is not None)
         ):
             raise ThreadRequired("the game needs a thread")
-        return rules_variant, opening_moves, challenger, opponent
+        return _Terms(
+            channel_id=channel_id,
+            challenger=Player(challenger.id, _clean_name(challenger.name)),
+            opponent=Player(opponent.id, _clean_name(opponent.name)),
+            variant=rules_variant,
+            color=color,
+            move_time=move_time,
+            thread=thread,
+            opening=opening_moves,
+            level=level,
+            thread_id=thread_id,
+        )
 
     def _check_opening(self, variant: str, opening: Sequence[str]) -> tuple[str, ...]:
         game = Game(find_variant(variant))
