@@ -56,8 +56,9 @@ class Bench:
 
     async def send(self, payload: dict) -> object:
         path = f"/interactions/{payload['id']}/{payload['token']}/callback"
+        answered = self.fake.expect("POST", path)
         await self.fake.send_interaction(payload)
-        return await self.fake.wait_for_request("POST", path, timeout=30)
+        return await asyncio.wait_for(answered, 30)
 
     async def start_game(self, channel: str) -> None:
         options = [

@@ -178,6 +178,7 @@ class FakeDiscord:
         self._sockets: list[web.WebSocketResponse] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
+        self._expected: dict[tuple[str, str], asyncio.Future[RecordedRequest]] = {}
         self._runner: web.AppRunner | None = None
         self._app = web.Application(client_max_size=64 * 1024 * 1024)
         self._app.router.add_get("/gateway", self._gateway)
@@ -268,6 +269,13 @@ class FakeDiscord:
             return got[count - 1] if len(got) >= count else None
 
         return await self.wait_until(found, timeout)
+
+    def expect(self, method: str, path: str) -> asyncio.Future[RecordedRequest]:
+        """A future for the next request with exactly this method and path: O(1) per request,
+        for benchmarks that would otherwise rescan every recorded request on each arrival."""
+        future = asyncio.get_running_loop().create_future()
+        self._expected[(method, path)] = future
+        return future
 
     async def wait_for_identify(self, timeout: float = 10.0) -> None:
         await self.wait_until(lambda: self.sessions_identified > 0, timeout)
@@ -685,6 +693,9 @@ class FakeDiscord:
             )
             rec.unknown = True
         rec.status = response.status
+        expected = self._expected.pop((rec.method, rec.path), None)
+        if expected is not None and not expected.done():
+            expected.set_result(rec)
         await self._notify()
         return response
 
