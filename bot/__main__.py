@@ -35,6 +35,8 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
   DEV_GUILD_ID    optional server id: slash commands are synced there instantly, for development
                   (without it they are synced globally, which Discord may take a while to show)
   LOG_LEVEL       logging level, e.g. DEBUG, INFO, WARNING (default: INFO)
+  ENGINE_MOVE_TIME_SECONDS
+                  how long the computer thinks per move at level 6 (default: 2)
 
 for tests and demos:
   CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open (default: 900)

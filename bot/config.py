@@ -58,6 +58,8 @@ class Settings:
     """Seconds an unanswered challenge stays open."""
     scheduler_interval: float = 5.0
     """Seconds between checks for reminders, timeouts and expired challenges."""
+    engine_move_time: float = 2.0
+    """Seconds the computer thinks per move at level 6 (lower levels use less)."""
     move_time_scale: float = 1.0
     """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
     one, e.g. 0.001 turns 1 day into 86 seconds)."""
@@ -75,6 +77,7 @@ class Settings:
             log_level=level,
             challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
+            engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
         )
 

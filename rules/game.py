@@ -204,6 +204,11 @@ class Game:
         first_mover = self.positions[since_ply].turn
         return (plies + 1) // 2 if first_mover is side else plies // 2
 
+    def quiet_plies(self) -> int:
+        """Plies since the last capture or other progress move (what the no-progress rule
+        counts; the engine needs it to see that draw coming)."""
+        return self._quiet[-1]
+
     def no_progress_left(self) -> int:
         """Moves (each) left before the no-progress draw."""
         return self.variant.no_progress.moves - self._quiet[-1] // 2

@@ -63,6 +63,7 @@ class BotProcess:
                 "DEV_GUILD_ID": self.fake.guild.id,
                 "LOG_LEVEL": "INFO",
                 "SCHEDULER_INTERVAL_SECONDS": "0.2",
+                "ENGINE_MOVE_TIME_SECONDS": "0.2",
                 "PYTHONUNBUFFERED": "1",
             }
         )

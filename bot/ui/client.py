@@ -2,7 +2,8 @@
 
 Start-up (``setup_hook``, after login and before the gateway connects, so before any interaction
 can arrive): open the database (migrating it), register the persistent buttons, add the command
-cogs, sync the commands, let the computer move where it was its turn, start the scheduler.
+cogs, sync the commands, start the scheduler (whose first check lets the computer move where it
+was its turn).
 Shutdown: stop the scheduler, let the game actions in flight finish their transactions, close the
 database, then the connection to Discord.
 """
@@ -16,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from ..config import Settings
+from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService
 from .buttons import DYNAMIC_ITEMS
@@ -53,6 +55,7 @@ class DraughtsBot(commands.Bot):
         self._service: GameService | None = None
         self._flows: Flows | None = None
         self._scheduler: Scheduler | None = None
+        self.computer: EngineComputer | None = None
 
     @property
     def flows(self) -> Flows:
@@ -62,11 +65,13 @@ class DraughtsBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         assert self.user is not None
+        self.computer = EngineComputer(self.settings.engine_move_time)
         service = await GameService.open(
             self.settings.database_path,
             bot_user_id=self.user.id,
             bot_name=self.user.display_name,
             challenge_expiry=self.settings.challenge_expiry,
+            computer=self.computer,
         )
         self._service = service
         self._flows = Flows(self, service, self.media, self.settings.move_time_scale)
@@ -74,15 +79,8 @@ class DraughtsBot(commands.Bot):
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))
         await self._sync_commands()
-        for result in await service.resume_computer_games():
-            try:
-                await self._flows.on_event(result)
-            except discord.HTTPException as exc:
-                log.warning(
-                    "could not post the computer's move in game %s: %s",
-                    result.game.id if result.game else "?",
-                    exc,
-                )
+        # The scheduler's first check, at once, makes the computer's moves that were pending
+        # when the bot stopped (in the background: a start-up never waits for the engine).
         self._scheduler = Scheduler(service, self._flows.on_event, self.settings.scheduler_interval)
         self._scheduler.start()
         log.info("ready to serve (database %s)", self.settings.database_path)
@@ -109,4 +107,6 @@ class DraughtsBot(commands.Bot):
             await self._service.close()
         await super().close()
         await asyncio.to_thread(self.media.close)
+        if self.computer is not None:
+            await asyncio.to_thread(self.computer.close)
         log.info("stopped")

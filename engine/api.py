@@ -1,0 +1,166 @@
+"""The engine's public face: ``best_move(game, limits) -> (move, score, pv)``.
+
+Kept small on purpose: the bot's computer opponent calls it now, and hints and post-game
+analysis can call it later with other limits.  Everything here is synchronous and pure CPU; the
+bot runs it in a worker process.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rules.game import Game
+from rules.move import Move
+from rules.movegen import RawMove
+from rules.position import Position
+from rules.variants import Variant
+
+from .board import board_for, state_of
+from .evaluate import evaluator
+from .search import MATE, WIN_BOUND, Iteration, Searcher
+
+DEFAULT_MOVETIME = 2.0
+"""Seconds per move at level 6 (the bot's default)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """How one level plays: a depth cap, a share of the time limit, and how far it strays from
+    the best move (levels 1-3 pick at random among the moves within ``margin`` of the best of
+    their ``choices`` best, which makes human-looking mistakes rather than absurd ones)."""
+
+    depth: int
+    time_share: float
+    choices: int
+    margin: int
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(depth=2, time_share=0.10, choices=4, margin=250),
+    2: Level(depth=3, time_share=0.15, choices=3, margin=120),
+    3: Level(depth=4, time_share=0.25, choices=2, margin=40),
+    4: Level(depth=8, time_share=0.50, choices=1, margin=0),
+    5: Level(depth=64, time_share=0.75, choices=1, margin=0),
+    6: Level(depth=64, time_share=1.00, choices=1, margin=0),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a search may spend.  ``movetime`` in seconds is the level-6 budget (lower levels use
+    a share of it); ``depth`` and ``nodes`` cap the search further (a fixed depth without a time
+    limit makes the result depend only on the position and ``seed``)."""
+
+    movetime: float | None = DEFAULT_MOVETIME
+    level: int = 6
+    depth: int | None = None
+    nodes: int | None = None
+    seed: int = 0
+
+
+class Result(NamedTuple):
+    move: Move
+    score: int
+    """Centimen (a man is 100) from the mover's side; wins are near ``engine.MATE``."""
+    pv: tuple[Move, ...]
+
+
+_searchers: dict[Variant, Searcher] = {}
+
+
+def searcher_for(variant: Variant) -> Searcher:
+    """The process's searcher for ``variant`` (its table is reused from move to move)."""
+    searcher = _searchers.get(variant)
+    if searcher is None:
+        searcher = _searchers[variant] = Searcher(board_for(variant), evaluator(variant))
+    return searcher
+
+
+def _history(game: Game) -> tuple[frozenset[int], int]:
+    """Keys of the game's positions since its last progress move, and that many plies."""
+    quiet = game.quiet_plies()
+    keys = frozenset(p.key for p in game.positions[len(game.positions) - 1 - quiet : -1])
+    return keys, quiet
+
+
+def to_move(position: Position, raw: RawMove) -> Move:
+    """The rules' :class:`Move` for a raw move of ``position``."""
+    fb, tb, dead, _ = raw
+    for move in position.legal_moves():
+        if move.from_bit == fb and move.to_bit == tb and move.capture_mask == dead:
+            return move
+    raise ValueError(f"{raw} is not a legal move here")
+
+
+def _line(position: Position, raws: tuple[RawMove, ...]) -> tuple[Move, ...]:
+    moves = []
+    for raw in raws:
+        move = to_move(position, raw)
+        moves.append(move)
+        position = position.play(move)
+    return tuple(moves)
+
+
+def best_move(
+    game: Game,
+    limits: Limits = Limits(),
+    on_iteration: Callable[[Iteration], None] | None = None,
+) -> Result:
+    """The engine's move for the side to move of ``game`` (which must be running)."""
+    if game.is_over:
+        raise ValueError("the game is over")
+    position = game.position
+    legal = game.legal_moves()
+    level = LEVELS.get(limits.level)
+    if level is None:
+        raise ValueError("the level must be between 1 and 6")
+    if len(legal) == 1:
+        return Result(legal[0], 0, (legal[0],))
+    searcher = searcher_for(game.variant)
+    state = state_of(position)
+    past, quiet = _history(game)
+    budget = None if limits.movetime is None else limits.movetime * level.time_share
+    deadline = float("inf") if budget is None else time.perf_counter() + budget
+    max_depth = min(level.depth, limits.depth or level.depth)
+    rng = random.Random((limits.seed << 64) ^ state[5])
+
+    if level.choices > 1:
+        # Weaker levels: every root move scored at their shallow depth, then a pick among the
+        # good ones.  The depth is small, so this stays quick even without the time cut.
+        scored = searcher.root_scores(state, max_depth, float("inf"), quiet)
+        best = scored[0][0]
+        pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
+        raw = rng.choice(pool)
+        move = to_move(position, raw)
+        return Result(move, next(s for s, m in scored if m == raw), (move,))
+
+    done = searcher.search(
+        state,
+        max_depth=max_depth,
+        deadline=deadline,
+        node_limit=limits.nodes,
+        past=past,
+        quiet=quiet,
+        on_iteration=on_iteration,
+    )
+    if not done or not done[-1].pv:
+        # Not even depth 1 finished (a tiny budget): the first move in search order.
+        ordered = searcher.board.moves(state)
+        move = to_move(position, ordered[0])
+        return Result(move, 0, (move,))
+    last = done[-1]
+    pv = _line(position, last.pv)
+    return Result(pv[0], last.score, pv)
+
+
+def describe_score(score: int) -> str:
+    """``+0.35`` in men, or ``win in 7`` / ``loss in 4`` (plies)."""
+    if score >= WIN_BOUND:
+        return f"win in {MATE - score}"
+    if score <= -WIN_BOUND:
+        return f"loss in {MATE + score}"
+    return f"{score / 100:+.2f}"

@@ -1,0 +1,101 @@
+"""The search's own view of a position: six ints, seen from the side to move.
+
+``(own men, own kings, their men, their kings, side, key)`` with ``side`` 0 for White and 1 for
+Black and ``key`` the same Zobrist hash as :attr:`rules.Position.key`.  Seeing every position
+from the mover's side makes negamax symmetric (a move swaps the two halves), and plain tuples of
+ints are the cheapest thing Python can copy, hash and compare: the search makes hundreds of
+thousands of them.  Moves are the rules' raw moves ``(from bit, to bit, captured, crowns)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from rules.movegen import MoveGenerator, RawMove, generator
+from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
+from rules.variants import Color, Variant
+
+State = tuple[int, int, int, int, int, int]
+"""(own men, own kings, their men, their kings, side to move, Zobrist key)."""
+
+# Zobrist tables per side to move: (own man, own king, their man, their king).
+_SIDE_TABLES = (
+    (ZOBRIST[0], ZOBRIST[1], ZOBRIST[2], ZOBRIST[3]),
+    (ZOBRIST[2], ZOBRIST[3], ZOBRIST[0], ZOBRIST[1]),
+)
+
+
+def state_of(pos: Position) -> State:
+    if pos.turn is Color.WHITE:
+        return (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0, pos.key)
+    return (pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1, pos.key)
+
+
+def _key_of_bits(board: int, table: tuple[int, ...]) -> int:
+    key = 0
+    while board:
+        low = board & -board
+        key ^= table[low.bit_length() - 1]
+        board ^= low
+    return key
+
+
+def make(state: State, move: RawMove) -> State:
+    """The state after ``move`` (legal in ``state``), seen from the new side to move."""
+    om, ok, tm, tk, side, key = state
+    fb, tb, dead, crowns = move
+    z_om, z_ok, z_tm, z_tk = _SIDE_TABLES[side]
+    fi = fb.bit_length() - 1
+    ti = tb.bit_length() - 1
+    key ^= ZOBRIST_BLACK_TO_MOVE
+    if om & fb:
+        om ^= fb
+        if crowns:
+            ok |= tb
+            key ^= z_om[fi] ^ z_ok[ti]
+        else:
+            om |= tb
+            key ^= z_om[fi] ^ z_om[ti]
+    else:
+        ok = (ok ^ fb) | tb
+        key ^= z_ok[fi] ^ z_ok[ti]
+    if dead:
+        key ^= _key_of_bits(tm & dead, z_tm) ^ _key_of_bits(tk & dead, z_tk)
+        tm &= ~dead
+        tk &= ~dead
+    return (tm, tk, om, ok, side ^ 1, key)
+
+
+@dataclass(frozen=True)
+class Board:
+    """Per-variant helpers the search needs: move generation and the no-progress rule."""
+
+    variant: Variant
+    gen: MoveGenerator
+    quiet_limit: int
+    """Plies without progress after which the game is drawn (both players' moves)."""
+    man_moves_progress: bool
+    crownings_progress: bool
+
+    def moves(self, state: State) -> list[RawMove]:
+        """Legal moves, without the duplicates that differ only in the path (same result)."""
+        om, ok, tm, tk, side, _ = state
+        raw = self.gen.moves_raw(om, ok, tm | tk, side)
+        if len(raw) > 1 and raw[0][2]:
+            return list(dict.fromkeys(raw))
+        return raw
+
+    def is_progress(self, state: State, move: RawMove) -> bool:
+        """Whether ``move`` resets the no-progress count (as :class:`rules.Game` counts it)."""
+        if move[2]:
+            return True
+        if self.man_moves_progress and state[0] & move[0]:
+            return True
+        return self.crownings_progress and move[3]
+
+
+@cache
+def board_for(variant: Variant) -> Board:
+    rule = variant.no_progress
+    return Board(variant, generator(variant), 2 * rule.moves, rule.man_moves, rule.crownings)
