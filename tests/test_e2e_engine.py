@@ -1,0 +1,121 @@
+"""The engine in the running bot: games against the computer at every level, and a computer
+move interrupted by a crash is made after the restart."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+from conftest import Launch
+from e2e_harness import (
+    ALICE,
+    GENERAL,
+    RecordedRequest,
+    Sent,
+    channel_posts,
+    embed_of,
+    field,
+    game_id_of,
+    png_of,
+    user,
+)
+from fake_discord import FakeDiscord
+
+from rules import Game, find_variant, read_game
+
+REPLY = re.compile(r"Alice played (\S+)\. DraughtsBot replied (\S+)\. Alice to move\.")
+
+
+async def filled_in(sent: Sent) -> RecordedRequest:
+    """The deferred answer, once the bot has filled it in."""
+    assert (await sent.callback()).json["type"] == 5
+    return await sent.original_edit()
+
+
+def stored_plies(database: Path, game_id: int) -> int:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        return int(
+            db.execute("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0]
+        )
+
+
+async def test_every_level_plays_legal_moves(launch: Launch, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    me = str(fake.bot_user["id"])
+    seen_threads: set[str] = set()
+    for level in range(1, 7):
+        # Alice plays White, so the computer (Black) opens; from level 2 on the channel is busy
+        # and each game gets its own thread.
+        sent = await users.command(
+            "challenge",
+            ALICE,
+            GENERAL,
+            opponent=user(me),
+            variant="english",
+            color="white",
+            level=level,
+        )
+        answer = await filled_in(sent)
+        if level == 1:
+            start, channel = answer, GENERAL
+        else:
+            (channel,) = [t for t in fake.threads if t not in seen_threads]
+            (start,) = channel_posts(fake, channel)
+        seen_threads = set(fake.threads)
+        embed = embed_of(start)
+        assert field(embed, "Black") == f"<@{me}> (computer, level {level})"
+        opening = re.search(r"DraughtsBot opened with (\S+)\.", embed["description"])
+        assert opening, embed["description"]
+        local = Game(find_variant("english"))
+        local.play(opening[1])
+        png_of(start)
+
+        mine = local.legal_moves()[0].pdn()
+        answer = await filled_in(await users.command("move", ALICE, channel, move=mine))
+        embed = embed_of(answer)
+        match = REPLY.fullmatch(embed["description"])
+        assert match and match[1] == mine, embed["description"]
+        local.play(mine)
+        local.play(match[2])  # legal where it was played, or this raises
+        assert field(embed, "Move") == str(local.move_number)
+        assert game_id_of(embed) == level
+
+
+async def test_a_computer_move_cut_off_by_a_crash_is_made_after_the_restart(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    # The computer thinks long (level 6, 5 s) so the crash lands while it is thinking.
+    bot, users = await launch(ENGINE_MOVE_TIME_SECONDS="5")
+    me = str(fake.bot_user["id"])
+    sent = await users.command(
+        "challenge",
+        ALICE,
+        GENERAL,
+        opponent=user(me),
+        variant="english",
+        color="black",
+        level=6,
+    )
+    game_id = game_id_of(embed_of(await filled_in(sent)))
+    sent = await users.command("move", ALICE, GENERAL, move="11-15")
+    assert (await sent.callback()).json["type"] == 5
+    deadline = time.monotonic() + 15
+    while stored_plies(bot.database, game_id) < 1:  # Alice's move is stored before the reply
+        assert time.monotonic() < deadline, bot.log()
+        await asyncio.sleep(0.05)
+    bot.kill()
+    assert stored_plies(bot.database, game_id) == 1
+
+    bot.settings["ENGINE_MOVE_TIME_SECONDS"] = "0.2"
+    await bot.start()
+    post = await bot.alive(fake.wait_until(lambda: channel_posts(fake, GENERAL), timeout=20))
+    embed = embed_of(post[0])
+    assert re.fullmatch(r"DraughtsBot played \S+\. Alice to move\.", embed["description"])
+    assert game_id_of(embed) == game_id
+    assert stored_plies(bot.database, game_id) == 2
+    pdn = await users.command("pdn", ALICE, GENERAL)
+    record = read_game((await pdn.callback()).files[f"draughts-game-{game_id}.pdn"]).game
+    assert [m.pdn() for m in record.moves[:1]] == ["11-15"] and len(record.moves) == 2
