@@ -118,12 +118,12 @@ def best_move(
     level = LEVELS.get(limits.level)
     if level is None:
         raise ValueError("the level must be between 1 and 6")
-    if len(legal) == 1:
-        return Result(legal[0], 0, (legal[0],))
     searcher = searcher_for(game.variant)
     state = state_of(position)
     past, quiet = _history(game)
     budget = None if limits.movetime is None else limits.movetime * level.time_share
+    if len(legal) == 1 and budget is not None:
+        budget /= 10  # the move is forced; search only for its score
     deadline = float("inf") if budget is None else time.perf_counter() + budget
     max_depth = min(level.depth, limits.depth or level.depth)
     rng = random.Random((limits.seed << 64) ^ state[5])
