@@ -3,7 +3,7 @@
 A search takes up to the time limit of pure CPU; on the event loop it would stall the gateway
 heartbeat and every other game, so it runs in a process pool.  What crosses the process boundary
 is plain data: the game record as :meth:`rules.Game.to_dict` gives it, and the chosen move as PDN
-text.  The worker keeps its engine warm (its transposition table lives from move to move).
+text.  The worker stays up between moves, so its imports and tables are built once.
 """
 
 from __future__ import annotations

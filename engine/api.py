@@ -73,14 +73,14 @@ _searchers: dict[Variant, Searcher] = {}
 
 
 def searcher_for(variant: Variant) -> Searcher:
-    """The process's searcher for ``variant`` (its table is reused from move to move)."""
+    """The process's searcher for ``variant``."""
     searcher = _searchers.get(variant)
     if searcher is None:
         searcher = _searchers[variant] = Searcher(board_for(variant), evaluator(variant))
     return searcher
 
 
-def _history(game: Game) -> tuple[frozenset[int], int]:
+def repetition_history(game: Game) -> tuple[frozenset[int], int]:
     """Keys of the game's positions since its last progress move, and that many plies."""
     quiet = game.quiet_plies()
     keys = frozenset(p.key for p in game.positions[len(game.positions) - 1 - quiet : -1])
@@ -120,7 +120,7 @@ def best_move(
         raise ValueError("the level must be between 1 and 6")
     searcher = searcher_for(game.variant)
     state = state_of(position)
-    past, quiet = _history(game)
+    past, quiet = repetition_history(game)
     budget = None if limits.movetime is None else limits.movetime * level.time_share
     if len(legal) == 1 and budget is not None:
         budget /= 10  # the move is forced; search only for its score
@@ -131,7 +131,7 @@ def best_move(
     if level.choices > 1:
         # Weaker levels: every root move scored at their shallow depth, then a pick among the
         # good ones.  The depth is small, so this stays quick even without the time cut.
-        scored = searcher.root_scores(state, max_depth, float("inf"), quiet)
+        scored = searcher.root_scores(state, max_depth, float("inf"), past, quiet)
         best = scored[0][0]
         pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
         raw = rng.choice(pool)

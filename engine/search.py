@@ -32,8 +32,6 @@ WIN_BOUND = MATE - 10_000
 INF = MATE + 1
 MAX_PLY = 128
 CHECK_EVERY = 2048
-TT_LIMIT = 400_000
-"""Entries kept between searches (about 80 MB); the table is cleared when it grows past this."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -58,8 +56,7 @@ class Iteration:
 
 
 class Searcher:
-    """One search tree walker for one variant; keeps its transposition table between searches
-    (a game's successive moves share much of their trees)."""
+    """One search tree walker for one variant (reused from move to move; its table is not)."""
 
     def __init__(self, board: Board, evaluate: Evaluator) -> None:
         self.board = board
@@ -89,8 +86,9 @@ class Searcher:
         """Iterative deepening from ``state`` to ``max_depth`` plies or the deadline.  ``past``:
         keys of the game's positions since its last progress move (a repeat of one is a draw);
         ``quiet``: plies since that move."""
-        if len(self.tt) > TT_LIMIT:
-            self.tt.clear()
+        # A fresh table per search: scores in it depend on the path (repetition draws), so a
+        # table carried over would make a search depend on the ones before it.
+        self.tt.clear()
         self.nodes = 0
         self._deadline = deadline
         self._node_limit = node_limit if node_limit is not None else 1 << 62
@@ -116,12 +114,20 @@ class Searcher:
         return done
 
     def root_scores(
-        self, state: State, depth: int, deadline: float, quiet: int = 0
+        self,
+        state: State,
+        depth: int,
+        deadline: float,
+        past: frozenset[int] = frozenset(),
+        quiet: int = 0,
     ) -> list[tuple[int, RawMove]]:
         """Every root move with its exact score at ``depth`` (for the weaker levels, which pick
         among the good moves rather than always the best)."""
+        self.tt.clear()
+        self.nodes = 0
         self._deadline = deadline
         self._node_limit = 1 << 62
+        self._past = past
         scored = []
         for move in self.board.moves(state):
             child = make(state, move)
@@ -159,13 +165,13 @@ class Searcher:
         ):
             raise Timeout
         key = state[5]
+        moves = self.board.moves(state)
+        if not moves:
+            return -MATE + ply  # before the draw checks: a blocking move on the last ply wins
         if ply and (key in self._path or key in self._past):
             return 0
         if quiet >= self.board.quiet_limit:
             return 0
-        moves = self.board.moves(state)
-        if not moves:
-            return -MATE + ply
         forced = moves[0][2] != 0
         if len(moves) == 1 and ply < MAX_PLY:
             depth += 1
