@@ -17,18 +17,18 @@ How to run (py-draughts is the optional ``bench`` extra)::
 Method:
 
 * Both engines run in this process, one after the other, and stay warm for the whole match (our
-  per-variant searcher and one ``SimpleEngine`` per variant keep their transposition tables from
-  move to move and game to game).  Our engine plays at level 6 with ``movetime`` seconds;
-  ``SimpleEngine`` gets ``time_limit=movetime`` (or ``--their-movetime``, to give it time odds)
-  and no depth cap that matters (64).  Each move is timed with ``time.perf_counter`` around the
-  engine call.
+  per-variant searcher, which starts each search with an empty table, and one ``SimpleEngine``
+  per variant, which keeps its table from move to move and game to game).  Our engine plays at
+  level 6 with ``movetime`` seconds; ``SimpleEngine`` gets ``time_limit=movetime`` (or
+  ``--their-movetime``, to give it time odds) and no depth cap that matters (64).  Each move is
+  timed with ``time.perf_counter`` around the engine call.
 * ``SimpleEngine`` reads its clock only every 2048 nodes, which at its speed (about 20,000
   nodes/s here) let it overrun a 0.2 s budget by 0.02 to 0.24 s in a trial.  So that both sides
   get the same time, a subclass checks the same deadline at every node and then stops the search
   exactly as its own check does (the iteration in progress is abandoned and the last completed
   one's move is played); its search is otherwise untouched.  ``--native-clock`` keeps
-  py-draughts' own check instead.  Our engine is run as shipped: it also reads the clock every
-  2048 nodes, which at its 25,000-60,000 nodes/s is 0.03-0.08 s, so a move can overrun by that
+  py-draughts' own check instead.  Our engine is run as shipped: it reads the clock every
+  512 nodes, which at its 25,000-60,000 nodes/s is 0.01-0.02 s, so a move can overrun by that
   much (it also stops early once a search proves a win or loss, and spends a tenth of the time
   on a forced move).  The table gives each side's mean and largest time per move, so the real
   split of time is visible.
