@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.movegen import MoveGenerator, RawMove, generator
-from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
+from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position, zobrist_of
 from rules.variants import Color, Variant
 
 State = tuple[int, int, int, int, int, int]
@@ -30,15 +30,6 @@ def state_of(pos: Position) -> State:
     if pos.turn is Color.WHITE:
         return (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0, pos.key)
     return (pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1, pos.key)
-
-
-def _key_of_bits(board: int, table: tuple[int, ...]) -> int:
-    key = 0
-    while board:
-        low = board & -board
-        key ^= table[low.bit_length() - 1]
-        board ^= low
-    return key
 
 
 def make(state: State, move: RawMove) -> State:
@@ -61,7 +52,7 @@ def make(state: State, move: RawMove) -> State:
         ok = (ok ^ fb) | tb
         key ^= z_ok[fi] ^ z_ok[ti]
     if dead:
-        key ^= _key_of_bits(tm & dead, z_tm) ^ _key_of_bits(tk & dead, z_tk)
+        key ^= zobrist_of(tm & dead, z_tm) ^ zobrist_of(tk & dead, z_tk)
         tm &= ~dead
         tk &= ~dead
     return (tm, tk, om, ok, side ^ 1, key)

@@ -207,7 +207,7 @@ class Position:
                 wk = (wk ^ fb) | tb
                 key ^= ZOBRIST[1][fi] ^ ZOBRIST[1][ti]
             if cm:
-                key ^= _captured_key(bm & cm, ZOBRIST[2]) ^ _captured_key(bk & cm, ZOBRIST[3])
+                key ^= zobrist_of(bm & cm, ZOBRIST[2]) ^ zobrist_of(bk & cm, ZOBRIST[3])
                 bm &= ~cm
                 bk &= ~cm
             return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key)
@@ -223,7 +223,7 @@ class Position:
             bk = (bk ^ fb) | tb
             key ^= ZOBRIST[3][fi] ^ ZOBRIST[3][ti]
         if cm:
-            key ^= _captured_key(wm & cm, ZOBRIST[0]) ^ _captured_key(wk & cm, ZOBRIST[1])
+            key ^= zobrist_of(wm & cm, ZOBRIST[0]) ^ zobrist_of(wk & cm, ZOBRIST[1])
             wm &= ~cm
             wk &= ~cm
         return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
@@ -278,7 +278,9 @@ def _start_position(variant: Variant) -> Position:
     return parse_fen(variant.start_fen, variant)
 
 
-def _captured_key(board: int, table: tuple[int, ...]) -> int:
+def zobrist_of(board: int, table: tuple[int, ...]) -> int:
+    """The Zobrist keys of every piece on ``board``, from one piece kind's ``table``, combined
+    (what a move adds or removes; the engine updates its own keys with it too)."""
     key = 0
     while board:
         low = board & -board
