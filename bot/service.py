@@ -212,14 +212,18 @@ class GameService:
             mentions=(t.opponent.id,),
         )
 
-    async def check_challenge(self, **terms: Unpack[ChallengeTerms]) -> None:
+    async def check_challenge(self, **terms: Unpack[ChallengeTerms]) -> bool:
         """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
-        without writing: the Discord layer checks before it defers a slow start."""
+        without writing: the Discord layer checks before it defers a slow start.  For a
+        challenge between people, whether accepting it will need a new thread (one was asked
+        for, or the channel has a game), so a place that cannot hold one is refused at once."""
         t = await self._prepare_challenge(**terms)
-        if t.opponent.id != self.bot.id:
-            stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
-            if stale is not None and stale.expires_at > self.clock():
-                raise ChallengeError(OPEN_CHALLENGE)
+        if t.opponent.id == self.bot.id:
+            return False  # a needed thread was refused above (ThreadRequired) or is given
+        stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
+        if stale is not None and stale.expires_at > self.clock():
+            raise ChallengeError(OPEN_CHALLENGE)
+        return t.thread or await self.store.running_game_in(t.channel_id) is not None
 
     async def _prepare_challenge(
         self,

@@ -7,28 +7,18 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
+from discord_launcher import GUARD_MARKER
 from fake_discord import FakeDiscord
 
 TESTS = Path(__file__).resolve().parent
 STARTUP_TIMEOUT = 20.0
 STEP_TIMEOUT = 10.0
 T = TypeVar("T")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    install_network_guard()
-    try:
-        async with FakeDiscord() as server:
-            yield server
-    finally:
-        set_network_guard(False)
 
 
 async def _stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> int:

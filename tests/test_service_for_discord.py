@@ -152,18 +152,26 @@ async def test_check_challenge_refuses_without_writing(
 async def test_check_challenge_sees_an_open_challenge_and_a_busy_channel(
     service: GameService,
 ) -> None:
-    await service.check_challenge(**terms())  # type: ignore[arg-type]
+    assert await service.check_challenge(**terms()) is False  # type: ignore[arg-type]
+    assert await service.check_challenge(**terms(thread=True)) is True  # type: ignore[arg-type]
     await challenge(service)
     with pytest.raises(ChallengeError, match="already have an open challenge"):
         await service.check_challenge(**terms())  # type: ignore[arg-type]
-    await service.check_challenge(**terms(channel_id=OTHER_CHANNEL))  # type: ignore[arg-type]
+    other = terms(channel_id=OTHER_CHANNEL)
+    assert await service.check_challenge(**other) is False  # type: ignore[arg-type]
     await start(service, channel_id=OTHER_CHANNEL, challenger=CAROL)
+    # Busy now: a game between people will need a thread when it is accepted...
+    assert await service.check_challenge(**other) is True  # type: ignore[arg-type]
+    # ...and a game against the computer needs one before it can start.
     with pytest.raises(ThreadRequired):
         await service.check_challenge(  # type: ignore[arg-type]
             **terms(channel_id=OTHER_CHANNEL, opponent=BOT)
         )
-    await service.check_challenge(  # type: ignore[arg-type]
-        **terms(channel_id=OTHER_CHANNEL, opponent=BOT, thread_id=THREAD)
+    assert (
+        await service.check_challenge(  # type: ignore[arg-type]
+            **terms(channel_id=OTHER_CHANNEL, opponent=BOT, thread_id=THREAD)
+        )
+        is False
     )
 
 

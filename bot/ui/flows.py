@@ -30,7 +30,7 @@ from ..results import Action, ActionResult, ChallengeView, GameView, Player
 from ..service import GameService
 from .buttons import challenge_buttons, draw_buttons, rematch_buttons, resign_buttons
 from .embeds import challenge_embed, game_embed, mention, relative_time
-from .media import Media
+from .media import Media, default_flip
 from .replies import Outgoing, Reply, send_to
 from .texts import HELP_TEXT, plural, rules_summary
 
@@ -60,6 +60,11 @@ def user_error(error: ServiceError) -> str:
     elif isinstance(error, NotFoundError) and "channel" in reason:
         text += " Start one with `/challenge`."
     return text
+
+
+def pings(user_ids: tuple[int, ...]) -> str:
+    """Mentions of ``user_ids``, space-separated (they ping only if the message allows it)."""
+    return " ".join(f"<@{uid}>" for uid in user_ids)
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -113,9 +118,15 @@ class Flows:
     # -- building messages ---------------------------------------------------------------------
 
     async def game_message(
-        self, view: GameView, headline: str, mentions: tuple[int, ...], flip: bool | None = None
+        self,
+        view: GameView,
+        headline: str,
+        mentions: tuple[int, ...],
+        flip: bool | None = None,
+        record: tuple[str, str] | None = None,
     ) -> Outgoing:
-        """The board message of ``view``; a finished game adds its PDN and a Rematch button."""
+        """The board message of ``view``; a finished game adds its PDN (``record``, the
+        service's ``(file name, text)``, read here if not given) and a Rematch button."""
         png = await self.media.board(view, flip)
         image = f"game-{view.id}-{view.ply}.png"
         out = Outgoing(
@@ -126,9 +137,9 @@ class Flows:
         if view.running and view.to_move is not None and view.to_move.id in mentions:
             out.content = f"{mention(view.to_move)}, your move."
         elif mentions:
-            out.content = " ".join(f"<@{uid}>" for uid in mentions)
+            out.content = pings(mentions)
         if not view.running:
-            name, text = await self.service.pdn(game_id=view.id)
+            name, text = record or await self.service.pdn(game_id=view.id)
             out.files.append((name, text.encode()))
             if view.status == "finished":
                 out.view = rematch_buttons(view.id)
@@ -139,18 +150,18 @@ class Flows:
         record after the end, otherwise the sentence."""
         view = result.game
         if view is not None and (result.post_board or not view.running):
-            await send(await self.game_message(view, result.text, result.mentions))
-            if not view.running and view.status == "finished":
-                await self._send_replay(send, view)
+            record = None if view.running else await self.service.pdn(game_id=view.id)
+            await send(await self.game_message(view, result.text, result.mentions, record=record))
+            if record is not None and view.status == "finished":
+                await self._send_replay(send, view, record[1])
             return
-        pings = " ".join(f"<@{uid}>" for uid in result.mentions)
-        await send(Outgoing(content=f"{pings} {result.text}".strip(), mentions=result.mentions))
+        content = f"{pings(result.mentions)} {result.text}".strip()
+        await send(Outgoing(content=content, mentions=result.mentions))
 
-    async def _send_replay(self, send: Send, view: GameView) -> None:
+    async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
         """The animated replay of a finished game (rendered in a worker process)."""
         try:
-            _, text = await self.service.pdn(game_id=view.id)
-            replay = await self.media.replay(text, flip=False)
+            replay = await self.media.replay(pdn_text, flip=False)
         except Exception:
             log.exception("the replay of game %s could not be made", view.id)
             return
@@ -248,7 +259,7 @@ class Flows:
             }
             guild_id = interaction.guild_id
             try:
-                await self.service.check_challenge(**terms)
+                needs_thread = await self.service.check_challenge(**terms)
             except ThreadRequired:
                 home = self._thread_home(interaction, busy=not thread)
                 await reply.think()
@@ -263,7 +274,7 @@ class Flows:
                     )
                 )
                 return
-            if thread or await self.service.game_in(interaction.channel_id) is not None:
+            if needs_thread:
                 # Refuse now, not when the opponent accepts, if no thread can be opened here.
                 self._thread_home(interaction, busy=not thread)
             if against_computer:
@@ -409,10 +420,10 @@ class Flows:
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
             view = await self._channel_game(interaction.channel_id)
-            default = view.turn == "black"
             assert view.to_move is not None
             headline = f"Move {view.move_number}: {view.to_move.name} to move."
-            await reply.public(await self.game_message(view, headline, (), flip=default != flip))
+            side = default_flip(view) != flip  # the option shows the other side
+            await reply.public(await self.game_message(view, headline, (), flip=side))
 
         await self._run(interaction, work)
 
@@ -456,10 +467,9 @@ class Flows:
     async def _post_draw(self, reply: Reply, result: ActionResult) -> None:
         if result.action is Action.DRAW_OFFERED:
             assert result.game is not None
-            pings = " ".join(f"<@{uid}>" for uid in result.mentions)
             await reply.public(
                 Outgoing(
-                    content=f"{pings} {result.text}".strip(),
+                    content=f"{pings(result.mentions)} {result.text}".strip(),
                     view=draw_buttons(result.game.id),
                     mentions=result.mentions,
                 )

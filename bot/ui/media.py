@@ -40,15 +40,19 @@ class BoardRequest:
     """The result in words once the game is over ("" while it runs)."""
 
 
+def default_flip(view: GameView) -> bool:
+    """Whether Black is at the bottom by default: the side to move is, while the game runs;
+    once it is over White is, or the human in a game against the computer."""
+    if view.running:
+        return view.turn == "black"
+    return view.computer_id is not None and view.computer_id == view.white.id
+
+
 def board_request(view: GameView, flip: bool | None = None) -> BoardRequest:
-    """The board of ``view``, seen from the side to move (or from White once it is over, or from
-    the human in a game against the computer), unless ``flip`` says which side is at the bottom
-    (True: Black)."""
+    """The board of ``view``, seen as :func:`default_flip` says unless ``flip`` says which side
+    is at the bottom (True: Black)."""
     if flip is None:
-        if view.running:
-            flip = view.turn == "black"
-        else:
-            flip = view.computer_id is not None and view.computer_id == view.white.id
+        flip = default_flip(view)
     if view.running:
         extra = ""
     elif view.status == "aborted":
