@@ -100,34 +100,27 @@ class Reply:
 
     async def private(self, text: str, view: discord.ui.View | None = None) -> None:
         """A message only the user sees (errors, lists, confirmations)."""
+        if view is None:
+            await self._private(content=text)
+        else:
+            await self._private(content=text, view=view)
+
+    async def private_file(self, text: str, name: str, data: bytes) -> None:
+        await self._private(content=text, file=discord.File(io.BytesIO(data), filename=name))
+
+    async def private_embed(self, embed: discord.Embed) -> None:
+        await self._private(embed=embed)
+
+    async def _private(self, **message: Any) -> None:
         i = self.interaction
         if not self.done:
-            if view is None:
-                await i.response.send_message(text, ephemeral=True)
-            else:
-                await i.response.send_message(text, ephemeral=True, view=view)
+            await i.response.send_message(ephemeral=True, **message)
             return
         if self._thinking:
             # Nothing public may stay behind a private answer.
             self._thinking = False
             await i.delete_original_response()
-        if view is None:
-            await i.followup.send(text, ephemeral=True)
-        else:
-            await i.followup.send(text, ephemeral=True, view=view)
-
-    async def private_file(self, text: str, name: str, data: bytes) -> None:
-        file = discord.File(io.BytesIO(data), filename=name)
-        if not self.done:
-            await self.interaction.response.send_message(text, file=file, ephemeral=True)
-        else:
-            await self.interaction.followup.send(text, file=file, ephemeral=True)
-
-    async def private_embed(self, embed: discord.Embed) -> None:
-        if not self.done:
-            await self.interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await self.interaction.followup.send(embed=embed, ephemeral=True)
+        await i.followup.send(ephemeral=True, **message)
 
     async def update(self, **changes: Any) -> None:
         """Edit the message whose button was pressed."""
