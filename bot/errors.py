@@ -51,6 +51,10 @@ class DrawError(ServiceError):
     """A draw offer that cannot be made, accepted or declined now."""
 
 
+class TakebackError(ServiceError):
+    """A takeback that cannot be asked for or answered now."""
+
+
 class ForbiddenError(ServiceError):
     """The user lacks the role the action needs (moderators only)."""
 

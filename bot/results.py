@@ -33,6 +33,9 @@ class Action(Enum):
     ABORTED = "aborted"
     REMINDER = "reminder"
     TIMEOUT = "timeout"
+    TAKEBACK_OFFERED = "takeback_offered"
+    TAKEBACK_ACCEPTED = "takeback_accepted"
+    TAKEBACK_DECLINED = "takeback_declined"
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,11 @@ class ChallengeView:
     expires_at: float
     message_id: int | None = None
     """The message showing the challenge, once the Discord layer has posted it."""
+    opening: str = ""
+    """The opening moves the game will start from (a ballot's, say), empty for none."""
+    opening_label: str | None = None
+    """The ballot in words (``ACF #8 Edinburgh Single: 9-13 22-18 11-15``) when it is one."""
+    match: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,15 @@ class GameView:
     termination: str | None
     """The termination in words once the game is over."""
     winner: Player | None
+    rated: bool = False
+    match_id: int | None = None
+    """The first game's id when the game belongs to a match."""
+    match_game: int | None = None
+    """1 or 2 within its match."""
+    opening_label: str | None = None
+    """The ballot the game started from, in words."""
+    takeback_offer: str | None = None
+    """white or black: the side whose takeback request is waiting for an answer."""
 
     @property
     def running(self) -> bool:
@@ -126,6 +143,8 @@ class ActionResult:
     """Whether the board image should be posted with the text."""
     mentions: tuple[int, ...] = ()
     """Users to mention (the player to move, the challenged user...)."""
+    follow_up: ActionResult | None = None
+    """Something this action started in turn: a match's second game."""
 
     @property
     def finished(self) -> bool:
@@ -138,3 +157,61 @@ class MoveChoice:
 
     name: str
     value: str
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """A player's standing in one server and variant."""
+
+    player: Player
+    rating: float
+    deviation: float
+    games: int
+    shown: str
+    """``1523`` or ``1500?`` while provisional."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One ended game in a list (``/history``, ``/stats``)."""
+
+    id: int
+    variant: str
+    variant_title: str
+    white: Player
+    black: Player
+    result: str | None
+    """PDN result, or None for an aborted game."""
+    termination: str
+    ended_at: float
+    rated: bool
+    rating_change: float | None = None
+    """For lists about one player: that player's rating change in the game."""
+    outcome: str | None = None
+    """For lists about one player: W, D or L (None when aborted)."""
+    match_game: int | None = None
+
+
+@dataclass(frozen=True)
+class Stats:
+    player: Player
+    variant: str
+    variant_title: str
+    rating: RatingLine | None
+    """None before the player's first rated game."""
+    rank: tuple[int, int] | None
+    wins: int
+    draws: int
+    losses: int
+    streak: tuple[str, int] | None
+    recent: tuple[GameSummary, ...]
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    variant: str
+    variant_title: str
+    top: tuple[RatingLine, ...]
+    mine: tuple[int, int] | None
+    """The asking user's (rank, players on the ladder), None if unrated."""
+    my_line: RatingLine | None

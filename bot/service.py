@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Required, TypedDict, Unpack
 
+from rules.ballots import ballot_of, draw_ballot
 from rules.game import DrawOfferError, Game
 from rules.game import GameError as RulesGameError
 from rules.notation import MoveError, normalize, parse_move
@@ -42,6 +43,7 @@ from .errors import (
     NotFoundError,
     NotYourTurnError,
     ServiceError,
+    TakebackError,
     ThreadRequired,
 )
 from .results import (
@@ -53,7 +55,9 @@ from .results import (
     MovePlayed,
     Player,
 )
-from .store import ChallengeRow, GameRow, Store, StoreError
+from .server_settings import SettingsBook
+from .standings import Standings
+from .store import ChallengeRow, GameRow, RatedResult, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +67,9 @@ COLORS = ("random", "white", "black")
 LEVELS = range(1, 7)
 DEFAULT_LEVEL = 3
 OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
+BUSY_NO_THREADS = (
+    "a game is already running here, and this server plays without threads: wait for it to end"
+)
 
 
 def _clean_name(name: str) -> str:
@@ -71,27 +78,44 @@ def _clean_name(name: str) -> str:
     return text or "?"
 
 
+def _points(value: float) -> str:
+    """Match points as players write them: 1½, ½, 2."""
+    whole = int(value)
+    half = value - whole >= 0.5
+    if whole == 0 and half:
+        return "½"
+    return f"{whole}{'½' if half else ''}"
+
+
 def _color_label(color: Color) -> str:
     return "white" if color is Color.WHITE else "black"
 
 
 class ChallengeTerms(TypedDict, total=False):
     """The keyword arguments of :meth:`GameService.challenge` and
-    :meth:`GameService.check_challenge` (defaults: random colour, a day per move, no thread, no
-    opening, level 3 against the computer)."""
+    :meth:`GameService.check_challenge` (defaults: the server's variant and time per move, else
+    English and a day; random colour, no thread, no opening, level 3 against the computer)."""
 
     channel_id: Required[int]
     challenger: Required[Player]
     opponent: Required[Player]
-    variant: Required[str]
+    variant: str | None
     color: str
-    move_time: int
+    move_time: int | None
     """Seconds per move."""
     thread: bool
     opening: Sequence[str]
+    """Opening moves to start from (tests and rematches of a balloted game)."""
+    ballot: bool
+    """Start from a random ACF three-move ballot (English only)."""
+    match: bool
+    """Two games with the same opening, colours swapped."""
     level: int | None
     thread_id: int | None
     """The thread to start a computer game in, when one is needed."""
+    parent_id: int | None
+    """The channel the challenge's channel belongs to, when it is a thread (for the server's
+    list of game channels)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,7 @@ class _Terms:
     move_time: int
     thread: bool
     opening: tuple[str, ...]
+    match: bool
     level: int | None
     thread_id: int | None
 
@@ -140,6 +165,11 @@ class GameService:
         self._rng = rng or random.Random()
         self._live: dict[int, _Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._follow_ups: dict[int, ActionResult] = {}
+        """Announcements of games started by another game's end (a match's second game),
+        keyed by the game that ended, until the action that ended it picks them up."""
+        self.settings = SettingsBook(store, clock)
+        self.standings = Standings(store)
 
     @classmethod
     async def open(cls, database_path: Any, **options: Any) -> GameService:
@@ -161,7 +191,7 @@ class GameService:
         """Post a challenge, or start a game at once when the opponent is the bot itself (in
         ``thread_id`` when given; :class:`ThreadRequired` when a thread is wanted or the channel
         is busy and none is given)."""
-        t = await self._prepare_challenge(**terms)
+        t = await self._prepare_challenge(guild_id=guild_id, **terms)
         now = self.clock()
         if t.opponent.id == self.bot.id:
             return await self._start(
@@ -188,6 +218,7 @@ class GameService:
             "move_time": t.move_time,
             "thread": int(t.thread),
             "opening": " ".join(t.opening),
+            "match_play": int(t.match),
             "level": None,
             "status": "open",
             "created_at": now,
@@ -205,25 +236,32 @@ class GameService:
         row = await self.store.challenge(challenge_id)
         assert row is not None
         view = self._challenge_view(row)
+        what = f"a {view.variant_title} match" if t.match else view.variant_title
         return ActionResult(
             Action.CHALLENGE_CREATED,
-            f"{t.challenger.name} challenges {t.opponent.name} to {view.variant_title}.",
+            f"{t.challenger.name} challenges {t.opponent.name} to {what}.",
             challenge=view,
             mentions=(t.opponent.id,),
         )
 
-    async def check_challenge(self, **terms: Unpack[ChallengeTerms]) -> bool:
+    async def check_challenge(
+        self, *, guild_id: int | None = None, **terms: Unpack[ChallengeTerms]
+    ) -> bool:
         """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
         without writing: the Discord layer checks before it defers a slow start.  For a
         challenge between people, whether accepting it will need a new thread (one was asked
-        for, or the channel has a game), so a place that cannot hold one is refused at once."""
-        t = await self._prepare_challenge(**terms)
+        for or the server always uses them, or the channel has a game), so a place that cannot
+        hold one is refused at once."""
+        t = await self._prepare_challenge(guild_id=guild_id, **terms)
         if t.opponent.id == self.bot.id:
             return False  # a needed thread was refused above (ThreadRequired) or is given
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
         if stale is not None and stale.expires_at > self.clock():
             raise ChallengeError(OPEN_CHALLENGE)
-        return t.thread or await self.store.running_game_in(t.channel_id) is not None
+        busy = await self.store.running_game_in(t.channel_id) is not None
+        if busy and not t.thread and (await self.settings.get(guild_id)).threads == "never":
+            raise ChallengeError(BUSY_NO_THREADS)
+        return t.thread or busy
 
     async def _prepare_challenge(
         self,
@@ -231,20 +269,28 @@ class GameService:
         channel_id: int,
         challenger: Player,
         opponent: Player,
-        variant: str,
+        variant: str | None = None,
         color: str = "random",
-        move_time: int = 24 * 3600,
+        move_time: int | None = None,
         thread: bool = False,
         opening: Sequence[str] = (),
+        ballot: bool = False,
+        match: bool = False,
         level: int | None = None,
         thread_id: int | None = None,
+        parent_id: int | None = None,
+        guild_id: int | None = None,
     ) -> _Terms:
-        """The checks of a challenge, and its terms with the defaults filled in, the opening's
-        moves read and the names cleaned."""
+        """The checks of a challenge, and its terms with the defaults filled in (the server's
+        settings first), the opening's moves read and the names cleaned."""
+        server = await self.settings.get(guild_id)
+        server.check_channel(channel_id, parent_id)
         try:
-            rules_variant = find_variant(variant)
+            rules_variant = find_variant(variant or server.variant)
         except ValueError as exc:
             raise ChallengeError(str(exc)) from None
+        if move_time is None:
+            move_time = server.move_time
         if color not in COLORS:
             raise ChallengeError(f"colour must be one of {', '.join(COLORS)}")
         if move_time <= 0:
@@ -256,12 +302,29 @@ class GameService:
         against_computer = opponent.id == self.bot.id
         if level is not None and level not in LEVELS:
             raise ChallengeError("the level must be between 1 and 6")
+        if match and against_computer:
+            raise ChallengeError("matches are played between two people; challenge a person")
+        if ballot:
+            if opening:
+                raise ChallengeError("choose either a ballot or opening moves, not both")
+            if rules_variant.key != "english":
+                raise ChallengeError(
+                    "ballot openings exist for English draughts only (the ACF three-move "
+                    "ballot); other variants have no sound published list"
+                )
+            opening = draw_ballot(self._rng).moves
         opening_moves = self._check_opening(rules_variant.key, opening)
+        if server.threads == "never" and thread:
+            raise ChallengeError("this server plays games in the channel itself, without threads")
+        if server.threads == "always" and parent_id is None:
+            thread = True
         if (
             against_computer
             and thread_id is None
             and (thread or await self.store.running_game_in(channel_id) is not None)
         ):
+            if server.threads == "never":
+                raise ChallengeError(BUSY_NO_THREADS)
             raise ThreadRequired("the game needs a thread")
         return _Terms(
             channel_id=channel_id,
@@ -272,6 +335,7 @@ class GameService:
             move_time=move_time,
             thread=thread,
             opening=opening_moves,
+            match=match,
             level=level,
             thread_id=thread_id,
         )
@@ -301,7 +365,17 @@ class GameService:
     async def needs_thread(self, challenge_id: int) -> bool:
         """Whether accepting ``challenge_id`` starts the game in a new thread."""
         row = await self._open_challenge(challenge_id)
-        return bool(row.thread) or await self.store.running_game_in(row.channel_id) is not None
+        return await self._needs_thread(row)
+
+    async def _needs_thread(self, row: ChallengeRow) -> bool:
+        """Whether the challenge's game goes to a new thread; refused when the channel is busy
+        and the server opens no threads."""
+        busy = await self.store.running_game_in(row.channel_id) is not None
+        if row.thread:
+            return True
+        if busy and (await self.settings.get(row.guild_id)).threads == "never":
+            raise ChallengeError(BUSY_NO_THREADS)
+        return busy
 
     async def accept(
         self, challenge_id: int, user_id: int, *, thread_id: int | None = None
@@ -315,7 +389,7 @@ class GameService:
         channel = row.channel_id
         if thread_id is not None:
             channel = thread_id
-        elif row.thread or await self.store.running_game_in(row.channel_id) is not None:
+        elif await self._needs_thread(row):
             raise ThreadRequired("the game needs a thread")
         return await self._start(
             guild_id=row.guild_id,
@@ -328,6 +402,7 @@ class GameService:
             opening=tuple(row.opening.split()),
             level=None,
             challenge_id=row.id,
+            match=bool(row.match_play),
         )
 
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
@@ -376,7 +451,12 @@ class GameService:
         await self.store.set_challenge_message(challenge_id, message_id)
 
     async def rematch(
-        self, game_id: int, user_id: int, *, thread_id: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        parent_id: int | None = None,
     ) -> ActionResult:
         """A player of a finished game asks for a return game: same variant, time and place,
         colours swapped.  Against the computer it starts at once (like :meth:`challenge`);
@@ -412,6 +492,7 @@ class GameService:
             move_time=row.move_time,
             level=row.computer_level,
             thread_id=thread_id,
+            parent_id=parent_id,
         )
 
     # -- starting ------------------------------------------------------------------------------
@@ -429,10 +510,73 @@ class GameService:
         opening: tuple[str, ...],
         level: int | None,
         challenge_id: int | None,
+        match: bool = False,
     ) -> ActionResult:
         if color == "random":
             color = self._rng.choice(("white", "black"))
         white, black = (challenger, opponent) if color == "white" else (opponent, challenger)
+        computer = self.bot.id if opponent.id == self.bot.id else None
+        game, values, opening_rows, reply = await self._new_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            white=white,
+            black=black,
+            variant=variant,
+            move_time=move_time,
+            opening=opening,
+            level=level,
+            computer=computer,
+            match_id="self" if match else None,
+        )
+        try:
+            game_id = await self.store.start_game(values, opening_rows, challenge_id)
+        except sqlite3.IntegrityError:
+            raise ChallengeError("a game is already running in that channel") from None
+        except StoreError as exc:
+            raise ConflictError(str(exc)) from None
+        row = await self.store.game(game_id)
+        assert row is not None
+        return self._started(_Live(row, game), reply)
+
+    def _started(self, live: _Live, reply: tuple[MovePlayed, ...] = ()) -> ActionResult:
+        """The announcement of a game that has just been stored."""
+        self._live[live.row.id] = live
+        view = self._view(live)
+        white, black = view.white, view.black
+        opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
+        heading = f"{white.name} (White) v {black.name} (Black): {view.variant_title}"
+        if view.match_game is not None:
+            heading += f", match game {view.match_game} of 2"
+        if view.opening_label is not None:
+            heading += f", from the ballot {view.opening_label}"
+        return ActionResult(
+            Action.GAME_STARTED,
+            f"{heading}. {opened}{self._after_move_text(view)}",
+            game=view,
+            moves=reply,
+            post_board=True,
+            mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
+        )
+
+    async def _new_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        white: Player,
+        black: Player,
+        variant: str,
+        move_time: int,
+        opening: tuple[str, ...],
+        level: int | None,
+        computer: int | None,
+        match_id: int | str | None,
+    ) -> tuple[
+        Game, dict[str, Any], list[tuple[int, str, str, int, float]], tuple[MovePlayed, ...]
+    ]:
+        """A new game's record, row values and opening moves, ready to store (nothing is
+        written).  Games between two people in a server are rated; games against the computer
+        are not."""
         rules_variant = find_variant(variant)
         game = Game(rules_variant)
         now = self.clock()
@@ -441,7 +585,6 @@ class GameService:
             mover = white if game.turn is Color.WHITE else black
             move = game.play(text)
             opening_rows.append((game.ply, move.pdn(), game.position.fen(), mover.id, now))
-        computer = self.bot.id if opponent.id == self.bot.id else None
         reply: tuple[MovePlayed, ...] = ()
         if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
             # The computer's opening is made before the game is stored, so the game is born at
@@ -470,33 +613,12 @@ class GameService:
             "remind_at": None,
             "created_at": now,
             "updated_at": now,
+            "rated": int(guild_id is not None and computer is None),
+            "match_id": match_id,
         }
         values.update(self._state_columns(game))
         values.update(self._clock_columns(game, white.id, black.id, move_time, now, computer))
-        try:
-            game_id = await self.store.start_game(values, opening_rows, challenge_id)
-        except sqlite3.IntegrityError:
-            raise ChallengeError("a game is already running in that channel") from None
-        except StoreError as exc:
-            raise ConflictError(str(exc)) from None
-        row = await self.store.game(game_id)
-        assert row is not None
-        live = _Live(row, game)
-        self._live[game_id] = live
-        view = self._view(live)
-        opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
-        text = (
-            f"{white.name} (White) v {black.name} (Black): {view.variant_title}. "
-            f"{opened}{self._after_move_text(view)}"
-        )
-        return ActionResult(
-            Action.GAME_STARTED,
-            text,
-            game=view,
-            moves=reply,
-            post_board=True,
-            mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
-        )
+        return game, values, opening_rows, reply
 
     async def _opening_reply(self, game: Game, level: int) -> tuple[MovePlayed, ...]:
         """The computer's first move, played on ``game`` (not yet stored); none if the computer
@@ -546,13 +668,15 @@ class GameService:
         if len(moves) > 1:
             text_out += f" {self.bot.name} replied {moves[-1].pdn}."
         text_out += " " + self._after_move_text(view)
-        return ActionResult(
-            Action.MOVED,
-            text_out,
-            game=view,
-            moves=moves,
-            post_board=True,
-            mentions=self._mentions_after(view),
+        return await self._ending(
+            ActionResult(
+                Action.MOVED,
+                text_out,
+                game=view,
+                moves=moves,
+                post_board=True,
+                mentions=self._mentions_after(view),
+            )
         )
 
     async def check_move(
@@ -638,13 +762,16 @@ class GameService:
             if moves:
                 view = self._view(live)
                 results.append(
-                    ActionResult(
-                        Action.MOVED,
-                        f"{self.bot.name} played {moves[-1].pdn}. {self._after_move_text(view)}",
-                        game=view,
-                        moves=moves,
-                        post_board=True,
-                        mentions=self._mentions_after(view),
+                    await self._ending(
+                        ActionResult(
+                            Action.MOVED,
+                            f"{self.bot.name} played {moves[-1].pdn}. "
+                            f"{self._after_move_text(view)}",
+                            game=view,
+                            moves=moves,
+                            post_board=True,
+                            mentions=self._mentions_after(view),
+                        )
                     )
                 )
         return results
@@ -676,12 +803,14 @@ class GameService:
         me = self._player(live.row, color)
         if not view.running:
             how = "accepted" if answered or accepting else "agreed"
-            return ActionResult(
-                Action.DRAW_ACCEPTED,
-                f"Draw {how}: {view.result}.",
-                game=view,
-                post_board=True,
-                mentions=self._mentions_after(view),
+            return await self._ending(
+                ActionResult(
+                    Action.DRAW_ACCEPTED,
+                    f"Draw {how}: {view.result}.",
+                    game=view,
+                    post_board=True,
+                    mentions=self._mentions_after(view),
+                )
             )
         if answered:
             return ActionResult(
@@ -704,12 +833,14 @@ class GameService:
         )
         view = self._view(live)
         me = self._player(live.row, color)
-        return ActionResult(
-            Action.DRAW_ACCEPTED,
-            f"{me.name} accepted the draw: {view.result}.",
-            game=view,
-            post_board=True,
-            mentions=self._mentions_after(view),
+        return await self._ending(
+            ActionResult(
+                Action.DRAW_ACCEPTED,
+                f"{me.name} accepted the draw: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=self._mentions_after(view),
+            )
         )
 
     async def decline_draw(
@@ -747,12 +878,14 @@ class GameService:
         live, color = await self._player_action(user_id, channel_id, game_id, Game.resign)
         view = self._view(live)
         me = self._player(live.row, color)
-        return ActionResult(
-            Action.RESIGNED,
-            f"{me.name} resigned: {view.result}.",
-            game=view,
-            post_board=True,
-            mentions=self._mentions_after(view),
+        return await self._ending(
+            ActionResult(
+                Action.RESIGNED,
+                f"{me.name} resigned: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=self._mentions_after(view),
+            )
         )
 
     async def abort(
@@ -772,12 +905,158 @@ class GameService:
             self._apply(live.game.abort)
             await self._save(live, user_id=user_id, moved=False)
         view = self._view(live)
+        return await self._ending(
+            ActionResult(
+                Action.ABORTED,
+                f"Game #{view.id} ({view.white.name} v {view.black.name}) was aborted by a "
+                "moderator.",
+                game=view,
+                mentions=self._mentions_after(view),
+            )
+        )
+
+    # -- takebacks -------------------------------------------------------------------------------
+
+    async def request_takeback(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """A player asks to take back their last move (and the opponent's reply, if one has
+        been played since).  Against the computer it is granted at once (those games are
+        unrated); between people the opponent must agree, which is also the only way a rated
+        game can be taken back: both players agree, or nothing changes."""
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            row = live.row
+            plies = self._takeback_plies(live, color)
+            me = self._player(row, color)
+            other = self._player(row, color.other)
+            if row.computer_id is not None:
+                await self._take_back(live, plies)
+                view = self._view(live)
+                return ActionResult(
+                    Action.TAKEBACK_ACCEPTED,
+                    f"{me.name} took back {self._plies_words(plies)}. "
+                    f"{self._after_move_text(view)}",
+                    game=view,
+                    post_board=True,
+                    mentions=self._mentions_after(view),
+                )
+            if row.takeback_offer is not None:
+                await self._ensure_fresh(live)
+                asker = row.white_name if row.takeback_offer == "white" else row.black_name
+                raise TakebackError(f"{asker}'s takeback request is waiting for an answer")
+            if row.takeback_refused_ply == live.game.ply:
+                await self._ensure_fresh(live)
+                raise TakebackError(
+                    "a takeback was already declined in this position; play on, or ask after "
+                    "the next move"
+                )
+            await self._save_row(live, {"takeback_offer": _color_label(color)})
+        view = self._view(live)
         return ActionResult(
-            Action.ABORTED,
-            f"Game #{view.id} ({view.white.name} v {view.black.name}) was aborted by a moderator.",
+            Action.TAKEBACK_OFFERED,
+            f"{me.name} asks to take back {self._plies_words(plies)}. "
+            f"{other.name}, accept or decline?",
             game=view,
+            mentions=(other.id,),
+        )
+
+    async def answer_takeback(
+        self,
+        user_id: int,
+        accept: bool,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        """The opponent of the player who asked accepts (the moves are taken back) or
+        declines (the same position cannot be asked about again)."""
+        gid = await self._resolve(channel_id, game_id)
+        async with self._lock(gid):
+            live = await self._load(gid)
+            color = self._color_of(live, user_id)
+            row = live.row
+            if row.takeback_offer != _color_label(color.other):
+                await self._ensure_fresh(live)
+                raise TakebackError("there is no takeback request for you to answer")
+            asker = self._player(row, color.other)
+            me = self._player(row, color)
+            if accept:
+                plies = self._takeback_plies(live, color.other)
+                await self._take_back(live, plies)
+            else:
+                await self._save_row(
+                    live, {"takeback_offer": None, "takeback_refused_ply": live.game.ply}
+                )
+        view = self._view(live)
+        if not accept:
+            return ActionResult(
+                Action.TAKEBACK_DECLINED,
+                f"{me.name} declined {asker.name}'s takeback request.",
+                game=view,
+                mentions=(asker.id,),
+            )
+        return ActionResult(
+            Action.TAKEBACK_ACCEPTED,
+            f"{me.name} accepted: {asker.name} took back {self._plies_words(plies)}. "
+            f"{self._after_move_text(view)}",
+            game=view,
+            post_board=True,
             mentions=self._mentions_after(view),
         )
+
+    def _takeback_plies(self, live: _Live, color: Color) -> int:
+        """How many plies taking back ``color``'s last move removes: one if it is the
+        opponent's turn, two (the reply too) if it is ``color``'s.  The opening that was set
+        before the game (a ballot) cannot be taken back."""
+        game, row = live.game, live.row
+        plies = 1 if game.turn is color.other else 2
+        fixed = len(row.opening.split())
+        if game.ply - plies < fixed:
+            raise TakebackError("you have no move of your own to take back yet")
+        return plies
+
+    @staticmethod
+    def _plies_words(plies: int) -> str:
+        return "their last move" if plies == 1 else "their last move and the reply"
+
+    async def _take_back(self, live: _Live, plies: int) -> None:
+        """Take ``plies`` back on the in-memory game and store it in one guarded transaction."""
+        row, game = live.row, live.game
+        try:
+            game.take_back(plies)
+        except RulesGameError as exc:
+            raise TakebackError(str(exc)) from None
+        now = self.clock()
+        changes = self._state_columns(game)
+        clock = self._clock_columns
+        changes.update(clock(game, row.white_id, row.black_id, row.move_time, now, row.computer_id))
+        changes.update(updated_at=now, takeback_offer=None, takeback_refused_ply=None)
+        try:
+            ok = await self.store.take_back(row.id, row.version, changes, game.ply, now)
+        except BaseException:
+            self._live.pop(row.id, None)
+            raise
+        if not ok:
+            self._live.pop(row.id, None)
+            raise ConflictError()
+        live.row = replace(row, **changes, version=row.version + 1)
+
+    async def _save_row(self, live: _Live, changes: dict[str, Any]) -> None:
+        """Store row-only changes (no move, same position) under the version guard."""
+        row = live.row
+        changes = {**changes, "updated_at": self.clock()}
+        try:
+            ok = await self.store.update_game(row.id, row.version, changes)
+        except BaseException:
+            self._live.pop(row.id, None)
+            raise
+        if not ok:
+            self._live.pop(row.id, None)
+            raise ConflictError()
+        live.row = replace(row, **changes, version=row.version + 1)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -847,11 +1126,17 @@ class GameService:
             moves = sorted(live.game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
             return self._view(live), [m.pdn() for m in moves]
 
-    async def pdn(
-        self, *, game_id: int | None = None, channel_id: int | None = None
-    ) -> tuple[str, str]:
-        """``(file name, PDN text)`` of a game: by id, else the channel's running game, else the
-        game that most recently finished there."""
+    async def find_game(
+        self,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        check_guild: bool = False,
+    ) -> GameRow:
+        """A game by id, else the channel's running game, else the game that most recently
+        ended there.  With ``check_guild`` (what users ask for) a game of another server is
+        not found: ids are global, but each server sees only its own games."""
         if game_id is None:
             if channel_id is None:
                 raise NotFoundError("name a game")
@@ -860,10 +1145,25 @@ class GameService:
                 row = await self.store.last_finished_game_in(channel_id)
             if row is None:
                 raise NotFoundError("there is no game in this channel")
-            game_id = row.id
+            return row
         row = await self.store.game(game_id)
-        if row is None:
-            raise NotFoundError(f"there is no game #{game_id}")
+        if row is None or (check_guild and row.guild_id != guild_id):
+            raise NotFoundError(f"there is no game #{game_id} on this server")
+        return row
+
+    async def pdn(
+        self,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        check_guild: bool = False,
+    ) -> tuple[str, str]:
+        """``(file name, PDN text)`` of a game found as :meth:`find_game` says."""
+        row = await self.find_game(
+            game_id=game_id, channel_id=channel_id, guild_id=guild_id, check_guild=check_guild
+        )
+        game_id = row.id
         game = await self._replay(row) if row.status != "running" else None
         if game is None:
             async with self._lock(game_id):
@@ -910,6 +1210,22 @@ class GameService:
             if event is not None:
                 events.append(event)
         events += await self.resume_computer_games()
+        events += await self.resume_matches()
+        return events
+
+    async def resume_matches(self) -> list[ActionResult]:
+        """Start the second game of any match whose first game ended without it (the second
+        normally starts in the first one's final transaction; this catches the rest)."""
+        events = []
+        for first in await self.store.matches_waiting():
+            async with self._lock(first.id):
+                try:
+                    game_id = await self.store.start_game(*await self._second_game(first))
+                except sqlite3.IntegrityError:
+                    continue  # the channel is busy; try again on a later tick
+                row = await self.store.game(game_id)
+                assert row is not None
+                events.append(self._started(_Live(row, await self._replay(row))))
         return events
 
     async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
@@ -924,12 +1240,14 @@ class GameService:
             await self._save(live, user_id=self.bot.id, moved=False)
         view = self._view(live)
         late = self._player(live.row, loser)
-        return ActionResult(
-            Action.TIMEOUT,
-            f"{late.name} ran out of time: {view.result}.",
-            game=view,
-            post_board=True,
-            mentions=self._mentions_after(view),
+        return await self._ending(
+            ActionResult(
+                Action.TIMEOUT,
+                f"{late.name} ran out of time: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=self._mentions_after(view),
+            )
         )
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:
@@ -1088,11 +1406,28 @@ class GameService:
             )
         elif game.is_over:
             changes.update(deadline=None, remind_at=None)
+        if moved or game.is_over:
+            changes["takeback_offer"] = None  # playing on (or the end) lapses a request
         move = None
         if moved:
             move = (game.ply, game.moves[-1].pdn(), changes["fen"], user_id, now)
+        rated = follow_up = None
+        finished = game.is_over and changes["status"] == "finished"
+        if finished and row.rated and row.guild_id is not None:
+            winner = changes["winner"]
+            rated = RatedResult(
+                row.guild_id,
+                row.variant,
+                row.white_id,
+                row.black_id,
+                0.5 if winner is None else float(winner == "white"),
+            )
+        if finished and row.match_id == row.id:
+            follow_up = await self._second_game(row)
         try:
-            ok = await self.store.update_game(row.id, row.version, changes, move)
+            ok = await self.store.update_game(
+                row.id, row.version, changes, move, rated=rated, follow_up=follow_up
+            )
         except BaseException:
             self._live.pop(row.id, None)
             raise
@@ -1102,6 +1437,85 @@ class GameService:
         live.row = replace(row, **changes, version=row.version + 1)
         if game.is_over:
             self._live.pop(row.id, None)
+        if follow_up is not None:
+            await self._announce_second_game(row.id)
+
+    async def _ending(self, result: ActionResult) -> ActionResult:
+        """Add what a game's end brings to the result of the action that ended it: the rating
+        changes, the match score, and the match's second game (announced as a follow-up)."""
+        view = result.game
+        if view is None or view.running:
+            return result
+        row = await self.store.game(view.id)
+        if row is None:
+            return result
+        extra = []
+        if row.white_rating_change is not None and row.black_rating_change is not None:
+            assert row.guild_id is not None
+            lines = []
+            for uid, name, change in (
+                (row.white_id, row.white_name, row.white_rating_change),
+                (row.black_id, row.black_name, row.black_rating_change),
+            ):
+                rating = await self.store.rating(row.guild_id, uid, row.variant)
+                shown = rating.glicko.shown() if rating else "?"
+                lines.append(f"{name} {shown} ({change:+.0f})")
+            extra.append("Ratings: " + ", ".join(lines) + ".")
+        if row.match_id is not None:
+            extra.append(await self._match_sentence(row))
+        text = " ".join([result.text, *extra])
+        return replace(result, text=text, follow_up=self._follow_ups.pop(view.id, None))
+
+    async def _match_sentence(self, row: GameRow) -> str:
+        """Where a match stands once one of its games has ended."""
+        assert row.match_id is not None
+        games = await self.store.match_games(row.match_id)
+        first = games[0]
+        if any(g.status == "aborted" for g in games):
+            return "The match was abandoned."
+        if len(games) == 1 or games[1].status == "running":
+            return "Match game 2 follows, colours swapped."
+        a = Player(first.white_id, first.white_name)
+        b = Player(first.black_id, first.black_name)
+        points = {a.id: 0.0, b.id: 0.0}
+        for g in games:
+            if g.winner is None:
+                points[g.white_id] += 0.5
+                points[g.black_id] += 0.5
+            else:
+                points[g.white_id if g.winner == "white" else g.black_id] += 1
+        pa, pb = points[a.id], points[b.id]
+        score = f"{a.name} {_points(pa)}–{_points(pb)} {b.name}"
+        if pa == pb:
+            return f"Match drawn: {score}."
+        return f"Match won by {(a if pa > pb else b).name}: {score}."
+
+    async def _second_game(
+        self, first: GameRow
+    ) -> tuple[dict[str, Any], list[tuple[int, str, str, int, float]]]:
+        """Row values and opening moves of a match's second game: same place, variant, time
+        and opening as the first, colours swapped."""
+        _, values, opening_rows, _ = await self._new_game(
+            guild_id=first.guild_id,
+            channel_id=first.channel_id,
+            white=Player(first.black_id, first.black_name),
+            black=Player(first.white_id, first.white_name),
+            variant=first.variant,
+            move_time=first.move_time,
+            opening=tuple(first.opening.split()),
+            level=None,
+            computer=None,
+            match_id=first.id,
+        )
+        return values, opening_rows
+
+    async def _announce_second_game(self, match_id: int) -> None:
+        """Load a match's just-stored second game and keep its announcement for the action
+        that ended the first (see :meth:`_ending`)."""
+        games = await self.store.match_games(match_id)
+        if len(games) == 2:
+            second = games[1]
+            self._follow_ups[match_id] = self._started(_Live(second, await self._replay(second)))
 
     @staticmethod
     def _state_columns(game: Game) -> dict[str, Any]:
@@ -1196,7 +1610,19 @@ class GameService:
             result=None if outcome is None else outcome.result(variant),
             termination=None if outcome is None else outcome.words,
             winner=winner,
+            rated=bool(row.rated),
+            match_id=row.match_id,
+            match_game=None if row.match_id is None else (1 if row.match_id == row.id else 2),
+            opening_label=self._opening_label(row.variant, row.opening),
+            takeback_offer=row.takeback_offer if outcome is None else None,
         )
+
+    @staticmethod
+    def _opening_label(variant: str, opening: str) -> str | None:
+        if variant != "english" or not opening:
+            return None
+        ballot = ballot_of(opening.split())
+        return None if ballot is None else ballot.label
 
     def _challenge_view(self, row: ChallengeRow) -> ChallengeView:
         variant = find_variant(row.variant)
@@ -1216,4 +1642,7 @@ class GameService:
             game_id=row.game_id,
             expires_at=row.expires_at,
             message_id=row.message_id,
+            opening=row.opening,
+            opening_label=self._opening_label(row.variant, row.opening),
+            match=bool(row.match_play),
         )

@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from . import ratings
+
 SCHEMA_V1 = """
 CREATE TABLE challenges (
     id              INTEGER PRIMARY KEY,
@@ -120,7 +122,57 @@ ALTER TABLE challenges ADD COLUMN message_id INTEGER;
 """v3: the id of the message that shows a challenge, so its buttons can be taken away when it
 expires or is answered."""
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, SCHEMA_V1), (2, SCHEMA_V2), (3, SCHEMA_V3))
+SCHEMA_V4 = """
+ALTER TABLE challenges ADD COLUMN match_play INTEGER NOT NULL DEFAULT 0;
+
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN white_rating REAL;
+ALTER TABLE games ADD COLUMN white_rating_change REAL;
+ALTER TABLE games ADD COLUMN black_rating REAL;
+ALTER TABLE games ADD COLUMN black_rating_change REAL;
+ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES games (id);
+ALTER TABLE games ADD COLUMN takeback_offer TEXT CHECK (takeback_offer IN ('white', 'black'));
+ALTER TABLE games ADD COLUMN takeback_refused_ply INTEGER;
+
+CREATE INDEX games_finished_by_guild ON games (guild_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_of_match ON games (match_id) WHERE match_id IS NOT NULL;
+
+CREATE TABLE taken_back_moves (
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    ply           INTEGER NOT NULL,
+    pdn           TEXT    NOT NULL,
+    fen_after     TEXT    NOT NULL,
+    user_id       INTEGER NOT NULL,
+    played_at     REAL    NOT NULL,
+    taken_back_at REAL    NOT NULL
+);
+CREATE INDEX taken_back_by_game ON taken_back_moves (game_id);
+
+CREATE TABLE guild_settings (
+    guild_id   INTEGER PRIMARY KEY,
+    variant    TEXT,
+    move_time  INTEGER CHECK (move_time > 0),
+    threads    TEXT    NOT NULL DEFAULT 'optional'
+               CHECK (threads IN ('optional', 'always', 'never')),
+    updated_at REAL    NOT NULL
+);
+
+CREATE TABLE guild_channels (
+    guild_id   INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, channel_id)
+) WITHOUT ROWID;
+"""
+"""v4 (social play): matches (``match_id`` is the id of the match's first game, so a match needs
+no table of its own), ratings written with the finished game, takeback requests and the archive
+of taken-back moves (a takeback moves rows there rather than losing them), server settings."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, SCHEMA_V1),
+    (2, SCHEMA_V2),
+    (3, SCHEMA_V3),
+    (4, SCHEMA_V4),
+)
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -154,6 +206,7 @@ class ChallengeRow:
     expires_at: float
     updated_at: float
     message_id: int | None
+    match_play: int
 
 
 @dataclass(frozen=True)
@@ -186,6 +239,14 @@ class GameRow:
     version: int
     created_at: float
     updated_at: float
+    rated: int
+    white_rating: float | None
+    white_rating_change: float | None
+    black_rating: float | None
+    black_rating_change: float | None
+    match_id: int | None
+    takeback_offer: str | None
+    takeback_refused_ply: int | None
 
 
 @dataclass(frozen=True)
@@ -198,10 +259,61 @@ class MoveRow:
     played_at: float
 
 
-Row = TypeVar("Row", ChallengeRow, GameRow, MoveRow)
+@dataclass(frozen=True)
+class RatingRow:
+    guild_id: int
+    user_id: int
+    variant: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    updated_at: float
+
+    @property
+    def glicko(self) -> ratings.Rating:
+        return ratings.Rating(self.rating, self.deviation, self.volatility)
+
+
+@dataclass(frozen=True)
+class SettingsRow:
+    guild_id: int
+    variant: str | None
+    move_time: int | None
+    threads: str
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class RatedResult:
+    """What a finished rated game feeds the ladder: White's score (1, 0.5 or 0)."""
+
+    guild_id: int
+    variant: str
+    white_id: int
+    black_id: int
+    white_score: float
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's rated results in one server and variant, newest first for the streak."""
+
+    wins: int
+    draws: int
+    losses: int
+    streak: tuple[str, int] | None
+    """(``"W"``, ``"D"`` or ``"L"``, how many in a row) counted from the latest game."""
+
+
+Row = TypeVar("Row", ChallengeRow, GameRow, MoveRow, RatingRow, SettingsRow)
 T = TypeVar("T")
 
-_COLUMNS = {cls: tuple(f.name for f in fields(cls)) for cls in (ChallengeRow, GameRow, MoveRow)}
+_COLUMNS = {
+    cls: tuple(f.name for f in fields(cls))
+    for cls in (ChallengeRow, GameRow, MoveRow, RatingRow, SettingsRow)
+}
+_MOVE_COLUMNS = "game_id, ply, pdn, fen_after, user_id, played_at"
 
 
 def _row(cls: type[Row], row: sqlite3.Row | None) -> Row | None:
@@ -210,6 +322,9 @@ def _row(cls: type[Row], row: sqlite3.Row | None) -> Row | None:
 
 def _select(cls: type[Any], table: str) -> str:
     return f"SELECT {', '.join(_COLUMNS[cls])} FROM {table}"
+
+
+_RATING_OF = _select(RatingRow, "ratings") + " WHERE guild_id = ? AND user_id = ? AND variant = ?"
 
 
 def _shielded(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
@@ -371,18 +486,8 @@ class Store:
         """Insert a running game (with its opening moves) and, in the same transaction, mark
         ``challenge_id`` accepted.  ``sqlite3.IntegrityError`` if the channel already has a
         running game; :class:`StoreError` if the challenge was no longer open."""
-        columns = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
         async with self.transaction() as db:
-            cursor = await db.execute(
-                f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(values.values())
-            )
-            game_id = int(cursor.lastrowid or 0)
-            await db.executemany(
-                "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, *move) for move in moves],
-            )
+            game_id = await self._insert_game(db, values, moves)
             if challenge_id is not None:
                 cursor = await db.execute(
                     "UPDATE challenges SET status = 'accepted', game_id = ?, updated_at = ? "
@@ -392,6 +497,32 @@ class Store:
                 if cursor.rowcount != 1:
                     raise StoreError("the challenge is no longer open")
             return game_id
+
+    @staticmethod
+    async def _insert_game(
+        db: aiosqlite.Connection,
+        values: dict[str, Any],
+        moves: Iterable[tuple[int, str, str, int, float]],
+    ) -> int:
+        """Insert a game row and its opening moves.  ``match_id`` ``"self"`` makes the game the
+        first of a new match (a match is named by its first game)."""
+        values = dict(values)
+        first_of_match = values.get("match_id") == "self"
+        if first_of_match:
+            values["match_id"] = None
+        columns = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        cursor = await db.execute(
+            f"INSERT INTO games ({columns}) VALUES ({marks})", tuple(values.values())
+        )
+        game_id = int(cursor.lastrowid or 0)
+        if first_of_match:
+            await db.execute("UPDATE games SET match_id = id WHERE id = ?", (game_id,))
+        await db.executemany(
+            f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, *move) for move in moves],
+        )
+        return game_id
 
     async def game(self, game_id: int) -> GameRow | None:
         sql = _select(GameRow, "games") + " WHERE id = ?"
@@ -436,10 +567,18 @@ class Store:
         version: int,
         changes: dict[str, Any],
         move: tuple[int, str, str, int, float] | None = None,
+        *,
+        rated: RatedResult | None = None,
+        follow_up: tuple[dict[str, Any], list[tuple[int, str, str, int, float]]] | None = None,
     ) -> bool:
         """Apply ``changes`` (and append ``move``: ply, pdn, fen after, user, time) in one
         transaction if the game is still at ``version``; False, with nothing written, if
-        something else changed it first."""
+        something else changed it first.
+
+        A game that ends here lands together with what its end causes, so a kill between
+        statements cannot leave half of it: ``rated`` updates both players' ratings (and records
+        them on the game), ``follow_up`` starts the next game of a match (values and opening
+        moves as for :meth:`start_game`)."""
         assignments = ", ".join(f"{column} = ?" for column in changes)
         try:
             async with self.transaction() as db:
@@ -452,13 +591,99 @@ class Store:
                     raise _Stale
                 if move is not None:
                     await db.execute(
-                        "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                         (game_id, *move),
                     )
+                if rated is not None:
+                    await self._rate(db, game_id, rated, changes.get("updated_at", now()))
+                if follow_up is not None:
+                    await self._insert_game(db, *follow_up)
         except _Stale:
             return False
         return True
+
+    async def _rate(
+        self, db: aiosqlite.Connection, game_id: int, result: RatedResult, when: float
+    ) -> None:
+        """Both players' Glicko-2 update for one game, read and written inside the caller's
+        transaction (so two games ending at once for the same player are applied in turn)."""
+        before = {}
+        for user_id in (result.white_id, result.black_id):
+            async with db.execute(_RATING_OF, (result.guild_id, user_id, result.variant)) as cursor:
+                row = _row(RatingRow, await cursor.fetchone())
+            before[user_id] = (row.glicko if row else ratings.Rating(), row.games if row else 0)
+        white, white_games = before[result.white_id]
+        black, black_games = before[result.black_id]
+        new_white = ratings.update(white, [(black, result.white_score)])
+        new_black = ratings.update(black, [(white, 1 - result.white_score)])
+        for user_id, new, games in (
+            (result.white_id, new_white, white_games),
+            (result.black_id, new_black, black_games),
+        ):
+            await db.execute(
+                "INSERT INTO ratings (guild_id, user_id, variant, rating, deviation, volatility,"
+                " games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET rating = excluded.rating,"
+                " deviation = excluded.deviation, volatility = excluded.volatility,"
+                " games = excluded.games, updated_at = excluded.updated_at",
+                (
+                    result.guild_id,
+                    user_id,
+                    result.variant,
+                    new.rating,
+                    new.deviation,
+                    new.volatility,
+                    games + 1,
+                    when,
+                ),
+            )
+        await db.execute(
+            "UPDATE games SET white_rating = ?, white_rating_change = ?, black_rating = ?,"
+            " black_rating_change = ? WHERE id = ?",
+            (
+                new_white.rating,
+                new_white.rating - white.rating,
+                new_black.rating,
+                new_black.rating - black.rating,
+                game_id,
+            ),
+        )
+
+    @_shielded
+    async def take_back(
+        self, game_id: int, version: int, changes: dict[str, Any], ply: int, when: float
+    ) -> bool:
+        """Take the game back to ``ply`` moves (with ``changes`` for the game row) in one
+        guarded transaction.  The moves after ``ply`` are moved to ``taken_back_moves``, so the
+        record of what was played and taken back is kept; False if the game changed first."""
+        assignments = ", ".join(f"{column} = ?" for column in changes)
+        try:
+            async with self.transaction() as db:
+                cursor = await db.execute(
+                    f"UPDATE games SET {assignments}, version = version + 1 "
+                    "WHERE id = ? AND version = ?",
+                    (*changes.values(), game_id, version),
+                )
+                if cursor.rowcount != 1:
+                    raise _Stale
+                await db.execute(
+                    f"INSERT INTO taken_back_moves ({_MOVE_COLUMNS}, taken_back_at) "
+                    f"SELECT {_MOVE_COLUMNS}, ? FROM moves WHERE game_id = ? AND ply > ?",
+                    (when, game_id, ply),
+                )
+                await db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+        except _Stale:
+            return False
+        return True
+
+    async def taken_back_moves(self, game_id: int) -> list[tuple[int, str, float]]:
+        """(ply, move, when taken back) of a game's taken-back moves, oldest first."""
+        rows = await self._fetch_all(
+            "SELECT ply, pdn, taken_back_at FROM taken_back_moves WHERE game_id = ?"
+            " ORDER BY taken_back_at, ply",
+            (game_id,),
+        )
+        return [(int(r[0]), str(r[1]), float(r[2])) for r in rows]
 
     async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
         """Running games whose deadline has passed, and those due a half-time reminder."""
@@ -474,6 +699,158 @@ class Store:
             (now, now),
         )
         return [GameRow(*row) for row in timeouts], [GameRow(*row) for row in reminders]
+
+    # -- matches, history, ratings -----------------------------------------------------------
+
+    async def match_games(self, match_id: int) -> list[GameRow]:
+        """The games of a match, first game first."""
+        sql = _select(GameRow, "games") + " WHERE match_id = ? ORDER BY id"
+        return [GameRow(*row) for row in await self._fetch_all(sql, (match_id,))]
+
+    async def matches_waiting(self) -> list[GameRow]:
+        """First games of matches that finished without their second game having started (the
+        second normally starts in the same transaction; this is the safety net)."""
+        sql = _select(GameRow, "games g") + (
+            " WHERE g.match_id = g.id AND g.status = 'finished' AND NOT EXISTS"
+            " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id != g.id) ORDER BY g.id"
+        )
+        return [GameRow(*row) for row in await self._fetch_all(sql)]
+
+    async def finished_games(
+        self,
+        guild_id: int | None,
+        *,
+        user_id: int | None = None,
+        variant: str | None = None,
+        limit: int = 10,
+    ) -> list[GameRow]:
+        """Ended games of a server (finished or aborted), newest first; only ``user_id``'s and
+        only one variant when given."""
+        sql = _select(GameRow, "games") + " WHERE status != 'running' AND guild_id IS ?"
+        params: list[Any] = [guild_id]
+        if user_id is not None:
+            sql += " AND (white_id = ? OR black_id = ?)"
+            params += [user_id, user_id]
+        if variant is not None:
+            sql += " AND variant = ?"
+            params.append(variant)
+        sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
+        params.append(limit)
+        return [GameRow(*row) for row in await self._fetch_all(sql, tuple(params))]
+
+    async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None:
+        return _row(RatingRow, await self._fetch_one(_RATING_OF, (guild_id, user_id, variant)))
+
+    async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
+        """The server's ladder for one variant, best first (ties: more games first)."""
+        sql = _select(RatingRow, "ratings") + (
+            " WHERE guild_id = ? AND variant = ? ORDER BY rating DESC, games DESC, user_id LIMIT ?"
+        )
+        return [RatingRow(*row) for row in await self._fetch_all(sql, (guild_id, variant, limit))]
+
+    async def rank(self, guild_id: int, user_id: int, variant: str) -> tuple[int, int] | None:
+        """``(rank, players on the ladder)`` of a rated player, in :meth:`leaderboard`'s order."""
+        mine = await self.rating(guild_id, user_id, variant)
+        if mine is None:
+            return None
+        row = await self._fetch_one(
+            "SELECT COUNT(*) FILTER (WHERE rating > ? OR (rating = ? AND games > ?)"
+            " OR (rating = ? AND games = ? AND user_id < ?)), COUNT(*)"
+            " FROM ratings WHERE guild_id = ? AND variant = ?",
+            (
+                mine.rating,
+                mine.rating,
+                mine.games,
+                mine.rating,
+                mine.games,
+                user_id,
+                guild_id,
+                variant,
+            ),
+        )
+        assert row is not None
+        return int(row[0]) + 1, int(row[1])
+
+    async def record(self, guild_id: int, user_id: int, variant: str) -> Record:
+        """Wins, draws and losses in rated games of one server and variant, and the current
+        streak."""
+        rows = await self._fetch_all(
+            "SELECT CASE WHEN winner IS NULL THEN 'D'"
+            " WHEN (winner = 'white') = (white_id = ?) THEN 'W' ELSE 'L' END"
+            " FROM games WHERE guild_id = ? AND variant = ? AND rated = 1"
+            " AND status = 'finished' AND (white_id = ? OR black_id = ?)"
+            " ORDER BY updated_at DESC, id DESC",
+            (user_id, guild_id, variant, user_id, user_id),
+        )
+        letters = [str(r[0]) for r in rows]
+        streak = None
+        if letters:
+            run = 1
+            while run < len(letters) and letters[run] == letters[0]:
+                run += 1
+            streak = (letters[0], run)
+        return Record(letters.count("W"), letters.count("D"), letters.count("L"), streak)
+
+    async def latest_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The name each user had in their latest game on the server (ratings keep only ids)."""
+        names: dict[int, str] = {}
+        for user_id in user_ids:
+            row = await self._fetch_one(
+                "SELECT CASE WHEN white_id = ? THEN white_name ELSE black_name END FROM games"
+                " WHERE guild_id = ? AND (white_id = ? OR black_id = ?) ORDER BY id DESC LIMIT 1",
+                (user_id, guild_id, user_id, user_id),
+            )
+            if row is not None:
+                names[user_id] = str(row[0])
+        return names
+
+    # -- server settings -----------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> SettingsRow | None:
+        sql = _select(SettingsRow, "guild_settings") + " WHERE guild_id = ?"
+        return _row(SettingsRow, await self._fetch_one(sql, (guild_id,)))
+
+    async def game_channels(self, guild_id: int) -> list[int]:
+        """The channels games may be hosted in; empty means all of them."""
+        rows = await self._fetch_all(
+            "SELECT channel_id FROM guild_channels WHERE guild_id = ? ORDER BY channel_id",
+            (guild_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    @_shielded
+    async def save_settings(
+        self,
+        guild_id: int,
+        changes: dict[str, Any],
+        *,
+        allow: Iterable[int] = (),
+        disallow: Iterable[int] = (),
+        all_channels: bool = False,
+        when: float,
+    ) -> None:
+        """Change a server's settings and channel list together (one transaction)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, when),
+            )
+            assignments = ", ".join(f"{column} = ?" for column in [*changes, "updated_at"])
+            await db.execute(
+                f"UPDATE guild_settings SET {assignments} WHERE guild_id = ?",
+                (*changes.values(), when, guild_id),
+            )
+            if all_channels:
+                await db.execute("DELETE FROM guild_channels WHERE guild_id = ?", (guild_id,))
+            await db.executemany(
+                "INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
+                [(guild_id, c) for c in allow],
+            )
+            await db.executemany(
+                "DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
+                [(guild_id, c) for c in disallow],
+            )
 
 
 class _Stale(Exception):

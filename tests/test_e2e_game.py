@@ -274,7 +274,10 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
     final = await pressed.followup(0)
     assert not is_ephemeral(final)
     embed = check_board(final, game_id=1, white=BOB, black=ALICE, ply=6, to_move=None)
-    assert embed["description"] == "Alice resigned: 1-0."
+    # A rated game: both start at 1500?/350, so the changes are equal and opposite.
+    assert embed["description"] == (
+        "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
+    )
     assert field(embed, "Result") == "**1-0**: Bob wins (Black resigned)"
     with_status = [f["name"] for f in embed["fields"] if f["name"] in ("To move", "Status")]
     assert with_status == []
@@ -510,7 +513,9 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     accepted = await users.press("draw:accept:1", offer.message(), ALICE)
     edit = await accepted.callback()
     assert edit.json["type"] == UPDATE, edit.json
-    assert content_of(edit) == "Alice accepted the draw: 1/2-1/2."
+    assert content_of(edit) == (
+        "Alice accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Alice 1500? (+0)."
+    )
     assert custom_ids(edit) == []
 
     final = await accepted.followup(0)

@@ -147,7 +147,7 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
         assert read.game.result() == "*"
     unknown = await ask(users, "pdn", CAROL, GENERAL, game=game_id + 99)
     assert is_ephemeral(unknown) and not unknown.files
-    assert content_of(unknown) == f"There is no game #{game_id + 99}."
+    assert content_of(unknown) == f"There is no game #{game_id + 99} on this server."
 
     # /games: private list of the running games.
     games = await ask(users, "games", CAROL, OFFTOPIC)

@@ -297,7 +297,9 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     press = await users.press(f"draw:accept:{second}", accept_here, BOB)
     update = await press.callback()
     assert update.json["type"] == 7
-    assert content_of(update) == "Bob accepted the draw: 1/2-1/2."
+    assert content_of(update) == (
+        "Bob accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Carol 1500? (+0)."
+    )
     assert custom_ids(update) == []
     final = await press.followup(0)
     embed = embed_of(final)
@@ -353,7 +355,7 @@ async def test_reminder_then_loss_on_time(launch: Launch, fake: FakeDiscord) -> 
     assert reminder.json["allowed_mentions"]["users"] == [int(ALICE)]
 
     embed = final.json["embeds"][0]
-    assert embed["description"] == "Alice ran out of time: 1-0."
+    assert embed["description"].startswith("Alice ran out of time: 1-0. Ratings: ")
     result = field(embed, "Result")
     assert result.startswith("**1-0**: Bob wins (") and "time" in result, result
     assert custom_ids(final) == [f"rematch:{game_id}"]
@@ -508,14 +510,20 @@ async def test_commands_are_synced_globally_without_dev_guild(
             "moves",
             "draw",
             "resign",
+            "takeback",
             "abort",
             "pdn",
+            "replay",
+            "history",
             "games",
+            "stats",
+            "leaderboard",
+            "settings",
             "rules",
             "help",
-        }
+        }  # every command of DESIGN's table
         assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
-        assert "synced 11 commands globally" in bot.log()
+        assert "synced 17 commands globally" in bot.log()
         # A global command's interaction (no guild_id in its data) is answered.
         sent = await users.command("help", BOB, GENERAL)
         assert "guild_id" not in sent.payload["data"]

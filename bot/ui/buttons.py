@@ -84,6 +84,34 @@ class DrawButton(
         await _flows(interaction).draw_button(interaction, self.action, self.game_id)
 
 
+class TakebackButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"takeback:(?P<action>accept|decline):{ID}",
+):
+    """The opponent's answer to a takeback request in game ``id``."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        label, style = (
+            ("Allow takeback", discord.ButtonStyle.success)
+            if action == "accept"
+            else ("Refuse takeback", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"takeback:{action}:{game_id}")
+        )
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TakebackButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flows(interaction).takeback_button(interaction, self.action, self.game_id)
+
+
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"resign:{ID}"):
     """The confirmation of ``/resign`` (shown only to the player who asked)."""
 
@@ -126,7 +154,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         await _flows(interaction).rematch_button(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (ChallengeButton, DrawButton, ResignButton, RematchButton)
+DYNAMIC_ITEMS = (ChallengeButton, DrawButton, TakebackButton, ResignButton, RematchButton)
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -142,6 +170,10 @@ def challenge_buttons(challenge_id: int) -> discord.ui.View:
 
 def draw_buttons(game_id: int) -> discord.ui.View:
     return _view(DrawButton("accept", game_id), DrawButton("decline", game_id))
+
+
+def takeback_buttons(game_id: int) -> discord.ui.View:
+    return _view(TakebackButton("accept", game_id), TakebackButton("decline", game_id))
 
 
 def resign_buttons(game_id: int) -> discord.ui.View:

@@ -23,8 +23,10 @@ from ..service import GameService
 from .buttons import DYNAMIC_ITEMS
 from .cogs.info import Info
 from .cogs.play import Play
+from .cogs.social import Social
 from .flows import Flows
 from .media import Media
+from .social_flows import SocialFlows
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,7 @@ class DraughtsBot(commands.Bot):
         self.closing = False
         self._service: GameService | None = None
         self._flows: Flows | None = None
+        self._social: SocialFlows | None = None
         self._scheduler: Scheduler | None = None
         self.computer: EngineComputer | None = None
 
@@ -62,6 +65,12 @@ class DraughtsBot(commands.Bot):
         if self._flows is None:
             raise RuntimeError("the bot has not started")
         return self._flows
+
+    @property
+    def social(self) -> SocialFlows:
+        if self._social is None:
+            raise RuntimeError("the bot has not started")
+        return self._social
 
     async def setup_hook(self) -> None:
         assert self.user is not None
@@ -75,9 +84,11 @@ class DraughtsBot(commands.Bot):
         )
         self._service = service
         self._flows = Flows(self, service, self.media, self.settings.move_time_scale)
+        self._social = SocialFlows(self._flows)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(Play(self))
         await self.add_cog(Info(self))
+        await self.add_cog(Social(self))
         await self._sync_commands()
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).

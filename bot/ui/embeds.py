@@ -41,6 +41,8 @@ def relative_time(timestamp: float) -> str:
 def status_words(view: GameView) -> str:
     """The status line of a running game: pending offer, running counts, deadline."""
     parts = list(view.status_parts)
+    if view.takeback_offer is not None:
+        parts.insert(0, f"Takeback asked by {view.player(view.takeback_offer).name}")
     if view.deadline is not None and view.to_move is not None:
         parts.append(f"{view.to_move.name} must move {relative_time(view.deadline)}")
     return " · ".join(parts) if parts else "—"
@@ -67,6 +69,10 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
     embed.add_field(name=f"{WHITE_DISC} White", value=_player_line(view, view.white))
     embed.add_field(name=f"{BLACK_DISC} Black", value=_player_line(view, view.black))
     embed.add_field(name="Variant", value=view.variant_title)
+    kind = "Rated" if view.rated else "Casual"
+    if view.match_game is not None:
+        kind += f" · match game {view.match_game} of 2"
+    embed.add_field(name="Game", value=kind)
     embed.add_field(name="Move", value=str(view.move_number))
     embed.add_field(name="Last move", value=f"`{view.last_move}`" if view.last_move else "—")
     if view.running:
@@ -75,6 +81,8 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
         embed.add_field(name="Status", value=status_words(view), inline=False)
     else:
         embed.add_field(name="Result", value=result_words(view), inline=False)
+    if view.opening_label is not None:
+        embed.add_field(name="Opening", value=view.opening_label, inline=False)
     if image is not None:
         embed.set_image(url=f"attachment://{image}")
     embed.set_footer(text=f"Game #{view.id}")
@@ -93,11 +101,12 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
     """The challenge message; after it is answered it keeps the terms and says what happened
     (and where the game is, when ``game_channel`` is known)."""
     is_open = challenge.status == "open"
+    what = "a two-game match" if challenge.match else "a game"
     embed = discord.Embed(
         title=f"Challenge: {challenge.variant_title}",
         description=(
             f"{mention(challenge.challenger)} challenges {mention(challenge.opponent)} "
-            f"to a game of {challenge.variant_title}."
+            f"to {what} of {challenge.variant_title}."
         ),
         colour=CHALLENGE if is_open else CLOSED,
     )
@@ -109,6 +118,12 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
     embed.add_field(name="Time per move", value=duration(challenge.move_time))
     if challenge.thread:
         embed.add_field(name="Where", value="in a new thread")
+    if challenge.opening_label is not None:
+        embed.add_field(name="Opening", value=challenge.opening_label, inline=False)
+    if challenge.match:
+        embed.add_field(
+            name="Match", value="two games, same opening, colours swapped", inline=False
+        )
     if is_open:
         embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=False)
     else:

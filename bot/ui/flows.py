@@ -28,7 +28,13 @@ from ..errors import (
 )
 from ..results import Action, ActionResult, ChallengeView, GameView, Player
 from ..service import GameService
-from .buttons import challenge_buttons, draw_buttons, rematch_buttons, resign_buttons
+from .buttons import (
+    challenge_buttons,
+    draw_buttons,
+    rematch_buttons,
+    resign_buttons,
+    takeback_buttons,
+)
 from .embeds import challenge_embed, game_embed, mention, relative_time
 from .media import Media, default_flip
 from .replies import Outgoing, Reply, send_to
@@ -71,6 +77,15 @@ def player_of(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
 
 
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel a thread hangs off (None outside threads): a server's list of game channels
+    names channels, and their threads count as them."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return None
+
+
 class Flows:
     """The bot's actions.  One instance, owned by :class:`~bot.ui.client.DraughtsBot`."""
 
@@ -106,13 +121,15 @@ class Flows:
             with contextlib.suppress(discord.HTTPException):
                 await reply.private("Sorry, something went wrong on my side. Please try again.")
 
-    async def _run(self, interaction: discord.Interaction, work: Callable[[Reply], Any]) -> None:
+    async def run(self, interaction: discord.Interaction, work: Callable[[Reply], Any]) -> None:
+        """Run one interaction's ``work`` with the refusal handling of :meth:`_answering`."""
         reply = Reply(interaction)
         with contextlib.suppress(_Stop):
             async with self._answering(reply):
                 await work(reply)
 
-    def _seconds(self, move_time: int) -> int:
+    def seconds(self, move_time: int) -> int:
+        """A chosen time per move as the bot runs it (tests shrink times with a scale)."""
         return max(1, round(move_time * self.move_time_scale))
 
     # -- building messages ---------------------------------------------------------------------
@@ -141,7 +158,7 @@ class Flows:
         if not view.running:
             name, text = record or await self.service.pdn(game_id=view.id)
             out.files.append((name, text.encode()))
-            if view.status == "finished":
+            if view.status == "finished" and view.match_game != 1:
                 out.view = rematch_buttons(view.id)
         return out
 
@@ -154,9 +171,11 @@ class Flows:
             await send(await self.game_message(view, result.text, result.mentions, record=record))
             if record is not None and view.status == "finished":
                 await self._send_replay(send, view, record[1])
-            return
-        content = f"{pings(result.mentions)} {result.text}".strip()
-        await send(Outgoing(content=content, mentions=result.mentions))
+        else:
+            content = f"{pings(result.mentions)} {result.text}".strip()
+            await send(Outgoing(content=content, mentions=result.mentions))
+        if result.follow_up is not None:  # a match's second game, in the same channel
+            await self.publish(send, result.follow_up)
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
         """The animated replay of a finished game (rendered in a worker process)."""
@@ -231,11 +250,13 @@ class Flows:
         self,
         interaction: discord.Interaction,
         opponent: discord.abc.User,
-        variant: str,
+        variant: str | None,
         color: str,
-        move_time: int,
+        move_time: int | None,
         thread: bool,
         level: int | None,
+        opening: str = "none",
+        match: bool = False,
     ) -> None:
         async def work(reply: Reply) -> None:
             bot_user = self.bot.user
@@ -253,13 +274,16 @@ class Flows:
                 "opponent": player_of(opponent),
                 "variant": variant,
                 "color": color,
-                "move_time": self._seconds(move_time),
+                "move_time": None if move_time is None else self.seconds(move_time),
                 "thread": thread,
                 "level": level,
+                "ballot": opening == "ballot",
+                "match": match,
+                "parent_id": parent_of(interaction),
             }
             guild_id = interaction.guild_id
             try:
-                needs_thread = await self.service.check_challenge(**terms)
+                needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
             except ThreadRequired:
                 home = self._thread_home(interaction, busy=not thread)
                 await reply.think()
@@ -288,7 +312,7 @@ class Flows:
             if message_id is not None:
                 await self.service.set_challenge_message(result.challenge.id, message_id)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     @staticmethod
     def _challenge_message(challenge: ChallengeView, mentions: tuple[int, ...]) -> Outgoing:
@@ -324,7 +348,7 @@ class Flows:
                     )
                 )
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def _accept(
         self, reply: Reply, interaction: discord.Interaction, challenge_id: int
@@ -350,13 +374,16 @@ class Flows:
     async def rematch_button(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
             user = interaction.user.id
+            parent = parent_of(interaction)
             try:
-                result = await self.service.rematch(game_id, user)
+                result = await self.service.rematch(game_id, user, parent_id=parent)
             except ThreadRequired:
                 home = self._thread_home(interaction, busy=True)
                 await reply.hold()
                 room = await self._open_thread(home, f"Rematch of game #{game_id}")
-                result = await self.service.rematch(game_id, user, thread_id=room.id)
+                result = await self.service.rematch(
+                    game_id, user, thread_id=room.id, parent_id=parent
+                )
                 await self.publish(lambda out: send_to(room, out), result)
                 return
             if result.action is Action.CHALLENGE_CREATED:
@@ -371,7 +398,7 @@ class Flows:
                 await self._show_closed(result.challenge)
             await self.publish(reply.public, result)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def _show_closed(self, challenge: ChallengeView) -> None:
         """Take the buttons off a challenge's message once it is answered elsewhere or expired."""
@@ -400,7 +427,7 @@ class Flows:
             result = await self.service.move(user, text, channel_id=interaction.channel_id)
             await self.publish(reply.public, result)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def move_choices(
         self, interaction: discord.Interaction, current: str
@@ -425,7 +452,7 @@ class Flows:
             side = default_flip(view) != flip  # the option shows the other side
             await reply.public(await self.game_message(view, headline, (), flip=side))
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def _channel_game(self, channel_id: int) -> GameView:
         view = await self.service.game_in(channel_id)
@@ -447,7 +474,7 @@ class Flows:
                 f"{plural(len(moves), 'legal move')}{captures}: {listed}"
             )
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     # -- draws, resignation, abort -------------------------------------------------------------
 
@@ -462,7 +489,7 @@ class Flows:
                 result = await self.service.decline_draw(user, channel_id=channel)
             await self._post_draw(reply, result)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def _post_draw(self, reply: Reply, result: ActionResult) -> None:
         if result.action is Action.DRAW_OFFERED:
@@ -490,7 +517,7 @@ class Flows:
                 result = await self.service.decline_draw(user, game_id=game_id)
                 await reply.update(content=result.text, view=None)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def resign(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
@@ -507,7 +534,7 @@ class Flows:
                 view=resign_buttons(view.id),
             )
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def resign_button(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
@@ -515,7 +542,44 @@ class Flows:
             await reply.update(content=f"You resigned game #{game_id}.", view=None)
             await self.publish(reply.public, result)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
+
+    # -- takebacks -----------------------------------------------------------------------------
+
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            result = await self.service.request_takeback(
+                interaction.user.id, channel_id=interaction.channel_id
+            )
+            await self._post_takeback(reply, result)
+
+        await self.run(interaction, work)
+
+    async def _post_takeback(self, reply: Reply, result: ActionResult) -> None:
+        if result.action is Action.TAKEBACK_OFFERED:
+            assert result.game is not None
+            await reply.public(
+                Outgoing(
+                    content=f"{pings(result.mentions)} {result.text}".strip(),
+                    view=takeback_buttons(result.game.id),
+                    mentions=result.mentions,
+                )
+            )
+            return
+        await self.publish(reply.public, result)
+
+    async def takeback_button(
+        self, interaction: discord.Interaction, action: str, game_id: int
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            result = await self.service.answer_takeback(
+                interaction.user.id, action == "accept", game_id=game_id
+            )
+            await reply.update(content=result.text, view=None)
+            if result.action is Action.TAKEBACK_ACCEPTED:
+                await self.publish(reply.public, result)
+
+        await self.run(interaction, work)
 
     async def abort(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
@@ -527,22 +591,23 @@ class Flows:
             )
             await self.publish(reply.public, result)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     # -- information ---------------------------------------------------------------------------
 
     async def pdn(self, interaction: discord.Interaction, game_id: int | None) -> None:
         async def work(reply: Reply) -> None:
-            if game_id is not None:
-                view = await self.service.game_view(game_id)
-                if view.guild_id != interaction.guild_id:
-                    raise NotFoundError(f"there is no game #{game_id} in this server")
-            name, text = await self.service.pdn(game_id=game_id, channel_id=interaction.channel_id)
+            name, text = await self.service.pdn(
+                game_id=game_id,
+                channel_id=interaction.channel_id,
+                guild_id=interaction.guild_id,
+                check_guild=True,
+            )
             await reply.private_file(
                 f"The record of {name.removesuffix('.pdn')}.", name, text.encode()
             )
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def games(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
@@ -569,7 +634,7 @@ class Flows:
             )
             await reply.private_embed(embed)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def rules(self, interaction: discord.Interaction, variant: str) -> None:
         async def work(reply: Reply) -> None:
@@ -581,13 +646,13 @@ class Flows:
             )
             await reply.private_embed(embed)
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     async def help(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             await reply.private_embed(discord.Embed(title="How to play", description=HELP_TEXT))
 
-        await self._run(interaction, work)
+        await self.run(interaction, work)
 
     # -- without an interaction ----------------------------------------------------------------
 

@@ -21,8 +21,6 @@ MOVE_TIMES: tuple[tuple[str, int], ...] = (
 """The ``move_time`` choices of ``/challenge`` (label, seconds); correspondence-style by default,
 as Discord games are played between other things."""
 
-DEFAULT_MOVE_TIME = 24 * 3600
-
 VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
 """The ``variant`` choices, in the order of :data:`rules.variants.VARIANTS`."""
 

@@ -1,5 +1,5 @@
 """Slash commands that start and play games: ``/challenge``, ``/move``, ``/board``, ``/moves``,
-``/draw``, ``/resign`` and ``/abort``.
+``/draw``, ``/resign``, ``/takeback`` and ``/abort``.
 
 Names, options and choices are part of the product's contract (see shared DESIGN.md and
 docs/COMMANDS.md); the work happens in :class:`~bot.ui.flows.Flows`.
@@ -16,7 +16,7 @@ from discord.ext import commands
 from rules.variants import VARIANTS
 
 from ..flows import MAX_MOVE_TEXT
-from ..texts import COLOR_CHOICES, DEFAULT_MOVE_TIME, MOVE_TIMES
+from ..texts import COLOR_CHOICES, MOVE_TIMES
 
 if TYPE_CHECKING:
     from ..client import DraughtsBot
@@ -27,6 +27,10 @@ VARIANT_CHOICES = [
 COLOR_OPTIONS = [app_commands.Choice(name=c, value=c) for c in COLOR_CHOICES]
 MOVE_TIME_CHOICES = [
     app_commands.Choice(name=label, value=seconds) for label, seconds in MOVE_TIMES
+]
+OPENING_CHOICES = [
+    app_commands.Choice(name="none (the usual start)", value="none"),
+    app_commands.Choice(name="ballot (random ACF three-move opening)", value="ballot"),
 ]
 
 
@@ -39,26 +43,43 @@ class Play(commands.Cog):
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game")
     @app_commands.describe(
         opponent="Who you want to play; pick me to play the computer",
-        variant="Which draughts variant",
+        variant="Which draughts variant (default: the server's, else English)",
         color="Your colour (default: random)",
-        move_time="Time for each move (default: 1 day)",
+        move_time="Time for each move (default: the server's, else 1 day)",
         thread="Play in a new thread (default: no)",
+        opening="Start from a random ACF three-move ballot (English only)",
+        match="Play a two-game match: same opening, colours swapped",
         level="Computer strength, 1 (beginner) to 6 (strongest); only against me",
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, color=COLOR_OPTIONS, move_time=MOVE_TIME_CHOICES)
+    @app_commands.choices(
+        variant=VARIANT_CHOICES,
+        color=COLOR_OPTIONS,
+        move_time=MOVE_TIME_CHOICES,
+        opening=OPENING_CHOICES,
+    )
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.User,
-        variant: str,
+        variant: str | None = None,
         color: str = "random",
-        move_time: int = DEFAULT_MOVE_TIME,
+        move_time: int | None = None,
         thread: bool = False,
+        opening: str = "none",
+        match: bool = False,
         level: app_commands.Range[int, 1, 6] | None = None,
     ) -> None:
         await self.bot.flows.challenge(
-            interaction, opponent, variant, color, move_time, thread, level
+            interaction,
+            opponent,
+            variant,
+            color,
+            move_time,
+            thread,
+            level,
+            opening=opening,
+            match=match,
         )
 
     @app_commands.command(name="move", description="Play a move in this channel's game")
@@ -105,6 +126,11 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         await self.bot.flows.resign(interaction)
+
+    @app_commands.command(name="takeback", description="Ask to take back your last move")
+    @app_commands.guild_only()
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        await self.bot.flows.takeback(interaction)
 
     @app_commands.command(name="abort", description="End this channel's game with no result")
     @app_commands.default_permissions(manage_messages=True)

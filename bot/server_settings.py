@@ -1,0 +1,124 @@
+"""Per-server settings that moderators change with ``/settings``.
+
+They shape challenges rather than games: a game keeps the terms it started with, so changing a
+default never alters a game in progress.  A server that never used ``/settings`` behaves as the
+defaults below say (English, a day per move, threads when players ask, every channel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from rules.variants import find_variant
+
+from .errors import ChallengeError, ForbiddenError
+from .store import Store
+
+DEFAULT_VARIANT = "english"
+DEFAULT_MOVE_TIME = 24 * 3600
+THREAD_MODES = ("optional", "always", "never")
+"""``optional``: a game opens a thread when the challenger asks (or the channel is busy);
+``always``: every game between people gets its own thread; ``never``: games are played in the
+channel itself, so a busy channel takes no new game."""
+MAX_GAME_CHANNELS = 25
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    guild_id: int | None
+    variant: str
+    move_time: int
+    threads: str
+    channels: tuple[int, ...]
+    """Channels games may be hosted in (threads of them too); empty: everywhere."""
+
+    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether a game may be hosted in ``channel_id`` (a thread counts as its parent)."""
+        if not self.channels:
+            return True
+        return channel_id in self.channels or (parent_id is not None and parent_id in self.channels)
+
+    def check_channel(self, channel_id: int, parent_id: int | None = None) -> None:
+        """Refuse a channel the server does not host games in, naming the ones it does."""
+        if not self.allows(channel_id, parent_id):
+            where = ", ".join(f"<#{c}>" for c in self.channels)
+            raise ChallengeError(f"games on this server are played in {where}")
+
+
+DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, "optional", ())
+
+
+class SettingsBook:
+    """Reads and changes server settings (moderators only for changes)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def get(self, guild_id: int | None) -> ServerSettings:
+        if guild_id is None:
+            return DEFAULTS
+        row = await self.store.settings(guild_id)
+        channels = tuple(await self.store.game_channels(guild_id))
+        if row is None:
+            return replace(DEFAULTS, guild_id=guild_id, channels=channels)
+        variant = row.variant or DEFAULT_VARIANT
+        try:
+            find_variant(variant)
+        except ValueError:
+            variant = DEFAULT_VARIANT  # a damaged row must not block challenges
+        return ServerSettings(
+            guild_id,
+            variant,
+            row.move_time or DEFAULT_MOVE_TIME,
+            row.threads if row.threads in THREAD_MODES else "optional",
+            channels,
+        )
+
+    async def change(
+        self,
+        guild_id: int | None,
+        *,
+        is_moderator: bool,
+        variant: str | None = None,
+        move_time: int | None = None,
+        threads: str | None = None,
+        allow: Iterable[int] = (),
+        disallow: Iterable[int] = (),
+        all_channels: bool = False,
+    ) -> ServerSettings:
+        """Apply the given changes together and return the new settings."""
+        if guild_id is None:
+            raise ChallengeError("settings belong to a server")
+        if not is_moderator:
+            raise ForbiddenError("only moderators (Manage Server) can change the settings")
+        changes: dict[str, object] = {}
+        if variant is not None:
+            try:
+                changes["variant"] = find_variant(variant).key
+            except ValueError as exc:
+                raise ChallengeError(str(exc)) from None
+        if move_time is not None:
+            if move_time <= 0:
+                raise ChallengeError("the time per move must be positive")
+            changes["move_time"] = move_time
+        if threads is not None:
+            if threads not in THREAD_MODES:
+                raise ChallengeError(f"threads must be one of {', '.join(THREAD_MODES)}")
+            changes["threads"] = threads
+        allow, disallow = tuple(allow), tuple(disallow)
+        if set(allow) & set(disallow):
+            raise ChallengeError("a channel cannot be both allowed and disallowed")
+        current = () if all_channels else await self.store.game_channels(guild_id)
+        if len(set(current) | set(allow)) > MAX_GAME_CHANNELS:
+            raise ChallengeError(f"at most {MAX_GAME_CHANNELS} game channels")
+        await self.store.save_settings(
+            guild_id,
+            changes,
+            allow=allow,
+            disallow=disallow,
+            all_channels=all_channels,
+            when=self.clock(),
+        )
+        return await self.get(guild_id)

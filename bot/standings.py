@@ -1,0 +1,121 @@
+"""Read-only views of a server's play: ratings, records, the ladder and game history.
+
+Ratings are written by :mod:`bot.store` in the same transaction that ends a rated game; this
+module only reads, so ``/stats``, ``/leaderboard`` and ``/history`` never contend with games.
+"""
+
+from __future__ import annotations
+
+from rules.variants import find_variant
+
+from .errors import ChallengeError
+from .results import GameSummary, Leaderboard, Player, RatingLine, Stats
+from .store import GameRow, RatingRow, Store
+
+HISTORY_LENGTH = 10
+RECENT_GAMES = 5
+LEADERBOARD_SIZE = 10
+
+
+class Standings:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
+        """A player's rating, rank, rated record, streak and latest games in one variant."""
+        key, title = _variant(variant)
+        guild = _guild(guild_id)
+        row = await self.store.rating(guild, player.id, key)
+        record = await self.store.record(guild, player.id, key)
+        recent = await self.store.finished_games(
+            guild, user_id=player.id, variant=key, limit=RECENT_GAMES
+        )
+        return Stats(
+            player=player,
+            variant=key,
+            variant_title=title,
+            rating=None if row is None else _line(row, player.name),
+            rank=await self.store.rank(guild, player.id, key),
+            wins=record.wins,
+            draws=record.draws,
+            losses=record.losses,
+            streak=record.streak,
+            recent=tuple(_summary(g, player.id) for g in recent),
+        )
+
+    async def leaderboard(self, guild_id: int | None, variant: str, user_id: int) -> Leaderboard:
+        """The server's top players in a variant and where the asking user stands."""
+        key, title = _variant(variant)
+        guild = _guild(guild_id)
+        top = await self.store.leaderboard(guild, key, LEADERBOARD_SIZE)
+        mine = await self.store.rating(guild, user_id, key)
+        ids = [r.user_id for r in top] + ([user_id] if mine is not None else [])
+        names = await self.store.latest_names(guild, ids)
+        return Leaderboard(
+            variant=key,
+            variant_title=title,
+            top=tuple(_line(r, names.get(r.user_id, "?")) for r in top),
+            mine=await self.store.rank(guild, user_id, key),
+            my_line=None if mine is None else _line(mine, names.get(user_id, "?")),
+        )
+
+    async def history(
+        self, guild_id: int | None, user_id: int | None = None
+    ) -> tuple[GameSummary, ...]:
+        """The server's latest ended games (only ``user_id``'s when given), newest first."""
+        rows = await self.store.finished_games(
+            _guild(guild_id), user_id=user_id, limit=HISTORY_LENGTH
+        )
+        return tuple(_summary(g, user_id) for g in rows)
+
+
+def _guild(guild_id: int | None) -> int:
+    if guild_id is None:
+        raise ChallengeError("ratings and history belong to a server")
+    return guild_id
+
+
+def _variant(variant: str) -> tuple[str, str]:
+    try:
+        v = find_variant(variant)
+    except ValueError as exc:
+        raise ChallengeError(str(exc)) from None
+    return v.key, v.title
+
+
+def _line(row: RatingRow, name: str) -> RatingLine:
+    return RatingLine(
+        player=Player(row.user_id, name),
+        rating=row.rating,
+        deviation=row.deviation,
+        games=row.games,
+        shown=row.glicko.shown(),
+    )
+
+
+def _summary(row: GameRow, user_id: int | None) -> GameSummary:
+    """A game in a list; with ``user_id``, seen from that player (outcome, rating change)."""
+    finished = row.status == "finished"
+    outcome = change = None
+    if user_id is not None and finished:
+        white = user_id == row.white_id
+        won = row.winner is not None and (row.winner == "white") == white
+        outcome = "D" if row.winner is None else ("W" if won else "L")
+        change = row.white_rating_change if white else row.black_rating_change
+    match_game = None
+    if row.match_id is not None:
+        match_game = 1 if row.match_id == row.id else 2
+    return GameSummary(
+        id=row.id,
+        variant=row.variant,
+        variant_title=find_variant(row.variant).title,
+        white=Player(row.white_id, row.white_name),
+        black=Player(row.black_id, row.black_name),
+        result=row.result if finished else None,
+        termination=row.termination_detail or (row.termination or ""),
+        ended_at=row.updated_at,
+        rated=bool(row.rated) and finished,
+        rating_change=change,
+        outcome=outcome,
+        match_game=match_game,
+    )
