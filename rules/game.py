@@ -5,7 +5,8 @@ that applies ends the game): the side to move has no pieces, or no legal move (i
 position occurred for the third time (``Variant.repetitions``); an endgame count ran out
 (``Variant.endgames``); the no-progress count ran out (``Variant.no_progress``); the decliner of a
 draw offer completed the moves of the 40-move count (``Variant.draw_offer_count``, english) without
-a decisive advantage.  Resignation, timeout and abort come from outside (the service).
+a decisive advantage.  Resignation, timeout, abort and takebacks (:meth:`Game.take_back`) come
+from outside (the service).
 
 The counts are kept per ply so they are always known exactly and survive a round trip through
 :meth:`Game.to_dict`: the record is its start position, its moves, the pending draw offer, the
@@ -37,6 +38,10 @@ class GameOverError(GameError):
 
 class DrawOfferError(GameError):
     """A draw offer that cannot be made, accepted or declined now."""
+
+
+class TakebackError(GameError):
+    """A takeback of no moves, or of more moves than have been played."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,58 @@ class Game:
         self.positions.append(after)
         self._seen[after] += 1
         self._legal = None
+
+    def take_back(self, plies: int = 1) -> list[Move]:
+        """Take back the last ``plies`` moves (both sides' moves count) and return them in the
+        order they were played.
+
+        Players may agree to take moves back; the game then goes on from the earlier position as
+        if the moves had never been played.  The repetition counts, the no-progress count and the
+        endgame counts are restored exactly as they were in that position (the record keeps them
+        per ply), so the draw rules judge the rest of the game as they would have without the
+        taken-back moves.  A pending draw offer is withdrawn: it was about the position being
+        taken back.  The 40-move count of a declined offer (english) is kept if the offer was
+        declined in the position returned to or before it, and dropped if it was declined later.
+        A count that had already ended (the decliner showed a decisive advantage) is not revived:
+        like :meth:`to_dict`, the record does not remember it.  The earlier position is not over
+        (the game went on from it), so the game stays ongoing.
+
+        Raises :class:`GameOverError` once the game is over (a result stands) and
+        :class:`TakebackError` unless ``1 <= plies <= ply``; the game is unchanged when anything
+        is raised.
+
+        >>> game = Game(find_variant("english"))
+        >>> [str(game.play(m)) for m in ("11-15", "23-19", "8-11")]
+        ['11-15', '23-19', '8-11']
+        >>> [str(m) for m in game.take_back(2)]
+        ['23-19', '8-11']
+        >>> game.ply, game.turn.label
+        (1, 'white')
+        """
+        self._require_ongoing()
+        if not 1 <= plies <= self.ply:
+            if plies < 1:
+                raise TakebackError(f"cannot take back {plies} moves: at least one is needed")
+            if self.ply == 0:
+                raise TakebackError("there is no move to take back")
+            played = "1 has" if self.ply == 1 else f"{self.ply} have"
+            raise TakebackError(f"cannot take back {plies} moves: only {played} been played")
+        keep = self.ply - plies
+        taken = self.moves[keep:]
+        for pos in self.positions[keep + 1 :]:
+            self._seen[pos] -= 1
+            if self._seen[pos] <= 0:
+                del self._seen[pos]
+        del self.moves[keep:]
+        del self.positions[keep + 1 :]
+        del self._quiet[keep + 1 :]
+        del self._endgame_starts[keep + 1 :]
+        self._legal = None
+        self.draw_offer = None
+        count = self.advantage_count
+        if count is not None and count.start_ply > keep:
+            self.advantage_count = None
+        return taken
 
     @staticmethod
     def _endgame_holds(rule: EndgameRule, pos: Position) -> bool:
