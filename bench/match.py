@@ -33,7 +33,7 @@ Method:
   on a forced move).  The table gives each side's mean and largest time per move, so the real
   split of time is visible.
 * Openings.  English: ACF three-move ballots (numbered as in the 174-entry ACF list that
-  CheckerBoard uses); :data:`ENGLISH_BALLOTS` takes 20 cross-board (not barred) ones spread
+  :mod:`rules.ballots` ships); :data:`ENGLISH_BALLOTS` takes 20 cross-board ones spread
   over the list, in that order.  International and Russian have no list here: the openings are
   random two-ply starts (both first moves), distinct, drawn from ``--seed`` (so fixed for a
   given seed).  Each opening is played twice, our engine taking each side once; with an odd
@@ -90,35 +90,16 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/match.py` without in
 from engine import Iteration, Limits, best_move  # noqa: E402
 from engine.api import searcher_for  # noqa: E402
 from rules import Color, Game, Move, find_variant, write_game  # noqa: E402
+from rules.ballots import ACF_BALLOTS  # noqa: E402
 from rules.variants import Variant  # noqa: E402
 
 DEFAULT_VARIANTS = "english,international,russian"
 
-ENGLISH_BALLOTS: tuple[tuple[int, str], ...] = (
-    (1, "9-13 21-17 5-9"),
-    (8, "9-13 22-18 11-15"),
-    (27, "9-13 24-19 11-15"),
-    (36, "9-14 22-17 5-9"),
-    (42, "9-14 22-18 11-15"),
-    (53, "9-14 24-19 11-15"),
-    (64, "10-14 22-18 6-10"),
-    (73, "10-14 23-19 11-16"),
-    (92, "10-15 22-17 7-10"),
-    (101, "10-15 23-18 11-16"),
-    (116, "11-15 22-17 8-11"),
-    (126, "11-15 23-19 8-11"),
-    (140, "11-16 22-17 8-11"),
-    (149, "11-16 23-18 8-11"),
-    (173, "12-16 24-20 8-12"),
-    # used by matches of more than 30 games:
-    (15, "9-13 23-18 11-15"),
-    (47, "9-14 23-19 5-9"),
-    (66, "10-14 22-18 11-15"),
-    (121, "11-15 23-18 8-11"),
-    (163, "12-16 21-17 16-20"),
-)
-"""ACF three-move ballots ``(ACF number, moves)``: cross-board openings (none of them barred)
-spread over the list; the first 15 (a 30-game match) cover all seven first moves."""
+ENGLISH_BALLOTS: tuple[int, ...] = (1, 8, 27, 36, 42, 53, 64, 73, 92, 101, 116, 126, 140, 149, 173)
+ENGLISH_BALLOTS += (15, 47, 66, 121, 163)  # used by matches of more than 30 games
+"""ACF numbers of the three-move ballots played (:data:`rules.ballots.ACF_BALLOTS` has the
+moves): cross-board openings spread over the list; the first 15 (a 30-game match) cover all
+seven first moves."""
 
 RANDOM_OPENING_PLIES = 2
 
@@ -142,10 +123,8 @@ class Opening:
 
 def english_openings(count: int) -> list[Opening]:
     """The first ``count`` ballots of :data:`ENGLISH_BALLOTS` (cycling if more are needed)."""
-    return [
-        Opening(f"ACF #{number}", tuple(moves.split()))
-        for number, moves in (ENGLISH_BALLOTS[i % len(ENGLISH_BALLOTS)] for i in range(count))
-    ]
+    ballots = [ACF_BALLOTS[ENGLISH_BALLOTS[i % len(ENGLISH_BALLOTS)] - 1] for i in range(count)]
+    return [Opening(f"ACF #{b.number}", b.moves) for b in ballots]
 
 
 def random_openings(variant: Variant, count: int, seed: int) -> list[Opening]:

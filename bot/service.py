@@ -1177,6 +1177,9 @@ class GameService:
             "White": row.white_name,
             "Black": row.black_name,
         }
+        if row.match_id is not None:  # a match's games are its rounds
+            tags["Event"] = f"Discord draughts match #{row.match_id}"
+            tags["Round"] = "1" if row.match_id == row.id else "2"
         return f"draughts-game-{game_id}.pdn", write_game(game, tags)
 
     # -- scheduler -----------------------------------------------------------------------------

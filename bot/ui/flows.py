@@ -202,8 +202,8 @@ class Flows:
     def _thread_home(self, interaction: discord.Interaction, busy: bool) -> discord.TextChannel:
         """The channel a new game thread can hang off, or a refusal saying why there is none.
         ``busy``: the thread is needed because this channel already has a game (otherwise it
-        was asked for)."""
-        why = "a game is already running here" if busy else "you asked for a thread"
+        was asked for, or the server plays every game in a thread)."""
+        why = "a game is already running here" if busy else "the game needs its own thread"
         channel = interaction.channel
         if isinstance(channel, discord.Thread) or (
             channel is not None
@@ -282,10 +282,16 @@ class Flows:
                 "parent_id": parent_of(interaction),
             }
             guild_id = interaction.guild_id
+            # A thread that was not asked for is needed because the channel is busy, unless the
+            # server plays every game in a thread.
+            forced = (await self.service.settings.get(guild_id)).threads == "always" and (
+                parent_of(interaction) is None
+            )
+            busy = not thread and not forced
             try:
                 needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
             except ThreadRequired:
-                home = self._thread_home(interaction, busy=not thread)
+                home = self._thread_home(interaction, busy=busy)
                 await reply.think()
                 name = f"{interaction.user.display_name} v {opponent.display_name}"
                 room = await self._open_thread(home, name)
@@ -300,7 +306,7 @@ class Flows:
                 return
             if needs_thread:
                 # Refuse now, not when the opponent accepts, if no thread can be opened here.
-                self._thread_home(interaction, busy=not thread)
+                self._thread_home(interaction, busy=busy)
             if against_computer:
                 await reply.think()  # the computer may move first
             result = await self.service.challenge(guild_id=guild_id, **terms)
