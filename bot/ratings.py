@@ -101,3 +101,17 @@ def update(player: Rating, games: Iterable[tuple[Rating, float]], tau: float = T
     phi_new = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     mu_new = mu + phi_new * phi_new * delta_sum
     return Rating(SCALE * mu_new + START_RATING, SCALE * phi_new, sigma_new)
+
+
+IDLE_PERIOD_SECONDS = 24 * 3600
+"""An idle day counts as one rating period without games (the deviation grows)."""
+
+
+def idle(player: Rating, seconds: float) -> Rating:
+    """``player`` after ``seconds`` without games: Glicko-2's step 6 once per idle day
+    (fractions included), so a rating that has not been tested for a while is trusted less and
+    moves more in the next game; the deviation never exceeds a newcomer's."""
+    periods = max(0.0, seconds) / IDLE_PERIOD_SECONDS
+    phi = player.deviation / SCALE
+    phi_idle = math.sqrt(phi * phi + periods * player.volatility * player.volatility)
+    return Rating(player.rating, min(START_DEVIATION, phi_idle * SCALE), player.volatility)

@@ -169,7 +169,7 @@ class GameService:
         """Announcements of games started by another game's end (a match's second game),
         keyed by the game that ended, until the action that ended it picks them up."""
         self.settings = SettingsBook(store, clock)
-        self.standings = Standings(store)
+        self.standings = Standings(store, clock)
 
     @classmethod
     async def open(cls, database_path: Any, **options: Any) -> GameService:
@@ -458,9 +458,10 @@ class GameService:
         thread_id: int | None = None,
         parent_id: int | None = None,
     ) -> ActionResult:
-        """A player of a finished game asks for a return game: same variant, time and place,
-        colours swapped.  Against the computer it starts at once (like :meth:`challenge`);
-        otherwise it is a challenge the other player answers."""
+        """A player of a finished game asks for a return game: same variant, time, place and
+        opening (a balloted game is replayed from the same ballot), colours swapped.  Against
+        the computer it starts at once (like :meth:`challenge`); otherwise it is a challenge
+        the other player answers."""
         row = await self.store.game(game_id)
         if row is None:
             raise NotFoundError(f"there is no game #{game_id}")
@@ -490,6 +491,7 @@ class GameService:
             variant=row.variant,
             color="black" if me is white else "white",
             move_time=row.move_time,
+            opening=tuple(row.opening.split()),
             level=row.computer_level,
             thread_id=thread_id,
             parent_id=parent_id,
@@ -1461,7 +1463,7 @@ class GameService:
                 (row.black_id, row.black_name, row.black_rating_change),
             ):
                 rating = await self.store.rating(row.guild_id, uid, row.variant)
-                shown = rating.glicko.shown() if rating else "?"
+                shown = rating.glicko.shown() if rating else "?"  # just updated: no idle time
                 lines.append(f"{name} {shown} ({change:+.0f})")
             extra.append("Ratings: " + ", ".join(lines) + ".")
         if row.match_id is not None:

@@ -6,9 +6,12 @@ module only reads, so ``/stats``, ``/leaderboard`` and ``/history`` never conten
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.variants import find_variant
 
 from .errors import ChallengeError
+from .ratings import idle
 from .results import GameSummary, Leaderboard, Player, RatingLine, Stats
 from .store import GameRow, RatingRow, Store
 
@@ -18,8 +21,9 @@ LEADERBOARD_SIZE = 10
 
 
 class Standings:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store = store
+        self.clock = clock
 
     async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
         """A player's rating, rank, rated record, streak and latest games in one variant."""
@@ -34,7 +38,7 @@ class Standings:
             player=player,
             variant=key,
             variant_title=title,
-            rating=None if row is None else _line(row, player.name),
+            rating=None if row is None else self._line(row, player.name),
             rank=await self.store.rank(guild, player.id, key),
             wins=record.wins,
             draws=record.draws,
@@ -54,9 +58,20 @@ class Standings:
         return Leaderboard(
             variant=key,
             variant_title=title,
-            top=tuple(_line(r, names.get(r.user_id, "?")) for r in top),
+            top=tuple(self._line(r, names.get(r.user_id, "?")) for r in top),
             mine=await self.store.rank(guild, user_id, key),
-            my_line=None if mine is None else _line(mine, names.get(user_id, "?")),
+            my_line=None if mine is None else self._line(mine, names.get(user_id, "?")),
+        )
+
+    def _line(self, row: RatingRow, name: str) -> RatingLine:
+        """A rating as of now: the deviation has grown over the days since the last game."""
+        rating = idle(row.glicko, self.clock() - row.updated_at)
+        return RatingLine(
+            player=Player(row.user_id, name),
+            rating=rating.rating,
+            deviation=rating.deviation,
+            games=row.games,
+            shown=rating.shown(),
         )
 
     async def history(
@@ -81,16 +96,6 @@ def _variant(variant: str) -> tuple[str, str]:
     except ValueError as exc:
         raise ChallengeError(str(exc)) from None
     return v.key, v.title
-
-
-def _line(row: RatingRow, name: str) -> RatingLine:
-    return RatingLine(
-        player=Player(row.user_id, name),
-        rating=row.rating,
-        deviation=row.deviation,
-        games=row.games,
-        shown=row.glicko.shown(),
-    )
 
 
 def _summary(row: GameRow, user_id: int | None) -> GameSummary:

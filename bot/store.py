@@ -136,6 +136,8 @@ ALTER TABLE games ADD COLUMN takeback_refused_ply INTEGER;
 
 CREATE INDEX games_finished_by_guild ON games (guild_id, updated_at) WHERE status != 'running';
 CREATE INDEX games_of_match ON games (match_id) WHERE match_id IS NOT NULL;
+CREATE INDEX games_by_white ON games (white_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_by_black ON games (black_id, updated_at) WHERE status != 'running';
 
 CREATE TABLE taken_back_moves (
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -611,7 +613,10 @@ class Store:
         for user_id in (result.white_id, result.black_id):
             async with db.execute(_RATING_OF, (result.guild_id, user_id, result.variant)) as cursor:
                 row = _row(RatingRow, await cursor.fetchone())
-            before[user_id] = (row.glicko if row else ratings.Rating(), row.games if row else 0)
+            rating = (
+                ratings.Rating() if row is None else ratings.idle(row.glicko, when - row.updated_at)
+            )
+            before[user_id] = (rating, row.games if row else 0)
         white, white_games = before[result.white_id]
         black, black_games = before[result.black_id]
         new_white = ratings.update(white, [(black, result.white_score)])

@@ -3,11 +3,20 @@ properties."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ratings import Rating, update
+from bot.ratings import (
+    IDLE_PERIOD_SECONDS,
+    SCALE,
+    START_DEVIATION,
+    Rating,
+    idle,
+    update,
+)
 
 
 def test_the_papers_worked_example() -> None:
@@ -47,3 +56,35 @@ def test_a_win_raises_a_loss_lowers_and_a_game_narrows(
     assert won.rating > drew.rating > lost.rating
     for after in (won, drew, lost):
         assert after.deviation < (rd**2 + (0.06 * 173.7178) ** 2) ** 0.5
+
+
+def test_idle_days_widen_the_deviation_by_step_6_per_day() -> None:
+    settled = Rating(1700.0, 60.0, 0.06)
+    assert idle(settled, 0) == settled
+    assert idle(settled, -5) == settled  # a clock step back changes nothing
+    phi = 60.0 / SCALE
+    day = idle(settled, IDLE_PERIOD_SECONDS)
+    assert day.rating == 1700.0 and day.volatility == 0.06
+    assert math.isclose(day.deviation, math.sqrt(phi * phi + 0.06 * 0.06) * SCALE)
+    # A hundred idle days: about as uncertain as a provisional rating again.
+    assert idle(settled, 100 * IDLE_PERIOD_SECONDS).provisional
+    # Never wider than a newcomer's.
+    assert idle(settled, 10**9).deviation == START_DEVIATION
+
+
+@given(
+    deviation=st.floats(30, 350),
+    first=st.floats(0, 400 * 86400),
+    second=st.floats(0, 400 * 86400),
+)
+def test_idle_time_adds_up(deviation: float, first: float, second: float) -> None:
+    """Two idle stretches widen the deviation as much as one stretch of their total length."""
+    start = Rating(1500.0, deviation, 0.06)
+    assert (
+        math.isclose(
+            idle(idle(start, first), second).deviation,
+            idle(start, first + second).deviation,
+            rel_tol=1e-9,
+        )
+        or idle(start, first + second).deviation == START_DEVIATION
+    )

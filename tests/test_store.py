@@ -140,6 +140,8 @@ async def test_version_1_database_upgrades_in_place_keeping_its_data(tmp_path: P
             T0 + 3600,
         )
         assert [m.pdn for m in await store.moves(7)] == ["11-15", "23-19"]
+        # v4's columns: a game from before ratings stays unrated and belongs to no match.
+        assert (row.rated, row.match_id, row.takeback_offer) == (0, None, None)
     finally:
         await store.close()
     # The upgraded file has exactly the schema of a new one.
