@@ -112,6 +112,8 @@ def idle(player: Rating, seconds: float) -> Rating:
     (fractions included), so a rating that has not been tested for a while is trusted less and
     moves more in the next game; the deviation never exceeds a newcomer's."""
     periods = max(0.0, seconds) / IDLE_PERIOD_SECONDS
+    if periods == 0:
+        return player
     phi = player.deviation / SCALE
     phi_idle = math.sqrt(phi * phi + periods * player.volatility * player.volatility)
     return Rating(player.rating, min(START_DEVIATION, phi_idle * SCALE), player.volatility)
