@@ -123,14 +123,18 @@ def rules_summary(variant: str) -> tuple[str, list[str]]:
 
 HELP_TEXT = """\
 **Start a game**: `/challenge opponent:@friend variant:english`. They get Accept and Decline \
-buttons; the challenger can Cancel. Challenge me (the bot) to play the computer at once.
+buttons; the challenger can Cancel. Challenge me (the bot) to play the computer at once. \
+`opening:ballot` starts English from a random ACF three-move ballot; `match:True` plays two \
+games with colours swapped.
 **Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as `22x15x6`). \
 Start typing and the autocomplete lists your legal moves. Numbered squares follow each \
 variant's own board (shown on the image); Russian and Brazilian also accept `c3-d4`.
 **During the game**: `/board` shows the position again, `/moves` lists the legal moves (only \
-you see it), `/draw offer|accept|decline`, `/resign`, `/pdn` for the game record.
+you see it), `/draw offer|accept|decline`, `/takeback` (your opponent must agree), `/resign`.
 **Time**: each move must be made within the time chosen in the challenge; I remind the player \
 halfway and the game is lost on time when it runs out.
+**Ratings**: games between two people are rated (Glicko-2, per server and variant). \
+`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its number.
 **Elsewhere**: `/games` lists the games running in this server, `/rules variant` summarises a \
-variant. One game runs per channel; a second one opens a thread.
+variant, moderators use `/settings`. One game runs per channel; a second one opens a thread.
 """
