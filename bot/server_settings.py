@@ -19,8 +19,10 @@ DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600
 THREAD_MODES = ("optional", "always", "never")
 """``optional``: a game opens a thread when the challenger asks (or the channel is busy);
-``always``: every game between people gets its own thread; ``never``: games are played in the
-channel itself, so a busy channel takes no new game."""
+``always``: every game started from a channel gets its own thread (games against the computer
+too; a challenge made inside a thread plays there); ``never``: games are played in the channel
+itself, so a busy channel takes no new game.  A challenge keeps the terms it was made with, so
+one that asked for a thread still gets it if the setting changes before it is accepted."""
 MAX_GAME_CHANNELS = 25
 
 

@@ -206,6 +206,7 @@ class GameService:
                 level=t.level or DEFAULT_LEVEL,
                 challenge_id=None,
             )
+        await self._busy_here(guild_id, t)
         values = {
             "guild_id": guild_id,
             "channel_id": t.channel_id,
@@ -258,10 +259,15 @@ class GameService:
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
         if stale is not None and stale.expires_at > self.clock():
             raise ChallengeError(OPEN_CHALLENGE)
+        return t.thread or await self._busy_here(guild_id, t)
+
+    async def _busy_here(self, guild_id: int | None, t: _Terms) -> bool:
+        """Whether the channel has a game already; refused outright when the challenge would
+        need a thread for that and the server plays without threads."""
         busy = await self.store.running_game_in(t.channel_id) is not None
         if busy and not t.thread and (await self.settings.get(guild_id)).threads == "never":
             raise ChallengeError(BUSY_NO_THREADS)
-        return t.thread or busy
+        return busy
 
     async def _prepare_challenge(
         self,
