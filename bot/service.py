@@ -485,6 +485,8 @@ class GameService:
             pending is not None
             and pending.opponent_id == me.id
             and pending.expires_at > self.clock()
+            and pending.variant == row.variant
+            and not pending.match_play
         ):
             # Both pressed Rematch: the second press answers the first.
             started = await self.accept(pending.id, me.id, thread_id=thread_id)
@@ -978,15 +980,19 @@ class GameService:
         *,
         channel_id: int | None = None,
         game_id: int | None = None,
+        expected_ply: int | None = None,
     ) -> ActionResult:
         """The opponent of the player who asked accepts (the moves are taken back) or
-        declines (the same position cannot be asked about again)."""
+        declines (the same position cannot be asked about again).  ``expected_ply``: the ply of
+        the request being answered (its buttons carry it), so an answer to an old request
+        never applies to a newer one."""
         gid = await self._resolve(channel_id, game_id)
         async with self._lock(gid):
             live = await self._load(gid)
             color = self._color_of(live, user_id)
             row = live.row
-            if row.takeback_offer != _color_label(color.other):
+            stale = expected_ply is not None and expected_ply != live.game.ply
+            if stale or row.takeback_offer != _color_label(color.other):
                 await self._ensure_fresh(live)
                 raise TakebackError("there is no takeback request for you to answer")
             asker = self._player(row, color.other)

@@ -118,9 +118,19 @@ def render_gif(
         data = _encode(_frames(game, plies, th, flip, size))
     if step > 1:
         note = (
-            f"{note} Shows every {step}th position ({len(plies)} of {total + 1}) to stay under "
-            f"the limit."
+            f"{note} Shows every {_ordinal(step)} position ({len(plies)} of {total + 1}) to stay "
+            f"under the limit."
         ).strip()
     if len(data) > max_bytes:
         raise ValueError(f"cannot fit the game into {max_bytes} bytes")
     return GifResult(data, len(plies), total, size, note)
+
+
+def _ordinal(n: int) -> str:
+    """``2nd``, ``3rd``, ``11th``: the frame step in words.
+
+    >>> [_ordinal(n) for n in (2, 3, 4, 11, 12, 13, 21, 22, 23)]
+    ['2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

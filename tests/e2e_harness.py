@@ -39,7 +39,7 @@ GENERAL = "1100000000000000201"
 DRAUGHTS = "1100000000000000202"
 OFFTOPIC = "1100000000000000203"
 
-STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+STRING, INTEGER, BOOLEAN, USER, CHANNEL = 3, 4, 5, 6, 7
 
 
 class BotProcess:
@@ -112,14 +112,16 @@ class BotProcess:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     async def alive(self, waiting: Awaitable[T]) -> T:
-        """Await ``waiting``, failing at once (with the log) if the bot exits meanwhile."""
+        """Await ``waiting``, failing at once (with the log) if the bot exits meanwhile; what
+        the bot did before it exited is still found."""
         task = asyncio.ensure_future(waiting)
         try:
-            while not task.done():
+            while True:
+                await asyncio.wait({task}, timeout=0.05)
+                if task.done():
+                    return task.result()
                 if self.proc is not None and self.proc.poll() is not None:
                     pytest.fail(f"the bot exited with {self.proc.returncode}:\n{self.log()}")
-                await asyncio.wait({task}, timeout=0.05)
-            return task.result()
         finally:
             task.cancel()
 
@@ -206,7 +208,8 @@ class Users:
 
     def options(self, **values: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """Discord option objects for keyword values; a value wrapped by :func:`user` is a user
-        option with its resolved user and member."""
+        option with its resolved user and member, one wrapped by :func:`channel` a channel
+        option with its resolved channel."""
         options: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {"users": {}, "members": {}}
         for name, value in values.items():
@@ -214,15 +217,22 @@ class Users:
                 options.append({"name": name, "type": USER, "value": value.id})
                 resolved["users"][value.id] = self._user(value.id)
                 resolved["members"][value.id] = self._member(value.id)
+            elif isinstance(value, ChannelRef):
+                options.append({"name": name, "type": CHANNEL, "value": value.id})
+                channel_data = {**self.fake.channel_object(value.id)}
+                channel_data["permissions"] = self.fake.app_permissions
+                resolved.setdefault("channels", {})[value.id] = channel_data
             elif isinstance(value, bool):
                 options.append({"name": name, "type": BOOLEAN, "value": value})
             elif isinstance(value, int):
                 options.append({"name": name, "type": INTEGER, "value": value})
             else:
                 options.append({"name": name, "type": STRING, "value": str(value)})
-        return options, (resolved if resolved["users"] else None)
+        return options, (resolved if resolved["users"] or resolved.get("channels") else None)
 
-    async def command(self, name: str, user: str, channel: str = GENERAL, **values: Any) -> Sent:
+    async def command(self, name: str, user: str, channel: str = GENERAL, /, **values: Any) -> Sent:
+        """``/name`` by ``user`` in ``channel`` with typed options (positional-only parameters,
+        so options may be called ``user`` or ``channel`` too)."""
         options, resolved = self.options(**values)
         payload = self.fake.command_interaction(
             name, options, user_id=user, channel_id=channel, resolved=resolved
@@ -255,6 +265,16 @@ class UserRef:
 
 def user(user_id: str) -> UserRef:
     return UserRef(user_id)
+
+
+@dataclass(frozen=True)
+class ChannelRef:
+    id: str
+
+
+def channel(channel_id: str) -> ChannelRef:
+    """A channel option's value (``allow_channel=channel(DRAUGHTS)``)."""
+    return ChannelRef(channel_id)
 
 
 # -- reading what the bot sent -----------------------------------------------------------------

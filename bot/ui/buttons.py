@@ -86,30 +86,31 @@ class DrawButton(
 
 class TakebackButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"takeback:(?P<action>accept|decline):{ID}",
+    template=rf"takeback:(?P<action>accept|decline):{ID}:(?P<ply>[0-9]{{1,6}})",
 ):
-    """The opponent's answer to a takeback request in game ``id``."""
+    """The opponent's answer to the takeback request made in game ``id`` at ``ply``: the ply
+    ties the buttons to that one request, so an old message cannot answer a later one."""
 
-    def __init__(self, action: str, game_id: int) -> None:
+    def __init__(self, action: str, game_id: int, ply: int) -> None:
         label, style = (
             ("Allow takeback", discord.ButtonStyle.success)
             if action == "accept"
             else ("Refuse takeback", discord.ButtonStyle.danger)
         )
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"takeback:{action}:{game_id}")
-        )
+        custom_id = f"takeback:{action}:{game_id}:{ply}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.action = action
         self.game_id = game_id
+        self.ply = ply
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakebackButton:
-        return cls(match["action"], int(match["id"]))
+        return cls(match["action"], int(match["id"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).takeback_button(interaction, self.action, self.game_id)
+        await _flows(interaction).takeback_button(interaction, self.action, self.game_id, self.ply)
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"resign:{ID}"):
@@ -172,8 +173,8 @@ def draw_buttons(game_id: int) -> discord.ui.View:
     return _view(DrawButton("accept", game_id), DrawButton("decline", game_id))
 
 
-def takeback_buttons(game_id: int) -> discord.ui.View:
-    return _view(TakebackButton("accept", game_id), TakebackButton("decline", game_id))
+def takeback_buttons(game_id: int, ply: int) -> discord.ui.View:
+    return _view(TakebackButton("accept", game_id, ply), TakebackButton("decline", game_id, ply))
 
 
 def resign_buttons(game_id: int) -> discord.ui.View:

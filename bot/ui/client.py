@@ -30,6 +30,10 @@ from .social_flows import SocialFlows
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_GRACE_SECONDS = 5.0
+"""How long a shutdown waits for interactions still posting (a replay GIF takes about a second to
+draw); well inside the ten seconds Docker and systemd allow before they kill the process."""
+
 # The bot never joins voice channels: no warnings about voice libraries at every start.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -114,6 +118,8 @@ class DraughtsBot(commands.Bot):
         log.info("shutting down")
         if self._scheduler is not None:
             await self._scheduler.stop()
+        if self._flows is not None:
+            await self._flows.drain(SHUTDOWN_GRACE_SECONDS)
         if self._service is not None:
             await self._service.close()
         await super().close()

@@ -70,6 +70,8 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
     embed.add_field(name=f"{BLACK_DISC} Black", value=_player_line(view, view.black))
     embed.add_field(name="Variant", value=view.variant_title)
     kind = "Rated" if view.rated else "Casual"
+    if view.status == "aborted":
+        kind = "Aborted, unrated"
     if view.match_game is not None:
         kind += f" · match game {view.match_game} of 2"
     embed.add_field(name="Game", value=kind)

@@ -97,6 +97,7 @@ class Flows:
         self.media = media
         self.move_time_scale = move_time_scale
         self._challenge_locks: dict[int, asyncio.Lock] = {}
+        self._in_flight: set[asyncio.Task[Any]] = set()
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -122,11 +123,27 @@ class Flows:
                 await reply.private("Sorry, something went wrong on my side. Please try again.")
 
     async def run(self, interaction: discord.Interaction, work: Callable[[Reply], Any]) -> None:
-        """Run one interaction's ``work`` with the refusal handling of :meth:`_answering`."""
+        """Run one interaction's ``work`` with the refusal handling of :meth:`_answering`,
+        counted as in flight until it has posted everything (see :meth:`drain`)."""
         reply = Reply(interaction)
-        with contextlib.suppress(_Stop):
-            async with self._answering(reply):
-                await work(reply)
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            with contextlib.suppress(_Stop):
+                async with self._answering(reply):
+                    await work(reply)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the interactions still posting, so a shutdown
+        does not cut a game's last messages (its record, its replay) off mid-send."""
+        pending = [t for t in self._in_flight if t is not asyncio.current_task()]
+        if pending:
+            log.info("waiting for %d interaction(s) to finish", len(pending))
+            await asyncio.wait(pending, timeout=timeout)
 
     def seconds(self, move_time: int) -> int:
         """A chosen time per move as the bot runs it (tests shrink times with a scale)."""
@@ -567,7 +584,7 @@ class Flows:
             await reply.public(
                 Outgoing(
                     content=f"{pings(result.mentions)} {result.text}".strip(),
-                    view=takeback_buttons(result.game.id),
+                    view=takeback_buttons(result.game.id, result.game.ply),
                     mentions=result.mentions,
                 )
             )
@@ -575,11 +592,11 @@ class Flows:
         await self.publish(reply.public, result)
 
     async def takeback_button(
-        self, interaction: discord.Interaction, action: str, game_id: int
+        self, interaction: discord.Interaction, action: str, game_id: int, ply: int
     ) -> None:
         async def work(reply: Reply) -> None:
             result = await self.service.answer_takeback(
-                interaction.user.id, action == "accept", game_id=game_id
+                interaction.user.id, action == "accept", game_id=game_id, expected_ply=ply
             )
             await reply.update(content=result.text, view=None)
             if result.action is Action.TAKEBACK_ACCEPTED:

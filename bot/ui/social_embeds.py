@@ -14,7 +14,7 @@ from rules.variants import find_variant
 from ..results import GameSummary, Leaderboard, Stats
 from ..server_settings import ServerSettings
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
-from .texts import duration
+from .texts import duration, plural
 
 STREAK_WORDS = {"W": ("win", "wins"), "D": ("draw", "draws"), "L": ("loss", "losses")}
 
@@ -71,7 +71,7 @@ def stats_embed(stats: Stats) -> discord.Embed:
 
 def leaderboard_embed(board: Leaderboard) -> discord.Embed:
     lines = [
-        f"**{rank}.** {mention(line.player)} · **{line.shown}** · {line.games} games"
+        f"**{rank}.** {mention(line.player)} · **{line.shown}** · {plural(line.games, 'game')}"
         for rank, line in enumerate(board.top, start=1)
     ]
     embed = discord.Embed(
