@@ -18,7 +18,7 @@ import logging
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Required, TypedDict, Unpack
@@ -1048,29 +1048,31 @@ class GameService:
         clock = self._clock_columns
         changes.update(clock(game, row.white_id, row.black_id, row.move_time, now, row.computer_id))
         changes.update(updated_at=now, takeback_offer=None, takeback_refused_ply=None)
-        try:
-            ok = await self.store.take_back(row.id, row.version, changes, game.ply, now)
-        except BaseException:
-            self._live.pop(row.id, None)
-            raise
-        if not ok:
-            self._live.pop(row.id, None)
-            raise ConflictError()
-        live.row = replace(row, **changes, version=row.version + 1)
+        await self._write(
+            live, changes, self.store.take_back(row.id, row.version, changes, game.ply, now)
+        )
 
     async def _save_row(self, live: _Live, changes: dict[str, Any]) -> None:
         """Store row-only changes (no move, same position) under the version guard."""
         row = live.row
         changes = {**changes, "updated_at": self.clock()}
+        await self._write(live, changes, self.store.update_game(row.id, row.version, changes))
+
+    async def _write(
+        self, live: _Live, changes: dict[str, Any], write: Coroutine[Any, Any, bool]
+    ) -> None:
+        """Await a guarded store write of ``changes`` and bring the in-memory row up to date.
+        On any failure the in-memory game is dropped, so the next action reloads what the
+        database really holds; a lost race is "the position changed, try again"."""
         try:
-            ok = await self.store.update_game(row.id, row.version, changes)
+            ok = await write
         except BaseException:
-            self._live.pop(row.id, None)
+            self._live.pop(live.row.id, None)
             raise
         if not ok:
-            self._live.pop(row.id, None)
+            self._live.pop(live.row.id, None)
             raise ConflictError()
-        live.row = replace(row, **changes, version=row.version + 1)
+        live.row = replace(live.row, **changes, version=live.row.version + 1)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -1441,17 +1443,13 @@ class GameService:
             )
         if finished and row.match_id == row.id:
             follow_up = await self._second_game(row)
-        try:
-            ok = await self.store.update_game(
+        await self._write(
+            live,
+            changes,
+            self.store.update_game(
                 row.id, row.version, changes, move, rated=rated, follow_up=follow_up
-            )
-        except BaseException:
-            self._live.pop(row.id, None)
-            raise
-        if not ok:
-            self._live.pop(row.id, None)
-            raise ConflictError()
-        live.row = replace(row, **changes, version=row.version + 1)
+            ),
+        )
         if game.is_over:
             self._live.pop(row.id, None)
         if follow_up is not None:

@@ -581,16 +581,9 @@ class Store:
         statements cannot leave half of it: ``rated`` updates both players' ratings (and records
         them on the game), ``follow_up`` starts the next game of a match (values and opening
         moves as for :meth:`start_game`)."""
-        assignments = ", ".join(f"{column} = ?" for column in changes)
         try:
             async with self.transaction() as db:
-                cursor = await db.execute(
-                    f"UPDATE games SET {assignments}, version = version + 1 "
-                    "WHERE id = ? AND version = ?",
-                    (*changes.values(), game_id, version),
-                )
-                if cursor.rowcount != 1:
-                    raise _Stale
+                await _guarded_update(db, game_id, version, changes)
                 if move is not None:
                     await db.execute(
                         f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
@@ -661,16 +654,9 @@ class Store:
         """Take the game back to ``ply`` moves (with ``changes`` for the game row) in one
         guarded transaction.  The moves after ``ply`` are moved to ``taken_back_moves``, so the
         record of what was played and taken back is kept; False if the game changed first."""
-        assignments = ", ".join(f"{column} = ?" for column in changes)
         try:
             async with self.transaction() as db:
-                cursor = await db.execute(
-                    f"UPDATE games SET {assignments}, version = version + 1 "
-                    "WHERE id = ? AND version = ?",
-                    (*changes.values(), game_id, version),
-                )
-                if cursor.rowcount != 1:
-                    raise _Stale
+                await _guarded_update(db, game_id, version, changes)
                 await db.execute(
                     f"INSERT INTO taken_back_moves ({_MOVE_COLUMNS}, taken_back_at) "
                     f"SELECT {_MOVE_COLUMNS}, ? FROM moves WHERE game_id = ? AND ply > ?",
@@ -860,6 +846,20 @@ class Store:
 
 class _Stale(Exception):
     """The guarded row changed since it was read (rolls the transaction back)."""
+
+
+async def _guarded_update(
+    db: aiosqlite.Connection, game_id: int, version: int, changes: dict[str, Any]
+) -> None:
+    """Apply ``changes`` to the game if it is still at ``version`` (bumping it); :class:`_Stale`
+    otherwise, which rolls the caller's transaction back."""
+    assignments = ", ".join(f"{column} = ?" for column in changes)
+    cursor = await db.execute(
+        f"UPDATE games SET {assignments}, version = version + 1 WHERE id = ? AND version = ?",
+        (*changes.values(), game_id, version),
+    )
+    if cursor.rowcount != 1:
+        raise _Stale
 
 
 def _statements(sql: str) -> list[str]:
