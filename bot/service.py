@@ -1440,6 +1440,8 @@ class GameService:
                 row.white_id,
                 row.black_id,
                 0.5 if winner is None else float(winner == "white"),
+                row.white_name,
+                row.black_name,
             )
         if finished and row.match_id == row.id:
             follow_up = await self._second_game(row)

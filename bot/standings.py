@@ -53,14 +53,12 @@ class Standings:
         guild = _guild(guild_id)
         top = await self.store.leaderboard(guild, key, LEADERBOARD_SIZE)
         mine = await self.store.rating(guild, user_id, key)
-        ids = [r.user_id for r in top] + ([user_id] if mine is not None else [])
-        names = await self.store.latest_names(guild, ids)
         return Leaderboard(
             variant=key,
             variant_title=title,
-            top=tuple(self._line(r, names.get(r.user_id, "?")) for r in top),
+            top=tuple(self._line(r, r.name or "?") for r in top),
             mine=await self.store.rank(guild, user_id, key),
-            my_line=None if mine is None else self._line(mine, names.get(user_id, "?")),
+            my_line=None if mine is None else self._line(mine, mine.name or "?"),
         )
 
     def _line(self, row: RatingRow, name: str) -> RatingLine:

@@ -136,8 +136,15 @@ ALTER TABLE games ADD COLUMN takeback_refused_ply INTEGER;
 
 CREATE INDEX games_finished_by_guild ON games (guild_id, updated_at) WHERE status != 'running';
 CREATE INDEX games_of_match ON games (match_id) WHERE match_id IS NOT NULL;
-CREATE INDEX games_by_white ON games (white_id, updated_at) WHERE status != 'running';
-CREATE INDEX games_by_black ON games (black_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_by_white ON games (guild_id, white_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_by_black ON games (guild_id, black_id, updated_at) WHERE status != 'running';
+
+ALTER TABLE ratings ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE ratings ADD COLUMN wins INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN losses INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN streak TEXT CHECK (streak IN ('W', 'D', 'L'));
+ALTER TABLE ratings ADD COLUMN streak_length INTEGER NOT NULL DEFAULT 0;
 
 CREATE TABLE taken_back_moves (
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -166,8 +173,10 @@ CREATE TABLE guild_channels (
 ) WITHOUT ROWID;
 """
 """v4 (social play): matches (``match_id`` is the id of the match's first game, so a match needs
-no table of its own), ratings written with the finished game, takeback requests and the archive
-of taken-back moves (a takeback moves rows there rather than losing them), server settings."""
+no table of its own); ratings written with the finished game, with the player's name, record and
+streak, so ``/stats`` and ``/leaderboard`` read one row per player; takeback requests and the
+archive of taken-back moves (a takeback moves rows there rather than losing them); server
+settings."""
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
@@ -271,6 +280,14 @@ class RatingRow:
     volatility: float
     games: int
     updated_at: float
+    name: str
+    """The player's name in their latest rated game."""
+    wins: int
+    draws: int
+    losses: int
+    streak: str | None
+    """``W``, ``D`` or ``L``: the latest rated result, repeated ``streak_length`` times in a row."""
+    streak_length: int
 
     @property
     def glicko(self) -> ratings.Rating:
@@ -295,6 +312,8 @@ class RatedResult:
     white_id: int
     black_id: int
     white_score: float
+    white_name: str = ""
+    black_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -601,29 +620,34 @@ class Store:
         self, db: aiosqlite.Connection, game_id: int, result: RatedResult, when: float
     ) -> None:
         """Both players' Glicko-2 update for one game, read and written inside the caller's
-        transaction (so two games ending at once for the same player are applied in turn)."""
-        before = {}
-        for user_id in (result.white_id, result.black_id):
+        transaction (so two games ending at once for the same player are applied in turn), with
+        their record and streak."""
+        players = (
+            (result.white_id, result.white_name, result.white_score),
+            (result.black_id, result.black_name, 1 - result.white_score),
+        )
+        before: dict[int, tuple[ratings.Rating, RatingRow | None]] = {}
+        for user_id, _, _ in players:
             async with db.execute(_RATING_OF, (result.guild_id, user_id, result.variant)) as cursor:
                 row = _row(RatingRow, await cursor.fetchone())
             rating = (
                 ratings.Rating() if row is None else ratings.idle(row.glicko, when - row.updated_at)
             )
-            before[user_id] = (rating, row.games if row else 0)
-        white, white_games = before[result.white_id]
-        black, black_games = before[result.black_id]
-        new_white = ratings.update(white, [(black, result.white_score)])
-        new_black = ratings.update(black, [(white, 1 - result.white_score)])
-        for user_id, new, games in (
-            (result.white_id, new_white, white_games),
-            (result.black_id, new_black, black_games),
-        ):
+            before[user_id] = (rating, row)
+        white, black = before[result.white_id][0], before[result.black_id][0]
+        after = {
+            result.white_id: ratings.update(white, [(black, result.white_score)]),
+            result.black_id: ratings.update(black, [(white, 1 - result.white_score)]),
+        }
+        for user_id, name, score in players:
+            new, old = after[user_id], before[user_id][1]
+            letter = "W" if score == 1 else ("L" if score == 0 else "D")
+            wins, draws, losses = (0, 0, 0) if old is None else (old.wins, old.draws, old.losses)
+            run = 1 if old is None or old.streak != letter else old.streak_length + 1
             await db.execute(
-                "INSERT INTO ratings (guild_id, user_id, variant, rating, deviation, volatility,"
-                " games, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (guild_id, user_id, variant) DO UPDATE SET rating = excluded.rating,"
-                " deviation = excluded.deviation, volatility = excluded.volatility,"
-                " games = excluded.games, updated_at = excluded.updated_at",
+                "INSERT OR REPLACE INTO ratings (guild_id, user_id, variant, rating, deviation,"
+                " volatility, games, updated_at, name, wins, draws, losses, streak,"
+                " streak_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     result.guild_id,
                     user_id,
@@ -631,10 +655,17 @@ class Store:
                     new.rating,
                     new.deviation,
                     new.volatility,
-                    games + 1,
+                    (0 if old is None else old.games) + 1,
                     when,
+                    name or (old.name if old else ""),
+                    wins + (letter == "W"),
+                    draws + (letter == "D"),
+                    losses + (letter == "L"),
+                    letter,
+                    run,
                 ),
             )
+        new_white, new_black = after[result.white_id], after[result.black_id]
         await db.execute(
             "UPDATE games SET white_rating = ?, white_rating_change = ?, black_rating = ?,"
             " black_rating_change = ? WHERE id = ?",
@@ -716,18 +747,28 @@ class Store:
         limit: int = 10,
     ) -> list[GameRow]:
         """Ended games of a server (finished or aborted), newest first; only ``user_id``'s and
-        only one variant when given."""
-        sql = _select(GameRow, "games") + " WHERE status != 'running' AND guild_id IS ?"
-        params: list[Any] = [guild_id]
-        if user_id is not None:
-            sql += " AND (white_id = ? OR black_id = ?)"
-            params += [user_id, user_id]
-        if variant is not None:
-            sql += " AND variant = ?"
-            params.append(variant)
-        sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
-        params.append(limit)
-        return [GameRow(*row) for row in await self._fetch_all(sql, tuple(params))]
+        only one variant when given.  One player's games are read colour by colour, each side
+        from its own index (``games_by_white``/``games_by_black``), so the cost follows the
+        player's games, not the server's."""
+        order = " ORDER BY updated_at DESC, id DESC LIMIT ?"
+        where = " WHERE guild_id IS ? AND status != 'running'"
+        extra = "" if variant is None else " AND variant = ?"
+        if user_id is None:
+            sql = _select(GameRow, "games") + where + extra + order
+            params: tuple[Any, ...] = (guild_id, *([] if variant is None else [variant]), limit)
+        else:
+            sides = []
+            params = ()
+            for side in ("white_id", "black_id"):
+                sides.append(
+                    "SELECT * FROM ("
+                    + _select(GameRow, "games")
+                    + f"{where} AND {side} = ?{extra}{order})"
+                )
+                params += (guild_id, user_id, *([] if variant is None else [variant]), limit)
+            sql = "SELECT * FROM (" + " UNION ALL ".join(sides) + ")" + order
+            params += (limit,)
+        return [GameRow(*row) for row in await self._fetch_all(sql, params)]
 
     async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None:
         return _row(RatingRow, await self._fetch_one(_RATING_OF, (guild_id, user_id, variant)))
@@ -764,36 +805,12 @@ class Store:
 
     async def record(self, guild_id: int, user_id: int, variant: str) -> Record:
         """Wins, draws and losses in rated games of one server and variant, and the current
-        streak."""
-        rows = await self._fetch_all(
-            "SELECT CASE WHEN winner IS NULL THEN 'D'"
-            " WHEN (winner = 'white') = (white_id = ?) THEN 'W' ELSE 'L' END"
-            " FROM games WHERE guild_id = ? AND variant = ? AND rated = 1"
-            " AND status = 'finished' AND (white_id = ? OR black_id = ?)"
-            " ORDER BY updated_at DESC, id DESC",
-            (user_id, guild_id, variant, user_id, user_id),
-        )
-        letters = [str(r[0]) for r in rows]
-        streak = None
-        if letters:
-            run = 1
-            while run < len(letters) and letters[run] == letters[0]:
-                run += 1
-            streak = (letters[0], run)
-        return Record(letters.count("W"), letters.count("D"), letters.count("L"), streak)
-
-    async def latest_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
-        """The name each user had in their latest game on the server (ratings keep only ids)."""
-        names: dict[int, str] = {}
-        for user_id in user_ids:
-            row = await self._fetch_one(
-                "SELECT CASE WHEN white_id = ? THEN white_name ELSE black_name END FROM games"
-                " WHERE guild_id = ? AND (white_id = ? OR black_id = ?) ORDER BY id DESC LIMIT 1",
-                (user_id, guild_id, user_id, user_id),
-            )
-            if row is not None:
-                names[user_id] = str(row[0])
-        return names
+        streak (kept on the rating row by :meth:`_rate`)."""
+        row = await self.rating(guild_id, user_id, variant)
+        if row is None:
+            return Record(0, 0, 0, None)
+        streak = None if row.streak is None else (row.streak, row.streak_length)
+        return Record(row.wins, row.draws, row.losses, streak)
 
     # -- server settings -----------------------------------------------------------------------
 
