@@ -206,7 +206,7 @@ class GameService:
                 level=t.level or DEFAULT_LEVEL,
                 challenge_id=None,
             )
-        await self._busy_here(guild_id, t)
+        await self._busy_here(guild_id, t.channel_id, t.thread)
         values = {
             "guild_id": guild_id,
             "channel_id": t.channel_id,
@@ -259,13 +259,13 @@ class GameService:
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
         if stale is not None and stale.expires_at > self.clock():
             raise ChallengeError(OPEN_CHALLENGE)
-        return t.thread or await self._busy_here(guild_id, t)
+        return t.thread or await self._busy_here(guild_id, t.channel_id, t.thread)
 
-    async def _busy_here(self, guild_id: int | None, t: _Terms) -> bool:
-        """Whether the channel has a game already; refused outright when the challenge would
-        need a thread for that and the server plays without threads."""
-        busy = await self.store.running_game_in(t.channel_id) is not None
-        if busy and not t.thread and (await self.settings.get(guild_id)).threads == "never":
+    async def _busy_here(self, guild_id: int | None, channel_id: int, thread: bool) -> bool:
+        """Whether the channel has a game already; refused outright when a challenge without a
+        thread of its own would need one for that and the server plays without threads."""
+        busy = await self.store.running_game_in(channel_id) is not None
+        if busy and not thread and (await self.settings.get(guild_id)).threads == "never":
             raise ChallengeError(BUSY_NO_THREADS)
         return busy
 
@@ -376,12 +376,7 @@ class GameService:
     async def _needs_thread(self, row: ChallengeRow) -> bool:
         """Whether the challenge's game goes to a new thread; refused when the channel is busy
         and the server opens no threads."""
-        busy = await self.store.running_game_in(row.channel_id) is not None
-        if row.thread:
-            return True
-        if busy and (await self.settings.get(row.guild_id)).threads == "never":
-            raise ChallengeError(BUSY_NO_THREADS)
-        return busy
+        return bool(row.thread) or await self._busy_here(row.guild_id, row.channel_id, False)
 
     async def accept(
         self, challenge_id: int, user_id: int, *, thread_id: int | None = None

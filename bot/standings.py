@@ -30,20 +30,20 @@ class Standings:
         key, title = _variant(variant)
         guild = _guild(guild_id)
         row = await self.store.rating(guild, player.id, key)
-        record = await self.store.record(guild, player.id, key)
         recent = await self.store.finished_games(
             guild, user_id=player.id, variant=key, limit=RECENT_GAMES
         )
+        # The rating row carries the rated record and streak (written with the rating).
         return Stats(
             player=player,
             variant=key,
             variant_title=title,
             rating=None if row is None else self._line(row, player.name),
-            rank=await self.store.rank(guild, player.id, key),
-            wins=record.wins,
-            draws=record.draws,
-            losses=record.losses,
-            streak=record.streak,
+            rank=None if row is None else await self.store.rank(row),
+            wins=0 if row is None else row.wins,
+            draws=0 if row is None else row.draws,
+            losses=0 if row is None else row.losses,
+            streak=None if row is None or row.streak is None else (row.streak, row.streak_length),
             recent=tuple(_summary(g, player.id) for g in recent),
         )
 
@@ -57,7 +57,7 @@ class Standings:
             variant=key,
             variant_title=title,
             top=tuple(self._line(r, r.name or "?") for r in top),
-            mine=await self.store.rank(guild, user_id, key),
+            mine=None if mine is None else await self.store.rank(mine),
             my_line=None if mine is None else self._line(mine, mine.name or "?"),
         )
 

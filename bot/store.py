@@ -316,17 +316,6 @@ class RatedResult:
     black_name: str = ""
 
 
-@dataclass(frozen=True)
-class Record:
-    """A player's rated results in one server and variant, newest first for the streak."""
-
-    wins: int
-    draws: int
-    losses: int
-    streak: tuple[str, int] | None
-    """(``"W"``, ``"D"`` or ``"L"``, how many in a row) counted from the latest game."""
-
-
 Row = TypeVar("Row", ChallengeRow, GameRow, MoveRow, RatingRow, SettingsRow)
 T = TypeVar("T")
 
@@ -780,11 +769,8 @@ class Store:
         )
         return [RatingRow(*row) for row in await self._fetch_all(sql, (guild_id, variant, limit))]
 
-    async def rank(self, guild_id: int, user_id: int, variant: str) -> tuple[int, int] | None:
+    async def rank(self, mine: RatingRow) -> tuple[int, int]:
         """``(rank, players on the ladder)`` of a rated player, in :meth:`leaderboard`'s order."""
-        mine = await self.rating(guild_id, user_id, variant)
-        if mine is None:
-            return None
         row = await self._fetch_one(
             "SELECT COUNT(*) FILTER (WHERE rating > ? OR (rating = ? AND games > ?)"
             " OR (rating = ? AND games = ? AND user_id < ?)), COUNT(*)"
@@ -795,22 +781,13 @@ class Store:
                 mine.games,
                 mine.rating,
                 mine.games,
-                user_id,
-                guild_id,
-                variant,
+                mine.user_id,
+                mine.guild_id,
+                mine.variant,
             ),
         )
         assert row is not None
         return int(row[0]) + 1, int(row[1])
-
-    async def record(self, guild_id: int, user_id: int, variant: str) -> Record:
-        """Wins, draws and losses in rated games of one server and variant, and the current
-        streak (kept on the rating row by :meth:`_rate`)."""
-        row = await self.rating(guild_id, user_id, variant)
-        if row is None:
-            return Record(0, 0, 0, None)
-        streak = None if row.streak is None else (row.streak, row.streak_length)
-        return Record(row.wins, row.draws, row.losses, streak)
 
     # -- server settings -----------------------------------------------------------------------
 
