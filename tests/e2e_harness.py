@@ -339,3 +339,22 @@ def channel_posts(fake: FakeDiscord, channel: str) -> list[RecordedRequest]:
     return [
         r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{channel}/messages"
     ]
+
+
+async def first_answer(sent: Sent) -> RecordedRequest:
+    """After a deferred "thinking" response: the edit that fills it in, or (on a refusal) the
+    private follow-up, whichever comes first, so that a refusal fails at once and readably."""
+    fake = sent.users.fake
+    base = rf"/webhooks/{fake.application_id}/{sent.token}"
+
+    def found() -> RecordedRequest | None:
+        for r in fake.requests:
+            if (r.method, r.path) in (("PATCH", base + "/messages/@original"), ("POST", base)):
+                return r
+        return None
+
+    answer: RecordedRequest = await sent.users.bot.alive(
+        fake.wait_until(found, timeout=STEP_TIMEOUT)
+    )
+    assert answer.method == "PATCH", f"refused instead: {content_of(answer)!r}"
+    return answer

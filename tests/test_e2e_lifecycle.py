@@ -28,13 +28,13 @@ from e2e_harness import (
     OFFTOPIC,
     STEP_TIMEOUT,
     BotProcess,
-    Sent,
     Users,
     channel_posts,
     content_of,
     custom_ids,
     embed_of,
     field,
+    first_answer,
     game_id_of,
     is_ephemeral,
     png_of,
@@ -118,25 +118,6 @@ async def pdn_record(users: Users, player: str, channel: str, **options: Any) ->
 
 def plies(game: Game) -> list[str]:
     return [m.pdn() for m in game.moves]
-
-
-async def first_answer(sent: Sent) -> RecordedRequest:
-    """After a deferred "thinking" response: the edit that fills it in, or (on a refusal) the
-    private follow-up, whichever comes first, so that a refusal fails at once and readably."""
-    fake = sent.users.fake
-    base = rf"/webhooks/{fake.application_id}/{sent.token}"
-
-    def found() -> RecordedRequest | None:
-        for r in fake.requests:
-            if (r.method, r.path) in (("PATCH", base + "/messages/@original"), ("POST", base)):
-                return r
-        return None
-
-    answer: RecordedRequest = await sent.users.bot.alive(
-        fake.wait_until(found, timeout=STEP_TIMEOUT)
-    )
-    assert answer.method == "PATCH", f"refused instead: {content_of(answer)!r}"
-    return answer
 
 
 # -- games against the computer ----------------------------------------------------------------

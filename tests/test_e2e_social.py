@@ -31,6 +31,7 @@ from e2e_harness import (
     custom_ids,
     embed_of,
     field,
+    first_answer,
     game_id_of,
     is_ephemeral,
     png_of,
@@ -153,20 +154,7 @@ async def resign(users: Users, player: str, where: str, game_id: int) -> Sent:
 async def deferred_answer(sent: Sent) -> RecordedRequest:
     """A "thinking" response (type 5) filled in by editing it: the edit."""
     assert (await sent.callback()).json["type"] == DEFERRED_MESSAGE
-    fake = sent.users.fake
-    base = rf"/webhooks/{fake.application_id}/{sent.token}"
-
-    def found() -> RecordedRequest | None:
-        for r in fake.requests:
-            if (r.method, r.path) in (("PATCH", base + "/messages/@original"), ("POST", base)):
-                return r
-        return None
-
-    answer: RecordedRequest = await sent.users.bot.alive(
-        fake.wait_until(found, timeout=STEP_TIMEOUT)
-    )
-    assert answer.method == "PATCH", f"refused instead: {content_of(answer)!r}"
-    return answer
+    return await first_answer(sent)
 
 
 async def pdn_game(
