@@ -40,7 +40,7 @@ def judge(record: dict[str, Any], movetime: float) -> int:
 
 
 class EngineComputer:
-    """:class:`~bot.computer.ComputerPlayer` backed by :mod:`engine`."""
+    """:class:`~bot.service.computer.ComputerPlayer` backed by :mod:`engine`."""
 
     def __init__(self, movetime: float, workers: int = 1) -> None:
         self.movetime = movetime

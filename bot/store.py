@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from . import ratings
+from .service import ratings
 
 SCHEMA_V1 = """
 CREATE TABLE challenges (

@@ -1,4 +1,4 @@
-"""Glicko-2 (``bot.ratings``) against the worked example of Glickman's paper, and its basic
+"""Glicko-2 (``bot.service.ratings``) against the worked example of Glickman's paper, and its basic
 properties."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ratings import (
+from bot.service.ratings import (
     IDLE_PERIOD_SECONDS,
     SCALE,
     START_DEVIATION,

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from bot.computer import RandomComputer
 from bot.errors import (
     ChallengeError,
     ConflictError,
@@ -36,6 +35,7 @@ from bot.errors import (
 from bot.results import Action, ActionResult, GameView, MoveChoice, Player
 from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.service.computer import RandomComputer
 from rules.game import Game
 from rules.move import Move
 from rules.notation import MoveError

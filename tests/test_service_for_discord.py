@@ -1,6 +1,6 @@
-"""Service features the Discord layer relies on: checking before deferring (``check_move``,
-``check_challenge``), rematches, the move list of ``/moves``, the previous position for drawing the
-last move, and the challenge's message id (schema v3)."""
+"""Service features the Discord layer relies on: checking before deferring (``move``'s
+``on_valid``, ``check_challenge``), rematches, the move list of ``/moves``, the previous position
+for drawing the last move, and the challenge's message id (schema v3)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from test_service import (
     unchanged,
 )
 
-from bot.computer import RandomComputer
 from bot.errors import (
     ChallengeError,
     GameOverError,
@@ -40,8 +39,9 @@ from bot.errors import (
     ServiceError,
     ThreadRequired,
 )
-from bot.results import Action
+from bot.results import Action, GameView
 from bot.service import GameService
+from bot.service.computer import RandomComputer
 from bot.store import SCHEMA_V1, SCHEMA_V2, Store
 from rules.fen import parse_fen
 from rules.game import Game
@@ -60,7 +60,11 @@ async def service(tmp_path: Path, clock: list[float]) -> AsyncIterator[GameServi
         yield svc
 
 
-# -- check_move ---------------------------------------------------------------------------------
+# -- a move is checked once, before anything slow -------------------------------------------
+
+
+async def must_not_be_called(view: GameView) -> None:
+    raise AssertionError(f"on_valid called for a refused move in game #{view.id}")
 
 
 @pytest.mark.parametrize(
@@ -74,42 +78,56 @@ async def service(tmp_path: Path, clock: list[float]) -> AsyncIterator[GameServi
         (ALICE.id, "1" * 5000, IllegalMoveError),
     ],
 )
-async def test_check_move_refuses_what_move_refuses_and_changes_nothing(
+async def test_a_refused_move_is_refused_before_on_valid_and_changes_nothing(
     service: GameService, user: int, text: str, error: type[ServiceError]
 ) -> None:
     game = await start(service)
     async with unchanged(service, game.id):
         with pytest.raises(error) as checked:
-            await service.check_move(user, text, channel_id=CHANNEL)
+            await service.move(user, text, channel_id=CHANNEL, on_valid=must_not_be_called)
         with pytest.raises(error) as moved:
             await service.move(user, text, channel_id=CHANNEL)
     assert str(checked.value) == str(moved.value)
 
 
-async def test_check_move_accepts_a_legal_move_without_playing_it(service: GameService) -> None:
+async def test_on_valid_sees_the_game_before_the_legal_move_is_played(
+    service: GameService,
+) -> None:
     game = await start(service)
-    async with unchanged(service, game.id):
-        view = await service.check_move(ALICE.id, "11-15", channel_id=CHANNEL)
+    seen: list[GameView] = []
+
+    async def valid(view: GameView) -> None:
+        row = await service.store.game(game.id)
+        assert row is not None and row.ply == 0  # nothing written yet
+        seen.append(view)
+
+    result = await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=valid)
+    [view] = seen
     assert view.id == game.id and view.ply == 0 and view.computer_id is None
-    result = await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
     assert result.game is not None and result.game.ply == 1
 
 
-async def test_check_move_in_a_finished_or_missing_game(service: GameService) -> None:
+async def test_a_move_in_a_finished_or_missing_game(service: GameService) -> None:
     with pytest.raises(NotFoundError):
-        await service.check_move(ALICE.id, "11-15", channel_id=CHANNEL)
+        await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=must_not_be_called)
     game = await start(service)
     await service.resign(BOB.id, game_id=game.id)
     with pytest.raises(NotFoundError):
-        await service.check_move(ALICE.id, "11-15", channel_id=CHANNEL)
+        await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=must_not_be_called)
     with pytest.raises(GameOverError):
-        await service.check_move(ALICE.id, "11-15", game_id=game.id)
+        await service.move(ALICE.id, "11-15", game_id=game.id, on_valid=must_not_be_called)
 
 
-async def test_check_move_says_whether_the_computer_answers(service: GameService) -> None:
+async def test_on_valid_says_whether_the_computer_answers(service: GameService) -> None:
     result = await challenge(service, opponent=BOT, color="black")
     assert result.game is not None
-    view = await service.check_move(ALICE.id, "11-15", channel_id=CHANNEL)
+    seen: list[GameView] = []
+
+    async def valid(view: GameView) -> None:
+        seen.append(view)
+
+    await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=valid)
+    [view] = seen
     assert view.computer_id == BOT_ID and view.computer_level == 3
 
 

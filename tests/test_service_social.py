@@ -4,7 +4,7 @@ Sections: ratings, standings (stats, leaderboard, history), finding games and th
 takebacks, ballot openings, two-game matches, and per-server settings.  Every feature is driven
 through :class:`bot.service.GameService`'s public API and checked both in the result it returns
 and in what the database holds afterwards.  Nothing of ours is mocked; the only stand-ins are a
-seeded :class:`~bot.computer.RandomComputer` and a tiny real ``ComputerPlayer`` whose search
+seeded :class:`~bot.service.computer.RandomComputer` and a tiny real ``ComputerPlayer`` whose search
 dies (an engine process that crashed mid-reply).
 """
 
@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
-from bot.computer import RandomComputer
 from bot.errors import (
     ChallengeError,
     ForbiddenError,
@@ -30,10 +28,11 @@ from bot.errors import (
     TakebackError,
     ThreadRequired,
 )
-from bot.ratings import Rating
 from bot.results import Action, ActionResult, GameView, Player
-from bot.server_settings import DEFAULT_MOVE_TIME
-from bot.service import GameService
+from bot.service import GameService, ratings
+from bot.service.computer import RandomComputer
+from bot.service.ratings import Rating
+from bot.service.settings import DEFAULT_MOVE_TIME
 from rules.ballots import CROSSBOARD, ballot_of
 from rules.game import Game
 from rules.move import Move
@@ -189,7 +188,7 @@ class CrashingComputer:
 async def test_decisive_rated_game_updates_both_ratings_symmetrically(
     service: GameService,
 ) -> None:
-    """A won game between people moves both Glicko-2 ratings exactly as bot.ratings says,
+    """A won game between people moves both Glicko-2 ratings exactly as bot.service.ratings says,
     records the changes on the game and shows them (provisional) in the ending text."""
     view = await start(service)
     assert view.rated is True

@@ -444,10 +444,14 @@ class Flows:
             user = interaction.user.id
             if len(text) > MAX_MOVE_TEXT:
                 raise IllegalMoveError("that is far too long to be a move")
-            view = await self.service.check_move(user, text, channel_id=interaction.channel_id)
-            if view.computer_id is not None:
-                await reply.think()  # the computer answers in the same message
-            result = await self.service.move(user, text, channel_id=interaction.channel_id)
+
+            async def valid(view: GameView) -> None:
+                if view.computer_id is not None:
+                    await reply.think()  # the computer answers in the same message
+
+            result = await self.service.move(
+                user, text, channel_id=interaction.channel_id, on_valid=valid
+            )
             await self.publish(reply.public, result)
 
         await self.run(interaction, work)

@@ -12,7 +12,7 @@ import discord
 from rules.variants import find_variant
 
 from ..results import GameSummary, Leaderboard, Stats
-from ..server_settings import ServerSettings
+from ..service.settings import ServerSettings
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
 from .texts import duration, plural
 

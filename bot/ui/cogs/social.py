@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ...server_settings import THREAD_MODES
+from ...service.settings import THREAD_MODES
 from .play import MOVE_TIME_CHOICES, VARIANT_CHOICES
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from rules.variants import find_variant
 
-from .errors import ChallengeError, ForbiddenError
-from .store import Store
+from ..errors import ChallengeError, ForbiddenError
+from ..store import Store
 
 DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600

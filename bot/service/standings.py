@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 from rules.variants import find_variant
 
-from .errors import ChallengeError
+from ..errors import ChallengeError
+from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
+from ..store import GameRow, RatingRow, Store
 from .ratings import idle
-from .results import GameSummary, Leaderboard, Player, RatingLine, Stats
-from .store import GameRow, RatingRow, Store
 
 HISTORY_LENGTH = 10
 RECENT_GAMES = 5

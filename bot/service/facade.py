@@ -18,7 +18,7 @@ import logging
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Required, TypedDict, Unpack
@@ -30,8 +30,7 @@ from rules.notation import MoveError, normalize, parse_move
 from rules.pdn import write_game
 from rules.variants import Color, Variant, find_variant
 
-from .computer import ComputerPlayer, RandomComputer
-from .errors import (
+from ..errors import (
     ChallengeError,
     ConflictError,
     DamagedRecordError,
@@ -46,7 +45,7 @@ from .errors import (
     TakebackError,
     ThreadRequired,
 )
-from .results import (
+from ..results import (
     Action,
     ActionResult,
     ChallengeView,
@@ -55,9 +54,10 @@ from .results import (
     MovePlayed,
     Player,
 )
-from .server_settings import SettingsBook
+from ..store import ChallengeRow, GameRow, RatedResult, Store, StoreError
+from .computer import ComputerPlayer, RandomComputer
+from .settings import SettingsBook
 from .standings import Standings
-from .store import ChallengeRow, GameRow, RatedResult, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -646,11 +646,15 @@ class GameService:
         channel_id: int | None = None,
         game_id: int | None = None,
         expected_ply: int | None = None,
+        on_valid: Callable[[GameView], Awaitable[None]] | None = None,
     ) -> ActionResult:
         """Play ``text`` for ``user_id`` in the running game of the channel (or ``game_id``).
 
         ``expected_ply`` is the position the player saw; if the game has moved on since, the
-        move is refused rather than read in a position they did not see.
+        move is refused rather than read in a position they did not see.  ``on_valid`` is
+        awaited with the game as it stands once the move is known to be legal, before anything
+        is written or the computer thinks: the Discord layer defers a slow answer there, so a
+        refusal is always answered privately and the move is read only once.
         """
         gid = await self._resolve(channel_id, game_id)
         async with self._lock(gid):
@@ -658,10 +662,13 @@ class GameService:
             color = await self._mover(live, user_id, expected_ply)
             game = live.game
             try:
-                move = self._apply(lambda: game.play(text))
+                move = parse_move(game.position, text, game.legal_moves())
             except MoveError as exc:
                 await self._ensure_fresh(live)
                 raise IllegalMoveError(str(exc)) from None
+            if on_valid is not None:
+                await on_valid(self._view(live))
+            self._apply(lambda: game.play(move))
             played = MovePlayed(game.ply, move.pdn(), self._player(live.row, color), False)
             await self._save(live, user_id=user_id, moved=True)
             moves = (played,)
@@ -683,23 +690,6 @@ class GameService:
                 mentions=self._mentions_after(view),
             )
         )
-
-    async def check_move(
-        self, user_id: int, text: str, *, channel_id: int | None = None, game_id: int | None = None
-    ) -> GameView:
-        """Refuse exactly what :meth:`move` would refuse, without playing; the game's view
-        otherwise.  The Discord layer checks first and only then defers a slow reply (a move the
-        computer answers), so a refusal is always answered privately."""
-        gid = await self._resolve(channel_id, game_id)
-        async with self._lock(gid):
-            live = await self._load(gid)
-            await self._mover(live, user_id, None)
-            try:
-                parse_move(live.game.position, text, live.game.legal_moves())
-            except MoveError as exc:
-                await self._ensure_fresh(live)
-                raise IllegalMoveError(str(exc)) from None
-            return self._view(live)
 
     async def _mover(self, live: _Live, user_id: int, expected_ply: int | None) -> Color:
         """The colour of ``user_id`` if they may move now (a player, on turn, in the position
