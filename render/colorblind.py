@@ -58,4 +58,7 @@ def to_lab(color: RGB) -> tuple[float, float, float]:
 def delta_e(a: RGB, b: RGB) -> float:
     """CIE76 colour difference."""
     la, lb = to_lab(a), to_lab(b)
-    return sum((x - y) ** 2 for x, y in zip(la, lb, strict=True)) ** 0.5
+    # typeshed types a float power as Any (a negative base would give a complex number); this base
+    # is a sum of squares, so the root is a float.  (math.sqrt would differ in the last bit.)
+    distance: float = sum((x - y) ** 2 for x, y in zip(la, lb, strict=True)) ** 0.5
+    return distance

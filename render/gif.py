@@ -17,8 +17,8 @@ from PIL import Image
 from rules.game import Game
 from rules.notation import side_name
 
-from .board import DEFAULT_THEME, MIN_WIDTH, render_board, to_palette
-from .themes import Theme, find_theme
+from .board import MIN_WIDTH, render_board, to_palette
+from .themes import DEFAULT_THEME, Theme, find_theme
 
 MAX_GIF_BYTES = 8 * 1024 * 1024
 """Discord's attachment limit without boosts."""

@@ -4,7 +4,7 @@ The first field is the side to move; each side's field lists its men then its ki
 ascending. Input is forgiving: any case, spaces, a trailing full stop, surrounding quotes, ranges
 of men (``W21-32``), algebraic squares on 8x8 boards (``W:Wa1,c1:Bb8``), and the ``H``/``F``
 counter fields some tools append (ignored: the game record keeps its own counts). Output is always
-numeric.
+numeric and comes from :meth:`rules.position.Position.fen`.
 """
 
 from __future__ import annotations
@@ -90,17 +90,6 @@ def parse_fen(text: str, variant: Variant) -> Position:
 
 
 def position_to_fen(pos: Position) -> str:
-    """Numeric PDN FEN, men then kings per side, ascending."""
-    g = pos.variant.geometry
-
-    def side(letter: str, men: int, kings: int) -> str:
-        items = [str(s) for s in g.squares_in(men)] + [f"K{s}" for s in g.squares_in(kings)]
-        return letter + ",".join(items)
-
-    return ":".join(
-        (
-            pos.turn.letter,
-            side("W", pos.white_men, pos.white_kings),
-            side("B", pos.black_men, pos.black_kings),
-        )
-    )
+    """Numeric PDN FEN, men then kings per side, ascending: :meth:`Position.fen`, which writes it
+    (a position writes its own FEN so that it needs nothing from this module)."""
+    return pos.fen()

@@ -149,7 +149,7 @@ class Game:
         )
         self._quiet.append(0 if progress else self._quiet[-1] + 1)
         index = len(self.positions)
-        starts = []
+        starts: list[int | None] = []
         for rule_, previous in zip(self.variant.endgames, self._endgame_starts[-1], strict=True):
             if not self._endgame_holds(rule_, after):
                 starts.append(None)

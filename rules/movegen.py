@@ -10,17 +10,18 @@ sequence must be completed).  What a man does on reaching the far row mid-captur
 pieces are kept.
 
 The generator works on raw bitboards seen from the side to move (``men, kings, opp`` plus the side
-index) so that perft and the engine can walk the tree without building :class:`Position` or
-:class:`Move` objects; :meth:`MoveGenerator.legal_moves` wraps the result for everyone else.
+index) so that perft and the engine can walk the tree without building
+:class:`~rules.position.Position` or :class:`Move` objects; :meth:`MoveGenerator.legal_moves`
+wraps the result for everyone else, reading the position through :class:`Placement`.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Protocol
 
 from .geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT
 from .move import Move
-from .position import Position
 from .variants import CaptureChoice, Color, Crowning, Variant
 
 Sequence = tuple[tuple[int, ...], tuple[int, ...], bool, int]
@@ -31,6 +32,19 @@ RawMove = tuple[int, int, int, bool]
 """(origin bit, destination bit, captured bitboard, crowns) -- enough to play a move."""
 
 _ALL_DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
+
+
+class Placement(Protocol):
+    """What the generator reads of a position: the variant, the four bitboards and the side to
+    move.  :class:`rules.position.Position` is the one implementation; naming the fields here
+    rather than importing that class keeps the imports one way (it imports this module)."""
+
+    variant: Variant
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: Color
 
 
 class MoveGenerator:
@@ -68,7 +82,7 @@ class MoveGenerator:
 
     # -- public, on positions -------------------------------------------------------------------
 
-    def legal_moves(self, pos: Position) -> list[Move]:
+    def legal_moves(self, pos: Placement) -> list[Move]:
         """All legal moves: the allowed captures if any capture exists, else all steps."""
         men, kings, opp, side = _view(pos)
         sq = self._square_of
@@ -96,11 +110,11 @@ class MoveGenerator:
             for fb, tb, _, crowns in self.steps(men, kings, opp, side)
         ]
 
-    def count(self, pos: Position) -> int:
+    def count(self, pos: Placement) -> int:
         """``len(legal_moves(pos))`` without building the moves: perft's leaf counter."""
         return self.count_raw(*_view(pos))
 
-    def has_capture(self, pos: Position) -> bool:
+    def has_capture(self, pos: Placement) -> bool:
         """Whether the side to move must capture."""
         men, kings, opp, side = _view(pos)
         capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
@@ -413,7 +427,7 @@ def _jump_table(
     return tuple(table)
 
 
-def _view(pos: Position) -> tuple[int, int, int, int]:
+def _view(pos: Placement) -> tuple[int, int, int, int]:
     """``(men, kings, opponent pieces, side index)`` of the side to move."""
     if pos.turn is Color.WHITE:
         return pos.white_men, pos.white_kings, pos.black_men | pos.black_kings, 0
@@ -426,6 +440,6 @@ def generator(variant: Variant) -> MoveGenerator:
     return MoveGenerator(variant)
 
 
-def legal_moves(pos: Position) -> list[Move]:
+def legal_moves(pos: Placement) -> list[Move]:
     """Every legal move of ``pos`` (see :meth:`MoveGenerator.legal_moves`)."""
     return generator(pos.variant).legal_moves(pos)

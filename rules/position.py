@@ -5,6 +5,11 @@ side, in the internal layout of :mod:`rules.geometry`), the side to move and the
 move returns a new position (:meth:`Position.play`), so "unmake" is simply keeping the old one, and
 a position can be a dictionary key. A Zobrist hash is maintained incrementally by :meth:`play`; it
 is the key for repetition detection and for the engine's transposition table.
+
+Imports point one way: this module stands on :mod:`rules.movegen` (which works on raw bitboards
+and never needs this class) for :meth:`Position.legal_moves`, and writes its own FEN, while
+:mod:`rules.fen`, :mod:`rules.notation` and the game record build on it.  So a position can offer
+``legal_moves()`` and ``fen()`` without an import inside a function.
 """
 
 from __future__ import annotations
@@ -12,12 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from functools import cache
-from typing import TYPE_CHECKING
 
+from .move import Move
+from .movegen import generator
 from .variants import Color, Variant
-
-if TYPE_CHECKING:
-    from .move import Move
 
 _MAX_BITS = 16 * 16  # enough for every supported board size
 _rng = random.Random(0x0D7A_F75)
@@ -177,8 +180,6 @@ class Position:
     def legal_moves(self) -> list[Move]:
         """Every legal move, captures only when one is available (and only the longest where the
         variant demands it)."""
-        from .movegen import generator
-
         return generator(self.variant).legal_moves(self)
 
     def play(self, move: Move) -> Position:
@@ -229,9 +230,22 @@ class Position:
         return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
 
     def fen(self) -> str:
-        from .fen import position_to_fen
+        """Numeric PDN FEN (``B:W18,24,K10:B12,16``): men then kings per side, ascending.  The
+        writer lives here, not in :mod:`rules.fen`, because that module's parser builds positions
+        and so stands on this one."""
+        g = self.variant.geometry
 
-        return position_to_fen(self)
+        def side(letter: str, men: int, kings: int) -> str:
+            items = [str(s) for s in g.squares_in(men)] + [f"K{s}" for s in g.squares_in(kings)]
+            return letter + ",".join(items)
+
+        return ":".join(
+            (
+                self.turn.letter,
+                side("W", self.white_men, self.white_kings),
+                side("B", self.black_men, self.black_kings),
+            )
+        )
 
     # -- identity -------------------------------------------------------------------------------
 
@@ -273,9 +287,16 @@ class Position:
 
 @cache
 def _start_position(variant: Variant) -> Position:
-    from .fen import parse_fen
-
-    return parse_fen(variant.start_fen, variant)
+    # The same position as ``variant.start_fen`` (men on the first ``men_rows`` rows of each
+    # side), built from squares so that this module needs no FEN parser.
+    per_side = variant.men_rows * variant.geometry.half
+    last = variant.geometry.squares
+    return Position.from_squares(
+        variant,
+        variant.first,
+        white_men=tuple(range(last - per_side + 1, last + 1)),
+        black_men=tuple(range(1, per_side + 1)),
+    )
 
 
 def zobrist_of(board: int, table: tuple[int, ...]) -> int:
