@@ -26,7 +26,7 @@ game in each of the 20 channels.  Players are not equally active: the i-th plays
 140.  Each game's result follows hidden strengths (15% draws), so the ladder spreads out.  The
 games end in time order, about one every 15 minutes, and every one goes through the real store
 API as the service writes it: ``Store.start_game`` with a running game's row, then
-``Store.update_game`` with the finished columns and, for a rated game, ``rated=RatedResult(...)``,
+``Store.update_game`` with the finished columns and, for a rated game, ``rated=rated_game(...)``,
 which reads both ratings, computes the Glicko-2 update and writes it in the same transaction.  So
 the ratings are real, and the build times those calls: the ``update_game`` rows give the cost of
 ending a game, rated (with the rating update) and unrated.
@@ -69,9 +69,12 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:  # runnable as `python bench/standings.py` without installing
     sys.path.insert(0, str(_ROOT))
 
+from bot.enums import GameStatus, Side  # noqa: E402
 from bot.results import Player  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import RatedResult, Store  # noqa: E402
+from bot.service.ladder import rated_game  # noqa: E402
+from bot.store import GameChanges, NewGame  # noqa: E402
+from bot.store.sqlite import SqliteStore as Store  # noqa: E402
 from rules.game import Game  # noqa: E402
 from rules.variants import Color, find_variant  # noqa: E402
 
@@ -205,31 +208,29 @@ async def build(store: Store, args: argparse.Namespace, rng: random.Random) -> B
     started = time.perf_counter()
     for n, spec in enumerate(games):
         fen = fens[spec.variant]
-        values: dict[str, Any] = {  # the shape of GameService._new_game's row
-            "guild_id": spec.guild,
-            "channel_id": 900_000_000_000_000_000 + n % CHANNELS + (spec.guild % 10) * 100,
-            "white_id": spec.white,
-            "white_name": name_of(spec.white),
-            "black_id": spec.black,
-            "black_name": name_of(spec.black),
-            "computer_id": BOT_ID if spec.computer else None,
-            "computer_level": 3 if spec.computer else None,
-            "variant": spec.variant,
-            "start_fen": fen,
-            "opening": "",
-            "status": "running",
-            "ply": 0,
-            "fen": fen,
-            "move_time": 86_400,
-            "deadline": spec.ends - 1200 + 86_400,
-            "remind_at": spec.ends - 1200 + 43_200,
-            "created_at": spec.ends - 1200,
-            "updated_at": spec.ends - 1200,
-            "rated": int(not spec.computer),
-            "match_id": None,
-        }
+        record = NewGame(  # the shape of the service's new games (bot.service.records)
+            guild_id=spec.guild,
+            channel_id=900_000_000_000_000_000 + n % CHANNELS + (spec.guild % 10) * 100,
+            white_id=spec.white,
+            white_name=name_of(spec.white),
+            black_id=spec.black,
+            black_name=name_of(spec.black),
+            computer_id=BOT_ID if spec.computer else None,
+            computer_level=3 if spec.computer else None,
+            variant=spec.variant,
+            start_fen=fen,
+            opening="",
+            ply=0,
+            fen=fen,
+            move_time=86_400,
+            deadline=spec.ends - 1200 + 86_400,
+            remind_at=spec.ends - 1200 + 43_200,
+            created_at=spec.ends - 1200,
+            rated=not spec.computer,
+            match_id=None,
+        )
         t0 = time.perf_counter()
-        game_id = await store.start_game(values, [])
+        game_id = await store.start_game(record)
         t1 = time.perf_counter()
         result.start.append(t1 - t0)
         if spec.score is None:
@@ -238,21 +239,20 @@ async def build(store: Store, args: argparse.Namespace, rng: random.Random) -> B
             )
             continue
         winner = None if spec.score == 0.5 else Color.WHITE if spec.score == 1 else Color.BLACK
-        changes = {
-            "status": "finished",
+        changes: GameChanges = {
+            "status": GameStatus.FINISHED,
             "result": find_variant(spec.variant).result(winner),
             "termination": "agreement" if winner is None else "resignation",
-            "winner": None if winner is None else winner.name.lower(),
+            "winner": None if winner is None else Side.of(winner),
             "deadline": None,
             "remind_at": None,
             "updated_at": spec.ends,
         }
-        rated = None
-        if not spec.computer:
-            rated = RatedResult(spec.guild, spec.variant, spec.white, spec.black, spec.score)
+        row = await store.game(game_id)
+        assert row is not None
+        rated = rated_game(row, changes, spec.ends)  # None for games against the computer
         t1 = time.perf_counter()
-        if not await store.update_game(game_id, 0, changes, rated=rated):
-            raise RuntimeError(f"game {game_id} could not be finished")
+        await store.update_game(game_id, 0, changes, rated=rated)
         elapsed = time.perf_counter() - t1
         (result.unrated_end if rated is None else result.rated_end).append(elapsed)
         kind = (
@@ -331,7 +331,10 @@ class Recorder:
 
     def _wrap(self, fetch: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         def recorded(sql: str, params: tuple[Any, ...] = ()) -> Awaitable[Any]:
-            method = sys._getframe(1).f_code.co_name  # the Store method that asked
+            frame = sys._getframe(1)
+            while frame.f_code.co_name.startswith("_") and frame.f_back is not None:
+                frame = frame.f_back  # past the store's private read helpers
+            method = frame.f_code.co_name  # the Store method that asked
             statement = self.statements.setdefault(sql, Statement(method, sql))
             if self.case is not None and self.case not in statement.cases:
                 statement.cases.append(self.case)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .enums import ChallengeStatus, ColorChoice, GameStatus, Side
+
 
 @dataclass(frozen=True)
 class Player:
@@ -47,13 +49,13 @@ class ChallengeView:
     opponent: Player
     variant: str
     variant_title: str
-    color: str
-    """The challenger's colour: random, white or black."""
+    color: ColorChoice
+    """The challenger's colour."""
     move_time: int
     """Seconds per move."""
     thread: bool
     level: int | None
-    status: str
+    status: ChallengeStatus
     game_id: int | None
     expires_at: float
     message_id: int | None = None
@@ -87,13 +89,12 @@ class GameView:
     computer_level: int | None
     computer_id: int | None
     """The bot's user id when it plays one side."""
-    status: str
-    """running, finished or aborted."""
+    status: GameStatus
     fen: str
     ply: int
     move_number: int
-    turn: str
-    """white or black: the side to move."""
+    turn: Side
+    """The side to move."""
     to_move: Player | None
     """The player to move while the game runs."""
     last_move: str | None
@@ -102,7 +103,7 @@ class GameView:
     status_line: str
     """``ongoing; 40-move count: 37 left`` or ``1-0 no legal moves`` (see rules.Game)."""
     status_parts: tuple[str, ...]
-    draw_offer: str | None
+    draw_offer: Side | None
     advantage_left: int | None
     deadline: float | None
     move_time: int
@@ -117,15 +118,15 @@ class GameView:
     """1 or 2 within its match."""
     opening_label: str | None = None
     """The ballot the game started from, in words."""
-    takeback_offer: str | None = None
-    """white or black: the side whose takeback request is waiting for an answer."""
+    takeback_offer: Side | None = None
+    """The side whose takeback request is waiting for an answer."""
 
     @property
     def running(self) -> bool:
-        return self.status == "running"
+        return self.status == GameStatus.RUNNING
 
-    def player(self, color: str) -> Player:
-        return self.white if color == "white" else self.black
+    def player(self, side: Side) -> Player:
+        return self.white if side == Side.WHITE else self.black
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""The SQLite store (``bot.store``) on real files: connection settings, schema versions and
-migrations, guarded writes, and how a damaged game record is contained."""
+"""The SQLite store (``bot.store.sqlite``) on real files: connection settings, schema versions and
+migrations, and how a damaged game record is contained.  What every store promises is tested
+against the protocol in ``test_store_contract.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from bot.errors import DamagedRecordError
 from bot.results import Player
 from bot.service import GameService
-from bot.store import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION, SchemaTooNewError, Store
+from bot.store import SchemaTooNewError
+from bot.store.sqlite import SqliteStore as Store
+from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
 from rules.game import Game
 from rules.variants import find_variant
 
@@ -82,10 +85,6 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
                 "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
                 "VALUES (4242, 1, '11-15', 'x', 1, 0)"
             )
-
-
-async def test_integrity_check_is_ok(store: Store) -> None:
-    assert await store.integrity_check() == "ok"
 
 
 # -- schema versions ------------------------------------------------------------------------------
@@ -193,33 +192,6 @@ async def test_newer_schema_is_refused_with_a_clear_message(tmp_path: Path) -> N
     assert schema_objects(path) == {("table", "future_things")}
     with pytest.raises(SchemaTooNewError):
         await GameService.open(path, bot_user_id=999)
-
-
-# -- guarded writes -------------------------------------------------------------------------------
-
-
-async def test_update_with_a_stale_version_writes_nothing(tmp_path: Path) -> None:
-    service = await GameService.open(tmp_path / "d.db", bot_user_id=999)
-    try:
-        created = await service.challenge(
-            guild_id=1, channel_id=5, challenger=ALICE, opponent=BOB, variant="english"
-        )
-        assert created.challenge is not None
-        view = (await service.accept(created.challenge.id, BOB.id)).game
-        assert view is not None
-        store = service.store
-        row = await store.game(view.id)
-        assert row is not None
-        move = (1, "9-13", "fen", ALICE.id, T0)
-        assert not await store.update_game(view.id, row.version + 1, {"ply": 1}, move)
-        assert await store.game(view.id) == row and await store.moves(view.id) == []
-        assert await store.update_game(view.id, row.version, {"ply": 1}, move)
-        after = await store.game(view.id)
-        assert after is not None and (after.ply, after.version) == (1, row.version + 1)
-        assert not await store.update_game(view.id, row.version, {"ply": 1}, move)  # stale now
-        assert len(await store.moves(view.id)) == 1
-    finally:
-        await service.close()
 
 
 # -- damaged records ------------------------------------------------------------------------------

@@ -12,17 +12,14 @@ from dataclasses import dataclass, replace
 
 from rules.variants import find_variant
 
+from ..enums import ThreadMode
 from ..errors import ChallengeError, ForbiddenError
-from ..store import Store
+from ..store import SettingsChanges, Store
 
 DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600
-THREAD_MODES = ("optional", "always", "never")
-"""``optional``: a game opens a thread when the challenger asks (or the channel is busy);
-``always``: every game started from a channel gets its own thread (games against the computer
-too; a challenge made inside a thread plays there); ``never``: games are played in the channel
-itself, so a busy channel takes no new game.  A challenge keeps the terms it was made with, so
-one that asked for a thread still gets it if the setting changes before it is accepted."""
+THREAD_MODES = tuple(ThreadMode)
+"""See :class:`~bot.enums.ThreadMode`."""
 MAX_GAME_CHANNELS = 25
 
 
@@ -31,7 +28,7 @@ class ServerSettings:
     guild_id: int | None
     variant: str
     move_time: int
-    threads: str
+    threads: ThreadMode
     channels: tuple[int, ...]
     """Channels games may be hosted in (threads of them too); empty: everywhere."""
 
@@ -48,7 +45,7 @@ class ServerSettings:
             raise ChallengeError(f"games on this server are played in {where}")
 
 
-DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, "optional", ())
+DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, ThreadMode.OPTIONAL, ())
 
 
 class SettingsBook:
@@ -74,7 +71,7 @@ class SettingsBook:
             guild_id,
             variant,
             row.move_time or DEFAULT_MOVE_TIME,
-            row.threads if row.threads in THREAD_MODES else "optional",
+            row.threads,
             channels,
         )
 
@@ -85,7 +82,7 @@ class SettingsBook:
         is_moderator: bool,
         variant: str | None = None,
         move_time: int | None = None,
-        threads: str | None = None,
+        threads: ThreadMode | str | None = None,
         allow: Iterable[int] = (),
         disallow: Iterable[int] = (),
         all_channels: bool = False,
@@ -95,7 +92,7 @@ class SettingsBook:
             raise ChallengeError("settings belong to a server")
         if not is_moderator:
             raise ForbiddenError("only moderators (Manage Server) can change the settings")
-        changes: dict[str, object] = {}
+        changes: SettingsChanges = {}
         if variant is not None:
             try:
                 changes["variant"] = find_variant(variant).key
@@ -108,7 +105,7 @@ class SettingsBook:
         if threads is not None:
             if threads not in THREAD_MODES:
                 raise ChallengeError(f"threads must be one of {', '.join(THREAD_MODES)}")
-            changes["threads"] = threads
+            changes["threads"] = ThreadMode(threads)
         allow, disallow = tuple(allow), tuple(disallow)
         if set(allow) & set(disallow):
             raise ChallengeError("a channel cannot be both allowed and disallowed")

@@ -10,9 +10,11 @@ from collections.abc import Callable
 
 from rules.variants import find_variant
 
+from ..enums import GameStatus, Side
 from ..errors import ChallengeError
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
 from ..store import GameRow, RatingRow, Store
+from .ladder import glicko
 from .ratings import idle
 
 HISTORY_LENGTH = 10
@@ -63,7 +65,7 @@ class Standings:
 
     def _line(self, row: RatingRow, name: str) -> RatingLine:
         """A rating as of now: the deviation has grown over the days since the last game."""
-        rating = idle(row.glicko, self.clock() - row.updated_at)
+        rating = idle(glicko(row), self.clock() - row.updated_at)
         return RatingLine(
             player=Player(row.user_id, name),
             rating=rating.rating,
@@ -98,11 +100,11 @@ def _variant(variant: str) -> tuple[str, str]:
 
 def _summary(row: GameRow, user_id: int | None) -> GameSummary:
     """A game in a list; with ``user_id``, seen from that player (outcome, rating change)."""
-    finished = row.status == "finished"
+    finished = row.status is GameStatus.FINISHED
     outcome = change = None
     if user_id is not None and finished:
         white = user_id == row.white_id
-        won = row.winner is not None and (row.winner == "white") == white
+        won = row.winner is not None and (row.winner is Side.WHITE) == white
         outcome = "D" if row.winner is None else ("W" if won else "L")
         change = row.white_rating_change if white else row.black_rating_change
     match_game = None
@@ -117,7 +119,7 @@ def _summary(row: GameRow, user_id: int | None) -> GameSummary:
         result=row.result if finished else None,
         termination=row.termination_detail or (row.termination or ""),
         ended_at=row.updated_at,
-        rated=bool(row.rated) and finished,
+        rated=row.rated and finished,
         rating_change=change,
         outcome=outcome,
         match_game=match_game,

@@ -1,0 +1,424 @@
+"""Challenges: making one (or starting at once against the computer), answering it, rematches.
+
+Every check a challenge needs is made before anything is written, in :meth:`Challenges.prepare`,
+which :meth:`Challenges.check_challenge` runs alone: the Discord layer asks first and only then
+defers a slow start, so a refusal is always answered privately.  One open challenge per
+challenger and channel is the database's rule (:class:`~bot.store.errors.ChallengeOpen`), so two
+racing challenges cannot both be posted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Required, TypedDict, Unpack
+
+from rules.ballots import draw_ballot
+from rules.game import Game
+from rules.game import GameError as RulesGameError
+from rules.notation import MoveError
+from rules.variants import Variant, find_variant
+
+from ..enums import ChallengeStatus, ColorChoice, GameStatus, ThreadMode
+from ..errors import (
+    ChallengeError,
+    ConflictError,
+    GameOverError,
+    NotAPlayerError,
+    NotFoundError,
+    ThreadRequired,
+)
+from ..results import Action, ActionResult, ChallengeView, Player
+from ..store import ChallengeOpen, ChallengeRow, NewChallenge, Store
+from .computer_replies import DEFAULT_LEVEL
+from .settings import SettingsBook
+from .starting import Starter
+from .views import challenge_view, clean_name
+
+LEVELS = range(1, 7)
+OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
+BUSY_NO_THREADS = (
+    "a game is already running here, and this server plays without threads: wait for it to end"
+)
+
+
+class ChallengeTerms(TypedDict, total=False):
+    """The keyword arguments of a challenge (defaults: the server's variant and time per move,
+    else English and a day; random colour, no thread, no opening, level 3 against the
+    computer)."""
+
+    channel_id: Required[int]
+    challenger: Required[Player]
+    opponent: Required[Player]
+    variant: str | None
+    color: ColorChoice | str
+    move_time: int | None
+    """Seconds per move."""
+    thread: bool
+    opening: Sequence[str]
+    """Opening moves to start from (tests and rematches of a balloted game)."""
+    ballot: bool
+    """Start from a random ACF three-move ballot (English only)."""
+    match: bool
+    """Two games with the same opening, colours swapped."""
+    level: int | None
+    thread_id: int | None
+    """The thread to start a computer game in, when one is needed."""
+    parent_id: int | None
+    """The channel the challenge's channel belongs to, when it is a thread (for the server's
+    list of game channels)."""
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A checked challenge, with the defaults filled in."""
+
+    channel_id: int
+    challenger: Player
+    opponent: Player
+    variant: Variant
+    color: ColorChoice
+    move_time: int
+    thread: bool
+    opening: tuple[str, ...]
+    match: bool
+    level: int | None
+    thread_id: int | None
+
+
+def _color(value: ColorChoice | str) -> ColorChoice:
+    try:
+        return ColorChoice(value)
+    except ValueError:
+        choices = ", ".join(ColorChoice)
+        raise ChallengeError(f"colour must be one of {choices}") from None
+
+
+def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
+    """The opening's moves in PDN, or a refusal naming the first that cannot be played."""
+    game = Game(variant)
+    moves = []
+    for text in opening:
+        try:
+            moves.append(game.play(text).pdn())
+        except (MoveError, RulesGameError) as exc:
+            raise ChallengeError(f"the opening move {text!r} is not playable: {exc}") from None
+    if game.is_over:
+        raise ChallengeError("the opening ends the game")
+    return tuple(moves)
+
+
+class Challenges:
+    def __init__(
+        self,
+        store: Store,
+        settings: SettingsBook,
+        starter: Starter,
+        *,
+        bot: Player,
+        clock: Callable[[], float],
+        rng: random.Random,
+        expiry: float,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.starter = starter
+        self.bot = bot
+        self.clock = clock
+        self.rng = rng
+        self.expiry = expiry
+
+    async def challenge(
+        self, *, guild_id: int | None, **terms: Unpack[ChallengeTerms]
+    ) -> ActionResult:
+        """Post a challenge, or start a game at once when the opponent is the bot itself (in
+        ``thread_id`` when given; :class:`ThreadRequired` when a thread is wanted or the channel
+        is busy and none is given)."""
+        t = await self.prepare(guild_id=guild_id, **terms)
+        now = self.clock()
+        if t.opponent.id == self.bot.id:
+            return await self.starter.start(
+                guild_id=guild_id,
+                channel_id=t.channel_id if t.thread_id is None else t.thread_id,
+                challenger=t.challenger,
+                opponent=self.bot,
+                variant=t.variant.key,
+                color=t.color,
+                move_time=t.move_time,
+                opening=t.opening,
+                level=t.level or DEFAULT_LEVEL,
+                challenge_id=None,
+            )
+        await self._busy_here(guild_id, t.channel_id, t.thread)
+        stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
+        if stale is not None and stale.expires_at <= now:
+            # Expired but not yet swept by the scheduler: it must not block a new challenge.
+            await self.store.close_challenge(stale.id, ChallengeStatus.EXPIRED, now)
+        try:
+            challenge_id = await self.store.insert_challenge(
+                NewChallenge(
+                    guild_id=guild_id,
+                    channel_id=t.channel_id,
+                    challenger_id=t.challenger.id,
+                    challenger_name=t.challenger.name,
+                    opponent_id=t.opponent.id,
+                    opponent_name=t.opponent.name,
+                    variant=t.variant.key,
+                    color=t.color,
+                    move_time=t.move_time,
+                    thread=t.thread,
+                    opening=" ".join(t.opening),
+                    match_play=t.match,
+                    created_at=now,
+                    expires_at=now + self.expiry,
+                )
+            )
+        except ChallengeOpen:
+            raise ChallengeError(OPEN_CHALLENGE) from None
+        view = await self.challenge_view(challenge_id)
+        what = f"a {view.variant_title} match" if t.match else view.variant_title
+        return ActionResult(
+            Action.CHALLENGE_CREATED,
+            f"{t.challenger.name} challenges {t.opponent.name} to {what}.",
+            challenge=view,
+            mentions=(t.opponent.id,),
+        )
+
+    async def check_challenge(
+        self, *, guild_id: int | None = None, **terms: Unpack[ChallengeTerms]
+    ) -> bool:
+        """Refuse what :meth:`challenge` would refuse (including :class:`ThreadRequired`),
+        without writing.  For a challenge between people, whether accepting it will need a new
+        thread (one was asked for or the server always uses them, or the channel has a game), so
+        a place that cannot hold one is refused at once."""
+        t = await self.prepare(guild_id=guild_id, **terms)
+        if t.opponent.id == self.bot.id:
+            return False  # a needed thread was refused above (ThreadRequired) or is given
+        stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
+        if stale is not None and stale.expires_at > self.clock():
+            raise ChallengeError(OPEN_CHALLENGE)
+        return t.thread or await self._busy_here(guild_id, t.channel_id, t.thread)
+
+    async def _busy_here(self, guild_id: int | None, channel_id: int, thread: bool) -> bool:
+        """Whether the channel has a game already; refused outright when a challenge without a
+        thread of its own would need one for that and the server plays without threads."""
+        busy = await self.store.running_game_in(channel_id) is not None
+        if busy and not thread and (await self.settings.get(guild_id)).threads is ThreadMode.NEVER:
+            raise ChallengeError(BUSY_NO_THREADS)
+        return busy
+
+    async def prepare(
+        self,
+        *,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str | None = None,
+        color: ColorChoice | str = ColorChoice.RANDOM,
+        move_time: int | None = None,
+        thread: bool = False,
+        opening: Sequence[str] = (),
+        ballot: bool = False,
+        match: bool = False,
+        level: int | None = None,
+        thread_id: int | None = None,
+        parent_id: int | None = None,
+        guild_id: int | None = None,
+    ) -> Terms:
+        """The checks of a challenge, and its terms with the defaults filled in (the server's
+        settings first), the opening's moves read and the names cleaned."""
+        server = await self.settings.get(guild_id)
+        server.check_channel(channel_id, parent_id)
+        try:
+            rules_variant = find_variant(variant or server.variant)
+        except ValueError as exc:
+            raise ChallengeError(str(exc)) from None
+        if move_time is None:
+            move_time = server.move_time
+        chosen = _color(color)
+        if move_time <= 0:
+            raise ChallengeError("the time per move must be positive")
+        if challenger.id == opponent.id:
+            raise ChallengeError("you cannot challenge yourself")
+        if challenger.id == self.bot.id:
+            raise ChallengeError("the computer does not issue challenges")
+        against_computer = opponent.id == self.bot.id
+        if level is not None and level not in LEVELS:
+            raise ChallengeError("the level must be between 1 and 6")
+        if match and against_computer:
+            raise ChallengeError("matches are played between two people; challenge a person")
+        if ballot:
+            if opening:
+                raise ChallengeError("choose either a ballot or opening moves, not both")
+            if rules_variant.key != "english":
+                raise ChallengeError(
+                    "ballot openings exist for English draughts only (the ACF three-move "
+                    "ballot); other variants have no sound published list"
+                )
+            opening = draw_ballot(self.rng).moves
+        opening_moves = _check_opening(rules_variant, opening)
+        if server.threads is ThreadMode.NEVER and thread:
+            raise ChallengeError("this server plays games in the channel itself, without threads")
+        if server.threads is ThreadMode.ALWAYS and parent_id is None:
+            thread = True
+        if (
+            against_computer
+            and thread_id is None
+            and (thread or await self.store.running_game_in(channel_id) is not None)
+        ):
+            if server.threads is ThreadMode.NEVER:
+                raise ChallengeError(BUSY_NO_THREADS)
+            raise ThreadRequired("the game needs a thread")
+        return Terms(
+            channel_id=channel_id,
+            challenger=Player(challenger.id, clean_name(challenger.name)),
+            opponent=Player(opponent.id, clean_name(opponent.name)),
+            variant=rules_variant,
+            color=chosen,
+            move_time=move_time,
+            thread=thread,
+            opening=opening_moves,
+            match=match,
+            level=level,
+            thread_id=thread_id,
+        )
+
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NotFoundError("that challenge does not exist")
+        if row.status is not ChallengeStatus.OPEN:
+            raise GameOverError(f"that challenge is no longer open ({row.status})")
+        if row.expires_at <= self.clock():
+            raise GameOverError("that challenge has expired")
+        return row
+
+    async def needs_thread(self, challenge_id: int) -> bool:
+        """Whether accepting ``challenge_id`` starts the game in a new thread."""
+        return await self._needs_thread(await self._open_challenge(challenge_id))
+
+    async def _needs_thread(self, row: ChallengeRow) -> bool:
+        """Whether the challenge's game goes to a new thread; refused when the channel is busy
+        and the server opens no threads."""
+        return row.thread or await self._busy_here(row.guild_id, row.channel_id, False)
+
+    async def accept(
+        self, challenge_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> ActionResult:
+        """The challenged user accepts: the game starts in the challenge's channel, or in the
+        thread ``thread_id`` (required when the challenge asked for one or the channel is busy:
+        :class:`ThreadRequired` says so)."""
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.opponent_id:
+            raise NotAPlayerError(f"only {row.opponent_name} can accept this challenge")
+        channel = row.channel_id
+        if thread_id is not None:
+            channel = thread_id
+        elif await self._needs_thread(row):
+            raise ThreadRequired("the game needs a thread")
+        return await self.starter.start(
+            guild_id=row.guild_id,
+            channel_id=channel,
+            challenger=Player(row.challenger_id, row.challenger_name),
+            opponent=Player(row.opponent_id, row.opponent_name),
+            variant=row.variant,
+            color=row.color,
+            move_time=row.move_time,
+            opening=tuple(row.opening.split()),
+            level=None,
+            challenge_id=row.id,
+            match=row.match_play,
+        )
+
+    async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.opponent_id:
+            raise NotAPlayerError(f"only {row.opponent_name} can decline this challenge")
+        return await self._close(
+            row,
+            ChallengeStatus.DECLINED,
+            Action.CHALLENGE_DECLINED,
+            f"{row.opponent_name} declined the challenge.",
+            mention=row.challenger_id,
+        )
+
+    async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
+        row = await self._open_challenge(challenge_id)
+        if user_id != row.challenger_id:
+            raise NotAPlayerError(f"only {row.challenger_name} can cancel this challenge")
+        return await self._close(
+            row,
+            ChallengeStatus.CANCELLED,
+            Action.CHALLENGE_CANCELLED,
+            f"{row.challenger_name} cancelled the challenge.",
+            mention=row.opponent_id,
+        )
+
+    async def _close(
+        self, row: ChallengeRow, status: ChallengeStatus, action: Action, text: str, mention: int
+    ) -> ActionResult:
+        if not await self.store.close_challenge(row.id, status, self.clock()):
+            raise ConflictError("the challenge was answered meanwhile")
+        return ActionResult(
+            action, text, challenge=await self.challenge_view(row.id), mentions=(mention,)
+        )
+
+    async def challenge_view(self, challenge_id: int) -> ChallengeView:
+        row = await self.store.challenge(challenge_id)
+        if row is None:
+            raise NotFoundError("that challenge does not exist")
+        return challenge_view(row)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message showing the challenge (its buttons go when it expires)."""
+        await self.store.set_challenge_message(challenge_id, message_id)
+
+    async def rematch(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        parent_id: int | None = None,
+    ) -> ActionResult:
+        """A player of a finished game asks for a return game: same variant, time, place and
+        opening (a balloted game is replayed from the same ballot), colours swapped.  Against
+        the computer it starts at once (like :meth:`challenge`); otherwise it is a challenge
+        the other player answers."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        if row.status is GameStatus.RUNNING:
+            raise ChallengeError(f"game #{game_id} is still running")
+        if user_id not in (row.white_id, row.black_id):
+            raise NotAPlayerError(
+                f"only {row.white_name} and {row.black_name} can ask for a rematch"
+            )
+        white = Player(row.white_id, row.white_name)
+        black = Player(row.black_id, row.black_name)
+        me, other = (white, black) if user_id == row.white_id else (black, white)
+        pending = await self.store.open_challenge_of(other.id, row.channel_id)
+        if (
+            pending is not None
+            and pending.opponent_id == me.id
+            and pending.expires_at > self.clock()
+            and pending.variant == row.variant
+            and not pending.match_play
+        ):
+            # Both pressed Rematch: the second press answers the first.
+            started = await self.accept(pending.id, me.id, thread_id=thread_id)
+            return replace(started, challenge=await self.challenge_view(pending.id))
+        return await self.challenge(
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            challenger=me,
+            opponent=other,
+            variant=row.variant,
+            color=ColorChoice.BLACK if me is white else ColorChoice.WHITE,
+            move_time=row.move_time,
+            opening=tuple(row.opening.split()),
+            level=row.computer_level,
+            thread_id=thread_id,
+            parent_id=parent_id,
+        )

@@ -1,0 +1,162 @@
+"""Everything that happens because time passed: expired challenges, half-time reminders,
+timeouts, and the catch-up work a restart or a failure leaves (computer replies, match games).
+
+:meth:`Deadlines.tick` reads what is due from the database, so a bot that was offline for days
+finds every deadline that passed meanwhile; each game is handled under its lock and guarded by its
+version, so a tick racing a player's move cannot end a game the move just saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..enums import ChallengeStatus
+from ..errors import ConflictError
+from ..results import Action, ActionResult, Player
+from ..store import ChannelBusy, GameChanges, Store
+from .computer_replies import ComputerReplies
+from .endings import Endings
+from .live import LiveGames, apply_rules
+from .matches import second_game
+from .starting import Starter
+from .views import after_move_text, challenge_view, game_view, mentions_after, player
+
+
+class Deadlines:
+    def __init__(
+        self,
+        store: Store,
+        live: LiveGames,
+        replies: ComputerReplies,
+        starter: Starter,
+        endings: Endings,
+        *,
+        bot: Player,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.live = live
+        self.replies = replies
+        self.starter = starter
+        self.endings = endings
+        self.bot = bot
+        self.clock = clock
+
+    async def tick(self) -> list[ActionResult]:
+        """Everything due now: expired challenges, half-time reminders, timeouts, and computer
+        replies and match games that failed earlier.  Called periodically by
+        :class:`bot.scheduler.Scheduler`."""
+        now = self.clock()
+        events: list[ActionResult] = []
+        for expired in await self.store.expired_challenges(now):
+            if await self.store.close_challenge(expired.id, ChallengeStatus.EXPIRED, now):
+                closed = await self.store.challenge(expired.id)
+                assert closed is not None
+                events.append(
+                    ActionResult(
+                        Action.CHALLENGE_EXPIRED,
+                        f"The challenge from {closed.challenger_name} to {closed.opponent_name}"
+                        " expired.",
+                        challenge=challenge_view(closed),
+                        mentions=(closed.challenger_id,),
+                    )
+                )
+        timeouts, reminders = await self.store.due_games(now)
+        for row in timeouts:
+            event = await self._timeout(row.id, now)
+            if event is not None:
+                events.append(event)
+        for row in reminders:
+            event = await self._remind(row.id, now)
+            if event is not None:
+                events.append(event)
+        events += await self.resume_computer_games()
+        events += await self.resume_matches()
+        return events
+
+    async def resume_computer_games(self) -> list[ActionResult]:
+        """Make the computer move in every running game where it is its turn: after a restart,
+        and on every tick in case a reply failed."""
+        results = []
+        for row in await self.store.computer_games_waiting():
+            async with self.live.lock(row.id):
+                live = await self.live.load_quietly(row.id)
+                if live is None:
+                    continue
+                moves = await self.replies.reply(live)
+            if moves:
+                view = game_view(live.row, live.game)
+                results.append(
+                    await self.endings.announce(
+                        ActionResult(
+                            Action.MOVED,
+                            f"{self.bot.name} played {moves[-1].pdn}. {after_move_text(view)}",
+                            game=view,
+                            moves=moves,
+                            post_board=True,
+                            mentions=mentions_after(view, self.bot.id),
+                        )
+                    )
+                )
+        return results
+
+    async def resume_matches(self) -> list[ActionResult]:
+        """Start the second game of any match whose first game ended without it (the second
+        normally starts in the first one's final transaction; this catches the rest)."""
+        events = []
+        for first in await self.store.matches_waiting():
+            async with self.live.lock(first.id):
+                try:
+                    game_id = await self.store.start_game(second_game(first, self.clock()))
+                except ChannelBusy:
+                    continue  # the channel is busy; try again on a later tick
+                row = await self.store.game(game_id)
+                assert row is not None
+                events.append(await self.starter.announce_stored(row))
+        return events
+
+    async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
+        async with self.live.lock(game_id):
+            live = await self.live.load_quietly(game_id)
+            if live is None:
+                return None
+            if live.row.deadline is None or live.row.deadline > now or live.game.is_over:
+                return None
+            loser = live.game.turn
+            apply_rules(lambda: live.game.timeout(loser))
+            await self.live.save(live, user_id=self.bot.id, moved=False)
+        view = game_view(live.row, live.game)
+        return await self.endings.announce(
+            ActionResult(
+                Action.TIMEOUT,
+                f"{player(live.row, loser).name} ran out of time: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=mentions_after(view, self.bot.id),
+            )
+        )
+
+    async def _remind(self, game_id: int, now: float) -> ActionResult | None:
+        async with self.live.lock(game_id):
+            live = await self.live.load_quietly(game_id)
+            if live is None:
+                return None
+            row = live.row
+            if row.remind_at is None or row.remind_at > now or live.game.is_over:
+                return None
+            changes: GameChanges = {"remind_at": None}
+            try:
+                await self.live.write(
+                    live, changes, lambda: self.store.update_game(row.id, row.version, changes)
+                )
+            except ConflictError:  # played meanwhile (by another process): nothing to remind
+                return None
+        view = game_view(live.row, live.game)
+        assert view.to_move is not None and view.deadline is not None
+        return ActionResult(
+            Action.REMINDER,
+            f"{view.to_move.name}, it is your move in game #{view.id}: "
+            f"half of your time has passed.",
+            game=view,
+            mentions=(view.to_move.id,),
+        )

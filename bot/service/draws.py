@@ -1,0 +1,196 @@
+"""Ending a game by the players' (or a moderator's) word: draw offers and their answers,
+resignation, and abort.
+
+The rules record judges what is allowed (:meth:`rules.Game.offer_draw` and friends); this module
+answers for the computer when the offer is made to it, and words what happened.  A refused draw
+action is checked against the database first, since the offer may have been made or withdrawn by
+another process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.game import Game
+from rules.variants import Color
+
+from ..errors import DrawError, ForbiddenError
+from ..results import Action, ActionResult, GameView, Player
+from .computer_replies import ComputerReplies
+from .endings import Endings
+from .live import Live, LiveGames, apply_rules, color_of
+from .views import game_view, mentions_after, player
+
+
+class Draws:
+    def __init__(
+        self, live: LiveGames, replies: ComputerReplies, endings: Endings, *, bot: Player
+    ) -> None:
+        self.live = live
+        self.replies = replies
+        self.endings = endings
+        self.bot = bot
+
+    async def offer_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Offer a draw (or agree to the opponent's pending offer); the computer answers at once
+        when the offer is made to it."""
+        gid = await self.live.resolve(channel_id, game_id)
+        async with self.live.lock(gid):
+            live = await self.live.load(gid)
+            color = color_of(live, user_id)
+            game = live.game
+            offered_to = player(live.row, color.other)
+            accepting = game.draw_offer is color.other
+            await self._draw_action(live, lambda: game.offer_draw(color))
+            await self.live.save(live, user_id=user_id, moved=False)
+            answered = False
+            if not game.is_over and offered_to.id == self.bot.id:
+                if await self.replies.answer_draw(game, live.row.computer_level):
+                    apply_rules(lambda: game.accept_draw(color.other))
+                else:
+                    apply_rules(lambda: game.decline_draw(color.other))
+                await self.live.save(live, user_id=self.bot.id, moved=False)
+                answered = True
+        view = game_view(live.row, game)
+        me = player(live.row, color)
+        if not view.running:
+            how = "accepted" if answered or accepting else "agreed"
+            return await self.endings.announce(
+                ActionResult(
+                    Action.DRAW_ACCEPTED,
+                    f"Draw {how}: {view.result}.",
+                    game=view,
+                    post_board=True,
+                    mentions=mentions_after(view, self.bot.id),
+                )
+            )
+        if answered:
+            return ActionResult(
+                Action.DRAW_DECLINED,
+                f"{me.name} offered a draw; {self.bot.name} declined."
+                + _count_sentence(view, live),
+                game=view,
+            )
+        return ActionResult(
+            Action.DRAW_OFFERED,
+            f"{me.name} offers a draw. {offered_to.name}, accept or decline?",
+            game=view,
+            mentions=(offered_to.id,),
+        )
+
+    async def accept_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        live, color = await self._player_action(
+            user_id, channel_id, game_id, Game.accept_draw, draw=True
+        )
+        view = game_view(live.row, live.game)
+        return await self.endings.announce(
+            ActionResult(
+                Action.DRAW_ACCEPTED,
+                f"{player(live.row, color).name} accepted the draw: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=mentions_after(view, self.bot.id),
+            )
+        )
+
+    async def decline_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        live, color = await self._player_action(
+            user_id, channel_id, game_id, Game.decline_draw, draw=True
+        )
+        view = game_view(live.row, live.game)
+        other = player(live.row, color.other)
+        return ActionResult(
+            Action.DRAW_DECLINED,
+            f"{player(live.row, color).name} declined the draw." + _count_sentence(view, live),
+            game=view,
+            mentions=(other.id,) if other.id != self.bot.id else (),
+        )
+
+    async def resign(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        live, color = await self._player_action(user_id, channel_id, game_id, Game.resign)
+        view = game_view(live.row, live.game)
+        return await self.endings.announce(
+            ActionResult(
+                Action.RESIGNED,
+                f"{player(live.row, color).name} resigned: {view.result}.",
+                game=view,
+                post_board=True,
+                mentions=mentions_after(view, self.bot.id),
+            )
+        )
+
+    async def abort(
+        self,
+        user_id: int,
+        *,
+        is_moderator: bool,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        """End a game with no result.  Moderators only."""
+        if not is_moderator:
+            raise ForbiddenError("only moderators can abort a game")
+        gid = await self.live.resolve(channel_id, game_id)
+        async with self.live.lock(gid):
+            live = await self.live.load(gid)
+            apply_rules(live.game.abort)
+            await self.live.save(live, user_id=user_id, moved=False)
+        view = game_view(live.row, live.game)
+        return await self.endings.announce(
+            ActionResult(
+                Action.ABORTED,
+                f"Game #{view.id} ({view.white.name} v {view.black.name}) was aborted by a "
+                "moderator.",
+                game=view,
+                mentions=mentions_after(view, self.bot.id),
+            )
+        )
+
+    async def _player_action(
+        self,
+        user_id: int,
+        channel_id: int | None,
+        game_id: int | None,
+        action: Callable[[Game, Color], None],
+        draw: bool = False,
+    ) -> tuple[Live, Color]:
+        """Run ``action(game, player's colour)`` for a player of the game and save the result:
+        the common shape of resigning and answering a draw offer."""
+        gid = await self.live.resolve(channel_id, game_id)
+        async with self.live.lock(gid):
+            live = await self.live.load(gid)
+            color = color_of(live, user_id)
+            if draw:
+                await self._draw_action(live, lambda: action(live.game, color))
+            else:
+                apply_rules(lambda: action(live.game, color))
+            await self.live.save(live, user_id=user_id, moved=False)
+        return live, color
+
+    async def _draw_action(self, live: Live, action: Callable[[], None]) -> None:
+        """A draw offer or answer; a refusal is checked against the database first."""
+        try:
+            apply_rules(action)
+        except DrawError:
+            await self.live.ensure_fresh(live)
+            raise
+
+
+def _count_sentence(view: GameView, live: Live) -> str:
+    """The 40-move count a declined offer starts (English), naming the decliner."""
+    if view.advantage_left is None:
+        return ""
+    count = live.game.advantage_count
+    who = player(live.row, count.side).name if count is not None else "The decliner"
+    return (
+        f" {who} now has {view.advantage_left} moves to show a decisive advantage "
+        f"(40-move count: {view.advantage_left} left)."
+    )

@@ -1,0 +1,57 @@
+"""What the end of a game adds to the message of the action that ended it.
+
+The rating changes, where a match stands, and the announcement of a match's second game (which
+was stored in the same transaction as the first game's end, see
+:meth:`~bot.service.live.LiveGames.save`), so players see the whole consequence in one message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..enums import GameStatus
+from ..results import ActionResult
+from ..store import Store
+from .ladder import glicko
+from .matches import match_sentence
+from .starting import Starter
+
+
+class Endings:
+    def __init__(self, store: Store, starter: Starter) -> None:
+        self.store = store
+        self.starter = starter
+
+    async def announce(self, result: ActionResult) -> ActionResult:
+        """``result`` with what its game's end brings; unchanged while the game runs."""
+        view = result.game
+        if view is None or view.running:
+            return result
+        row = await self.store.game(view.id)
+        if row is None:
+            return result
+        extra = []
+        if row.white_rating_change is not None and row.black_rating_change is not None:
+            assert row.guild_id is not None
+            lines = []
+            for uid, name, change in (
+                (row.white_id, row.white_name, row.white_rating_change),
+                (row.black_id, row.black_name, row.black_rating_change),
+            ):
+                rating = await self.store.rating(row.guild_id, uid, row.variant)
+                shown = glicko(rating).shown() if rating else "?"  # just updated: no idle time
+                lines.append(f"{name} {shown} ({change:+.0f})")
+            extra.append("Ratings: " + ", ".join(lines) + ".")
+        follow_up = None
+        if row.match_id is not None:
+            games = await self.store.match_games(row.match_id)
+            extra.append(match_sentence(games))
+            second = games[1] if row.match_id == row.id and len(games) == 2 else None
+            if (
+                row.status is GameStatus.FINISHED
+                and second is not None
+                and second.status is GameStatus.RUNNING
+            ):
+                follow_up = await self.starter.announce_stored(second)
+        text = " ".join([result.text, *extra])
+        return replace(result, text=text, follow_up=follow_up)

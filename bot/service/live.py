@@ -1,0 +1,207 @@
+"""Running games in memory, one lock per game, and the guarded writes that persist them.
+
+Actions on one game run one at a time (:meth:`LiveGames.lock`), and every write is one
+transaction guarded by the game's version (see :mod:`bot.store.protocol`), so a second process,
+or a write that races past the lock, can never land twice; its author gets "the position changed,
+try again".  A running game is kept as a :class:`rules.Game` after its first use and rebuilt from
+the database (start position + moves) when needed, e.g. after a restart.  Whenever a write fails
+the in-memory copy is dropped, so the next action reads what the database really holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from rules.game import DrawOfferError, Game
+from rules.game import GameError as RulesGameError
+from rules.variants import Color
+
+from ..enums import GameStatus
+from ..errors import (
+    ConflictError,
+    DrawError,
+    GameOverError,
+    NotAPlayerError,
+    NotFoundError,
+    ServiceError,
+)
+from ..store import GameChanges, GameRow, NewMove, StaleVersion, Store
+from .ladder import rated_game
+from .matches import second_game
+from .records import clock_changes, replay, state_changes
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass
+class Live:
+    """A running game held in memory: its row as last written and its rules record."""
+
+    row: GameRow
+    game: Game
+
+
+def apply_rules(action: Callable[[], T]) -> T:
+    """Run a rules action on an in-memory game, turning the rules' refusals into the service's
+    (the game is unchanged when the rules refuse)."""
+    try:
+        return action()
+    except DrawOfferError as exc:
+        raise DrawError(str(exc)) from None
+    except RulesGameError as exc:
+        raise GameOverError(str(exc)) from None
+
+
+def color_of(live: Live, user_id: int) -> Color:
+    """The colour ``user_id`` plays, or a refusal if they are not a player."""
+    row = live.row
+    if user_id == row.white_id:
+        return Color.WHITE
+    if user_id == row.black_id:
+        return Color.BLACK
+    raise NotAPlayerError(f"you are not playing in this game ({row.white_name} v {row.black_name})")
+
+
+class LiveGames:
+    """The running games of this process and their persistence."""
+
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
+        self._live: dict[int, Live] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def drain(self) -> None:
+        """Wait for the actions holding a game's lock (their writes) to finish."""
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
+
+    def remember(self, live: Live) -> None:
+        """Keep a game that was just stored (started) in memory."""
+        self._live[live.row.id] = live
+
+    def forget(self, game_id: int) -> None:
+        self._live.pop(game_id, None)
+
+    def cached(self, game_id: int) -> Live | None:
+        return self._live.get(game_id)
+
+    async def resolve(self, channel_id: int | None, game_id: int | None) -> int:
+        """The game an action names: by id, else the channel's running game."""
+        if game_id is not None:
+            return game_id
+        if channel_id is None:
+            raise NotFoundError("name a game")
+        row = await self.store.running_game_in(channel_id)
+        if row is None:
+            raise NotFoundError("there is no game running in this channel")
+        return row.id
+
+    async def load(self, game_id: int) -> Live:
+        """The running game ``game_id`` from memory or the database (call under its lock)."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NotFoundError(f"there is no game #{game_id}")
+        if row.status is not GameStatus.RUNNING:
+            words = row.termination_detail or row.termination
+            raise GameOverError(f"game #{game_id} is over ({row.result} {words})")
+        live = Live(row, await self.replay(row))
+        self._live[game_id] = live
+        return live
+
+    async def load_quietly(self, game_id: int) -> Live | None:
+        """:meth:`load` for background work (scheduler, autocomplete, start-up): a game that
+        ended meanwhile or cannot be read is simply skipped (``load`` has logged why)."""
+        try:
+            return await self.load(game_id)
+        except ServiceError:
+            return None
+
+    async def replay(self, row: GameRow) -> Game:
+        """Any stored game, running or ended, rebuilt from its moves."""
+        return replay(row, await self.store.moves(row.id))
+
+    async def ensure_fresh(self, live: Live) -> None:
+        """Before refusing on the strength of the in-memory copy: if another process has written
+        the game since (say the old bot during a deploy), drop the copy and ask for a retry
+        instead of refusing on a position the player no longer sees."""
+        row = await self.store.game(live.row.id)
+        if row is None or row.version != live.row.version:
+            self.forget(live.row.id)
+            raise ConflictError()
+
+    async def save(self, live: Live, *, user_id: int, moved: bool) -> None:
+        """Persist the in-memory game's new state (and its last move when ``moved``) as one
+        guarded transaction.  A game that ends here is written with what its end causes: the
+        players' ratings when it was rated, and a match's second game."""
+        row, game = live.row, live.game
+        now = self.clock()
+        changes = state_changes(game)
+        changes["updated_at"] = now
+        if moved:
+            changes.update(
+                clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
+            )
+        elif game.is_over:
+            changes.update({"deadline": None, "remind_at": None})
+        if moved or game.is_over:
+            changes["takeback_offer"] = None  # playing on (or the end) lapses a request
+        move = None
+        if moved:
+            move = NewMove(game.ply, game.moves[-1].pdn(), changes["fen"], user_id, now)
+        finished = changes["status"] is GameStatus.FINISHED
+        follow_up = second_game(row, now) if finished and row.match_id == row.id else None
+        await self.write(
+            live,
+            changes,
+            lambda: self.store.update_game(
+                row.id,
+                row.version,
+                changes,
+                move,
+                rated=rated_game(row, changes, now),
+                follow_up=follow_up,
+            ),
+        )
+        if game.is_over:
+            self.forget(row.id)
+
+    async def save_row(self, live: Live, changes: GameChanges) -> None:
+        """Store row-only changes (no move, same position) under the version guard."""
+        row = live.row
+        changes = {**changes, "updated_at": self.clock()}
+        await self.write(
+            live, changes, lambda: self.store.update_game(row.id, row.version, changes)
+        )
+
+    async def write(
+        self, live: Live, changes: GameChanges, write: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run a guarded store write of ``changes`` and bring the in-memory row up to date.
+        On any failure the in-memory game is dropped, so the next action reloads what the
+        database really holds; a lost race is "the position changed, try again"."""
+        try:
+            await write()
+        except StaleVersion:
+            self.forget(live.row.id)
+            raise ConflictError() from None
+        except BaseException:
+            self.forget(live.row.id)
+            raise
+        live.row = replace(live.row, **changes, version=live.row.version + 1)

@@ -1,0 +1,142 @@
+"""A game's rules record and its stored row, each made from the other.
+
+The store keeps a game as its start, its moves and a few columns of state; the service plays on a
+:class:`rules.Game`.  These pure functions are the only translation between the two: the columns
+a position changes, the clock a move starts, the record of a new game, and the replay that
+rebuilds a game from its row (refusing a record that does not add up).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from rules.game import Game
+from rules.variants import Color, Variant
+
+from ..enums import GameStatus, Side
+from ..errors import DamagedRecordError
+from ..results import Player
+from ..store import GameChanges, GameRow, MoveRow, NewGame, NewMove
+from .views import status_of
+
+log = logging.getLogger(__name__)
+
+
+def state_changes(game: Game) -> GameChanges:
+    """The columns that follow from the position and the record's draw state."""
+    outcome = game.outcome
+    count = game.advantage_count
+    return {
+        "ply": game.ply,
+        "fen": game.position.fen(),
+        "draw_offer": None if game.draw_offer is None else Side.of(game.draw_offer),
+        "advantage_side": None if count is None else Side.of(count.side),
+        "advantage_start_ply": None if count is None else count.start_ply,
+        "status": status_of(game),
+        "result": None if outcome is None else outcome.result(game.variant),
+        "termination": None if outcome is None else outcome.termination.value,
+        "termination_detail": "" if outcome is None else outcome.words,
+        "winner": None if outcome is None or outcome.winner is None else Side.of(outcome.winner),
+    }
+
+
+def clock_changes(
+    game: Game, white_id: int, black_id: int, move_time: int, now: float, computer_id: int | None
+) -> GameChanges:
+    """Deadline and reminder time for the side to move (none for the computer or a finished
+    game)."""
+    if game.is_over:
+        return {"deadline": None, "remind_at": None}
+    to_move_id = white_id if game.turn is Color.WHITE else black_id
+    if computer_id is not None and to_move_id == computer_id:
+        return {"deadline": None, "remind_at": None}
+    return {"deadline": now + move_time, "remind_at": now + move_time / 2}
+
+
+def play_opening(
+    variant: Variant, opening: Sequence[str], white: Player, black: Player, now: float
+) -> tuple[Game, list[NewMove]]:
+    """A new game with ``opening`` played (moves already checked to be playable), and those
+    moves as records."""
+    game = Game(variant)
+    moves = []
+    for text in opening:
+        mover = white if game.turn is Color.WHITE else black
+        move = game.play(text)
+        moves.append(NewMove(game.ply, move.pdn(), game.position.fen(), mover.id, now))
+    return game, moves
+
+
+def new_game_row(
+    game: Game,
+    moves: Sequence[NewMove],
+    *,
+    guild_id: int | None,
+    channel_id: int,
+    white: Player,
+    black: Player,
+    move_time: int,
+    opening: Sequence[str],
+    level: int | None,
+    computer: int | None,
+    match_id: int | None,
+    first_of_match: bool,
+    now: float,
+) -> NewGame:
+    """The row of a game about to be stored.  Games between two people in a server are rated;
+    games against the computer are not."""
+    clock = clock_changes(game, white.id, black.id, move_time, now, computer)
+    return NewGame(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        white_id=white.id,
+        white_name=white.name,
+        black_id=black.id,
+        black_name=black.name,
+        computer_id=computer,
+        computer_level=level if computer is not None else None,
+        variant=game.variant.key,
+        start_fen=game.start.fen(),
+        opening=" ".join(opening),
+        ply=game.ply,
+        fen=game.position.fen(),
+        move_time=move_time,
+        deadline=clock.get("deadline"),
+        remind_at=clock.get("remind_at"),
+        created_at=now,
+        rated=guild_id is not None and computer is None,
+        match_id=match_id,
+        first_of_match=first_of_match,
+        moves=tuple(moves),
+    )
+
+
+def replay(row: GameRow, moves: Sequence[MoveRow]) -> Game:
+    """The rules record of a stored game; :class:`DamagedRecordError` (logged) when its moves
+    and columns do not describe a legal game."""
+    if [m.ply for m in moves] != list(range(1, row.ply + 1)):
+        log.error("game %s: stored moves do not match its ply %s", row.id, row.ply)
+        raise DamagedRecordError(f"the record of game #{row.id} is damaged")
+    outcome = None
+    if row.status is not GameStatus.RUNNING:
+        outcome = {
+            "termination": row.termination,
+            "winner": None if row.winner is None else str(row.winner),
+            "detail": row.termination_detail,
+        }
+    data = {
+        "variant": row.variant,
+        "start": row.start_fen,
+        "moves": [m.pdn for m in moves],
+        "draw_offer": None if row.draw_offer is None else str(row.draw_offer),
+        "advantage_count": None
+        if row.advantage_side is None
+        else {"side": str(row.advantage_side), "start_ply": row.advantage_start_ply},
+        "outcome": outcome,
+    }
+    try:
+        return Game.from_dict(data)
+    except ValueError as exc:
+        log.error("game %s cannot be replayed: %s", row.id, exc)
+        raise DamagedRecordError(f"the record of game #{row.id} is damaged") from None

@@ -1,0 +1,122 @@
+"""Starting a game: colours, the opening, the computer's first move, and the announcement.
+
+A game is born whole: its row, its opening moves and (when the computer has the first move) the
+computer's reply are stored in one transaction, together with the challenge it answers, so the
+scheduler never sees a half-started game and two accepts can never both start one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rules.variants import Color, find_variant
+
+from ..enums import ColorChoice
+from ..errors import ChallengeError, ConflictError
+from ..results import Action, ActionResult, MovePlayed, Player
+from ..store import ChallengeClosed, ChannelBusy, GameRow, NewMove, Store
+from .computer_replies import DEFAULT_LEVEL, ComputerReplies
+from .live import Live, LiveGames
+from .records import new_game_row, play_opening
+from .views import after_move_text, game_view
+
+
+class Starter:
+    def __init__(
+        self,
+        store: Store,
+        live: LiveGames,
+        replies: ComputerReplies,
+        *,
+        bot: Player,
+        clock: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
+        self.store = store
+        self.live = live
+        self.replies = replies
+        self.bot = bot
+        self.clock = clock
+        self.rng = rng
+
+    async def start(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        variant: str,
+        color: ColorChoice,
+        move_time: int,
+        opening: Sequence[str],
+        level: int | None,
+        challenge_id: int | None,
+        match: bool = False,
+    ) -> ActionResult:
+        """Store a new game (accepting ``challenge_id`` with it) and announce it."""
+        if color is ColorChoice.RANDOM:
+            color = self.rng.choice((ColorChoice.WHITE, ColorChoice.BLACK))
+        white, black = (
+            (challenger, opponent) if color is ColorChoice.WHITE else (opponent, challenger)
+        )
+        computer = self.bot.id if opponent.id == self.bot.id else None
+        now = self.clock()
+        game, moves = play_opening(find_variant(variant), opening, white, black, now)
+        reply: tuple[MovePlayed, ...] = ()
+        if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
+            # The computer's opening is made before the game is stored, so the game is born at
+            # the player's turn: the scheduler (which makes the computer's pending moves) never
+            # sees a half-started game, and a failed reply is simply retried by it.
+            reply = await self.replies.opening(game, level or DEFAULT_LEVEL)
+            if reply:
+                moves.append(NewMove(game.ply, reply[0].pdn, game.position.fen(), computer, now))
+        record = new_game_row(
+            game,
+            moves,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            white=white,
+            black=black,
+            move_time=move_time,
+            opening=opening,
+            level=level,
+            computer=computer,
+            match_id=None,
+            first_of_match=match,
+            now=now,
+        )
+        try:
+            game_id = await self.store.start_game(record, challenge_id)
+        except ChannelBusy:
+            raise ChallengeError("a game is already running in that channel") from None
+        except ChallengeClosed as exc:
+            raise ConflictError(str(exc)) from None
+        row = await self.store.game(game_id)
+        assert row is not None
+        return self.started(Live(row, game), reply)
+
+    async def announce_stored(self, row: GameRow) -> ActionResult:
+        """The announcement of a game stored by another path (a match's second game)."""
+        return self.started(Live(row, await self.live.replay(row)))
+
+    def started(self, live: Live, reply: tuple[MovePlayed, ...] = ()) -> ActionResult:
+        """The announcement of a game that has just been stored."""
+        self.live.remember(live)
+        view = game_view(live.row, live.game)
+        white, black = view.white, view.black
+        opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
+        heading = f"{white.name} (White) v {black.name} (Black): {view.variant_title}"
+        if view.match_game is not None:
+            heading += f", match game {view.match_game} of 2"
+        if view.opening_label is not None:
+            heading += f", from the ballot {view.opening_label}"
+        return ActionResult(
+            Action.GAME_STARTED,
+            f"{heading}. {opened}{after_move_text(view)}",
+            game=view,
+            moves=reply,
+            post_board=True,
+            mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
+        )

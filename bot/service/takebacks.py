@@ -1,0 +1,156 @@
+"""Taking moves back: granted at once against the computer, by agreement between people.
+
+A rated game is only ever taken back when both players agree (the request and the accept), and
+the taken-back moves are kept in the store's archive rather than lost.  One request can wait at a
+time, a declined request cannot be repeated in the same position, and a move lapses a pending
+request (see :meth:`~bot.service.live.LiveGames.save`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.game import GameError as RulesGameError
+from rules.variants import Color
+
+from ..enums import Side
+from ..errors import TakebackError
+from ..results import Action, ActionResult, Player
+from .live import Live, LiveGames, color_of
+from .records import clock_changes, state_changes
+from .views import after_move_text, game_view, mentions_after, player
+
+
+def _plies_words(plies: int) -> str:
+    return "their last move" if plies == 1 else "their last move and the reply"
+
+
+def _takeback_plies(live: Live, color: Color) -> int:
+    """How many plies taking back ``color``'s last move removes: one if it is the opponent's
+    turn, two (the reply too) if it is ``color``'s.  The opening that was set before the game
+    (a ballot) cannot be taken back."""
+    game, row = live.game, live.row
+    plies = 1 if game.turn is color.other else 2
+    fixed = len(row.opening.split())
+    if game.ply - plies < fixed:
+        raise TakebackError("you have no move of your own to take back yet")
+    return plies
+
+
+class Takebacks:
+    def __init__(self, live: LiveGames, *, bot: Player, clock: Callable[[], float]) -> None:
+        self.live = live
+        self.bot = bot
+        self.clock = clock
+
+    async def request_takeback(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """A player asks to take back their last move (and the opponent's reply, if one has
+        been played since).  Against the computer it is granted at once (those games are
+        unrated); between people the opponent must agree, which is also the only way a rated
+        game can be taken back: both players agree, or nothing changes."""
+        gid = await self.live.resolve(channel_id, game_id)
+        async with self.live.lock(gid):
+            live = await self.live.load(gid)
+            color = color_of(live, user_id)
+            row = live.row
+            plies = _takeback_plies(live, color)
+            me = player(row, color)
+            other = player(row, color.other)
+            if row.computer_id is not None:
+                await self._take_back(live, plies)
+                view = game_view(live.row, live.game)
+                return ActionResult(
+                    Action.TAKEBACK_ACCEPTED,
+                    f"{me.name} took back {_plies_words(plies)}. {after_move_text(view)}",
+                    game=view,
+                    post_board=True,
+                    mentions=mentions_after(view, self.bot.id),
+                )
+            if row.takeback_offer is not None:
+                await self.live.ensure_fresh(live)
+                asker = player(row, row.takeback_offer).name
+                raise TakebackError(f"{asker}'s takeback request is waiting for an answer")
+            if row.takeback_refused_ply == live.game.ply:
+                await self.live.ensure_fresh(live)
+                raise TakebackError(
+                    "a takeback was already declined in this position; play on, or ask after "
+                    "the next move"
+                )
+            await self.live.save_row(live, {"takeback_offer": Side.of(color)})
+        view = game_view(live.row, live.game)
+        return ActionResult(
+            Action.TAKEBACK_OFFERED,
+            f"{me.name} asks to take back {_plies_words(plies)}. {other.name}, accept or decline?",
+            game=view,
+            mentions=(other.id,),
+        )
+
+    async def answer_takeback(
+        self,
+        user_id: int,
+        accept: bool,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        expected_ply: int | None = None,
+    ) -> ActionResult:
+        """The opponent of the player who asked accepts (the moves are taken back) or
+        declines (the same position cannot be asked about again).  ``expected_ply``: the ply of
+        the request being answered (its buttons carry it), so an answer to an old request
+        never applies to a newer one."""
+        gid = await self.live.resolve(channel_id, game_id)
+        async with self.live.lock(gid):
+            live = await self.live.load(gid)
+            color = color_of(live, user_id)
+            row = live.row
+            stale = expected_ply is not None and expected_ply != live.game.ply
+            if stale or row.takeback_offer is not Side.of(color.other):
+                await self.live.ensure_fresh(live)
+                raise TakebackError("there is no takeback request for you to answer")
+            asker = player(row, color.other)
+            me = player(row, color)
+            plies = 0
+            if accept:
+                plies = _takeback_plies(live, color.other)
+                await self._take_back(live, plies)
+            else:
+                await self.live.save_row(
+                    live, {"takeback_offer": None, "takeback_refused_ply": live.game.ply}
+                )
+        view = game_view(live.row, live.game)
+        if not accept:
+            return ActionResult(
+                Action.TAKEBACK_DECLINED,
+                f"{me.name} declined {asker.name}'s takeback request.",
+                game=view,
+                mentions=(asker.id,),
+            )
+        return ActionResult(
+            Action.TAKEBACK_ACCEPTED,
+            f"{me.name} accepted: {asker.name} took back {_plies_words(plies)}. "
+            f"{after_move_text(view)}",
+            game=view,
+            post_board=True,
+            mentions=mentions_after(view, self.bot.id),
+        )
+
+    async def _take_back(self, live: Live, plies: int) -> None:
+        """Take ``plies`` back on the in-memory game and store it in one guarded transaction."""
+        row, game = live.row, live.game
+        try:
+            game.take_back(plies)
+        except RulesGameError as exc:
+            raise TakebackError(str(exc)) from None
+        now = self.clock()
+        changes = state_changes(game)
+        changes.update(
+            clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
+        )
+        changes.update({"updated_at": now, "takeback_offer": None, "takeback_refused_ply": None})
+        await self.live.write(
+            live,
+            changes,
+            lambda: self.live.store.take_back(row.id, row.version, changes, game.ply, now),
+        )

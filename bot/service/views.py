@@ -1,0 +1,143 @@
+"""What players are shown of a game or a challenge: views built from rows, and the sentences
+every action shares.
+
+Pure functions of rows and :class:`rules.Game` records, so a view is the same whichever action,
+process or test builds it.
+"""
+
+from __future__ import annotations
+
+from rules.ballots import ballot_of
+from rules.game import Game
+from rules.outcome import Termination
+from rules.variants import Color, find_variant
+
+from ..enums import GameStatus, Side
+from ..results import ChallengeView, GameView, Player
+from ..store import ChallengeRow, GameRow
+
+MAX_NAME_LENGTH = 64
+
+
+def clean_name(name: str) -> str:
+    """A display name fit for PDN tags and messages: one line, bounded length."""
+    text = " ".join(str(name).split())[:MAX_NAME_LENGTH]
+    return text or "?"
+
+
+def points(value: float) -> str:
+    """Match points as players write them: 1½, ½, 2."""
+    whole = int(value)
+    half = value - whole >= 0.5
+    if whole == 0 and half:
+        return "½"
+    return f"{whole}{'½' if half else ''}"
+
+
+def player(row: GameRow, color: Color | Side) -> Player:
+    """The player of ``row`` who has ``color``."""
+    if color in (Color.WHITE, Side.WHITE):
+        return Player(row.white_id, row.white_name)
+    return Player(row.black_id, row.black_name)
+
+
+def status_of(game: Game) -> GameStatus:
+    outcome = game.outcome
+    if outcome is None:
+        return GameStatus.RUNNING
+    if outcome.termination is Termination.ABORTED:
+        return GameStatus.ABORTED
+    return GameStatus.FINISHED
+
+
+def opening_label(variant: str, opening: str) -> str | None:
+    """The ballot an English game starts from, in words; None for any other opening."""
+    if variant != "english" or not opening:
+        return None
+    ballot = ballot_of(opening.split())
+    return None if ballot is None else ballot.label
+
+
+def game_view(row: GameRow, game: Game) -> GameView:
+    """The game as players see it: ``row`` for who and where, ``game`` for the position."""
+    variant = game.variant
+    outcome = game.outcome
+    winner = None
+    if outcome is not None and outcome.winner is not None:
+        winner = player(row, outcome.winner)
+    names = {Color.WHITE: row.white_name, Color.BLACK: row.black_name}
+    return GameView(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        variant=variant.key,
+        variant_title=variant.title,
+        white=Player(row.white_id, row.white_name),
+        black=Player(row.black_id, row.black_name),
+        computer_level=row.computer_level,
+        computer_id=row.computer_id,
+        status=status_of(game),
+        fen=game.position.fen(),
+        ply=game.ply,
+        move_number=game.move_number,
+        turn=Side.of(game.turn),
+        to_move=None if outcome is not None else player(row, game.turn),
+        last_move=game.moves[-1].pdn() if game.moves else None,
+        previous_fen=game.positions[-2].fen() if game.moves else None,
+        status_line=game.status_line(names),
+        status_parts=tuple(game.status_parts(names)) if outcome is None else (),
+        draw_offer=None if game.draw_offer is None else Side.of(game.draw_offer),
+        advantage_left=game.advantage_moves_left(),
+        deadline=row.deadline if outcome is None else None,
+        move_time=row.move_time,
+        result=None if outcome is None else outcome.result(variant),
+        termination=None if outcome is None else outcome.words,
+        winner=winner,
+        rated=row.rated,
+        match_id=row.match_id,
+        match_game=None if row.match_id is None else (1 if row.match_id == row.id else 2),
+        opening_label=opening_label(row.variant, row.opening),
+        takeback_offer=row.takeback_offer if outcome is None else None,
+    )
+
+
+def challenge_view(row: ChallengeRow) -> ChallengeView:
+    variant = find_variant(row.variant)
+    return ChallengeView(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        challenger=Player(row.challenger_id, row.challenger_name),
+        opponent=Player(row.opponent_id, row.opponent_name),
+        variant=variant.key,
+        variant_title=variant.title,
+        color=row.color,
+        move_time=row.move_time,
+        thread=row.thread,
+        level=row.level,
+        status=row.status,
+        game_id=row.game_id,
+        expires_at=row.expires_at,
+        message_id=row.message_id,
+        opening=row.opening,
+        opening_label=opening_label(row.variant, row.opening),
+        match=row.match_play,
+    )
+
+
+def after_move_text(view: GameView) -> str:
+    """What follows any move: whose turn it is, or how the game ended."""
+    if not view.running:
+        return f"Game over: {view.result} {view.termination}."
+    assert view.to_move is not None
+    return f"{view.to_move.name} to move."
+
+
+def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
+    """Whom a move's message pings: the player to move, or both players once it is over (never
+    the computer)."""
+    if view.running:
+        if view.to_move is None or view.to_move.id == computer_id:
+            return ()
+        return (view.to_move.id,)
+    return tuple(p.id for p in (view.white, view.black) if p.id != computer_id)

@@ -1,0 +1,71 @@
+"""The storage boundary: the :class:`Store` protocol, its rows and errors, and :func:`open_store`.
+
+Importing this package loads no database driver; :func:`open_store` picks and imports the
+implementation when a database is actually opened.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import (
+    ChallengeClosed,
+    ChallengeOpen,
+    ChannelBusy,
+    SchemaTooNewError,
+    StaleVersion,
+    StoreError,
+    WriteRefused,
+)
+from .protocol import Store
+from .rows import (
+    ChallengeRow,
+    GameChanges,
+    GameRow,
+    LadderChange,
+    MoveRow,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    RatedGame,
+    Rater,
+    RatingRow,
+    SettingsChanges,
+    SettingsRow,
+    TakenBackMove,
+)
+
+
+async def open_store(location: str | Path) -> Store:
+    """Open (creating and migrating as needed) the database at ``location``: a SQLite file path,
+    the only backend so far."""
+    from .sqlite import SqliteStore
+
+    return await SqliteStore.open(location)
+
+
+__all__ = [
+    "ChallengeClosed",
+    "ChallengeOpen",
+    "ChallengeRow",
+    "ChannelBusy",
+    "GameChanges",
+    "GameRow",
+    "LadderChange",
+    "MoveRow",
+    "NewChallenge",
+    "NewGame",
+    "NewMove",
+    "RatedGame",
+    "Rater",
+    "RatingRow",
+    "SchemaTooNewError",
+    "SettingsChanges",
+    "SettingsRow",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "TakenBackMove",
+    "WriteRefused",
+    "open_store",
+]

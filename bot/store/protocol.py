@@ -1,0 +1,197 @@
+"""The storage boundary: every read and write the service needs, as one typed protocol.
+
+The service is written against :class:`Store` only, so a second backend is a second class with
+these methods (the same contract tests run against each, see ``tests/test_store_contract.py``).
+What every implementation promises:
+
+- Each write is one transaction: it lands whole or not at all, also when the caller is cancelled
+  or the process dies between two statements.
+- A game changes only through a write guarded by the version the writer read
+  (:class:`~bot.store.errors.StaleVersion` otherwise), so two racing actions, in one process or
+  in two, can never both land.
+- Refusals are the domain errors of :mod:`bot.store.errors`, never a driver's exception.
+- Rows come back as the dataclasses of :mod:`bot.store.rows`, with enum members for statuses
+  and colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from ..enums import ChallengeStatus
+from .rows import (
+    ChallengeRow,
+    GameChanges,
+    GameRow,
+    MoveRow,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    RatedGame,
+    RatingRow,
+    SettingsChanges,
+    SettingsRow,
+    TakenBackMove,
+)
+
+
+class Store(Protocol):
+    """A database of challenges, games, moves, ratings and server settings."""
+
+    async def close(self) -> None:
+        """Close after the writes in flight; nothing may be called afterwards."""
+        ...
+
+    async def schema_version(self) -> int:
+        """The version of the schema the database is at (after the start-up migrations)."""
+        ...
+
+    async def integrity_check(self) -> str:
+        """``"ok"``, or what the database's own check found wrong."""
+        ...
+
+    # -- challenges ------------------------------------------------------------------------------
+
+    async def insert_challenge(self, challenge: NewChallenge) -> int:
+        """Insert an open challenge and return its id; :class:`ChallengeOpen` if the challenger
+        already has one open in that channel (decided by the database, race-free)."""
+        ...
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None: ...
+
+    async def open_challenge_of(
+        self, challenger_id: int, channel_id: int
+    ) -> ChallengeRow | None: ...
+
+    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
+        """Move an open challenge to ``status``; False if it was no longer open."""
+        ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember which message shows the challenge."""
+        ...
+
+    async def expired_challenges(self, now: float) -> list[ChallengeRow]:
+        """Open challenges whose time has run out, oldest expiry first."""
+        ...
+
+    # -- games -----------------------------------------------------------------------------------
+
+    async def start_game(self, game: NewGame, challenge_id: int | None = None) -> int:
+        """Insert a running game with its opening moves and, in the same transaction, mark
+        ``challenge_id`` accepted; the new game's id.  :class:`ChannelBusy` if the channel has
+        a running game, :class:`ChallengeClosed` if the challenge is no longer open."""
+        ...
+
+    async def game(self, game_id: int) -> GameRow | None: ...
+
+    async def running_game_in(self, channel_id: int) -> GameRow | None: ...
+
+    async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's most recently ended game (finished or aborted)."""
+        ...
+
+    async def running_games(self) -> list[GameRow]: ...
+
+    async def running_games_in_guild(self, guild_id: int | None) -> list[GameRow]:
+        """Running games of one server (``None``: games outside any server), by id."""
+        ...
+
+    async def computer_games_waiting(self) -> list[GameRow]:
+        """Running games against the computer where nobody's clock runs: the computer's turn."""
+        ...
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """A game's moves in ply order."""
+        ...
+
+    async def update_game(
+        self,
+        game_id: int,
+        version: int,
+        changes: GameChanges,
+        move: NewMove | None = None,
+        *,
+        rated: RatedGame | None = None,
+        follow_up: NewGame | None = None,
+    ) -> None:
+        """Apply ``changes`` (and append ``move``) in one transaction if the game is still at
+        ``version``, bumping it; :class:`StaleVersion` with nothing written otherwise.
+
+        A game that ends here lands together with what its end causes, so a crash cannot leave
+        half of it: ``rated`` updates both players' ratings (and records them on the game),
+        ``follow_up`` starts the next game of a match."""
+        ...
+
+    async def take_back(
+        self, game_id: int, version: int, changes: GameChanges, ply: int, when: float
+    ) -> None:
+        """Take the game back to ``ply`` moves (with ``changes`` for the game) in one guarded
+        transaction, moving the later moves to the taken-back archive; :class:`StaleVersion`
+        if the game changed first."""
+        ...
+
+    async def taken_back_moves(self, game_id: int) -> list[TakenBackMove]:
+        """A game's taken-back moves, in the order they were taken back."""
+        ...
+
+    async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
+        """Running games whose deadline has passed, and those due a half-time reminder (whose
+        deadline has not passed)."""
+        ...
+
+    # -- matches, history, ratings ---------------------------------------------------------------
+
+    async def match_games(self, match_id: int) -> list[GameRow]:
+        """The games of a match, first game first."""
+        ...
+
+    async def matches_waiting(self) -> list[GameRow]:
+        """First games of matches that finished without their second game (the second normally
+        starts in the same transaction; this is the safety net)."""
+        ...
+
+    async def finished_games(
+        self,
+        guild_id: int | None,
+        *,
+        user_id: int | None = None,
+        variant: str | None = None,
+        limit: int = 10,
+    ) -> list[GameRow]:
+        """Ended games of a server (finished or aborted), newest first; only ``user_id``'s and
+        one variant's when given."""
+        ...
+
+    async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None: ...
+
+    async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
+        """The ladder, best first; ties: more games first, then the lower user id."""
+        ...
+
+    async def rank(self, mine: RatingRow) -> tuple[int, int]:
+        """``(rank, players on the ladder)`` of a rated player, in :meth:`leaderboard`'s order."""
+        ...
+
+    # -- server settings -------------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> SettingsRow | None: ...
+
+    async def game_channels(self, guild_id: int) -> list[int]:
+        """The channels games may be hosted in, ascending; empty means all of them."""
+        ...
+
+    async def save_settings(
+        self,
+        guild_id: int,
+        changes: SettingsChanges,
+        *,
+        allow: Iterable[int] = (),
+        disallow: Iterable[int] = (),
+        all_channels: bool = False,
+        when: float,
+    ) -> None:
+        """Change a server's settings and its channel list together, in one transaction
+        (``all_channels`` clears the list before ``allow`` is added)."""
+        ...

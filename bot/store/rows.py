@@ -1,0 +1,243 @@
+"""The values that cross the storage boundary: rows read back, and records to write.
+
+Plain frozen dataclasses (and one ``TypedDict`` for partial game updates), with the closed
+vocabularies as :mod:`bot.enums` members, so the service never sees a driver's row type and every
+implementation returns exactly the same values.  Field names are column names: an implementation
+maps them to its own SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple, TypedDict
+
+from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int
+    opponent_name: str
+    variant: str
+    color: ColorChoice
+    move_time: int
+    thread: bool
+    opening: str
+    level: int | None
+    status: ChallengeStatus
+    game_id: int | None
+    created_at: float
+    expires_at: float
+    updated_at: float
+    message_id: int | None
+    match_play: bool
+
+
+@dataclass(frozen=True)
+class NewChallenge:
+    """An open challenge to insert (its id, status and message come from the store)."""
+
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int
+    opponent_name: str
+    variant: str
+    color: ColorChoice
+    move_time: int
+    thread: bool
+    opening: str
+    match_play: bool
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    white_id: int
+    white_name: str
+    black_id: int
+    black_name: str
+    computer_id: int | None
+    computer_level: int | None
+    variant: str
+    start_fen: str
+    opening: str
+    status: GameStatus
+    result: str | None
+    termination: str | None
+    termination_detail: str
+    winner: Side | None
+    ply: int
+    fen: str
+    move_time: int
+    deadline: float | None
+    remind_at: float | None
+    draw_offer: Side | None
+    advantage_side: Side | None
+    advantage_start_ply: int | None
+    version: int
+    created_at: float
+    updated_at: float
+    rated: bool
+    white_rating: float | None
+    white_rating_change: float | None
+    black_rating: float | None
+    black_rating_change: float | None
+    match_id: int | None
+    """The id of the match's first game (a match is named by it), None outside matches."""
+    takeback_offer: Side | None
+    takeback_refused_ply: int | None
+
+
+@dataclass(frozen=True)
+class NewMove:
+    """A move to append to a game's record."""
+
+    ply: int
+    pdn: str
+    fen_after: str
+    user_id: int
+    played_at: float
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    ply: int
+    pdn: str
+    fen_after: str
+    user_id: int
+    played_at: float
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A running game to insert, with the moves it starts with (an opening, the computer's
+    first reply)."""
+
+    guild_id: int | None
+    channel_id: int
+    white_id: int
+    white_name: str
+    black_id: int
+    black_name: str
+    computer_id: int | None
+    computer_level: int | None
+    variant: str
+    start_fen: str
+    opening: str
+    ply: int
+    fen: str
+    move_time: int
+    deadline: float | None
+    remind_at: float | None
+    created_at: float
+    rated: bool
+    match_id: int | None
+    """The first game's id for a match's second game; see ``first_of_match``."""
+    first_of_match: bool = False
+    """The game opens a new match, which is named by this game's own id once it has one."""
+    moves: tuple[NewMove, ...] = ()
+
+
+class GameChanges(TypedDict, total=False):
+    """The columns of a game that change while it is played (each optional)."""
+
+    ply: int
+    fen: str
+    draw_offer: Side | None
+    advantage_side: Side | None
+    advantage_start_ply: int | None
+    status: GameStatus
+    result: str | None
+    termination: str | None
+    termination_detail: str
+    winner: Side | None
+    deadline: float | None
+    remind_at: float | None
+    updated_at: float
+    takeback_offer: Side | None
+    takeback_refused_ply: int | None
+
+
+class TakenBackMove(NamedTuple):
+    """A move taken back (a named tuple: ``ply, pdn, when = row`` reads as the record does)."""
+
+    ply: int
+    pdn: str
+    taken_back_at: float
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    guild_id: int
+    user_id: int
+    variant: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    updated_at: float
+    name: str
+    """The player's name in their latest rated game."""
+    wins: int
+    draws: int
+    losses: int
+    streak: str | None
+    """``W``, ``D`` or ``L``: the latest rated result, repeated ``streak_length`` times in a row."""
+    streak_length: int
+
+
+@dataclass(frozen=True)
+class LadderChange:
+    """Both players' rating rows after a rated game, and how far each rating moved."""
+
+    white: RatingRow
+    black: RatingRow
+    white_change: float
+    black_change: float
+
+
+Rater = Callable[[RatingRow | None, RatingRow | None], LadderChange]
+"""Given White's and Black's rating rows as they stand (None before a player's first rated game
+in that server and variant), their rows after the game."""
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished rated game's effect on the ladder.  The store reads both players' rows inside
+    the game's final transaction (so two games ending at once for one player are applied in
+    turn), asks ``rate`` for the new rows, writes them, and records the ratings on the game.
+    The rating rules themselves stay with the service."""
+
+    guild_id: int
+    variant: str
+    white_id: int
+    black_id: int
+    rate: Rater
+
+
+@dataclass(frozen=True)
+class SettingsRow:
+    guild_id: int
+    variant: str | None
+    move_time: int | None
+    threads: ThreadMode
+    updated_at: float
+
+
+class SettingsChanges(TypedDict, total=False):
+    variant: str
+    move_time: int
+    threads: ThreadMode

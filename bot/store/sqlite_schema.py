@@ -1,0 +1,168 @@
+"""The SQLite schema, as the migrations that build it in order.
+
+The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order at
+start-up, each in its own transaction, so an old file upgrades in place.  A migration is never
+edited once released; a change is a new one.
+"""
+
+from __future__ import annotations
+
+SCHEMA_V1 = """
+CREATE TABLE challenges (
+    id              INTEGER PRIMARY KEY,
+    guild_id        INTEGER,
+    channel_id      INTEGER NOT NULL,
+    challenger_id   INTEGER NOT NULL,
+    challenger_name TEXT    NOT NULL,
+    opponent_id     INTEGER NOT NULL,
+    opponent_name   TEXT    NOT NULL,
+    variant         TEXT    NOT NULL,
+    color           TEXT    NOT NULL CHECK (color IN ('random', 'white', 'black')),
+    move_time       INTEGER NOT NULL CHECK (move_time > 0),
+    thread          INTEGER NOT NULL DEFAULT 0,
+    opening         TEXT    NOT NULL DEFAULT '',
+    level           INTEGER,
+    status          TEXT    NOT NULL DEFAULT 'open'
+                    CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+    game_id         INTEGER REFERENCES games (id),
+    created_at      REAL    NOT NULL,
+    expires_at      REAL    NOT NULL,
+    updated_at      REAL    NOT NULL
+);
+CREATE UNIQUE INDEX challenges_one_open ON challenges (challenger_id, channel_id)
+    WHERE status = 'open';
+
+CREATE TABLE games (
+    id                  INTEGER PRIMARY KEY,
+    guild_id            INTEGER,
+    channel_id          INTEGER NOT NULL,
+    white_id            INTEGER NOT NULL,
+    white_name          TEXT    NOT NULL,
+    black_id            INTEGER NOT NULL,
+    black_name          TEXT    NOT NULL,
+    computer_id         INTEGER,
+    computer_level      INTEGER,
+    variant             TEXT    NOT NULL,
+    start_fen           TEXT    NOT NULL,
+    opening             TEXT    NOT NULL DEFAULT '',
+    status              TEXT    NOT NULL DEFAULT 'running'
+                        CHECK (status IN ('running', 'finished', 'aborted')),
+    result              TEXT,
+    termination         TEXT,
+    termination_detail  TEXT    NOT NULL DEFAULT '',
+    winner              TEXT    CHECK (winner IN ('white', 'black')),
+    ply                 INTEGER NOT NULL DEFAULT 0,
+    fen                 TEXT    NOT NULL,
+    move_time           INTEGER NOT NULL CHECK (move_time > 0),
+    deadline            REAL,
+    remind_at           REAL,
+    draw_offer          TEXT    CHECK (draw_offer IN ('white', 'black')),
+    advantage_side      TEXT    CHECK (advantage_side IN ('white', 'black')),
+    advantage_start_ply INTEGER,
+    version             INTEGER NOT NULL DEFAULT 0,
+    created_at          REAL    NOT NULL,
+    updated_at          REAL    NOT NULL
+);
+CREATE UNIQUE INDEX games_one_running_per_channel ON games (channel_id) WHERE status = 'running';
+CREATE INDEX games_by_guild ON games (guild_id, status);
+
+CREATE TABLE moves (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    ply       INTEGER NOT NULL CHECK (ply >= 1),
+    pdn       TEXT    NOT NULL,
+    fen_after TEXT    NOT NULL,
+    user_id   INTEGER NOT NULL,
+    played_at REAL    NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+"""
+
+SCHEMA_V2 = """
+CREATE INDEX games_deadline ON games (deadline) WHERE status = 'running';
+CREATE INDEX games_remind_at ON games (remind_at) WHERE status = 'running';
+CREATE INDEX games_finished_in_channel ON games (channel_id, updated_at) WHERE status != 'running';
+CREATE INDEX challenges_expiry ON challenges (expires_at) WHERE status = 'open';
+
+CREATE TABLE ratings (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    variant    TEXT    NOT NULL,
+    rating     REAL    NOT NULL DEFAULT 1500,
+    deviation  REAL    NOT NULL DEFAULT 350,
+    volatility REAL    NOT NULL DEFAULT 0.06,
+    games      INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id, variant)
+) WITHOUT ROWID;
+"""
+
+SCHEMA_V3 = """
+ALTER TABLE challenges ADD COLUMN message_id INTEGER;
+"""
+"""v3: the id of the message that shows a challenge, so its buttons can be taken away when it
+expires or is answered."""
+
+SCHEMA_V4 = """
+ALTER TABLE challenges ADD COLUMN match_play INTEGER NOT NULL DEFAULT 0;
+
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN white_rating REAL;
+ALTER TABLE games ADD COLUMN white_rating_change REAL;
+ALTER TABLE games ADD COLUMN black_rating REAL;
+ALTER TABLE games ADD COLUMN black_rating_change REAL;
+ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES games (id);
+ALTER TABLE games ADD COLUMN takeback_offer TEXT CHECK (takeback_offer IN ('white', 'black'));
+ALTER TABLE games ADD COLUMN takeback_refused_ply INTEGER;
+
+CREATE INDEX games_finished_by_guild ON games (guild_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_of_match ON games (match_id) WHERE match_id IS NOT NULL;
+CREATE INDEX games_by_white ON games (guild_id, white_id, updated_at) WHERE status != 'running';
+CREATE INDEX games_by_black ON games (guild_id, black_id, updated_at) WHERE status != 'running';
+
+ALTER TABLE ratings ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE ratings ADD COLUMN wins INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN losses INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN streak TEXT CHECK (streak IN ('W', 'D', 'L'));
+ALTER TABLE ratings ADD COLUMN streak_length INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE taken_back_moves (
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    ply           INTEGER NOT NULL,
+    pdn           TEXT    NOT NULL,
+    fen_after     TEXT    NOT NULL,
+    user_id       INTEGER NOT NULL,
+    played_at     REAL    NOT NULL,
+    taken_back_at REAL    NOT NULL
+);
+CREATE INDEX taken_back_by_game ON taken_back_moves (game_id);
+
+CREATE TABLE guild_settings (
+    guild_id   INTEGER PRIMARY KEY,
+    variant    TEXT,
+    move_time  INTEGER CHECK (move_time > 0),
+    threads    TEXT    NOT NULL DEFAULT 'optional'
+               CHECK (threads IN ('optional', 'always', 'never')),
+    updated_at REAL    NOT NULL
+);
+
+CREATE TABLE guild_channels (
+    guild_id   INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, channel_id)
+) WITHOUT ROWID;
+"""
+"""v4 (social play): matches (``match_id`` is the id of the match's first game, so a match needs
+no table of its own); ratings written with the finished game, with the player's name, record and
+streak, so ``/stats`` and ``/leaderboard`` read one row per player; takeback requests and the
+archive of taken-back moves (a takeback moves rows there rather than losing them); server
+settings."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, SCHEMA_V1),
+    (2, SCHEMA_V2),
+    (3, SCHEMA_V3),
+    (4, SCHEMA_V4),
+)
+"""(version, SQL) in order; the database's ``user_version`` is the last one applied."""
+SCHEMA_VERSION = MIGRATIONS[-1][0]
