@@ -9,7 +9,8 @@ module it names (``from .fen import parse_fen`` -> ``rules.fen``, ``from . impor
 ``rules.fen``), not to the parent packages Python also runs on the way: every submodule would
 otherwise "import" its package's ``__init__``, which imports it back.
 
-To check another package, add it to ``CYCLE_FREE`` and give it a line in ``BOUNDARIES``.
+To check another package, add it to ``CYCLE_FREE`` and give it a line in ``BOUNDARIES``; the
+rooms inside ``bot`` have their own rules in ``BOT_ROOMS``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 """The directory holding the project's packages."""
 
-CYCLE_FREE = ("rules", "engine", "render")
+CYCLE_FREE = ("rules", "engine", "render", "bot")
 """Packages whose modules must not import each other in a circle."""
 
 _IO = frozenset({"discord", "sqlite3", "aiosqlite", "asyncpg", "asyncio"})
@@ -46,7 +47,38 @@ BOUNDARIES: dict[str, Boundary] = {
     "rules": Boundary(may_import=frozenset(), forbidden=_IO),
     "engine": Boundary(may_import=frozenset({"rules"}), forbidden=_IO),
     "render": Boundary(may_import=frozenset({"rules"}), forbidden=_IO),
+    "bot": Boundary(may_import=frozenset({"rules", "engine", "render"}), forbidden=frozenset()),
 }
+
+_SQL = ("sqlite3", "aiosqlite", "asyncpg")
+_STORE_IMPLEMENTATIONS = ("bot.store.sqlite", "bot.store.sqlite_schema")
+_ENTRY = ("bot.__main__", "bot.config")
+
+BOT_ROOMS: dict[str, tuple[str, ...]] = {
+    "bot.enums": ("bot", "engine", "render", "discord", *_SQL),
+    "bot.errors": ("bot", "rules", "engine", "render", "discord", *_SQL),
+    "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
+    "bot.service": (
+        *_STORE_IMPLEMENTATIONS,
+        "bot.ui",
+        "bot.scheduler",
+        "bot.engine_player",
+        *_ENTRY,
+        "discord",
+        "engine",
+        "render",
+        *_SQL,
+    ),
+    "bot.engine_player": ("bot.store", "bot.ui", "bot.scheduler", *_ENTRY, "discord", *_SQL),
+    "bot.scheduler": ("bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.ui": (*_STORE_IMPLEMENTATIONS, "bot.__main__", *_SQL),
+}
+"""The rooms of ``bot`` and what each must not import (a module, or a package and everything in
+it), so dependencies point one way: the Discord layer on the service, the service on the storage
+protocol (never on an implementation or a database driver), the store on nothing of the service.
+A room is a module or a package and everything in it; the prefix ``bot`` alone stands for the
+whole package (``bot.enums`` builds on ``rules`` only)."""
 
 
 # -- reading the graph ------------------------------------------------------------------------
@@ -232,6 +264,37 @@ def test_package_imports_only_what_it_builds_on(package: str) -> None:
     assert boundary_problems(ROOT, package, BOUNDARIES[package]) == []
 
 
+def _names(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def room_problems(root: Path, room: str, forbidden: tuple[str, ...]) -> list[str]:
+    """The imports of ``room``'s modules that name a forbidden module (its own aside)."""
+    package = room.partition(".")[0]
+    return [
+        f"{found.importer} imports {found.imported} ({found.where})"
+        for found in all_imports(root, package)
+        if _names(found.importer, room)
+        and not _names(found.imported, room)
+        and any(_names(found.imported, banned) for banned in forbidden)
+    ]
+
+
+@pytest.mark.parametrize("room", sorted(BOT_ROOMS))
+def test_the_rooms_of_bot_import_one_way(room: str) -> None:
+    assert any(_names(m, room) for m in modules_of(ROOT, "bot")), f"no module {room}"
+    assert room_problems(ROOT, room, BOT_ROOMS[room]) == []
+
+
+def test_only_the_sqlite_store_talks_to_sqlite() -> None:
+    talkers = {
+        found.importer
+        for found in all_imports(ROOT, "bot")
+        if found.imported.partition(".")[0] in _SQL
+    }
+    assert talkers == {"bot.store.sqlite"}
+
+
 # -- the checks can fail ------------------------------------------------------------------------
 
 
@@ -309,6 +372,28 @@ def test_relative_imports_resolve_from_module_or_package() -> None:
     assert resolve_relative("bot.ui", True, 2, None) == "bot"
     with pytest.raises(ValueError, match="beyond the top-level package"):
         resolve_relative("rules.position", False, 2, "engine")
+
+
+def test_a_room_that_reaches_past_its_boundary_is_found(tmp_path: Path) -> None:
+    _write_package(
+        tmp_path,
+        "bot",
+        {
+            "__init__.py": "",
+            "store/__init__.py": "from .protocol import Store\n",
+            "store/protocol.py": "",
+            "store/sqlite.py": "import aiosqlite\n",
+            "service/__init__.py": (
+                "from ..store import Store\n"
+                "def open():\n"
+                "    from ..store.sqlite import SqliteStore\n"
+            ),
+        },
+    )
+    assert room_problems(tmp_path, "bot.service", BOT_ROOMS["bot.service"]) == [
+        "bot.service imports bot.store.sqlite (bot/service/__init__.py:3)"
+    ]
+    assert room_problems(tmp_path, "bot.store", BOT_ROOMS["bot.store"]) == []
 
 
 def test_missing_package_is_an_error_not_an_empty_graph(tmp_path: Path) -> None:

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import Any
 
 import discord
 import pytest
 from PIL import Image
 
+from bot.config import Settings
+from bot.enums import ColorChoice, DrawAction, Opening, ThreadMode
 from bot.errors import IllegalMoveError, NotFoundError, NotYourTurnError
 from bot.results import ChallengeView, GameView, Player
+from bot.service import GameService
+from bot.ui.buttons import Buttons, ChallengeAnswer
+from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
+from bot.ui.client import DraughtsBot
 from bot.ui.embeds import challenge_embed, game_embed, result_words, status_words
-from bot.ui.flows import user_error
 from bot.ui.media import Media, board_request, draw_board, draw_replay
+from bot.ui.presenter import user_error
 from bot.ui.replies import Outgoing
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, duration, rules_summary
 from render import square_centre
@@ -290,3 +297,216 @@ async def test_media_pools_make_the_same_images_off_the_loop() -> None:
         assert loop_ok and Image.open(io.BytesIO(replay.data)).n_frames == 2
     finally:
         await asyncio.to_thread(media.close)
+
+
+# -- the slash commands' contract -------------------------------------------------------------
+
+Listed = list[tuple[str, str | int]]
+"""A command option's choices: (name shown, value sent)."""
+
+VARIANT_CHOICES: Listed = [
+    ("English draughts / American checkers", "english"),
+    ("German Dame (Brettspielnetz rules)", "dame"),
+    ("American pool checkers", "pool"),
+    ("International draughts", "international"),
+    ("Brazilian draughts", "brazilian"),
+    ("Russian draughts", "russian"),
+]
+MOVE_TIME_CHOICES: Listed = [
+    ("5 minutes", 300),
+    ("15 minutes", 900),
+    ("1 hour", 3600),
+    ("6 hours", 21600),
+    ("12 hours", 43200),
+    ("1 day", 86400),
+    ("3 days", 259200),
+    ("7 days", 604800),
+]
+
+
+def named_as_sent(*words: str) -> Listed:
+    return [(word, word) for word in words]
+
+
+CHOICES: dict[tuple[str, str], Listed] = {
+    ("challenge", "variant"): VARIANT_CHOICES,
+    ("challenge", "color"): named_as_sent("random", "white", "black"),
+    ("challenge", "move_time"): MOVE_TIME_CHOICES,
+    ("challenge", "opening"): [
+        ("none (the usual start)", "none"),
+        ("ballot (random ACF three-move opening)", "ballot"),
+    ],
+    ("draw", "action"): named_as_sent("offer", "accept", "decline"),
+    ("rules", "variant"): VARIANT_CHOICES,
+    ("stats", "variant"): VARIANT_CHOICES,
+    ("leaderboard", "variant"): VARIANT_CHOICES,
+    ("settings", "variant"): VARIANT_CHOICES,
+    ("settings", "move_time"): MOVE_TIME_CHOICES,
+    ("settings", "threads"): named_as_sent("optional", "always", "never"),
+}
+"""Every fixed choice, as players see it (name) and as the bot reads it (value)."""
+
+OPTIONS = {
+    "challenge": [
+        "opponent user required",
+        "variant string",
+        "color string",
+        "move_time integer",
+        "thread boolean",
+        "opening string",
+        "match boolean",
+        "level integer 1..6",
+    ],
+    "move": ["move string required 1..100 autocomplete"],
+    "board": ["flip boolean"],
+    "moves": [],
+    "draw": ["action string required"],
+    "resign": [],
+    "takeback": [],
+    "abort": [],
+    "pdn": ["game integer 1..9007199254740992"],
+    "games": [],
+    "rules": ["variant string required"],
+    "help": [],
+    "stats": ["user user", "variant string"],
+    "leaderboard": ["variant string"],
+    "history": ["user user"],
+    "replay": ["game integer 1..9007199254740992"],
+    "settings": [
+        "variant string",
+        "move_time integer",
+        "threads string",
+        "allow_channel channel text,announcement",
+        "disallow_channel channel text,announcement",
+        "all_channels boolean",
+    ],
+}
+"""Each command's options in order: name, type, and what Discord enforces."""
+
+TYPE_NAMES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
+CHANNEL_NAMES = {0: "text", 5: "announcement"}
+
+
+def option_words(option: dict[str, Any]) -> str:
+    words = [option["name"], TYPE_NAMES[option["type"]]]
+    if option["required"]:
+        words.append("required")
+    low = option.get("min_value", option.get("min_length"))
+    high = option.get("max_value", option.get("max_length"))
+    if low is not None or high is not None:
+        words.append(f"{low}..{high}")
+    if option.get("autocomplete"):
+        words.append("autocomplete")
+    if "channel_types" in option:
+        words.append(",".join(CHANNEL_NAMES[t] for t in option["channel_types"]))
+    return " ".join(words)
+
+
+async def synced_payload(service: GameService) -> list[dict[str, Any]]:
+    """The commands as ``CommandTree.sync`` sends them, built as the client builds them."""
+    bot = DraughtsBot(Settings())
+    try:
+        await bot.add_commands(service)
+        return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+    finally:
+        await asyncio.to_thread(bot.media.close)
+
+
+async def test_slash_commands_keep_their_names_options_and_choices(
+    service: GameService,
+) -> None:
+    payload = await synced_payload(service)
+    assert [c["name"] for c in payload] == list(OPTIONS)
+    for command in payload:
+        name = command["name"]
+        options = command.get("options", [])
+        assert [option_words(o) for o in options] == OPTIONS[name], name
+        for option in options:
+            listed = [(c["name"], c["value"]) for c in option.get("choices", [])]
+            assert listed == CHOICES.get((name, option["name"]), []), (name, option["name"])
+        everywhere = name in ("rules", "help")
+        assert command["contexts"] == (None if everywhere else [0]), name
+        assert command["dm_permission"] is everywhere, name
+    permissions = {c["name"]: c["default_member_permissions"] for c in payload}
+    assert permissions == {name: None for name in OPTIONS} | {"abort": 1 << 13, "settings": 1 << 5}
+
+
+async def test_choices_hand_the_command_the_domain_value() -> None:
+    interaction: Any = None  # the choices read nothing of it
+    assert await COLOR.transform(interaction, "white") is ColorChoice.WHITE
+    assert await OPENING.transform(interaction, "ballot") is Opening.BALLOT
+    assert await DRAW_ACTION.transform(interaction, "decline") is DrawAction.DECLINE
+    assert await THREADS.transform(interaction, "never") is ThreadMode.NEVER
+    assert await MOVE_TIME.transform(interaction, 3600) == 3600
+    assert await VARIANT.transform(interaction, "russian") == "russian"
+    with pytest.raises(discord.app_commands.TransformerError):
+        await DRAW_ACTION.transform(interaction, "propose")
+
+
+class AnswerLog:
+    """Both answer protocols of the buttons, writing down each press."""
+
+    def __init__(self) -> None:
+        self.presses: list[tuple[object, ...]] = []
+
+    async def answer_challenge(self, i: object, answer: ChallengeAnswer, challenge_id: int) -> None:
+        self.presses.append(("challenge", answer, challenge_id))
+
+    async def answer_rematch(self, i: object, game_id: int) -> None:
+        self.presses.append(("rematch", game_id))
+
+    async def answer_draw(self, i: object, accept: bool, game_id: int) -> None:
+        self.presses.append(("draw", accept, game_id))
+
+    async def answer_takeback(self, i: object, accept: bool, game_id: int, ply: int) -> None:
+        self.presses.append(("takeback", accept, game_id, ply))
+
+    async def confirm_resign(self, i: object, game_id: int) -> None:
+        self.presses.append(("resign", game_id))
+
+
+async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None:
+    buttons = Buttons()
+    answers = AnswerLog()
+    registered = buttons.answered_by(challenges=answers, offers=answers)
+    views = [
+        buttons.challenge(17),
+        buttons.draw(5),
+        buttons.takeback(5, 12),
+        buttons.resign(5),
+        buttons.rematch(5),
+    ]
+    items = [item for view in views for item in view.children]
+    ids = [item.custom_id for item in items]  # type: ignore[attr-defined]
+    assert ids == [
+        "challenge:accept:17",
+        "challenge:decline:17",
+        "challenge:cancel:17",
+        "draw:accept:5",
+        "draw:decline:5",
+        "takeback:accept:5:12",
+        "takeback:decline:5:12",
+        "resign:5",
+        "rematch:5",
+    ]
+    # discord.py registers the class of every item it posts: it must be the registered one.
+    assert all(type(item) in registered for item in items)
+    assert all(view.timeout is None for view in views)
+    # A press on an old message: the class rebuilds the item from the id alone.
+    for custom_id in ids:
+        (cls,) = [c for c in registered if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert match is not None
+        item = await cls.from_custom_id(None, None, match)  # type: ignore[arg-type]
+        await item.callback(None)  # type: ignore[arg-type]
+    assert answers.presses == [
+        ("challenge", ChallengeAnswer.ACCEPT, 17),
+        ("challenge", ChallengeAnswer.DECLINE, 17),
+        ("challenge", ChallengeAnswer.CANCEL, 17),
+        ("draw", True, 5),
+        ("draw", False, 5),
+        ("takeback", True, 5, 12),
+        ("takeback", False, 5, 12),
+        ("resign", 5),
+        ("rematch", 5),
+    ]

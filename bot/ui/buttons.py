@@ -1,105 +1,147 @@
 """Persistent buttons: each custom id carries what it acts on (``challenge:accept:17``).
 
-They are :class:`discord.ui.DynamicItem` classes registered once at start-up, so a button on a
+They are :class:`discord.ui.DynamicItem` classes, registered once at start-up, so a button on a
 message posted before a restart still works: discord.py rebuilds the item from the custom id and
 the service decides from the database whether the action still makes sense (a stale button gets
-a private "no longer open" answer).  The callbacks hand over to the bot's
-:class:`~bot.ui.flows.Flows`, where every action lives.
+a private "no longer open" answer).  The ids are a contract with every message already posted:
+they never change.
+
+Who answers a press is handed in, not looked up: a :class:`Buttons` kit makes the classes, bound
+to itself, and the commands that answer presses are given to it when the client registers the
+classes (:meth:`Buttons.answered_by`).  The kit exists before those commands because they post
+its buttons, and a finished game's Rematch button leads back to a challenge: the recursion of
+the game itself, so one side has to be plugged in after the other.  discord.py keys a dynamic
+item by its template and re-registers the class of every item it sends, so the buttons posted
+and the classes registered must be the same bound classes; the kit makes both.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+import types
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
-
-if TYPE_CHECKING:
-    from .flows import Flows
 
 ID = r"(?P<id>[0-9]{1,19})"
 
 
-def _flows(interaction: discord.Interaction) -> Flows:
-    return interaction.client.flows  # type: ignore[attr-defined,no-any-return]
+class ChallengeAnswer(StrEnum):
+    """The buttons under an open challenge, in the order they are shown."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"challenge:(?P<action>accept|decline|cancel):{ID}",
-):
+class Answer(StrEnum):
+    """The opponent's answer to a draw offer or a takeback request."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+class ChallengeAnswers(Protocol):
+    """What the challenge and rematch buttons call."""
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction, answer: ChallengeAnswer, challenge_id: int
+    ) -> None: ...
+
+    async def answer_rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class OfferAnswers(Protocol):
+    """What the draw, takeback and resignation buttons call."""
+
+    async def answer_draw(
+        self, interaction: discord.Interaction, accept: bool, game_id: int
+    ) -> None: ...
+
+    async def answer_takeback(
+        self, interaction: discord.Interaction, accept: bool, game_id: int, ply: int
+    ) -> None: ...
+
+    async def confirm_resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+Persistent = discord.ui.DynamicItem[discord.ui.Button[Any]]
+
+
+def _button(custom_id: str, label: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|decline|cancel):{ID}"):
     """Accept or Decline (the challenged user), Cancel (the challenger)."""
 
-    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "accept": ("Accept", discord.ButtonStyle.success),
-        "decline": ("Decline", discord.ButtonStyle.danger),
-        "cancel": ("Cancel", discord.ButtonStyle.secondary),
+    kit: ClassVar[Buttons]  # set by _bound
+
+    LOOKS: ClassVar[dict[ChallengeAnswer, tuple[str, discord.ButtonStyle]]] = {
+        ChallengeAnswer.ACCEPT: ("Accept", discord.ButtonStyle.success),
+        ChallengeAnswer.DECLINE: ("Decline", discord.ButtonStyle.danger),
+        ChallengeAnswer.CANCEL: ("Cancel", discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, action: str, challenge_id: int) -> None:
-        label, style = self.STYLES[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"challenge:{action}:{challenge_id}"
-            )
-        )
-        self.action = action
+    def __init__(self, answer: ChallengeAnswer, challenge_id: int) -> None:
+        super().__init__(_button(f"challenge:{answer}:{challenge_id}", *self.LOOKS[answer]))
+        self.answer = answer
         self.challenge_id = challenge_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChallengeButton:
-        return cls(match["action"], int(match["id"]))
+        return cls(ChallengeAnswer(match["action"]), int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).challenge_button(interaction, self.action, self.challenge_id)
+        await self.kit.challenges.answer_challenge(interaction, self.answer, self.challenge_id)
 
 
-class DrawButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"draw:(?P<action>accept|decline):{ID}",
-):
+class DrawButton(Persistent, template=rf"draw:(?P<action>accept|decline):{ID}"):
     """The opponent's answer to a draw offer in game ``id``."""
 
-    def __init__(self, action: str, game_id: int) -> None:
-        label, style = (
-            ("Accept draw", discord.ButtonStyle.success)
-            if action == "accept"
-            else ("Decline draw", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"draw:{action}:{game_id}")
-        )
-        self.action = action
+    kit: ClassVar[Buttons]  # set by _bound
+
+    LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
+        Answer.ACCEPT: ("Accept draw", discord.ButtonStyle.success),
+        Answer.DECLINE: ("Decline draw", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, answer: Answer, game_id: int) -> None:
+        super().__init__(_button(f"draw:{answer}:{game_id}", *self.LOOKS[answer]))
+        self.answer = answer
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DrawButton:
-        return cls(match["action"], int(match["id"]))
+        return cls(Answer(match["action"]), int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).draw_button(interaction, self.action, self.game_id)
+        accept = self.answer is Answer.ACCEPT
+        await self.kit.offers.answer_draw(interaction, accept, self.game_id)
 
 
 class TakebackButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Persistent,
     template=rf"takeback:(?P<action>accept|decline):{ID}:(?P<ply>[0-9]{{1,6}})",
 ):
     """The opponent's answer to the takeback request made in game ``id`` at ``ply``: the ply
     ties the buttons to that one request, so an old message cannot answer a later one."""
 
-    def __init__(self, action: str, game_id: int, ply: int) -> None:
-        label, style = (
-            ("Allow takeback", discord.ButtonStyle.success)
-            if action == "accept"
-            else ("Refuse takeback", discord.ButtonStyle.danger)
-        )
-        custom_id = f"takeback:{action}:{game_id}:{ply}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-        self.action = action
+    kit: ClassVar[Buttons]  # set by _bound
+
+    LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
+        Answer.ACCEPT: ("Allow takeback", discord.ButtonStyle.success),
+        Answer.DECLINE: ("Refuse takeback", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, answer: Answer, game_id: int, ply: int) -> None:
+        super().__init__(_button(f"takeback:{answer}:{game_id}:{ply}", *self.LOOKS[answer]))
+        self.answer = answer
         self.game_id = game_id
         self.ply = ply
 
@@ -107,21 +149,20 @@ class TakebackButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TakebackButton:
-        return cls(match["action"], int(match["id"]), int(match["ply"]))
+        return cls(Answer(match["action"]), int(match["id"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).takeback_button(interaction, self.action, self.game_id, self.ply)
+        accept = self.answer is Answer.ACCEPT
+        await self.kit.offers.answer_takeback(interaction, accept, self.game_id, self.ply)
 
 
-class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"resign:{ID}"):
+class ResignButton(Persistent, template=rf"resign:{ID}"):
     """The confirmation of ``/resign`` (shown only to the player who asked)."""
 
+    kit: ClassVar[Buttons]  # set by _bound
+
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Yes, resign", style=discord.ButtonStyle.danger, custom_id=f"resign:{game_id}"
-            )
-        )
+        super().__init__(_button(f"resign:{game_id}", "Yes, resign", discord.ButtonStyle.danger))
         self.game_id = game_id
 
     @classmethod
@@ -131,18 +172,16 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"r
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).resign_button(interaction, self.game_id)
+        await self.kit.offers.confirm_resign(interaction, self.game_id)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"rematch:{ID}"):
+class RematchButton(Persistent, template=rf"rematch:{ID}"):
     """Under a finished game: either player asks for a return game with colours swapped."""
 
+    kit: ClassVar[Buttons]  # set by _bound
+
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}"
-            )
-        )
+        super().__init__(_button(f"rematch:{game_id}", "Rematch", discord.ButtonStyle.primary))
         self.game_id = game_id
 
     @classmethod
@@ -152,10 +191,22 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"
         return cls(int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flows(interaction).rematch_button(interaction, self.game_id)
+        await self.kit.challenges.answer_rematch(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (ChallengeButton, DrawButton, TakebackButton, ResignButton, RematchButton)
+B = TypeVar("B", bound=Persistent)
+
+
+def _bound(base: type[B], kit: Buttons) -> type[B]:
+    """A subclass of ``base`` whose presses go to ``kit``'s answers (same template, so it
+    answers the same ids)."""
+    bound = types.new_class(
+        base.__name__,
+        (base,),
+        {"template": base.__discord_ui_compiled_template__},
+        lambda namespace: namespace.update(kit=kit, __module__=base.__module__),
+    )
+    return cast(type[B], bound)
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -165,21 +216,49 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def challenge_buttons(challenge_id: int) -> discord.ui.View:
-    return _view(*(ChallengeButton(action, challenge_id) for action in ChallengeButton.STYLES))
+class Buttons:
+    """The persistent buttons of one client: views to post, and the classes to register."""
 
+    def __init__(self) -> None:
+        self._challenge = _bound(ChallengeButton, self)
+        self._draw = _bound(DrawButton, self)
+        self._takeback = _bound(TakebackButton, self)
+        self._resign = _bound(ResignButton, self)
+        self._rematch = _bound(RematchButton, self)
+        self._challenges: ChallengeAnswers | None = None
+        self._offers: OfferAnswers | None = None
 
-def draw_buttons(game_id: int) -> discord.ui.View:
-    return _view(DrawButton("accept", game_id), DrawButton("decline", game_id))
+    def answered_by(
+        self, *, challenges: ChallengeAnswers, offers: OfferAnswers
+    ) -> tuple[type[Persistent], ...]:
+        """Hand presses to these answers; the classes for ``Client.add_dynamic_items``."""
+        self._challenges = challenges
+        self._offers = offers
+        return (self._challenge, self._draw, self._takeback, self._resign, self._rematch)
 
+    @property
+    def challenges(self) -> ChallengeAnswers:
+        if self._challenges is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._challenges
 
-def takeback_buttons(game_id: int, ply: int) -> discord.ui.View:
-    return _view(TakebackButton("accept", game_id, ply), TakebackButton("decline", game_id, ply))
+    @property
+    def offers(self) -> OfferAnswers:
+        if self._offers is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._offers
 
+    def challenge(self, challenge_id: int) -> discord.ui.View:
+        return _view(*(self._challenge(answer, challenge_id) for answer in ChallengeAnswer))
 
-def resign_buttons(game_id: int) -> discord.ui.View:
-    return _view(ResignButton(game_id))
+    def draw(self, game_id: int) -> discord.ui.View:
+        return _view(*(self._draw(answer, game_id) for answer in Answer))
 
+    def takeback(self, game_id: int, ply: int) -> discord.ui.View:
+        return _view(*(self._takeback(answer, game_id, ply) for answer in Answer))
 
-def rematch_buttons(game_id: int) -> discord.ui.View:
-    return _view(RematchButton(game_id))
+    def resign(self, game_id: int) -> discord.ui.View:
+        return _view(self._resign(game_id))
+
+    def rematch(self, game_id: int) -> discord.ui.View:
+        return _view(self._rematch(game_id))

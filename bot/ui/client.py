@@ -1,9 +1,11 @@
 """The Discord client: start-up order, command sync, background work and shutdown.
 
 Start-up (``setup_hook``, after login and before the gateway connects, so before any interaction
-can arrive): open the database (migrating it), register the persistent buttons, add the command
-cogs, sync the commands, start the scheduler (whose first check lets the computer move where it
-was its turn).
+can arrive): open the database (migrating it), build the command groups around it, register the
+persistent buttons, sync the commands, start the scheduler (whose first check lets the computer
+move where it was its turn).  Everything a command group or a button needs is handed to it here,
+as discord.py's ``advanced_startup.py`` hands its pool to the bot: nothing reaches back into the
+client.
 Shutdown: stop the scheduler, let the game actions in flight finish their transactions, close the
 database, then the connection to Discord.
 """
@@ -20,13 +22,14 @@ from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService
-from .buttons import DYNAMIC_ITEMS
-from .cogs.info import Info
-from .cogs.play import Play
-from .cogs.social import Social
-from .flows import Flows
+from .buttons import Buttons
+from .challenges import Challenges
+from .info import Info
 from .media import Media
-from .social_flows import SocialFlows
+from .offers import Offers
+from .play import Play
+from .presenter import Presenter
+from .social import Social
 
 log = logging.getLogger(__name__)
 
@@ -59,22 +62,9 @@ class DraughtsBot(commands.Bot):
         self.media = Media()
         self.closing = False
         self._service: GameService | None = None
-        self._flows: Flows | None = None
-        self._social: SocialFlows | None = None
+        self._presenter: Presenter | None = None
         self._scheduler: Scheduler | None = None
         self.computer: EngineComputer | None = None
-
-    @property
-    def flows(self) -> Flows:
-        if self._flows is None:
-            raise RuntimeError("the bot has not started")
-        return self._flows
-
-    @property
-    def social(self) -> SocialFlows:
-        if self._social is None:
-            raise RuntimeError("the bot has not started")
-        return self._social
 
     async def setup_hook(self) -> None:
         assert self.user is not None
@@ -87,18 +77,40 @@ class DraughtsBot(commands.Bot):
             computer=self.computer,
         )
         self._service = service
-        self._flows = Flows(self, service, self.media, self.settings.move_time_scale)
-        self._social = SocialFlows(self._flows)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        await self.add_cog(Play(self))
-        await self.add_cog(Info(self))
-        await self.add_cog(Social(self))
+        presenter = await self.add_commands(service)
+        self._presenter = presenter
         await self._sync_commands()
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
-        self._scheduler = Scheduler(service, self._flows.on_event, self.settings.scheduler_interval)
+        self._scheduler = Scheduler(service, presenter.on_event, self.settings.scheduler_interval)
         self._scheduler.start()
         log.info("ready to serve (database %s)", self.settings.database_path)
+
+    async def add_commands(self, service: GameService) -> Presenter:
+        """Add the command groups, in the order Discord lists them, and register the buttons
+        whose presses they answer; the presenter they share (it also posts the scheduler's
+        events).  Needs no connection, so the commands' payload can be read without one."""
+        buttons = Buttons()
+        presenter = Presenter(
+            service,
+            self.media,
+            self,
+            buttons,
+            closing=lambda: self.closing,
+            move_time_scale=self.settings.move_time_scale,
+        )
+        challenges = Challenges(service, presenter, buttons, self)
+        offers = Offers(service, presenter, buttons)
+        for cog in (
+            challenges,
+            Play(service, presenter),
+            offers,
+            Info(service, presenter),
+            Social(service, presenter),
+        ):
+            await self.add_cog(cog)
+        self.add_dynamic_items(*buttons.answered_by(challenges=challenges, offers=offers))
+        return presenter
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -118,8 +130,8 @@ class DraughtsBot(commands.Bot):
         log.info("shutting down")
         if self._scheduler is not None:
             await self._scheduler.stop()
-        if self._flows is not None:
-            await self._flows.drain(SHUTDOWN_GRACE_SECONDS)
+        if self._presenter is not None:
+            await self._presenter.drain(SHUTDOWN_GRACE_SECONDS)
         if self._service is not None:
             await self._service.close()
         await super().close()

@@ -91,12 +91,12 @@ class Reply:
             self._thinking = False
             kwargs = out.send_kwargs()
             files = kwargs.pop("files", [])
-            message = await i.edit_original_response(
+            edited = await i.edit_original_response(
                 content=kwargs.pop("content", None), attachments=files, **kwargs
             )
-            return message.id
-        message = await i.followup.send(wait=True, **out.send_kwargs())
-        return message.id
+            return edited.id
+        sent = await i.followup.send(wait=True, **out.send_kwargs())
+        return sent.id
 
     async def private(self, text: str, view: discord.ui.View | None = None) -> None:
         """A message only the user sees (errors, lists, confirmations)."""

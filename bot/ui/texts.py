@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
 
+from ..enums import Opening
+
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
     ("5 minutes", 5 * 60),
     ("15 minutes", 15 * 60),
@@ -24,7 +26,11 @@ as Discord games are played between other things."""
 VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
 """The ``variant`` choices, in the order of :data:`rules.variants.VARIANTS`."""
 
-COLOR_CHOICES = ("random", "white", "black")
+OPENING_WORDS: dict[Opening, str] = {
+    Opening.NONE: "none (the usual start)",
+    Opening.BALLOT: "ballot (random ACF three-move opening)",
+}
+"""The ``opening`` choices of ``/challenge``, as Discord lists them."""
 
 _UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 

@@ -1,0 +1,218 @@
+"""``/challenge`` and the answers to it: Accept, Decline and Cancel, and Rematch after a game.
+
+A challenge is public in its channel with its buttons; challenging the bot starts a game against
+the computer at once.  Every check runs before anything is deferred or posted, so a refusal is
+private; a game that needs a thread gets one here, named after its players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..enums import ColorChoice, Opening, ThreadMode
+from ..errors import ChallengeError, ThreadRequired
+from ..results import Action, ChallengeView
+from ..service import GameService
+from .buttons import Buttons, ChallengeAnswer
+from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
+from .embeds import challenge_embed, mention
+from .presenter import Connection, Presenter, parent_of, player_of
+from .replies import Outgoing, Reply, send_to
+from .threads import open_thread, thread_home
+
+
+class Challenges(commands.Cog):
+    """Starting games."""
+
+    def __init__(
+        self,
+        service: GameService,
+        presenter: Presenter,
+        buttons: Buttons,
+        connection: Connection,
+    ) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.buttons = buttons
+        self.connection = connection
+        self._accepting: dict[int, asyncio.Lock] = {}
+        """One acceptance at a time per challenge: a double click must not start two games."""
+
+    @app_commands.command(name="challenge", description="Challenge someone (or me) to a game")
+    @app_commands.describe(
+        opponent="Who you want to play; pick me to play the computer",
+        variant="Which draughts variant (default: the server's, else English)",
+        color="Your colour (default: random)",
+        move_time="Time for each move (default: the server's, else 1 day)",
+        thread="Play in a new thread (default: no)",
+        opening="Start from a random ACF three-move ballot (English only)",
+        match="Play a two-game match: same opening, colours swapped",
+        level="Computer strength, 1 (beginner) to 6 (strongest); only against me",
+    )
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User,
+        variant: VariantOption | None = None,
+        color: ColorOption = ColorChoice.RANDOM,
+        move_time: MoveTimeOption | None = None,
+        thread: bool = False,
+        opening: OpeningOption = Opening.NONE,
+        match: bool = False,
+        level: app_commands.Range[int, 1, 6] | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            bot_user = self.connection.user
+            assert bot_user is not None and interaction.channel_id is not None
+            against_computer = opponent.id == bot_user.id
+            if opponent.bot and not against_computer:
+                raise ChallengeError(
+                    f"{opponent.display_name} is a bot; to play the computer, challenge me"
+                )
+            if level is not None and not against_computer:
+                raise ChallengeError("the level is for games against me (the computer) only")
+            terms: dict[str, Any] = {
+                "channel_id": interaction.channel_id,
+                "challenger": player_of(interaction.user),
+                "opponent": player_of(opponent),
+                "variant": variant,
+                "color": color,
+                "move_time": None if move_time is None else self.presenter.seconds(move_time),
+                "thread": thread,
+                "level": level,
+                "ballot": opening is Opening.BALLOT,
+                "match": match,
+                "parent_id": parent_of(interaction),
+            }
+            guild_id = interaction.guild_id
+            # A thread that was not asked for is needed because the channel is busy, unless the
+            # server plays every game in a thread.
+            forced = (await self.service.settings.get(guild_id)).threads == ThreadMode.ALWAYS and (
+                parent_of(interaction) is None
+            )
+            busy = not thread and not forced
+            try:
+                needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
+            except ThreadRequired:
+                home = thread_home(interaction, busy=busy)
+                await reply.think()
+                name = f"{interaction.user.display_name} v {opponent.display_name}"
+                room = await open_thread(home, name)
+                result = await self.service.challenge(guild_id=guild_id, thread_id=room.id, **terms)
+                await self.presenter.publish(lambda out: send_to(room, out), result)
+                assert result.game is not None
+                await reply.public(
+                    Outgoing(
+                        content=f"Game #{result.game.id} against me started in {room.mention}."
+                    )
+                )
+                return
+            if needs_thread:
+                # Refuse now, not when the opponent accepts, if no thread can be opened here.
+                thread_home(interaction, busy=busy)
+            if against_computer:
+                await reply.think()  # the computer may move first
+            result = await self.service.challenge(guild_id=guild_id, **terms)
+            if result.challenge is None:
+                await self.presenter.publish(reply.public, result)
+                return
+            await self._post_challenge(reply, result.challenge, result.mentions)
+
+        await self.presenter.run(interaction, work)
+
+    async def _post_challenge(
+        self, reply: Reply, challenge: ChallengeView, mentions: tuple[int, ...]
+    ) -> None:
+        """The open challenge with its buttons, remembered so its buttons can be taken off
+        when it is answered elsewhere or expires."""
+        out = Outgoing(
+            content=f"{mention(challenge.opponent)}, you have been challenged!",
+            embed=challenge_embed(challenge),
+            view=self.buttons.challenge(challenge.id),
+            mentions=mentions,
+        )
+        message_id = await reply.public(out)
+        if message_id is not None:
+            await self.service.set_challenge_message(challenge.id, message_id)
+
+    # -- the buttons -------------------------------------------------------------------------
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction, answer: ChallengeAnswer, challenge_id: int
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            user = interaction.user.id
+            match answer:
+                case ChallengeAnswer.ACCEPT:
+                    lock = self._accepting.setdefault(challenge_id, asyncio.Lock())
+                    async with lock:
+                        await self._accept(reply, interaction, challenge_id)
+                    self._accepting.pop(challenge_id, None)
+                case ChallengeAnswer.DECLINE:
+                    result = await self.service.decline(challenge_id, user)
+                    assert result.challenge is not None
+                    await reply.update(embed=challenge_embed(result.challenge), view=None)
+                    await reply.public(
+                        Outgoing(
+                            content=f"{mention(result.challenge.challenger)} {result.text}",
+                            mentions=result.mentions,
+                        )
+                    )
+                case ChallengeAnswer.CANCEL:
+                    result = await self.service.cancel(challenge_id, user)
+                    assert result.challenge is not None
+                    await reply.update(embed=challenge_embed(result.challenge), view=None)
+
+        await self.presenter.run(interaction, work)
+
+    async def _accept(
+        self, reply: Reply, interaction: discord.Interaction, challenge_id: int
+    ) -> None:
+        user = interaction.user.id
+        try:
+            result = await self.service.accept(challenge_id, user)
+        except ThreadRequired:
+            challenge = await self.service.challenge_view(challenge_id)
+            home = thread_home(interaction, busy=not challenge.thread)
+            await reply.hold()
+            name = f"{challenge.challenger.name} v {challenge.opponent.name}"
+            room = await open_thread(home, name, interaction.message)
+            result = await self.service.accept(challenge_id, user, thread_id=room.id)
+            closed = await self.service.challenge_view(challenge_id)
+            await reply.update(embed=challenge_embed(closed, game_channel=room.id), view=None)
+            await self.presenter.publish(lambda out: send_to(room, out), result)
+            return
+        closed = await self.service.challenge_view(challenge_id)
+        await reply.update(embed=challenge_embed(closed), view=None)
+        await self.presenter.publish(reply.public, result)
+
+    async def answer_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work(reply: Reply) -> None:
+            user = interaction.user.id
+            parent = parent_of(interaction)
+            try:
+                result = await self.service.rematch(game_id, user, parent_id=parent)
+            except ThreadRequired:
+                home = thread_home(interaction, busy=True)
+                await reply.hold()
+                room = await open_thread(home, f"Rematch of game #{game_id}")
+                result = await self.service.rematch(
+                    game_id, user, thread_id=room.id, parent_id=parent
+                )
+                await self.presenter.publish(lambda out: send_to(room, out), result)
+                return
+            if result.action is Action.CHALLENGE_CREATED:
+                assert result.challenge is not None
+                await self._post_challenge(reply, result.challenge, result.mentions)
+                return
+            if result.challenge is not None:  # this press accepted the other player's rematch
+                await self.presenter.show_closed(result.challenge)
+            await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)

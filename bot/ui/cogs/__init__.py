@@ -1,1 +1,0 @@
-"""The slash commands, grouped as discord.py cogs: playing a game, and looking things up."""

@@ -1,0 +1,149 @@
+"""What players ask of each other, and ending a game early: ``/draw``, ``/takeback``,
+``/resign`` and ``/abort``, with the buttons that answer them.
+
+An offer or a request is public with the opponent's Accept / Decline buttons; resigning is
+confirmed privately first (a button only the resigning player sees), since it cannot be undone.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..enums import DrawAction
+from ..errors import NotAPlayerError
+from ..results import Action, ActionResult
+from ..service import GameService
+from .buttons import Buttons
+from .choices import DrawActionOption
+from .presenter import Presenter, pings
+from .replies import Outgoing, Reply
+
+
+class Offers(commands.Cog):
+    """Draws, takebacks, resignation and abort."""
+
+    def __init__(self, service: GameService, presenter: Presenter, buttons: Buttons) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.buttons = buttons
+
+    @app_commands.command(name="draw", description="Offer, accept or decline a draw")
+    @app_commands.describe(action="What to do")
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction, action: DrawActionOption) -> None:
+        act = {
+            DrawAction.OFFER: self.service.offer_draw,
+            DrawAction.ACCEPT: self.service.accept_draw,
+            DrawAction.DECLINE: self.service.decline_draw,
+        }[action]
+
+        async def work(reply: Reply) -> None:
+            result = await act(interaction.user.id, channel_id=interaction.channel_id)
+            if result.action is Action.DRAW_OFFERED:
+                assert result.game is not None
+                await self._ask(reply, result, self.buttons.draw(result.game.id))
+            else:
+                await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="resign", description="Resign this channel's game (asks first)")
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            assert interaction.channel_id is not None
+            view = await self.presenter.channel_game(interaction.channel_id)
+            me = interaction.user.id
+            if me not in (view.white.id, view.black.id):
+                raise NotAPlayerError(
+                    f"you are not playing in this game ({view.white.name} v {view.black.name})"
+                )
+            other = view.black if me == view.white.id else view.white
+            await reply.private(
+                f"Resign game #{view.id} against {other.name}? This cannot be undone.",
+                view=self.buttons.resign(view.id),
+            )
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="takeback", description="Ask to take back your last move")
+    @app_commands.guild_only()
+    async def takeback(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            result = await self.service.request_takeback(
+                interaction.user.id, channel_id=interaction.channel_id
+            )
+            if result.action is Action.TAKEBACK_OFFERED:
+                assert result.game is not None
+                game = result.game
+                await self._ask(reply, result, self.buttons.takeback(game.id, game.ply))
+            else:
+                await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="abort", description="End this channel's game with no result")
+    @app_commands.default_permissions(manage_messages=True)
+    @app_commands.guild_only()
+    async def abort(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            perms = interaction.permissions
+            result = await self.service.abort(
+                interaction.user.id,
+                is_moderator=perms.manage_messages or perms.administrator,
+                channel_id=interaction.channel_id,
+            )
+            await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)
+
+    @staticmethod
+    async def _ask(reply: Reply, result: ActionResult, buttons: discord.ui.View) -> None:
+        """An offer or request, public, with the buttons the opponent answers it with."""
+        await reply.public(
+            Outgoing(
+                content=f"{pings(result.mentions)} {result.text}".strip(),
+                view=buttons,
+                mentions=result.mentions,
+            )
+        )
+
+    # -- the buttons -------------------------------------------------------------------------
+
+    async def answer_draw(
+        self, interaction: discord.Interaction, accept: bool, game_id: int
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            user = interaction.user.id
+            if accept:
+                result = await self.service.accept_draw(user, game_id=game_id)
+                await reply.update(content=result.text, view=None)
+                await self.presenter.publish(reply.public, result)
+            else:
+                result = await self.service.decline_draw(user, game_id=game_id)
+                await reply.update(content=result.text, view=None)
+
+        await self.presenter.run(interaction, work)
+
+    async def answer_takeback(
+        self, interaction: discord.Interaction, accept: bool, game_id: int, ply: int
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            result = await self.service.answer_takeback(
+                interaction.user.id, accept, game_id=game_id, expected_ply=ply
+            )
+            await reply.update(content=result.text, view=None)
+            if result.action is Action.TAKEBACK_ACCEPTED:
+                await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)
+
+    async def confirm_resign(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work(reply: Reply) -> None:
+            result = await self.service.resign(interaction.user.id, game_id=game_id)
+            await reply.update(content=f"You resigned game #{game_id}.", view=None)
+            await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)

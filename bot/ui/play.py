@@ -1,0 +1,109 @@
+"""Playing the game of a channel: ``/move`` (with its autocomplete), ``/board`` and ``/moves``.
+
+A move is read and checked once, by the service: the autocomplete only suggests, and the command
+defers (for the computer's reply) from inside the service's check, once the move is known to be
+legal, so an illegal move is refused privately and nothing is posted.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..errors import IllegalMoveError
+from ..results import GameView
+from ..service import GameService
+from .media import default_flip
+from .presenter import Presenter
+from .replies import Reply
+from .texts import plural
+
+log = logging.getLogger(__name__)
+
+MAX_MOVE_TEXT = 100
+"""Longer ``/move`` text is refused before it reaches the parser (the longest legal move of any
+variant is far shorter)."""
+MAX_MESSAGE = 1900
+"""Room for the move list in one private message (Discord allows 2,000 characters)."""
+
+
+class Play(commands.Cog):
+    """Moves and boards."""
+
+    def __init__(self, service: GameService, presenter: Presenter) -> None:
+        self.service = service
+        self.presenter = presenter
+
+    @app_commands.command(name="move", description="Play a move in this channel's game")
+    @app_commands.describe(move="Your move, e.g. 11-15 or 22x15 (start typing for suggestions)")
+    @app_commands.guild_only()
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        move: app_commands.Range[str, 1, MAX_MOVE_TEXT],
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            assert interaction.channel_id is not None
+            if len(move) > MAX_MOVE_TEXT:
+                raise IllegalMoveError("that is far too long to be a move")
+
+            async def valid(view: GameView) -> None:
+                if view.computer_id is not None:
+                    await reply.think()  # the computer answers in the same message
+
+            result = await self.service.move(
+                interaction.user.id, move, channel_id=interaction.channel_id, on_valid=valid
+            )
+            await self.presenter.publish(reply.public, result)
+
+        await self.presenter.run(interaction, work)
+
+    @move.autocomplete("move")
+    async def move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None or self.presenter.closing:
+            return []
+        try:
+            choices = await self.service.legal_moves(
+                interaction.channel_id, interaction.user.id, current[:MAX_MOVE_TEXT]
+            )
+        except Exception:
+            log.exception("autocomplete failed")
+            return []
+        return [app_commands.Choice(name=c.name[:100], value=c.value) for c in choices]
+
+    @app_commands.command(name="board", description="Show this channel's game again")
+    @app_commands.describe(flip="Show it from the other side (default: the side to move)")
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+        async def work(reply: Reply) -> None:
+            assert interaction.channel_id is not None
+            view = await self.presenter.channel_game(interaction.channel_id)
+            assert view.to_move is not None
+            headline = f"Move {view.move_number}: {view.to_move.name} to move."
+            side = default_flip(view) != flip  # the option shows the other side
+            await reply.public(await self.presenter.game_message(view, headline, (), flip=side))
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="moves", description="List the legal moves (only you see it)")
+    @app_commands.guild_only()
+    async def moves(self, interaction: discord.Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            assert interaction.channel_id is not None
+            view, moves = await self.service.move_list(interaction.channel_id)
+            assert view.to_move is not None
+            listed = ", ".join(f"`{m}`" for m in moves)
+            if len(listed) > MAX_MESSAGE:
+                listed = listed[: listed.rfind(",", 0, MAX_MESSAGE)] + ", …"
+            captures = " (capturing is compulsory)" if moves and "x" in moves[0] else ""
+            await reply.private(
+                f"{view.to_move.name} ({view.turn.capitalize()}) has "
+                f"{plural(len(moves), 'legal move')}{captures}: {listed}"
+            )
+
+        await self.presenter.run(interaction, work)

@@ -1,0 +1,273 @@
+"""How the bot answers and what it posts, shared by every command and button.
+
+Each command's work runs through :meth:`Presenter.run`, which turns a refusal into a private
+answer (nothing changed, no traceback in the log) and counts the work as in flight until it has
+posted everything, so a shutdown can wait for it (:meth:`Presenter.drain`).  What a result
+changed is shown the same way whatever caused it, a command, a button or the scheduler
+(:meth:`Presenter.publish`).  No game rule lives here: the service decides, this presents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+from ..enums import GameStatus
+from ..errors import IllegalMoveError, NotFoundError, ServiceError
+from ..results import Action, ActionResult, ChallengeView, GameView, Player
+from ..service import GameService
+from .buttons import Buttons
+from .embeds import challenge_embed, game_embed, mention, relative_time
+from .media import Media
+from .replies import Outgoing, Reply, send_to
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[Outgoing], Awaitable[Any]]
+"""Where a message goes: an interaction's answer, or a channel."""
+Work = Callable[[Reply], Awaitable[None]]
+"""One interaction's work, given the interaction's :class:`Reply`."""
+
+
+class Connection(Protocol):
+    """What the Discord layer needs of the client: who the bot is, and where it can post
+    without an interaction (a :class:`discord.Client` is one)."""
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    def get_channel(self, id: int, /) -> object: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+
+def user_error(error: ServiceError) -> str:
+    """The refusal as a sentence for the user, with a hint where one helps."""
+    reason = error.reason.strip() or "that is not possible now"
+    text = reason[0].upper() + reason[1:]
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    if isinstance(error, IllegalMoveError):
+        text += " Type `/move` and pick from the suggestions, or see `/moves`."
+    elif isinstance(error, NotFoundError) and "channel" in reason:
+        text += " Start one with `/challenge`."
+    return text
+
+
+def pings(user_ids: tuple[int, ...]) -> str:
+    """Mentions of ``user_ids``, space-separated (they ping only if the message allows it)."""
+    return " ".join(f"<@{uid}>" for uid in user_ids)
+
+
+def player_of(user: discord.abc.User) -> Player:
+    return Player(user.id, user.display_name)
+
+
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel a thread hangs off (None outside threads): a server's list of game channels
+    names channels, and their threads count as them."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return None
+
+
+class Presenter:
+    """One per client, handed to every command group and to the scheduler's events."""
+
+    def __init__(
+        self,
+        service: GameService,
+        media: Media,
+        connection: Connection,
+        buttons: Buttons,
+        *,
+        closing: Callable[[], bool],
+        move_time_scale: float,
+    ) -> None:
+        self.service = service
+        self.media = media
+        self.connection = connection
+        self.buttons = buttons
+        self._closing = closing
+        self.move_time_scale = move_time_scale
+        self._in_flight: set[asyncio.Task[Any]] = set()
+
+    @property
+    def closing(self) -> bool:
+        """The bot is shutting down: new work is turned away."""
+        return self._closing()
+
+    # -- answering an interaction ----------------------------------------------------------
+
+    async def run(self, interaction: discord.Interaction, work: Work) -> None:
+        """Run one interaction's ``work`` with the refusal handling of :meth:`_answering`,
+        counted as in flight until it has posted everything (see :meth:`drain`)."""
+        reply = Reply(interaction)
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            with contextlib.suppress(_Stop):
+                async with self._answering(reply):
+                    await work(reply)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    @contextlib.asynccontextmanager
+    async def _answering(self, reply: Reply) -> AsyncIterator[None]:
+        """Turn refusals into a private answer (and no log noise); anything else is a bug,
+        logged with its traceback, and the user is told without details."""
+        if self.closing:
+            await reply.private("I am restarting; try again in a moment.")
+            raise _Stop
+        try:
+            yield
+        except ServiceError as error:
+            with contextlib.suppress(discord.HTTPException):
+                await reply.private(user_error(error))
+        except discord.HTTPException as error:
+            log.warning("Discord refused a request: %s", error)
+            with contextlib.suppress(discord.HTTPException):
+                await reply.private("Discord refused one of my messages; please try again.")
+        except Exception:
+            log.exception("interaction %s failed", reply.interaction.id)
+            with contextlib.suppress(discord.HTTPException):
+                await reply.private("Sorry, something went wrong on my side. Please try again.")
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the interactions still posting, so a shutdown
+        does not cut a game's last messages (its record, its replay) off mid-send."""
+        pending = [t for t in self._in_flight if t is not asyncio.current_task()]
+        if pending:
+            log.info("waiting for %d interaction(s) to finish", len(pending))
+            await asyncio.wait(pending, timeout=timeout)
+
+    def seconds(self, move_time: int) -> int:
+        """A chosen time per move as the bot runs it (tests shrink times with a scale)."""
+        return max(1, round(move_time * self.move_time_scale))
+
+    async def channel_game(self, channel_id: int) -> GameView:
+        """The game running in ``channel_id``, or the refusal saying there is none."""
+        view = await self.service.game_in(channel_id)
+        if view is None:
+            raise NotFoundError("there is no game running in this channel")
+        return view
+
+    # -- what everyone sees ----------------------------------------------------------------
+
+    async def game_message(
+        self,
+        view: GameView,
+        headline: str,
+        mentions: tuple[int, ...],
+        flip: bool | None = None,
+        record: tuple[str, str] | None = None,
+    ) -> Outgoing:
+        """The board message of ``view``; a finished game adds its PDN (``record``, the
+        service's ``(file name, text)``, read here if not given) and a Rematch button."""
+        png = await self.media.board(view, flip)
+        image = f"game-{view.id}-{view.ply}.png"
+        out = Outgoing(
+            embed=game_embed(view, headline, image),
+            files=[(image, png)],
+            mentions=mentions,
+        )
+        if view.running and view.to_move is not None and view.to_move.id in mentions:
+            out.content = f"{mention(view.to_move)}, your move."
+        elif mentions:
+            out.content = pings(mentions)
+        if not view.running:
+            name, text = record or await self.service.pdn(game_id=view.id)
+            out.files.append((name, text.encode()))
+            if view.status == GameStatus.FINISHED and view.match_game != 1:
+                out.view = self.buttons.rematch(view.id)
+        return out
+
+    async def publish(self, send: Send, result: ActionResult) -> None:
+        """Post what ``result`` changed for everyone: the board after a move, the result and
+        record after the end, otherwise the sentence."""
+        view = result.game
+        if view is not None and (result.post_board or not view.running):
+            record = None if view.running else await self.service.pdn(game_id=view.id)
+            await send(await self.game_message(view, result.text, result.mentions, record=record))
+            if record is not None and view.status == GameStatus.FINISHED:
+                await self._send_replay(send, view, record[1])
+        else:
+            content = f"{pings(result.mentions)} {result.text}".strip()
+            await send(Outgoing(content=content, mentions=result.mentions))
+        if result.follow_up is not None:  # a match's second game, in the same channel
+            await self.publish(send, result.follow_up)
+
+    async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
+        """The animated replay of a finished game (rendered in a worker process)."""
+        try:
+            replay = await self.media.replay(pdn_text, flip=False)
+        except Exception:
+            log.exception("the replay of game %s could not be made", view.id)
+            return
+        caption = f"Replay of game #{view.id}."
+        if replay.note:
+            caption += f" {replay.note}"
+        await send(Outgoing(content=caption, files=[(f"game-{view.id}.gif", replay.data)]))
+
+    # -- without an interaction ------------------------------------------------------------
+
+    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.abc.Messageable:
+        """Where to post about a game without an interaction (scheduler, start-up): a partial
+        channel needs no cache, so threads work after a restart too."""
+        known = self.connection.get_channel(channel_id)
+        if isinstance(known, discord.abc.Messageable):
+            return known
+        return self.connection.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def show_closed(self, challenge: ChallengeView) -> None:
+        """Take the buttons off a challenge's message once it is answered elsewhere or expired."""
+        if challenge.message_id is None:
+            return
+        channel = self.connection.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        message = channel.get_partial_message(challenge.message_id)
+        try:
+            await message.edit(embed=challenge_embed(challenge), view=None)
+        except discord.HTTPException as exc:  # deleted meanwhile: nothing left to update
+            log.info("challenge %s message not updated: %s", challenge.id, exc)
+
+    async def on_event(self, result: ActionResult) -> None:
+        """A scheduler event (or a computer move made at start-up), posted in its channel."""
+        if result.action is Action.CHALLENGE_EXPIRED:
+            if result.challenge is not None:
+                await self.show_closed(result.challenge)
+            return
+        view = result.game
+        if view is None:
+            return
+        channel = self.channel(view.channel_id, view.guild_id)
+        if result.action is Action.REMINDER:
+            assert view.to_move is not None and view.deadline is not None
+            await send_to(
+                channel,
+                Outgoing(
+                    content=(
+                        f"{mention(view.to_move)}, it is your move in game #{view.id}: half of "
+                        f"your time has passed; the game is lost on time "
+                        f"{relative_time(view.deadline)}."
+                    ),
+                    mentions=result.mentions,
+                ),
+            )
+            return
+        await self.publish(lambda out: send_to(channel, out), result)
+
+
+class _Stop(Exception):
+    """The bot is shutting down; the interaction has been told."""

@@ -1,0 +1,167 @@
+"""What a server has played and how it is set up: ``/stats``, ``/leaderboard``, ``/history``,
+``/replay`` and ``/settings``.
+
+Lists are private (they are lookups, like ``/games``); ``/replay`` is public because it shows a
+game to the channel.  Anyone may read the settings; changing them is for moderators.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..enums import GameStatus
+from ..errors import ForbiddenError
+from ..service import GameService
+from .choices import MoveTimeOption, ThreadsOption, VariantOption
+from .presenter import Presenter, player_of
+from .replies import Outgoing, Reply
+from .social_embeds import history_embed, leaderboard_embed, settings_embed, stats_embed
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Server settings are for those who may manage the server (or administrators)."""
+    perms = interaction.permissions
+    return perms.manage_guild or perms.administrator
+
+
+class Social(commands.Cog):
+    """Ratings, history, replays and server settings."""
+
+    def __init__(self, service: GameService, presenter: Presenter) -> None:
+        self.service = service
+        self.presenter = presenter
+
+    @app_commands.command(name="stats", description="Rating and record of a player")
+    @app_commands.describe(
+        user="Whose (default: you)", variant="Which variant (default: the server's)"
+    )
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        variant: VariantOption | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            server = await self.service.settings.get(interaction.guild_id)
+            who = player_of(user or interaction.user)
+            stats = await self.service.standings.stats(
+                interaction.guild_id, who, variant or server.variant
+            )
+            await reply.private_embed(stats_embed(stats))
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="leaderboard", description="This server's ranking in a variant")
+    @app_commands.describe(variant="Which variant (default: the server's)")
+    @app_commands.guild_only()
+    async def leaderboard(
+        self, interaction: discord.Interaction, variant: VariantOption | None = None
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            server = await self.service.settings.get(interaction.guild_id)
+            board = await self.service.standings.leaderboard(
+                interaction.guild_id, variant or server.variant, interaction.user.id
+            )
+            await reply.private_embed(leaderboard_embed(board))
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="history", description="Recent finished games and their ids")
+    @app_commands.describe(user="Only this player's games (default: everyone's)")
+    @app_commands.guild_only()
+    async def history(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            games = await self.service.standings.history(
+                interaction.guild_id, None if user is None else user.id
+            )
+            whose = None if user is None else user.display_name
+            await reply.private_embed(history_embed(games, whose))
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(name="replay", description="A game as an animated GIF")
+    @app_commands.describe(game="Game number (default: this channel's game, or its last one)")
+    @app_commands.guild_only()
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            row = await self.service.find_game(
+                game_id=game,
+                channel_id=interaction.channel_id,
+                guild_id=interaction.guild_id,
+                check_guild=True,
+            )
+            _, text = await self.service.pdn(game_id=row.id)
+            await reply.think()  # a long game takes a moment to draw (in a worker process)
+            replay = await self.presenter.media.replay(text, flip=False)
+            state = "so far" if row.status == GameStatus.RUNNING else ""
+            caption = f"Replay of game #{row.id} ({row.white_name} v {row.black_name}) {state}"
+            caption = caption.strip() + "."
+            if replay.note:
+                caption += f" {replay.note}"
+            await reply.public(
+                Outgoing(content=caption, files=[(f"game-{row.id}.gif", replay.data)])
+            )
+
+        await self.presenter.run(interaction, work)
+
+    @app_commands.command(
+        name="settings", description="Show or change this server's settings (moderators)"
+    )
+    @app_commands.describe(
+        variant="Default variant of /challenge",
+        move_time="Default time per move of /challenge",
+        threads="optional: when asked; always: every game; never: no game threads",
+        allow_channel="Add a channel games may be played in (none listed: every channel)",
+        disallow_channel="Remove a channel from the game channels",
+        all_channels="Clear the list: games may be played in every channel",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        variant: VariantOption | None = None,
+        move_time: MoveTimeOption | None = None,
+        threads: ThreadsOption | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        all_channels: bool = False,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            guild = interaction.guild_id
+            wants_change = (
+                any(
+                    x is not None
+                    for x in (variant, move_time, threads, allow_channel, disallow_channel)
+                )
+                or all_channels
+            )
+            if not wants_change:
+                await reply.private_embed(
+                    settings_embed(await self.service.settings.get(guild), False)
+                )
+                return
+            if not is_moderator(interaction):
+                raise ForbiddenError("only moderators (Manage Server) can change the settings")
+            changed = await self.service.settings.change(
+                guild,
+                is_moderator=True,
+                variant=variant,
+                move_time=None if move_time is None else self.presenter.seconds(move_time),
+                threads=threads,
+                allow=() if allow_channel is None else (allow_channel.id,),
+                disallow=() if disallow_channel is None else (disallow_channel.id,),
+                all_channels=all_channels,
+            )
+            await reply.private_embed(settings_embed(changed, True))
+
+        await self.presenter.run(interaction, work)

@@ -1,0 +1,63 @@
+"""Game threads: where one can hang off, and opening it.
+
+A game gets its own thread when the challenger asks, when the server plays every game in one,
+or when the channel already has a game (one game per channel).  Whether a thread is needed is
+the service's call; whether one *can* be opened here (a text channel, not a thread, and the
+bot's permissions) is Discord's, checked before anything is deferred so a refusal stays private.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+
+from ..errors import ChallengeError
+
+THREAD_ARCHIVE_MINUTES: Final = 10080
+"""A week, Discord's longest: a correspondence game may go quiet for days, and an archived
+thread drops out of the channel list."""
+
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+
+
+def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextChannel:
+    """The channel a new game thread can hang off, or a refusal saying why there is none.
+    ``busy``: the thread is needed because this channel already has a game (otherwise it
+    was asked for, or the server plays every game in a thread)."""
+    why = "a game is already running here" if busy else "the game needs its own thread"
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) or (
+        channel is not None and getattr(channel, "type", None) in THREAD_TYPES
+    ):
+        if busy:
+            raise ChallengeError(
+                "a game is already running in this thread and a thread cannot hold another "
+                "thread: start the game from a channel"
+            )
+        raise ChallengeError(
+            "this is a thread already: leave out `thread` to play here, or challenge from a channel"
+        )
+    if not isinstance(channel, discord.TextChannel):
+        raise ChallengeError(f"{why}, and I can only open game threads in text channels")
+    perms = interaction.app_permissions
+    if not (perms.create_public_threads and perms.send_messages_in_threads):
+        raise ChallengeError(
+            f"{why}, but I lack the Create Public Threads and Send Messages in Threads "
+            "permissions in this channel to open a thread for the game"
+        )
+    return channel
+
+
+async def open_thread(
+    home: discord.TextChannel, name: str, message: discord.Message | None = None
+) -> discord.Thread:
+    """A public thread for a game, on ``message`` (the challenge being accepted) if given."""
+    name = name[:100]
+    if message is not None:
+        return await message.create_thread(name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+    return await home.create_thread(
+        name=name,
+        type=discord.ChannelType.public_thread,
+        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+    )
