@@ -1,17 +1,52 @@
-"""Shared fixtures of the end-to-end tests: a fake Discord on loopback and the bot launched
-against it (see ``tests/e2e_harness.py``)."""
+"""Shared fixtures: the game service on a real file with a hand-moved clock (see
+``tests/service_harness.py``), and for the end-to-end tests a fake Discord on loopback with the
+bot launched against it (see ``tests/e2e_harness.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
-from e2e_harness import BotProcess, Users
+from e2e_harness import BotProcess, Launch, Users
 from fake_discord import FakeDiscord
+from service_harness import Clock, Services, opened
 
-Launch = Callable[..., Awaitable[tuple[BotProcess, Users]]]
+from bot.service import GameService
+
+# -- the game service -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The test's clock, at ``T0`` until the test moves it; every service of the test reads it."""
+    return Clock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """The test's database file; reopening a service on it is a restart."""
+    return tmp_path / "draughts.db"
+
+
+@pytest.fixture
+async def service(db_path: Path, clock: Clock) -> AsyncIterator[GameService]:
+    """A service on ``db_path``, closed after the test."""
+    async with opened(db_path, clock) as svc:
+        yield svc
+
+
+@pytest.fixture
+async def services(clock: Clock) -> AsyncIterator[Services]:
+    """For tests that close and reopen services themselves: ``await services.open(path)``;
+    anything left open is closed at the end."""
+    opener = Services(clock)
+    yield opener
+    await opener.close_all()
+
+
+# -- end to end -------------------------------------------------------------------------------
 
 
 @pytest.fixture

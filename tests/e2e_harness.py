@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -358,3 +358,7 @@ async def first_answer(sent: Sent) -> RecordedRequest:
     )
     assert answer.method == "PATCH", f"refused instead: {content_of(answer)!r}"
     return answer
+
+
+Launch = Callable[..., Awaitable[tuple[BotProcess, Users]]]
+"""The ``launch`` fixture: ``bot, users = await launch(SETTING="value", ...)``."""

@@ -286,6 +286,49 @@ def test_the_rooms_of_bot_import_one_way(room: str) -> None:
     assert room_problems(ROOT, room, BOT_ROOMS[room]) == []
 
 
+SERVICE_ORDER = (
+    "views",
+    "records",
+    "ratings",
+    "ladder",
+    "matches",
+    "settings",
+    "standings",
+    "computer",
+    "live",
+    "computer_replies",
+    "starting",
+    "endings",
+    "challenges",
+    "play",
+    "draws",
+    "takebacks",
+    "queries",
+    "deadlines",
+    "facade",
+)
+"""The service's modules in the order of docs/ARCHITECTURE.md: each imports only those before it
+(the package's ``__init__`` exports the facade)."""
+
+
+def order_problems(root: Path, package: str, order: tuple[str, ...]) -> list[str]:
+    """Modules of the subpackage ``package`` missing from ``order``, and imports among its
+    modules that point to one listed at the same place or later."""
+    top = package.partition(".")[0]
+    rank = {f"{package}.{name}": n for n, name in enumerate(order)}
+    members = [m for m in modules_of(root, top) if m.startswith(package + ".")]
+    problems = [f"{module} is not in the order" for module in members if module not in rank]
+    for found in all_imports(root, top):
+        backwards = rank.get(found.imported, -1) >= rank.get(found.importer, len(order))
+        if backwards:
+            problems.append(f"{found.importer} imports {found.imported} ({found.where})")
+    return problems
+
+
+def test_the_service_rooms_import_in_the_documented_order() -> None:
+    assert order_problems(ROOT, "bot.service", SERVICE_ORDER) == []
+
+
 def test_only_the_sqlite_store_talks_to_sqlite() -> None:
     talkers = {
         found.importer

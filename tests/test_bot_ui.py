@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -16,6 +17,8 @@ from bot.enums import ColorChoice, DrawAction, Opening, ThreadMode
 from bot.errors import IllegalMoveError, NotFoundError, NotYourTurnError
 from bot.results import ChallengeView, GameView, Player
 from bot.service import GameService
+from bot.service.views import game_view, status_of
+from bot.store import GameRow
 from bot.ui.buttons import Buttons, ChallengeAnswer
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
 from bot.ui.client import DraughtsBot
@@ -33,39 +36,47 @@ COMPUTER = Player(99, "DraughtsBot")
 
 
 def view_of(game: Game, white: Player = BOB, black: Player = ALICE, **changes: object) -> GameView:
-    """A GameView of a rules Game, as the service would build it."""
-    names = {0: white.name, 1: black.name}
-    outcome = game.outcome
-    values: dict[str, object] = {
-        "id": 42,
-        "guild_id": 10,
-        "channel_id": 100,
-        "variant": game.variant.key,
-        "variant_title": game.variant.title,
-        "white": white,
-        "black": black,
-        "computer_level": None,
-        "computer_id": None,
-        "status": "running" if outcome is None else "finished",
-        "fen": game.position.fen(),
-        "ply": game.ply,
-        "move_number": game.move_number,
-        "turn": game.turn.label,
-        "to_move": None if outcome else (white if game.turn.label == "white" else black),
-        "last_move": game.moves[-1].pdn() if game.moves else None,
-        "previous_fen": game.positions[-2].fen() if game.moves else None,
-        "status_line": game.status_line(names),  # type: ignore[arg-type]
-        "status_parts": tuple(game.status_parts(names)) if outcome is None else (),  # type: ignore[arg-type]
-        "draw_offer": None if game.draw_offer is None else game.draw_offer.label,
-        "advantage_left": game.advantage_moves_left(),
-        "deadline": 1_800_000_000.0 if outcome is None else None,
-        "move_time": 3600,
-        "result": None if outcome is None else outcome.result(game.variant),
-        "termination": None if outcome is None else outcome.words,
-        "winner": None,
-    }
-    values.update(changes)
-    return GameView(**values)  # type: ignore[arg-type]
+    """A GameView of a rules Game, built by the service's own view builder from a stored row of
+    game #42 (``changes`` then override fields of the view)."""
+    row = GameRow(
+        id=42,
+        guild_id=10,
+        channel_id=100,
+        white_id=white.id,
+        white_name=white.name,
+        black_id=black.id,
+        black_name=black.name,
+        computer_id=None,
+        computer_level=None,
+        variant=game.variant.key,
+        start_fen=game.start.fen(),
+        opening="",
+        status=status_of(game),
+        result=None,
+        termination=None,
+        termination_detail="",
+        winner=None,
+        ply=game.ply,
+        fen=game.position.fen(),
+        move_time=3600,
+        deadline=1_800_000_000.0,
+        remind_at=None,
+        draw_offer=None,
+        advantage_side=None,
+        advantage_start_ply=None,
+        version=0,
+        created_at=0.0,
+        updated_at=0.0,
+        rated=False,
+        white_rating=None,
+        white_rating_change=None,
+        black_rating=None,
+        black_rating_change=None,
+        match_id=None,
+        takeback_offer=None,
+        takeback_refused_ply=None,
+    )
+    return replace(game_view(row, game), **changes)  # type: ignore[arg-type]
 
 
 def fields(embed: discord.Embed) -> dict[str, str]:

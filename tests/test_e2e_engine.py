@@ -9,10 +9,11 @@ import sqlite3
 import time
 from pathlib import Path
 
-from conftest import Launch
+import pytest
 from e2e_harness import (
     ALICE,
     GENERAL,
+    Launch,
     RecordedRequest,
     Sent,
     channel_posts,
@@ -25,6 +26,8 @@ from e2e_harness import (
 from fake_discord import FakeDiscord
 
 from rules import Game, find_variant, read_game
+
+pytestmark = pytest.mark.e2e
 
 REPLY = re.compile(r"Alice played (\S+)\. DraughtsBot replied (\S+)\. Alice to move\.")
 

@@ -12,6 +12,7 @@ import copy
 import io
 from typing import Any
 
+import pytest
 from e2e_harness import (
     ALICE,
     BOB,
@@ -35,6 +36,8 @@ from fake_discord import FakeDiscord, RecordedRequest
 from PIL import Image
 
 from rules import Game, Termination, find_variant, read_game
+
+pytestmark = pytest.mark.e2e
 
 ENGLISH_TITLE = "English draughts / American checkers"
 BOARD_WIDTH = 640  # render.board.DEFAULT_WIDTH

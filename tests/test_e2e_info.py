@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from conftest import Launch
+import pytest
 from e2e_harness import (
     ALICE,
     BOB,
     CAROL,
     GENERAL,
     OFFTOPIC,
+    Launch,
     Users,
     content_of,
     custom_ids,
@@ -32,6 +33,8 @@ from fake_discord import FakeDiscord, RecordedRequest
 
 from bot.ui.texts import rules_summary
 from rules import VARIANTS, Game, find_variant, read_game
+
+pytestmark = pytest.mark.e2e
 
 NO_GAME_HERE = "There is no game running in this channel. Start one with `/challenge`."
 

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from conftest import Launch
+import pytest
 from discord_launcher import GUARD_MARKER
 from e2e_harness import (
     ALICE,
@@ -28,6 +28,7 @@ from e2e_harness import (
     OFFTOPIC,
     STEP_TIMEOUT,
     BotProcess,
+    Launch,
     Users,
     channel_posts,
     content_of,
@@ -43,6 +44,8 @@ from e2e_harness import (
 from fake_discord import ALL_PERMISSIONS, FakeDiscord, RecordedRequest
 
 from rules import Game, find_variant, read_game
+
+pytestmark = pytest.mark.e2e
 
 CREATE_PUBLIC_THREADS = 1 << 35
 SCHEDULED_TIMEOUT = 20.0

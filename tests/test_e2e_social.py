@@ -14,7 +14,7 @@ import io
 import re
 from typing import Any
 
-from conftest import Launch
+import pytest
 from e2e_harness import (
     ALICE,
     BOB,
@@ -23,6 +23,7 @@ from e2e_harness import (
     GENERAL,
     OFFTOPIC,
     STEP_TIMEOUT,
+    Launch,
     Sent,
     Users,
     channel,
@@ -42,6 +43,8 @@ from PIL import Image
 
 from rules import Game, find_variant, read_game
 from rules.ballots import ACF_BALLOTS, CROSSBOARD
+
+pytestmark = pytest.mark.e2e
 
 ENGLISH = "English draughts / American checkers"
 INTERNATIONAL = "International draughts"

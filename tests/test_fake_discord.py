@@ -15,6 +15,8 @@ import pytest
 from discord_launcher import GUARD_MARKER
 from fake_discord import FakeDiscord
 
+pytestmark = pytest.mark.e2e
+
 TESTS = Path(__file__).resolve().parent
 STARTUP_TIMEOUT = 20.0
 STEP_TIMEOUT = 10.0

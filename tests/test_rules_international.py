@@ -4,26 +4,25 @@
 46 = a1, 50 = i1.  White starts on 31..50 and moves up.  The long diagonal a1-j10 is 46, 41, 37,
 32, 28, 23, 19, 14, 10, 5.  Where a position is easier to read in coordinates it is written with
 ``sq("c1", ...)``.
+
+The rules this variant shares with others (with its own data) are checked once for all of
+them in ``test_rules_common.py``; this file keeps what is its own.
 """
 
 from __future__ import annotations
 
 import pytest
 from rules_support import (
-    blunder_and_capture,
-    find,
     game,
-    is_man_move,
     pdns,
     pos,
-    quiet_walk,
     walk_but_last,
 )
 
 from rules.game import Game
 from rules.notation import CaptureRequiredError
 from rules.outcome import Termination
-from rules.position import EMPTY, WHITE_KING, WHITE_MAN, Position
+from rules.position import EMPTY
 from rules.variants import INTERNATIONAL, Color, find_variant
 
 V = INTERNATIONAL
@@ -35,39 +34,12 @@ def sq(*names: str) -> str:
 
 
 class TestInternationalBoardAndStart:
-    def test_board_is_10x10_with_20_men_each_on_the_four_nearest_rows(self):
-        start = Position.start(V)
-        assert V.size == 10
-        assert V.geometry.squares == 50
-        assert start.squares(start.black_men) == list(range(1, 21))
-        assert start.squares(start.white_men) == list(range(31, 51))
-        assert V.geometry.names[1] == "b10"
-        assert V.geometry.names[46] == "a1"
-        assert V.geometry.names[50] == "i1"
-
-    def test_white_moves_first(self):
-        start = Position.start(V)
-        assert start.turn is Color.WHITE
-        assert pdns(start) == [
-            "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"
-        ]  # fmt: skip
-
     def test_polish_is_an_alias(self):
         assert find_variant("polish") is V
         assert find_variant("Polish") is V
 
 
 class TestInternationalMen:
-    def test_men_step_forward_one_square_only(self):
-        assert pdns(pos("W:W28:B1", V)) == ["28-22", "28-23"]
-        assert pdns(pos("B:W50:B23", V)) == ["23-28", "23-29"]
-
-    def test_men_capture_backward(self):
-        # White man e5 (28), black man f4 (33) behind it, g3 (39) free.
-        p = pos("W:W28:B33", V)
-        assert pdns(p) == ["28x39"]
-        assert p.play(find(p, "28x39")).piece_at(39) == WHITE_MAN
-
     def test_men_capture_forward_and_may_capture_kings(self):
         assert pdns(pos("W:W28:B22", V)) == ["28x17"]
         assert pdns(pos("W:W28:BK22", V)) == ["28x17"]
@@ -131,100 +103,20 @@ class TestInternationalMajorityRule:
 
 
 class TestInternationalCrowning:
-    def test_man_passing_through_the_far_row_is_not_crowned(self):
-        # d8 (12) x e9 -> f10 (3), then backward x g9 -> h8 (14): ends as a man.
-        p = pos("W:W12:B8,9,45", V)
-        assert pdns(p) == ["12x3x14"]
-        move = find(p, "12x3x14")
-        assert not move.crowns
-        assert p.play(move).piece_at(14) == WHITE_MAN
-
     def test_man_ending_its_move_on_the_far_row_is_crowned(self):
-        p = pos("W:W12:B8,45", V)
-        move = find(p, "12x3")
-        assert move.crowns
-        assert p.play(move).piece_at(3) == WHITE_KING
+        # By a step; ending a capture there is in test_rules_common.
         p = pos("W:W7:B45", V)
         assert pdns(p) == ["7-1", "7-2"]
         assert all(m.crowns for m in p.legal_moves())
 
 
 class TestInternationalGameEndAndResults:
-    def test_no_pieces_loses_and_results_are_2_0_or_0_2(self):
-        g = game("W:W28:B23", V)
-        g.play("28x19")
-        assert g.outcome.termination is Termination.NO_PIECES
-        assert g.outcome.winner is Color.WHITE
-        assert g.result() == "2-0"
-        assert g.status_line() == "2-0 no pieces left"
-        g = game("B:W28:B23", V)
-        g.play("23x32")
-        assert g.result() == "0-2"
-
-    def test_no_legal_moves_loses(self):
-        # Black man a5 (26) blocked by b4 (31) with c3 (37) behind it.
-        g = game("W:W31,37,50:B26", V)
-        g.play("50-44")
-        assert g.outcome.termination is Termination.NO_MOVES
-        assert g.outcome.winner is Color.WHITE
-        assert g.result() == "2-0"
-
-    def test_draw_result_is_1_1(self):
-        g = Game(V)
-        g.offer_draw(Color.WHITE)
-        g.accept_draw(Color.BLACK)
-        assert g.result() == "1-1"
-        assert g.status_line() == "1-1 draw by agreement"
-
-    def test_resignation(self):
-        g = Game(V)
-        g.resign(Color.WHITE)
-        assert g.result() == "0-2"
-        assert g.outcome.termination is Termination.RESIGNATION
-
     def test_no_40_move_count(self):
         g = Game(V)
         g.offer_draw(Color.WHITE)
         g.decline_draw(Color.BLACK)
         assert g.advantage_moves_left() is None
         assert "move count" not in g.status_line()
-
-
-QUIET = "W:WK46,K47,40,45:BK1,K2,6,11"
-
-
-class TestInternationalDraws:
-    def test_threefold_repetition(self):
-        g = game("W:WK47:BK4", V)
-        for text in ["47-42", "4-10", "42-47", "10-4"] * 2:
-            assert g.outcome is None
-            g.play(text)
-        assert g.outcome.termination is Termination.THREEFOLD_REPETITION
-        assert g.result() == "1-1"
-
-    def test_25_moves_each_with_only_king_moves_draws(self):
-        g = game(QUIET, V)
-        last = walk_but_last(g, 50)
-        assert g.outcome is None
-        assert "no-progress count: 1 left" in g.status_line()
-        g.play(last)
-        assert g.outcome.termination is Termination.NO_PROGRESS
-        assert g.status_line() == "1-1 25 moves each with only king moves"
-
-    def test_a_man_move_resets_the_king_move_count(self):
-        g = game(QUIET, V)
-        moves = quiet_walk(g.position, 71, g.positions, special={20: is_man_move})
-        for m in moves[:70]:
-            g.play(m)
-        assert g.outcome is None
-        assert g.no_progress_left() == 1
-        g.play(moves[70])
-        assert g.outcome.termination is Termination.NO_PROGRESS
-
-    def test_a_capture_resets_the_king_move_count(self):
-        g = game("W:WK46,K47,K48,40,45:BK1,K2,K3,6,11", V)
-        blunder_and_capture(g, 20)
-        assert g.no_progress_left() == 25
 
 
 @pytest.mark.parametrize(

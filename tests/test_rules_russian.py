@@ -4,6 +4,9 @@ White first, men capture backward, flying kings, free choice among captures, cap
 removed at the end (a barrier until then), and a man reaching the far row during a capture is
 crowned at once and continues the same capture as a king.  Squares are PDN numbers (8x8: 1 = b8,
 4 = h8, 29 = a1, 32 = g1).
+
+The rules this variant shares with others (with its own data) are checked once for all of
+them in ``test_rules_common.py``; this file keeps what is its own.
 """
 
 from __future__ import annotations
@@ -20,65 +23,18 @@ from rules_support import (
     walk_but_last,
 )
 
-from rules.game import Game
 from rules.outcome import Termination
-from rules.position import BLACK_KING, EMPTY, WHITE_KING, Position
-from rules.variants import RUSSIAN, Color
+from rules.position import BLACK_KING, EMPTY, WHITE_KING
+from rules.variants import RUSSIAN
 
 V = RUSSIAN
 
 
-class TestRussianBoardAndStart:
-    def test_board_is_8x8_with_12_men_each(self):
-        start = Position.start(V)
-        assert V.size == 8
-        assert start.squares(start.black_men) == list(range(1, 13))
-        assert start.squares(start.white_men) == list(range(21, 33))
-
-    def test_white_moves_first(self):
-        start = Position.start(V)
-        assert start.turn is Color.WHITE
-        assert pdns(start) == ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
-
-
-class TestRussianMovement:
-    def test_men_step_forward_only(self):
-        assert pdns(pos("W:W18:B1", V)) == ["18-14", "18-15"]
-        assert pdns(pos("B:W32:B18", V)) == ["18-22", "18-23"]
-
-    def test_men_capture_backward(self):
-        assert pdns(pos("W:W18:B22", V)) == ["18x25"]
-        assert pdns(pos("B:W15:B18", V)) == ["18x11"]
-
-    def test_flying_kings_step_any_distance(self):
-        assert len(pos("W:WK29:B1", V).legal_moves()) == 7
-        assert pdns(pos("W:WK29,22:B1", V)) == ["22-17", "22-18", "29-25"]
-
-    def test_flying_kings_capture_at_a_distance_landing_anywhere_beyond(self):
-        assert pdns(pos("W:WK29:B15,1", V)) == ["29x11", "29x4", "29x8"]
-        # Two pieces in a row cannot be jumped.
-        assert pdns(pos("W:WK29:B18,15,1", V)) == ["29-22", "29-25"]
-
-    def test_king_must_land_where_it_can_continue(self):
-        assert pdns(pos("W:WK30:B23,11,1", V)) == ["30x16x2", "30x16x7"]
-
-
 class TestRussianCaptureRules:
     def test_free_choice_among_captures(self):
-        # One piece (27x20) or two (27x18x9, 28x19x26): all legal, no majority rule.
-        assert pdns(pos("W:W27,28:B23,14,24", V)) == ["27x18x9", "27x20", "28x19x26"]
-        # One king or two men: both legal.
+        # One king or two men: both legal (one piece or two from different men: in
+        # test_rules_common).
         assert pdns(pos("W:W27,22:B23,15,K17", V)) == ["22x13", "27x18x11"]
-
-    def test_captured_pieces_are_removed_at_the_end_turkish_strike(self):
-        # The dead piece on e3 (23) blocks the king's way from c5 to f2 (27).
-        p = pos("W:WK30:B23,11,10,27,1", V)
-        assert pdns(p) == ["30x16x7x14", "30x16x7x17", "30x16x7x21", "30x19x6"]
-        assert all(27 not in m.captured for m in p.legal_moves())
-
-    def test_a_piece_may_not_be_jumped_twice(self):
-        for m in pos("W:WK22:B18,19,27,26", V).legal_moves():
-            assert len(set(m.captured)) == len(m.captured)
 
     def test_capture_is_compulsory_and_must_be_completed(self):
         g = game("W:W27,24:B23,15,1", V)
@@ -114,61 +70,11 @@ class TestRussianCrowning:
         m = next(m for m in moves if len(m.captured) == 2)
         assert p.play(m).piece_at(m.end) == BLACK_KING
 
-    def test_crowning_by_a_step(self):
-        p = pos("W:W6:B27", V)
-        assert pdns(p) == ["6-1", "6-2"]
-        assert all(m.crowns for m in p.legal_moves())
-
-
-class TestRussianGameEnd:
-    def test_no_pieces_and_no_moves_lose(self):
-        g = game("W:W22:B18", V)
-        g.play("22x15")
-        assert (g.outcome.termination, g.outcome.winner) == (Termination.NO_PIECES, Color.WHITE)
-        g = game("W:W25,30,24:B21", V)
-        g.play("24-20")
-        assert (g.outcome.termination, g.outcome.winner) == (Termination.NO_MOVES, Color.WHITE)
-        assert g.result() == "1-0"
-
-    def test_agreement_and_resignation(self):
-        g = Game(V)
-        g.offer_draw(Color.WHITE)
-        g.accept_draw(Color.BLACK)
-        assert g.outcome.termination is Termination.AGREEMENT
-        g = Game(V)
-        g.resign(Color.WHITE)
-        assert g.result() == "0-1"
-
 
 # Eight pieces: no endgame count applies.
-QUIET = "W:WK29,K30,27,28:BK1,K2,5,6"
 
 
 class TestRussianDraws:
-    def test_threefold_repetition(self):
-        g = game("W:WK29,K30,27,28:BK1,K2,5,6", V)
-        for text in ["29-25", "2-7", "25-29", "7-2"] * 2:
-            assert g.outcome is None
-            g.play(text)
-        assert g.outcome.termination is Termination.THREEFOLD_REPETITION
-
-    def test_15_moves_each_with_only_king_moves_draws(self):
-        g = game(QUIET, V)
-        assert g.status_line() == "ongoing"
-        last = walk_but_last(g, 30)
-        assert g.outcome is None
-        assert "no-progress count: 1 left" in g.status_line()
-        g.play(last)
-        assert g.outcome.termination is Termination.NO_PROGRESS
-        assert g.status_line() == "1/2-1/2 15 moves each with only king moves"
-
-    def test_a_man_move_resets_the_king_move_count(self):
-        g = game(QUIET, V)
-        last = walk_but_last(g, 41, special={10: is_man_move})
-        assert g.no_progress_left() == 1
-        g.play(last)
-        assert g.outcome.termination is Termination.NO_PROGRESS
-
     @pytest.mark.parametrize(
         "fen",
         ["W:WK30,K31,K32:BK4", "W:WK28,K30,K31,K32:BK4"],

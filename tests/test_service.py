@@ -12,13 +12,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from service_harness import (
+    ALICE,
+    BOB,
+    BOT,
+    BOT_ID,
+    CAPTURE_LINE,
+    CAROL,
+    CHANNEL,
+    EXPIRY,
+    GUILD,
+    MOVE_TIME,
+    OTHER_CHANNEL,
+    OTHER_GUILD,
+    T0,
+    THREAD,
+    Clock,
+    CrashingComputer,
+    challenge,
+    challenge_unchanged,
+    count_rows,
+    opened,
+    play,
+    start,
+    unchanged,
+)
 
 from bot.errors import (
     ChallengeError,
@@ -32,31 +54,17 @@ from bot.errors import (
     ServiceError,
     ThreadRequired,
 )
-from bot.results import Action, ActionResult, GameView, MoveChoice, Player
+from bot.results import Action, ActionResult, MoveChoice, Player
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.service.computer import RandomComputer
 from rules.game import Game
-from rules.move import Move
 from rules.notation import MoveError
 from rules.pdn import read_game
 from rules.variants import find_variant
 
-T0 = 1_700_000_000.0
-MOVE_TIME = 3600
-EXPIRY = 600.0
-GUILD, OTHER_GUILD = 10, 20
-CHANNEL, OTHER_CHANNEL, THREAD = 100, 101, 500
-BOT_ID = 999
-ALICE = Player(1, "Alice")
-BOB = Player(2, "Bob")
-CAROL = Player(3, "Carol")
-BOT = Player(BOT_ID, "Draughts Bot")
 ENGLISH_TITLE = "English draughts / American checkers"
 
-# English, Black first: after these nine plies White must capture, by 23x16 or by the double
-# jump 24x15x8 (short form 24x8).
-CAPTURE_LINE = ["11-16", "24-20", "8-11", "22-17", "9-13", "28-24", "13x22", "26x17", "16-19"]
 # International, White first: after these 53 plies Black has 29 legal moves (a king on 28).
 CROWDED_LINE = [
     "34-29",
@@ -115,108 +123,6 @@ CROWDED_LINE = [
 ]
 
 
-# -- harness ------------------------------------------------------------------------------------
-
-
-async def open_service(path: Path, clock: list[float], seed: int = 1, **options: Any):
-    options.setdefault("computer", RandomComputer(seed=seed))
-    return await GameService.open(
-        path,
-        bot_user_id=BOT_ID,
-        clock=lambda: clock[0],
-        rng=random.Random(seed),
-        challenge_expiry=EXPIRY,
-        **options,
-    )
-
-
-@asynccontextmanager
-async def opened(path: Path, clock: list[float], **options: Any) -> AsyncIterator[GameService]:
-    service = await open_service(path, clock, **options)
-    try:
-        yield service
-    finally:
-        await service.close()
-
-
-@pytest.fixture
-def clock() -> list[float]:
-    return [T0]
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "draughts.db"
-
-
-@pytest.fixture
-async def service(db_path: Path, clock: list[float]) -> AsyncIterator[GameService]:
-    async with opened(db_path, clock) as svc:
-        yield svc
-
-
-async def challenge(service: GameService, **overrides: Any) -> ActionResult:
-    """Alice challenges Bob to english in CHANNEL, playing Black (so she moves first)."""
-    args: dict[str, Any] = {
-        "guild_id": GUILD,
-        "channel_id": CHANNEL,
-        "challenger": ALICE,
-        "opponent": BOB,
-        "variant": "english",
-        "color": "black",
-        "move_time": MOVE_TIME,
-    }
-    args.update(overrides)
-    return await service.challenge(**args)
-
-
-async def start(service: GameService, **overrides: Any) -> GameView:
-    created = await challenge(service, **overrides)
-    assert created.challenge is not None
-    started = await service.accept(created.challenge.id, created.challenge.opponent.id)
-    assert started.game is not None
-    return started.game
-
-
-async def play(service: GameService, game: GameView, moves: list[str]) -> GameView:
-    """Play ``moves`` in order, each by whoever is to move."""
-    view = game
-    for text in moves:
-        assert view.to_move is not None
-        view = (await service.move(view.to_move.id, text, game_id=game.id)).game
-        assert view is not None
-    return view
-
-
-async def snapshot(service: GameService, game_id: int) -> tuple[Any, ...]:
-    row = await service.store.game(game_id)
-    assert row is not None
-    return row, await service.store.moves(game_id), await service.game_view(game_id)
-
-
-@asynccontextmanager
-async def unchanged(service: GameService, game_id: int) -> AsyncIterator[None]:
-    """The block must leave the game's row (and its version), moves and view as they were."""
-    before = await snapshot(service, game_id)
-    yield
-    after = await snapshot(service, game_id)
-    assert after[0].version == before[0].version
-    assert after == before
-
-
-@asynccontextmanager
-async def challenge_unchanged(service: GameService, challenge_id: int) -> AsyncIterator[None]:
-    before = await service.store.challenge(challenge_id)
-    yield
-    assert await service.store.challenge(challenge_id) == before
-
-
-def count_rows(service: GameService, table: str) -> int:
-    """Rows in ``table``, read through a second, plain sqlite3 connection."""
-    with sqlite3.connect(service.store.path) as db:
-        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-
-
 def rules_reason(variant: str, moves: list[str], text: str) -> str:
     """What the rules say when ``text`` is played after ``moves``."""
     game = Game(find_variant(variant))
@@ -225,20 +131,6 @@ def rules_reason(variant: str, moves: list[str], text: str) -> str:
     with pytest.raises(MoveError) as info:
         game.play(text)
     return str(info.value)
-
-
-class CrashingComputer:
-    """A real ComputerPlayer whose move search dies, like an engine process that crashed."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    async def choose_move(self, game: Game, level: int) -> Move:
-        self.calls += 1
-        raise RuntimeError("the engine process died")
-
-    async def answer_draw(self, game: Game, level: int) -> bool:
-        return False
 
 
 # -- challenges ---------------------------------------------------------------------------------
@@ -364,11 +256,11 @@ async def test_computer_moves_first_when_the_human_plays_white(service: GameServ
     assert [(m.ply, m.pdn, m.user_id) for m in stored] == [(1, reply.pdn, BOT_ID)]
 
 
-async def test_computer_replies_after_each_human_move(service: GameService, clock) -> None:
+async def test_computer_replies_after_each_human_move(service: GameService, clock: Clock) -> None:
     view = (await challenge(service, opponent=BOT)).game
     assert view is not None
     for ply in (0, 2):
-        clock[0] += 10
+        clock.advance(10)
         (choice, *_) = await service.legal_moves(CHANNEL, ALICE.id)
         result = await service.move(ALICE.id, choice.value, channel_id=CHANNEL)
         assert result.action is Action.MOVED
@@ -378,7 +270,7 @@ async def test_computer_replies_after_each_human_move(service: GameService, cloc
         assert f"replied {result.moves[1].pdn}" in result.text
         assert result.game is not None
         assert result.game.ply == ply + 2 and result.game.to_move == ALICE
-        assert result.game.deadline == clock[0] + MOVE_TIME
+        assert result.game.deadline == clock.now + MOVE_TIME
         assert result.mentions == (ALICE.id,)
     stored = await service.store.moves(view.id)
     assert [m.user_id for m in stored] == [ALICE.id, BOT_ID, ALICE.id, BOT_ID]
@@ -446,7 +338,7 @@ async def test_cancel_only_by_the_challenger(service: GameService) -> None:
 
 @pytest.mark.parametrize("how", ["declined", "cancelled", "accepted", "expired"])
 async def test_a_closed_challenge_cannot_be_answered(
-    service: GameService, clock: list[float], how: str
+    service: GameService, clock: Clock, how: str
 ) -> None:
     created = await challenge(service)
     assert created.challenge is not None
@@ -458,7 +350,7 @@ async def test_a_closed_challenge_cannot_be_answered(
     elif how == "accepted":
         await service.accept(cid, BOB.id)
     else:
-        clock[0] += EXPIRY
+        clock.advance(EXPIRY)
         await service.tick()
     games = count_rows(service, "games")
     async with challenge_unchanged(service, cid):
@@ -479,13 +371,13 @@ async def test_unknown_challenge_not_found(service: GameService) -> None:
         await service.challenge_view(4242)
 
 
-async def test_challenge_expires_on_tick(service: GameService, clock: list[float]) -> None:
+async def test_challenge_expires_on_tick(service: GameService, clock: Clock) -> None:
     created = await challenge(service)
     assert created.challenge is not None
-    clock[0] = T0 + EXPIRY - 1
+    clock.now = T0 + EXPIRY - 1
     assert await service.tick() == []
     assert (await service.challenge_view(created.challenge.id)).status == "open"
-    clock[0] = T0 + EXPIRY
+    clock.now = T0 + EXPIRY
     events = await service.tick()
     assert [e.action for e in events] == [Action.CHALLENGE_EXPIRED]
     (event,) = events
@@ -497,11 +389,11 @@ async def test_challenge_expires_on_tick(service: GameService, clock: list[float
 
 
 async def test_accept_after_expiry_time_refused_even_before_tick(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     created = await challenge(service)
     assert created.challenge is not None
-    clock[0] = T0 + EXPIRY + 1
+    clock.now = T0 + EXPIRY + 1
     async with challenge_unchanged(service, created.challenge.id):
         with pytest.raises(GameOverError, match="expired"):
             await service.accept(created.challenge.id, BOB.id)
@@ -509,12 +401,12 @@ async def test_accept_after_expiry_time_refused_even_before_tick(
 
 
 async def test_new_challenge_allowed_once_the_old_one_expired_even_before_tick(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     """An expired challenge is no longer open: it must not block a new one in the channel just
     because the scheduler has not run yet (the old one cannot even be cancelled any more)."""
     await challenge(service)
-    clock[0] = T0 + EXPIRY + 1
+    clock.now = T0 + EXPIRY + 1
     result = await challenge(service)
     assert result.action is Action.CHALLENGE_CREATED
 
@@ -581,7 +473,7 @@ async def test_colour_is_the_challengers(service: GameService, color: str, alice
     assert view.to_move == view.black  # english: Black moves first
 
 
-async def test_random_colour_comes_from_the_seeded_rng(tmp_path: Path, clock: list[float]) -> None:
+async def test_random_colour_comes_from_the_seeded_rng(tmp_path: Path, clock: Clock) -> None:
     async def alice_colour(seed: int, name: str) -> str:
         async with opened(tmp_path / name, clock, seed=seed) as svc:
             view = await start(svc, color="random")
@@ -643,9 +535,9 @@ async def test_move_in_several_notations(service: GameService, text: str) -> Non
     assert [m.pdn for m in await service.store.moves(view.id)] == ["11-15"]
 
 
-async def test_move_result_and_stored_state(service: GameService, clock: list[float]) -> None:
+async def test_move_result_and_stored_state(service: GameService, clock: Clock) -> None:
     view = await start(service)
-    clock[0] += 50
+    clock.advance(50)
     result = await service.move(ALICE.id, "11-15", game_id=view.id)
     assert result.action is Action.MOVED
     assert result.text == "Alice played 11-15. Bob to move."
@@ -655,18 +547,18 @@ async def test_move_result_and_stored_state(service: GameService, clock: list[fl
     after = result.game
     assert after is not None
     assert (after.ply, after.turn, after.to_move) == (1, "white", BOB)
-    assert after.deadline == clock[0] + MOVE_TIME
+    assert after.deadline == clock.now + MOVE_TIME
     row = await service.store.game(view.id)
     assert row is not None
-    assert (row.ply, row.fen, row.deadline) == (1, after.fen, clock[0] + MOVE_TIME)
-    assert row.remind_at == clock[0] + MOVE_TIME / 2
+    assert (row.ply, row.fen, row.deadline) == (1, after.fen, clock.now + MOVE_TIME)
+    assert row.remind_at == clock.now + MOVE_TIME / 2
     (stored,) = await service.store.moves(view.id)
     assert (stored.ply, stored.pdn, stored.fen_after, stored.user_id, stored.played_at) == (
         1,
         "11-15",
         after.fen,
         ALICE.id,
-        clock[0],
+        clock.now,
     )
 
 
@@ -985,11 +877,11 @@ async def test_abort_requires_a_moderator(service: GameService) -> None:
 # -- deadlines ----------------------------------------------------------------------------------
 
 
-async def test_reminder_at_half_time_once(service: GameService, clock: list[float]) -> None:
+async def test_reminder_at_half_time_once(service: GameService, clock: Clock) -> None:
     view = await start(service)
-    clock[0] = T0 + MOVE_TIME / 2 - 1
+    clock.now = T0 + MOVE_TIME / 2 - 1
     assert await service.tick() == []
-    clock[0] = T0 + MOVE_TIME / 2
+    clock.now = T0 + MOVE_TIME / 2
     events = await service.tick()
     assert [e.action for e in events] == [Action.REMINDER]
     (event,) = events
@@ -999,19 +891,19 @@ async def test_reminder_at_half_time_once(service: GameService, clock: list[floa
     assert event.game.deadline == T0 + MOVE_TIME and event.post_board is False
     row = await service.store.game(view.id)
     assert row is not None and row.remind_at is None and row.deadline == T0 + MOVE_TIME
-    clock[0] += 60
+    clock.advance(60)
     assert await service.tick() == []
 
 
 async def test_timeout_gives_the_win_to_the_waiting_player(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     view = await play(service, await start(service), ["11-15"])  # Bob to move
-    clock[0] = T0 + MOVE_TIME / 2
+    clock.now = T0 + MOVE_TIME / 2
     assert [e.action for e in await service.tick()] == [Action.REMINDER]
-    clock[0] = T0 + MOVE_TIME - 1
+    clock.now = T0 + MOVE_TIME - 1
     assert await service.tick() == []
-    clock[0] = T0 + MOVE_TIME
+    clock.now = T0 + MOVE_TIME
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
     (event,) = events
@@ -1031,40 +923,40 @@ async def test_timeout_gives_the_win_to_the_waiting_player(
 
 
 async def test_timeout_without_a_reminder_when_time_jumps(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     await start(service)
-    clock[0] = T0 + 10 * MOVE_TIME
+    clock.now = T0 + 10 * MOVE_TIME
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
     assert events[0].game is not None and events[0].game.winner == BOB
 
 
-async def test_deadline_resets_after_each_move(service: GameService, clock: list[float]) -> None:
+async def test_deadline_resets_after_each_move(service: GameService, clock: Clock) -> None:
     view = await start(service)
-    clock[0] = T0 + MOVE_TIME * 0.9  # Alice moves late but in time, without a reminder tick
+    clock.now = T0 + MOVE_TIME * 0.9  # Alice moves late but in time, without a reminder tick
     view = await play(service, view, ["11-15"])
-    assert view.deadline == clock[0] + MOVE_TIME
-    moved_at = clock[0]
-    clock[0] = T0 + MOVE_TIME + 1  # Alice's old deadline has passed: nothing is due
+    assert view.deadline == clock.now + MOVE_TIME
+    moved_at = clock.now
+    clock.now = T0 + MOVE_TIME + 1  # Alice's old deadline has passed: nothing is due
     assert await service.tick() == []
-    clock[0] = moved_at + MOVE_TIME / 2
+    clock.now = moved_at + MOVE_TIME / 2
     events = await service.tick()
     assert [e.action for e in events] == [Action.REMINDER]
     assert events[0].mentions == (BOB.id,)
     view = await play(service, view, ["23-19"])
-    assert view.deadline == clock[0] + MOVE_TIME
+    assert view.deadline == clock.now + MOVE_TIME
     row = await service.store.game(view.id)
-    assert row is not None and row.remind_at == clock[0] + MOVE_TIME / 2
+    assert row is not None and row.remind_at == clock.now + MOVE_TIME / 2
 
 
 async def test_computer_never_has_a_deadline_but_the_human_does(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     view = (await challenge(service, opponent=BOT)).game
     assert view is not None
     await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
-    clock[0] += MOVE_TIME
+    clock.advance(MOVE_TIME)
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
     (event,) = events
@@ -1184,7 +1076,7 @@ async def test_pdn_of_a_running_game_by_id_reads_back(service: GameService) -> N
 
 
 async def test_pdn_by_channel_prefers_the_running_game_else_the_last_finished(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     with pytest.raises(NotFoundError):
         await service.pdn(channel_id=CHANNEL)
@@ -1194,10 +1086,10 @@ async def test_pdn_by_channel_prefers_the_running_game_else_the_last_finished(
         await service.pdn(game_id=4242)
     first = await start(service)
     await service.resign(ALICE.id, channel_id=CHANNEL)
-    clock[0] += 100
+    clock.advance(100)
     second = await play(service, await start(service, challenger=CAROL), ["9-13"])
     assert (await service.pdn(channel_id=CHANNEL))[0] == f"draughts-game-{second.id}.pdn"
-    clock[0] += 100
+    clock.advance(100)
     await service.resign(BOB.id, channel_id=CHANNEL)
     name, text = await service.pdn(channel_id=CHANNEL)
     assert name == f"draughts-game-{second.id}.pdn"
@@ -1243,19 +1135,17 @@ async def test_pdn_tags_carry_display_names_safely(
 # -- restart ------------------------------------------------------------------------------------
 
 
-async def test_restart_keeps_games_offers_counts_and_deadlines(
-    db_path: Path, clock: list[float]
-) -> None:
+async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, clock: Clock) -> None:
     async with opened(db_path, clock) as first:
         game = await play(first, await start(first), ["11-15", "23-19", "8-11"])
         await first.offer_draw(ALICE.id, channel_id=CHANNEL)
         await first.decline_draw(BOB.id, channel_id=CHANNEL)  # Bob's count starts at ply 3
-        clock[0] = T0 + 30
+        clock.now = T0 + 30
         game = await play(first, game, ["22-17", "9-13"])  # Bob's deadline: T0 + 30 + 3600
         await first.offer_draw(ALICE.id, channel_id=CHANNEL)
-        clock[0] = T0 + 1030
+        clock.now = T0 + 1030
         other = await play(first, await start(first, channel_id=OTHER_CHANNEL), ["9-13"])
-        clock[0] = T0 + 1030 + MOVE_TIME / 2
+        clock.now = T0 + 1030 + MOVE_TIME / 2
         reminded = await first.tick()
         assert [(e.action, e.mentions) for e in reminded] == [(Action.REMINDER, (BOB.id,))] * 2
         before = await first.game_in(CHANNEL)
@@ -1275,26 +1165,24 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(
         assert await second.tick() == []  # the reminders were sent before the restart
         accepted = await second.accept_draw(BOB.id, channel_id=CHANNEL)  # the offer survived
         assert accepted.game is not None and accepted.game.result == "1/2-1/2"
-        clock[0] = T0 + 1030 + MOVE_TIME
+        clock.now = T0 + 1030 + MOVE_TIME
         events = await second.tick()
         assert [(e.action, e.game.id if e.game else None) for e in events] == [
             (Action.TIMEOUT, other_before.id)
         ]
 
 
-async def test_restart_before_the_reminder_still_reminds(db_path: Path, clock: list[float]) -> None:
+async def test_restart_before_the_reminder_still_reminds(db_path: Path, clock: Clock) -> None:
     async with opened(db_path, clock) as first:
         await start(first)
-    clock[0] = T0 + MOVE_TIME / 2
+    clock.now = T0 + MOVE_TIME / 2
     async with opened(db_path, clock) as second:
         events = await second.tick()
         assert [e.action for e in events] == [Action.REMINDER]
         assert events[0].mentions == (ALICE.id,)
 
 
-async def test_resume_computer_games_after_a_crash_mid_reply(
-    db_path: Path, clock: list[float]
-) -> None:
+async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, clock: Clock) -> None:
     """The engine dies while replying: the human's move is kept (the failure is logged, not
     shown to the player), and after the restart ``resume_computer_games`` makes the reply."""
     crashing = CrashingComputer()
@@ -1320,14 +1208,14 @@ async def test_resume_computer_games_after_a_crash_mid_reply(
         assert [(m.ply, m.computer) for m in result.moves] == [(2, True)]
         assert result.mentions == (ALICE.id,)
         assert result.game is not None and result.game.id == view.id
-        assert result.game.to_move == ALICE and result.game.deadline == clock[0] + MOVE_TIME
+        assert result.game.to_move == ALICE and result.game.deadline == clock.now + MOVE_TIME
         assert second.bot.name in result.text and result.moves[0].pdn in result.text
         assert [m.user_id for m in await second.store.moves(view.id)] == [ALICE.id, BOT_ID]
         assert await second.resume_computer_games() == []
 
 
 async def test_resume_computer_games_when_the_first_move_crashed(
-    db_path: Path, clock: list[float]
+    db_path: Path, clock: Clock
 ) -> None:
     async with opened(db_path, clock, computer=CrashingComputer()) as first:
         started = await challenge(first, opponent=BOT, color="white")  # the computer opens
@@ -1341,7 +1229,7 @@ async def test_resume_computer_games_when_the_first_move_crashed(
         assert result.game.to_move == ALICE
 
 
-async def test_tick_retries_a_failed_computer_reply(db_path: Path, clock: list[float]) -> None:
+async def test_tick_retries_a_failed_computer_reply(db_path: Path, clock: Clock) -> None:
     async with opened(db_path, clock, computer=CrashingComputer()) as svc:
         await challenge(svc, opponent=BOT)
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)
@@ -1358,11 +1246,11 @@ async def test_tick_retries_a_failed_computer_reply(db_path: Path, clock: list[f
 
 
 async def test_scheduler_run_once_hands_every_event_to_the_callback(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     await challenge(service, channel_id=OTHER_CHANNEL)
     await start(service)
-    clock[0] = T0 + MOVE_TIME / 2
+    clock.now = T0 + MOVE_TIME / 2
     seen: list[ActionResult] = []
 
     async def post(event: ActionResult) -> None:
@@ -1375,12 +1263,12 @@ async def test_scheduler_run_once_hands_every_event_to_the_callback(
 
 
 async def test_scheduler_survives_a_failing_callback(
-    service: GameService, clock: list[float], caplog: pytest.LogCaptureFixture
+    service: GameService, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     await challenge(service, channel_id=OTHER_CHANNEL)
     await start(service)
     await start(service, challenger=CAROL, channel_id=300)
-    clock[0] = T0 + MOVE_TIME / 2
+    clock.now = T0 + MOVE_TIME / 2
     seen: list[Action] = []
 
     async def post(event: ActionResult) -> None:
@@ -1393,14 +1281,14 @@ async def test_scheduler_survives_a_failing_callback(
         assert await scheduler.run_once() == 3
     assert len(seen) == 3
     assert "Discord is down" in caplog.text
-    clock[0] = T0 + MOVE_TIME
+    clock.now = T0 + MOVE_TIME
     assert await scheduler.run_once() == 2  # two timeouts: the loop goes on
     assert seen[3:] == [Action.TIMEOUT, Action.TIMEOUT]
 
 
-async def test_scheduler_loop_runs_until_stopped(service: GameService, clock: list[float]) -> None:
+async def test_scheduler_loop_runs_until_stopped(service: GameService, clock: Clock) -> None:
     await challenge(service)
-    clock[0] = T0 + EXPIRY
+    clock.now = T0 + EXPIRY
     got: asyncio.Queue[ActionResult] = asyncio.Queue()
 
     async def post(event: ActionResult) -> None:
@@ -1412,7 +1300,7 @@ async def test_scheduler_loop_runs_until_stopped(service: GameService, clock: li
         event = await asyncio.wait_for(got.get(), timeout=5)
         assert event.action is Action.CHALLENGE_EXPIRED
         await start(service)
-        clock[0] += MOVE_TIME / 2
+        clock.advance(MOVE_TIME / 2)
         event = await asyncio.wait_for(got.get(), timeout=5)
         assert event.action is Action.REMINDER
     finally:

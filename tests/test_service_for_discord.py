@@ -5,11 +5,10 @@ for drawing the last move, and the challenge's message id (schema v3)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from test_service import (
+from service_harness import (
     ALICE,
     BOB,
     BOT,
@@ -20,8 +19,8 @@ from test_service import (
     GUILD,
     MOVE_TIME,
     OTHER_CHANNEL,
-    T0,
     THREAD,
+    Clock,
     challenge,
     opened,
     play,
@@ -42,23 +41,12 @@ from bot.errors import (
 from bot.results import Action, GameView
 from bot.service import GameService
 from bot.service.computer import RandomComputer
-from bot.store import SCHEMA_V1, SCHEMA_V2, Store
+from bot.store.sqlite import SqliteStore as Store
+from bot.store.sqlite_schema import SCHEMA_V1, SCHEMA_V2
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.notation import parse_move
 from rules.variants import find_variant
-
-
-@pytest.fixture
-def clock() -> list[float]:
-    return [T0]
-
-
-@pytest.fixture
-async def service(tmp_path: Path, clock: list[float]) -> AsyncIterator[GameService]:
-    async with opened(tmp_path / "draughts.db", clock) as svc:
-        yield svc
-
 
 # -- a move is checked once, before anything slow -------------------------------------------
 
@@ -284,13 +272,13 @@ async def test_view_carries_the_position_before_the_last_move(service: GameServi
 
 
 async def test_challenge_message_id_is_kept_and_shown_on_expiry(
-    service: GameService, clock: list[float]
+    service: GameService, clock: Clock
 ) -> None:
     created = await challenge(service)
     assert created.challenge is not None and created.challenge.message_id is None
     await service.set_challenge_message(created.challenge.id, 555)
     assert (await service.challenge_view(created.challenge.id)).message_id == 555
-    clock[0] += 10_000
+    clock.advance(10_000)
     events = await service.tick()
     expired = [e for e in events if e.action is Action.CHALLENGE_EXPIRED]
     assert len(expired) == 1 and expired[0].challenge is not None
@@ -298,7 +286,7 @@ async def test_challenge_message_id_is_kept_and_shown_on_expiry(
 
 
 async def test_version_2_database_gains_the_message_column_keeping_challenges(
-    tmp_path: Path, clock: list[float]
+    tmp_path: Path, clock: Clock
 ) -> None:
     path = tmp_path / "v2.db"
     with sqlite3.connect(path) as db:
@@ -310,7 +298,7 @@ async def test_version_2_database_gains_the_message_column_keeping_challenges(
             "opponent_id, opponent_name, variant, color, move_time, created_at, expires_at, "
             "updated_at) VALUES (4, 10, 100, 1, 'Alice', 2, 'Bob', 'english', 'black', 3600, "
             "?, ?, ?)",
-            (clock[0], clock[0] + 600, clock[0]),
+            (clock.now, clock.now + 600, clock.now),
         )
     store = await Store.open(path)
     try:
@@ -348,9 +336,7 @@ async def test_a_computer_first_game_is_stored_at_the_players_turn(
     assert [m.pdn for m in await service.store.moves(started.game.id)] == [started.moves[0].pdn]
 
 
-async def test_a_failed_opening_is_made_by_the_scheduler(tmp_path: Path) -> None:
-    clock = [T0]
-
+async def test_a_failed_opening_is_made_by_the_scheduler(db_path: Path, clock: Clock) -> None:
     class FailsOnce:
         def __init__(self) -> None:
             self.calls = 0
@@ -365,7 +351,7 @@ async def test_a_failed_opening_is_made_by_the_scheduler(tmp_path: Path) -> None
         async def answer_draw(self, game: Game, level: int) -> bool:
             return False
 
-    async with opened(tmp_path / "d.db", clock, computer=FailsOnce()) as svc:
+    async with opened(db_path, clock, computer=FailsOnce()) as svc:
         started = await challenge(svc, opponent=BOT, color="white")
         assert started.game is not None and started.game.ply == 0 and started.moves == ()
         events = await svc.tick()

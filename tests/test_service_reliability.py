@@ -21,18 +21,36 @@ import contextlib
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from service_harness import (
+    ALICE,
+    BOB,
+    BOT_ID,
+    CAROL,
+    DAVE,
+    EVE,
+    FAY,
+    GUILD,
+    GUS,
+    HAL,
+    STRANGER,
+    T0,
+    Clock,
+    Services,
+    open_service,
+    read_db,
+    start,
+)
 
 from bot.errors import (
     ChallengeError,
@@ -51,76 +69,17 @@ from rules.game import Game
 from rules.notation import MoveError
 from rules.variants import find_variant
 
-BOT_ID = 999
-T0 = 1_800_000_000.0
 HERE = Path(__file__).resolve().parent
-
-ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = (
-    Player(i, name)
-    for i, name in enumerate(("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"), 1)
-)
-STRANGER = Player(77, "Stranger")
-
-
-class Clock:
-    """A settable clock for the service: deadlines become exact numbers."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def open_service(path: Path, clock: Clock | None = None, seed: int = 1) -> GameService:
-    return await GameService.open(
-        path, bot_user_id=BOT_ID, clock=clock or Clock(), rng=random.Random(seed)
-    )
-
-
-Opener = Callable[..., Awaitable[GameService]]
-
-
-@pytest.fixture
-async def opened() -> AsyncIterator[Opener]:
-    """``open_service``, with every service it opened closed when the test ends, even when it
-    fails (a connection left open keeps aiosqlite's thread, and so pytest, alive)."""
-    services: list[GameService] = []
-
-    async def open_(path: Path, clock: Clock | None = None, seed: int = 1) -> GameService:
-        svc = await open_service(path, clock, seed)
-        services.append(svc)
-        return svc
-
-    yield open_
-    for svc in services:
-        with contextlib.suppress(Exception):
-            await svc.close()
 
 
 async def start_game(
-    svc: GameService,
-    channel: int,
-    white: Player,
-    black: Player,
-    *,
-    variant: str = "english",
-    move_time: int = 3600,
+    svc: GameService, channel: int, white: Player, black: Player, **terms: Any
 ) -> GameView:
-    """A game started the ordinary way: ``white`` challenges ``black``, who accepts."""
-    result = await svc.challenge(
-        guild_id=1,
-        channel_id=channel,
-        challenger=white,
-        opponent=black,
-        variant=variant,
-        color="white",
-        move_time=move_time,
+    """A game started the ordinary way: ``white`` challenges ``black``, who accepts (the
+    harness's terms otherwise: English, an hour a move)."""
+    return await start(
+        svc, channel_id=channel, challenger=white, opponent=black, color="white", **terms
     )
-    assert result.challenge is not None
-    started = await svc.accept(result.challenge.id, black.id)
-    assert started.game is not None
-    return started.game
 
 
 async def play_random(svc: GameService, game_id: int, plies: int, rng: random.Random) -> GameView:
@@ -143,15 +102,6 @@ async def next_move(svc: GameService, game_id: int, rng: random.Random) -> tuple
     assert view.running and view.to_move is not None
     choices = await svc.legal_moves(view.channel_id, view.to_move.id)
     return view, rng.choice(choices).value
-
-
-def read_db(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Rows straight from the file through a separate plain sqlite3 connection."""
-    db = sqlite3.connect(path)
-    try:
-        return db.execute(sql, params).fetchall()
-    finally:
-        db.close()
 
 
 def db_snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -218,21 +168,20 @@ def winners(outcomes: list[Any]) -> list[ActionResult]:
 # -- restart ---------------------------------------------------------------------------------------
 
 
-async def test_restart_keeps_everything(opened: Opener, tmp_path: Path) -> None:
+async def test_restart_keeps_everything(services: Services, tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "bot.db"
-    clock = Clock()
     rng = random.Random(7)
-    svc = await opened(path, clock)
+    svc = await services.open(path)
 
     # A: a few moves, then a draw offer left pending.
-    a = await start_game(svc, 100, ANN, BOB)
+    a = await start_game(svc, 100, ALICE, BOB)
     a = await play_random(svc, a.id, 5, rng)
     assert a.to_move is not None
     offered_by = a.to_move
     await svc.offer_draw(offered_by.id, game_id=a.id)
 
     # B: a declined offer starts english's 40-move count, which then runs for a few moves.
-    b = await start_game(svc, 101, CAT, DAN, move_time=100)
+    b = await start_game(svc, 101, CAROL, DAVE, move_time=100)
     b = await play_random(svc, b.id, 4, rng)
     assert b.to_move is not None
     await svc.offer_draw(b.to_move.id, game_id=b.id)
@@ -251,11 +200,16 @@ async def test_restart_keeps_everything(opened: Opener, tmp_path: Path) -> None:
     d = await play_random(svc, d.id, 3, rng)
     await svc.resign(GUS.id, game_id=d.id)
     e = await svc.challenge(
-        guild_id=1, channel_id=104, challenger=ANN, opponent=CAT, variant="pool", move_time=600
+        guild_id=GUILD,
+        channel_id=104,
+        challenger=ALICE,
+        opponent=CAROL,
+        variant="pool",
+        move_time=600,
     )
     assert e.challenge is not None
     f = await svc.challenge(
-        guild_id=1,
+        guild_id=GUILD,
         channel_id=105,
         challenger=BOB,
         opponent=Player(BOT_ID, "Computer"),
@@ -271,16 +225,16 @@ async def test_restart_keeps_everything(opened: Opener, tmp_path: Path) -> None:
     views = [await svc.game_view(g) for g in game_ids]
     pdns = [await svc.pdn(game_id=g) for g in game_ids]
     challenge = await svc.challenge_view(e.challenge.id)
-    running = [v.id for v in await svc.games(1)]
+    running = [v.id for v in await svc.games(GUILD)]
     files = db_snapshot(path)
     await svc.close()
 
     # A new service (fresh caches, fresh connection) on the same file sees the same thing.
-    svc = await opened(path, clock)
+    svc = await services.open(path)
     assert [await svc.game_view(g) for g in game_ids] == views
     assert [await svc.pdn(game_id=g) for g in game_ids] == pdns
     assert await svc.challenge_view(e.challenge.id) == challenge
-    assert [v.id for v in await svc.games(1)] == running == [a.id, b.id, c.id, f.game.id]
+    assert [v.id for v in await svc.games(GUILD)] == running == [a.id, b.id, c.id, f.game.id]
     assert db_snapshot(path) == files
     assert views[0].draw_offer == _color(offered_by, views[0])
     assert views[1].advantage_left == b.advantage_left
@@ -306,7 +260,7 @@ async def test_restart_keeps_everything(opened: Opener, tmp_path: Path) -> None:
     await svc.close()
 
     # And what the tick did was stored: a third service sees it, and the challenge expires.
-    svc = await opened(path, clock)
+    svc = await services.open(path)
     assert (await svc.game_view(c.id)).termination is not None
     assert (await svc.game_view(a.id)).result == "1/2-1/2"
     assert (await svc.store.game(b.id)).remind_at == T0 + 61 + 50  # type: ignore[union-attr]
@@ -332,16 +286,16 @@ RACERS = 50
 
 @pytest.mark.parametrize("with_expected_ply", [True, False], ids=["expected_ply", "no_ply"])
 async def test_race_same_move_two_games(
-    opened: Opener, tmp_path: Path, with_expected_ply: bool
+    services: Services, tmp_path: Path, with_expected_ply: bool
 ) -> None:
     """50 coroutines submit the same next move in one game and 50 in another, ply after ply:
     exactly one lands per ply in each game."""
     path = tmp_path / "race.db"
-    svc = await opened(path)
+    svc = await services.open(path)
     rng = random.Random(11)
     games = [
-        await start_game(svc, 200, ANN, BOB),
-        await start_game(svc, 201, CAT, DAN, variant="international"),
+        await start_game(svc, 200, ALICE, BOB),
+        await start_game(svc, 201, CAROL, DAVE, variant="international"),
     ]
     played: dict[int, list[str]] = {g.id: [] for g in games}
     for _ in range(12):
@@ -382,13 +336,13 @@ async def test_race_same_move_two_games(
     assert_records_sound(path)
 
 
-async def test_race_different_moves_same_player(opened: Opener, tmp_path: Path) -> None:
+async def test_race_different_moves_same_player(services: Services, tmp_path: Path) -> None:
     """The player to move submits every legal move at once, many times over (half of them with
     ``expected_ply``), while the opponent also tries to move: one move lands per ply."""
     path = tmp_path / "race.db"
-    svc = await opened(path)
+    svc = await services.open(path)
     rng = random.Random(12)
-    game = await start_game(svc, 300, ANN, BOB, variant="russian")
+    game = await start_game(svc, 300, ALICE, BOB, variant="russian")
     texts_played = []
     for _ in range(15):
         view = await svc.game_view(game.id)
@@ -423,16 +377,15 @@ async def test_race_different_moves_same_player(opened: Opener, tmp_path: Path) 
     assert_records_sound(path)
 
 
-async def test_race_two_services_on_one_file(opened: Opener, tmp_path: Path) -> None:
+async def test_race_two_services_on_one_file(services: Services, tmp_path: Path) -> None:
     """Two services (two connections, two in-memory caches) on the same file race for the same
     ply: the store's version guard lets exactly one write land, and the losing service answers
     with :class:`ConflictError`, never a crash or a second row."""
     path = tmp_path / "race.db"
-    clock = Clock()
-    first = await opened(path, clock, seed=1)
-    second = await opened(path, clock, seed=2)
+    first = await services.open(path, seed=1)
+    second = await services.open(path, seed=2)
     rng = random.Random(13)
-    game = await start_game(first, 400, ANN, BOB)
+    game = await start_game(first, 400, ALICE, BOB)
     services = (first, second)
     conflicts = 0
     texts = []
@@ -480,7 +433,7 @@ async def test_race_two_services_on_one_file(opened: Opener, tmp_path: Path) -> 
 
 
 async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
-    opened: Opener, tmp_path: Path
+    services: Services, tmp_path: Path
 ) -> None:
     """A second service on the file (e.g. the old process during a deploy) holds the game from
     before the other one played.  The player really to move may be told "the position changed,
@@ -490,15 +443,15 @@ async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
     Fails at b0a5535: ``move`` refuses from the cached copy (NotYourTurnError) before anything
     is written, so the version guard never runs and the stale copy is never reloaded."""
     path = tmp_path / "stale.db"
-    first = await opened(path)
-    second = await opened(path)
-    game = await start_game(first, 450, ANN, BOB)  # Bob (Black) moves first in English
+    first = await services.open(path)
+    second = await services.open(path)
+    game = await start_game(first, 450, ALICE, BOB)  # Bob (Black) moves first in English
     await second.game_view(game.id)  # the second service now holds the game at ply 0
-    await first.move(BOB.id, "11-15", game_id=game.id)  # Ann to move
+    await first.move(BOB.id, "11-15", game_id=game.id)  # Alice to move
     errors: list[ServiceError] = []
     for _ in range(3):
         try:
-            await second.move(ANN.id, "22-18", game_id=game.id)
+            await second.move(ALICE.id, "22-18", game_id=game.id)
             break
         except ServiceError as exc:
             errors.append(exc)
@@ -510,13 +463,13 @@ async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
     assert_records_sound(path)
 
 
-async def test_race_accepting_one_challenge(opened: Opener, tmp_path: Path) -> None:
+async def test_race_accepting_one_challenge(services: Services, tmp_path: Path) -> None:
     """50 accepts of one challenge at once, half of them into new threads: one game starts, and
     the losers' transactions leave no game behind."""
     path = tmp_path / "race.db"
-    svc = await opened(path)
+    svc = await services.open(path)
     offer = await svc.challenge(
-        guild_id=1, channel_id=500, challenger=ANN, opponent=BOB, variant="english"
+        guild_id=GUILD, channel_id=500, challenger=ALICE, opponent=BOB, variant="english"
     )
     assert offer.challenge is not None
     cid = offer.challenge.id
@@ -583,7 +536,7 @@ def _kill_at_random(path: Path, seed: int, delay: float) -> list[tuple[int, int,
     return acks
 
 
-def test_crash_loses_no_acknowledged_move(tmp_path: Path) -> None:
+def test_crash_loses_no_acknowledged_move(tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "crash.db"
     rng = random.Random(2026)
     acknowledged: list[tuple[int, int, str]] = []
@@ -603,7 +556,7 @@ def test_crash_loses_no_acknowledged_move(tmp_path: Path) -> None:
     assert len({game_id for game_id, _, _ in acknowledged}) >= 3
 
     async def reread() -> None:
-        svc = await open_service(path)
+        svc = await open_service(path, clock)
         try:
             for (game_id,) in read_db(path, "SELECT id FROM games"):
                 view = await svc.game_view(game_id)
@@ -617,7 +570,7 @@ def test_crash_loses_no_acknowledged_move(tmp_path: Path) -> None:
 
 
 async def test_cancelling_an_action_leaves_the_service_usable(
-    opened: Opener, tmp_path: Path
+    services: Services, tmp_path: Path
 ) -> None:
     """A command cancelled part-way (a timeout, a shutdown) must leave the move either stored or
     not, and the service able to write afterwards: the store promises a rollback "on any
@@ -628,9 +581,9 @@ async def test_cancelling_an_action_leaves_the_service_usable(
     (``BEGIN`` is outside the ``try``), so every later write on the shared connection raises
     ``sqlite3.OperationalError: cannot start a transaction within a transaction``."""
     path = tmp_path / "cancel.db"
-    svc = await opened(path)
+    svc = await services.open(path)
     for steps in range(12):
-        view = await start_game(svc, 900 + steps, ANN, BOB)
+        view = await start_game(svc, 900 + steps, ALICE, BOB)
         task = asyncio.create_task(svc.move(BOB.id, "11-15", game_id=view.id))
         for _ in range(steps):
             await asyncio.sleep(0)
@@ -644,7 +597,7 @@ async def test_cancelling_an_action_leaves_the_service_usable(
         assert [m.ply for m in moves] == list(range(1, row.ply + 1)), f"after {steps} steps"
         if row.ply == 0:
             await svc.move(BOB.id, "11-15", game_id=view.id)
-        await svc.move(ANN.id, "22-18", game_id=view.id)
+        await svc.move(ALICE.id, "22-18", game_id=view.id)
         assert [m.pdn for m in await svc.store.moves(view.id)] == ["11-15", "22-18"]
     await svc.close()
     assert_records_sound(path)
@@ -698,14 +651,14 @@ DECORATIONS = (
 
 
 @pytest.fixture
-def fuzz_game(tmp_path: Path):
+def fuzz_game(tmp_path: Path, clock: Clock):
     """A running english game a few moves in, on a real file, driven by one event loop that lives
     as long as the test (hypothesis calls the test body synchronously, many times).  Yields
     ``(runner, service, state, path)``; ``state["game_id"]`` is the game to fuzz."""
     with asyncio.Runner() as runner:
         path = tmp_path / "fuzz.db"
-        svc = runner.run(open_service(path))
-        view = runner.run(start_game(svc, 700, ANN, BOB))
+        svc = runner.run(open_service(path, clock))
+        view = runner.run(start_game(svc, 700, ALICE, BOB))
         view = runner.run(play_random(svc, view.id, 4, random.Random(3)))
         yield runner, svc, {"game_id": view.id}, path
         runner.run(svc.close())
@@ -783,7 +736,7 @@ def test_fuzzed_move_text_is_refused_cleanly(
         expected
     ]
     if result.game is None or not result.game.running:  # a new game for the next examples
-        state["game_id"] = runner.run(start_game(svc, 700, ANN, BOB)).id
+        state["game_id"] = runner.run(start_game(svc, 700, ALICE, BOB)).id
 
 
 def _actions(svc: GameService) -> dict[str, Callable[..., Awaitable[ActionResult]]]:
@@ -812,10 +765,10 @@ async def _refused(
     return info.value
 
 
-async def test_non_players_are_refused(opened: Opener, tmp_path: Path) -> None:
+async def test_non_players_are_refused(services: Services, tmp_path: Path) -> None:
     path = tmp_path / "bad.db"
-    svc = await opened(path)
-    game = await start_game(svc, 800, ANN, BOB)
+    svc = await services.open(path)
+    game = await start_game(svc, 800, ALICE, BOB)
     await play_random(svc, game.id, 3, random.Random(5))
     for name, action in _actions(svc).items():
         expected: Any = NotAPlayerError
@@ -829,10 +782,12 @@ async def test_non_players_are_refused(opened: Opener, tmp_path: Path) -> None:
     await svc.close()
 
 
-async def test_wrong_turn_and_bad_draw_answers_are_refused(opened: Opener, tmp_path: Path) -> None:
+async def test_wrong_turn_and_bad_draw_answers_are_refused(
+    services: Services, tmp_path: Path
+) -> None:
     path = tmp_path / "bad.db"
-    svc = await opened(path)
-    game = await start_game(svc, 801, ANN, BOB)
+    svc = await services.open(path)
+    game = await start_game(svc, 801, ALICE, BOB)
     view = await play_random(svc, game.id, 2, random.Random(6))
     assert view.to_move is not None
     mover = view.to_move
@@ -864,21 +819,21 @@ async def test_wrong_turn_and_bad_draw_answers_are_refused(opened: Opener, tmp_p
     assert_records_sound(path)
 
 
-async def test_finished_games_refuse_everything(opened: Opener, tmp_path: Path) -> None:
+async def test_finished_games_refuse_everything(services: Services, tmp_path: Path) -> None:
     path = tmp_path / "bad.db"
-    svc = await opened(path)
-    game = await start_game(svc, 802, ANN, BOB)
+    svc = await services.open(path)
+    game = await start_game(svc, 802, ALICE, BOB)
     await play_random(svc, game.id, 3, random.Random(8))
     offer = await svc.challenge(
-        guild_id=1, channel_id=803, challenger=CAT, opponent=DAN, variant="english"
+        guild_id=GUILD, channel_id=803, challenger=CAROL, opponent=DAVE, variant="english"
     )
     assert offer.challenge is not None
-    await svc.accept(offer.challenge.id, DAN.id)
+    await svc.accept(offer.challenge.id, DAVE.id)
     await svc.resign(BOB.id, game_id=game.id)
 
     async def check(service: GameService) -> None:
         for action in _actions(service).values():
-            for user in (ANN.id, BOB.id, STRANGER.id):
+            for user in (ALICE.id, BOB.id, STRANGER.id):
                 with pytest.raises(ServiceError):
                     # by id: the game is over (or the user is no player); by channel: no game.
                     before = db_snapshot(path)
@@ -894,19 +849,19 @@ async def test_finished_games_refuse_everything(opened: Opener, tmp_path: Path) 
         cid = offer.challenge.id  # type: ignore[union-attr]
         before = db_snapshot(path)
         for attempt in (
-            service.accept(cid, DAN.id),
-            service.decline(cid, DAN.id),
-            service.cancel(cid, CAT.id),
+            service.accept(cid, DAVE.id),
+            service.decline(cid, DAVE.id),
+            service.cancel(cid, CAROL.id),
         ):
             with pytest.raises(GameOverError):
                 await attempt
         assert db_snapshot(path) == before
-        assert await service.legal_moves(802, ANN.id) == []
+        assert await service.legal_moves(802, ALICE.id) == []
         assert await service.legal_moves(802, BOB.id) == []
 
     await check(svc)  # the finished game was just dropped from the cache
     await svc.close()
-    svc = await opened(path)  # and from a fresh start, read from the file
+    svc = await services.open(path)  # and from a fresh start, read from the file
     await check(svc)
     await svc.close()
     assert_records_sound(path)

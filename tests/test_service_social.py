@@ -10,14 +10,32 @@ dies (an engine process that crashed mid-reply).
 
 from __future__ import annotations
 
-import random
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+import service_harness as harness
+from service_harness import (
+    ALICE,
+    BOB,
+    BOT,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    GUILD,
+    MOVE_TIME,
+    OTHER_CHANNEL,
+    OTHER_GUILD,
+    T0,
+    THREAD,
+    Clock,
+    CrashingComputer,
+    count_rows,
+    opened,
+    play,
+    unchanged,
+)
 
 from bot.errors import (
     ChallengeError,
@@ -30,111 +48,35 @@ from bot.errors import (
 )
 from bot.results import Action, ActionResult, GameView, Player
 from bot.service import GameService, ratings
-from bot.service.computer import RandomComputer
 from bot.service.ratings import Rating
 from bot.service.settings import DEFAULT_MOVE_TIME
 from rules.ballots import CROSSBOARD, ballot_of
-from rules.game import Game
-from rules.move import Move
 from rules.pdn import read_game
 
-T0 = 1_700_000_000.0
-MOVE_TIME = 3600
-EXPIRY = 600.0
-GUILD, OTHER_GUILD = 1, 2
-CHANNEL, OTHER_CHANNEL, THREAD = 100, 200, 500
-BOT_ID = 999
-ALICE = Player(1, "Alice")
-BOB = Player(2, "Bob")
-CAROL = Player(3, "Carol")
-DAVE = Player(4, "Dave")
-BOT = Player(BOT_ID, "Draughts Bot")
 CROSSBOARD_OPENINGS = {" ".join(b.moves) for b in CROSSBOARD}
 
 # English, Black first (plies 1, 3, 5... are Black's).
 OPENING = ["11-15", "23-19", "8-11", "22-17", "9-13"]
 
 
-# -- harness ------------------------------------------------------------------------------------
-
-
-async def open_service(path: Path, clock: list[float], **options: Any) -> GameService:
-    options.setdefault("computer", RandomComputer(seed=1))
-    return await GameService.open(
-        path,
-        bot_user_id=BOT_ID,
-        bot_name=BOT.name,
-        clock=lambda: clock[0],
-        rng=random.Random(1),
-        challenge_expiry=EXPIRY,
-        **options,
-    )
-
-
-@asynccontextmanager
-async def opened(path: Path, clock: list[float], **options: Any) -> AsyncIterator[GameService]:
-    service = await open_service(path, clock, **options)
-    try:
-        yield service
-    finally:
-        await service.close()
-
-
-@pytest.fixture
-def clock() -> list[float]:
-    return [T0]
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "draughts.db"
-
-
-@pytest.fixture
-async def service(db_path: Path, clock: list[float]) -> AsyncIterator[GameService]:
-    async with opened(db_path, clock) as svc:
-        yield svc
+# -- games named by colour --------------------------------------------------------------------
+# Ratings, standings and matches are about who played White: here the challenger plays White.
 
 
 async def start_result(
-    service: GameService,
-    *,
-    white: Player = ALICE,
-    black: Player = BOB,
-    guild_id: int | None = GUILD,
-    channel_id: int = CHANNEL,
-    **terms: Any,
+    service: GameService, *, white: Player = ALICE, black: Player = BOB, **terms: Any
 ) -> ActionResult:
-    """``white`` challenges ``black`` (English, an hour a move unless told) and ``black``
-    accepts; the start announcement."""
-    args: dict[str, Any] = {"variant": "english", "move_time": MOVE_TIME}
-    args.update(terms)
-    created = await service.challenge(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        challenger=white,
-        opponent=black,
-        color="white",
-        **args,
+    """``white`` challenges ``black`` (the harness's terms otherwise: English, an hour a move,
+    in CHANNEL of GUILD) and ``black`` accepts; the start announcement."""
+    return await harness.start_result(
+        service, challenger=white, opponent=black, color="white", **terms
     )
-    assert created.challenge is not None
-    return await service.accept(created.challenge.id, black.id)
 
 
 async def start(service: GameService, **options: Any) -> GameView:
     started = await start_result(service, **options)
     assert started.action is Action.GAME_STARTED and started.game is not None
     return started.game
-
-
-async def play(service: GameService, view: GameView, moves: list[str]) -> GameView:
-    """Play ``moves`` in order, each by whoever is to move."""
-    for text in moves:
-        assert view.to_move is not None
-        result = await service.move(view.to_move.id, text, game_id=view.id)
-        assert result.game is not None
-        view = result.game
-    return view
 
 
 async def finish(service: GameService, view: GameView, winner: str | None) -> ActionResult:
@@ -145,41 +87,6 @@ async def finish(service: GameService, view: GameView, winner: str | None) -> Ac
         return await service.accept_draw(view.black.id, game_id=view.id)
     loser = view.black if winner == "white" else view.white
     return await service.resign(loser.id, game_id=view.id)
-
-
-async def snapshot(service: GameService, game_id: int) -> tuple[Any, ...]:
-    row = await service.store.game(game_id)
-    assert row is not None
-    return (
-        row,
-        await service.store.moves(game_id),
-        await service.store.taken_back_moves(game_id),
-        await service.game_view(game_id),
-    )
-
-
-@asynccontextmanager
-async def unchanged(service: GameService, game_id: int) -> AsyncIterator[None]:
-    """The block must leave the game's row (and its version), moves and view as they were."""
-    before = await snapshot(service, game_id)
-    yield
-    assert await snapshot(service, game_id) == before
-
-
-def count_rows(service: GameService, table: str, where: str = "1") -> int:
-    """Rows in ``table``, read through a second, plain sqlite3 connection."""
-    with sqlite3.connect(service.store.path) as db:
-        return int(db.execute(f"SELECT count(*) FROM {table} WHERE {where}").fetchone()[0])
-
-
-class CrashingComputer:
-    """A real ComputerPlayer whose move search dies, like an engine process that crashed."""
-
-    async def choose_move(self, game: Game, level: int) -> Move:
-        raise RuntimeError("the engine process died")
-
-    async def answer_draw(self, game: Game, level: int) -> bool:
-        return False
 
 
 # -- ratings ------------------------------------------------------------------------------------
@@ -236,10 +143,10 @@ async def test_draw_keeps_equal_ratings_but_shrinks_deviations(service: GameServ
     assert game.black_rating_change == pytest.approx(0)
 
 
-async def test_timeout_of_a_rated_game_is_rated(service: GameService, clock: list[float]) -> None:
+async def test_timeout_of_a_rated_game_is_rated(service: GameService, clock: Clock) -> None:
     """A game lost on time (ended by the scheduler) updates the ladder like any other end."""
     view = await start(service)  # Bob (Black) to move first
-    clock[0] = T0 + MOVE_TIME + 1
+    clock.now = T0 + MOVE_TIME + 1
     events = await service.tick()
     [timeout] = [e for e in events if e.action is Action.TIMEOUT]
     assert "Ratings:" in timeout.text
@@ -319,19 +226,19 @@ async def test_second_game_builds_on_the_first_rating(service: GameService) -> N
 
 
 async def play_rated_games(
-    service: GameService, clock: list[float], winners: list[str | None]
+    service: GameService, clock: Clock, winners: list[str | None]
 ) -> list[int]:
     """Alice (White) v Bob (Black) once per entry of ``winners``, a minute apart."""
     ids = []
     for winner in winners:
-        clock[0] += 60
+        clock.advance(60)
         view = await start(service)
         await finish(service, view, winner)
         ids.append(view.id)
     return ids
 
 
-async def test_stats_of_a_winner_and_a_loser(service: GameService, clock: list[float]) -> None:
+async def test_stats_of_a_winner_and_a_loser(service: GameService, clock: Clock) -> None:
     """Stats show the rating line, record, streak, rank and latest games, newest first."""
     ids = await play_rated_games(service, clock, ["white", "white"])
     alice = await service.standings.stats(GUILD, ALICE, "english")
@@ -353,9 +260,7 @@ async def test_stats_of_a_winner_and_a_loser(service: GameService, clock: list[f
     assert [g.outcome for g in bob.recent] == ["L", "L"]
 
 
-async def test_streak_restarts_with_a_different_result(
-    service: GameService, clock: list[float]
-) -> None:
+async def test_streak_restarts_with_a_different_result(service: GameService, clock: Clock) -> None:
     """The streak counts only the run ending with the latest game."""
     await play_rated_games(service, clock, ["white", "white", None])
     alice = await service.standings.stats(GUILD, ALICE, "english")
@@ -371,13 +276,11 @@ async def test_stats_of_an_unrated_player(service: GameService) -> None:
     assert (stats.wins, stats.draws, stats.losses, stats.recent) == (0, 0, 0, ())
 
 
-async def test_leaderboard_order_names_and_own_rank(
-    service: GameService, clock: list[float]
-) -> None:
+async def test_leaderboard_order_names_and_own_rank(service: GameService, clock: Clock) -> None:
     """The ladder is ordered by rating, names come from the players' latest games, and the
     asking user's rank is given when they are rated (None otherwise)."""
     await play_rated_games(service, clock, ["white"])  # Alice beats Bob
-    clock[0] += 60
+    clock.advance(60)
     view = await start(service, white=CAROL, black=Player(BOB.id, "Bobby"))
     await finish(service, view, None)  # Carol draws Bob, now named "Bobby"
     board = await service.standings.leaderboard(GUILD, "english", BOB.id)
@@ -396,16 +299,14 @@ async def test_leaderboard_order_names_and_own_rank(
     assert empty.top == () and empty.mine is None
 
 
-async def test_history_lists_ended_games_newest_first(
-    service: GameService, clock: list[float]
-) -> None:
+async def test_history_lists_ended_games_newest_first(service: GameService, clock: Clock) -> None:
     """History shows finished and aborted games (the latter without a result), newest first,
     and only the named user's games when asked."""
     [won] = await play_rated_games(service, clock, ["white"])
-    clock[0] += 60
+    clock.advance(60)
     aborted = await start(service, white=CAROL, black=DAVE)
     await service.abort(ALICE.id, is_moderator=True, game_id=aborted.id)
-    clock[0] += 60
+    clock.advance(60)
     running = await start(service, channel_id=OTHER_CHANNEL)
     history = await service.standings.history(GUILD)
     assert [g.id for g in history] == [aborted.id, won]
@@ -421,7 +322,7 @@ async def test_history_lists_ended_games_newest_first(
     assert await service.standings.history(OTHER_GUILD) == ()
 
 
-async def test_history_is_limited_to_ten_games(service: GameService, clock: list[float]) -> None:
+async def test_history_is_limited_to_ten_games(service: GameService, clock: Clock) -> None:
     """Only the ten latest games are listed."""
     ids = await play_rated_games(service, clock, ["white"] * 11)
     history = await service.standings.history(GUILD)
@@ -537,7 +438,7 @@ async def test_accepted_takeback_includes_the_reply(service: GameService) -> Non
     assert again.ply == 3
 
 
-async def test_takeback_survives_a_restart(db_path: Path, clock: list[float]) -> None:
+async def test_takeback_survives_a_restart(db_path: Path, clock: Clock) -> None:
     """The taken-back position is what a restarted bot rebuilds from the database."""
     async with opened(db_path, clock) as service:
         view = await start(service)
@@ -553,7 +454,7 @@ async def test_takeback_survives_a_restart(db_path: Path, clock: list[float]) ->
         assert (await play(service, reloaded, ["22-17"])).ply == 4
 
 
-async def test_pending_request_survives_a_restart(db_path: Path, clock: list[float]) -> None:
+async def test_pending_request_survives_a_restart(db_path: Path, clock: Clock) -> None:
     """A request waiting for an answer is stored, so it can be answered after a restart."""
     async with opened(db_path, clock) as service:
         view = await play(service, await start(service), OPENING[:1])
@@ -716,9 +617,7 @@ async def test_the_computers_opening_move_cannot_be_taken_back(service: GameServ
     )
 
 
-async def test_takeback_while_the_computer_failed_to_reply(
-    db_path: Path, clock: list[float]
-) -> None:
+async def test_takeback_while_the_computer_failed_to_reply(db_path: Path, clock: Clock) -> None:
     """If the computer's reply failed (its turn), only the player's move comes off."""
     async with opened(db_path, clock, computer=CrashingComputer()) as service:
         started = await service.challenge(
@@ -943,7 +842,7 @@ async def test_match_against_the_computer_refused(service: GameService) -> None:
 
 
 async def test_a_missing_second_game_is_started_by_the_scheduler(
-    db_path: Path, clock: list[float]
+    db_path: Path, clock: Clock
 ) -> None:
     """Crash safety: a match whose first game finished without its second game (as a bot
     killed between the two writes, or an older version, would leave it) gets the second game
@@ -1151,7 +1050,7 @@ async def test_invalid_setting_refused(service: GameService, change: dict[str, A
     assert count_rows(service, "guild_channels") == 0
 
 
-async def test_settings_persist_across_a_restart(db_path: Path, clock: list[float]) -> None:
+async def test_settings_persist_across_a_restart(db_path: Path, clock: Clock) -> None:
     """Settings live in the database, not in the process."""
     async with opened(db_path, clock) as service:
         await service.settings.change(

@@ -1,0 +1,211 @@
+"""The one harness of the game-service tests (``test_service*.py``): who plays, where, when, and
+the helpers that start games and check that a refusal changed nothing.
+
+The service runs on a real SQLite file with a clock the tests move by hand (:class:`Clock`), a
+seeded random source and a seeded :class:`~bot.service.computer.RandomComputer`, so every
+deadline is an exact number and every "random" choice repeats.  The fixtures built on it
+(``clock``, ``db_path``, ``service``, ``services``) are in ``tests/conftest.py``.
+
+Imported as a plain module (``from service_harness import ...``): pytest puts this directory on
+``sys.path`` because ``tests/`` is not a package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.results import ActionResult, GameView, Player
+from bot.service import GameService
+from bot.service.computer import RandomComputer
+from rules.game import Game
+from rules.move import Move
+
+T0 = 1_700_000_000.0
+MOVE_TIME = 3600
+EXPIRY = 600.0
+GUILD, OTHER_GUILD = 10, 20
+CHANNEL, OTHER_CHANNEL, THREAD = 100, 101, 500
+BOT_ID = 999
+
+ALICE = Player(1, "Alice")
+BOB = Player(2, "Bob")
+CAROL = Player(3, "Carol")
+DAVE = Player(4, "Dave")
+EVE = Player(5, "Eve")
+FAY = Player(6, "Fay")
+GUS = Player(7, "Gus")
+HAL = Player(8, "Hal")
+STRANGER = Player(77, "Stranger")
+BOT = Player(BOT_ID, "Draughts Bot")
+
+# English, Black first: after these nine plies White must capture, by 23x16 or by the double
+# jump 24x15x8 (short form 24x8).
+CAPTURE_LINE = ["11-16", "24-20", "8-11", "22-17", "9-13", "28-24", "13x22", "26x17", "16-19"]
+
+
+class Clock:
+    """The service's clock, moved only by the test: deadlines, reminders and expiries become
+    exact numbers, and a test steps over them (or just short of them) at will."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        """Move on by ``seconds``; returns the new time."""
+        self.now += seconds
+        return self.now
+
+
+async def open_service(path: Path, clock: Clock, seed: int = 1, **options: Any) -> GameService:
+    """A service on ``path`` whose randomness (colours, ballots, the computer's moves) repeats
+    with ``seed``; ``options`` override ``GameService``'s (``computer=`` for a crashing one)."""
+    options.setdefault("computer", RandomComputer(seed=seed))
+    return await GameService.open(
+        path,
+        bot_user_id=BOT_ID,
+        bot_name=BOT.name,
+        clock=clock,
+        rng=random.Random(seed),
+        challenge_expiry=EXPIRY,
+        **options,
+    )
+
+
+@asynccontextmanager
+async def opened(path: Path, clock: Clock, **options: Any) -> AsyncIterator[GameService]:
+    """``open_service`` for one ``async with`` block: leaving it is a restart's first half."""
+    service = await open_service(path, clock, **options)
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+class Services:
+    """Opens services that a test closes and reopens as it goes (restarts, two services on one
+    file), and closes whatever is still open at the end even when the test failed: a connection
+    left open keeps aiosqlite's thread, and so pytest, alive."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._opened: list[GameService] = []
+
+    async def open(self, path: Path, seed: int = 1, **options: Any) -> GameService:
+        """:func:`open_service` on ``path`` with the test's clock."""
+        service = await open_service(path, self.clock, seed, **options)
+        self._opened.append(service)
+        return service
+
+    async def close_all(self) -> None:
+        for service in self._opened:
+            with contextlib.suppress(Exception):  # most were closed by the test already
+                await service.close()
+
+
+async def challenge(service: GameService, **overrides: Any) -> ActionResult:
+    """Alice challenges Bob to english in CHANNEL of GUILD, an hour a move, playing Black (so
+    she moves first); ``overrides`` change any of the challenge's terms."""
+    args: dict[str, Any] = {
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "challenger": ALICE,
+        "opponent": BOB,
+        "variant": "english",
+        "color": "black",
+        "move_time": MOVE_TIME,
+    }
+    args.update(overrides)
+    return await service.challenge(**args)
+
+
+async def start_result(service: GameService, **overrides: Any) -> ActionResult:
+    """The challenge of :func:`challenge`, accepted by its opponent: the start announcement."""
+    created = await challenge(service, **overrides)
+    assert created.challenge is not None
+    return await service.accept(created.challenge.id, created.challenge.opponent.id)
+
+
+async def start(service: GameService, **overrides: Any) -> GameView:
+    """The game :func:`start_result` started."""
+    started = await start_result(service, **overrides)
+    assert started.game is not None
+    return started.game
+
+
+async def play(service: GameService, game: GameView, moves: list[str]) -> GameView:
+    """Play ``moves`` in order, each by whoever is to move."""
+    view = game
+    for text in moves:
+        assert view.to_move is not None
+        view = (await service.move(view.to_move.id, text, game_id=game.id)).game
+        assert view is not None
+    return view
+
+
+async def snapshot(service: GameService, game_id: int) -> tuple[Any, ...]:
+    """Everything a game action may write: the row, the moves, the taken-back moves, and the
+    in-memory view."""
+    row = await service.store.game(game_id)
+    assert row is not None
+    return (
+        row,
+        await service.store.moves(game_id),
+        await service.store.taken_back_moves(game_id),
+        await service.game_view(game_id),
+    )
+
+
+@asynccontextmanager
+async def unchanged(service: GameService, game_id: int) -> AsyncIterator[None]:
+    """The block must leave the game's row (and its version), moves and view as they were."""
+    before = await snapshot(service, game_id)
+    yield
+    after = await snapshot(service, game_id)
+    assert after[0].version == before[0].version
+    assert after == before
+
+
+@asynccontextmanager
+async def challenge_unchanged(service: GameService, challenge_id: int) -> AsyncIterator[None]:
+    """The block must leave the challenge's row as it was."""
+    before = await service.store.challenge(challenge_id)
+    yield
+    assert await service.store.challenge(challenge_id) == before
+
+
+def read_db(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows straight from the file through a separate plain sqlite3 connection: what is really
+    committed, not what the service's connection or caches say."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(sql, params).fetchall()
+    finally:
+        db.close()
+
+
+def count_rows(service: GameService, table: str, where: str = "1") -> int:
+    """Rows in ``table`` (matching ``where``), read through :func:`read_db`."""
+    return int(read_db(service.store.path, f"SELECT count(*) FROM {table} WHERE {where}")[0][0])
+
+
+class CrashingComputer:
+    """A real ComputerPlayer whose move search dies, like an engine process that crashed."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def choose_move(self, game: Game, level: int) -> Move:
+        self.calls += 1
+        raise RuntimeError("the engine process died")
+
+    async def answer_draw(self, game: Game, level: int) -> bool:
+        return False
