@@ -1,7 +1,7 @@
-"""Everything that talks to Discord or SQLite.
+"""Everything that talks to Discord or a database, in rooms of one job each.
 
-Planned contents: ``store`` (aiosqlite schema, migrations, queries), ``service`` (game lifecycle
-without Discord types, so every command's behaviour is testable without Discord), the thin
-discord.py layer (app commands, views, embeds), ``config`` and the ``__main__`` entry point.
-Only ``__main__`` exists so far; the rest is built in later issues.
+``store`` is the storage protocol and its SQLite implementation; ``service`` is every game action
+without Discord types or SQL; ``ui`` is the discord.py layer; ``scheduler``, ``engine_player``,
+``config`` and ``__main__`` run the bot.  Dependencies point one way, ``ui -> service -> store``
+(see docs/ARCHITECTURE.md).
 """

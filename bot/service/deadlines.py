@@ -19,7 +19,7 @@ from .endings import Endings
 from .live import LiveGames, apply_rules
 from .matches import second_game
 from .starting import Starter
-from .views import after_move_text, challenge_view, game_view, mentions_after, player
+from .views import after_move_text, challenge_view, game_view, player
 
 
 class Deadlines:
@@ -86,18 +86,8 @@ class Deadlines:
                 moves = await self.replies.reply(live)
             if moves:
                 view = game_view(live.row, live.game)
-                results.append(
-                    await self.endings.announce(
-                        ActionResult(
-                            Action.MOVED,
-                            f"{self.bot.name} played {moves[-1].pdn}. {after_move_text(view)}",
-                            game=view,
-                            moves=moves,
-                            post_board=True,
-                            mentions=mentions_after(view, self.bot.id),
-                        )
-                    )
-                )
+                text = f"{self.bot.name} played {moves[-1].pdn}. {after_move_text(view)}"
+                results.append(await self.endings.board_result(Action.MOVED, text, view, moves))
         return results
 
     async def resume_matches(self) -> list[ActionResult]:
@@ -126,14 +116,9 @@ class Deadlines:
             apply_rules(lambda: live.game.timeout(loser))
             await self.live.save(live, user_id=self.bot.id, moved=False)
         view = game_view(live.row, live.game)
-        return await self.endings.announce(
-            ActionResult(
-                Action.TIMEOUT,
-                f"{player(live.row, loser).name} ran out of time: {view.result}.",
-                game=view,
-                post_board=True,
-                mentions=mentions_after(view, self.bot.id),
-            )
+        late = player(live.row, loser).name
+        return await self.endings.board_result(
+            Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view
         )
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:

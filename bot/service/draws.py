@@ -57,14 +57,8 @@ class Draws:
         me = player(live.row, color)
         if not view.running:
             how = "accepted" if answered or accepting else "agreed"
-            return await self.endings.announce(
-                ActionResult(
-                    Action.DRAW_ACCEPTED,
-                    f"Draw {how}: {view.result}.",
-                    game=view,
-                    post_board=True,
-                    mentions=mentions_after(view, self.bot.id),
-                )
+            return await self.endings.board_result(
+                Action.DRAW_ACCEPTED, f"Draw {how}: {view.result}.", view
             )
         if answered:
             return ActionResult(
@@ -87,14 +81,9 @@ class Draws:
             user_id, channel_id, game_id, Game.accept_draw, draw=True
         )
         view = game_view(live.row, live.game)
-        return await self.endings.announce(
-            ActionResult(
-                Action.DRAW_ACCEPTED,
-                f"{player(live.row, color).name} accepted the draw: {view.result}.",
-                game=view,
-                post_board=True,
-                mentions=mentions_after(view, self.bot.id),
-            )
+        me = player(live.row, color).name
+        return await self.endings.board_result(
+            Action.DRAW_ACCEPTED, f"{me} accepted the draw: {view.result}.", view
         )
 
     async def decline_draw(
@@ -117,14 +106,9 @@ class Draws:
     ) -> ActionResult:
         live, color = await self._player_action(user_id, channel_id, game_id, Game.resign)
         view = game_view(live.row, live.game)
-        return await self.endings.announce(
-            ActionResult(
-                Action.RESIGNED,
-                f"{player(live.row, color).name} resigned: {view.result}.",
-                game=view,
-                post_board=True,
-                mentions=mentions_after(view, self.bot.id),
-            )
+        me = player(live.row, color).name
+        return await self.endings.board_result(
+            Action.RESIGNED, f"{me} resigned: {view.result}.", view
         )
 
     async def abort(

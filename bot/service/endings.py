@@ -10,17 +10,35 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..enums import GameStatus
-from ..results import ActionResult
+from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
 from .ladder import glicko
 from .matches import match_sentence
 from .starting import Starter
+from .views import mentions_after
 
 
 class Endings:
-    def __init__(self, store: Store, starter: Starter) -> None:
+    def __init__(self, store: Store, starter: Starter, *, computer_id: int) -> None:
         self.store = store
         self.starter = starter
+        self.computer_id = computer_id
+
+    async def board_result(
+        self, action: Action, text: str, view: GameView, moves: tuple[MovePlayed, ...] = ()
+    ) -> ActionResult:
+        """The result of an action that shows everyone the board (a move, a game's end): the
+        player to move is pinged, or both players once it is over, with what the end brings."""
+        return await self.announce(
+            ActionResult(
+                action,
+                text,
+                game=view,
+                moves=moves,
+                post_board=True,
+                mentions=mentions_after(view, self.computer_id),
+            )
+        )
 
     async def announce(self, result: ActionResult) -> ActionResult:
         """``result`` with what its game's end brings; unchanged while the game runs."""

@@ -67,7 +67,7 @@ class GameService:
         self._live = live = LiveGames(store, clock)
         self._replies = replies = ComputerReplies(live, computer or RandomComputer(), bot)
         starter = Starter(store, live, replies, bot=bot, clock=clock, rng=rng)
-        endings = Endings(store, starter)
+        endings = Endings(store, starter, computer_id=bot.id)
         self._challenges = challenges = Challenges(
             store, self.settings, starter, bot=bot, clock=clock, rng=rng, expiry=challenge_expiry
         )

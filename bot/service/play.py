@@ -18,7 +18,7 @@ from ..store import Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import after_move_text, game_view, mentions_after, player
+from .views import after_move_text, game_view, player
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -81,16 +81,7 @@ class Play:
         if len(moves) > 1:
             text_out += f" {self.bot.name} replied {moves[-1].pdn}."
         text_out += " " + after_move_text(view)
-        return await self.endings.announce(
-            ActionResult(
-                Action.MOVED,
-                text_out,
-                game=view,
-                moves=moves,
-                post_board=True,
-                mentions=mentions_after(view, self.bot.id),
-            )
-        )
+        return await self.endings.board_result(Action.MOVED, text_out, view, moves)
 
     async def _mover(self, live: Live, user_id: int, expected_ply: int | None) -> Color:
         """The colour of ``user_id`` if they may move now (a player, on turn, in the position

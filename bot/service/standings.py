@@ -1,7 +1,8 @@
 """Read-only views of a server's play: ratings, records, the ladder and game history.
 
-Ratings are written by :mod:`bot.store` in the same transaction that ends a rated game; this
-module only reads, so ``/stats``, ``/leaderboard`` and ``/history`` never contend with games.
+Ratings are written (by :mod:`bot.service.ladder`, through the store) in the same transaction
+that ends a rated game; this module only reads, so ``/stats``, ``/leaderboard`` and ``/history``
+never contend with games.
 """
 
 from __future__ import annotations
