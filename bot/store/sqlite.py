@@ -20,6 +20,8 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import fields
+from enum import StrEnum
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -55,6 +57,14 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+def _member(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
+    """The member stored as a word, by a dict lookup (``kind(word)`` goes through the enum
+    machinery, several times slower, and rows are decoded on every move); a word that is no
+    member still raises ``ValueError``."""
+    members: dict[str, StrEnum] = {member.value: member for member in kind}
+    return lambda word: members.get(word) or kind(word)
+
+
 def _decoder(cls: type[Row], **kinds: Callable[[Any], Any]) -> Callable[[Sequence[Any]], Row]:
     """A function from a ``SELECT`` of ``cls``'s columns (in field order) to a ``cls``, with the
     columns named in ``kinds`` converted (enums from their stored words, flags from 0/1)."""
@@ -73,20 +83,24 @@ def _decoder(cls: type[Row], **kinds: Callable[[Any], Any]) -> Callable[[Sequenc
 
 _DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
     ChallengeRow: _decoder(
-        ChallengeRow, color=ColorChoice, status=ChallengeStatus, thread=bool, match_play=bool
+        ChallengeRow,
+        color=_member(ColorChoice),
+        status=_member(ChallengeStatus),
+        thread=bool,
+        match_play=bool,
     ),
     GameRow: _decoder(
         GameRow,
-        status=GameStatus,
-        winner=Side,
-        draw_offer=Side,
-        advantage_side=Side,
-        takeback_offer=Side,
+        status=_member(GameStatus),
+        winner=_member(Side),
+        draw_offer=_member(Side),
+        advantage_side=_member(Side),
+        takeback_offer=_member(Side),
         rated=bool,
     ),
     MoveRow: _decoder(MoveRow),
     RatingRow: _decoder(RatingRow),
-    SettingsRow: _decoder(SettingsRow, threads=ThreadMode),
+    SettingsRow: _decoder(SettingsRow, threads=_member(ThreadMode)),
 }
 _COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in _DECODE}
 _NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))
@@ -98,10 +112,15 @@ _NEW_CHALLENGE_FIELDS = tuple(f.name for f in fields(NewChallenge))
 _RATING_COLUMNS = _COLUMNS[RatingRow]
 
 
-def _values(record: Any) -> tuple[Any, ...]:
-    """A flat dataclass's field values in order (``dataclasses.astuple`` deep-copies each one,
-    which a move's insert does not need)."""
-    return tuple(getattr(record, f.name) for f in fields(record))
+_VALUES: dict[type[Any], Callable[[Any], tuple[Any, ...]]] = {
+    cls: attrgetter(*(f.name for f in fields(cls))) for cls in (NewChallenge, NewMove, RatingRow)
+}
+
+
+def _values(record: NewChallenge | NewMove | RatingRow) -> tuple[Any, ...]:
+    """A record's field values in order, for an ``INSERT`` (``dataclasses.astuple`` deep-copies
+    each one, and ``fields()`` is slow enough to show in a move's cost)."""
+    return _VALUES[type(record)](record)
 
 
 def _select(cls: type[Any], table: str) -> str:
