@@ -111,11 +111,10 @@ class Services:
                 await service.close()
 
 
-async def challenge(service: GameService, **overrides: Any) -> ActionResult:
-    """Alice challenges Bob to english in CHANNEL of GUILD, an hour a move, playing Black (so
-    she moves first); ``overrides`` change any of the challenge's terms."""
-    args: dict[str, Any] = {
-        "guild_id": GUILD,
+def terms(**overrides: Any) -> dict[str, Any]:
+    """The terms of the usual challenge: Alice challenges Bob to english in CHANNEL, an hour a
+    move, playing Black (so she moves first); ``overrides`` change any of them."""
+    values: dict[str, Any] = {
         "channel_id": CHANNEL,
         "challenger": ALICE,
         "opponent": BOB,
@@ -123,8 +122,13 @@ async def challenge(service: GameService, **overrides: Any) -> ActionResult:
         "color": "black",
         "move_time": MOVE_TIME,
     }
-    args.update(overrides)
-    return await service.challenge(**args)
+    values.update(overrides)
+    return values
+
+
+async def challenge(service: GameService, **overrides: Any) -> ActionResult:
+    """The challenge of :func:`terms`, made in GUILD unless ``overrides`` say otherwise."""
+    return await service.challenge(**terms(**{"guild_id": GUILD, **overrides}))
 
 
 async def start_result(service: GameService, **overrides: Any) -> ActionResult:

@@ -25,6 +25,7 @@ from service_harness import (
     opened,
     play,
     start,
+    terms,
     unchanged,
 )
 
@@ -122,19 +123,6 @@ async def test_on_valid_says_whether_the_computer_answers(service: GameService) 
 # -- check_challenge ----------------------------------------------------------------------------
 
 
-def terms(**overrides: object) -> dict[str, object]:
-    values: dict[str, object] = {
-        "channel_id": CHANNEL,
-        "challenger": ALICE,
-        "opponent": BOB,
-        "variant": "english",
-        "color": "black",
-        "move_time": MOVE_TIME,
-    }
-    values.update(overrides)
-    return values
-
-
 @pytest.mark.parametrize(
     ("overrides", "error"),
     [
@@ -150,7 +138,7 @@ async def test_check_challenge_refuses_without_writing(
     service: GameService, overrides: dict[str, object], error: type[ServiceError]
 ) -> None:
     with pytest.raises(error):
-        await service.check_challenge(**terms(**overrides))  # type: ignore[arg-type]
+        await service.check_challenge(**terms(**overrides))
     assert await service.store.open_challenge_of(ALICE.id, CHANNEL) is None
     assert await service.store.running_game_in(CHANNEL) is None
 
@@ -158,23 +146,21 @@ async def test_check_challenge_refuses_without_writing(
 async def test_check_challenge_sees_an_open_challenge_and_a_busy_channel(
     service: GameService,
 ) -> None:
-    assert await service.check_challenge(**terms()) is False  # type: ignore[arg-type]
-    assert await service.check_challenge(**terms(thread=True)) is True  # type: ignore[arg-type]
+    assert await service.check_challenge(**terms()) is False
+    assert await service.check_challenge(**terms(thread=True)) is True
     await challenge(service)
     with pytest.raises(ChallengeError, match="already have an open challenge"):
-        await service.check_challenge(**terms())  # type: ignore[arg-type]
+        await service.check_challenge(**terms())
     other = terms(channel_id=OTHER_CHANNEL)
-    assert await service.check_challenge(**other) is False  # type: ignore[arg-type]
+    assert await service.check_challenge(**other) is False
     await start(service, channel_id=OTHER_CHANNEL, challenger=CAROL)
     # Busy now: a game between people will need a thread when it is accepted...
-    assert await service.check_challenge(**other) is True  # type: ignore[arg-type]
+    assert await service.check_challenge(**other) is True
     # ...and a game against the computer needs one before it can start.
     with pytest.raises(ThreadRequired):
-        await service.check_challenge(  # type: ignore[arg-type]
-            **terms(channel_id=OTHER_CHANNEL, opponent=BOT)
-        )
+        await service.check_challenge(**terms(channel_id=OTHER_CHANNEL, opponent=BOT))
     assert (
-        await service.check_challenge(  # type: ignore[arg-type]
+        await service.check_challenge(
             **terms(channel_id=OTHER_CHANNEL, opponent=BOT, thread_id=THREAD)
         )
         is False
@@ -322,7 +308,7 @@ async def test_a_computer_first_game_is_stored_at_the_players_turn(
     seen: list[object] = []
 
     async def start_game_then_check(*args: object, **kwargs: object) -> int:
-        game_id = await original(*args, **kwargs)  # type: ignore[arg-type]
+        game_id = await original(*args, **kwargs)
         seen.extend(await service.resume_computer_games())
         row = await service.store.game(game_id)
         assert row is not None and row.ply == 1 and row.deadline is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
 from ..results import ChallengeView, GameView, Player
 from .texts import color_word, duration
 
@@ -22,10 +23,10 @@ CHALLENGE = discord.Colour(0x3B82F6)
 CLOSED = discord.Colour(0x8A8F98)
 
 CHALLENGE_STATES = {
-    "accepted": "Accepted",
-    "declined": "Declined",
-    "cancelled": "Cancelled by the challenger",
-    "expired": "Expired without an answer",
+    ChallengeStatus.ACCEPTED: "Accepted",
+    ChallengeStatus.DECLINED: "Declined",
+    ChallengeStatus.CANCELLED: "Cancelled by the challenger",
+    ChallengeStatus.EXPIRED: "Expired without an answer",
 }
 
 
@@ -58,7 +59,7 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
     """The board message: ``headline`` says what just happened, ``image`` is the attachment
     name of the board PNG (None: no image)."""
     if view.running:
-        colour = WHITE_TO_MOVE if view.turn == "white" else BLACK_TO_MOVE
+        colour = WHITE_TO_MOVE if view.turn == Side.WHITE else BLACK_TO_MOVE
     else:
         colour = FINISHED
     embed = discord.Embed(
@@ -70,7 +71,7 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
     embed.add_field(name=f"{BLACK_DISC} Black", value=_player_line(view, view.black))
     embed.add_field(name="Variant", value=view.variant_title)
     kind = "Rated" if view.rated else "Casual"
-    if view.status == "aborted":
+    if view.status == GameStatus.ABORTED:
         kind = "Aborted, unrated"
     if view.match_game is not None:
         kind += f" · match game {view.match_game} of 2"
@@ -93,7 +94,7 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
 
 def result_words(view: GameView) -> str:
     """``1-0: alice wins (bob resigned)`` / ``1/2-1/2: draw (threefold repetition)``."""
-    if view.status == "aborted":
+    if view.status == GameStatus.ABORTED:
         return "Aborted: no result"
     who = f"{view.winner.name} wins" if view.winner is not None else "draw"
     return f"**{view.result}**: {who} ({view.termination})"
@@ -102,7 +103,7 @@ def result_words(view: GameView) -> str:
 def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -> discord.Embed:
     """The challenge message; after it is answered it keeps the terms and says what happened
     (and where the game is, when ``game_channel`` is known)."""
-    is_open = challenge.status == "open"
+    is_open = challenge.status == ChallengeStatus.OPEN
     what = "a two-game match" if challenge.match else "a game"
     embed = discord.Embed(
         title=f"Challenge: {challenge.variant_title}",
@@ -112,7 +113,7 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
         ),
         colour=CHALLENGE if is_open else CLOSED,
     )
-    if challenge.color == "random":
+    if challenge.color == ColorChoice.RANDOM:
         colours = "random colours"
     else:
         colours = f"{challenge.challenger.name} plays {color_word(challenge.color)}"
@@ -130,7 +131,7 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
         embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=False)
     else:
         state = CHALLENGE_STATES.get(challenge.status, challenge.status)
-        if challenge.status == "accepted" and challenge.game_id is not None:
+        if challenge.status == ChallengeStatus.ACCEPTED and challenge.game_id is not None:
             state = f"Accepted: game #{challenge.game_id}"
             if game_channel is not None and game_channel != challenge.channel_id:
                 state += f" in <#{game_channel}>"

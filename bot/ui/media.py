@@ -19,6 +19,7 @@ from rules.notation import parse_move
 from rules.pdn import read_game
 from rules.variants import find_variant
 
+from ..enums import GameStatus, Side
 from ..results import GameView
 
 GIF_LIMIT = 8 * 1024 * 1024
@@ -44,7 +45,7 @@ def default_flip(view: GameView) -> bool:
     """Whether Black is at the bottom by default: the side to move is, while the game runs;
     once it is over White is, or the human in a game against the computer."""
     if view.running:
-        return view.turn == "black"
+        return view.turn == Side.BLACK
     return view.computer_id is not None and view.computer_id == view.white.id
 
 
@@ -55,7 +56,7 @@ def board_request(view: GameView, flip: bool | None = None) -> BoardRequest:
         flip = default_flip(view)
     if view.running:
         extra = ""
-    elif view.status == "aborted":
+    elif view.status == GameStatus.ABORTED:
         extra = "aborted"
     else:
         extra = f"{view.result} {view.termination}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
 
-from ..enums import Opening
+from ..enums import ColorChoice, Opening
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
     ("5 minutes", 5 * 60),
@@ -54,9 +54,9 @@ def duration(seconds: float) -> str:
     return " ".join(parts[:2])
 
 
-def color_word(color: str) -> str:
-    """``White``/``Black`` for a colour key; the random colour choice reads "random colours"."""
-    return {"white": "White", "black": "Black"}.get(color, "random colours")
+def color_word(color: ColorChoice) -> str:
+    """``White``/``Black`` for a chosen colour; the random choice reads "random colours"."""
+    return {ColorChoice.WHITE: "White", ColorChoice.BLACK: "Black"}.get(color, "random colours")
 
 
 def plural(count: int, word: str) -> str:
