@@ -184,7 +184,7 @@ async def test_a_game_reads_back_as_written(store: Store) -> None:
         1,
     )
     assert await store.running_game_in(100) == row
-    assert await store.running_games() == [row]
+    assert await store.running_games_in_guild(10) == [row]
 
 
 async def test_a_match_is_named_by_its_first_game(store: Store) -> None:
@@ -198,7 +198,7 @@ async def test_one_running_game_per_channel(store: Store) -> None:
     first = await store.start_game(new_game())
     with pytest.raises(ChannelBusy):
         await store.start_game(new_game())
-    assert [g.id for g in await store.running_games()] == [first]
+    assert [g.id for g in await store.running_games_in_guild(10)] == [first]
     await store.update_game(first, 0, FINISHED)
     second = await store.start_game(new_game())
     assert (await store.running_game_in(100)) == await store.game(second)

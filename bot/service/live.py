@@ -96,9 +96,6 @@ class LiveGames:
     def forget(self, game_id: int) -> None:
         self._live.pop(game_id, None)
 
-    def cached(self, game_id: int) -> Live | None:
-        return self._live.get(game_id)
-
     async def resolve(self, channel_id: int | None, game_id: int | None) -> int:
         """The game an action names: by id, else the channel's running game."""
         if game_id is not None:

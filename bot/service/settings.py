@@ -18,8 +18,6 @@ from ..store import SettingsChanges, Store
 
 DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600
-THREAD_MODES = tuple(ThreadMode)
-"""See :class:`~bot.enums.ThreadMode`."""
 MAX_GAME_CHANNELS = 25
 
 
@@ -103,9 +101,10 @@ class SettingsBook:
                 raise ChallengeError("the time per move must be positive")
             changes["move_time"] = move_time
         if threads is not None:
-            if threads not in THREAD_MODES:
-                raise ChallengeError(f"threads must be one of {', '.join(THREAD_MODES)}")
-            changes["threads"] = ThreadMode(threads)
+            try:
+                changes["threads"] = ThreadMode(threads)
+            except ValueError:
+                raise ChallengeError(f"threads must be one of {', '.join(ThreadMode)}") from None
         allow, disallow = tuple(allow), tuple(disallow)
         if set(allow) & set(disallow):
             raise ChallengeError("a channel cannot be both allowed and disallowed")

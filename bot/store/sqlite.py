@@ -325,10 +325,6 @@ class SqliteStore:
         )
         return await self._one(GameRow, sql, (channel_id,))
 
-    async def running_games(self) -> list[GameRow]:
-        sql = _select(GameRow, "games") + " WHERE status = 'running' ORDER BY id"
-        return await self._all(GameRow, sql)
-
     async def running_games_in_guild(self, guild_id: int | None) -> list[GameRow]:
         sql = _select(GameRow, "games") + " WHERE status = 'running' AND guild_id IS ? ORDER BY id"
         return await self._all(GameRow, sql, (guild_id,))

@@ -8,7 +8,6 @@ private; a game that needs a thread gets one here, named after its players.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,6 +17,7 @@ from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
 from ..results import Action, ChallengeView
 from ..service import GameService
+from ..service.challenges import ChallengeTerms
 from .buttons import Buttons, ChallengeAnswer
 from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
 from .embeds import challenge_embed, mention
@@ -77,24 +77,25 @@ class Challenges(commands.Cog):
                 )
             if level is not None and not against_computer:
                 raise ChallengeError("the level is for games against me (the computer) only")
-            terms: dict[str, Any] = {
-                "channel_id": interaction.channel_id,
-                "challenger": player_of(interaction.user),
-                "opponent": player_of(opponent),
-                "variant": variant,
-                "color": color,
-                "move_time": None if move_time is None else self.presenter.seconds(move_time),
-                "thread": thread,
-                "level": level,
-                "ballot": opening is Opening.BALLOT,
-                "match": match,
-                "parent_id": parent_of(interaction),
-            }
+            parent = parent_of(interaction)
+            terms = ChallengeTerms(
+                channel_id=interaction.channel_id,
+                challenger=player_of(interaction.user),
+                opponent=player_of(opponent),
+                variant=variant,
+                color=color,
+                move_time=None if move_time is None else self.presenter.seconds(move_time),
+                thread=thread,
+                level=level,
+                ballot=opening is Opening.BALLOT,
+                match=match,
+                parent_id=parent,
+            )
             guild_id = interaction.guild_id
             # A thread that was not asked for is needed because the channel is busy, unless the
             # server plays every game in a thread.
             forced = (await self.service.settings.get(guild_id)).threads == ThreadMode.ALWAYS and (
-                parent_of(interaction) is None
+                parent is None
             )
             busy = not thread and not forced
             try:
@@ -104,7 +105,8 @@ class Challenges(commands.Cog):
                 await reply.think()
                 name = f"{interaction.user.display_name} v {opponent.display_name}"
                 room = await open_thread(home, name)
-                result = await self.service.challenge(guild_id=guild_id, thread_id=room.id, **terms)
+                terms["thread_id"] = room.id
+                result = await self.service.challenge(guild_id=guild_id, **terms)
                 await self.presenter.publish(lambda out: send_to(room, out), result)
                 assert result.game is not None
                 await reply.public(
