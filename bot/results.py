@@ -146,6 +146,9 @@ class ActionResult:
     """Users to mention (the player to move, the challenged user...)."""
     follow_up: ActionResult | None = None
     """Something this action started in turn: a match's second game."""
+    event: str | None = None
+    """The outbox entry this result announces (written with the change; see
+    :mod:`bot.service.events`): the Discord layer marks it delivered once players saw it."""
 
     @property
     def finished(self) -> bool:

@@ -12,7 +12,7 @@ import logging
 from rules.game import Game
 from rules.variants import Color
 
-from ..results import MovePlayed, Player
+from ..results import Action, MovePlayed, Player
 from .computer import ComputerPlayer
 from .live import Live, LiveGames, apply_rules
 
@@ -42,15 +42,19 @@ class ComputerReplies:
         """Whether the computer accepts the draw offered to it in ``game``."""
         return await self.computer.answer_draw(game, level or DEFAULT_LEVEL)
 
-    async def reply(self, live: Live) -> tuple[MovePlayed, ...]:
+    async def reply(
+        self, live: Live, *, announce: bool = False
+    ) -> tuple[tuple[MovePlayed, ...], str | None]:
         """Let the computer move while it is its turn (once: sides alternate), or accept a draw
-        its opponent offered with their move; call under the game's lock."""
+        its opponent offered with their move; call under the game's lock.  The moves played,
+        and with ``announce`` the outbox entry written with them (an accepted draw is announced
+        as such; the caller words both)."""
         row, game = live.row, live.game
         if row.computer_id is None or game.is_over:
-            return ()
+            return (), None
         color = Color.WHITE if row.white_id == row.computer_id else Color.BLACK
         if game.turn is not color:
-            return ()
+            return (), None
         level = row.computer_level or DEFAULT_LEVEL
         try:
             accepted = game.draw_offer is color.other and await self.computer.answer_draw(
@@ -60,11 +64,18 @@ class ComputerReplies:
         except Exception:
             # The player's move has landed; the scheduler retries the reply on its next tick.
             log.exception("the computer failed to reply in game %s", row.id)
-            return ()
+            return (), None
         if choice is None:
             apply_rules(lambda: game.accept_draw(color))
-            await self.live.save(live, user_id=self.bot.id, moved=False)
-            return ()
+            event = await self.live.save(
+                live,
+                user_id=self.bot.id,
+                moved=False,
+                announce=Action.DRAW_ACCEPTED if announce else None,
+            )
+            return (), event
         move = apply_rules(lambda: game.play(choice))
-        await self.live.save(live, user_id=self.bot.id, moved=True)
-        return (MovePlayed(game.ply, move.pdn(), self.bot, True),)
+        event = await self.live.save(
+            live, user_id=self.bot.id, moved=True, announce=Action.MOVED if announce else None
+        )
+        return (MovePlayed(game.ply, move.pdn(), self.bot, True),), event

@@ -12,10 +12,12 @@ from collections.abc import Callable
 
 from ..enums import ChallengeStatus
 from ..errors import ConflictError
+from ..markdown import shown
 from ..results import Action, ActionResult, Player
-from ..store import ChannelBusy, GameChanges, Store
+from ..store import ChannelBusy, Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
+from .events import new_event
 from .live import LiveGames, apply_rules
 from .matches import second_game
 from .starting import Starter
@@ -49,27 +51,35 @@ class Deadlines:
         now = self.clock()
         events: list[ActionResult] = []
         for expired in await self.store.expired_challenges(now):
-            if await self.store.close_challenge(expired.id, ChallengeStatus.EXPIRED, now):
+            event = new_event(
+                Action.CHALLENGE_EXPIRED,
+                channel_id=expired.channel_id,
+                guild_id=expired.guild_id,
+                challenge_id=expired.id,
+                now=now,
+            )
+            if await self.store.close_challenge(expired.id, ChallengeStatus.EXPIRED, now, event):
                 closed = await self.store.challenge(expired.id)
                 assert closed is not None
                 events.append(
                     ActionResult(
                         Action.CHALLENGE_EXPIRED,
-                        f"The challenge from {closed.challenger_name} to {closed.opponent_name}"
-                        " expired.",
+                        f"The challenge from {shown(closed.challenger_name)} to "
+                        f"{shown(closed.opponent_name)} expired.",
                         challenge=challenge_view(closed),
                         mentions=(closed.challenger_id,),
+                        event=event.id,
                     )
                 )
         timeouts, reminders = await self.store.due_games(now)
         for row in timeouts:
-            event = await self._timeout(row.id, now)
-            if event is not None:
-                events.append(event)
+            ended = await self._timeout(row.id, now)
+            if ended is not None:
+                events.append(ended)
         for row in reminders:
-            event = await self._remind(row.id, now)
-            if event is not None:
-                events.append(event)
+            reminded = await self._remind(row.id, now)
+            if reminded is not None:
+                events.append(reminded)
         events += await self.resume_computer_games()
         events += await self.resume_matches()
         return events
@@ -83,11 +93,17 @@ class Deadlines:
                 live = await self.live.load_quietly(row.id)
                 if live is None:
                     continue
-                moves = await self.replies.reply(live)
+                moves, event = await self.replies.reply(live, announce=True)
+            if event is None:
+                continue
+            view = game_view(live.row, live.game)
             if moves:
-                view = game_view(live.row, live.game)
-                text = f"{self.bot.name} played {moves[-1].pdn}. {after_move_text(view)}"
-                results.append(await self.endings.board_result(Action.MOVED, text, view, moves))
+                text = f"{shown(self.bot.name)} played {moves[-1].pdn}. {after_move_text(view)}"
+                action = Action.MOVED
+            else:
+                text = f"{shown(self.bot.name)} accepted the draw: {view.result}."
+                action = Action.DRAW_ACCEPTED
+            results.append(await self.endings.board_result(action, text, view, moves, event=event))
         return results
 
     async def resume_matches(self) -> list[ActionResult]:
@@ -96,13 +112,20 @@ class Deadlines:
         events = []
         for first in await self.store.matches_waiting():
             async with self.live.lock(first.id):
+                now = self.clock()
+                event = new_event(
+                    Action.GAME_STARTED,
+                    channel_id=first.channel_id,
+                    guild_id=first.guild_id,
+                    now=now,
+                )
                 try:
-                    game_id = await self.store.start_game(second_game(first, self.clock()))
+                    game_id = await self.store.start_game(second_game(first, now), event=event)
                 except ChannelBusy:
                     continue  # the channel is busy; try again on a later tick
                 row = await self.store.game(game_id)
                 assert row is not None
-                events.append(await self.starter.announce_stored(row))
+                events.append(await self.starter.announce_stored(row, event.id))
         return events
 
     async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
@@ -114,11 +137,13 @@ class Deadlines:
                 return None
             loser = live.game.turn
             apply_rules(lambda: live.game.timeout(loser))
-            await self.live.save(live, user_id=self.bot.id, moved=False)
+            event = await self.live.save(
+                live, user_id=self.bot.id, moved=False, announce=Action.TIMEOUT
+            )
         view = game_view(live.row, live.game)
         late = player(live.row, loser).name
         return await self.endings.board_result(
-            Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view
+            Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view, event=event
         )
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:
@@ -129,19 +154,17 @@ class Deadlines:
             row = live.row
             if row.remind_at is None or row.remind_at > now or live.game.is_over:
                 return None
-            changes: GameChanges = {"remind_at": None}
             try:
-                await self.live.write(
-                    live, changes, lambda: self.store.update_game(row.id, row.version, changes)
-                )
+                event = await self.live.save_row(live, {"remind_at": None}, Action.REMINDER)
             except ConflictError:  # played meanwhile (by another process): nothing to remind
                 return None
         view = game_view(live.row, live.game)
         assert view.to_move is not None and view.deadline is not None
         return ActionResult(
             Action.REMINDER,
-            f"{view.to_move.name}, it is your move in game #{view.id}: "
+            f"{shown(view.to_move.name)}, it is your move in game #{view.id}: "
             f"half of your time has passed.",
             game=view,
             mentions=(view.to_move.id,),
+            event=event,
         )

@@ -15,6 +15,7 @@ from rules.game import Game
 from rules.variants import Color
 
 from ..errors import DrawError, ForbiddenError
+from ..markdown import shown
 from ..results import Action, ActionResult, GameView, Player
 from .computer_replies import ComputerReplies
 from .endings import Endings
@@ -44,7 +45,13 @@ class Draws:
             offered_to = player(live.row, color.other)
             accepting = game.draw_offer is color.other
             await self._draw_action(live, lambda: game.offer_draw(color))
-            await self.live.save(live, user_id=user_id, moved=False)
+            accepted_now = game.is_over
+            event = await self.live.save(
+                live,
+                user_id=user_id,
+                moved=False,
+                announce=Action.DRAW_ACCEPTED if accepted_now else Action.DRAW_OFFERED,
+            )
             answered = False
             if not game.is_over and offered_to.id == self.bot.id:
                 if await self.replies.answer_draw(game, live.row.computer_level):
@@ -58,57 +65,63 @@ class Draws:
         if not view.running:
             how = "accepted" if answered or accepting else "agreed"
             return await self.endings.board_result(
-                Action.DRAW_ACCEPTED, f"Draw {how}: {view.result}.", view
+                Action.DRAW_ACCEPTED, f"Draw {how}: {view.result}.", view, event=event
             )
         if answered:
             return ActionResult(
                 Action.DRAW_DECLINED,
-                f"{me.name} offered a draw; {self.bot.name} declined."
+                f"{shown(me.name)} offered a draw; {shown(self.bot.name)} declined."
                 + _count_sentence(view, live),
                 game=view,
+                event=event,
             )
         return ActionResult(
             Action.DRAW_OFFERED,
-            f"{me.name} offers a draw. {offered_to.name}, accept or decline?",
+            f"{shown(me.name)} offers a draw. {shown(offered_to.name)}, accept or decline?",
             game=view,
             mentions=(offered_to.id,),
+            event=event,
         )
 
     async def accept_draw(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        live, color = await self._player_action(
-            user_id, channel_id, game_id, Game.accept_draw, draw=True
+        live, color, event = await self._player_action(
+            user_id, channel_id, game_id, Game.accept_draw, Action.DRAW_ACCEPTED, draw=True
         )
         view = game_view(live.row, live.game)
         me = player(live.row, color).name
         return await self.endings.board_result(
-            Action.DRAW_ACCEPTED, f"{me} accepted the draw: {view.result}.", view
+            Action.DRAW_ACCEPTED, f"{me} accepted the draw: {view.result}.", view, event=event
         )
 
     async def decline_draw(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        live, color = await self._player_action(
-            user_id, channel_id, game_id, Game.decline_draw, draw=True
+        live, color, event = await self._player_action(
+            user_id, channel_id, game_id, Game.decline_draw, Action.DRAW_DECLINED, draw=True
         )
         view = game_view(live.row, live.game)
         other = player(live.row, color.other)
         return ActionResult(
             Action.DRAW_DECLINED,
-            f"{player(live.row, color).name} declined the draw." + _count_sentence(view, live),
+            f"{shown(player(live.row, color).name)} declined the draw."
+            + _count_sentence(view, live),
             game=view,
             mentions=(other.id,) if other.id != self.bot.id else (),
+            event=event,
         )
 
     async def resign(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        live, color = await self._player_action(user_id, channel_id, game_id, Game.resign)
+        live, color, event = await self._player_action(
+            user_id, channel_id, game_id, Game.resign, Action.RESIGNED
+        )
         view = game_view(live.row, live.game)
         me = player(live.row, color).name
         return await self.endings.board_result(
-            Action.RESIGNED, f"{me} resigned: {view.result}.", view
+            Action.RESIGNED, f"{me} resigned: {view.result}.", view, event=event
         )
 
     async def abort(
@@ -126,15 +139,18 @@ class Draws:
         async with self.live.lock(gid):
             live = await self.live.load(gid)
             apply_rules(live.game.abort)
-            await self.live.save(live, user_id=user_id, moved=False)
+            event = await self.live.save(
+                live, user_id=user_id, moved=False, announce=Action.ABORTED
+            )
         view = game_view(live.row, live.game)
         return await self.endings.announce(
             ActionResult(
                 Action.ABORTED,
-                f"Game #{view.id} ({view.white.name} v {view.black.name}) was aborted by a "
-                "moderator.",
+                f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)}) was "
+                "aborted by a moderator.",
                 game=view,
                 mentions=mentions_after(view, self.bot.id),
+                event=event,
             )
         )
 
@@ -144,8 +160,9 @@ class Draws:
         channel_id: int | None,
         game_id: int | None,
         action: Callable[[Game, Color], None],
+        announce: Action,
         draw: bool = False,
-    ) -> tuple[Live, Color]:
+    ) -> tuple[Live, Color, str | None]:
         """Run ``action(game, player's colour)`` for a player of the game and save the result:
         the common shape of resigning and answering a draw offer."""
         gid = await self.live.resolve(channel_id, game_id)
@@ -156,8 +173,8 @@ class Draws:
                 await self._draw_action(live, lambda: action(live.game, color))
             else:
                 apply_rules(lambda: action(live.game, color))
-            await self.live.save(live, user_id=user_id, moved=False)
-        return live, color
+            event = await self.live.save(live, user_id=user_id, moved=False, announce=announce)
+        return live, color, event
 
     async def _draw_action(self, live: Live, action: Callable[[], None]) -> None:
         """A draw offer or answer; a refusal is checked against the database first."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..enums import GameStatus
+from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
 from .ladder import glicko
@@ -25,7 +26,13 @@ class Endings:
         self.computer_id = computer_id
 
     async def board_result(
-        self, action: Action, text: str, view: GameView, moves: tuple[MovePlayed, ...] = ()
+        self,
+        action: Action,
+        text: str,
+        view: GameView,
+        moves: tuple[MovePlayed, ...] = (),
+        *,
+        event: str | None,
     ) -> ActionResult:
         """The result of an action that shows everyone the board (a move, a game's end): the
         player to move is pinged, or both players once it is over, with what the end brings."""
@@ -37,6 +44,7 @@ class Endings:
                 moves=moves,
                 post_board=True,
                 mentions=mentions_after(view, self.computer_id),
+                event=event,
             )
         )
 
@@ -57,8 +65,8 @@ class Endings:
                 (row.black_id, row.black_name, row.black_rating_change),
             ):
                 rating = await self.store.rating(row.guild_id, uid, row.variant)
-                shown = glicko(rating).shown() if rating else "?"  # just updated: no idle time
-                lines.append(f"{name} {shown} ({change:+.0f})")
+                standing = glicko(rating).shown() if rating else "?"  # just updated: no idle
+                lines.append(f"{shown(name)} {standing} ({change:+.0f})")
             extra.append("Ratings: " + ", ".join(lines) + ".")
         follow_up = None
         if row.match_id is not None:
@@ -70,6 +78,7 @@ class Endings:
                 and second is not None
                 and second.status is GameStatus.RUNNING
             ):
-                follow_up = await self.starter.announce_stored(second)
+                # Stored with the first game's end, so announced with it (under its entry).
+                follow_up = await self.starter.announce_stored(second, None)
         text = " ".join([result.text, *extra])
         return replace(result, text=text, follow_up=follow_up)

@@ -12,6 +12,7 @@ one order their dependencies allow (each module imports only those below it)::
     endings                           what a game's end adds to the message that ended it
     challenges, play, draws,          the actions
     takebacks, queries, deadlines
+    events, outbox                    announcements written with each change, and those still owed
 
 The facade only assembles them and hands their methods out, so each action is written once.
 """
@@ -33,6 +34,7 @@ from .deadlines import Deadlines
 from .draws import Draws
 from .endings import Endings
 from .live import LiveGames
+from .outbox import Outbox
 from .play import Play
 from .queries import Queries
 from .settings import SettingsBook
@@ -76,6 +78,7 @@ class GameService:
         takebacks = Takebacks(live, bot=bot, clock=clock)
         queries = Queries(store, live)
         deadlines = Deadlines(store, live, replies, starter, endings, bot=bot, clock=clock)
+        self.outbox = Outbox(store, live, endings, computer_id=bot.id, clock=clock, rng=rng)
 
         self.challenge = challenges.challenge
         self.check_challenge = challenges.check_challenge

@@ -29,7 +29,10 @@ from ..errors import (
     NotFoundError,
     ServiceError,
 )
-from ..store import GameChanges, GameRow, NewMove, StaleVersion, Store
+from ..markdown import shown
+from ..results import Action
+from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
+from .events import new_event
 from .ladder import rated_game
 from .matches import second_game
 from .records import clock_changes, replay, state_changes
@@ -65,7 +68,9 @@ def color_of(live: Live, user_id: int) -> Color:
         return Color.WHITE
     if user_id == row.black_id:
         return Color.BLACK
-    raise NotAPlayerError(f"you are not playing in this game ({row.white_name} v {row.black_name})")
+    raise NotAPlayerError(
+        f"you are not playing in this game ({shown(row.white_name)} v {shown(row.black_name)})"
+    )
 
 
 class LiveGames:
@@ -143,10 +148,26 @@ class LiveGames:
             self.forget(live.row.id)
             raise ConflictError()
 
-    async def save(self, live: Live, *, user_id: int, moved: bool) -> None:
+    def event(self, live: Live, action: Action | None) -> NewEvent | None:
+        """The outbox entry announcing ``action`` in ``live``'s game (None: nothing to announce)."""
+        if action is None:
+            return None
+        row = live.row
+        return new_event(
+            action,
+            channel_id=row.channel_id,
+            guild_id=row.guild_id,
+            game_id=row.id,
+            now=self.clock(),
+        )
+
+    async def save(
+        self, live: Live, *, user_id: int, moved: bool, announce: Action | None = None
+    ) -> str | None:
         """Persist the in-memory game's new state (and its last move when ``moved``) as one
         guarded transaction.  A game that ends here is written with what its end causes: the
-        players' ratings when it was rated, and a match's second game."""
+        players' ratings when it was rated, and a match's second game.  With ``announce``, the
+        outbox entry announcing it is written in the same transaction; its id is returned."""
         row, game = live.row, live.game
         now = self.clock()
         changes = state_changes(game)
@@ -164,6 +185,7 @@ class LiveGames:
             move = NewMove(game.ply, game.moves[-1].pdn(), changes["fen"], user_id, now)
         finished = changes["status"] is GameStatus.FINISHED
         follow_up = second_game(row, now) if finished and row.match_id == row.id else None
+        event = self.event(live, announce)
         await self.write(
             live,
             changes,
@@ -174,18 +196,27 @@ class LiveGames:
                 move,
                 rated=rated_game(row, changes, now),
                 follow_up=follow_up,
+                event=event,
             ),
         )
         if game.is_over:
             self.forget(row.id)
+        return None if event is None else event.id
 
-    async def save_row(self, live: Live, changes: GameChanges) -> None:
-        """Store row-only changes (no move, same position) under the version guard."""
+    async def save_row(
+        self, live: Live, changes: GameChanges, announce: Action | None = None
+    ) -> str | None:
+        """Store row-only changes (no move, same position) under the version guard, with the
+        outbox entry announcing ``announce`` (its id is returned)."""
         row = live.row
         changes = {**changes, "updated_at": self.clock()}
+        event = self.event(live, announce)
         await self.write(
-            live, changes, lambda: self.store.update_game(row.id, row.version, changes)
+            live,
+            changes,
+            lambda: self.store.update_game(row.id, row.version, changes, event=event),
         )
+        return None if event is None else event.id
 
     async def write(
         self, live: Live, changes: GameChanges, write: Callable[[], Awaitable[None]]

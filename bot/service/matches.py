@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rules.variants import find_variant
 
 from ..enums import GameStatus, Side
+from ..markdown import shown
 from ..results import Player
 from ..store import GameRow, NewGame
 from .records import new_game_row, play_opening
@@ -59,7 +60,7 @@ def match_sentence(games: Sequence[GameRow]) -> str:
         else:
             scored[g.white_id if g.winner is Side.WHITE else g.black_id] += 1
     pa, pb = scored[a.id], scored[b.id]
-    score = f"{a.name} {points(pa)}–{points(pb)} {b.name}"
+    score = f"{shown(a.name)} {points(pa)}–{points(pb)} {shown(b.name)}"
     if pa == pb:
         return f"Match drawn: {score}."
-    return f"Match won by {(a if pa > pb else b).name}: {score}."
+    return f"Match won by {shown((a if pa > pb else b).name)}: {score}."

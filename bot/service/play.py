@@ -13,6 +13,7 @@ from rules.notation import MoveError, normalize, parse_move
 from rules.variants import Color
 
 from ..errors import ConflictError, IllegalMoveError, NotYourTurnError
+from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed, Player
 from ..store import Store
 from .computer_replies import ComputerReplies
@@ -72,16 +73,16 @@ class Play:
             apply_rules(lambda: game.play(move))
             mover = player(live.row, color)
             played = MovePlayed(game.ply, move.pdn(), mover, False)
-            await self.live.save(live, user_id=user_id, moved=True)
+            event = await self.live.save(live, user_id=user_id, moved=True, announce=Action.MOVED)
             moves: tuple[MovePlayed, ...] = (played,)
             if not game.is_over:
-                moves += await self.replies.reply(live)
+                moves += (await self.replies.reply(live))[0]
         view = game_view(live.row, game)
-        text_out = f"{mover.name} played {move.pdn()}."
+        text_out = f"{shown(mover.name)} played {move.pdn()}."
         if len(moves) > 1:
-            text_out += f" {self.bot.name} replied {moves[-1].pdn}."
+            text_out += f" {shown(self.bot.name)} replied {moves[-1].pdn}."
         text_out += " " + after_move_text(view)
-        return await self.endings.board_result(Action.MOVED, text_out, view, moves)
+        return await self.endings.board_result(Action.MOVED, text_out, view, moves, event=event)
 
     async def _mover(self, live: Live, user_id: int, expected_ply: int | None) -> Color:
         """The colour of ``user_id`` if they may move now (a player, on turn, in the position
@@ -93,7 +94,7 @@ class Play:
             raise ConflictError()
         if game.turn is not color:
             await self.live.ensure_fresh(live)
-            raise NotYourTurnError(f"it is {player(live.row, game.turn).name}'s turn")
+            raise NotYourTurnError(f"it is {shown(player(live.row, game.turn).name)}'s turn")
         return color
 
     async def legal_moves(

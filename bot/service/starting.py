@@ -14,9 +14,11 @@ from rules.variants import Color, find_variant
 
 from ..enums import ColorChoice
 from ..errors import ChallengeError, ConflictError
+from ..markdown import shown
 from ..results import Action, ActionResult, MovePlayed, Player
 from ..store import ChallengeClosed, ChannelBusy, GameRow, NewMove, Store
 from .computer_replies import DEFAULT_LEVEL, ComputerReplies
+from .events import new_event
 from .live import Live, LiveGames
 from .records import new_game_row, play_opening
 from .views import after_move_text, game_view
@@ -87,27 +89,31 @@ class Starter:
             first_of_match=match,
             now=now,
         )
+        event = new_event(Action.GAME_STARTED, channel_id=channel_id, guild_id=guild_id, now=now)
         try:
-            game_id = await self.store.start_game(record, challenge_id)
+            game_id = await self.store.start_game(record, challenge_id, event)
         except ChannelBusy:
             raise ChallengeError("a game is already running in that channel") from None
         except ChallengeClosed as exc:
             raise ConflictError(str(exc)) from None
         row = await self.store.game(game_id)
         assert row is not None
-        return self.started(Live(row, game), reply)
+        return self.started(Live(row, game), reply, event=event.id)
 
-    async def announce_stored(self, row: GameRow) -> ActionResult:
-        """The announcement of a game stored by another path (a match's second game)."""
-        return self.started(Live(row, await self.live.replay(row)))
+    async def announce_stored(self, row: GameRow, event: str | None) -> ActionResult:
+        """The announcement of a game stored by another path (a match's second game); ``event``
+        is the outbox entry stored with it, if any."""
+        return self.started(Live(row, await self.live.replay(row)), event=event)
 
-    def started(self, live: Live, reply: tuple[MovePlayed, ...] = ()) -> ActionResult:
+    def started(
+        self, live: Live, reply: tuple[MovePlayed, ...] = (), *, event: str | None
+    ) -> ActionResult:
         """The announcement of a game that has just been stored."""
         self.live.remember(live)
         view = game_view(live.row, live.game)
         white, black = view.white, view.black
-        opened = f"{self.bot.name} opened with {reply[-1].pdn}. " if reply else ""
-        heading = f"{white.name} (White) v {black.name} (Black): {view.variant_title}"
+        opened = f"{shown(self.bot.name)} opened with {reply[-1].pdn}. " if reply else ""
+        heading = f"{shown(white.name)} (White) v {shown(black.name)} (Black): {view.variant_title}"
         if view.match_game is not None:
             heading += f", match game {view.match_game} of 2"
         if view.opening_label is not None:
@@ -119,4 +125,5 @@ class Starter:
             moves=reply,
             post_board=True,
             mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
+            event=event,
         )

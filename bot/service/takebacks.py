@@ -15,6 +15,7 @@ from rules.variants import Color
 
 from ..enums import Side
 from ..errors import TakebackError
+from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from .live import Live, LiveGames, color_of
 from .records import clock_changes, state_changes
@@ -59,14 +60,15 @@ class Takebacks:
             me = player(row, color)
             other = player(row, color.other)
             if row.computer_id is not None:
-                await self._take_back(live, plies)
+                event = await self._take_back(live, plies)
                 view = game_view(live.row, live.game)
                 return ActionResult(
                     Action.TAKEBACK_ACCEPTED,
-                    f"{me.name} took back {_plies_words(plies)}. {after_move_text(view)}",
+                    f"{shown(me.name)} took back {_plies_words(plies)}. {after_move_text(view)}",
                     game=view,
                     post_board=True,
                     mentions=mentions_after(view, self.bot.id),
+                    event=event,
                 )
             if row.takeback_offer is not None:
                 await self.live.ensure_fresh(live)
@@ -78,13 +80,17 @@ class Takebacks:
                     "a takeback was already declined in this position; play on, or ask after "
                     "the next move"
                 )
-            await self.live.save_row(live, {"takeback_offer": Side.of(color)})
+            event = await self.live.save_row(
+                live, {"takeback_offer": Side.of(color)}, Action.TAKEBACK_OFFERED
+            )
         view = game_view(live.row, live.game)
         return ActionResult(
             Action.TAKEBACK_OFFERED,
-            f"{me.name} asks to take back {_plies_words(plies)}. {other.name}, accept or decline?",
+            f"{shown(me.name)} asks to take back {_plies_words(plies)}. "
+            f"{shown(other.name)}, accept or decline?",
             game=view,
             mentions=(other.id,),
+            event=event,
         )
 
     async def answer_takeback(
@@ -114,30 +120,35 @@ class Takebacks:
             plies = 0
             if accept:
                 plies = _takeback_plies(live, color.other)
-                await self._take_back(live, plies)
+                event = await self._take_back(live, plies)
             else:
-                await self.live.save_row(
-                    live, {"takeback_offer": None, "takeback_refused_ply": live.game.ply}
+                event = await self.live.save_row(
+                    live,
+                    {"takeback_offer": None, "takeback_refused_ply": live.game.ply},
+                    Action.TAKEBACK_DECLINED,
                 )
         view = game_view(live.row, live.game)
         if not accept:
             return ActionResult(
                 Action.TAKEBACK_DECLINED,
-                f"{me.name} declined {asker.name}'s takeback request.",
+                f"{shown(me.name)} declined {shown(asker.name)}'s takeback request.",
                 game=view,
                 mentions=(asker.id,),
+                event=event,
             )
         return ActionResult(
             Action.TAKEBACK_ACCEPTED,
-            f"{me.name} accepted: {asker.name} took back {_plies_words(plies)}. "
+            f"{shown(me.name)} accepted: {shown(asker.name)} took back {_plies_words(plies)}. "
             f"{after_move_text(view)}",
             game=view,
             post_board=True,
             mentions=mentions_after(view, self.bot.id),
+            event=event,
         )
 
-    async def _take_back(self, live: Live, plies: int) -> None:
-        """Take ``plies`` back on the in-memory game and store it in one guarded transaction."""
+    async def _take_back(self, live: Live, plies: int) -> str | None:
+        """Take ``plies`` back on the in-memory game and store it in one guarded transaction,
+        with its announcement (whose id is returned)."""
         row, game = live.row, live.game
         try:
             game.take_back(plies)
@@ -149,8 +160,10 @@ class Takebacks:
             clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
         )
         changes.update({"updated_at": now, "takeback_offer": None, "takeback_refused_ply": None})
+        event = self.live.event(live, Action.TAKEBACK_ACCEPTED)
         await self.live.write(
             live,
             changes,
-            lambda: self.live.store.take_back(row.id, row.version, changes, game.ply, now),
+            lambda: self.live.store.take_back(row.id, row.version, changes, game.ply, now, event),
         )
+        return None if event is None else event.id

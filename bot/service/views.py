@@ -13,6 +13,7 @@ from rules.outcome import Termination
 from rules.variants import Color, find_variant
 
 from ..enums import GameStatus, Side
+from ..markdown import shown
 from ..results import ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
 
@@ -65,7 +66,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
     winner = None
     if outcome is not None and outcome.winner is not None:
         winner = player(row, outcome.winner)
-    names = {Color.WHITE: row.white_name, Color.BLACK: row.black_name}
+    names = {Color.WHITE: shown(row.white_name), Color.BLACK: shown(row.black_name)}
     return GameView(
         id=row.id,
         guild_id=row.guild_id,
@@ -130,7 +131,7 @@ def after_move_text(view: GameView) -> str:
     if not view.running:
         return f"Game over: {view.result} {view.termination}."
     assert view.to_move is not None
-    return f"{view.to_move.name} to move."
+    return f"{shown(view.to_move.name)} to move."
 
 
 def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:

@@ -22,10 +22,12 @@ from typing import Protocol
 from ..enums import ChallengeStatus
 from .rows import (
     ChallengeRow,
+    EventRow,
     GameChanges,
     GameRow,
     MoveRow,
     NewChallenge,
+    NewEvent,
     NewGame,
     NewMove,
     RatedGame,
@@ -53,9 +55,9 @@ class Store(Protocol):
 
     # -- challenges ------------------------------------------------------------------------------
 
-    async def insert_challenge(self, challenge: NewChallenge) -> int:
-        """Insert an open challenge and return its id; :class:`ChallengeOpen` if the challenger
-        already has one open in that channel (decided by the database, race-free)."""
+    async def insert_challenge(self, challenge: NewChallenge, event: NewEvent | None = None) -> int:
+        """Insert an open challenge (and ``event``) and return its id; :class:`ChallengeOpen` if
+        the challenger already has one open in that channel (decided by the database, race-free)."""
         ...
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None: ...
@@ -64,8 +66,15 @@ class Store(Protocol):
         self, challenger_id: int, channel_id: int
     ) -> ChallengeRow | None: ...
 
-    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
-        """Move an open challenge to ``status``; False if it was no longer open."""
+    async def close_challenge(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        now: float,
+        event: NewEvent | None = None,
+    ) -> bool:
+        """Move an open challenge to ``status`` (with ``event``); False, with nothing written, if
+        it was no longer open."""
         ...
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -78,7 +87,9 @@ class Store(Protocol):
 
     # -- games -----------------------------------------------------------------------------------
 
-    async def start_game(self, game: NewGame, challenge_id: int | None = None) -> int:
+    async def start_game(
+        self, game: NewGame, challenge_id: int | None = None, event: NewEvent | None = None
+    ) -> int:
         """Insert a running game with its opening moves and, in the same transaction, mark
         ``challenge_id`` accepted; the new game's id.  :class:`ChannelBusy` if the channel has
         a running game, :class:`ChallengeClosed` if the challenge is no longer open."""
@@ -113,6 +124,7 @@ class Store(Protocol):
         *,
         rated: RatedGame | None = None,
         follow_up: NewGame | None = None,
+        event: NewEvent | None = None,
     ) -> None:
         """Apply ``changes`` (and append ``move``) in one transaction if the game is still at
         ``version``, bumping it; :class:`StaleVersion` with nothing written otherwise.
@@ -123,7 +135,13 @@ class Store(Protocol):
         ...
 
     async def take_back(
-        self, game_id: int, version: int, changes: GameChanges, ply: int, when: float
+        self,
+        game_id: int,
+        version: int,
+        changes: GameChanges,
+        ply: int,
+        when: float,
+        event: NewEvent | None = None,
     ) -> None:
         """Take the game back to ``ply`` moves (with ``changes`` for the game) in one guarded
         transaction, moving the later moves to the taken-back archive; :class:`StaleVersion`
@@ -171,6 +189,30 @@ class Store(Protocol):
     async def rank(self, mine: RatingRow) -> tuple[int, int]:
         """``(rank, players on the ladder)`` of a rated player, in :meth:`leaderboard`'s order."""
         ...
+
+    # -- the outbox and what the process keeps between runs -------------------------------------
+
+    async def pending_events(
+        self, now: float, *, game_id: int | None = None, limit: int = 100
+    ) -> list[EventRow]:
+        """Undelivered announcements due by ``now`` (of one game when ``game_id`` is given),
+        oldest first."""
+        ...
+
+    async def event_delivered(self, event_id: str, now: float) -> None:
+        """Mark an announcement delivered (it is never handed out again)."""
+        ...
+
+    async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
+        """Count a failed delivery and hold the announcement back until ``retry_at``; keep
+        ``payload`` (the message as first built) unless one is stored already."""
+        ...
+
+    async def meta(self, key: str) -> str | None:
+        """A value the process kept between runs (None if never set)."""
+        ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
 
     # -- server settings -------------------------------------------------------------------------
 

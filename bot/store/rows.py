@@ -241,3 +241,42 @@ class SettingsChanges(TypedDict, total=False):
     variant: str
     move_time: int
     threads: ThreadMode
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An announcement players must see, written in the same transaction as the change it
+    announces (the outbox), so a crash can never keep the change and lose the announcement.
+    ``game_id`` or ``challenge_id`` left ``None`` by a write that creates the game or challenge
+    is filled in by the store with the new id."""
+
+    id: str
+    """Unique, chosen by the writer (it doubles as Discord's ``nonce`` for a repeated post)."""
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    game_id: int | None
+    challenge_id: int | None
+    created_at: float
+    next_attempt_at: float
+    """Until then the action that wrote it is delivering it itself (by its interaction's
+    answer), so the background delivery leaves it alone."""
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """An outbox entry as stored; ``seq`` orders the announcements of one game."""
+
+    seq: int
+    id: str
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    game_id: int | None
+    challenge_id: int | None
+    created_at: float
+    payload: str | None
+    """The message as first built, kept when the first delivery failed (None until then)."""
+    attempts: int
+    next_attempt_at: float
+    delivered_at: float | None

@@ -158,11 +158,40 @@ streak, so ``/stats`` and ``/leaderboard`` read one row per player; takeback req
 archive of taken-back moves (a takeback moves rows there rather than losing them); server
 settings."""
 
+SCHEMA_V5 = """
+CREATE TABLE outbox (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              TEXT    NOT NULL UNIQUE,
+    kind            TEXT    NOT NULL,
+    guild_id        INTEGER,
+    channel_id      INTEGER NOT NULL,
+    game_id         INTEGER,
+    challenge_id    INTEGER,
+    created_at      REAL    NOT NULL,
+    payload         TEXT,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at REAL    NOT NULL DEFAULT 0,
+    delivered_at    REAL
+);
+CREATE INDEX outbox_pending ON outbox (seq) WHERE delivered_at IS NULL;
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+"""v5 (field-ready): the outbox of announcements players must see, each written in the same
+transaction as the change it announces and marked once delivered (``payload`` holds the message
+when a first delivery failed; ``seq`` orders a game's announcements); and a small key/value table
+for what the process keeps between runs (the synced commands' fingerprint, when it was last
+alive)."""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
+    (5, SCHEMA_V5),
 )
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
@@ -24,7 +25,7 @@ from ..service import GameService
 from .buttons import Buttons
 from .embeds import challenge_embed, game_embed, mention, relative_time
 from .media import Media
-from .replies import Outgoing, Reply, send_to
+from .replies import Outgoing, Reply
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class Presenter:
         self._closing = closing
         self.move_time_scale = move_time_scale
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self._delivery_locks: dict[tuple[str, object], asyncio.Lock] = {}
 
     @property
     def closing(self) -> bool:
@@ -194,7 +196,11 @@ class Presenter:
 
     async def publish(self, send: Send, result: ActionResult) -> None:
         """Post what ``result`` changed for everyone: the board after a move, the result and
-        record after the end, otherwise the sentence."""
+        record after the end, otherwise the sentence; its announcement is then delivered."""
+        async with self.handing(result):
+            await self._show(send, result)
+
+    async def _show(self, send: Send, result: ActionResult) -> None:
         view = result.game
         if view is not None and (result.post_board or not view.running):
             record = None if view.running else await self.service.pdn(game_id=view.id)
@@ -205,7 +211,7 @@ class Presenter:
             content = f"{pings(result.mentions)} {result.text}".strip()
             await send(Outgoing(content=content, mentions=result.mentions))
         if result.follow_up is not None:  # a match's second game, in the same channel
-            await self.publish(send, result.follow_up)
+            await self._show(send, result.follow_up)
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
         """The animated replay of a finished game (rendered in a worker process)."""
@@ -242,20 +248,113 @@ class Presenter:
         except discord.HTTPException as exc:  # deleted meanwhile: nothing left to update
             log.info("challenge %s message not updated: %s", challenge.id, exc)
 
+    async def post_challenge(
+        self, send: Send, challenge: ChallengeView, mentions: tuple[int, ...]
+    ) -> None:
+        """The open challenge with its buttons, remembered so its buttons can be taken off
+        when it is answered elsewhere or expires."""
+        out = Outgoing(
+            content=f"{mention(challenge.opponent)}, you have been challenged!",
+            embed=challenge_embed(challenge),
+            view=self.buttons.challenge(challenge.id),
+            mentions=mentions,
+        )
+        message_id = await send(out)
+        if isinstance(message_id, discord.Message):
+            message_id = message_id.id
+        if isinstance(message_id, int):
+            await self.service.set_challenge_message(challenge.id, message_id)
+
     async def on_event(self, result: ActionResult) -> None:
         """A scheduler event (or a computer move made at start-up), posted in its channel."""
-        if result.action is Action.CHALLENGE_EXPIRED:
-            if result.challenge is not None:
-                await self.show_closed(result.challenge)
+        async with self.handing(result):
+            await self._post(result)
+
+    # -- announcements owed: the outbox ----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def handing(self, result: ActionResult) -> AsyncIterator[None]:
+        """Deliver ``result``'s announcement by the body of the ``with``: older announcements of
+        the same game still owed go first (in the channel), and the entry is marked delivered
+        when the body succeeds, or kept with the message for a later post when it fails."""
+        event = result.event
+        if event is None:
+            yield
+            return
+        async with self._delivery_lock(result):
+            if result.game is not None:
+                await self._deliver_owed(game_id=result.game.id, skip=event, covered=True)
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self.service.outbox.failed(event, result)
+                raise
+            await self.service.outbox.delivered(event)
+
+    def _delivery_lock(self, result: ActionResult) -> asyncio.Lock:
+        key: tuple[str, object]
+        if result.game is not None:
+            key = ("game", result.game.id)
+        elif result.challenge is not None:
+            key = ("challenge", result.challenge.id)
+        else:
+            key = ("event", result.event or "")
+        lock = self._delivery_locks.get(key)
+        if lock is None:
+            lock = self._delivery_locks[key] = asyncio.Lock()
+        return lock
+
+    async def deliver_owed(self) -> int:
+        """Post the announcements still owed (a failed answer, a failed post, a restart
+        between a change and its announcement), oldest first; how many were posted."""
+        return await self._deliver_owed()
+
+    async def _deliver_owed(
+        self, *, game_id: int | None = None, skip: str | None = None, covered: bool = False
+    ) -> int:
+        posted = 0
+        for owed in await self.service.outbox.owed(game_id=game_id, covered=covered):
+            if owed.event == skip:
+                continue
+            if owed.result is None:
+                await self.service.outbox.delivered(owed.event)
+                continue
+            try:
+                await self._post(owed.result)
+            except Exception as exc:
+                log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
+                await self.service.outbox.failed(owed.event, owed.result, owed.attempts + 1)
+                if game_id is not None:
+                    break  # keep the game's order: its later announcements wait
+                continue
+            await self.service.outbox.delivered(owed.event)
+            posted += 1
+        return posted
+
+    async def _post(self, result: ActionResult) -> None:
+        """Post ``result`` in its channel, without an interaction.  Each message carries a
+        nonce made from its announcement, so a post repeated after a lost answer from Discord
+        is not shown twice."""
+        if result.challenge is not None and result.game is None:
+            challenge = result.challenge
+            if result.action is Action.CHALLENGE_CREATED:
+                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                await self.post_challenge(send, challenge, result.mentions)
+                return
+            await self.show_closed(challenge)
+            if result.action is not Action.CHALLENGE_EXPIRED:
+                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                content = f"{pings(result.mentions)} {result.text}".strip()
+                await send(Outgoing(content=content, mentions=result.mentions))
             return
         view = result.game
         if view is None:
             return
-        channel = self.channel(view.channel_id, view.guild_id)
+        send = self._channel_sender(view.channel_id, view.guild_id, result.event)
         if result.action is Action.REMINDER:
             assert view.to_move is not None and view.deadline is not None
-            await send_to(
-                channel,
+            await send(
                 Outgoing(
                     content=(
                         f"{mention(view.to_move)}, it is your move in game #{view.id}: half of "
@@ -266,7 +365,20 @@ class Presenter:
                 ),
             )
             return
-        await self.publish(lambda out: send_to(channel, out), result)
+        await self._show(send, result)
+
+    def _channel_sender(self, channel_id: int, guild_id: int | None, event: str | None) -> Send:
+        """A :data:`Send` posting in a channel, each message with its own nonce."""
+        channel = self.channel(channel_id, guild_id)
+        numbers = itertools.count()
+
+        async def send(out: Outgoing) -> discord.Message:
+            kwargs = out.send_kwargs()
+            if event is not None:
+                kwargs["nonce"] = f"{event}-{next(numbers)}"
+            return await channel.send(**kwargs)
+
+        return send
 
 
 class _Stop(Exception):

@@ -1,0 +1,184 @@
+"""Announcements still owed to players: what the background delivery posts, and its bookkeeping.
+
+Every change players must see was written with an outbox entry (:mod:`bot.service.events`).  The
+action that wrote it normally delivers it at once, by its interaction's answer, and marks it
+delivered.  What is left (the answer failed, the process died first, a channel refused the post)
+is handed out here, oldest first, for the Discord layer to post in the game's channel:
+
+- an entry whose first delivery failed carries the message as it was built then, so it reads the
+  same however late it arrives;
+- an entry the process died before delivering is rebuilt from the database: the game (or
+  challenge) as it stands, which is what that change led to.  An older entry of a game that has a
+  newer one waiting is covered by the newer one and not posted on its own, so players see each
+  game's state once, in order.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..enums import ChallengeStatus, GameStatus
+from ..markdown import shown
+from ..results import Action, ActionResult
+from ..store import EventRow, Store
+from .endings import Endings
+from .events import decode, encode
+from .live import LiveGames
+from .views import after_move_text, challenge_view, game_view
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST_SECONDS = 5.0
+RETRY_MAX_SECONDS = 15 * 60.0
+GIVE_UP_AFTER = 20
+"""Attempts before an announcement is dropped (with a warning): about four hours of retries,
+for a channel that was deleted or that the bot may no longer post in."""
+LATE = "(Posted late: I could not post this at the time.)"
+EVERYTHING = 1e18
+"""A time after every entry's next attempt: a new process owes everything written before it
+started (no action of its own is delivering those)."""
+
+
+@dataclass(frozen=True)
+class Owed:
+    """One announcement to deliver: the entry's id, and the result to show (None: nothing is
+    left to show, e.g. a challenge answered meanwhile; mark it delivered)."""
+
+    event: str
+    attempts: int
+    result: ActionResult | None
+
+
+class Outbox:
+    def __init__(
+        self,
+        store: Store,
+        live: LiveGames,
+        endings: Endings,
+        *,
+        computer_id: int,
+        clock: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
+        self.store = store
+        self.live = live
+        self.endings = endings
+        self.computer_id = computer_id
+        self.clock = clock
+        self.rng = rng
+        self._caught_up = False
+
+    async def delivered(self, event: str) -> None:
+        """Players have seen the announcement ``event``."""
+        await self.store.event_delivered(event, self.clock())
+
+    async def failed(self, event: str, result: ActionResult | None, attempts: int = 0) -> None:
+        """A delivery of ``event`` failed: keep ``result`` (the message as first built) and try
+        again after a backoff that grows with ``attempts``; give up after :data:`GIVE_UP_AFTER`."""
+        now = self.clock()
+        if attempts + 1 >= GIVE_UP_AFTER:
+            log.warning("giving up on announcement %s after %d attempts", event, attempts + 1)
+            await self.store.event_delivered(event, now)
+            return
+        delay = 0.0 if attempts == 0 else min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2**attempts)
+        delay *= 0.75 + self.rng.random() / 2  # spread retries of many games apart
+        payload = None if result is None else encode(result)
+        await self.store.event_failed(event, payload, now + delay)
+
+    async def owed(
+        self, *, game_id: int | None = None, covered: bool = False, limit: int = 50
+    ) -> list[Owed]:
+        """The announcements due for delivery now, oldest first (of one game when given).  The
+        first call of a process hands out everything written before it, due or not.
+        ``covered``: a newer announcement of ``game_id`` is about to be shown, so entries that
+        would only show the game as it stands are covered by it."""
+        now = self.clock() if self._caught_up else EVERYTHING
+        rows = await self.store.pending_events(now, game_id=game_id, limit=limit)
+        if game_id is None:
+            self._caught_up = True
+        last_of_game: dict[int, str] = {}
+        for row in rows:
+            if row.game_id is not None and not covered:
+                last_of_game[row.game_id] = row.id
+        owed = []
+        for row in rows:
+            superseded = row.game_id is not None and last_of_game.get(row.game_id) != row.id
+            owed.append(Owed(row.id, row.attempts, await self._result(row, superseded)))
+        return owed
+
+    async def _result(self, row: EventRow, superseded: bool) -> ActionResult | None:
+        if row.payload is not None:
+            try:
+                return decode(row.payload)
+            except ValueError:
+                log.warning("announcement %s could not be read; rebuilding it", row.id)
+        if superseded:
+            return None  # the game's newer announcement shows where this change led
+        try:
+            action = Action(row.kind)
+        except ValueError:
+            log.warning("announcement %s has an unknown kind %r; dropped", row.id, row.kind)
+            return None
+        if row.game_id is not None:
+            return await self._game_result(row, action)
+        if row.challenge_id is not None:
+            return await self._challenge_result(row, action)
+        return None
+
+    async def _game_result(self, row: EventRow, action: Action) -> ActionResult | None:
+        """The game of ``row`` as it stands, announced late."""
+        assert row.game_id is not None
+        stored = await self.store.game(row.game_id)
+        if stored is None:
+            return None
+        if stored.status is GameStatus.RUNNING:
+            async with self.live.lock(stored.id):
+                live = await self.live.load_quietly(stored.id)
+                if live is None:
+                    return None
+                view = game_view(live.row, live.game)
+        else:
+            view = game_view(stored, await self.live.replay(stored))
+        if action is Action.REMINDER:
+            if view.to_move is None or view.deadline is None:
+                return None  # over, or no clock: nothing left to remind of
+            return ActionResult(
+                Action.REMINDER,
+                f"{shown(view.to_move.name)}, it is your move in game #{view.id}.",
+                game=view,
+                mentions=(view.to_move.id,),
+                event=row.id,
+            )
+        return await self.endings.board_result(
+            action, f"{LATE} {after_move_text(view)}", view, event=row.id
+        )
+
+    async def _challenge_result(self, row: EventRow, action: Action) -> ActionResult | None:
+        assert row.challenge_id is not None
+        stored = await self.store.challenge(row.challenge_id)
+        if stored is None:
+            return None
+        view = challenge_view(stored)
+        if action is Action.CHALLENGE_CREATED:
+            if stored.status is not ChallengeStatus.OPEN or stored.expires_at <= self.clock():
+                return None  # answered or expired meanwhile: its own entry says so
+            text = f"{shown(view.challenger.name)} challenges {shown(view.opponent.name)}."
+            return ActionResult(
+                action, text, challenge=view, mentions=(view.opponent.id,), event=row.id
+            )
+        if action is Action.GAME_STARTED:
+            return None  # a game entry; never stored against a challenge
+        words: dict[Action, str] = {
+            Action.CHALLENGE_DECLINED: f"{shown(view.opponent.name)} declined the challenge.",
+            Action.CHALLENGE_CANCELLED: f"{shown(view.challenger.name)} cancelled the challenge.",
+            Action.CHALLENGE_EXPIRED: (
+                f"The challenge from {shown(view.challenger.name)} to "
+                f"{shown(view.opponent.name)} expired."
+            ),
+        }
+        if action not in words:
+            return None
+        return ActionResult(action, words[action], challenge=view, event=row.id)

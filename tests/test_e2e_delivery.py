@@ -1,0 +1,110 @@
+"""Nothing players must see is lost: a change whose answer fails, or whose process dies before it
+is posted, is announced in the game's channel from the outbox, exactly once.
+
+The real bot process against the fake Discord, with faults injected where Discord produces them
+(an interaction token that expired before the answer was filled in; a Discord so slow that the
+process is killed while the answer is still on its way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from e2e_harness import (
+    ALICE,
+    BOB,
+    GENERAL,
+    Launch,
+    Users,
+    channel_posts,
+    custom_ids,
+    embed_of,
+    game_id_of,
+    user,
+)
+from fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+ANSWER = r"/interactions/\d+/[^/]+/callback"
+
+
+def stored_plies(database: Path, game_id: int) -> int:
+    with sqlite3.connect(database) as db:
+        return int(db.execute("SELECT ply FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+
+
+def owed(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT count(*) FROM outbox WHERE delivered_at IS NULL")
+        return int(rows.fetchone()[0])
+
+
+async def started_game(users: Users) -> int:
+    """Alice (Black, first to move) v Bob in GENERAL; the game's id."""
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
+    )
+    answer = await sent.callback()
+    [accept, *_] = custom_ids(answer)
+    message = users.fake.original_message(sent.token)
+    assert message is not None
+    pressed = await users.press(accept, message, BOB)
+    await pressed.callback()
+    board = await pressed.followup(0)
+    return game_id_of(embed_of(board))
+
+
+def board_posts(fake: FakeDiscord, game_id: int) -> list[dict[str, object]]:
+    """The board messages of ``game_id`` the bot posted straight into GENERAL."""
+    posts = []
+    for request in channel_posts(fake, GENERAL):
+        body = request.json or {}
+        embeds = body.get("embeds") or []
+        if embeds and f"#{game_id}" in str(embeds[0].get("footer", {}).get("text", "")):
+            posts.append(body)
+    return posts
+
+
+async def test_a_move_whose_answer_fails_is_posted_in_the_channel_once(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    game_id = await started_game(users)
+    # The 3 s window passed before the answer arrived (a long 429 or a slow disk, say).
+    expired = fake.inject("POST", ANSWER, 404, code=10062, message="Unknown interaction")
+    await users.command("move", ALICE, GENERAL, move="11-15")
+    [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
+    assert expired.hits == 1
+    assert stored_plies(bot.database, game_id) == 1
+    assert "played 11-15" in str(post["embeds"][0]["description"])  # type: ignore[index]
+    assert len(str(post["nonce"])) <= 25 and post["enforce_nonce"] is True
+    await asyncio.sleep(1.0)  # several scheduler rounds: nothing is posted twice
+    assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
+
+
+async def test_a_kill_between_the_move_and_its_post_is_announced_after_the_restart(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    game_id = await started_game(users)
+    fake.inject("POST", ANSWER, 0, delay=30.0)  # Discord hangs: the answer never arrives
+    await users.command("move", ALICE, GENERAL, move="11-15")
+    deadline = time.monotonic() + 15
+    while stored_plies(bot.database, game_id) < 1:
+        assert time.monotonic() < deadline, bot.log()
+        await asyncio.sleep(0.05)
+    bot.kill()
+    assert owed(bot.database) >= 1 and board_posts(fake, game_id) == []
+    fake.clear_faults()
+
+    await bot.start()
+    [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
+    text = str(post["embeds"][0]["description"])  # type: ignore[index]
+    assert "Posted late" in text and "Bob to move" in text, text
+    await asyncio.sleep(1.0)
+    assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0

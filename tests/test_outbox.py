@@ -1,0 +1,234 @@
+"""The outbox at the service level: every change players must see is written with an entry in the
+same transaction, a refused action writes none, a failed delivery keeps the message exactly, and a
+change whose process died before announcing it is rebuilt from the database after a restart.
+
+Delivery itself (interaction answer, channel post, retries) is proven end to end in
+``test_e2e_delivery.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from service_harness import (
+    ALICE,
+    BOB,
+    BOT_ID,
+    CHANNEL,
+    GUILD,
+    MOVE_TIME,
+    Clock,
+    Services,
+    challenge,
+    play,
+    read_db,
+    start,
+    start_result,
+    unchanged,
+)
+
+from bot.errors import ServiceError
+from bot.results import Action, ActionResult
+from bot.service import GameService
+from bot.service.events import HANDOFF_SECONDS, decode, encode
+from bot.service.outbox import GIVE_UP_AFTER, LATE
+
+FAR = 10.0**12
+
+
+async def entries(service: GameService) -> list[tuple[str, str, int | None, int | None]]:
+    """Every undelivered entry: (id, kind, game, challenge), oldest first."""
+    rows = await service.store.pending_events(FAR, limit=1000)
+    return [(row.id, row.kind, row.game_id, row.challenge_id) for row in rows]
+
+
+async def test_every_action_writes_one_entry_with_its_change(service: GameService) -> None:
+    made = await challenge(service)
+    assert made.challenge is not None and made.event is not None
+    started = await service.accept(made.challenge.id, BOB.id)
+    game = started.game
+    assert game is not None
+    moved = await service.move(ALICE.id, "11-15", game_id=game.id)
+    offered = await service.offer_draw(BOB.id, game_id=game.id)
+    declined = await service.decline_draw(ALICE.id, game_id=game.id)
+    asked = await service.request_takeback(ALICE.id, game_id=game.id)
+    refused = await service.answer_takeback(BOB.id, False, game_id=game.id)
+    resigned = await service.resign(BOB.id, game_id=game.id)
+    results = [made, started, moved, offered, declined, asked, refused, resigned]
+    assert [(e[0], e[1]) for e in await entries(service)] == [
+        (r.event, r.action.value) for r in results
+    ]
+    assert all(e[2] == game.id for e in (await entries(service))[1:])
+    assert (await entries(service))[0][3] == made.challenge.id
+
+
+async def test_the_scheduler_writes_entries_for_what_time_did(
+    service: GameService, clock: Clock
+) -> None:
+    waiting = await challenge(service, channel_id=CHANNEL + 1)
+    game = await start(service)
+    clock.advance(MOVE_TIME * 0.6)
+    reminded = await service.tick()
+    clock.advance(MOVE_TIME)
+    ended = await service.tick()
+    kinds = {(r.action, r.event) for r in reminded + ended}
+    assert {action for action, _ in kinds} == {
+        Action.REMINDER,
+        Action.CHALLENGE_EXPIRED,
+        Action.TIMEOUT,
+    }
+    assert waiting.challenge is not None
+    pending = {e[0]: e for e in await entries(service)}
+    for _, event in kinds:
+        assert event in pending
+    assert pending[next(e for a, e in kinds if a is Action.TIMEOUT)][2] == game.id
+
+
+async def test_a_refused_action_writes_no_entry(service: GameService) -> None:
+    game = await start(service)
+    before = await entries(service)
+    async with unchanged(service, game.id):
+        for refused in (
+            service.move(ALICE.id, "11-99", game_id=game.id),
+            service.move(BOB.id, "22-18", game_id=game.id),
+            service.accept_draw(ALICE.id, game_id=game.id),
+            service.resign(777, game_id=game.id),
+        ):
+            with pytest.raises(ServiceError):
+                await refused
+    assert await entries(service) == before
+
+
+async def test_new_entries_are_left_to_their_action_for_a_while(
+    service: GameService, clock: Clock
+) -> None:
+    assert await service.outbox.owed() == []  # the start-up round: nothing from before
+    await start(service)
+    assert await service.outbox.owed() == []
+    clock.advance(HANDOFF_SECONDS)
+    assert len(await service.outbox.owed()) == 2  # the challenge and the game's start
+
+
+async def test_a_new_process_owes_everything_written_before_it(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    first = await services.open(db_path)
+    started = await start_result(first)
+    await first.close()
+    again = await services.open(db_path)  # at once: no handoff time has passed
+    owed = await again.outbox.owed()
+    assert started.event in {o.event for o in owed}
+    assert await again.outbox.owed() == []  # afterwards, the handoff time applies again
+
+
+async def test_a_delivered_entry_is_never_owed_again(service: GameService, clock: Clock) -> None:
+    started = await start_result(service)
+    assert started.event is not None
+    await service.outbox.delivered(started.event)
+    clock.advance(HANDOFF_SECONDS)
+    assert [o.event for o in await service.outbox.owed()] != [started.event]
+    assert started.event not in {o.event for o in await service.outbox.owed()}
+
+
+async def test_a_failed_delivery_keeps_the_message_exactly(
+    service: GameService, clock: Clock
+) -> None:
+    game = await start(service)
+    moved = await service.move(ALICE.id, "11-15", game_id=game.id)
+    assert moved.event is not None
+    await service.outbox.failed(moved.event, moved)
+    await play(service, moved.game, ["22-18"])  # type: ignore[arg-type]
+    [owed] = [o for o in await service.outbox.owed() if o.event == moved.event]
+    assert owed.result == moved  # the board as it was then, though the game moved on
+    assert owed.attempts == 1
+
+
+async def test_retries_back_off_and_give_up(service: GameService, clock: Clock) -> None:
+    await service.outbox.owed()  # the start-up round
+    started = await start_result(service)
+    assert started.event is not None
+    await service.outbox.failed(started.event, started, attempts=3)
+    assert started.event not in {o.event for o in await service.outbox.owed()}
+    clock.advance(5 * 2**3 * 1.25 + 1)
+    assert started.event in {o.event for o in await service.outbox.owed()}
+    await service.outbox.failed(started.event, started, attempts=GIVE_UP_AFTER - 1)
+    clock.advance(10**6)
+    assert started.event not in {o.event for o in await service.outbox.owed()}
+
+
+def test_a_stored_message_reads_back_equal() -> None:
+    result = ActionResult(Action.CHALLENGE_DECLINED, "Bob declined.", mentions=(1, 2), event="e")
+    assert decode(encode(result)) == result
+    with pytest.raises(ValueError):
+        decode('{"action": "moved"}')
+    with pytest.raises(ValueError):
+        decode('{"action": "no such action", "text": "x"}')
+
+
+async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """The process died after each change and before any announcement: after the restart,
+    every game is announced once (its newest entry, the board as it stands, with what its
+    end brought), and older entries of the same game are covered by it."""
+    first = await services.open(db_path)
+    game = await start(first)
+    await play(first, game, ["11-15", "22-18"])
+    other = await start(first, channel_id=CHANNEL + 7)
+    await first.resign(ALICE.id, game_id=other.id)
+    await first.close()  # as good as a crash: nothing was delivered
+
+    clock.advance(HANDOFF_SECONDS)
+    again = await services.open(db_path)
+    owed = await again.outbox.owed()
+    shown = [o.result for o in owed if o.result is not None]
+    covered = [o for o in owed if o.result is None]
+    by_game = {r.game.id: r for r in shown if r.game is not None}
+    assert set(by_game) == {game.id, other.id}
+    running, ended = by_game[game.id], by_game[other.id]
+    assert running.post_board and running.game is not None and running.game.ply == 2
+    assert running.text.startswith(LATE) and "Alice" in running.text  # whose turn
+    assert ended.game is not None and not ended.game.running
+    assert "1-0 Black resigned" in ended.text and "Ratings:" in ended.text
+    # The challenges were accepted meanwhile: their own entries have nothing left to show.
+    assert len(covered) == len(owed) - 2
+    for o in owed:
+        await again.outbox.delivered(o.event)
+    assert await again.outbox.owed() == []
+
+
+async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    first = await services.open(db_path)
+    made = await challenge(first)
+    gone = await challenge(first, channel_id=CHANNEL + 1)
+    assert gone.challenge is not None
+    declined = await first.decline(gone.challenge.id, BOB.id)
+    await first.close()
+    clock.advance(HANDOFF_SECONDS)
+    again = await services.open(db_path)
+    owed = {o.event: o.result for o in await again.outbox.owed()}
+    reposted = owed[made.event]  # type: ignore[index]
+    assert reposted is not None and reposted.action is Action.CHALLENGE_CREATED
+    assert reposted.challenge == made.challenge and reposted.mentions == (BOB.id,)
+    assert owed[gone.event] is None  # type: ignore[index]
+    said = owed[declined.event]  # type: ignore[index]
+    assert said is not None and said.text == declined.text
+
+
+async def test_entries_are_written_in_the_games_transaction(db_path: Path, clock: Clock) -> None:
+    """Read through a separate connection: the entry and the move are there together."""
+    from service_harness import opened
+
+    async with opened(db_path, clock) as svc:
+        game = await start(svc)
+        moved = await svc.move(ALICE.id, "11-15", game_id=game.id)
+        rows = read_db(
+            db_path,
+            "SELECT o.kind, g.ply FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.id = ?",
+            (moved.event,),
+        )
+        assert rows == [("moved", 1)]
+        assert GUILD and BOT_ID  # the harness's constants name the place and the bot
