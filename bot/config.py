@@ -58,11 +58,18 @@ class Settings:
     """Seconds an unanswered challenge stays open."""
     scheduler_interval: float = 5.0
     """Seconds between checks for reminders, timeouts and expired challenges."""
+    engine_workers: int | None = None
+    """Engine worker processes (None: one per CPU but one, at least one); each searches one
+    game at a time, so this many computer games think side by side."""
     engine_move_time: float = 2.0
     """Seconds the computer thinks per move at level 6 (lower levels use less)."""
     move_time_scale: float = 1.0
     """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
     one, e.g. 0.001 turns 1 day into 86 seconds)."""
+    heartbeat_interval: float = 15.0
+    """Seconds between writes of the heartbeat file that ``python -m bot healthcheck`` reads."""
+    sync_retry: float = 10.0
+    """Seconds before the first retry of a failed command sync (then doubling, up to 30 minutes)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -78,7 +85,10 @@ class Settings:
             challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
+            engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
+            heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
+            sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),
         )
 
     def __repr__(self) -> str:

@@ -1,23 +1,25 @@
 """The engine as the service's computer opponent, searching in a worker process.
 
 A search takes up to the time limit of pure CPU; on the event loop it would stall the gateway
-heartbeat and every other game, so it runs in a process pool.  What crosses the process boundary
-is plain data: the game record as :meth:`rules.Game.to_dict` gives it, and the chosen move as PDN
-text.  The worker stays up between moves, so its imports and tables are built once.
+heartbeat and every other game, so it runs in a process pool (:class:`bot.workers.WorkerPool`:
+workers that exit with the bot and a pool rebuilt when one dies).  The pool has one worker per CPU
+but one, so searches of different games run side by side instead of queueing.  What crosses the
+process boundary is plain data: the game record as :meth:`rules.Game.to_dict` gives it, and the
+chosen move as PDN text.  The workers stay up between moves, so their imports and tables are
+built once.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
-import multiprocessing
 import random
 from typing import Any
 
 from engine import Limits, best_move
 from rules.game import Game
 from rules.move import Move
+
+from .workers import WorkerPool, default_workers
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +44,18 @@ def judge(record: dict[str, Any], movetime: float) -> int:
 class EngineComputer:
     """:class:`~bot.service.computer.ComputerPlayer` backed by :mod:`engine`."""
 
-    def __init__(self, movetime: float, workers: int = 1) -> None:
+    def __init__(self, movetime: float, workers: int | None = None) -> None:
+        """``workers``: search processes (default :func:`bot.workers.default_workers`, one per
+        CPU but one); they start on the first search."""
         self.movetime = movetime
-        # forkserver: a clean child, not a fork of a process with a running loop and sockets.
-        self._pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("forkserver")
-        )
+        self.pool = WorkerPool("engine", default_workers() if workers is None else workers)
         self._rng = random.Random()
 
     async def choose_move(self, game: Game, level: int) -> Move:
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(
-            self._pool, choose, game.to_dict(), level, self.movetime, self._rng.getrandbits(32)
-        )
+        """The engine's move; raises :class:`bot.workers.WorkerCrashed` if the search killed
+        its worker on every try (the service logs it and the scheduler asks again later)."""
+        seed = self._rng.getrandbits(32)
+        text = await self.pool.run(choose, game.to_dict(), level, self.movetime, seed)
         for move in game.legal_moves():
             if move.pdn() == text:
                 return move
@@ -65,11 +66,8 @@ class EngineComputer:
         or with their move, so the score is turned to the computer's side; if the search fails
         the offer is declined (and the failure logged)."""
         offerer = game.draw_offer
-        loop = asyncio.get_running_loop()
         try:
-            score = await loop.run_in_executor(
-                self._pool, judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE
-            )
+            score = await self.pool.run(judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE)
         except Exception:
             log.exception("the engine could not judge a draw offer; declining it")
             return False
@@ -78,4 +76,5 @@ class EngineComputer:
         return score < DRAW_ACCEPT_BELOW
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the workers at once, a running search included (idempotent)."""
+        self.pool.close()

@@ -2,7 +2,9 @@
 
 It asks the service what is due (the service reads deadlines from the database, so a restart loses
 nothing) and hands each event to a callback, the Discord layer's "post this in the game's channel".
-A failing callback is logged and does not stop the loop.
+Then it has the announcements still owed delivered (the outbox: answers that failed, posts that
+failed, changes a dead process never announced).  A failing callback is logged and does not stop
+the loop; what it failed to post stays owed.
 """
 
 from __future__ import annotations
@@ -26,11 +28,18 @@ class Scheduler:
         service: GameService,
         on_event: Callable[[ActionResult], Awaitable[None]],
         interval: float,
+        deliver_owed: Callable[[], Awaitable[int]] | None = None,
     ) -> None:
         self.service = service
         self.on_event = on_event
         self.interval = interval
+        self.deliver_owed = deliver_owed
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the periodic check is alive (the heartbeat of ``healthcheck`` needs it)."""
+        return self._task is not None and not self._task.done()
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -51,6 +60,11 @@ class Scheduler:
                 await self.on_event(event)
             except Exception:
                 log.exception("posting a %s event failed", event.action.value)
+        if self.deliver_owed is not None:
+            try:
+                await self.deliver_owed()
+            except Exception:
+                log.exception("delivering the announcements owed failed")
         return len(events)
 
     async def _run(self) -> None:

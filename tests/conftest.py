@@ -51,11 +51,13 @@ async def services(clock: Clock) -> AsyncIterator[Services]:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    """The fake Discord API, with the network guard on in this process too."""
+    """The fake Discord API, with the network guard on in this process too. A test fails if
+    any request it let through broke Discord's documented limits or its OpenAPI schema."""
     install_network_guard()
     try:
         async with FakeDiscord() as server:
             yield server
+            assert server.violations == [], server.violations
     finally:
         set_network_guard(False)
 

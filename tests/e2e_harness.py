@@ -30,6 +30,8 @@ from PIL import Image
 TESTS = Path(__file__).resolve().parent
 STARTUP_TIMEOUT = 30.0
 STEP_TIMEOUT = 15.0
+COMMANDS_SETTLED = re.compile(r"synced \d+ commands|commands unchanged since the last sync")
+"""What the bot logs once its commands are synced, or found unchanged since the last sync."""
 T = TypeVar("T")
 
 ALICE = "1100000000000000101"
@@ -40,6 +42,17 @@ DRAUGHTS = "1100000000000000202"
 OFFTOPIC = "1100000000000000203"
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL = 3, 4, 5, 6, 7
+
+
+async def poll(predicate: Callable[[], Any], timeout: float) -> Any:
+    """Wait until ``predicate()`` is truthy, checking every 50 ms: for what the bot writes to its
+    log, which wakes no waiter of the fake's (that only re-checks on requests it receives)."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"condition not met in {timeout}s")
+        await asyncio.sleep(0.05)
+    return value
 
 
 class BotProcess:
@@ -74,7 +87,7 @@ class BotProcess:
         """Start the bot and wait until it has synced its commands and identified on the gateway
         (after that it answers interactions)."""
         identified = self.fake.sessions_identified
-        syncs = len(self._command_syncs())
+        settled = len(COMMANDS_SETTLED.findall(self.log()))
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [
@@ -91,9 +104,10 @@ class BotProcess:
             )
         self.starts += 1
         await self.alive(
-            self.fake.wait_until(
+            poll(
                 lambda: (
-                    len(self._command_syncs()) > syncs
+                    # synced, or (a restart on the same database) found unchanged
+                    len(COMMANDS_SETTLED.findall(self.log())) > settled
                     and self.fake.sessions_identified > identified
                     and self._ready_logged()
                 ),

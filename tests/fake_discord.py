@@ -19,6 +19,50 @@ the process against any non-loopback connection). The fake:
 * builds interaction payloads (:meth:`FakeDiscord.command_interaction`,
   :meth:`FakeDiscord.autocomplete_interaction`, :meth:`FakeDiscord.button_interaction`).
 
+It is as strict as Discord, and can fail the way Discord fails:
+
+* **Documented limits and the OpenAPI schema.** Every request body (JSON, or a multipart
+  ``payload_json``) is checked against Discord's documented limits (``tests/discord_limits.py``:
+  command names and sizes, message content, embeds, components, attachments, callback types and
+  flags, autocomplete choices, nonces) and against the request-body schema of the matching
+  operation in Discord's own OpenAPI description (``tests/openapi_check.py``; skipped, with the
+  reason in :data:`openapi_check.SKIP_REASON`, only when no copy of the spec can be found). A
+  body Discord would refuse is answered as Discord does (400, code 50035 "Invalid Form Body" with
+  an ``errors`` object; 50006 "Cannot send an empty message"; 413 40005 for oversized files) and
+  appended to :attr:`FakeDiscord.violations`; the ``fake`` fixture fails any test that leaves a
+  violation behind. Refusals that depend on timing or state rather than on the body (a second
+  callback: 400 40060; a callback later than :attr:`FakeDiscord.interaction_window` seconds after
+  the dispatch, default 3.0: 404 10062; a webhook call on an expired token: 401 50027; a post
+  without permission: 403 50013/50001) are answered the same way but recorded only in
+  :attr:`FakeDiscord.refusals`, since tests provoke them on purpose.
+* **Fault injection.** ``fault = fake.inject(method, path, status, *, code=0, message=None,
+  times=1, retry_after=None, delay=0.0)``: the next ``times`` requests (``-1``: until
+  :meth:`FakeDiscord.clear_faults`) whose method matches and whose path after ``/api/v10``
+  fully matches the regex ``path`` get that error instead of being handled; they are recorded
+  with ``injected=True`` and counted in ``fault.hits``. ``delay`` sleeps first (a slow Discord);
+  a ``status`` below 400 (e.g. 0) only delays and then handles the request normally. A 429 has
+  Discord's body (``retry_after``, ``global: false``) and the ``Retry-After``, ``Via`` and
+  ``X-RateLimit-*`` headers discord.py reads.
+* **Tokens and the 3-second window.** ``fake.interaction_window`` (seconds, settable per test);
+  ``fake.expire_token(token)`` makes follow-ups and webhook edits on it fail with 401 50027 (as
+  Discord does 15 minutes after the interaction, :attr:`FakeDiscord.token_lifetime`).
+* **Permissions.** ``fake.deny(channel_id, *names)`` (``view_channel``, ``send_messages``,
+  ``embed_links``, ``attach_files``, ``send_messages_in_threads``, ``create_public_threads``,
+  ``read_message_history``): posts there get 403 50013 "Missing Permissions" (50001 "Missing
+  Access" without ``view_channel``), the bot's overwrite in the channel says so (a
+  CHANNEL_UPDATE is dispatched), and interactions from that channel carry ``app_permissions``
+  without those bits; ``fake.allow(channel_id)`` undoes it. Interaction responses need no
+  channel permission, as on Discord.
+* **Gateway.** ``await fake.request_reconnect()`` sends op 7 and ``await
+  fake.invalidate_session(resumable)`` op 9; RESUME replays the events the session missed and
+  answers RESUMED, or op 9 ``false`` for an unknown or invalidated session (the client then
+  identifies afresh). :attr:`FakeDiscord.sessions_resumed` counts resumes.
+* **Outages.** ``await fake.go_offline()`` closes every socket and stops listening (new
+  connections are refused); ``await fake.go_online()`` listens again on the same port.
+* **Idempotent posts.** A channel message created with ``nonce`` and ``enforce_nonce: true``
+  within :attr:`FakeDiscord.nonce_window` seconds of an earlier one with the same nonce in the
+  same channel returns that message and creates nothing.
+
 Everything runs on the test's event loop; no thread is involved.
 """
 
@@ -27,6 +71,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import re
 import sys
 import time
@@ -35,6 +80,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import discord_limits
+import openapi_check
 from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
@@ -53,6 +100,21 @@ PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2,
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
 EPHEMERAL = 64
+
+# The channel permissions :meth:`FakeDiscord.deny` can take away, by Discord's bit.
+PERMISSION_BITS = {
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "create_public_threads": 1 << 35,
+    "send_messages_in_threads": 1 << 38,
+}
+TOKEN_LIFETIME = 15 * 60.0  # an interaction token's webhook lives 15 minutes
+INTERACTION_WINDOW = 3.0  # the initial response must come within 3 seconds
+NONCE_WINDOW = 5 * 60.0  # "within the past few minutes" (enforce_nonce)
+REPLAYED_EVENTS = 2000  # events kept per gateway session for RESUME
 
 
 def _now_iso() -> str:
@@ -93,6 +155,8 @@ class RecordedRequest:
     body: bytes = b""
     unknown: bool = False  # no fake endpoint matched (answered 404)
     status: int = 0
+    injected: bool = False  # answered by an injected fault (see FakeDiscord.inject)
+    error: dict[str, Any] | None = None  # the error body, when the fake refused the request
 
     @property
     def files(self) -> dict[str, bytes]:
@@ -101,7 +165,58 @@ class RecordedRequest:
 
     def __repr__(self) -> str:
         flag = " UNKNOWN" if self.unknown else ""
+        flag += " INJECTED" if self.injected else ""
         return f"<{self.method} {self.path} -> {self.status}{flag}>"
+
+
+@dataclass
+class Fault:
+    """An injected failure (see :meth:`FakeDiscord.inject`); ``hits`` counts the requests it
+    answered, ``times`` is how many it will answer in all (``-1``: until cleared)."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int = 0
+    message: str | None = None
+    times: int = 1
+    retry_after: float | None = None
+    delay: float = 0.0
+    hits: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.times >= 0 and self.hits >= self.times
+
+    def matches(self, method: str, path: str) -> bool:
+        return (
+            not self.exhausted
+            and self.method.upper() == method
+            and self.path.fullmatch(path) is not None
+        )
+
+
+@dataclass
+class Violation:
+    """A request Discord would have refused for its body: the bot's bug, never the test's."""
+
+    method: str
+    path: str
+    problems: list[str]
+    body: Any = None
+
+    def __repr__(self) -> str:
+        return f"<Violation {self.method} {self.path}: {'; '.join(self.problems)}>"
+
+
+@dataclass
+class _Session:
+    """One gateway session: what it was sent, so that a RESUME can replay what it missed."""
+
+    id: str
+    sequence: int = 0
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    ws: web.WebSocketResponse | None = None
 
 
 @dataclass
@@ -171,39 +286,75 @@ class FakeDiscord:
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> interaction payload
         self.original_responses: dict[str, str] = {}  # token -> message id
         self.sessions_identified = 0
-        # The bot's own permissions in interactions (``app_permissions``); tests may narrow them.
+        self.sessions_resumed = 0
+        # The bot's own permissions in interactions (``app_permissions``); tests may narrow them
+        # for every channel, or per channel with deny().
         self.app_permissions = ALL_PERMISSIONS
-        self.sequence = 0
-        self._session_id = "fake-session-" + self.snowflake()
-        self._sockets: list[web.WebSocketResponse] = []
+        self.sequence = 0  # dispatches so far (each session numbers its own events)
+        # Strictness: see the module docstring.
+        self.violations: list[Violation] = []
+        self.refusals: list[RecordedRequest] = []
+        self.interaction_window = INTERACTION_WINDOW
+        self.token_lifetime = TOKEN_LIFETIME
+        self.nonce_window = NONCE_WINDOW
+        self.faults: list[Fault] = []
+        self.denied: dict[str, int] = {}  # channel id -> permission bits the bot lacks there
+        self.online = False
+        self._dispatched_at: dict[str, float] = {}  # token -> loop time of INTERACTION_CREATE
+        self._expired_tokens: set[str] = set()
+        self._acknowledged: set[str] = set()  # tokens with an initial response
+        self._nonces: dict[tuple[str, str], tuple[float, str]] = {}
+        self._sessions: dict[str, _Session] = {}
+        self._sockets: list[web.WebSocketResponse] = []  # every open gateway socket
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
         self._expected: dict[tuple[str, str], asyncio.Future[RecordedRequest]] = {}
         self._runner: web.AppRunner | None = None
-        self._app = web.Application(client_max_size=64 * 1024 * 1024)
-        self._app.router.add_get("/gateway", self._gateway)
-        self._app.router.add_get("/attachments/{cid}/{aid}/{filename}", self._attachment)
-        self._app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Any]]] = []
         self._add_routes()
 
     # ------------------------------------------------------------------ lifecycle
 
+    def _make_app(self) -> web.Application:
+        # A fresh application per start: an aiohttp app cannot be served again once cleaned up.
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{cid}/{aid}/{filename}", self._attachment)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        return app
+
     async def start(self) -> None:
-        self._runner = web.AppRunner(self._app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        """Listen on ``self.port`` (a free one the first time)."""
+        openapi_check.spec()  # parsed once per process; raises if DISCORD_API_SPEC is wrong
+        runner = web.AppRunner(
+            self._make_app(), access_log=None, handle_signals=False, shutdown_timeout=1.0
+        )
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", self.port, reuse_address=True)
         await site.start()
         server = site._server
         assert server is not None and server.sockets  # type: ignore[union-attr]
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._runner = runner
+        self.online = True
 
     async def stop(self) -> None:
+        self.online = False
         for ws in list(self._sockets):
-            await ws.close()
+            await ws.close(code=1001)  # "going away": a client reconnects after it
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def go_offline(self) -> None:
+        """Discord goes away: every gateway socket and HTTP connection is closed and the port
+        stops listening (connections are refused) until :meth:`go_online`. Gateway sessions
+        stay resumable, and events dispatched meanwhile are replayed on RESUME."""
+        await self.stop()
+
+    async def go_online(self) -> None:
+        """Discord comes back on the same port."""
+        await self.start()
 
     async def __aenter__(self) -> FakeDiscord:
         await self.start()
@@ -284,26 +435,167 @@ class FakeDiscord:
     def unknown_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.unknown]
 
+    # ------------------------------------------------------------------ failures on demand
+
+    def inject(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        *,
+        code: int = 0,
+        message: str | None = None,
+        times: int = 1,
+        retry_after: float | None = None,
+        delay: float = 0.0,
+    ) -> Fault:
+        """Answer the next ``times`` matching requests (``-1``: until :meth:`clear_faults`)
+        with this error instead of handling them; see the module docstring. Faults are tried
+        in the order they were injected."""
+        fault = Fault(
+            method=method.upper(),
+            path=re.compile(path),
+            status=status,
+            code=code,
+            message=message,
+            times=times,
+            retry_after=retry_after,
+            delay=delay,
+        )
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    def expire_token(self, token: str) -> None:
+        """The interaction token's webhook is gone, as 15 minutes after the interaction."""
+        self._expired_tokens.add(token)
+
+    def deny(self, channel_id: str, *permissions: str) -> None:
+        """The bot lacks these permissions (names in :data:`PERMISSION_BITS`) in the channel
+        (and in threads under it)."""
+        bits = 0
+        for name in permissions:
+            try:
+                bits |= PERMISSION_BITS[name]
+            except KeyError:
+                known = list(PERMISSION_BITS)
+                raise ValueError(f"unknown permission {name!r}; known: {known}") from None
+        self.denied[channel_id] = self.denied.get(channel_id, 0) | bits
+        self._announce_channel(channel_id)
+
+    def allow(self, channel_id: str) -> None:
+        """Undo :meth:`deny` for the channel."""
+        self.denied.pop(channel_id, None)
+        self._announce_channel(channel_id)
+
+    def denied_in(self, channel_id: str) -> int:
+        """Permission bits the bot lacks in a channel (a thread inherits its parent's)."""
+        bits = self.denied.get(channel_id, 0)
+        thread = self.threads.get(channel_id)
+        if thread is not None:
+            bits |= self.denied.get(str(thread.get("parent_id")), 0)
+        return bits
+
+    def permissions_in(self, channel_id: str) -> str:
+        """The bot's ``app_permissions`` in a channel, as interactions from there carry them."""
+        return str(int(self.app_permissions) & ~self.denied_in(channel_id))
+
+    def _announce_channel(self, channel_id: str) -> None:
+        if not self._sessions or channel_id not in self.guild.channels:
+            return
+        self._spawn(self.dispatch("CHANNEL_UPDATE", self.channel_object(channel_id)))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _fault_for(self, rec: RecordedRequest) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(rec.method, rec.path):
+                fault.hits += 1
+                return fault
+        return None
+
+    def _fault_response(self, fault: Fault) -> web.Response:
+        if fault.status == 429:
+            retry = 1.0 if fault.retry_after is None else fault.retry_after
+            body: dict[str, Any] = {
+                "message": fault.message or "You are being rate limited.",
+                "retry_after": retry,
+                "global": False,
+            }
+            if fault.code:
+                body["code"] = fault.code
+            headers = {
+                "Retry-After": str(max(1, math.ceil(retry))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
+                "X-RateLimit-Reset-After": f"{retry:.3f}",
+                "X-RateLimit-Bucket": "fake-bucket",
+                "X-RateLimit-Scope": "user",
+                "Via": "1.1 google",  # discord.py takes a 429 without Via for a Cloudflare ban
+            }
+            return _json_response(body, status=429, headers=headers)
+        message = fault.message or _DEFAULT_MESSAGES.get(fault.status, f"{fault.status}: Error")
+        return _json_response({"message": message, "code": fault.code}, status=fault.status)
+
     # ------------------------------------------------------------------ gateway
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH (op 0) event to every identified gateway connection."""
+        """Send a DISPATCH (op 0) event to every gateway session; a session whose client is
+        disconnected keeps it for a RESUME."""
         self.sequence += 1
-        payload = {"op": 0, "t": event, "s": self.sequence, "d": data}
         if event == "INTERACTION_CREATE":
             self.interactions[data["token"]] = data
-        text = json.dumps(payload)
-        for ws in list(self._sockets):
-            if not ws.closed:
-                await ws.send_str(text)
+            self._dispatched_at[data["token"]] = time.monotonic()
+        for session in list(self._sessions.values()):
+            await self._send_to(session, event, data)
+
+    async def _send_to(self, session: _Session, event: str, data: dict[str, Any]) -> None:
+        session.sequence += 1
+        payload = {"op": 0, "t": event, "s": session.sequence, "d": data}
+        session.sent.append(payload)
+        if len(session.sent) > REPLAYED_EVENTS:
+            del session.sent[: len(session.sent) - REPLAYED_EVENTS]
+        if session.ws is not None and not session.ws.closed:
+            try:
+                await session.ws.send_str(json.dumps(payload))
+            except ConnectionResetError:  # the client is going away; it may RESUME
+                session.ws = None
 
     async def send_interaction(self, interaction: dict[str, Any]) -> dict[str, Any]:
         await self.dispatch("INTERACTION_CREATE", interaction)
         return interaction
 
+    async def request_reconnect(self) -> None:
+        """Op 7 on every connected session: the client closes and RESUMEs."""
+        for ws in self._session_sockets():
+            await ws.send_json({"op": 7, "d": None})
+
+    async def invalidate_session(self, resumable: bool) -> None:
+        """Op 9 on every connected session. Not resumable: the sessions are forgotten, so the
+        client must IDENTIFY again (a RESUME of them gets op 9 ``false``)."""
+        connected = [s for s in self._sessions.values() if s.ws is not None and not s.ws.closed]
+        for session in connected:
+            assert session.ws is not None
+            await session.ws.send_json({"op": 9, "d": resumable})
+            if not resumable:
+                del self._sessions[session.id]
+
+    def _session_sockets(self) -> list[web.WebSocketResponse]:
+        return [s.ws for s in self._sessions.values() if s.ws is not None and not s.ws.closed]
+
+    async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda: self.sessions_resumed >= count, timeout)
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        self._sockets.append(ws)
         await ws.send_json({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
         try:
             async for msg in ws:
@@ -314,25 +606,44 @@ class FakeDiscord:
                 await self._on_gateway_payload(ws, payload)
                 await self._notify()
         finally:
-            if ws in self._sockets:
-                self._sockets.remove(ws)
+            self._sockets.remove(ws)
+            for session in self._sessions.values():
+                if session.ws is ws:
+                    session.ws = None
+            await self._notify()
         return ws
 
     async def _on_gateway_payload(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:
         op = payload.get("op")
         if op == 1:  # heartbeat
             await ws.send_json({"op": 11})
-        elif op == 2:  # identify
-            self._sockets.append(ws)
+        elif op == 2:  # identify: a new session (sessions nobody is connected to are dropped)
+            self._sessions = {k: v for k, v in self._sessions.items() if v.ws is not None}
+            session = _Session(id="fake-session-" + self.snowflake(), ws=ws)
+            self._sessions[session.id] = session
             self.sessions_identified += 1
-            await self.dispatch("READY", self.ready_payload())
-            await self.dispatch("GUILD_CREATE", self.guild_payload())
-        elif op == 6:  # resume: accept it, nothing was missed
-            self._sockets.append(ws)
-            await self.dispatch("RESUMED", {})
-        elif op == 8:  # request guild members
+            await self._send_to(session, "READY", self.ready_payload(session.id))
+            await self._send_to(session, "GUILD_CREATE", self.guild_payload())
+        elif op == 6:  # resume: replay what the session missed, or refuse
+            d = payload.get("d") or {}
+            session = self._sessions.get(str(d.get("session_id")))
+            if session is None or not isinstance(d.get("seq"), int):
+                await ws.send_json({"op": 9, "d": False})
+                return
+            if session.ws is not None and session.ws is not ws and not session.ws.closed:
+                await session.ws.close(code=4000)
+            session.ws = ws
+            for missed in [e for e in session.sent if e["s"] > d["seq"]]:
+                await ws.send_str(json.dumps(missed))
+            self.sessions_resumed += 1
+            await self._send_to(session, "RESUMED", {"_trace": ["fake-discord"]})
+        elif op == 8:  # request guild members: answered on the asking session
             members = self.member_objects()
-            await self.dispatch(
+            asking = next((s for s in self._sessions.values() if s.ws is ws), None)
+            if asking is None:
+                return
+            await self._send_to(
+                asking,
                 "GUILD_MEMBERS_CHUNK",
                 {
                     "guild_id": self.guild.id,
@@ -344,12 +655,12 @@ class FakeDiscord:
                 },
             )
 
-    def ready_payload(self) -> dict[str, Any]:
+    def ready_payload(self, session_id: str = "fake-session") -> dict[str, Any]:
         return {
             "v": 10,
             "user": {**self.bot_user, "verified": True, "mfa_enabled": False},
             "guilds": [{"id": self.guild.id, "unavailable": True}],
-            "session_id": self._session_id,
+            "session_id": session_id,
             "resume_gateway_url": self.gateway_url,
             "shard": [0, 1],
             "application": {"id": self.application_id, "flags": 0},
@@ -406,9 +717,17 @@ class FakeDiscord:
             "nsfw": False,
             "last_message_id": None,
             "rate_limit_per_user": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": self._overwrites(channel_id),
             "flags": 0,
         }
+
+    def _overwrites(self, channel_id: str) -> list[dict[str, Any]]:
+        """The bot member's overwrite for what deny() took away (discord.py computes the bot's
+        own permissions from these)."""
+        bits = self.denied.get(channel_id, 0)
+        if not bits:
+            return []
+        return [{"id": self.bot_user["id"], "type": 1, "allow": "0", "deny": str(bits)}]
 
     def guild_payload(self) -> dict[str, Any]:
         g = self.guild
@@ -507,7 +826,7 @@ class FakeDiscord:
         interaction_id = self.snowflake()
         token = f"itoken-{interaction_id}"
         channel = dict(self.channel_object(channel_id))
-        channel["permissions"] = self.app_permissions
+        channel["permissions"] = self.permissions_in(channel_id)
         return {
             "id": interaction_id,
             "application_id": self.application_id,
@@ -521,7 +840,7 @@ class FakeDiscord:
             "member": self.member_object(user_id, with_permissions=True),
             "token": token,
             "version": 1,
-            "app_permissions": self.app_permissions,
+            "app_permissions": self.permissions_in(channel_id),
             "locale": locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": self.guild.id},
@@ -683,9 +1002,23 @@ class FakeDiscord:
                     rec.json = None
         self.requests.append(rec)
         try:
-            response = await self._route(rec)
+            refusal = self._check_body(rec)  # recorded as a violation even if a fault answers
+            fault = self._fault_for(rec)
+            if fault is not None:
+                rec.injected = True
+                if fault.delay > 0:
+                    await asyncio.sleep(fault.delay)
+            if fault is not None and fault.status >= 400:
+                response = self._fault_response(fault)
+            elif refusal is not None:
+                raise refusal
+            else:
+                response = await self._route(rec)
         except _ApiError as exc:
-            response = _json_response({"message": exc.message, "code": exc.code}, status=exc.status)
+            rec.error = exc.body()
+            response = _json_response(rec.error, status=exc.status)
+            if not rec.unknown:
+                self.refusals.append(rec)
         except Exception as exc:  # a bug in the fake: make it visible, not a hang
             print(f"fake_discord: handler error for {rec!r}: {exc!r}", file=sys.stderr)
             response = _json_response(
@@ -698,6 +1031,100 @@ class FakeDiscord:
             expected.set_result(rec)
         await self._notify()
         return response
+
+    # ------------------------------------------------------------------ strictness
+
+    _COMMANDS = re.compile(r"/applications/\d+(/guilds/\d+)?/commands")
+    _CALLBACK = re.compile(r"/interactions/\d+/(?P<token>[^/]+)/callback")
+    _WEBHOOK = re.compile(r"/webhooks/\d+/[^/]+")
+    _WEBHOOK_MESSAGE = re.compile(r"/webhooks/\d+/(?P<token>[^/]+)/messages/(?P<mid>[^/]+)")
+    _CHANNEL_MESSAGES = re.compile(r"/channels/\d+/messages")
+    _CHANNEL_MESSAGE = re.compile(r"/channels/\d+/messages/(?P<mid>\d+)")
+    _THREADS = re.compile(r"/channels/\d+(/messages/\d+)?/threads")
+
+    def _check_body(self, rec: RecordedRequest) -> _ApiError | None:
+        """Discord's documented limits and the OpenAPI schema; a failure is recorded as a
+        violation and returned as the error Discord would answer with."""
+        problems = self._limit_problems(rec)
+        texts = [str(p) for p in problems]
+        has_body = rec.json is not None or bool(rec.body) or bool(rec.parts)
+        if has_body:
+            texts += openapi_check.validate(rec.method, rec.path, rec.json)
+        if not texts:
+            return None
+        self.violations.append(Violation(rec.method, rec.path, texts, rec.json))
+        status, code, message, errors = discord_limits.refusal(problems)
+        if not problems:  # only the schema objected
+            errors = {"_errors": [{"code": "SCHEMA", "message": t} for t in texts]}
+        return _ApiError(status, message, code, errors)
+
+    def _limit_problems(self, rec: RecordedRequest) -> list[discord_limits.Problem]:
+        body, path, method = rec.json, rec.path, rec.method
+        files = [(p.filename, len(p.data)) for p in rec.parts if p.filename is not None]
+        limits = discord_limits
+        if method == "PUT" and self._COMMANDS.fullmatch(path):
+            return limits.check_commands(body)
+        if method == "POST" and (m := self._CALLBACK.fullmatch(path)):
+            interaction = self.interactions.get(m["token"])
+            return limits.check_callback(
+                body,
+                interaction_type=None if interaction is None else interaction["type"],
+                files=files,
+                focused_type=_focused_type(interaction),
+                message_flags=int(_message_of(interaction).get("flags") or 0),
+                size_limit=ATTACHMENT_SIZE_LIMIT,
+            )
+        if method == "POST" and self._WEBHOOK.fullmatch(path):
+            return limits.check_message(body, kind="followup", files=files)
+        if method == "POST" and self._CHANNEL_MESSAGES.fullmatch(path):
+            return limits.check_message(body, kind="create", files=files)
+        if method == "PATCH" and (
+            (m := self._WEBHOOK_MESSAGE.fullmatch(path))
+            or (m := self._CHANNEL_MESSAGE.fullmatch(path))
+        ):
+            groups = m.groupdict()
+            mid = groups["mid"]
+            if mid == "@original":
+                mid = self.original_responses.get(groups.get("token") or "", "")
+            old_flags = int(self.messages.get(mid, {}).get("flags") or 0)
+            return limits.check_message(body, kind="edit", files=files, old_flags=old_flags)
+        if method == "POST" and self._THREADS.fullmatch(path):
+            return limits.check_thread(body)
+        return []
+
+    def _check_window(self, token: str) -> None:
+        """The initial response must come within the window after the dispatch."""
+        sent = self._dispatched_at.get(token)
+        late = sent is not None and time.monotonic() - sent > self.interaction_window
+        if late or token in self._expired_tokens:
+            raise _ApiError(404, "Unknown interaction", 10062)
+
+    def _check_token(self, token: str) -> None:
+        """Follow-ups and webhook edits work for 15 minutes after the interaction."""
+        sent = self._dispatched_at.get(token)
+        old = sent is not None and time.monotonic() - sent > self.token_lifetime
+        if old or token in self._expired_tokens:
+            raise _ApiError(401, "Invalid Webhook Token", 50027)
+
+    def _check_permissions(self, channel_id: str, *needed: str) -> None:
+        """A bot request in a channel, refused as Discord would when deny() took a needed
+        permission away."""
+        denied = self.denied_in(channel_id)
+        if denied & PERMISSION_BITS["view_channel"]:
+            raise _ApiError(403, "Missing Access", 50001)
+        if any(denied & PERMISSION_BITS[name] for name in needed):
+            raise _ApiError(403, "Missing Permissions", 50013)
+
+    def _post_permissions(self, rec: RecordedRequest, channel_id: str) -> list[str]:
+        body = rec.json or {}
+        needed = ["send_messages_in_threads" if channel_id in self.threads else "send_messages"]
+        if body.get("embeds"):
+            needed.append("embed_links")
+        if any(p.filename is not None for p in rec.parts):
+            needed.append("attach_files")
+        if body.get("message_reference"):
+            needed.append("read_message_history")
+        return needed
 
     async def _route(self, rec: RecordedRequest) -> web.StreamResponse:
         for method, pattern, handler in self._routes:
@@ -878,10 +1305,10 @@ class FakeDiscord:
         interaction = self._interaction(token)
         if interaction["id"] != iid:
             raise _ApiError(404, "Unknown interaction", 10062)
-        if token in self.original_responses or any(
-            r.path == rec.path and r is not rec and r.status < 300 for r in self.requests
-        ):
+        if token in self._acknowledged:
             raise _ApiError(400, "Interaction has already been acknowledged.", 40060)
+        self._check_window(token)
+        self._acknowledged.add(token)
         body = rec.json or {}
         cb_type = body.get("type")
         data = body.get("data") or {}
@@ -920,6 +1347,7 @@ class FakeDiscord:
 
     def _get_webhook(self, rec: RecordedRequest, app_id: str, token: str) -> dict[str, Any]:
         interaction = self._interaction(token)
+        self._check_token(token)
         return {
             "id": app_id,
             "type": 3,
@@ -934,6 +1362,7 @@ class FakeDiscord:
     def _webhook_execute(self, rec: RecordedRequest, app_id: str, token: str) -> web.StreamResponse:
         interaction = self._interaction(token)
         self._check_app(app_id)
+        self._check_token(token)
         msg = self._make_message(rec, interaction["channel_id"], interaction=interaction)
         if rec.query.get("wait") in ("1", "true", "True"):
             return _json_response(msg)
@@ -941,6 +1370,7 @@ class FakeDiscord:
 
     def _webhook_message_id(self, token: str, message_id: str) -> str:
         self._interaction(token)
+        self._check_token(token)
         if message_id == "@original":
             try:
                 return self.original_responses[token]
@@ -971,11 +1401,27 @@ class FakeDiscord:
 
     def _get_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
         self._check_channel(channel_id)
+        self._check_permissions(channel_id)
         return self.channel_object(channel_id)
 
     def _channel_post_message(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
         self._check_channel(channel_id)
-        return self._make_message(rec, channel_id)
+        self._check_permissions(channel_id, *self._post_permissions(rec, channel_id))
+        body = rec.json or {}
+        key = (channel_id, str(body.get("nonce")))
+        now = time.monotonic()
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            earlier = self._nonces.get(key)
+            if earlier is not None and now - earlier[0] <= self.nonce_window:
+                existing = self.messages.get(earlier[1])
+                if existing is not None:
+                    return existing
+        message = self._make_message(rec, channel_id)
+        if body.get("nonce") is not None:
+            message["nonce"] = body["nonce"]
+            if body.get("enforce_nonce"):
+                self._nonces[key] = (now, message["id"])
+        return message
 
     def _channel_message(self, channel_id: str, message_id: str) -> dict[str, Any]:
         self._check_channel(channel_id)
@@ -987,15 +1433,18 @@ class FakeDiscord:
     def _channel_get_msg(
         self, rec: RecordedRequest, channel_id: str, message_id: str
     ) -> dict[str, Any]:
+        self._check_permissions(channel_id, "read_message_history")
         return self._channel_message(channel_id, message_id)
 
     def _channel_edit(
         self, rec: RecordedRequest, channel_id: str, message_id: str
     ) -> dict[str, Any]:
+        self._check_permissions(channel_id)
         self._channel_message(channel_id, message_id)
         return self._edit_message(rec, message_id)
 
     def _channel_del(self, rec: RecordedRequest, channel_id: str, message_id: str) -> web.Response:
+        self._check_permissions(channel_id)
         self._channel_message(channel_id, message_id)
         del self.messages[message_id]
         return web.Response(status=204)
@@ -1004,6 +1453,7 @@ class FakeDiscord:
         self, rec: RecordedRequest, channel_id: str, message_id: str | None = None
     ) -> dict[str, Any]:
         self._check_channel(channel_id)
+        self._check_permissions(channel_id, "create_public_threads")
         body = rec.json or {}
         if message_id is not None:
             self._channel_message(channel_id, message_id)
@@ -1039,11 +1489,7 @@ class FakeDiscord:
         }
         self.threads[thread_id] = thread
         # Discord also announces the new thread on the gateway (discord.py caches it from there).
-        task = asyncio.get_running_loop().create_task(
-            self.dispatch("THREAD_CREATE", {**thread, "newly_created": True})
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self.dispatch("THREAD_CREATE", {**thread, "newly_created": True}))
         return thread
 
     async def _attachment(self, request: web.Request) -> web.Response:
@@ -1053,15 +1499,56 @@ class FakeDiscord:
         return web.Response(body=data)
 
 
-def _json_response(data: Any, status: int = 200) -> web.Response:
+_DEFAULT_MESSAGES = {
+    400: "400: Bad Request",
+    401: "401: Unauthorized",
+    403: "Missing Permissions",
+    404: "404: Not Found",
+    500: "500: Internal Server Error",
+    502: "502: Bad Gateway",
+    503: "503: Service Unavailable",
+    504: "504: Gateway Timeout",
+}
+
+
+def _focused_type(interaction: dict[str, Any] | None) -> int | None:
+    """The type of the option an autocomplete interaction is about."""
+    if interaction is None:
+        return None
+    options = list((interaction.get("data") or {}).get("options") or [])
+    while options:
+        option = options.pop(0)
+        if option.get("focused"):
+            return int(option["type"])
+        options.extend(option.get("options") or [])
+    return None
+
+
+def _message_of(interaction: dict[str, Any] | None) -> dict[str, Any]:
+    return dict((interaction or {}).get("message") or {})
+
+
+def _json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     # discord.py decodes a body only when Content-Type is exactly "application/json"
     # (aiohttp's json_response would add "; charset=utf-8").
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
 
 
 class _ApiError(Exception):
-    def __init__(self, status: int, message: str, code: int) -> None:
+    def __init__(
+        self, status: int, message: str, code: int, errors: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
-        self.status, self.message, self.code = status, message, code
+        self.status, self.message, self.code, self.errors = status, message, code, errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body

@@ -51,8 +51,13 @@ BOUNDARIES: dict[str, Boundary] = {
 }
 
 _SQL = ("sqlite3", "aiosqlite", "asyncpg")
-_STORE_IMPLEMENTATIONS = ("bot.store.sqlite", "bot.store.sqlite_schema")
-_ENTRY = ("bot.__main__", "bot.config")
+_STORE_IMPLEMENTATIONS = (
+    "bot.store.sqlite",
+    "bot.store.sqlite_schema",
+    "bot.store.sqlite_guard",
+    "bot.store.sqlite_backup",
+)
+_ENTRY = ("bot.__main__", "bot.cli", "bot.config")
 
 BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.enums": ("bot", "engine", "render", "discord", *_SQL),
@@ -72,7 +77,7 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     ),
     "bot.engine_player": ("bot.store", "bot.ui", "bot.scheduler", *_ENTRY, "discord", *_SQL),
     "bot.scheduler": ("bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
-    "bot.ui": (*_STORE_IMPLEMENTATIONS, "bot.__main__", *_SQL),
+    "bot.ui": (*_STORE_IMPLEMENTATIONS, "bot.__main__", "bot.cli", *_SQL),
 }
 """The rooms of ``bot`` and what each must not import (a module, or a package and everything in
 it), so dependencies point one way: the Discord layer on the service, the service on the storage
@@ -288,6 +293,7 @@ def test_the_rooms_of_bot_import_one_way(room: str) -> None:
 
 SERVICE_ORDER = (
     "views",
+    "events",
     "records",
     "ratings",
     "ladder",
@@ -305,6 +311,7 @@ SERVICE_ORDER = (
     "takebacks",
     "queries",
     "deadlines",
+    "outbox",
     "facade",
 )
 """The service's modules in the order of docs/ARCHITECTURE.md: each imports only those before it
@@ -335,7 +342,9 @@ def test_only_the_sqlite_store_talks_to_sqlite() -> None:
         for found in all_imports(ROOT, "bot")
         if found.imported.partition(".")[0] in _SQL
     }
-    assert talkers == {"bot.store.sqlite"}
+    # The store itself, and its file-level helpers: the checks and lock before start-up, backups.
+    assert talkers <= {"bot.store.sqlite", "bot.store.sqlite_guard", "bot.store.sqlite_backup"}
+    assert "bot.store.sqlite" in talkers
 
 
 # -- the checks can fail ------------------------------------------------------------------------

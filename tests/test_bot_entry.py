@@ -7,6 +7,7 @@ Nothing here sets a usable token, so the bot never tries to reach Discord; readi
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -67,3 +68,30 @@ def test_bad_setting_in_dotenv_is_reported_before_the_token(tmp_path: Path) -> N
     assert result.returncode == 2
     assert "MOVE_TIME_SCALE must be a number, not 'fast'" in result.stderr
     assert "DISCORD_TOKEN is not set" not in result.stderr
+
+
+def test_version_prints_the_installed_package_version(tmp_path: Path) -> None:
+    result = _run(["--version"], tmp_path, None)
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"draughts-bot {importlib.metadata.version('draughts-bot')}"
+
+
+def test_help_documents_the_operator_commands(tmp_path: Path) -> None:
+    result = _run(["--help"], tmp_path, None)
+    assert result.returncode == 0
+    for command in ("backup PATH", "restore BACKUP", "healthcheck"):
+        assert command in result.stdout
+    for name in ("HEARTBEAT_SECONDS", "COMMAND_SYNC_RETRY_SECONDS", "docs/OPERATIONS.md"):
+        assert name in result.stdout
+
+
+def test_operator_commands_need_no_token(tmp_path: Path) -> None:
+    """``backup`` and ``healthcheck`` read DATABASE_PATH only; failing, they say why in one
+    line with exit code 1 (no database yet, no bot running)."""
+    database = str(tmp_path / "draughts.db")
+    result = _run(["backup", str(tmp_path / "copy.db")], tmp_path, None, DATABASE_PATH=database)
+    assert result.returncode == 1
+    assert result.stderr == f"error: there is no database at {database} to copy\n"
+    result = _run(["healthcheck"], tmp_path, None, DATABASE_PATH=database)
+    assert result.returncode == 1
+    assert result.stderr.startswith("no heartbeat at") and result.stderr.count("\n") == 1

@@ -26,6 +26,7 @@ from bot.store import (
     ChannelBusy,
     GameChanges,
     LadderChange,
+    NewEvent,
     NewMove,
     RatedGame,
     RatingRow,
@@ -512,3 +513,78 @@ async def test_the_service_refuses_a_stale_write_as_a_conflict(store: Store) -> 
         await second.move(ALICE.id, "11-15", channel_id=5)
     again = await second.game_in(5)
     assert again is not None and again.ply == 1 and again.last_move == "11-15"
+
+
+# -- the outbox and meta --------------------------------------------------------------------------
+
+
+def outbox_entry(event_id: str, **changes: object) -> NewEvent:
+    values: dict[str, object] = {
+        "id": event_id,
+        "kind": "moved",
+        "guild_id": 10,
+        "channel_id": 100,
+        "game_id": None,
+        "challenge_id": None,
+        "created_at": T0,
+        "next_attempt_at": T0,
+    }
+    values.update(changes)
+    return NewEvent(**values)  # type: ignore[arg-type]
+
+
+async def test_an_entry_lands_with_its_change_and_names_the_new_game(store: Store) -> None:
+    game_id = await store.start_game(new_game(), event=outbox_entry("start"))
+    challenge_id = await store.insert_challenge(new_challenge(), outbox_entry("made", kind="x"))
+    [started, made] = await store.pending_events(T0)
+    assert (started.id, started.game_id, started.challenge_id) == ("start", game_id, None)
+    assert (made.id, made.challenge_id, made.game_id) == ("made", challenge_id, None)
+    assert started.seq < made.seq and started.payload is None and started.attempts == 0
+
+
+async def test_an_entry_is_not_written_without_its_change(store: Store) -> None:
+    game_id = await store.start_game(new_game())
+    move = first_move()
+    stale = outbox_entry("stale", game_id=game_id)
+    with pytest.raises(StaleVersion):
+        await store.update_game(game_id, 7, {"ply": 1}, move, event=stale)
+    with pytest.raises(ChannelBusy):
+        await store.start_game(new_game(), event=outbox_entry("busy"))
+    challenge_id = await store.insert_challenge(new_challenge())
+    assert await store.close_challenge(challenge_id, ChallengeStatus.DECLINED, T0)
+    late = outbox_entry("late", challenge_id=challenge_id)
+    assert not await store.close_challenge(challenge_id, ChallengeStatus.CANCELLED, T0, late)
+    with pytest.raises(StaleVersion):
+        await store.take_back(game_id, 7, {"ply": 0}, 0, T0, outbox_entry("back"))
+    assert await store.pending_events(T0 + 10**6) == []
+
+
+async def test_entries_come_due_in_order_and_leave_once_delivered(store: Store) -> None:
+    game_id = await store.start_game(new_game())
+    move = first_move()
+    await store.update_game(game_id, 0, {"ply": 1}, move, event=outbox_entry("a", game_id=game_id))
+    await store.update_game(
+        game_id, 1, {}, event=outbox_entry("b", game_id=game_id, next_attempt_at=T0 + 30)
+    )
+    await store.take_back(game_id, 2, {"ply": 0}, 0, T0, outbox_entry("c", game_id=game_id))
+    assert [e.id for e in await store.pending_events(T0)] == ["a", "c"]
+    assert [e.id for e in await store.pending_events(T0 + 30, game_id=game_id)] == ["a", "b", "c"]
+    assert await store.pending_events(T0 + 30, game_id=game_id + 1) == []
+    assert [e.id for e in await store.pending_events(T0 + 30, limit=1)] == ["a"]
+    await store.event_failed("a", '{"kept": 1}', T0 + 60)
+    await store.event_failed("a", '{"kept": 2}', T0 + 90)  # the first message is kept
+    await store.event_delivered("c", T0)
+    assert [e.id for e in await store.pending_events(T0 + 89)] == ["b"]
+    [again, _] = await store.pending_events(T0 + 90)
+    assert (again.id, again.attempts, again.payload) == ("a", 2, '{"kept": 1}')
+    await store.event_delivered("a", T0 + 90)
+    await store.event_failed("a", "{}", T0)  # a late failure report changes nothing
+    assert [e.id for e in await store.pending_events(T0 + 10**6)] == ["b"]
+
+
+async def test_meta_values_are_kept_and_replaced(store: Store) -> None:
+    assert await store.meta("commands") is None
+    await store.set_meta("commands", "abc")
+    await store.set_meta("commands", "def")
+    await store.set_meta("alive", "1")
+    assert (await store.meta("commands"), await store.meta("alive")) == ("def", "1")

@@ -29,9 +29,11 @@ from ..errors import (
     NotFoundError,
     ThreadRequired,
 )
+from ..markdown import shown
 from ..results import Action, ActionResult, ChallengeView, Player
-from ..store import ChallengeOpen, ChallengeRow, NewChallenge, Store
+from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
 from .computer_replies import DEFAULT_LEVEL
+from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter
 from .views import challenge_view, clean_name
@@ -155,6 +157,9 @@ class Challenges:
         if stale is not None and stale.expires_at <= now:
             # Expired but not yet swept by the scheduler: it must not block a new challenge.
             await self.store.close_challenge(stale.id, ChallengeStatus.EXPIRED, now)
+        created = new_event(
+            Action.CHALLENGE_CREATED, channel_id=t.channel_id, guild_id=guild_id, now=now
+        )
         try:
             challenge_id = await self.store.insert_challenge(
                 NewChallenge(
@@ -172,7 +177,8 @@ class Challenges:
                     match_play=t.match,
                     created_at=now,
                     expires_at=now + self.expiry,
-                )
+                ),
+                created,
             )
         except ChallengeOpen:
             raise ChallengeError(OPEN_CHALLENGE) from None
@@ -180,9 +186,10 @@ class Challenges:
         what = f"a {view.variant_title} match" if t.match else view.variant_title
         return ActionResult(
             Action.CHALLENGE_CREATED,
-            f"{t.challenger.name} challenges {t.opponent.name} to {what}.",
+            f"{shown(t.challenger.name)} challenges {shown(t.opponent.name)} to {what}.",
             challenge=view,
             mentions=(t.opponent.id,),
+            event=created.id,
         )
 
     async def check_challenge(
@@ -311,7 +318,7 @@ class Challenges:
         :class:`ThreadRequired` says so)."""
         row = await self._open_challenge(challenge_id)
         if user_id != row.opponent_id:
-            raise NotAPlayerError(f"only {row.opponent_name} can accept this challenge")
+            raise NotAPlayerError(f"only {shown(row.opponent_name)} can accept this challenge")
         channel = row.channel_id
         if thread_id is not None:
             channel = thread_id
@@ -334,34 +341,42 @@ class Challenges:
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
         row = await self._open_challenge(challenge_id)
         if user_id != row.opponent_id:
-            raise NotAPlayerError(f"only {row.opponent_name} can decline this challenge")
+            raise NotAPlayerError(f"only {shown(row.opponent_name)} can decline this challenge")
         return await self._close(
             row,
             ChallengeStatus.DECLINED,
             Action.CHALLENGE_DECLINED,
-            f"{row.opponent_name} declined the challenge.",
+            f"{shown(row.opponent_name)} declined the challenge.",
             mention=row.challenger_id,
         )
 
     async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
         row = await self._open_challenge(challenge_id)
         if user_id != row.challenger_id:
-            raise NotAPlayerError(f"only {row.challenger_name} can cancel this challenge")
+            raise NotAPlayerError(f"only {shown(row.challenger_name)} can cancel this challenge")
         return await self._close(
             row,
             ChallengeStatus.CANCELLED,
             Action.CHALLENGE_CANCELLED,
-            f"{row.challenger_name} cancelled the challenge.",
+            f"{shown(row.challenger_name)} cancelled the challenge.",
             mention=row.opponent_id,
         )
 
     async def _close(
         self, row: ChallengeRow, status: ChallengeStatus, action: Action, text: str, mention: int
     ) -> ActionResult:
-        if not await self.store.close_challenge(row.id, status, self.clock()):
+        now = self.clock()
+        event = new_event(
+            action, channel_id=row.channel_id, guild_id=row.guild_id, challenge_id=row.id, now=now
+        )
+        if not await self.store.close_challenge(row.id, status, now, event):
             raise ConflictError("the challenge was answered meanwhile")
         return ActionResult(
-            action, text, challenge=await self.challenge_view(row.id), mentions=(mention,)
+            action,
+            text,
+            challenge=await self.challenge_view(row.id),
+            mentions=(mention,),
+            event=event.id,
         )
 
     async def challenge_view(self, challenge_id: int) -> ChallengeView:
@@ -373,6 +388,33 @@ class Challenges:
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message showing the challenge (its buttons go when it expires)."""
         await self.store.set_challenge_message(challenge_id, message_id)
+
+    async def _is_rematch(
+        self, pending: ChallengeRow, game: GameRow, me: int, mine: ColorChoice
+    ) -> bool:
+        """Whether ``pending``, the other player's open challenge in the game's channel, is the
+        rematch their own press offered: to ``me``, colours swapped as Rematch swaps them
+        (``mine`` is my colour in it), and the game's variant, time per move and opening, as a
+        single game (a rematch is never a match; rated as the game was, since the same two
+        people in the same server are) and without a thread of its own unless the server puts
+        every game in one.  Any other challenge of theirs, however alike, is a different offer
+        and is left alone: accepting it would start a game nobody asked for."""
+        theirs = ColorChoice.WHITE if mine is ColorChoice.BLACK else ColorChoice.BLACK
+        if not (
+            pending.opponent_id == me
+            and pending.expires_at > self.clock()
+            and pending.color is theirs
+            and pending.variant == game.variant
+            and pending.move_time == game.move_time
+            and pending.opening.split() == game.opening.split()
+            and not pending.match_play
+            and pending.level is None
+            and pending.guild_id == game.guild_id
+        ):
+            return False
+        return not pending.thread or (
+            (await self.settings.get(game.guild_id)).threads is ThreadMode.ALWAYS
+        )
 
     async def rematch(
         self,
@@ -393,19 +435,14 @@ class Challenges:
             raise ChallengeError(f"game #{game_id} is still running")
         if user_id not in (row.white_id, row.black_id):
             raise NotAPlayerError(
-                f"only {row.white_name} and {row.black_name} can ask for a rematch"
+                f"only {shown(row.white_name)} and {shown(row.black_name)} can ask for a rematch"
             )
         white = Player(row.white_id, row.white_name)
         black = Player(row.black_id, row.black_name)
         me, other = (white, black) if user_id == row.white_id else (black, white)
+        mine = ColorChoice.BLACK if me is white else ColorChoice.WHITE
         pending = await self.store.open_challenge_of(other.id, row.channel_id)
-        if (
-            pending is not None
-            and pending.opponent_id == me.id
-            and pending.expires_at > self.clock()
-            and pending.variant == row.variant
-            and not pending.match_play
-        ):
+        if pending is not None and await self._is_rematch(pending, row, me.id, mine):
             # Both pressed Rematch: the second press answers the first.
             started = await self.accept(pending.id, me.id, thread_id=thread_id)
             return replace(started, challenge=await self.challenge_view(pending.id))
@@ -415,7 +452,7 @@ class Challenges:
             challenger=me,
             opponent=other,
             variant=row.variant,
-            color=ColorChoice.BLACK if me is white else ColorChoice.WHITE,
+            color=mine,
             move_time=row.move_time,
             opening=tuple(row.opening.split()),
             level=row.computer_level,

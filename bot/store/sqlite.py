@@ -19,7 +19,7 @@ import functools
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from enum import StrEnum
 from operator import attrgetter
 from pathlib import Path
@@ -38,10 +38,12 @@ from .errors import (
 )
 from .rows import (
     ChallengeRow,
+    EventRow,
     GameChanges,
     GameRow,
     MoveRow,
     NewChallenge,
+    NewEvent,
     NewGame,
     NewMove,
     RatedGame,
@@ -52,7 +54,7 @@ from .rows import (
 )
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
-Row = TypeVar("Row", ChallengeRow, GameRow, MoveRow, RatingRow, SettingsRow)
+Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, RatingRow, SettingsRow)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -99,6 +101,7 @@ _DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
         rated=bool,
     ),
     MoveRow: _decoder(MoveRow),
+    EventRow: _decoder(EventRow),
     RatingRow: _decoder(RatingRow),
     SettingsRow: _decoder(SettingsRow, threads=_member(ThreadMode)),
 }
@@ -113,11 +116,16 @@ _RATING_COLUMNS = _COLUMNS[RatingRow]
 
 
 _VALUES: dict[type[Any], Callable[[Any], tuple[Any, ...]]] = {
-    cls: attrgetter(*(f.name for f in fields(cls))) for cls in (NewChallenge, NewMove, RatingRow)
+    cls: attrgetter(*(f.name for f in fields(cls)))
+    for cls in (NewChallenge, NewMove, RatingRow, NewEvent)
 }
+_NEW_EVENT_COLUMNS = ", ".join(f.name for f in fields(NewEvent))
+_INSERT_EVENT = (
+    f"INSERT INTO outbox ({_NEW_EVENT_COLUMNS}) VALUES ({', '.join('?' for _ in fields(NewEvent))})"
+)
 
 
-def _values(record: NewChallenge | NewMove | RatingRow) -> tuple[Any, ...]:
+def _values(record: NewChallenge | NewMove | RatingRow | NewEvent) -> tuple[Any, ...]:
     """A record's field values in order, for an ``INSERT`` (``dataclasses.astuple`` deep-copies
     each one, and ``fields()`` is slow enough to show in a move's cost)."""
     return _VALUES[type(record)](record)
@@ -200,6 +208,11 @@ class SqliteStore:
                 f"{self.path} has schema version {version}, newer than this bot knows "
                 f"({SCHEMA_VERSION}); upgrade the bot or use a backup made by this version"
             )
+        if 0 < version < SCHEMA_VERSION and str(self.path) != ":memory:":
+            # A verified copy first: a migration that goes wrong can be rolled back by hand.
+            from .sqlite_backup import backup_before_migration
+
+            await asyncio.to_thread(backup_before_migration, self.path, version)
         for number, sql in MIGRATIONS:
             if number <= version:
                 continue
@@ -248,7 +261,7 @@ class SqliteStore:
     # -- challenges ------------------------------------------------------------------------------
 
     @_shielded
-    async def insert_challenge(self, challenge: NewChallenge) -> int:
+    async def insert_challenge(self, challenge: NewChallenge, event: NewEvent | None = None) -> int:
         sql = (
             f"INSERT INTO challenges ({', '.join(_NEW_CHALLENGE_FIELDS)}, status, updated_at) "
             f"VALUES ({', '.join('?' for _ in _NEW_CHALLENGE_FIELDS)}, 'open', ?)"
@@ -256,7 +269,10 @@ class SqliteStore:
         try:
             async with self.transaction() as db:
                 cursor = await db.execute(sql, (*_values(challenge), challenge.created_at))
-                return int(cursor.lastrowid or 0)
+                challenge_id = int(cursor.lastrowid or 0)
+                if event is not None:
+                    await _insert_event(db, replace(event, challenge_id=challenge_id))
+                return challenge_id
         except sqlite3.IntegrityError as exc:
             raise _refusal(exc) from None
 
@@ -271,13 +287,23 @@ class SqliteStore:
         return await self._one(ChallengeRow, sql, (challenger_id, channel_id))
 
     @_shielded
-    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
+    async def close_challenge(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        now: float,
+        event: NewEvent | None = None,
+    ) -> bool:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE challenges SET status = ?, updated_at = ? WHERE id = ? AND status = 'open'",
                 (str(status), now, challenge_id),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            if event is not None:
+                await _insert_event(db, event)
+            return True
 
     @_shielded
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -295,7 +321,9 @@ class SqliteStore:
     # -- games -----------------------------------------------------------------------------------
 
     @_shielded
-    async def start_game(self, game: NewGame, challenge_id: int | None = None) -> int:
+    async def start_game(
+        self, game: NewGame, challenge_id: int | None = None, event: NewEvent | None = None
+    ) -> int:
         try:
             async with self.transaction() as db:
                 game_id = await _insert_game(db, game)
@@ -307,6 +335,8 @@ class SqliteStore:
                     )
                     if cursor.rowcount != 1:
                         raise ChallengeClosed("the challenge is no longer open")
+                if event is not None:
+                    await _insert_event(db, replace(event, game_id=game_id))
                 return game_id
         except sqlite3.IntegrityError as exc:
             raise _refusal(exc) from None
@@ -349,6 +379,7 @@ class SqliteStore:
         *,
         rated: RatedGame | None = None,
         follow_up: NewGame | None = None,
+        event: NewEvent | None = None,
     ) -> None:
         try:
             async with self.transaction() as db:
@@ -362,12 +393,20 @@ class SqliteStore:
                     await _rate(db, game_id, rated)
                 if follow_up is not None:
                     await _insert_game(db, follow_up)
+                if event is not None:
+                    await _insert_event(db, event)
         except sqlite3.IntegrityError as exc:
             raise _refusal(exc) from None
 
     @_shielded
     async def take_back(
-        self, game_id: int, version: int, changes: GameChanges, ply: int, when: float
+        self,
+        game_id: int,
+        version: int,
+        changes: GameChanges,
+        ply: int,
+        when: float,
+        event: NewEvent | None = None,
     ) -> None:
         async with self.transaction() as db:
             await _guarded_update(db, game_id, version, changes)
@@ -377,6 +416,8 @@ class SqliteStore:
                 (when, game_id, ply),
             )
             await db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+            if event is not None:
+                await _insert_event(db, event)
 
     async def taken_back_moves(self, game_id: int) -> list[TakenBackMove]:
         rows = await self._fetch_all(
@@ -474,6 +515,43 @@ class SqliteStore:
         assert row is not None
         return int(row[0]) + 1, int(row[1])
 
+    # -- the outbox and what the process keeps between runs -------------------------------------
+
+    async def pending_events(
+        self, now: float, *, game_id: int | None = None, limit: int = 100
+    ) -> list[EventRow]:
+        sql = _select(EventRow, "outbox") + " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
+        params: tuple[Any, ...] = (now,)
+        if game_id is not None:
+            sql += " AND game_id = ?"
+            params += (game_id,)
+        return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
+
+    @_shielded
+    async def event_delivered(self, event_id: str, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET delivered_at = ?, payload = NULL WHERE id = ?", (now, event_id)
+            )
+
+    @_shielded
+    async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?,"
+                " payload = coalesce(payload, ?) WHERE id = ? AND delivered_at IS NULL",
+                (retry_at, payload, event_id),
+            )
+
+    async def meta(self, key: str) -> str | None:
+        row = await self._fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    @_shielded
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
     # -- server settings -------------------------------------------------------------------------
 
     async def settings(self, guild_id: int) -> SettingsRow | None:
@@ -519,6 +597,10 @@ class SqliteStore:
                 "DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
                 [(guild_id, c) for c in disallow],
             )
+
+
+async def _insert_event(db: aiosqlite.Connection, event: NewEvent) -> None:
+    await db.execute(_INSERT_EVENT, _values(event))
 
 
 async def _insert_game(db: aiosqlite.Connection, game: NewGame) -> int:

@@ -15,15 +15,18 @@ from discord.ext import commands
 
 from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
-from ..results import Action, ChallengeView
+from ..markdown import shown
+from ..results import Action, ActionResult
 from ..service import GameService
 from ..service.challenges import ChallengeTerms
 from .buttons import Buttons, ChallengeAnswer
 from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
 from .embeds import challenge_embed, mention
+from .permissions import check_room
 from .presenter import Connection, Presenter, parent_of, player_of
 from .replies import Outgoing, Reply, send_to
 from .threads import open_thread, thread_home
+from .validation import checked_id
 
 
 class Challenges(commands.Cog):
@@ -73,7 +76,7 @@ class Challenges(commands.Cog):
             against_computer = opponent.id == bot_user.id
             if opponent.bot and not against_computer:
                 raise ChallengeError(
-                    f"{opponent.display_name} is a bot; to play the computer, challenge me"
+                    f"{shown(opponent.display_name)} is a bot; to play the computer, challenge me"
                 )
             if level is not None and not against_computer:
                 raise ChallengeError("the level is for games against me (the computer) only")
@@ -102,6 +105,7 @@ class Challenges(commands.Cog):
                 needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
             except ThreadRequired:
                 home = thread_home(interaction, busy=busy)
+                check_room(interaction, new_thread=True)
                 await reply.think()
                 name = f"{interaction.user.display_name} v {opponent.display_name}"
                 room = await open_thread(home, name)
@@ -118,30 +122,22 @@ class Challenges(commands.Cog):
             if needs_thread:
                 # Refuse now, not when the opponent accepts, if no thread can be opened here.
                 thread_home(interaction, busy=busy)
+            check_room(interaction, new_thread=needs_thread)
             if against_computer:
                 await reply.think()  # the computer may move first
             result = await self.service.challenge(guild_id=guild_id, **terms)
             if result.challenge is None:
                 await self.presenter.publish(reply.public, result)
                 return
-            await self._post_challenge(reply, result.challenge, result.mentions)
+            await self._post_challenge(reply, result)
 
         await self.presenter.run(interaction, work)
 
-    async def _post_challenge(
-        self, reply: Reply, challenge: ChallengeView, mentions: tuple[int, ...]
-    ) -> None:
-        """The open challenge with its buttons, remembered so its buttons can be taken off
-        when it is answered elsewhere or expires."""
-        out = Outgoing(
-            content=f"{mention(challenge.opponent)}, you have been challenged!",
-            embed=challenge_embed(challenge),
-            view=self.buttons.challenge(challenge.id),
-            mentions=mentions,
-        )
-        message_id = await reply.public(out)
-        if message_id is not None:
-            await self.service.set_challenge_message(challenge.id, message_id)
+    async def _post_challenge(self, reply: Reply, result: ActionResult) -> None:
+        """The new challenge with its buttons, as this interaction's answer."""
+        assert result.challenge is not None
+        async with self.presenter.handing(result):
+            await self.presenter.post_challenge(reply.public, result.challenge, result.mentions)
 
     # -- the buttons -------------------------------------------------------------------------
 
@@ -150,6 +146,7 @@ class Challenges(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             user = interaction.user.id
+            checked_id(challenge_id, "challenge")
             match answer:
                 case ChallengeAnswer.ACCEPT:
                     lock = self._accepting.setdefault(challenge_id, asyncio.Lock())
@@ -159,17 +156,19 @@ class Challenges(commands.Cog):
                 case ChallengeAnswer.DECLINE:
                     result = await self.service.decline(challenge_id, user)
                     assert result.challenge is not None
-                    await reply.update(embed=challenge_embed(result.challenge), view=None)
-                    await reply.public(
-                        Outgoing(
-                            content=f"{mention(result.challenge.challenger)} {result.text}",
-                            mentions=result.mentions,
+                    async with self.presenter.handing(result):
+                        await reply.update(embed=challenge_embed(result.challenge), view=None)
+                        await reply.public(
+                            Outgoing(
+                                content=f"{mention(result.challenge.challenger)} {result.text}",
+                                mentions=result.mentions,
+                            )
                         )
-                    )
                 case ChallengeAnswer.CANCEL:
                     result = await self.service.cancel(challenge_id, user)
                     assert result.challenge is not None
-                    await reply.update(embed=challenge_embed(result.challenge), view=None)
+                    async with self.presenter.handing(result):
+                        await reply.update(embed=challenge_embed(result.challenge), view=None)
 
         await self.presenter.run(interaction, work)
 
@@ -177,6 +176,12 @@ class Challenges(commands.Cog):
         self, reply: Reply, interaction: discord.Interaction, challenge_id: int
     ) -> None:
         user = interaction.user.id
+        # The channel may have changed since the challenge was made: the game must be postable.
+        new_thread = await self.service.needs_thread(challenge_id)
+        if new_thread:
+            asked = (await self.service.challenge_view(challenge_id)).thread
+            thread_home(interaction, busy=not asked)
+        check_room(interaction, new_thread=new_thread)
         try:
             result = await self.service.accept(challenge_id, user)
         except ThreadRequired:
@@ -198,10 +203,13 @@ class Challenges(commands.Cog):
         async def work(reply: Reply) -> None:
             user = interaction.user.id
             parent = parent_of(interaction)
+            checked_id(game_id, "game")
+            check_room(interaction)
             try:
                 result = await self.service.rematch(game_id, user, parent_id=parent)
             except ThreadRequired:
                 home = thread_home(interaction, busy=True)
+                check_room(interaction, new_thread=True)
                 await reply.hold()
                 room = await open_thread(home, f"Rematch of game #{game_id}")
                 result = await self.service.rematch(
@@ -211,7 +219,7 @@ class Challenges(commands.Cog):
                 return
             if result.action is Action.CHALLENGE_CREATED:
                 assert result.challenge is not None
-                await self._post_challenge(reply, result.challenge, result.mentions)
+                await self._post_challenge(reply, result)
                 return
             if result.challenge is not None:  # this press accepted the other player's rematch
                 await self.presenter.show_closed(result.challenge)

@@ -54,10 +54,11 @@ class Choices(app_commands.Transformer[discord.Client], Generic[V]):
     async def transform(self, interaction: discord.Interaction, value: str | int, /) -> V:
         try:
             return self._by_sent[value]
-        except KeyError:  # Discord only sends listed values; an old client might not
+        except KeyError:  # refused before, by the command tree (validation.py); kept as a guard
             raise app_commands.TransformerError(value, self.type, self) from None
 
 
+MAX_GAME_ID = 2**53 - 1  # Discord's largest INTEGER option value (a game id option's bound)
 VARIANT = Choices({key: variant.title[:100] for key, variant in VARIANTS.items()})
 """A variant's key, named by its title (the order of :data:`rules.variants.VARIANTS`)."""
 COLOR: Choices[ColorChoice] = Choices({color: color.value for color in ColorChoice})

@@ -2,40 +2,65 @@
 
 Start-up (``setup_hook``, after login and before the gateway connects, so before any interaction
 can arrive): open the database (migrating it), build the command groups around it, register the
-persistent buttons, sync the commands, start the scheduler (whose first check lets the computer
-move where it was its turn).  Everything a command group or a button needs is handed to it here,
-as discord.py's ``advanced_startup.py`` hands its pool to the bot: nothing reaches back into the
-client.
-Shutdown: stop the scheduler, let the game actions in flight finish their transactions, close the
-database, then the connection to Discord.
+persistent buttons, start the scheduler (whose first check lets the computer move where it was
+its turn).  Everything a command group or a button needs is handed to it here, as discord.py's
+``advanced_startup.py`` hands its pool to the bot: nothing reaches back into the client.  Two
+background tasks start with it: the command sync (:mod:`bot.ui.command_sync`, once the gateway is
+ready, only when the commands changed, never able to stop the bot) and the heartbeat file that
+``python -m bot healthcheck`` reads (:mod:`bot.health`).
+Shutdown: stop the background tasks and the scheduler, let the game actions in flight finish their
+transactions, close the database, then the connection to Discord, in bounded time: a stop while
+Discord is unreachable must not wait for a reconnect (Docker kills after ten seconds).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from .. import health
 from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService
 from .buttons import Buttons
 from .challenges import Challenges
+from .command_sync import CommandSync
 from .info import Info
 from .media import Media
 from .offers import Offers
 from .play import Play
 from .presenter import Presenter
 from .social import Social
+from .validation import CheckedTree
 
 log = logging.getLogger(__name__)
 
-SHUTDOWN_GRACE_SECONDS = 5.0
+SHUTDOWN_GRACE_SECONDS = 3.0
 """How long a shutdown waits for interactions still posting (a replay GIF takes about a second to
-draw); well inside the ten seconds Docker and systemd allow before they kill the process."""
+draw); with the rest of the shutdown well inside the ten seconds Docker and systemd allow before
+they kill the process."""
+DISCONNECT_SECONDS = 1.5
+"""How long a shutdown waits for Discord to acknowledge the gateway's close (it may be
+unreachable: then there is nothing to close politely)."""
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+"""What the bot needs in a channel: see its games, post boards (embeds with images) and records,
+and open a thread when the channel already has a game."""
 
 # The bot never joins voice channels: no warnings about voice libraries at every start.
 discord.VoiceClient.warn_nacl = False
@@ -57,6 +82,7 @@ class DraughtsBot(commands.Bot):
             help_command=None,
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=CheckedTree,  # every command's options checked again (validation.py)
         )
         self.settings = settings
         self.media = Media()
@@ -64,11 +90,25 @@ class DraughtsBot(commands.Bot):
         self._service: GameService | None = None
         self._presenter: Presenter | None = None
         self._scheduler: Scheduler | None = None
+        self._background: list[asyncio.Task[None]] = []
         self.computer: EngineComputer | None = None
+        self.heartbeat_file = health.heartbeat_path(settings.database_path)
+        self.gateway_up = False
+        self._gateway_changed = asyncio.Event()
+
+    def invite_url(self) -> str:
+        """The link that adds the bot to a server with the permissions and scopes it needs."""
+        return discord.utils.oauth_url(
+            self.application_id or 0,
+            permissions=INVITE_PERMISSIONS,
+            scopes=("bot", "applications.commands"),
+        )
 
     async def setup_hook(self) -> None:
         assert self.user is not None
-        self.computer = EngineComputer(self.settings.engine_move_time)
+        self.computer = EngineComputer(
+            self.settings.engine_move_time, workers=self.settings.engine_workers
+        )
         service = await GameService.open(
             self.settings.database_path,
             bot_user_id=self.user.id,
@@ -76,15 +116,62 @@ class DraughtsBot(commands.Bot):
             challenge_expiry=self.settings.challenge_expiry,
             computer=self.computer,
         )
+        if self.closing:  # stopped while the database was opening: close() did not see it
+            await service.close()
+            return
         self._service = service
         presenter = await self.add_commands(service)
         self._presenter = presenter
-        await self._sync_commands()
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
-        self._scheduler = Scheduler(service, presenter.on_event, self.settings.scheduler_interval)
+        self._scheduler = Scheduler(
+            service,
+            presenter.on_event,
+            self.settings.scheduler_interval,
+            deliver_owed=presenter.deliver_owed,
+        )
         self._scheduler.start()
+        invite = self.invite_url()
+        log.info("invite the bot to a server with %s", invite)
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            self.tree.copy_global_to(guild=discord.Object(guild_id))
+        sync = CommandSync(
+            self, service.store, guild_id, first_retry=self.settings.sync_retry, invite_url=invite
+        )
+        self._in_background(sync.run(), "command-sync")
+        self._in_background(self._heartbeat(), "heartbeat")
+        for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
+            self.add_listener(self._gateway_listener(up), event)
         log.info("ready to serve (database %s)", self.settings.database_path)
+
+    def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        task.add_done_callback(_report_crash)
+        self._background.append(task)
+
+    def _gateway_listener(self, up: bool) -> Callable[[], Coroutine[Any, Any, None]]:
+        async def listener() -> None:
+            self.gateway_up = up
+            self._gateway_changed.set()  # beat at once on (re)connecting
+
+        return listener
+
+    async def _heartbeat(self) -> None:
+        """Write the heartbeat file while the bot can do its job: connected to the gateway, its
+        scheduler running.  A missed beat is what the health check notices."""
+        while True:
+            scheduler = self._scheduler
+            if self.gateway_up and scheduler is not None and scheduler.running:
+                try:
+                    await asyncio.to_thread(health.beat, self.heartbeat_file)
+                except OSError as exc:
+                    log.warning("cannot write the heartbeat %s: %s", self.heartbeat_file, exc)
+            self._gateway_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._gateway_changed.wait(), self.settings.heartbeat_interval
+                )
 
     async def add_commands(self, service: GameService) -> Presenter:
         """Add the command groups, in the order Discord lists them, and register the buttons
@@ -112,30 +199,37 @@ class DraughtsBot(commands.Bot):
         self.add_dynamic_items(*buttons.answered_by(challenges=challenges, offers=offers))
         return presenter
 
-    async def _sync_commands(self) -> None:
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development server %s", len(synced), guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally (may take a while to appear)", len(synced))
-
     async def close(self) -> None:
         if self.closing:
             return await super().close()
         self.closing = True
         log.info("shutting down")
+        for task in self._background:
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await asyncio.to_thread(health.clear, self.heartbeat_file)
         if self._scheduler is not None:
             await self._scheduler.stop()
         if self._presenter is not None:
             await self._presenter.drain(SHUTDOWN_GRACE_SECONDS)
         if self._service is not None:
             await self._service.close()
-        await super().close()
+        # Closing the gateway politely waits for Discord's answer; unreachable, it never comes.
+        # Closing the HTTP session drops that connection too, and the close completes (it is not
+        # cancelled: discord.py awaits the same close again on the way out).
+        closing = asyncio.ensure_future(super().close())
+        done, _ = await asyncio.wait({closing}, timeout=DISCONNECT_SECONDS)
+        if not done:
+            log.info("Discord did not answer the disconnect; dropping the connection")
+            await self.http.close()
+            await asyncio.wait({closing}, timeout=DISCONNECT_SECONDS)
         await asyncio.to_thread(self.media.close)
         if self.computer is not None:
             await asyncio.to_thread(self.computer.close)
         log.info("stopped")
+
+
+def _report_crash(task: asyncio.Task[None]) -> None:
+    """A background task that died of a bug says so (it would otherwise vanish silently)."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)

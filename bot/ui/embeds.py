@@ -10,7 +10,9 @@ from __future__ import annotations
 import discord
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
+from ..markdown import shown
 from ..results import ChallengeView, GameView, Player
+from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
 from .texts import color_word, duration
 
 WHITE_DISC = "\N{MEDIUM WHITE CIRCLE}"
@@ -30,6 +32,11 @@ CHALLENGE_STATES = {
 }
 
 
+MAX_LISTED_GAMES = 20
+"""``/games`` lists at most this many (fewer when their lines fill the embed) and counts the
+rest."""
+
+
 def mention(player: Player) -> str:
     return f"<@{player.id}>"
 
@@ -40,13 +47,15 @@ def relative_time(timestamp: float) -> str:
 
 
 def status_words(view: GameView) -> str:
-    """The status line of a running game: pending offer, running counts, deadline."""
+    """The status line of a running game: pending offer, running counts, deadline.  The
+    service's ``status_parts`` are Markdown already (names escaped there); the names added here
+    are escaped here."""
     parts = list(view.status_parts)
     if view.takeback_offer is not None:
-        parts.insert(0, f"Takeback asked by {view.player(view.takeback_offer).name}")
+        parts.insert(0, f"Takeback asked by {shown(view.player(view.takeback_offer).name)}")
     if view.deadline is not None and view.to_move is not None:
-        parts.append(f"{view.to_move.name} must move {relative_time(view.deadline)}")
-    return " · ".join(parts) if parts else "—"
+        parts.append(f"{shown(view.to_move.name)} must move {relative_time(view.deadline)}")
+    return fit(" · ".join(parts), FIELD_VALUE) if parts else "—"
 
 
 def _player_line(view: GameView, player: Player) -> str:
@@ -56,15 +65,16 @@ def _player_line(view: GameView, player: Player) -> str:
 
 
 def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embed:
-    """The board message: ``headline`` says what just happened, ``image`` is the attachment
-    name of the board PNG (None: no image)."""
+    """The board message: ``headline`` says what just happened (Markdown, names already
+    escaped: the service's sentence), ``image`` is the attachment name of the board PNG (None:
+    no image).  Names are escaped and every part sized here, so any view fits one message."""
     if view.running:
         colour = WHITE_TO_MOVE if view.turn == Side.WHITE else BLACK_TO_MOVE
     else:
         colour = FINISHED
     embed = discord.Embed(
-        title=f"{view.white.name} v {view.black.name}",
-        description=headline,
+        title=f"{shown(view.white.name)} v {shown(view.black.name)}",
+        description=fit(headline, EMBED_DESCRIPTION),
         colour=colour,
     )
     embed.add_field(name=f"{WHITE_DISC} White", value=_player_line(view, view.white))
@@ -89,14 +99,14 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
     if image is not None:
         embed.set_image(url=f"attachment://{image}")
     embed.set_footer(text=f"Game #{view.id}")
-    return embed
+    return fit_embed(embed)
 
 
 def result_words(view: GameView) -> str:
     """``1-0: alice wins (bob resigned)`` / ``1/2-1/2: draw (threefold repetition)``."""
     if view.status == GameStatus.ABORTED:
         return "Aborted: no result"
-    who = f"{view.winner.name} wins" if view.winner is not None else "draw"
+    who = f"{shown(view.winner.name)} wins" if view.winner is not None else "draw"
     return f"**{view.result}**: {who} ({view.termination})"
 
 
@@ -116,7 +126,7 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
     if challenge.color == ColorChoice.RANDOM:
         colours = "random colours"
     else:
-        colours = f"{challenge.challenger.name} plays {color_word(challenge.color)}"
+        colours = f"{shown(challenge.challenger.name)} plays {color_word(challenge.color)}"
     embed.add_field(name="Colours", value=colours)
     embed.add_field(name="Time per move", value=duration(challenge.move_time))
     if challenge.thread:
@@ -137,4 +147,26 @@ def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -
                 state += f" in <#{game_channel}>"
         embed.add_field(name="Status", value=state, inline=False)
     embed.set_footer(text=f"Challenge #{challenge.id}")
-    return embed
+    return fit_embed(embed)
+
+
+def game_line(view: GameView) -> str:
+    """One running game in ``/games``: ``**#7** Alice v Bob · English draughts · #channel ·
+    move 12, Bob to move (due in 5 hours)``."""
+    line = (
+        f"**#{view.id}** {shown(view.white.name)} v {shown(view.black.name)} · "
+        f"{view.variant_title} · <#{view.channel_id}> · move {view.move_number}"
+    )
+    if view.to_move is not None:
+        line += f", {shown(view.to_move.name)} to move"
+    if view.deadline is not None:
+        line += f" (due {relative_time(view.deadline)})"
+    return line
+
+
+def games_embed(views: list[GameView]) -> discord.Embed:
+    """``/games``: as many running games as fit, and how many more there are."""
+    lines = [game_line(v) for v in views]
+    description = listing(lines, EMBED_DESCRIPTION, most=MAX_LISTED_GAMES)
+    embed = discord.Embed(title=f"Running games ({len(views)})", description=description)
+    return fit_embed(embed)

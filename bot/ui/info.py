@@ -10,14 +10,29 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..service import GameService
-from .choices import VariantOption
-from .embeds import relative_time
+from .choices import MAX_GAME_ID, VariantOption
+from .embeds import games_embed
+from .limits import EMBED_DESCRIPTION, fit_embed, listing
 from .presenter import Presenter
 from .replies import Reply
 from .texts import HELP_TEXT, rules_summary
 
-MAX_LISTED_GAMES = 20
-"""``/games`` lists this many and counts the rest, to stay inside one embed."""
+
+def rules_embed(variant: str) -> discord.Embed:
+    """``/rules``: the variant's summary as bullets."""
+    title, lines = rules_summary(variant)
+    embed = discord.Embed(
+        title=title, description=listing([f"• {x}" for x in lines], EMBED_DESCRIPTION)
+    )
+    embed.set_footer(
+        text="Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture."
+    )
+    return fit_embed(embed)
+
+
+def help_embed() -> discord.Embed:
+    """``/help``."""
+    return fit_embed(discord.Embed(title="How to play", description=HELP_TEXT))
 
 
 class Info(commands.Cog):
@@ -33,7 +48,7 @@ class Info(commands.Cog):
     async def pdn(
         self,
         interaction: discord.Interaction,
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             name, text = await self.service.pdn(
@@ -58,22 +73,7 @@ class Info(commands.Cog):
                     "No games are running in this server. Start one with `/challenge`."
                 )
                 return
-            lines = []
-            for v in views[:MAX_LISTED_GAMES]:
-                assert v.to_move is not None
-                line = (
-                    f"**#{v.id}** {v.white.name} v {v.black.name} · {v.variant_title} · "
-                    f"<#{v.channel_id}> · move {v.move_number}, {v.to_move.name} to move"
-                )
-                if v.deadline is not None:
-                    line += f" (due {relative_time(v.deadline)})"
-                lines.append(line)
-            if len(views) > MAX_LISTED_GAMES:
-                lines.append(f"… and {len(views) - MAX_LISTED_GAMES} more.")
-            embed = discord.Embed(
-                title=f"Running games ({len(views)})", description="\n".join(lines)
-            )
-            await reply.private_embed(embed)
+            await reply.private_embed(games_embed(list(views)))
 
         await self.presenter.run(interaction, work)
 
@@ -81,19 +81,13 @@ class Info(commands.Cog):
     @app_commands.describe(variant="Which variant")
     async def rules(self, interaction: discord.Interaction, variant: VariantOption) -> None:
         async def work(reply: Reply) -> None:
-            title, lines = rules_summary(variant)
-            embed = discord.Embed(title=title, description="\n".join(f"• {x}" for x in lines))
-            embed.set_footer(
-                text="Notation: squares are numbered on the board image; "
-                "11-15 is a step, 22x15 a capture."
-            )
-            await reply.private_embed(embed)
+            await reply.private_embed(rules_embed(variant))
 
         await self.presenter.run(interaction, work)
 
     @app_commands.command(name="help", description="How to play draughts with me")
     async def help(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
-            await reply.private_embed(discord.Embed(title="How to play", description=HELP_TEXT))
+            await reply.private_embed(help_embed())
 
         await self.presenter.run(interaction, work)

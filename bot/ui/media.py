@@ -2,7 +2,9 @@
 
 A board PNG takes ~10 ms, so it runs in a small thread pool (Pillow releases the GIL for much of
 the work and the loop keeps serving the gateway).  A GIF of a long game takes far longer and is
-mostly Python, so it runs in a separate process: the heartbeat and other games never wait for it.
+mostly Python, so it runs in a separate process: the heartbeat and other games never wait for it
+(a :class:`bot.workers.WorkerPool`, so a renderer killed by the OOM killer is replaced on the next
+replay, and it exits with the bot).
 The functions the pools run take and return plain values only (strings and bytes), so they pickle.
 """
 
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import multiprocessing
 from dataclasses import dataclass
 
 from render import MAX_GIF_BYTES, render_gif, render_png, status_text
@@ -21,6 +22,7 @@ from rules.variants import find_variant
 
 from ..enums import GameStatus, Side
 from ..results import GameView
+from ..workers import WorkerPool
 
 GIF_LIMIT = 8 * 1024 * 1024
 """Discord's upload limit for servers without boosts (and render's own cap)."""
@@ -97,25 +99,18 @@ class Media:
         self._threads = concurrent.futures.ThreadPoolExecutor(
             threads, thread_name_prefix="draughts-render"
         )
-        self._process_count = processes
-        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self.replays = WorkerPool("replay", processes)
 
     async def board(self, view: GameView, flip: bool | None = None) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, draw_board, board_request(view, flip))
 
     async def replay(self, pdn_text: str, flip: bool = False) -> Replay:
-        if self._processes is None:
-            # forkserver: a clean child, not a fork of a process with a running event loop and
-            # open sockets.
-            context = multiprocessing.get_context("forkserver")
-            self._processes = concurrent.futures.ProcessPoolExecutor(
-                self._process_count, mp_context=context
-            )
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._processes, draw_replay, pdn_text, flip)
+        """The game's GIF, made in the replay process (started on first use); raises
+        :class:`bot.workers.WorkerCrashed` if rendering killed the process on every try."""
+        return await self.replays.run(draw_replay, pdn_text, flip)
 
     def close(self) -> None:
+        """Stop both pools (idempotent); a replay still rendering is abandoned."""
         self._threads.shutdown(wait=True, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=True, cancel_futures=True)
+        self.replays.close()

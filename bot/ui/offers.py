@@ -13,12 +13,14 @@ from discord.ext import commands
 
 from ..enums import DrawAction
 from ..errors import NotAPlayerError
+from ..markdown import shown
 from ..results import Action, ActionResult
 from ..service import GameService
 from .buttons import Buttons
 from .choices import DrawActionOption
 from .presenter import Presenter, pings
 from .replies import Outgoing, Reply
+from .validation import checked_id
 
 
 class Offers(commands.Cog):
@@ -57,12 +59,11 @@ class Offers(commands.Cog):
             view = await self.presenter.channel_game(interaction.channel_id)
             me = interaction.user.id
             if me not in (view.white.id, view.black.id):
-                raise NotAPlayerError(
-                    f"you are not playing in this game ({view.white.name} v {view.black.name})"
-                )
+                names = f"{shown(view.white.name)} v {shown(view.black.name)}"
+                raise NotAPlayerError(f"you are not playing in this game ({names})")
             other = view.black if me == view.white.id else view.white
             await reply.private(
-                f"Resign game #{view.id} against {other.name}? This cannot be undone.",
+                f"Resign game #{view.id} against {shown(other.name)}? This cannot be undone.",
                 view=self.buttons.resign(view.id),
             )
 
@@ -117,6 +118,7 @@ class Offers(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             user = interaction.user.id
+            checked_id(game_id, "game")
             if accept:
                 result = await self.service.accept_draw(user, game_id=game_id)
                 await reply.update(content=result.text, view=None)
@@ -131,6 +133,7 @@ class Offers(commands.Cog):
         self, interaction: discord.Interaction, accept: bool, game_id: int, ply: int
     ) -> None:
         async def work(reply: Reply) -> None:
+            checked_id(game_id, "game")
             result = await self.service.answer_takeback(
                 interaction.user.id, accept, game_id=game_id, expected_ply=ply
             )
@@ -142,6 +145,7 @@ class Offers(commands.Cog):
 
     async def confirm_resign(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
+            checked_id(game_id, "game")
             result = await self.service.resign(interaction.user.id, game_id=game_id)
             await reply.update(content=f"You resigned game #{game_id}.", view=None)
             await self.presenter.publish(reply.public, result)

@@ -14,20 +14,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..errors import IllegalMoveError
+from ..markdown import shown
 from ..results import GameView
 from ..service import GameService
+from .limits import autocomplete
 from .media import default_flip
 from .presenter import Presenter
 from .replies import Reply
-from .texts import plural
+from .texts import moves_text
 
 log = logging.getLogger(__name__)
 
 MAX_MOVE_TEXT = 100
 """Longer ``/move`` text is refused before it reaches the parser (the longest legal move of any
 variant is far shorter)."""
-MAX_MESSAGE = 1900
-"""Room for the move list in one private message (Discord allows 2,000 characters)."""
 
 
 class Play(commands.Cog):
@@ -74,7 +74,7 @@ class Play(commands.Cog):
         except Exception:
             log.exception("autocomplete failed")
             return []
-        return [app_commands.Choice(name=c.name[:100], value=c.value) for c in choices]
+        return autocomplete(choices)
 
     @app_commands.command(name="board", description="Show this channel's game again")
     @app_commands.describe(flip="Show it from the other side (default: the side to move)")
@@ -84,7 +84,7 @@ class Play(commands.Cog):
             assert interaction.channel_id is not None
             view = await self.presenter.channel_game(interaction.channel_id)
             assert view.to_move is not None
-            headline = f"Move {view.move_number}: {view.to_move.name} to move."
+            headline = f"Move {view.move_number}: {shown(view.to_move.name)} to move."
             side = default_flip(view) != flip  # the option shows the other side
             await reply.public(await self.presenter.game_message(view, headline, (), flip=side))
 
@@ -96,14 +96,6 @@ class Play(commands.Cog):
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
             view, moves = await self.service.move_list(interaction.channel_id)
-            assert view.to_move is not None
-            listed = ", ".join(f"`{m}`" for m in moves)
-            if len(listed) > MAX_MESSAGE:
-                listed = listed[: listed.rfind(",", 0, MAX_MESSAGE)] + ", …"
-            captures = " (capturing is compulsory)" if moves and "x" in moves[0] else ""
-            await reply.private(
-                f"{view.to_move.name} ({view.turn.capitalize()}) has "
-                f"{plural(len(moves), 'legal move')}{captures}: {listed}"
-            )
+            await reply.private(moves_text(view, moves))
 
         await self.presenter.run(interaction, work)

@@ -2,7 +2,9 @@
 
 Discord allows one initial response per interaction, then follow-ups; a deferred "thinking"
 response must be filled in by editing it.  :class:`Reply` hides that bookkeeping, so the flows say
-*what* to show (``public``, ``private``, ``update``) and never which endpoint that needs.
+*what* to show (``public``, ``private``, ``update``) and never which endpoint that needs.  Every
+text goes out within Discord's 2,000 characters (:func:`bot.ui.limits.fit`): builders size their
+own lists, and this is the guard for sentences passed on from the service.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+
+from .limits import CONTENT, fit, fit_embed
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -43,9 +47,9 @@ class Outgoing:
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
         if self.content:
-            kwargs["content"] = self.content
+            kwargs["content"] = fit(self.content, CONTENT)
         if self.embed is not None:
-            kwargs["embed"] = self.embed
+            kwargs["embed"] = fit_embed(self.embed)
         if self.files:
             kwargs["files"] = self.discord_files()
         if self.view is not None:
@@ -101,15 +105,16 @@ class Reply:
     async def private(self, text: str, view: discord.ui.View | None = None) -> None:
         """A message only the user sees (errors, lists, confirmations)."""
         if view is None:
-            await self._private(content=text)
+            await self._private(content=fit(text, CONTENT))
         else:
-            await self._private(content=text, view=view)
+            await self._private(content=fit(text, CONTENT), view=view)
 
     async def private_file(self, text: str, name: str, data: bytes) -> None:
-        await self._private(content=text, file=discord.File(io.BytesIO(data), filename=name))
+        file = discord.File(io.BytesIO(data), filename=name)
+        await self._private(content=fit(text, CONTENT), file=file)
 
     async def private_embed(self, embed: discord.Embed) -> None:
-        await self._private(embed=embed)
+        await self._private(embed=fit_embed(embed))
 
     async def _private(self, **message: Any) -> None:
         i = self.interaction
@@ -124,6 +129,10 @@ class Reply:
 
     async def update(self, **changes: Any) -> None:
         """Edit the message whose button was pressed."""
+        if isinstance(changes.get("content"), str):
+            changes["content"] = fit(changes["content"], CONTENT)
+        if isinstance(changes.get("embed"), discord.Embed):
+            changes["embed"] = fit_embed(changes["embed"])
         if not self.done:
             await self.interaction.response.edit_message(**changes)
         else:

@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..enums import GameStatus
-from ..errors import ForbiddenError
+from ..errors import ForbiddenError, NotFoundError
+from ..markdown import shown
 from ..service import GameService
-from .choices import MoveTimeOption, ThreadsOption, VariantOption
+from .choices import MAX_GAME_ID, MoveTimeOption, ThreadsOption, VariantOption
 from .presenter import Presenter, player_of
 from .replies import Outgoing, Reply
 from .social_embeds import history_embed, leaderboard_embed, settings_embed, stats_embed
@@ -45,6 +46,8 @@ class Social(commands.Cog):
         variant: VariantOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
+            if user is not None and user.bot:
+                raise NotFoundError(f"{shown(user.display_name)} is a bot: bots have no rating")
             server = await self.service.settings.get(interaction.guild_id)
             who = player_of(user or interaction.user)
             stats = await self.service.standings.stats(
@@ -76,6 +79,10 @@ class Social(commands.Cog):
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         async def work(reply: Reply) -> None:
+            me = self.presenter.connection.user
+            if user is not None and user.bot and (me is None or user.id != me.id):
+                # (my own games are those against the computer)
+                raise NotFoundError(f"{shown(user.display_name)} is a bot and plays no games here")
             games = await self.service.standings.history(
                 interaction.guild_id, None if user is None else user.id
             )
@@ -90,7 +97,7 @@ class Social(commands.Cog):
     async def replay(
         self,
         interaction: discord.Interaction,
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             row = await self.service.find_game(
@@ -103,7 +110,8 @@ class Social(commands.Cog):
             await reply.think()  # a long game takes a moment to draw (in a worker process)
             replay = await self.presenter.media.replay(text, flip=False)
             state = "so far" if row.status == GameStatus.RUNNING else ""
-            caption = f"Replay of game #{row.id} ({row.white_name} v {row.black_name}) {state}"
+            names = f"{shown(row.white_name)} v {shown(row.black_name)}"
+            caption = f"Replay of game #{row.id} ({names}) {state}"
             caption = caption.strip() + "."
             if replay.note:
                 caption += f" {replay.note}"

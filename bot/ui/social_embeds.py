@@ -11,9 +11,11 @@ import discord
 
 from rules.variants import find_variant
 
+from ..markdown import shown
 from ..results import GameSummary, Leaderboard, Stats
 from ..service.settings import ServerSettings
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
+from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit_embed, listing
 from .texts import duration, plural
 
 STREAK_WORDS = {"W": ("win", "wins"), "D": ("draw", "draws"), "L": ("loss", "losses")}
@@ -47,7 +49,7 @@ def summary_line(game: GameSummary, *, about_player: bool = False) -> str:
 
 def stats_embed(stats: Stats) -> discord.Embed:
     embed = discord.Embed(
-        title=f"{stats.player.name}: {stats.variant_title}",
+        title=f"{shown(stats.player.name)}: {stats.variant_title}",
         description=f"Ratings and record of {mention(stats.player)} on this server.",
         colour=CHALLENGE,
     )
@@ -64,9 +66,9 @@ def stats_embed(stats: Stats) -> discord.Embed:
         letter, run = stats.streak
         one, many = STREAK_WORDS[letter]
         embed.add_field(name="Streak", value=f"{run} {one if run == 1 else many}")
-    recent = "\n".join(summary_line(g, about_player=True) for g in stats.recent)
+    recent = listing([summary_line(g, about_player=True) for g in stats.recent], FIELD_VALUE)
     embed.add_field(name="Recent games", value=recent or "none yet", inline=False)
-    return embed
+    return fit_embed(embed)
 
 
 def leaderboard_embed(board: Leaderboard) -> discord.Embed:
@@ -76,7 +78,7 @@ def leaderboard_embed(board: Leaderboard) -> discord.Embed:
     ]
     embed = discord.Embed(
         title=f"Leaderboard: {board.variant_title}",
-        description="\n".join(lines) or "No rated games in this variant yet.",
+        description=listing(lines, EMBED_DESCRIPTION) or "No rated games in this variant yet.",
         colour=FINISHED,
     )
     if board.mine is not None and board.my_line is not None:
@@ -87,19 +89,20 @@ def leaderboard_embed(board: Leaderboard) -> discord.Embed:
     else:
         embed.add_field(name="You", value="unrated in this variant", inline=False)
     embed.set_footer(text="Glicko-2; ? marks a provisional rating")
-    return embed
+    return fit_embed(embed)
 
 
 def history_embed(games: tuple[GameSummary, ...], whose: str | None) -> discord.Embed:
-    title = f"Recent games of {whose}" if whose else "Recent games on this server"
+    """``/history``; ``whose`` is the display name of the player asked about (escaped here)."""
+    title = f"Recent games of {shown(whose)}" if whose else "Recent games on this server"
     lines = [summary_line(g) for g in games]
     embed = discord.Embed(
         title=title,
-        description="\n".join(lines) or "No finished games yet.",
+        description=listing(lines, EMBED_DESCRIPTION) or "No finished games yet.",
         colour=CHALLENGE,
     )
     embed.set_footer(text="/pdn game:ID for the record, /replay game:ID for the animation")
-    return embed
+    return fit_embed(embed)
 
 
 def settings_embed(settings: ServerSettings, changed: bool) -> discord.Embed:
@@ -108,7 +111,15 @@ def settings_embed(settings: ServerSettings, changed: bool) -> discord.Embed:
         "always": "every game gets its own thread",
         "never": "never; games are played in the channel",
     }[settings.threads]
-    channels = ", ".join(f"<#{c}>" for c in settings.channels) or "every channel"
+    channels = (
+        listing(
+            [f"<#{c}>" for c in settings.channels],
+            FIELD_VALUE,
+            sep=", ",
+            more=lambda n: f"and {n} more",
+        )
+        or "every channel"
+    )
     embed = discord.Embed(
         title="Server settings" + (" updated" if changed else ""), colour=CHALLENGE
     )
@@ -116,4 +127,4 @@ def settings_embed(settings: ServerSettings, changed: bool) -> discord.Embed:
     embed.add_field(name="Default time per move", value=duration(settings.move_time))
     embed.add_field(name="Threads", value=threads, inline=False)
     embed.add_field(name="Game channels", value=channels, inline=False)
-    return embed
+    return fit_embed(embed)

@@ -1,14 +1,20 @@
 """Words the bot shows: durations, colours, rules summaries and the help text.
 
-Plain functions of plain values (no discord.py), so the wording is tested directly and the same
-sentences appear in the commands, the embeds and docs/COMMANDS.md.
+Plain functions of plain values (no discord.py types), so the wording is tested directly and the
+same sentences appear in the commands, the embeds and docs/COMMANDS.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
 
 from ..enums import ColorChoice, Opening
+from ..markdown import ELLIPSIS, shown
+from ..markdown import size as text_size
+from ..results import GameView
+from .limits import CONTENT, listing
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
     ("5 minutes", 5 * 60),
@@ -61,6 +67,24 @@ def color_word(color: ColorChoice) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def moves_text(view: GameView, moves: Sequence[str]) -> str:
+    """``/moves``: ``Alice (White) has 3 legal moves: `11-15`, `11-16`, `12-16``` with as many
+    moves as one message holds, then how many more there are."""
+    assert view.to_move is not None
+    captures = " (capturing is compulsory)" if moves and "x" in moves[0] else ""
+    head = (
+        f"{shown(view.to_move.name)} ({view.turn.capitalize()}) has "
+        f"{plural(len(moves), 'legal move')}{captures}: "
+    )
+    listed = listing(
+        [f"`{m}`" for m in moves],
+        CONTENT - text_size(head),
+        sep=", ",
+        more=lambda n: f"{ELLIPSIS} and {n} more",
+    )
+    return head + listed
 
 
 def _capture_sentence(v: Variant) -> str:

@@ -13,6 +13,7 @@ from typing import Final
 import discord
 
 from ..errors import ChallengeError
+from .limits import THREAD_NAME, label
 
 THREAD_ARCHIVE_MINUTES: Final = 10080
 """A week, Discord's longest: a correspondence game may go quiet for days, and an archived
@@ -53,7 +54,7 @@ async def open_thread(
     home: discord.TextChannel, name: str, message: discord.Message | None = None
 ) -> discord.Thread:
     """A public thread for a game, on ``message`` (the challenge being accepted) if given."""
-    name = name[:100]
+    name = label(name, THREAD_NAME)
     if message is not None:
         return await message.create_thread(name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
     return await home.create_thread(

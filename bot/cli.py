@@ -1,0 +1,265 @@
+"""The command line: ``python -m bot`` runs the bot; ``backup``, ``restore`` and ``healthcheck``
+are the operator's tools; ``--help`` documents the settings and ``--version`` the release.
+
+Everything that can be checked without Discord is checked before logging in (settings, the token,
+the database file, the single-bot lock), so a mistake ends in one line saying what to do and an
+exit code, never a traceback from inside a running client.  Exit codes: 0 done (or stopped by a
+signal), 1 failed (the message says why), 2 missing token or bad setting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.metadata
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+from . import health
+from .config import DEFAULT_DATABASE_PATH, Settings, SettingsError
+from .store import StoreError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_NO_TOKEN = 2
+EXIT_BAD_SETTINGS = 2
+
+log = logging.getLogger("bot")
+
+SETTINGS_HELP = f"""\
+commands (without one, the bot runs):
+  backup PATH     write a verified copy of the database to PATH (a file, or a folder for a dated
+                  name); uses SQLite's online backup, so it is safe while the bot runs
+  restore BACKUP  replace the database with a verified copy of BACKUP, keeping the old files as
+                  <database>.before-restore-<time>; refused while a bot runs on the database
+  healthcheck     exit 0 if the running bot wrote its heartbeat (<database>-alive) in the last
+                  60 seconds (--max-age), else 1 with the reason; for Docker's HEALTHCHECK
+
+settings (environment variables, or lines NAME=value in ./.env; the environment wins):
+  DISCORD_TOKEN   the bot's token (required to run the bot)
+  DATABASE_PATH   SQLite database file (default: {DEFAULT_DATABASE_PATH}); one bot per file
+                  (a second one refuses to start). A missing file is a new database; an existing
+                  empty (0-byte) or damaged file stops the bot with a message: restore a backup.
+                  Before a schema upgrade the bot copies the file to <database>.v<N>-<time>.bak
+  DEV_GUILD_ID    optional server id: slash commands are synced there instantly, for development
+                  (without it they are synced globally, which Discord may take a while to show)
+  LOG_LEVEL       logging level, e.g. DEBUG, INFO, WARNING (default: INFO); interaction tokens
+                  and DISCORD_TOKEN are never logged
+  ENGINE_MOVE_TIME_SECONDS
+                  how long the computer thinks per move at level 6 (default: 2)
+  ENGINE_WORKERS  engine processes, each thinking for one game at a time (default: one per
+                  CPU but one, at least one)
+
+for tests and demos:
+  CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open (default: 900)
+  SCHEDULER_INTERVAL_SECONDS  how often reminders and timeouts are checked (default: 5)
+  MOVE_TIME_SCALE             factor applied to every move time (default: 1; 0.001 makes
+                              "1 day" 86 seconds)
+  HEARTBEAT_SECONDS           how often the heartbeat file is written (default: 15)
+  COMMAND_SYNC_RETRY_SECONDS  first wait before retrying a failed command sync (default: 10;
+                              it doubles up to 30 minutes)
+
+See .env.example for a template and docs/OPERATIONS.md for deploying, backups and restores.
+"""
+
+NO_TOKEN_MESSAGE = """\
+error: DISCORD_TOKEN is not set.
+Get a token from the Discord developer portal (https://discord.com/developers/applications):
+open your application -> Bot -> Reset Token, copy it, and put it in a file named .env
+in the current directory as:
+
+    DISCORD_TOKEN=your-token-here
+
+(or export DISCORD_TOKEN in the environment). See .env.example and `python -m bot --help`.
+"""
+
+
+def package_version() -> str:
+    try:
+        return importlib.metadata.version("draughts-bot")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree never installed
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; with no command it runs the bot, and its help documents the
+    settings."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the draughts Discord bot, or one of the operator's commands below.",
+        epilog=SETTINGS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"draughts-bot {package_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    backup = commands.add_parser(
+        "backup", help="write a verified copy of the database (safe while the bot runs)"
+    )
+    backup.add_argument("path", type=Path, help="the backup file (or a folder to put it in)")
+    restore = commands.add_parser(
+        "restore", help="replace the database with a backup (the bot must be stopped)"
+    )
+    restore.add_argument("backup", type=Path, help="a file written by `python -m bot backup`")
+    check = commands.add_parser("healthcheck", help="exit 0 if the running bot is healthy")
+    check.add_argument(
+        "--max-age",
+        type=float,
+        default=health.DEFAULT_MAX_AGE,
+        help="seconds after which the heartbeat is stale (default: %(default)s)",
+    )
+    return parser
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"error: {message}\n")
+    return EXIT_FAILED
+
+
+def backup_command(settings: Settings, requested: Path) -> int:
+    from .store.sqlite_backup import backup_target, copy_database
+
+    target = backup_target(requested, settings.database_path)
+    try:
+        snapshot = copy_database(settings.database_path, target)
+    except StoreError as exc:
+        return _fail(str(exc))
+    source = settings.database_path
+    print(f"wrote a verified backup of {source} to {target} ({snapshot.describe()})")
+    return EXIT_OK
+
+
+def restore_command(settings: Settings, backup: Path) -> int:
+    from .store.sqlite_backup import restore
+
+    try:
+        restored = restore(backup, settings.database_path)
+    except StoreError as exc:
+        return _fail(f"{exc}; nothing was changed")
+    kept = f"; the old files are kept as {', '.join(map(str, restored.kept))}"
+    print(
+        f"restored {settings.database_path} from {backup} ({restored.snapshot.describe()})"
+        + (kept if restored.kept else "")
+    )
+    return EXIT_OK
+
+
+def healthcheck_command(settings: Settings, max_age: float) -> int:
+    result = health.check(health.heartbeat_path(settings.database_path), max_age)
+    (sys.stdout if result.healthy else sys.stderr).write(result.reason + "\n")
+    return EXIT_OK if result.healthy else EXIT_FAILED
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot until Discord closes the connection for good or a stop signal arrives."""
+    from .ui.client import DraughtsBot  # discord.py is imported only when the bot really runs
+
+    bot = DraughtsBot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(settings.token), name="discord-client")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        done, _ = await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping in done:
+            log.info("stop signal received")
+            await bot.close()
+            # The client may be asleep before a reconnect (Discord unreachable): nothing is left
+            # for it to do, so it is not waited for.
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        else:
+            stopping.cancel()
+            running.result()
+
+
+def _open_database(settings: Settings) -> contextlib.AbstractContextManager[object]:
+    """Check the database and take its lock (held until the process ends), or raise
+    :class:`StoreError` with the line to show."""
+    from .store.sqlite_guard import DatabaseLock, check_database, check_folder, is_file_database
+
+    path = settings.database_path
+    if not is_file_database(path):
+        return contextlib.nullcontext()
+    check_folder(path)
+    lock = DatabaseLock.acquire(path)
+    try:
+        state = check_database(path)
+    except BaseException:
+        lock.release()
+        raise
+    if state.exists:
+        log.info("database %s checked (schema version %d)", path, state.schema_version)
+    else:
+        log.info("no database at %s yet: starting a new one", path)
+    return lock
+
+
+def run_bot(settings: Settings) -> int:
+    """Check what can be checked offline, then run the bot; the exit code."""
+    from .logging_setup import setup_logging
+
+    setup_logging(settings.log_level, secrets=[settings.token])
+    log.info("starting draughts-bot %s with %r", package_version(), settings)
+    try:
+        database = _open_database(settings)
+    except StoreError as exc:
+        log.error("%s", exc)
+        return EXIT_FAILED
+
+    import aiohttp
+    import discord
+
+    with database:
+        try:
+            asyncio.run(run(settings))
+        except discord.LoginFailure:
+            log.error("Discord refused DISCORD_TOKEN: reset the token in the developer portal")
+            return EXIT_FAILED
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused the intents; this bot needs no privileged intents")
+            return EXIT_FAILED
+        except StoreError as exc:
+            log.error("%s", exc)
+            return EXIT_FAILED
+        except (aiohttp.ClientConnectionError, discord.DiscordServerError) as exc:
+            log.error(
+                "cannot log in to Discord (%s); check the network and https://discordstatus.com",
+                " ".join(str(exc).split()) or type(exc).__name__,
+            )
+            return EXIT_FAILED
+        except KeyboardInterrupt:
+            pass
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot (or a command) and return the process exit code (an int rather than
+    ``sys.exit``, so the console script and the tests can both use it)."""
+    args = build_parser().parse_args(argv)
+    # Only the .env of the working directory: searching parent directories could silently pick up
+    # an unrelated project's secrets. Existing environment variables take precedence.
+    load_dotenv(Path.cwd() / ".env", override=False)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        sys.stderr.write(f"error: {exc}\nSee `python -m bot --help`.\n")
+        return EXIT_BAD_SETTINGS
+    if args.command == "backup":
+        return backup_command(settings, args.path)
+    if args.command == "restore":
+        return restore_command(settings, args.backup)
+    if args.command == "healthcheck":
+        return healthcheck_command(settings, args.max_age)
+    if not settings.token:
+        sys.stderr.write(NO_TOKEN_MESSAGE)
+        return EXIT_NO_TOKEN
+    return run_bot(settings)

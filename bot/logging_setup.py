@@ -1,0 +1,82 @@
+"""The process's logging: discord.py's format, with secrets taken out of every record.
+
+Why a filter: at ``LOG_LEVEL=DEBUG`` discord.py logs every request URL and every gateway event.
+Interaction callbacks and follow-ups are addressed by the interaction's token
+(``/interactions/{id}/{token}/callback``, ``/webhooks/{app}/{token}``) and gateway events carry
+it as ``"token"``: anyone who reads the log could answer as the bot for fifteen minutes.  The
+filter renders each record (message, arguments, traceback) once and replaces those tokens, and the
+bot's own ``DISCORD_TOKEN`` wherever it appears, before any handler writes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections.abc import Iterable
+
+REDACTED = "[redacted]"
+
+_PATTERNS = (
+    # /interactions/<id>/<token>/callback and /webhooks/<application id>/<token>[/...]
+    re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?'\"]+"),
+    # "token": "..." in JSON and 'token': '...' in a logged dict
+    re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]*"""),
+)
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites each record so that no interaction token and no given secret is written.
+
+    Attached to the handlers (not to loggers) so that it sees the records of every library,
+    propagated or not.  Always lets the record through."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.secrets = tuple(s for s in secrets if s)
+
+    def redact(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        for pattern in _PATTERNS:
+            text = pattern.sub(rf"\g<1>{REDACTED}", text)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: let the handler report it as usual
+            return True
+        record.msg = self.redact(message)
+        record.args = None
+        if record.exc_info:
+            # Rendered here, so no formatter renders the unredacted traceback again.
+            record.exc_text = self.redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_info = None
+        elif record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
+    """Log to stderr at ``level`` in discord.py's format, through a :class:`RedactingFilter`
+    that knows ``secrets``; returns the filter (the tests read what it does).
+
+    Colours only on a terminal: discord.py also colours inside any Docker container, which
+    puts escape codes into ``docker logs`` and every log collector."""
+    import discord
+
+    plain = logging.Formatter(
+        "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+    )
+    level_number = getattr(logging, level)
+    if sys.stderr.isatty():
+        discord.utils.setup_logging(level=level_number, root=True)
+    else:
+        discord.utils.setup_logging(level=level_number, formatter=plain, root=True)
+    redacting = RedactingFilter(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redacting)
+    return redacting

@@ -1,0 +1,225 @@
+"""Process pools for CPU-bound work (engine searches, GIF replays) that die with the bot and heal
+when one of their workers dies.
+
+Three things a bare :class:`~concurrent.futures.ProcessPoolExecutor` gets wrong for a bot that
+runs for months:
+
+- **Orphans.**  A worker blocks reading its task queue, and it holds that queue's write end
+  itself, so it never sees the bot go: after a ``kill -9`` (or an OOM kill) of the bot the worker
+  lives on, and with it the forkserver and the resource tracker, which exit only once every
+  holder of their pipes is gone.  Each worker here is handed the read end of a *lifeline* pipe
+  whose only write end stays in the bot; a thread in the worker waits on it and ends the process
+  the moment it reads end-of-file, which the kernel delivers however the bot died.  The
+  forkserver and the tracker then follow by themselves.  (``prctl(PR_SET_PDEATHSIG)`` would not
+  do: a forkserver worker's parent is the forkserver, not the bot.)
+- **A broken pool stays broken.**  When one worker dies, the executor fails every pending job
+  with :class:`~concurrent.futures.process.BrokenProcessPool` and refuses all later ones.
+  :meth:`WorkerPool.run` replaces a broken executor with a fresh one and tries the job again, a
+  bounded number of times, then raises :class:`WorkerCrashed` for the caller to handle.
+- **Slow shutdowns.**  Waiting for a running search would hold a shutdown up for the whole think
+  time; :meth:`WorkerPool.close` cuts the lifeline, so the workers exit at once.
+
+What the pools run must be module-level functions taking and returning plain (picklable) data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from typing import TypeVar, TypeVarTuple
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
+
+DEFAULT_RETRIES = 2
+"""How many times a job whose worker died is tried again on a fresh pool.  A worker killed by
+the OOM killer or a stray signal is gone for good after one rebuild; a job that kills its worker
+every time (a position or a game that crashes the process) must not loop forever."""
+CLOSE_JOIN_SECONDS = 1.0
+"""How long :meth:`WorkerPool.close` waits for the workers after cutting their lifeline before
+it kills them outright."""
+
+
+class WorkerCrashed(RuntimeError):
+    """The worker process died under the job on every try (fresh pools included)."""
+
+
+class PoolClosed(RuntimeError):
+    """The pool was closed (the bot is shutting down) before or while the job ran."""
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity mask, not the machine's total: a
+    container limited to two cores must not start eight searches)."""
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13+
+    if counter is not None:
+        return int(counter() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def default_workers(cpus: int | None = None) -> int:
+    """Worker processes for a machine with ``cpus`` CPUs (this process's share if None): one
+    CPU is left to the event loop, which must keep answering the gateway, but there is always
+    at least one worker."""
+    if cpus is None:
+        cpus = cpu_count()
+    return max(1, cpus - 1)
+
+
+def _start_method() -> str:
+    # forkserver: a clean child, not a fork of a process with a running event loop and open
+    # sockets; spawn where there is no forkserver.
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _hold_lifeline(lifeline: Connection) -> None:
+    """Pool initializer, run in each worker: end the process as soon as the bot's end of the
+    lifeline is closed (the bot closed the pool, or died)."""
+
+    def watch() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            lifeline.recv_bytes()  # the bot never writes: this returns only by EOF
+        os._exit(0)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
+
+
+class _Generation:
+    """One executor and the lifeline its workers hold."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self.lifeline, self.held = multiprocessing.Pipe(duplex=False)
+        # ``self.lifeline`` is the read end the workers get; ``self.held`` the write end only
+        # this process has (os.pipe descriptors are not inherited by other children).
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context(_start_method()),
+            initializer=_hold_lifeline,
+            initargs=(self.lifeline,),
+        )
+        self.name = name
+
+    def pids(self) -> list[int]:
+        processes = self.executor._processes  # no public way to list them
+        return sorted(processes) if processes else []
+
+    def retire(self, join: float) -> None:
+        """Stop this generation: workers exit (killed if they linger ``join`` seconds), queued
+        jobs fail, and the executor's own thread is joined."""
+        processes = list((self.executor._processes or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.held.close()  # the workers' lifeline: they exit now, mid-job or idle
+        for process in processes:
+            process.join(join)
+            if process.exitcode is None:
+                log.warning("%s worker %s ignored its lifeline; killing it", self.name, process.pid)
+                process.kill()
+                process.join(join)
+        self.executor.shutdown(wait=True)
+        self.lifeline.close()
+
+
+class WorkerPool:
+    """A self-healing process pool of ``workers`` processes, named ``name`` in the log.
+
+    Workers start on first use.  Safe to use from one event loop; :meth:`close` may be called
+    from any thread (the bot closes it in a worker thread so the loop stays free)."""
+
+    def __init__(self, name: str, workers: int, retries: int = DEFAULT_RETRIES) -> None:
+        if workers < 1:
+            raise ValueError(f"a pool needs at least one worker, not {workers}")
+        self.name = name
+        self.workers = workers
+        self.retries = retries
+        self._lock = threading.Lock()
+        self._generation: _Generation | None = None
+        self._closed = False
+
+    def _current(self) -> _Generation:
+        with self._lock:
+            if self._closed:
+                raise PoolClosed(f"the {self.name} pool is closed")
+            if self._generation is None:
+                self._generation = _Generation(self.name, self.workers)
+            return self._generation
+
+    def _discard(self, broken: _Generation) -> None:
+        """Drop ``broken`` if it is still the current generation (several jobs may fail with
+        it at once; only the first replaces it)."""
+        with self._lock:
+            if self._generation is not broken:
+                return
+            self._generation = None
+        # A broken executor has already terminated its workers; this reaps them and closes
+        # the descriptors (off the loop: the joins may take a moment).
+        threading.Thread(
+            target=broken.retire, args=(CLOSE_JOIN_SECONDS,), name=f"{self.name}-retire"
+        ).start()
+
+    async def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in a worker process.  If the worker dies (the pool breaks), a fresh
+        pool runs it again, up to :attr:`retries` times; then :class:`WorkerCrashed`.  Other
+        exceptions of ``fn`` propagate unchanged."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(self.retries + 1):
+            generation = self._current()
+            try:
+                try:
+                    waiting = loop.run_in_executor(generation.executor, fn, *args)
+                except RuntimeError:
+                    # submit() refused: the executor is broken, or close() retired it meanwhile
+                    if self._closed:
+                        raise PoolClosed(f"the {self.name} pool is closed") from None
+                    raise
+                return await waiting
+            except BrokenProcessPool:
+                if self._closed:
+                    raise PoolClosed(f"the {self.name} pool closed while the job ran") from None
+                log.warning(
+                    "a %s worker died running %s (try %d of %d); starting a fresh pool",
+                    self.name,
+                    getattr(fn, "__name__", fn),
+                    attempt + 1,
+                    self.retries + 1,
+                )
+                self._discard(generation)
+            except asyncio.CancelledError:
+                # close() cancels the jobs still queued; a cancellation of the caller's own
+                # task is passed on as it is.
+                task = asyncio.current_task()
+                if self._closed and task is not None and not task.cancelling():
+                    raise PoolClosed(f"the {self.name} pool closed before the job ran") from None
+                raise
+        raise WorkerCrashed(
+            f"the {self.name} worker died {self.retries + 1} times running "
+            f"{getattr(fn, '__name__', fn)}"
+        )
+
+    def pids(self) -> list[int]:
+        """The process ids of the running workers (for operators and tests)."""
+        with self._lock:
+            generation = self._generation
+        return generation.pids() if generation is not None else []
+
+    def close(self) -> None:
+        """Stop the workers now, running jobs included (their callers get :class:`PoolClosed`).
+        Returns within about :data:`CLOSE_JOIN_SECONDS`; later calls do nothing."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            generation, self._generation = self._generation, None
+        if generation is not None:
+            generation.retire(CLOSE_JOIN_SECONDS)

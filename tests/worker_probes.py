@@ -1,0 +1,59 @@
+"""Jobs for the worker-pool tests, in a module of their own so the pools' worker processes can
+import them by name (a function of a test module would drag the test module in)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+
+def stamp(seconds: float) -> tuple[int, float, float]:
+    """Occupy a worker for ``seconds``; which worker it was, and when it started and ended
+    (``time.monotonic`` is one clock for every process of the machine on Linux)."""
+    start = time.monotonic()
+    time.sleep(seconds)
+    return os.getpid(), start, time.monotonic()
+
+
+def rendezvous(folder: str, count: int, timeout: float) -> tuple[int, bool]:
+    """Sign in ``folder`` and wait until ``count`` jobs have (at most ``timeout`` seconds): which
+    worker it was, and whether all ``count`` jobs were running at the same time."""
+    Path(folder, str(os.getpid())).touch()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(list(Path(folder).iterdir())) >= count:
+            return os.getpid(), True
+        time.sleep(0.01)
+    return os.getpid(), False
+
+
+def running(marker: str, seconds: float) -> int:
+    """Leave ``marker`` (with the worker's pid) once running, then occupy the worker."""
+    Path(marker).write_text(str(os.getpid()))
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+def die() -> int:
+    """Kill the worker running it, as the OOM killer would."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def die_once(marker: str) -> int:
+    """Kill the worker the first time (leaving ``marker`` behind); return the pid afterwards."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("died")
+        die()
+    return os.getpid()
+
+
+def fail(message: str) -> int:
+    raise ValueError(message)
