@@ -83,11 +83,9 @@ class BotProcess:
         env.update(self.settings)
         return env
 
-    async def start(self) -> None:
-        """Start the bot and wait until it has synced its commands and identified on the gateway
-        (after that it answers interactions)."""
-        identified = self.fake.sessions_identified
-        settled = len(COMMANDS_SETTLED.findall(self.log()))
+    def spawn(self) -> None:
+        """Start the bot process (``python -m bot`` through the launcher), logging to
+        :attr:`log_path`; callers wait for what they need."""
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [
@@ -103,6 +101,13 @@ class BotProcess:
                 env=self.env(),
             )
         self.starts += 1
+
+    async def start(self) -> None:
+        """Start the bot and wait until it has synced its commands and identified on the gateway
+        (after that it answers interactions)."""
+        identified = self.fake.sessions_identified
+        settled = len(COMMANDS_SETTLED.findall(self.log()))
+        self.spawn()
         await self.alive(
             poll(
                 lambda: (

@@ -52,21 +52,7 @@ class StartingBot(BotProcess):
 
     async def start(self) -> None:
         identified = self.fake.sessions_identified
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    str(TESTS / "discord_launcher.py"),
-                    str(self.fake.port),
-                    "bot.__main__:main",
-                    "--main",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=self.workdir,
-                env=self.env(),
-            )
-        self.starts += 1
+        self.spawn()
         await self.alive(
             poll(
                 lambda: self.fake.sessions_identified > identified and self._ready_logged(),
