@@ -54,7 +54,7 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
   ENGINE_MOVE_TIME_SECONDS
                   how long the computer thinks per move at level 6 (default: 2)
   ENGINE_WORKERS  engine processes, each thinking for one game at a time (default: one per
-                  CPU but one, at least one)
+                  CPU but one, at least two)
 
 for tests and demos:
   CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open (default: 900)

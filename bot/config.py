@@ -59,7 +59,7 @@ class Settings:
     scheduler_interval: float = 5.0
     """Seconds between checks for reminders, timeouts and expired challenges."""
     engine_workers: int | None = None
-    """Engine worker processes (None: one per CPU but one, at least one); each searches one
+    """Engine worker processes (None: one per CPU but one, at least two); each searches one
     game at a time, so this many computer games think side by side."""
     engine_move_time: float = 2.0
     """Seconds the computer thinks per move at level 6 (lower levels use less)."""

@@ -71,11 +71,13 @@ def cpu_count() -> int:
 
 def default_workers(cpus: int | None = None) -> int:
     """Worker processes for a machine with ``cpus`` CPUs (this process's share if None): one
-    CPU is left to the event loop, which must keep answering the gateway, but there is always
-    at least one worker."""
+    CPU is left to the event loop, which must keep answering the gateway, but there are always
+    at least two, so two games' searches never queue one behind the other (a search runs for a
+    fixed time, so on a small machine two searches share the CPU rather than wait; measured in
+    ``bench/engine_load.py``)."""
     if cpus is None:
         cpus = cpu_count()
-    return max(1, cpus - 1)
+    return max(2, cpus - 1)
 
 
 def _start_method() -> str:

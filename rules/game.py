@@ -382,6 +382,23 @@ class Game:
             return self.outcome.summary(self.variant)
         return "; ".join(["ongoing", *self.status_parts(names)])
 
+    def copy(self) -> Game:
+        """An independent copy, cheaper than a round trip through :meth:`to_dict` (which replays
+        every move): a search can read it while the original game goes on changing."""
+        twin = Game.__new__(Game)
+        twin.variant = self.variant
+        twin.start = self.start
+        twin.moves = list(self.moves)
+        twin.positions = list(self.positions)
+        twin.draw_offer = self.draw_offer
+        twin.advantage_count = self.advantage_count
+        twin.outcome = self.outcome
+        twin._seen = Counter(self._seen)
+        twin._quiet = list(self._quiet)
+        twin._endgame_starts = list(self._endgame_starts)
+        twin._legal = None if self._legal is None else list(self._legal)
+        return twin
+
     # -- serialisation --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

@@ -360,6 +360,20 @@ def channel_posts(fake: FakeDiscord, channel: str) -> list[RecordedRequest]:
     ]
 
 
+async def post_number(
+    users: Users, channel: str, index: int, timeout: float = STEP_TIMEOUT
+) -> RecordedRequest:
+    """The ``index``-th message (from 0) the bot posted straight into ``channel``, once posted:
+    the computer's replies come this way, after the answer to the move they reply to."""
+
+    def found() -> RecordedRequest | None:
+        posts = channel_posts(users.fake, channel)
+        return posts[index] if len(posts) > index else None
+
+    post: RecordedRequest = await users.bot.alive(users.fake.wait_until(found, timeout=timeout))
+    return post
+
+
 async def first_answer(sent: Sent) -> RecordedRequest:
     """After a deferred "thinking" response: the edit that fills it in, or (on a refusal) the
     private follow-up, whichever comes first, so that a refusal fails at once and readably."""

@@ -213,3 +213,30 @@ class CrashingComputer:
 
     async def answer_draw(self, game: Game, level: int) -> bool:
         return False
+
+
+async def replied(service: GameService, game_id: int) -> ActionResult:
+    """The computer's reply that the action just made in ``game_id`` claimed (it thinks off the
+    game's lock and the caller shows its reply next, as the Discord layer does)."""
+    reply = await service.computer_reply(game_id)
+    assert reply is not None, "the computer did not reply"
+    return reply
+
+
+class Background:
+    """What ``service`` shows in the background (the computer's replies no action claimed, e.g.
+    made after a restart), collected the way the Discord layer would post them."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.shown: list[ActionResult] = []
+        service.on_background = self._show
+
+    async def _show(self, result: ActionResult) -> None:
+        self.shown.append(result)
+
+    async def settle(self) -> list[ActionResult]:
+        """Wait until the computer is done thinking; what it showed since the last call."""
+        await self.service.settle()
+        shown, self.shown = self.shown, []
+        return shown

@@ -12,15 +12,18 @@ from pathlib import Path
 import pytest
 from e2e_harness import (
     ALICE,
+    BOB,
     GENERAL,
     Launch,
     RecordedRequest,
     Sent,
     channel_posts,
+    content_of,
     embed_of,
     field,
     game_id_of,
     png_of,
+    post_number,
     user,
 )
 from fake_discord import FakeDiscord
@@ -29,13 +32,21 @@ from rules import Game, find_variant, read_game
 
 pytestmark = pytest.mark.e2e
 
-REPLY = re.compile(r"Alice played (\S+)\. DraughtsBot replied (\S+)\. Alice to move\.")
+MOVED = re.compile(r"Alice played (\S+)\. DraughtsBot to move\.")
+REPLY = re.compile(r"DraughtsBot played (\S+)\. Alice to move\.")
 
 
 async def filled_in(sent: Sent) -> RecordedRequest:
     """The deferred answer, once the bot has filled it in."""
     assert (await sent.callback()).json["type"] == 5
     return await sent.original_edit()
+
+
+async def answered_at_once(sent: Sent) -> RecordedRequest:
+    """The answer, sent as the interaction's first response (not deferred for a search)."""
+    answer = await sent.callback()
+    assert answer.json["type"] == 4, answer.json
+    return answer
 
 
 def stored_plies(database: Path, game_id: int) -> int:
@@ -61,30 +72,57 @@ async def test_every_level_plays_legal_moves(launch: Launch, fake: FakeDiscord) 
             color="white",
             level=level,
         )
-        answer = await filled_in(sent)
         if level == 1:
-            start, channel = answer, GENERAL
+            start, channel, posted = await answered_at_once(sent), GENERAL, 0
         else:
+            await filled_in(sent)  # "started in <thread>", after opening the thread
             (channel,) = [t for t in fake.threads if t not in seen_threads]
-            (start,) = channel_posts(fake, channel)
+            start, posted = await post_number(users, channel, 0), 1
         seen_threads = set(fake.threads)
         embed = embed_of(start)
         assert field(embed, "Black") == f"<@{me}> (computer, level {level})"
-        opening = re.search(r"DraughtsBot opened with (\S+)\.", embed["description"])
-        assert opening, embed["description"]
-        local = Game(find_variant("english"))
-        local.play(opening[1])
+        assert embed["description"].endswith("DraughtsBot to move."), embed["description"]
         png_of(start)
+        # The computer's opening follows as its own post.
+        opening = embed_of(await post_number(users, channel, posted))
+        played = REPLY.fullmatch(opening["description"])
+        assert played, opening["description"]
+        local = Game(find_variant("english"))
+        local.play(played[1])
 
         mine = local.legal_moves()[0].pdn()
-        answer = await filled_in(await users.command("move", ALICE, channel, move=mine))
-        embed = embed_of(answer)
-        match = REPLY.fullmatch(embed["description"])
-        assert match and match[1] == mine, embed["description"]
+        answer = await answered_at_once(await users.command("move", ALICE, channel, move=mine))
+        moved = MOVED.fullmatch(embed_of(answer)["description"])
+        assert moved and moved[1] == mine, embed_of(answer)["description"]
         local.play(mine)
-        local.play(match[2])  # legal where it was played, or this raises
-        assert field(embed, "Move") == str(local.move_number)
-        assert game_id_of(embed) == level
+        reply = embed_of(await post_number(users, channel, posted + 1))
+        played = REPLY.fullmatch(reply["description"])
+        assert played, reply["description"]
+        local.play(played[1])  # legal where it was played, or this raises
+        assert field(reply, "Move") == str(local.move_number)
+        assert game_id_of(reply) == level
+
+
+async def test_nothing_waits_for_a_long_search(launch: Launch, fake: FakeDiscord) -> None:
+    """The computer thinks 5 s: the move is answered at once, and ``/board`` and ``/moves``
+    are answered while it thinks (the fake refuses any first answer after Discord's 3 s, so a
+    wait for the search would fail here); the reply follows as its own post."""
+    bot, users = await launch(ENGINE_MOVE_TIME_SECONDS="5")
+    me = str(fake.bot_user["id"])
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(me), variant="english", color="black", level=6
+    )
+    game_id = game_id_of(embed_of(await answered_at_once(sent)))
+    await answered_at_once(await users.command("move", ALICE, GENERAL, move="11-15"))
+    board = await answered_at_once(await users.command("board", BOB, GENERAL))
+    assert "DraughtsBot to move" in embed_of(board)["description"]
+    png_of(board)
+    listed = await answered_at_once(await users.command("moves", BOB, GENERAL))
+    assert "DraughtsBot (White) has" in content_of(listed) and "`22-18`" in content_of(listed)
+    assert stored_plies(bot.database, game_id) == 1  # still thinking
+    reply = embed_of(await post_number(users, GENERAL, 0, timeout=30))
+    assert REPLY.fullmatch(reply["description"]), reply["description"]
+    assert stored_plies(bot.database, game_id) == 2
 
 
 async def test_a_computer_move_cut_off_by_a_crash_is_made_after_the_restart(
@@ -102,9 +140,8 @@ async def test_a_computer_move_cut_off_by_a_crash_is_made_after_the_restart(
         color="black",
         level=6,
     )
-    game_id = game_id_of(embed_of(await filled_in(sent)))
-    sent = await users.command("move", ALICE, GENERAL, move="11-15")
-    assert (await sent.callback()).json["type"] == 5
+    game_id = game_id_of(embed_of(await answered_at_once(sent)))
+    await answered_at_once(await users.command("move", ALICE, GENERAL, move="11-15"))
     deadline = time.monotonic() + 15
     while stored_plies(bot.database, game_id) < 1:  # Alice's move is stored before the reply
         assert time.monotonic() < deadline, bot.log()

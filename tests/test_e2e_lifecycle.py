@@ -39,6 +39,7 @@ from e2e_harness import (
     game_id_of,
     is_ephemeral,
     png_of,
+    post_number,
     user,
 )
 from fake_discord import ALL_PERMISSIONS, FakeDiscord, RecordedRequest
@@ -127,8 +128,8 @@ def plies(game: Game) -> list[str]:
 
 
 async def test_computer_opens_when_it_has_the_first_move(launch: Launch, fake: FakeDiscord) -> None:
-    """English: Black moves first, so a challenger playing White sees the computer's opening
-    move in the answer to ``/challenge`` (and nowhere else)."""
+    """English: Black moves first, so a challenger playing White sees the game start at once,
+    the computer to move, and the computer's opening as the next post in the channel."""
     _, users = await launch()
     sent = await users.command(
         "challenge",
@@ -139,23 +140,27 @@ async def test_computer_opens_when_it_has_the_first_move(launch: Launch, fake: F
         color="white",
         level=4,
     )
-    assert (await sent.callback()).json["type"] == 5  # thinking: the computer moves first
-    board = await first_answer(sent)
-    embed = embed_of(board)
+    start = await sent.callback()
+    assert start.json["type"] == 4  # at once: nobody waits for the computer's search
+    embed = embed_of(start)
     assert field(embed, "Black") == f"<@{computer(fake)}> (computer, level 4)"
     assert field(embed, "White") == f"<@{ALICE}>"
-    match = re.fullmatch(
-        r"Alice \(White\) v DraughtsBot \(Black\): English draughts / American checkers\. "
-        r"DraughtsBot opened with (\S+)\. Alice to move\.",
-        embed["description"],
+    assert embed["description"] == (
+        "Alice (White) v DraughtsBot (Black): English draughts / American checkers. "
+        "DraughtsBot to move."
     )
+    png_of(start)
+    board = await post_number(users, GENERAL, 0)
+    embed = embed_of(board)
+    match = re.fullmatch(r"DraughtsBot played (\S+)\. Alice to move\.", embed["description"])
     assert match, embed["description"]
     local = english()
     local.play(match[1])  # a legal opening move
     assert field(embed, "Last move") == f"`{match[1]}`"
     assert field(embed, "To move") == f"<@{ALICE}>"
+    assert content_of(board) == f"<@{ALICE}>, your move."
     png_of(board)
-    assert channel_posts(fake, GENERAL) == []  # the answer itself shows the board
+    assert len(channel_posts(fake, GENERAL)) == 1  # shown once
     _, record = await pdn_record(users, ALICE, GENERAL)
     assert plies(record) == plies(local)
 
@@ -166,8 +171,8 @@ async def test_game_against_the_computer(launch: Launch, fake: FakeDiscord) -> N
     sent = await users.command(
         "challenge", ALICE, GENERAL, opponent=user(me), variant="english", color="black", level=2
     )
-    assert (await sent.callback()).json["type"] == 5
-    start = await first_answer(sent)
+    start = await sent.callback()
+    assert start.json["type"] == 4
     embed = embed_of(start)
     game_id = game_id_of(embed)
     assert field(embed, "White") == f"<@{me}> (computer, level 2)"
@@ -185,21 +190,22 @@ async def test_game_against_the_computer(launch: Launch, fake: FakeDiscord) -> N
         assert {c["value"] for c in choices} == {m.pdn() for m in local.legal_moves()}
         mine = local.legal_moves()[turn % len(local.legal_moves())].pdn()
         sent = await users.command("move", ALICE, GENERAL, move=mine)
-        assert (await sent.callback()).json["type"] == 5
-        answer = await first_answer(sent)
-        embed = embed_of(answer)
-        match = re.fullmatch(
-            r"Alice played (\S+)\. DraughtsBot replied (\S+)\. Alice to move\.",
-            embed["description"],
-        )
-        assert match, embed["description"]
-        assert match[1] == mine
-        local.play(mine)
-        local.play(match[2])  # the computer's reply is legal in the position it was made
-        assert field(embed, "Move") == str(local.move_number)
-        assert field(embed, "Last move") == f"`{match[2]}`"
-        assert game_id_of(embed) == game_id
+        answer = await sent.callback()
+        assert answer.json["type"] == 4  # answered at once; the computer thinks afterwards
+        assert embed_of(answer)["description"] == f"Alice played {mine}. DraughtsBot to move."
+        assert content_of(answer) == ""  # nobody to ping: the computer moves next
         png_of(answer)
+        local.play(mine)
+        reply = await post_number(users, GENERAL, turn)
+        embed = embed_of(reply)
+        match = re.fullmatch(r"DraughtsBot played (\S+)\. Alice to move\.", embed["description"])
+        assert match, embed["description"]
+        local.play(match[1])  # the computer's reply is legal in the position it was made
+        assert field(embed, "Move") == str(local.move_number)
+        assert field(embed, "Last move") == f"`{match[1]}`"
+        assert game_id_of(embed) == game_id
+        assert content_of(reply) == f"<@{ALICE}>, your move."
+        png_of(reply)
 
     name, record = await pdn_record(users, ALICE, GENERAL)
     assert name == f"draughts-game-{game_id}.pdn"
@@ -405,12 +411,13 @@ async def test_sigterm_when_idle_stops_cleanly_with_everything_saved(
         variant="english",
         color="black",
     )
-    answer = await first_answer(sent)
+    answer = await sent.callback()
     second = game_id_of(embed_of(answer))
     sent = await users.command("move", CAROL, DRAUGHTS, move="11-15")
+    assert (await sent.callback()).json["type"] == 4
     vs_computer = re.fullmatch(
-        r"Carol played 11-15\. DraughtsBot replied (\S+)\. Carol to move\.",
-        embed_of(await first_answer(sent))["description"],
+        r"DraughtsBot played (\S+)\. Carol to move\.",
+        embed_of(await post_number(users, DRAUGHTS, 0))["description"],
     )
     assert vs_computer
 

@@ -36,6 +36,7 @@ from e2e_harness import (
     game_id_of,
     is_ephemeral,
     png_of,
+    post_number,
     user,
 )
 from fake_discord import FakeDiscord, RecordedRequest
@@ -425,19 +426,21 @@ async def test_takebacks_between_people_and_against_the_computer(
     sent = await users.command(
         "challenge", CAROL, OFFTOPIC, opponent=user(me), variant="english", color="black", level=1
     )
-    start = await deferred_answer(sent)
+    start = await sent.callback()
     computer_game = game_id_of(embed_of(start))
     assert board_ply(start, computer_game) == 0
     assert await refused(users, "takeback", CAROL, OFFTOPIC) == (
         "You have no move of your own to take back yet."
     )
-    answer = await deferred_answer(await users.command("move", CAROL, OFFTOPIC, move="11-15"))
+    answer = await (await users.command("move", CAROL, OFFTOPIC, move="11-15")).callback()
+    assert embed_of(answer)["description"] == "Carol played 11-15. DraughtsBot to move."
+    assert board_ply(answer, computer_game) == 1
+    posted = await post_number(users, OFFTOPIC, 0)  # the computer's reply
     reply = re.fullmatch(
-        r"Carol played 11-15\. DraughtsBot replied (\S+)\. Carol to move\.",
-        embed_of(answer)["description"],
+        r"DraughtsBot played (\S+)\. Carol to move\.", embed_of(posted)["description"]
     )
-    assert reply, embed_of(answer)["description"]
-    assert board_ply(answer, computer_game) == 2
+    assert reply, embed_of(posted)["description"]
+    assert board_ply(posted, computer_game) == 2
     taken = await (await users.command("takeback", CAROL, OFFTOPIC)).callback()
     assert taken.json["type"] == MESSAGE and not is_ephemeral(taken), taken.json
     assert custom_ids(taken) == []

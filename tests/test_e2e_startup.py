@@ -218,7 +218,7 @@ async def test_sigterm_while_discord_is_unreachable_exits_quickly_and_cleanly(
             variant="english",
             color="black",
         )
-        await first_answer(sent)
+        await sent.callback()
         await fake.go_offline()
         # discord.py sleeps (up to 2**n seconds, at random) before each reconnect; wait for a
         # long sleep, which the stop used to wait out.
@@ -439,8 +439,11 @@ async def test_a_debug_log_holds_no_token(fake: FakeDiscord, tmp_path: Path) -> 
             GENERAL,
             opponent=user(str(fake.bot_user["id"])),
             variant="english",
-            color="white",  # the computer opens: a deferred answer, filled in by webhook
+            color="white",
         )
+        await sent.callback()
+        # /replay draws in a worker: a deferred answer, filled in by webhook.
+        sent = await users.command("replay", ALICE, GENERAL)
         await first_answer(sent)
     log = bot.log()
     # discord.py did log the requests and events (so the check below means something) ...

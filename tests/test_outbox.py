@@ -14,11 +14,14 @@ import pytest
 from service_harness import (
     ALICE,
     BOB,
+    BOT,
     BOT_ID,
     CHANNEL,
     GUILD,
     MOVE_TIME,
+    Background,
     Clock,
+    CrashingComputer,
     Services,
     challenge,
     play,
@@ -232,3 +235,33 @@ async def test_entries_are_written_in_the_games_transaction(db_path: Path, clock
         )
         assert rows == [("moved", 1)]
         assert GUILD and BOT_ID  # the harness's constants name the place and the bot
+
+
+async def test_a_game_waiting_for_the_computer_is_covered_by_its_reply(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """The process died after Alice's move and before the computer replied: the move's entry is
+    not rebuilt on its own ("the computer to move" shows nothing new); the computer's reply,
+    made after the restart, covers it, so the channel sees the game once, as it stands."""
+    first = await services.open(db_path, computer=CrashingComputer())
+    view = (await challenge(first, opponent=BOT)).game
+    assert view is not None
+    moved = await first.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    assert await first.computer_reply(view.id) is None  # the engine died
+    await first.close()
+
+    again = await services.open(db_path)
+    owed_at_start = await again.outbox.owed()
+    assert moved.event not in {o.event for o in owed_at_start}
+    assert all(o.result is None for o in owed_at_start)  # the start: covered by the move
+    pending = {row.id for row in await again.store.pending_events(FAR, limit=100)}
+    assert moved.event in pending  # still owed, waiting for the reply
+    shown = Background(again)
+    await again.resume_computer_games()
+    (reply,) = await shown.settle()
+    assert reply.action is Action.MOVED and reply.event is not None
+    # Showing the reply hands out the game's older entries first, due or not: the move's is
+    # covered by it (nothing of its own to show), so it is never posted "late" afterwards.
+    owed = {o.event: o for o in await again.outbox.owed(game_id=view.id, covered=True)}
+    assert moved.event in owed and owed[moved.event].result is None
+    assert reply.event in owed  # its own entry, which the one showing it skips

@@ -31,6 +31,7 @@ from service_harness import (
     OTHER_GUILD,
     T0,
     THREAD,
+    Background,
     Clock,
     CrashingComputer,
     challenge,
@@ -38,6 +39,7 @@ from service_harness import (
     count_rows,
     opened,
     play,
+    replied,
     start,
     unchanged,
 )
@@ -245,13 +247,20 @@ async def test_computer_moves_first_when_the_human_plays_white(service: GameServ
     view = result.game
     assert view is not None
     assert view.white == ALICE and view.black.id == BOT_ID
-    assert len(result.moves) == 1
-    (reply,) = result.moves
+    # The game is announced at once, the computer to move; its first move follows.
+    assert result.moves == () and view.ply == 0 and view.to_move is not None
+    assert view.to_move.id == BOT_ID and view.deadline is None
+    assert result.text.endswith(f"{BOT.name} to move.")
+    opening = await replied(service, view.id)
+    assert opening.action is Action.MOVED and opening.post_board is True
+    (reply,) = opening.moves
     assert reply.computer and reply.by.id == BOT_ID and reply.ply == 1
-    assert view.ply == 1 and view.turn == "white" and view.to_move == ALICE
-    assert view.last_move == reply.pdn
-    assert f"opened with {reply.pdn}. Alice to move." in result.text
-    assert view.deadline == T0 + MOVE_TIME
+    after = opening.game
+    assert after is not None
+    assert after.ply == 1 and after.turn == "white" and after.to_move == ALICE
+    assert after.last_move == reply.pdn
+    assert f"played {reply.pdn}. Alice to move." in opening.text
+    assert after.deadline == T0 + MOVE_TIME and opening.mentions == (ALICE.id,)
     stored = await service.store.moves(view.id)
     assert [(m.ply, m.pdn, m.user_id) for m in stored] == [(1, reply.pdn, BOT_ID)]
 
@@ -264,14 +273,22 @@ async def test_computer_replies_after_each_human_move(service: GameService, cloc
         (choice, *_) = await service.legal_moves(CHANNEL, ALICE.id)
         result = await service.move(ALICE.id, choice.value, channel_id=CHANNEL)
         assert result.action is Action.MOVED
-        assert [m.ply for m in result.moves] == [ply + 1, ply + 2]
-        assert [m.computer for m in result.moves] == [False, True]
-        assert result.moves[0].by == ALICE and result.moves[1].by.id == BOT_ID
-        assert f"replied {result.moves[1].pdn}" in result.text
-        assert result.game is not None
-        assert result.game.ply == ply + 2 and result.game.to_move == ALICE
-        assert result.game.deadline == clock.now + MOVE_TIME
-        assert result.mentions == (ALICE.id,)
+        # The move is answered at once, the computer to move and nobody pinged...
+        assert [(m.ply, m.by, m.computer) for m in result.moves] == [(ply + 1, ALICE, False)]
+        assert result.game is not None and result.game.to_move is not None
+        assert result.game.to_move.id == BOT_ID and result.mentions == ()
+        assert result.text.endswith(f"{BOT.name} to move.")
+        # ...and its reply, claimed by the move, comes next.
+        reply = await replied(service, view.id)
+        assert reply.action is Action.MOVED and reply.post_board is True
+        assert [(m.ply, m.computer) for m in reply.moves] == [(ply + 2, True)]
+        assert reply.moves[0].by.id == BOT_ID
+        assert f"{BOT.name} played {reply.moves[0].pdn}. Alice to move." in reply.text
+        assert reply.game is not None
+        assert reply.game.ply == ply + 2 and reply.game.to_move == ALICE
+        assert reply.game.deadline == clock.now + MOVE_TIME
+        assert reply.mentions == (ALICE.id,)
+        assert reply.event is not None and reply.event != result.event
     stored = await service.store.moves(view.id)
     assert [m.user_id for m in stored] == [ALICE.id, BOT_ID, ALICE.id, BOT_ID]
 
@@ -803,18 +820,44 @@ async def test_draw_offer_to_the_computer_is_declined_and_its_count_starts(
 ) -> None:
     view = (await challenge(service, opponent=BOT)).game  # Alice is Black, the computer White
     assert view is not None
-    result = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
+    offered = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
+    assert offered.action is Action.DRAW_OFFERED and offered.mentions == ()
+    assert f"Alice offers a draw; {BOT.name} is thinking it over." == offered.text
+    result = await replied(service, view.id)
     assert result.action is Action.DRAW_DECLINED
-    assert "Alice" in result.text and f"{service.bot.name} declined" in result.text
+    assert result.text.startswith(f"{BOT.name} declined the draw.")
+    # The decliner must show a decisive advantage within 40 moves.
+    assert f"{BOT.name} now has 40 moves" in result.text
     assert "40-move count: 40 left" in result.text
+    assert result.mentions == (ALICE.id,) and result.event is not None
     after = result.game
     assert after is not None and after.running
     assert after.draw_offer is None and after.advantage_left == 40
     assert after.status_line == "ongoing; 40-move count: 40 left"
     row = await service.store.game(view.id)
     assert row is not None and row.advantage_side == "white"
-    moved = await service.move(ALICE.id, "11-15", channel_id=CHANNEL)  # the computer replies
+    await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    moved = await replied(service, view.id)
     assert moved.game is not None and moved.game.advantage_left == 39
+
+
+class AgreeableComputer(RandomComputer):
+    """A real computer player that accepts every draw offer."""
+
+    async def answer_draw(self, game: Game, level: int) -> bool:
+        return True
+
+
+async def test_draw_offer_to_the_computer_can_be_accepted(db_path: Path, clock: Clock) -> None:
+    async with opened(db_path, clock, computer=AgreeableComputer(seed=2)) as svc:
+        view = (await challenge(svc, opponent=BOT)).game
+        assert view is not None
+        await svc.offer_draw(ALICE.id, channel_id=CHANNEL)
+        result = await replied(svc, view.id)
+        assert result.action is Action.DRAW_ACCEPTED and result.finished
+        assert result.text == f"{BOT.name} accepted the draw: 1/2-1/2."
+        row = await svc.store.game(view.id)
+        assert row is not None and row.status.value == "finished" and row.result == "1/2-1/2"
 
 
 async def test_no_40_move_count_outside_english(service: GameService) -> None:
@@ -955,7 +998,9 @@ async def test_computer_never_has_a_deadline_but_the_human_does(
 ) -> None:
     view = (await challenge(service, opponent=BOT)).game
     assert view is not None
-    await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    moved = await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    assert moved.game is not None and moved.game.deadline is None  # the computer's turn
+    await replied(service, view.id)
     clock.advance(MOVE_TIME)
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
@@ -1184,7 +1229,8 @@ async def test_restart_before_the_reminder_still_reminds(db_path: Path, clock: C
 
 async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, clock: Clock) -> None:
     """The engine dies while replying: the human's move is kept (the failure is logged, not
-    shown to the player), and after the restart ``resume_computer_games`` makes the reply."""
+    shown to the player), and after the restart ``resume_computer_games`` makes the reply,
+    shown in the background since no action claimed it."""
     crashing = CrashingComputer()
     async with opened(db_path, clock, computer=crashing) as first:
         view = (await challenge(first, opponent=BOT)).game
@@ -1192,6 +1238,7 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
         played = await first.move(ALICE.id, "11-15", channel_id=CHANNEL)
         assert [m.computer for m in played.moves] == [False]
         assert played.game is not None and played.game.to_move == first.bot
+        assert await first.computer_reply(view.id) is None  # it crashed
         assert crashing.calls == 1
         row = await first.store.game(view.id)
         assert row is not None and row.ply == 1 and row.deadline is None
@@ -1201,9 +1248,9 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
         await start(first, channel_id=OTHER_CHANNEL)
 
     async with opened(db_path, clock, computer=RandomComputer(seed=5)) as second:
-        results = await second.resume_computer_games()
-        assert len(results) == 1
-        (result,) = results
+        shown = Background(second)
+        assert await second.resume_computer_games() == 1
+        (result,) = await shown.settle()
         assert result.action is Action.MOVED and result.post_board is True
         assert [(m.ply, m.computer) for m in result.moves] == [(2, True)]
         assert result.mentions == (ALICE.id,)
@@ -1211,7 +1258,8 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
         assert result.game.to_move == ALICE and result.game.deadline == clock.now + MOVE_TIME
         assert second.bot.name in result.text and result.moves[0].pdn in result.text
         assert [m.user_id for m in await second.store.moves(view.id)] == [ALICE.id, BOT_ID]
-        assert await second.resume_computer_games() == []
+        assert await second.resume_computer_games() == 0
+        assert await shown.settle() == []
 
 
 async def test_resume_computer_games_when_the_first_move_crashed(
@@ -1219,27 +1267,34 @@ async def test_resume_computer_games_when_the_first_move_crashed(
 ) -> None:
     async with opened(db_path, clock, computer=CrashingComputer()) as first:
         started = await challenge(first, opponent=BOT, color="white")  # the computer opens
-        assert started.moves == ()
+        assert started.moves == () and started.game is not None
+        assert await first.computer_reply(started.game.id) is None  # it crashed
         view = await first.game_in(CHANNEL)
         assert view is not None and view.ply == 0 and view.to_move is not None
         assert view.to_move.id == BOT_ID
     async with opened(db_path, clock) as second:
-        (result,) = await second.resume_computer_games()
+        shown = Background(second)
+        await second.resume_computer_games()
+        (result,) = await shown.settle()
         assert result.game is not None and result.game.ply == 1
         assert result.game.to_move == ALICE
 
 
 async def test_tick_retries_a_failed_computer_reply(db_path: Path, clock: Clock) -> None:
     async with opened(db_path, clock, computer=CrashingComputer()) as svc:
+        shown = Background(svc)
         await challenge(svc, opponent=BOT)
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)
         assert await svc.tick() == []  # still crashing: nothing to post, nothing lost
+        assert await shown.settle() == []
         svc.computer = RandomComputer(seed=5)
-        events = await svc.tick()
-        assert [e.action for e in events] == [Action.MOVED]
-        assert events[0].game is not None and events[0].game.to_move == ALICE
-        assert [m.computer for m in events[0].moves] == [True]
+        assert await svc.tick() == []  # the computer's reply is shown in the background
+        (event,) = await shown.settle()
+        assert event.action is Action.MOVED
+        assert event.game is not None and event.game.to_move == ALICE
+        assert [m.computer for m in event.moves] == [True]
         assert await svc.tick() == []
+        assert await shown.settle() == []
 
 
 # -- scheduler ----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Service features the Discord layer relies on: checking before deferring (``move``'s
-``on_valid``, ``check_challenge``), rematches, the move list of ``/moves``, the previous position
+"""Service features the Discord layer relies on: refusals that change nothing, checking before
+deferring (``check_challenge``), rematches, the move list of ``/moves``, the previous position
 for drawing the last move, and the challenge's message id (schema v3)."""
 
 from __future__ import annotations
@@ -39,9 +39,8 @@ from bot.errors import (
     ServiceError,
     ThreadRequired,
 )
-from bot.results import Action, GameView
+from bot.results import Action
 from bot.service import GameService
-from bot.service.computer import RandomComputer
 from bot.store.sqlite import SqliteStore as Store
 from bot.store.sqlite_schema import SCHEMA_V1, SCHEMA_V2
 from rules.fen import parse_fen
@@ -49,11 +48,7 @@ from rules.game import Game
 from rules.notation import parse_move
 from rules.variants import find_variant
 
-# -- a move is checked once, before anything slow -------------------------------------------
-
-
-async def must_not_be_called(view: GameView) -> None:
-    raise AssertionError(f"on_valid called for a refused move in game #{view.id}")
+# -- a refused move changes nothing --------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -67,57 +62,27 @@ async def must_not_be_called(view: GameView) -> None:
         (ALICE.id, "1" * 5000, IllegalMoveError),
     ],
 )
-async def test_a_refused_move_is_refused_before_on_valid_and_changes_nothing(
+async def test_a_refused_move_changes_nothing_and_says_the_same_twice(
     service: GameService, user: int, text: str, error: type[ServiceError]
 ) -> None:
     game = await start(service)
     async with unchanged(service, game.id):
-        with pytest.raises(error) as checked:
-            await service.move(user, text, channel_id=CHANNEL, on_valid=must_not_be_called)
-        with pytest.raises(error) as moved:
+        with pytest.raises(error) as first:
             await service.move(user, text, channel_id=CHANNEL)
-    assert str(checked.value) == str(moved.value)
-
-
-async def test_on_valid_sees_the_game_before_the_legal_move_is_played(
-    service: GameService,
-) -> None:
-    game = await start(service)
-    seen: list[GameView] = []
-
-    async def valid(view: GameView) -> None:
-        row = await service.store.game(game.id)
-        assert row is not None and row.ply == 0  # nothing written yet
-        seen.append(view)
-
-    result = await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=valid)
-    [view] = seen
-    assert view.id == game.id and view.ply == 0 and view.computer_id is None
-    assert result.game is not None and result.game.ply == 1
+        with pytest.raises(error) as again:
+            await service.move(user, text, channel_id=CHANNEL)
+    assert str(first.value) == str(again.value)
 
 
 async def test_a_move_in_a_finished_or_missing_game(service: GameService) -> None:
     with pytest.raises(NotFoundError):
-        await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=must_not_be_called)
+        await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
     game = await start(service)
     await service.resign(BOB.id, game_id=game.id)
     with pytest.raises(NotFoundError):
-        await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=must_not_be_called)
+        await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
     with pytest.raises(GameOverError):
-        await service.move(ALICE.id, "11-15", game_id=game.id, on_valid=must_not_be_called)
-
-
-async def test_on_valid_says_whether_the_computer_answers(service: GameService) -> None:
-    result = await challenge(service, opponent=BOT, color="black")
-    assert result.game is not None
-    seen: list[GameView] = []
-
-    async def valid(view: GameView) -> None:
-        seen.append(view)
-
-    await service.move(ALICE.id, "11-15", channel_id=CHANNEL, on_valid=valid)
-    [view] = seen
-    assert view.computer_id == BOT_ID and view.computer_level == 3
+        await service.move(ALICE.id, "11-15", game_id=game.id)
 
 
 # -- check_challenge ----------------------------------------------------------------------------
@@ -295,51 +260,3 @@ async def test_version_2_database_gains_the_message_column_keeping_challenges(
     async with opened(path, clock) as svc:
         started = await svc.accept(4, BOB.id)
         assert started.game is not None and started.game.black == ALICE
-
-
-async def test_a_computer_first_game_is_stored_at_the_players_turn(
-    service: GameService, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The scheduler makes the computer's pending moves; if a game where the computer moves first
-    were stored before its opening, a scheduler check at that moment would make the opening
-    itself (the player would get a conflict and the board as a separate message).  So the game
-    must be stored with the opening made: a check right after the insert finds nothing to do."""
-    original = service.store.start_game
-    seen: list[object] = []
-
-    async def start_game_then_check(*args: object, **kwargs: object) -> int:
-        game_id = await original(*args, **kwargs)
-        seen.extend(await service.resume_computer_games())
-        row = await service.store.game(game_id)
-        assert row is not None and row.ply == 1 and row.deadline is not None
-        return game_id
-
-    monkeypatch.setattr(service.store, "start_game", start_game_then_check)
-    started = await challenge(service, opponent=BOT, color="white")
-    assert seen == []
-    assert started.game is not None and started.game.ply == 1
-    assert len(started.moves) == 1 and f"opened with {started.moves[0].pdn}" in started.text
-    assert [m.pdn for m in await service.store.moves(started.game.id)] == [started.moves[0].pdn]
-
-
-async def test_a_failed_opening_is_made_by_the_scheduler(db_path: Path, clock: Clock) -> None:
-    class FailsOnce:
-        def __init__(self) -> None:
-            self.calls = 0
-            self.inner = RandomComputer(seed=3)
-
-        async def choose_move(self, game: Game, level: int):  # type: ignore[no-untyped-def]
-            self.calls += 1
-            if self.calls == 1:
-                raise RuntimeError("engine crashed")
-            return await self.inner.choose_move(game, level)
-
-        async def answer_draw(self, game: Game, level: int) -> bool:
-            return False
-
-    async with opened(db_path, clock, computer=FailsOnce()) as svc:
-        started = await challenge(svc, opponent=BOT, color="white")
-        assert started.game is not None and started.game.ply == 0 and started.moves == ()
-        events = await svc.tick()
-        assert [e.action for e in events] == [Action.MOVED]
-        assert events[0].game is not None and events[0].game.ply == 1

@@ -49,6 +49,7 @@ from service_harness import (
     Services,
     open_service,
     read_db,
+    replied,
     start,
 )
 
@@ -219,6 +220,8 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     )
     assert f.game is not None
     f = await svc.move(BOB.id, (await svc.legal_moves(105, BOB.id))[0].value, channel_id=105)
+    assert f.game is not None
+    f = await replied(svc, f.game.id)
     assert f.game is not None and f.game.ply == 2  # the computer replied
 
     game_ids = [a.id, b.id, c.id, d.id, f.game.id]
@@ -240,7 +243,7 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     assert views[1].advantage_left == b.advantage_left
     assert views[1].deadline == T0 + 100 and views[2].deadline == T0 + 60
     assert views[3].status == "finished" and views[3].winner == HAL
-    assert await svc.resume_computer_games() == []  # it is Bob's move, not the computer's
+    assert await svc.resume_computer_games() == 0  # it is Bob's move, not the computer's
 
     # The deadlines still work: at T0+61, C times out and B is reminded (half of its 100 s).
     clock.now = T0 + 61

@@ -34,6 +34,7 @@ from service_harness import (
     count_rows,
     opened,
     play,
+    replied,
     unchanged,
 )
 
@@ -583,8 +584,9 @@ async def test_against_the_computer_a_takeback_is_immediate(service: GameService
     )
     assert started.game is not None
     start_fen = started.game.fen
-    moved = await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
-    assert moved.game is not None and moved.game.ply == 2
+    await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    reply = await replied(service, started.game.id)
+    assert reply.game is not None and reply.game.ply == 2
     result = await service.request_takeback(ALICE.id, channel_id=CHANNEL)
     assert result.action is Action.TAKEBACK_ACCEPTED and result.post_board is True
     back = result.game
@@ -594,6 +596,7 @@ async def test_against_the_computer_a_takeback_is_immediate(service: GameService
     assert len(await service.store.taken_back_moves(started.game.id)) == 2
     # The computer does not move again by itself: it is Alice's turn.
     assert await service.tick() == []
+    assert await service.resume_computer_games() == 0
 
 
 async def test_the_computers_opening_move_cannot_be_taken_back(service: GameService) -> None:
@@ -602,17 +605,20 @@ async def test_the_computers_opening_move_cannot_be_taken_back(service: GameServ
     started = await service.challenge(
         guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOT, color="white"
     )
-    assert started.game is not None and started.game.ply == 1
+    assert started.game is not None and started.game.ply == 0
+    opening = await replied(service, started.game.id)
+    assert opening.game is not None and opening.game.ply == 1
     async with unchanged(service, started.game.id):
         with pytest.raises(TakebackError):
             await service.request_takeback(ALICE.id, channel_id=CHANNEL)
     legal = (await service.move_list(CHANNEL))[1]
     await service.move(ALICE.id, legal[0], channel_id=CHANNEL)
+    await replied(service, started.game.id)
     result = await service.request_takeback(ALICE.id, channel_id=CHANNEL)
     assert result.game is not None
     assert (result.game.ply, result.game.fen, result.game.to_move) == (
         1,
-        started.game.fen,
+        opening.game.fen,
         ALICE,
     )
 
@@ -696,7 +702,10 @@ async def test_ballot_against_the_computer(service: GameService) -> None:
         ballot=True,
     )
     assert started.game is not None and started.game.opening_label is not None
-    assert (started.game.ply, started.game.to_move) == (4, ALICE)
+    # The ballot's three plies are played; the computer (White) answers them in its own time.
+    assert (started.game.ply, started.game.to_move) == (3, BOT)
+    answer = await replied(service, started.game.id)
+    assert answer.game is not None and (answer.game.ply, answer.game.to_move) == (4, ALICE)
 
 
 @pytest.mark.parametrize(

@@ -214,8 +214,8 @@ async def test_jobs_run_side_by_side_in_different_workers(pool: WorkerPool, tmp_
 
 
 def test_pool_size_leaves_one_cpu_to_the_event_loop() -> None:
-    assert [default_workers(n) for n in (1, 2, 3, 8, 64)] == [1, 1, 2, 7, 63]
-    assert default_workers() == max(1, len(os.sched_getaffinity(0)) - 1)
+    assert [default_workers(n) for n in (1, 2, 3, 8, 64)] == [2, 2, 2, 7, 63]
+    assert default_workers() == max(2, len(os.sched_getaffinity(0)) - 1)
     with pytest.raises(ValueError):
         WorkerPool("none", 0)
 

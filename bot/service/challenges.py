@@ -32,7 +32,7 @@ from ..errors import (
 from ..markdown import shown
 from ..results import Action, ActionResult, ChallengeView, Player
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
-from .computer_replies import DEFAULT_LEVEL
+from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter

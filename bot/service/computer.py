@@ -1,7 +1,8 @@
 """The computer opponent as the service sees it: a move chooser and a draw answerer.
 
-Until the engine lands this is :class:`RandomComputer`, which plays a random legal move; the engine
-will plug in behind the same protocol (running in a process pool, so the event loop never waits).
+The bot plays :class:`bot.engine_player.EngineComputer` (the engine, searching in worker processes
+so the event loop never waits); :class:`RandomComputer` plays a random legal move, for tests and
+for a service built without an engine.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from typing import Protocol
 
 from rules.game import Game
 from rules.move import Move
+
+DEFAULT_LEVEL = 3
+"""The computer's level when a challenge names none."""
 
 
 class ComputerPlayer(Protocol):

@@ -21,7 +21,7 @@ from .events import new_event
 from .live import LiveGames, apply_rules
 from .matches import second_game
 from .starting import Starter
-from .views import after_move_text, challenge_view, game_view, player
+from .views import challenge_view, game_view, player
 
 
 class Deadlines:
@@ -80,31 +80,18 @@ class Deadlines:
             reminded = await self._remind(row.id, now)
             if reminded is not None:
                 events.append(reminded)
-        events += await self.resume_computer_games()
+        await self.resume_computer_games()
         events += await self.resume_matches()
         return events
 
-    async def resume_computer_games(self) -> list[ActionResult]:
-        """Make the computer move in every running game where it is its turn: after a restart,
-        and on every tick in case a reply failed."""
-        results = []
-        for row in await self.store.computer_games_waiting():
-            async with self.live.lock(row.id):
-                live = await self.live.load_quietly(row.id)
-                if live is None:
-                    continue
-                moves, event = await self.replies.reply(live, announce=True)
-            if event is None:
-                continue
-            view = game_view(live.row, live.game)
-            if moves:
-                text = f"{shown(self.bot.name)} played {moves[-1].pdn}. {after_move_text(view)}"
-                action = Action.MOVED
-            else:
-                text = f"{shown(self.bot.name)} accepted the draw: {view.result}."
-                action = Action.DRAW_ACCEPTED
-            results.append(await self.endings.board_result(action, text, view, moves, event=event))
-        return results
+    async def resume_computer_games(self) -> int:
+        """Wake the computer in every running game where it is its turn (after a restart, and
+        on every tick in case a reply failed); it thinks and shows its replies in the
+        background (:mod:`bot.service.computer_replies`).  How many games it was woken in."""
+        waiting = await self.store.computer_games_waiting()
+        for row in waiting:
+            self.replies.wake(row.id)
+        return len(waiting)
 
     async def resume_matches(self) -> list[ActionResult]:
         """Start the second game of any match whose first game ended without it (the second
@@ -141,7 +128,7 @@ class Deadlines:
                 live, user_id=self.bot.id, moved=False, announce=Action.TIMEOUT
             )
         view = game_view(live.row, live.game)
-        late = player(live.row, loser).name
+        late = shown(player(live.row, loser).name)
         return await self.endings.board_result(
             Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view, event=event
         )

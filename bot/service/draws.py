@@ -2,7 +2,8 @@
 resignation, and abort.
 
 The rules record judges what is allowed (:meth:`rules.Game.offer_draw` and friends); this module
-answers for the computer when the offer is made to it, and words what happened.  A refused draw
+wakes the computer when the offer is made to it (it answers in its own time, see
+:mod:`bot.service.computer_replies`), and words what happened.  A refused draw
 action is checked against the database first, since the offer may have been made or withdrawn by
 another process.
 """
@@ -16,11 +17,11 @@ from rules.variants import Color
 
 from ..errors import DrawError, ForbiddenError
 from ..markdown import shown
-from ..results import Action, ActionResult, GameView, Player
+from ..results import Action, ActionResult, Player
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import game_view, mentions_after, player
+from .views import count_sentence, game_view, mentions_after, player
 
 
 class Draws:
@@ -35,8 +36,8 @@ class Draws:
     async def offer_draw(
         self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
     ) -> ActionResult:
-        """Offer a draw (or agree to the opponent's pending offer); the computer answers at once
-        when the offer is made to it."""
+        """Offer a draw (or agree to the opponent's pending offer).  An offer to the computer
+        wakes it to think about it; its answer is claimed for the offer's caller to show next."""
         gid = await self.live.resolve(channel_id, game_id)
         async with self.live.lock(gid):
             live = await self.live.load(gid)
@@ -45,33 +46,25 @@ class Draws:
             offered_to = player(live.row, color.other)
             accepting = game.draw_offer is color.other
             await self._draw_action(live, lambda: game.offer_draw(color))
-            accepted_now = game.is_over
             event = await self.live.save(
                 live,
                 user_id=user_id,
                 moved=False,
-                announce=Action.DRAW_ACCEPTED if accepted_now else Action.DRAW_OFFERED,
+                announce=Action.DRAW_ACCEPTED if game.is_over else Action.DRAW_OFFERED,
             )
-            answered = False
             if not game.is_over and offered_to.id == self.bot.id:
-                if await self.replies.answer_draw(game, live.row.computer_level):
-                    apply_rules(lambda: game.accept_draw(color.other))
-                else:
-                    apply_rules(lambda: game.decline_draw(color.other))
-                await self.live.save(live, user_id=self.bot.id, moved=False)
-                answered = True
+                self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
         me = player(live.row, color)
         if not view.running:
-            how = "accepted" if answered or accepting else "agreed"
+            how = "accepted" if accepting else "agreed"
             return await self.endings.board_result(
                 Action.DRAW_ACCEPTED, f"Draw {how}: {view.result}.", view, event=event
             )
-        if answered:
+        if offered_to.id == self.bot.id:
             return ActionResult(
-                Action.DRAW_DECLINED,
-                f"{shown(me.name)} offered a draw; {shown(self.bot.name)} declined."
-                + _count_sentence(view, live),
+                Action.DRAW_OFFERED,
+                f"{shown(me.name)} offers a draw; {shown(offered_to.name)} is thinking it over.",
                 game=view,
                 event=event,
             )
@@ -90,7 +83,7 @@ class Draws:
             user_id, channel_id, game_id, Game.accept_draw, Action.DRAW_ACCEPTED, draw=True
         )
         view = game_view(live.row, live.game)
-        me = player(live.row, color).name
+        me = shown(player(live.row, color).name)
         return await self.endings.board_result(
             Action.DRAW_ACCEPTED, f"{me} accepted the draw: {view.result}.", view, event=event
         )
@@ -106,7 +99,7 @@ class Draws:
         return ActionResult(
             Action.DRAW_DECLINED,
             f"{shown(player(live.row, color).name)} declined the draw."
-            + _count_sentence(view, live),
+            + count_sentence(view, live.row, live.game),
             game=view,
             mentions=(other.id,) if other.id != self.bot.id else (),
             event=event,
@@ -119,7 +112,7 @@ class Draws:
             user_id, channel_id, game_id, Game.resign, Action.RESIGNED
         )
         view = game_view(live.row, live.game)
-        me = player(live.row, color).name
+        me = shown(player(live.row, color).name)
         return await self.endings.board_result(
             Action.RESIGNED, f"{me} resigned: {view.result}.", view, event=event
         )
@@ -183,15 +176,3 @@ class Draws:
         except DrawError:
             await self.live.ensure_fresh(live)
             raise
-
-
-def _count_sentence(view: GameView, live: Live) -> str:
-    """The 40-move count a declined offer starts (English), naming the decliner."""
-    if view.advantage_left is None:
-        return ""
-    count = live.game.advantage_count
-    who = player(live.row, count.side).name if count is not None else "The decliner"
-    return (
-        f" {who} now has {view.advantage_left} moves to show a decisive advantage "
-        f"(40-move count: {view.advantage_left} left)."
-    )

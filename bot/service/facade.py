@@ -7,9 +7,9 @@ one order their dependencies allow (each module imports only those below it)::
 
     views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
     live                              running games in memory, locks, guarded writes
-    computer_replies                  the computer's moves and draw answers
     starting                          new games and their announcement
     endings                           what a game's end adds to the message that ended it
+    computer_replies                  the computer's moves and draw answers, thought off the lock
     challenges, play, draws,          the actions
     takebacks, queries, deadlines
     events, outbox                    announcements written with each change, and those still owed
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ..results import Player
+from ..results import ActionResult, Player
 from ..store import Store, open_store
 from .challenges import Challenges
 from .computer import ComputerPlayer, RandomComputer
@@ -67,13 +67,20 @@ class GameService:
         self.settings = SettingsBook(store, clock)
         self.standings = Standings(store, clock)
         self._live = live = LiveGames(store, clock)
-        self._replies = replies = ComputerReplies(live, computer or RandomComputer(), bot)
-        starter = Starter(store, live, replies, bot=bot, clock=clock, rng=rng)
+        starter = Starter(
+            store,
+            live,
+            bot=bot,
+            clock=clock,
+            rng=rng,
+            wake_computer=lambda game_id: replies.wake(game_id, claim=True),
+        )
         endings = Endings(store, starter, computer_id=bot.id)
+        self._replies = replies = ComputerReplies(live, computer or RandomComputer(), endings, bot)
         self._challenges = challenges = Challenges(
             store, self.settings, starter, bot=bot, clock=clock, rng=rng, expiry=challenge_expiry
         )
-        play = Play(store, live, replies, endings, bot=bot)
+        play = Play(store, live, replies, endings)
         draws = Draws(live, replies, endings, bot=bot)
         takebacks = Takebacks(live, bot=bot, clock=clock)
         queries = Queries(store, live)
@@ -109,6 +116,9 @@ class GameService:
         self.find_game = queries.find_game
         self.pdn = queries.pdn
 
+        self.computer_reply = replies.collect
+        self.settle = replies.settle
+
         self.tick = deadlines.tick
         self.resume_computer_games = deadlines.resume_computer_games
         self.resume_matches = deadlines.resume_matches
@@ -133,7 +143,23 @@ class GameService:
     def computer(self, computer: ComputerPlayer) -> None:
         self._replies.computer = computer
 
+    @property
+    def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
+        """Where results made in the background are shown: the computer's replies that no
+        action claimed (the Discord layer posts them in the game's channel)."""
+        return self._replies.deliver
+
+    @on_background.setter
+    def on_background(self, deliver: Callable[[ActionResult], Awaitable[None]] | None) -> None:
+        self._replies.deliver = deliver
+
+    async def stop_thinking(self) -> None:
+        """Stop the computer's searches (a shutdown); the games are picked up after the
+        restart.  Replies being written or shown get a short grace."""
+        await self._replies.close()
+
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
+        await self._replies.close()
         await self._live.drain()
         await self.store.close()

@@ -95,8 +95,9 @@ class LiveGames:
                 pass
 
     def remember(self, live: Live) -> None:
-        """Keep a game that was just stored (started) in memory."""
-        self._live[live.row.id] = live
+        """Keep a game that was just stored (started) in memory, unless an action already
+        loaded it (the computer, woken by a scheduler check, may have moved in it since)."""
+        self._live.setdefault(live.row.id, live)
 
     def forget(self, game_id: int) -> None:
         self._live.pop(game_id, None)

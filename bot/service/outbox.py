@@ -10,7 +10,8 @@ is handed out here, oldest first, for the Discord layer to post in the game's ch
 - an entry the process died before delivering is rebuilt from the database: the game (or
   challenge) as it stands, which is what that change led to.  An older entry of a game that has a
   newer one waiting is covered by the newer one and not posted on its own, so players see each
-  game's state once, in order.
+  game's state once, in order.  A game waiting for the computer's move is not rebuilt at all:
+  the computer's reply, coming anyway, covers it.
 """
 
 from __future__ import annotations
@@ -93,9 +94,10 @@ class Outbox:
     ) -> list[Owed]:
         """The announcements due for delivery now, oldest first (of one game when given).  The
         first call of a process hands out everything written before it, due or not.
-        ``covered``: a newer announcement of ``game_id`` is about to be shown, so entries that
-        would only show the game as it stands are covered by it."""
-        now = self.clock() if self._caught_up else EVERYTHING
+        ``covered``: a newer announcement of ``game_id`` is about to be shown, so every older
+        entry of the game, due or not, is handed out now (ahead of it, keeping the order), and
+        those that would only show the game as it stands are covered by it."""
+        now = self.clock() if self._caught_up and not covered else EVERYTHING
         rows = await self.store.pending_events(now, game_id=game_id, limit=limit)
         if game_id is None:
             self._caught_up = True
@@ -106,8 +108,22 @@ class Outbox:
         owed = []
         for row in rows:
             superseded = row.game_id is not None and last_of_game.get(row.game_id) != row.id
+            if not superseded and row.payload is None and await self._computer_to_move(row):
+                continue  # its reply, due soon, shows the game as it stands (and covers this)
             owed.append(Owed(row.id, row.attempts, await self._result(row, superseded)))
         return owed
+
+    async def _computer_to_move(self, row: EventRow) -> bool:
+        """Whether ``row``'s game waits for the computer's move (which never has a deadline)."""
+        if row.game_id is None:
+            return False
+        stored = await self.store.game(row.game_id)
+        return (
+            stored is not None
+            and stored.status is GameStatus.RUNNING
+            and stored.computer_id is not None
+            and stored.deadline is None
+        )
 
     async def _result(self, row: EventRow, superseded: bool) -> ActionResult | None:
         if row.payload is not None:

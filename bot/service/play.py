@@ -1,20 +1,19 @@
-"""Moves: playing one (and the computer's reply), and the legal moves a player may choose from.
+"""Moves: playing one, and the legal moves a player may choose from.
 
-A move is read once, under the game's lock, in the position the player saw (``expected_ply``);
-the caller's ``on_valid`` runs between the check and the write, so the Discord layer can defer a
-slow answer knowing the move will be played.
+A move is read once, under the game's lock, in the position the player saw (``expected_ply``).
+Against the computer the move is answered at once and the computer is woken to think off the
+lock (:mod:`bot.service.computer_replies`); its reply is claimed for the move's caller to show
+next.
 """
 
 from __future__ import annotations
-
-from collections.abc import Awaitable, Callable
 
 from rules.notation import MoveError, normalize, parse_move
 from rules.variants import Color
 
 from ..errors import ConflictError, IllegalMoveError, NotYourTurnError
 from ..markdown import shown
-from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed, Player
+from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed
 from ..store import Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
@@ -32,14 +31,11 @@ class Play:
         live: LiveGames,
         replies: ComputerReplies,
         endings: Endings,
-        *,
-        bot: Player,
     ) -> None:
         self.store = store
         self.live = live
         self.replies = replies
         self.endings = endings
-        self.bot = bot
 
     async def move(
         self,
@@ -49,14 +45,11 @@ class Play:
         channel_id: int | None = None,
         game_id: int | None = None,
         expected_ply: int | None = None,
-        on_valid: Callable[[GameView], Awaitable[None]] | None = None,
     ) -> ActionResult:
         """Play ``text`` for ``user_id`` in the running game of the channel (or ``game_id``).
 
         ``expected_ply`` is the position the player saw; if the game has moved on since, the
-        move is refused rather than read in a position they did not see.  ``on_valid`` is
-        awaited with the game as it stands once the move is known to be legal, before anything
-        is written or the computer thinks.
+        move is refused rather than read in a position they did not see.
         """
         gid = await self.live.resolve(channel_id, game_id)
         async with self.live.lock(gid):
@@ -68,21 +61,15 @@ class Play:
             except MoveError as exc:
                 await self.live.ensure_fresh(live)
                 raise IllegalMoveError(str(exc)) from None
-            if on_valid is not None:
-                await on_valid(game_view(live.row, game))
             apply_rules(lambda: game.play(move))
             mover = player(live.row, color)
             played = MovePlayed(game.ply, move.pdn(), mover, False)
             event = await self.live.save(live, user_id=user_id, moved=True, announce=Action.MOVED)
-            moves: tuple[MovePlayed, ...] = (played,)
-            if not game.is_over:
-                moves += (await self.replies.reply(live))[0]
+            if live.row.computer_id is not None and not game.is_over:
+                self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
-        text_out = f"{shown(mover.name)} played {move.pdn()}."
-        if len(moves) > 1:
-            text_out += f" {shown(self.bot.name)} replied {moves[-1].pdn}."
-        text_out += " " + after_move_text(view)
-        return await self.endings.board_result(Action.MOVED, text_out, view, moves, event=event)
+        text_out = f"{shown(mover.name)} played {move.pdn()}. {after_move_text(view)}"
+        return await self.endings.board_result(Action.MOVED, text_out, view, (played,), event=event)
 
     async def _mover(self, live: Live, user_id: int, expected_ply: int | None) -> Color:
         """The colour of ``user_id`` if they may move now (a player, on turn, in the position

@@ -1,8 +1,9 @@
-"""Starting a game: colours, the opening, the computer's first move, and the announcement.
+"""Starting a game: colours, the opening, and the announcement.
 
-A game is born whole: its row, its opening moves and (when the computer has the first move) the
-computer's reply are stored in one transaction, together with the challenge it answers, so the
-scheduler never sees a half-started game and two accepts can never both start one.
+A game is born whole: its row and its opening moves are stored in one transaction, together with
+the challenge it answers, so two accepts can never both start one.  When the computer has the
+first move, it is woken once the game is stored and thinks like on any other turn
+(:mod:`bot.service.computer_replies`); the announcement does not wait for its search.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from rules.variants import Color, find_variant
 from ..enums import ColorChoice
 from ..errors import ChallengeError, ConflictError
 from ..markdown import shown
-from ..results import Action, ActionResult, MovePlayed, Player
-from ..store import ChallengeClosed, ChannelBusy, GameRow, NewMove, Store
-from .computer_replies import DEFAULT_LEVEL, ComputerReplies
+from ..results import Action, ActionResult, Player
+from ..store import ChallengeClosed, ChannelBusy, GameRow, Store
 from .events import new_event
 from .live import Live, LiveGames
 from .records import new_game_row, play_opening
@@ -29,15 +29,17 @@ class Starter:
         self,
         store: Store,
         live: LiveGames,
-        replies: ComputerReplies,
         *,
         bot: Player,
         clock: Callable[[], float],
         rng: random.Random,
+        wake_computer: Callable[[int], None],
     ) -> None:
+        """``wake_computer(game_id)``: set the computer thinking in a game just stored where it
+        has the first move (its reply is claimed by the start's announcement)."""
         self.store = store
         self.live = live
-        self.replies = replies
+        self.wake_computer = wake_computer
         self.bot = bot
         self.clock = clock
         self.rng = rng
@@ -66,14 +68,6 @@ class Starter:
         computer = self.bot.id if opponent.id == self.bot.id else None
         now = self.clock()
         game, moves = play_opening(find_variant(variant), opening, white, black, now)
-        reply: tuple[MovePlayed, ...] = ()
-        if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
-            # The computer's opening is made before the game is stored, so the game is born at
-            # the player's turn: the scheduler (which makes the computer's pending moves) never
-            # sees a half-started game, and a failed reply is simply retried by it.
-            reply = await self.replies.opening(game, level or DEFAULT_LEVEL)
-            if reply:
-                moves.append(NewMove(game.ply, reply[0].pdn, game.position.fen(), computer, now))
         record = new_game_row(
             game,
             moves,
@@ -98,21 +92,21 @@ class Starter:
             raise ConflictError(str(exc)) from None
         row = await self.store.game(game_id)
         assert row is not None
-        return self.started(Live(row, game), reply, event=event.id)
+        result = self.started(Live(row, game), event=event.id)
+        if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
+            self.wake_computer(game_id)
+        return result
 
     async def announce_stored(self, row: GameRow, event: str | None) -> ActionResult:
         """The announcement of a game stored by another path (a match's second game); ``event``
         is the outbox entry stored with it, if any."""
         return self.started(Live(row, await self.live.replay(row)), event=event)
 
-    def started(
-        self, live: Live, reply: tuple[MovePlayed, ...] = (), *, event: str | None
-    ) -> ActionResult:
+    def started(self, live: Live, *, event: str | None) -> ActionResult:
         """The announcement of a game that has just been stored."""
         self.live.remember(live)
         view = game_view(live.row, live.game)
         white, black = view.white, view.black
-        opened = f"{shown(self.bot.name)} opened with {reply[-1].pdn}. " if reply else ""
         heading = f"{shown(white.name)} (White) v {shown(black.name)} (Black): {view.variant_title}"
         if view.match_game is not None:
             heading += f", match game {view.match_game} of 2"
@@ -120,9 +114,8 @@ class Starter:
             heading += f", from the ballot {view.opening_label}"
         return ActionResult(
             Action.GAME_STARTED,
-            f"{heading}. {opened}{after_move_text(view)}",
+            f"{heading}. {after_move_text(view)}",
             game=view,
-            moves=reply,
             post_board=True,
             mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),
             event=event,

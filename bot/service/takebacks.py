@@ -72,7 +72,7 @@ class Takebacks:
                 )
             if row.takeback_offer is not None:
                 await self.live.ensure_fresh(live)
-                asker = player(row, row.takeback_offer).name
+                asker = shown(player(row, row.takeback_offer).name)
                 raise TakebackError(f"{asker}'s takeback request is waiting for an answer")
             if row.takeback_refused_ply == live.game.ply:
                 await self.live.ensure_fresh(live)

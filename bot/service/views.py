@@ -142,3 +142,16 @@ def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
             return ()
         return (view.to_move.id,)
     return tuple(p.id for p in (view.white, view.black) if p.id != computer_id)
+
+
+def count_sentence(view: GameView, row: GameRow, game: Game) -> str:
+    """The 40-move count a declined draw offer starts (English), naming the decliner; empty
+    when no count runs."""
+    if view.advantage_left is None:
+        return ""
+    count = game.advantage_count
+    who = shown(player(row, count.side).name) if count is not None else "The decliner"
+    return (
+        f" {who} now has {view.advantage_left} moves to show a decisive advantage "
+        f"(40-move count: {view.advantage_left} left)."
+    )

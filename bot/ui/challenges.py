@@ -123,8 +123,6 @@ class Challenges(commands.Cog):
                 # Refuse now, not when the opponent accepts, if no thread can be opened here.
                 thread_home(interaction, busy=busy)
             check_room(interaction, new_thread=needs_thread)
-            if against_computer:
-                await reply.think()  # the computer may move first
             result = await self.service.challenge(guild_id=guild_id, **terms)
             if result.challenge is None:
                 await self.presenter.publish(reply.public, result)

@@ -122,6 +122,7 @@ class DraughtsBot(commands.Bot):
         self._service = service
         presenter = await self.add_commands(service)
         self._presenter = presenter
+        service.on_background = presenter.on_event  # the computer's replies nobody claimed
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
         self._scheduler = Scheduler(
@@ -210,6 +211,8 @@ class DraughtsBot(commands.Bot):
         await asyncio.to_thread(health.clear, self.heartbeat_file)
         if self._scheduler is not None:
             await self._scheduler.stop()
+        if self._service is not None:  # searches stop; interactions waiting on them go on
+            await self._service.stop_thinking()
         if self._presenter is not None:
             await self._presenter.drain(SHUTDOWN_GRACE_SECONDS)
         if self._service is not None:

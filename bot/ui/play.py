@@ -1,8 +1,8 @@
 """Playing the game of a channel: ``/move`` (with its autocomplete), ``/board`` and ``/moves``.
 
-A move is read and checked once, by the service: the autocomplete only suggests, and the command
-defers (for the computer's reply) from inside the service's check, once the move is known to be
-legal, so an illegal move is refused privately and nothing is posted.
+A move is read and checked once, by the service: the autocomplete only suggests, an illegal move
+is refused privately and nothing is posted.  Against the computer the move is answered at once and
+the computer's reply follows as its own post when its search is done.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from discord.ext import commands
 
 from ..errors import IllegalMoveError
 from ..markdown import shown
-from ..results import GameView
 from ..service import GameService
 from .limits import autocomplete
 from .media import default_flip
@@ -49,13 +48,8 @@ class Play(commands.Cog):
             assert interaction.channel_id is not None
             if len(move) > MAX_MOVE_TEXT:
                 raise IllegalMoveError("that is far too long to be a move")
-
-            async def valid(view: GameView) -> None:
-                if view.computer_id is not None:
-                    await reply.think()  # the computer answers in the same message
-
             result = await self.service.move(
-                interaction.user.id, move, channel_id=interaction.channel_id, on_valid=valid
+                interaction.user.id, move, channel_id=interaction.channel_id
             )
             await self.presenter.publish(reply.public, result)
 

@@ -196,9 +196,28 @@ class Presenter:
 
     async def publish(self, send: Send, result: ActionResult) -> None:
         """Post what ``result`` changed for everyone: the board after a move, the result and
-        record after the end, otherwise the sentence; its announcement is then delivered."""
-        async with self.handing(result):
-            await self._show(send, result)
+        record after the end, otherwise the sentence; its announcement is then delivered.  When
+        the action set the computer thinking, its reply follows in the channel (after this
+        answer, even a failed one, so the channel reads in order)."""
+        try:
+            async with self.handing(result):
+                await self._show(send, result)
+        finally:
+            if result.game is not None:
+                task = asyncio.create_task(self._computer_reply(result.game.id))
+                self._in_flight.add(task)
+                task.add_done_callback(self._in_flight.discard)
+
+    async def _computer_reply(self, game_id: int) -> None:
+        """Post the computer's reply claimed by an action just shown (in the background: no
+        answer waits for a search; :meth:`drain` waits for the post)."""
+        reply = await self.service.computer_reply(game_id)
+        if reply is None:
+            return
+        try:
+            await self.on_event(reply)
+        except Exception:  # it stays owed; the scheduler posts it
+            log.exception("the computer's reply in game %s could not be posted", game_id)
 
     async def _show(self, send: Send, result: ActionResult) -> None:
         view = result.game
@@ -266,7 +285,7 @@ class Presenter:
             await self.service.set_challenge_message(challenge.id, message_id)
 
     async def on_event(self, result: ActionResult) -> None:
-        """A scheduler event (or a computer move made at start-up), posted in its channel."""
+        """A scheduler event or a computer reply nobody claimed, posted in its channel."""
         async with self.handing(result):
             await self._post(result)
 
