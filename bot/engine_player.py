@@ -2,11 +2,11 @@
 
 A search takes up to the time limit of pure CPU; on the event loop it would stall the gateway
 heartbeat and every other game, so it runs in a process pool (:class:`bot.workers.WorkerPool`:
-workers that exit with the bot and a pool rebuilt when one dies).  The pool has one worker per CPU
-but one (at least two), so searches of different games run side by side instead of queueing.  What crosses the
-process boundary is plain data: the game record as :meth:`rules.Game.to_dict` gives it, and the
-chosen move as PDN text.  The workers stay up between moves, so their imports and tables are
-built once.
+workers that exit with the bot and a pool rebuilt when one dies).  The pool has one worker per
+CPU but one (at least two), so searches of different games run side by side instead of queueing.
+What crosses the process boundary is plain data: the game record as :meth:`rules.Game.to_dict`
+gives it, and the chosen move as PDN text.  The workers stay up between moves, so their imports
+and tables are built once.
 """
 
 from __future__ import annotations

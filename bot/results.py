@@ -38,6 +38,7 @@ class Action(Enum):
     TAKEBACK_OFFERED = "takeback_offered"
     TAKEBACK_ACCEPTED = "takeback_accepted"
     TAKEBACK_DECLINED = "takeback_declined"
+    CLOCK_EXTENDED = "clock_extended"
 
 
 @dataclass(frozen=True)

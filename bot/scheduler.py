@@ -1,4 +1,5 @@
-"""The periodic check for reminders, timeouts and expired challenges.
+"""The periodic check for reminders, timeouts and expired challenges (paused while players
+cannot reach the bot).
 
 It asks the service what is due (the service reads deadlines from the database, so a restart loses
 nothing) and hands each event to a callback, the Discord layer's "post this in the game's channel".
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from .results import ActionResult
@@ -29,12 +31,21 @@ class Scheduler:
         on_event: Callable[[ActionResult], Awaitable[None]],
         interval: float,
         deliver_owed: Callable[[], Awaitable[int]] | None = None,
+        hearing: Callable[[], bool] | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``hearing()``: whether players can reach the bot now (the gateway is up).  While they
+        cannot, no check runs (nobody loses on time unheard); how long that lasted is reported
+        to the service, which extends the deadlines it cost (:mod:`bot.service.downtime`)."""
         self.service = service
         self.on_event = on_event
         self.interval = interval
         self.deliver_owed = deliver_owed
+        self.hearing = hearing
+        self.monotonic = monotonic
         self._task: asyncio.Task[None] | None = None
+        self._deaf_since: float | None = None
+        self._heard_at: float | None = None
 
     @property
     def running(self) -> bool:
@@ -54,6 +65,14 @@ class Scheduler:
 
     async def run_once(self) -> int:
         """One check; returns how many events were handed on."""
+        if self.hearing is not None and not self.hearing():
+            if self._deaf_since is None:  # deaf since the last check that could hear
+                self._deaf_since = self._heard_at or self.monotonic()
+            return 0
+        if self._deaf_since is not None:
+            self.service.deaf(self.monotonic() - self._deaf_since)
+            self._deaf_since = None
+        self._heard_at = self.monotonic()
         events = await self.service.tick()
         for event in events:
             try:

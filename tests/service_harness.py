@@ -69,6 +69,7 @@ async def open_service(path: Path, clock: Clock, seed: int = 1, **options: Any) 
     """A service on ``path`` whose randomness (colours, ballots, the computer's moves) repeats
     with ``seed``; ``options`` override ``GameService``'s (``computer=`` for a crashing one)."""
     options.setdefault("computer", RandomComputer(seed=seed))
+    options.setdefault("monotonic", clock)  # the test's clock is all the time there is
     return await GameService.open(
         path,
         bot_user_id=BOT_ID,

@@ -61,6 +61,8 @@ _ENTRY = ("bot.__main__", "bot.cli", "bot.config")
 
 BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.enums": ("bot", "engine", "render", "discord", *_SQL),
+    "bot.words": ("bot", "rules", "engine", "render", "discord", *_SQL),
+    "bot.markdown": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.errors": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
@@ -310,6 +312,7 @@ SERVICE_ORDER = (
     "draws",
     "takebacks",
     "queries",
+    "downtime",
     "deadlines",
     "outbox",
     "facade",

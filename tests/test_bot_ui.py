@@ -26,7 +26,8 @@ from bot.ui.embeds import challenge_embed, game_embed, result_words, status_word
 from bot.ui.media import Media, board_request, draw_board, draw_replay
 from bot.ui.presenter import user_error
 from bot.ui.replies import Outgoing
-from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, duration, rules_summary
+from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
+from bot.words import duration
 from render import square_centre
 from rules import Game, find_variant, write_game
 

@@ -267,12 +267,18 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     assert (await svc.game_view(c.id)).termination is not None
     assert (await svc.game_view(a.id)).result == "1/2-1/2"
     assert (await svc.store.game(b.id)).remind_at == T0 + 61 + 50  # type: ignore[union-attr]
+    # The bot was away from T0+61 (its last check) to T0+901: B's deadline (T0+161) passed
+    # unheard, so its clock is moved on by the 840 s of silence instead of B losing on time.
     clock.now = T0 + 15 * 60 + 1
     events = await svc.tick()
     assert [(ev.action, ev.game.id if ev.game else None) for ev in events] == [
+        (Action.CLOCK_EXTENDED, b.id),
         (Action.CHALLENGE_EXPIRED, None),
-        (Action.TIMEOUT, b.id),  # its deadline was T0+61+100
     ]
+    assert (await svc.store.game(b.id)).deadline == T0 + 161 + 840  # type: ignore[union-attr]
+    clock.now = T0 + 161 + 840
+    (timeout,) = await svc.tick()
+    assert (timeout.action, timeout.game.id if timeout.game else None) == (Action.TIMEOUT, b.id)
     assert await svc.store.integrity_check() == "ok"
     await svc.close()
     assert_records_sound(path)

@@ -1,5 +1,6 @@
 """Everything that happens because time passed: expired challenges, half-time reminders,
-timeouts, and the catch-up work a restart or a failure leaves (computer replies, match games).
+timeouts, and the catch-up work a restart or a failure leaves (deadlines that ran while the bot
+was deaf, computer replies, match games).
 
 :meth:`Deadlines.tick` reads what is due from the database, so a bot that was offline for days
 finds every deadline that passed meanwhile; each game is handled under its lock and guarded by its
@@ -16,6 +17,7 @@ from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChannelBusy, Store
 from .computer_replies import ComputerReplies
+from .downtime import Downtime
 from .endings import Endings
 from .events import new_event
 from .live import LiveGames, apply_rules
@@ -32,6 +34,7 @@ class Deadlines:
         replies: ComputerReplies,
         starter: Starter,
         endings: Endings,
+        downtime: Downtime,
         *,
         bot: Player,
         clock: Callable[[], float],
@@ -39,17 +42,19 @@ class Deadlines:
         self.store = store
         self.live = live
         self.replies = replies
+        self.downtime = downtime
         self.starter = starter
         self.endings = endings
         self.bot = bot
         self.clock = clock
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now: expired challenges, half-time reminders, timeouts, and computer
+        """Everything due now: deadlines extended for a silence of the bot (first, so nobody
+        loses on time for it), expired challenges, half-time reminders, timeouts, and computer
         replies and match games that failed earlier.  Called periodically by
         :class:`bot.scheduler.Scheduler`."""
+        events: list[ActionResult] = await self.downtime.check()
         now = self.clock()
-        events: list[ActionResult] = []
         for expired in await self.store.expired_challenges(now):
             event = new_event(
                 Action.CHALLENGE_EXPIRED,

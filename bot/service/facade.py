@@ -11,7 +11,8 @@ one order their dependencies allow (each module imports only those below it)::
     endings                           what a game's end adds to the message that ended it
     computer_replies                  the computer's moves and draw answers, thought off the lock
     challenges, play, draws,          the actions
-    takebacks, queries, deadlines
+    takebacks, queries, downtime,
+    deadlines
     events, outbox                    announcements written with each change, and those still owed
 
 The facade only assembles them and hands their methods out, so each action is written once.
@@ -31,6 +32,7 @@ from .challenges import Challenges
 from .computer import ComputerPlayer, RandomComputer
 from .computer_replies import ComputerReplies
 from .deadlines import Deadlines
+from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .live import LiveGames
@@ -57,8 +59,11 @@ class GameService:
         challenge_expiry: float = 15 * 60,
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
     ) -> None:
+        """``clock`` is wall time (deadlines); ``monotonic`` tells a jump of it from time that
+        really passed (tests that drive ``clock`` pass the same function as both)."""
         rng = rng or random.Random()
         bot = Player(bot_user_id, clean_name(bot_name))
         self.store = store
@@ -84,7 +89,10 @@ class GameService:
         draws = Draws(live, replies, endings, bot=bot)
         takebacks = Takebacks(live, bot=bot, clock=clock)
         queries = Queries(store, live)
-        deadlines = Deadlines(store, live, replies, starter, endings, bot=bot, clock=clock)
+        downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
+        deadlines = Deadlines(
+            store, live, replies, starter, endings, downtime, bot=bot, clock=clock
+        )
         self.outbox = Outbox(store, live, endings, computer_id=bot.id, clock=clock, rng=rng)
 
         self.challenge = challenges.challenge
@@ -120,6 +128,7 @@ class GameService:
         self.settle = replies.settle
 
         self.tick = deadlines.tick
+        self.deaf = downtime.deaf
         self.resume_computer_games = deadlines.resume_computer_games
         self.resume_matches = deadlines.resume_matches
 

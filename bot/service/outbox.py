@@ -25,6 +25,7 @@ from ..enums import ChallengeStatus, GameStatus
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..store import EventRow, Store
+from ..words import duration
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
@@ -164,6 +165,18 @@ class Outbox:
             return ActionResult(
                 Action.REMINDER,
                 f"{shown(view.to_move.name)}, it is your move in game #{view.id}.",
+                game=view,
+                mentions=(view.to_move.id,),
+                event=row.id,
+            )
+        if action is Action.CLOCK_EXTENDED:
+            if view.to_move is None or view.deadline is None:
+                return None  # over meanwhile: its own entry says how
+            left = duration(max(0.0, view.deadline - self.clock()))
+            return ActionResult(
+                Action.CLOCK_EXTENDED,
+                f"{LATE} No clock ran while I could not hear anyone: "
+                f"{shown(view.to_move.name)} to move, with {left} left.",
                 game=view,
                 mentions=(view.to_move.id,),
                 event=row.id,

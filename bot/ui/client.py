@@ -130,6 +130,7 @@ class DraughtsBot(commands.Bot):
             presenter.on_event,
             self.settings.scheduler_interval,
             deliver_owed=presenter.deliver_owed,
+            hearing=lambda: self.gateway_up,
         )
         self._scheduler.start()
         invite = self.invite_url()

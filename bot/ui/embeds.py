@@ -12,8 +12,9 @@ import discord
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
 from ..markdown import shown
 from ..results import ChallengeView, GameView, Player
+from ..words import duration
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
-from .texts import color_word, duration
+from .texts import color_word
 
 WHITE_DISC = "\N{MEDIUM WHITE CIRCLE}"
 BLACK_DISC = "\N{MEDIUM BLACK CIRCLE}"

@@ -14,9 +14,9 @@ from rules.variants import find_variant
 from ..markdown import shown
 from ..results import GameSummary, Leaderboard, Stats
 from ..service.settings import ServerSettings
+from ..words import duration, plural
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit_embed, listing
-from .texts import duration, plural
 
 STREAK_WORDS = {"W": ("win", "wins"), "D": ("draw", "draws"), "L": ("loss", "losses")}
 

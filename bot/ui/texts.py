@@ -1,4 +1,5 @@
-"""Words the bot shows: durations, colours, rules summaries and the help text.
+"""Words the bot shows: colours, move times, rules summaries and the help text (durations and
+counted nouns are in :mod:`bot.words`, shared with the service).
 
 Plain functions of plain values (no discord.py types), so the wording is tested directly and the
 same sentences appear in the commands, the embeds and docs/COMMANDS.md.
@@ -14,6 +15,7 @@ from ..enums import ColorChoice, Opening
 from ..markdown import ELLIPSIS, shown
 from ..markdown import size as text_size
 from ..results import GameView
+from ..words import plural
 from .limits import CONTENT, listing
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
@@ -38,35 +40,10 @@ OPENING_WORDS: dict[Opening, str] = {
 }
 """The ``opening`` choices of ``/challenge``, as Discord lists them."""
 
-_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
-
-
-def duration(seconds: float) -> str:
-    """``"1 day"``, ``"1 day 6 hours"``, ``"5 minutes"``: the two largest non-zero units.
-
-    >>> duration(90000)
-    '1 day 1 hour'
-    >>> duration(3)
-    '3 seconds'
-    """
-    total = max(0, round(seconds))
-    if total == 0:
-        return "0 seconds"
-    parts = []
-    for name, size in _UNITS:
-        count, total = divmod(total, size)
-        if count:
-            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-    return " ".join(parts[:2])
-
 
 def color_word(color: ColorChoice) -> str:
     """``White``/``Black`` for a chosen colour; the random choice reads "random colours"."""
     return {ColorChoice.WHITE: "White", ColorChoice.BLACK: "Black"}.get(color, "random colours")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def moves_text(view: GameView, moves: Sequence[str]) -> str:

@@ -1,0 +1,137 @@
+"""Clocks stop while the bot cannot hear the players.
+
+A player can only move through the bot, so time the bot spent deaf (stopped, crashed, cut off
+from Discord, or a machine whose wall clock jumped forward) must not count against them.  Each
+check records when the bot last heard players (``heard_at`` in the store's ``meta``, so a
+restart knows how long it was away); when a check finds it was deaf for longer than
+:data:`SILENCE_SECONDS`, every deadline that passed meanwhile, or would pass within
+:data:`GRACE_SECONDS`, is moved on by the silence (each player keeps the time they had left),
+and at least by a grace so nobody loses on time before they could see the bot was back.  Each
+game so extended is told, through the outbox.
+
+Deafness is measured three ways, added together:
+
+- across a restart: the time since the last check the database remembers;
+- within a process, a jump of the wall clock: wall time that passed between two checks beyond
+  the monotonic time that did (a suspended machine, a clock set forward);
+- within a process, the time the Discord layer reports the gateway was down
+  (:meth:`Downtime.deaf`), during which the scheduler does not check at all.
+
+Deadlines further away are not moved (their players lose part of the silence, but have ample
+time); reminders due meanwhile are dropped, as the announcement names the new deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from ..markdown import shown
+from ..results import Action, ActionResult
+from ..store import Store
+from ..words import duration
+from .live import LiveGames
+from .views import game_view
+
+log = logging.getLogger(__name__)
+
+HEARD_AT = "heard_at"
+"""The ``meta`` key of the wall-clock time of the last check that could hear players."""
+SILENCE_SECONDS = 60.0
+"""Deafness shorter than this is ignored (a slow check, a gateway reconnect)."""
+GRACE_SECONDS = 15 * 60.0
+"""The least time a player to move gets once the bot is back (capped at the game's time per
+move, so a fast game stays fast)."""
+
+
+class Downtime:
+    def __init__(
+        self,
+        store: Store,
+        live: LiveGames,
+        *,
+        clock: Callable[[], float],
+        monotonic: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.live = live
+        self.clock = clock
+        self.monotonic = monotonic
+        self._last: tuple[float, float] | None = None
+        """(wall, monotonic) time of this process's last check."""
+        self._deaf = 0.0
+
+    def deaf(self, seconds: float) -> None:
+        """The Discord layer could not hear players for ``seconds`` (the gateway was down); the
+        next check extends the deadlines that ran out meanwhile."""
+        self._deaf += max(0.0, seconds)
+
+    async def check(self) -> list[ActionResult]:
+        """Measure the silence since the last check, extend the deadlines it cost, and note
+        that players are heard now.  Called first by every scheduler check."""
+        now, mono = self.clock(), self.monotonic()
+        if self._last is None:
+            heard = await self.store.meta(HEARD_AT)
+            silence = _since(heard, now)
+        else:
+            wall0, mono0 = self._last
+            silence = (now - wall0) - (mono - mono0)
+        silence += self._deaf
+        self._deaf = 0.0
+        self._last = (now, mono)
+        extended: list[ActionResult] = []
+        if silence > SILENCE_SECONDS:
+            log.warning("players could not be heard for %s; extending deadlines", duration(silence))
+            extended = await self._extend(now, silence)
+        await self.store.set_meta(HEARD_AT, repr(now))
+        return extended
+
+    async def _extend(self, now: float, silence: float) -> list[ActionResult]:
+        horizon = now + GRACE_SECONDS
+        due, _ = await self.store.due_games(horizon)
+        results = []
+        for row in due:
+            async with self.live.lock(row.id):
+                live = await self.live.load_quietly(row.id)
+                if live is None or live.game.is_over:
+                    continue
+                deadline = live.row.deadline
+                if deadline is None or deadline > horizon:
+                    continue
+                grace = min(GRACE_SECONDS, float(live.row.move_time))
+                extended = max(deadline + silence, now + grace)
+                event = await self.live.save_row(
+                    live, {"deadline": extended, "remind_at": None}, Action.CLOCK_EXTENDED
+                )
+            view = game_view(live.row, live.game)
+            assert view.to_move is not None
+            results.append(
+                ActionResult(
+                    Action.CLOCK_EXTENDED,
+                    clock_extended_text(view.to_move.name, silence, extended - now),
+                    game=view,
+                    mentions=(view.to_move.id,),
+                    event=event,
+                )
+            )
+        return results
+
+
+def clock_extended_text(name: str, silence: float, left: float) -> str:
+    """What a game is told when its deadline was moved for the bot's silence."""
+    return (
+        f"I could not hear anyone for {duration(silence)}, so no clock ran meanwhile: "
+        f"{shown(name)} to move, with {duration(left)} left."
+    )
+
+
+def _since(heard: str | None, now: float) -> float:
+    """Seconds since the stored ``heard_at`` (0 when never stored or unreadable: a database
+    from before this record, where the length of the silence is unknown)."""
+    if heard is None:
+        return 0.0
+    try:
+        return max(0.0, now - float(heard))
+    except ValueError:
+        log.warning("the stored %s %r is not a time; ignored", HEARD_AT, heard)
+        return 0.0
