@@ -36,7 +36,7 @@ from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter
-from .views import challenge_view, clean_name
+from .views import challenge_closed_text, challenge_view, clean_name
 
 LEVELS = range(1, 7)
 OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
@@ -346,7 +346,6 @@ class Challenges:
             row,
             ChallengeStatus.DECLINED,
             Action.CHALLENGE_DECLINED,
-            f"{shown(row.opponent_name)} declined the challenge.",
             mention=row.challenger_id,
         )
 
@@ -358,12 +357,11 @@ class Challenges:
             row,
             ChallengeStatus.CANCELLED,
             Action.CHALLENGE_CANCELLED,
-            f"{shown(row.challenger_name)} cancelled the challenge.",
             mention=row.opponent_id,
         )
 
     async def _close(
-        self, row: ChallengeRow, status: ChallengeStatus, action: Action, text: str, mention: int
+        self, row: ChallengeRow, status: ChallengeStatus, action: Action, mention: int
     ) -> ActionResult:
         now = self.clock()
         event = new_event(
@@ -371,10 +369,11 @@ class Challenges:
         )
         if not await self.store.close_challenge(row.id, status, now, event):
             raise ConflictError("the challenge was answered meanwhile")
+        view = await self.challenge_view(row.id)
         return ActionResult(
             action,
-            text,
-            challenge=await self.challenge_view(row.id),
+            challenge_closed_text(action, view),
+            challenge=view,
             mentions=(mention,),
             event=event.id,
         )

@@ -23,7 +23,7 @@ from .events import new_event
 from .live import LiveGames, apply_rules
 from .matches import second_game
 from .starting import Starter
-from .views import challenge_view, game_view, player
+from .views import challenge_closed_text, challenge_view, game_view, player, reminder_text
 
 
 class Deadlines:
@@ -66,12 +66,12 @@ class Deadlines:
             if await self.store.close_challenge(expired.id, ChallengeStatus.EXPIRED, now, event):
                 closed = await self.store.challenge(expired.id)
                 assert closed is not None
+                view = challenge_view(closed)
                 events.append(
                     ActionResult(
                         Action.CHALLENGE_EXPIRED,
-                        f"The challenge from {shown(closed.challenger_name)} to "
-                        f"{shown(closed.opponent_name)} expired.",
-                        challenge=challenge_view(closed),
+                        challenge_closed_text(Action.CHALLENGE_EXPIRED, view),
+                        challenge=view,
                         mentions=(closed.challenger_id,),
                         event=event.id,
                     )
@@ -154,8 +154,7 @@ class Deadlines:
         assert view.to_move is not None and view.deadline is not None
         return ActionResult(
             Action.REMINDER,
-            f"{shown(view.to_move.name)}, it is your move in game #{view.id}: "
-            f"half of your time has passed.",
+            reminder_text(view),
             game=view,
             mentions=(view.to_move.id,),
             event=event,

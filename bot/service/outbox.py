@@ -29,7 +29,13 @@ from ..words import duration
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
-from .views import after_move_text, challenge_view, game_view
+from .views import (
+    after_move_text,
+    challenge_closed_text,
+    challenge_view,
+    game_view,
+    reminder_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,11 @@ GIVE_UP_AFTER = 20
 """Attempts before an announcement is dropped (with a warning): about four hours of retries,
 for a channel that was deleted or that the bot may no longer post in."""
 LATE = "(Posted late: I could not post this at the time.)"
+CHALLENGE_CLOSINGS = (
+    Action.CHALLENGE_DECLINED,
+    Action.CHALLENGE_CANCELLED,
+    Action.CHALLENGE_EXPIRED,
+)
 EVERYTHING = 1e18
 """A time after every entry's next attempt: a new process owes everything written before it
 started (no action of its own is delivering those)."""
@@ -164,7 +175,7 @@ class Outbox:
                 return None  # over, or no clock: nothing left to remind of
             return ActionResult(
                 Action.REMINDER,
-                f"{shown(view.to_move.name)}, it is your move in game #{view.id}.",
+                reminder_text(view),
                 game=view,
                 mentions=(view.to_move.id,),
                 event=row.id,
@@ -200,14 +211,7 @@ class Outbox:
             )
         if action is Action.GAME_STARTED:
             return None  # a game entry; never stored against a challenge
-        words: dict[Action, str] = {
-            Action.CHALLENGE_DECLINED: f"{shown(view.opponent.name)} declined the challenge.",
-            Action.CHALLENGE_CANCELLED: f"{shown(view.challenger.name)} cancelled the challenge.",
-            Action.CHALLENGE_EXPIRED: (
-                f"The challenge from {shown(view.challenger.name)} to "
-                f"{shown(view.opponent.name)} expired."
-            ),
-        }
-        if action not in words:
+        if action not in CHALLENGE_CLOSINGS:
             return None
-        return ActionResult(action, words[action], challenge=view, event=row.id)
+        text = challenge_closed_text(action, view)
+        return ActionResult(action, text, challenge=view, event=row.id)

@@ -14,7 +14,7 @@ from rules.variants import Color, find_variant
 
 from ..enums import GameStatus, Side
 from ..markdown import shown
-from ..results import ChallengeView, GameView, Player
+from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
 
 MAX_NAME_LENGTH = 64
@@ -154,4 +154,26 @@ def count_sentence(view: GameView, row: GameRow, game: Game) -> str:
     return (
         f" {who} now has {view.advantage_left} moves to show a decisive advantage "
         f"(40-move count: {view.advantage_left} left)."
+    )
+
+
+def challenge_closed_text(action: Action, challenge: ChallengeView) -> str:
+    """The sentence of a challenge declined, cancelled or expired (said when it happens, and
+    again if it has to be posted late)."""
+    challenger, opponent = shown(challenge.challenger.name), shown(challenge.opponent.name)
+    if action is Action.CHALLENGE_DECLINED:
+        return f"{opponent} declined the challenge."
+    if action is Action.CHALLENGE_CANCELLED:
+        return f"{challenger} cancelled the challenge."
+    if action is Action.CHALLENGE_EXPIRED:
+        return f"The challenge from {challenger} to {opponent} expired."
+    raise ValueError(f"{action} does not close a challenge")
+
+
+def reminder_text(view: GameView) -> str:
+    """The half-time reminder of the player to move."""
+    assert view.to_move is not None
+    return (
+        f"{shown(view.to_move.name)}, it is your move in game #{view.id}: "
+        "half of your time has passed."
     )

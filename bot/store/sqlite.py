@@ -15,25 +15,19 @@ domain errors of :mod:`bot.store.errors`.
 from __future__ import annotations
 
 import asyncio
-import functools
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import fields, replace
-from enum import StrEnum
-from operator import attrgetter
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import aiosqlite
 
-from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
+from ..enums import ChallengeStatus
 from .errors import (
     ChallengeClosed,
-    ChallengeOpen,
-    ChannelBusy,
     SchemaTooNewError,
-    StaleVersion,
     StoreError,
 )
 from .rows import (
@@ -53,113 +47,22 @@ from .rows import (
     TakenBackMove,
 )
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-
-Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, RatingRow, SettingsRow)
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def _member(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
-    """The member stored as a word, by a dict lookup (``kind(word)`` goes through the enum
-    machinery, several times slower, and rows are decoded on every move); a word that is no
-    member still raises ``ValueError``."""
-    members: dict[str, StrEnum] = {member.value: member for member in kind}
-    return lambda word: members.get(word) or kind(word)
-
-
-def _decoder(cls: type[Row], **kinds: Callable[[Any], Any]) -> Callable[[Sequence[Any]], Row]:
-    """A function from a ``SELECT`` of ``cls``'s columns (in field order) to a ``cls``, with the
-    columns named in ``kinds`` converted (enums from their stored words, flags from 0/1)."""
-    names = [f.name for f in fields(cls)]
-    convert = [(names.index(name), kind) for name, kind in kinds.items()]
-
-    def decode(raw: Sequence[Any]) -> Row:
-        values = list(raw)
-        for index, kind in convert:
-            if values[index] is not None:
-                values[index] = kind(values[index])
-        return cls(*values)
-
-    return decode
-
-
-_DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
-    ChallengeRow: _decoder(
-        ChallengeRow,
-        color=_member(ColorChoice),
-        status=_member(ChallengeStatus),
-        thread=bool,
-        match_play=bool,
-    ),
-    GameRow: _decoder(
-        GameRow,
-        status=_member(GameStatus),
-        winner=_member(Side),
-        draw_offer=_member(Side),
-        advantage_side=_member(Side),
-        takeback_offer=_member(Side),
-        rated=bool,
-    ),
-    MoveRow: _decoder(MoveRow),
-    EventRow: _decoder(EventRow),
-    RatingRow: _decoder(RatingRow),
-    SettingsRow: _decoder(SettingsRow, threads=_member(ThreadMode)),
-}
-_COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in _DECODE}
-_NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))
-_MOVE_COLUMNS = f"game_id, {_NEW_MOVE_COLUMNS}"
-_NEW_GAME_FIELDS = tuple(
-    f.name for f in fields(NewGame) if f.name not in ("first_of_match", "moves")
+from .sqlite_sql import (
+    DECODE,
+    MOVE_COLUMNS,
+    NEW_CHALLENGE_FIELDS,
+    RATING_OF,
+    Row,
+    domain_refusal,
+    guarded_update,
+    insert_event,
+    insert_game,
+    rate_game,
+    row_values,
+    select_from,
+    shielded,
+    split_statements,
 )
-_NEW_CHALLENGE_FIELDS = tuple(f.name for f in fields(NewChallenge))
-_RATING_COLUMNS = _COLUMNS[RatingRow]
-
-
-_VALUES: dict[type[Any], Callable[[Any], tuple[Any, ...]]] = {
-    cls: attrgetter(*(f.name for f in fields(cls)))
-    for cls in (NewChallenge, NewMove, RatingRow, NewEvent)
-}
-_NEW_EVENT_COLUMNS = ", ".join(f.name for f in fields(NewEvent))
-_INSERT_EVENT = (
-    f"INSERT INTO outbox ({_NEW_EVENT_COLUMNS}) VALUES ({', '.join('?' for _ in fields(NewEvent))})"
-)
-
-
-def _values(record: NewChallenge | NewMove | RatingRow | NewEvent) -> tuple[Any, ...]:
-    """A record's field values in order, for an ``INSERT`` (``dataclasses.astuple`` deep-copies
-    each one, and ``fields()`` is slow enough to show in a move's cost)."""
-    return _VALUES[type(record)](record)
-
-
-def _select(cls: type[Any], table: str) -> str:
-    return f"SELECT {_COLUMNS[cls]} FROM {table}"
-
-
-_RATING_OF = _select(RatingRow, "ratings") + " WHERE guild_id = ? AND user_id = ? AND variant = ?"
-
-
-def _shielded(method: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Run a write to completion even if the caller is cancelled (a command timing out, a
-    shutdown): a transaction interrupted between statements would otherwise leave the shared
-    connection inside ``BEGIN`` for the next caller.  The caller still sees the cancellation and
-    the service drops its in-memory copy, so it rereads whatever the write did."""
-
-    @functools.wraps(method)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        return await asyncio.shield(asyncio.ensure_future(method(*args, **kwargs)))
-
-    return wrapper
-
-
-def _refusal(error: sqlite3.IntegrityError) -> Exception:
-    """The domain error a unique-index violation stands for; other integrity errors are bugs
-    and stay what they are."""
-    text = str(error)
-    if "games.channel_id" in text:
-        return ChannelBusy("a game is already running in that channel")
-    if "challenges.challenger_id, challenges.channel_id" in text:
-        return ChallengeOpen("the challenger already has an open challenge in that channel")
-    return error
 
 
 class SqliteStore:
@@ -217,7 +120,7 @@ class SqliteStore:
             if number <= version:
                 continue
             async with self.transaction() as db:
-                for statement in _statements(sql):
+                for statement in split_statements(sql):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {number}")
 
@@ -244,10 +147,10 @@ class SqliteStore:
 
     async def _one(self, cls: type[Row], sql: str, params: tuple[Any, ...] = ()) -> Row | None:
         row = await self._fetch_one(sql, params)
-        return None if row is None else _DECODE[cls](row)
+        return None if row is None else DECODE[cls](row)
 
     async def _all(self, cls: type[Row], sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
-        decode = _DECODE[cls]
+        decode = DECODE[cls]
         return [decode(row) for row in await self._fetch_all(sql, params)]
 
     async def schema_version(self) -> int:
@@ -260,33 +163,33 @@ class SqliteStore:
 
     # -- challenges ------------------------------------------------------------------------------
 
-    @_shielded
+    @shielded
     async def insert_challenge(self, challenge: NewChallenge, event: NewEvent | None = None) -> int:
         sql = (
-            f"INSERT INTO challenges ({', '.join(_NEW_CHALLENGE_FIELDS)}, status, updated_at) "
-            f"VALUES ({', '.join('?' for _ in _NEW_CHALLENGE_FIELDS)}, 'open', ?)"
+            f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_FIELDS)}, status, updated_at) "
+            f"VALUES ({', '.join('?' for _ in NEW_CHALLENGE_FIELDS)}, 'open', ?)"
         )
         try:
             async with self.transaction() as db:
-                cursor = await db.execute(sql, (*_values(challenge), challenge.created_at))
+                cursor = await db.execute(sql, (*row_values(challenge), challenge.created_at))
                 challenge_id = int(cursor.lastrowid or 0)
                 if event is not None:
-                    await _insert_event(db, replace(event, challenge_id=challenge_id))
+                    await insert_event(db, replace(event, challenge_id=challenge_id))
                 return challenge_id
         except sqlite3.IntegrityError as exc:
-            raise _refusal(exc) from None
+            raise domain_refusal(exc) from None
 
     async def challenge(self, challenge_id: int) -> ChallengeRow | None:
-        sql = _select(ChallengeRow, "challenges") + " WHERE id = ?"
+        sql = select_from(ChallengeRow, "challenges") + " WHERE id = ?"
         return await self._one(ChallengeRow, sql, (challenge_id,))
 
     async def open_challenge_of(self, challenger_id: int, channel_id: int) -> ChallengeRow | None:
-        sql = _select(ChallengeRow, "challenges") + (
+        sql = select_from(ChallengeRow, "challenges") + (
             " WHERE challenger_id = ? AND channel_id = ? AND status = 'open'"
         )
         return await self._one(ChallengeRow, sql, (challenger_id, channel_id))
 
-    @_shielded
+    @shielded
     async def close_challenge(
         self,
         challenge_id: int,
@@ -302,10 +205,10 @@ class SqliteStore:
             if cursor.rowcount != 1:
                 return False
             if event is not None:
-                await _insert_event(db, event)
+                await insert_event(db, event)
             return True
 
-    @_shielded
+    @shielded
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -313,20 +216,20 @@ class SqliteStore:
             )
 
     async def expired_challenges(self, now: float) -> list[ChallengeRow]:
-        sql = _select(ChallengeRow, "challenges") + (
+        sql = select_from(ChallengeRow, "challenges") + (
             " WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at"
         )
         return await self._all(ChallengeRow, sql, (now,))
 
     # -- games -----------------------------------------------------------------------------------
 
-    @_shielded
+    @shielded
     async def start_game(
         self, game: NewGame, challenge_id: int | None = None, event: NewEvent | None = None
     ) -> int:
         try:
             async with self.transaction() as db:
-                game_id = await _insert_game(db, game)
+                game_id = await insert_game(db, game)
                 if challenge_id is not None:
                     cursor = await db.execute(
                         "UPDATE challenges SET status = 'accepted', game_id = ?, updated_at = ? "
@@ -336,40 +239,43 @@ class SqliteStore:
                     if cursor.rowcount != 1:
                         raise ChallengeClosed("the challenge is no longer open")
                 if event is not None:
-                    await _insert_event(db, replace(event, game_id=game_id))
+                    await insert_event(db, replace(event, game_id=game_id))
                 return game_id
         except sqlite3.IntegrityError as exc:
-            raise _refusal(exc) from None
+            raise domain_refusal(exc) from None
 
     async def game(self, game_id: int) -> GameRow | None:
-        return await self._one(GameRow, _select(GameRow, "games") + " WHERE id = ?", (game_id,))
+        return await self._one(GameRow, select_from(GameRow, "games") + " WHERE id = ?", (game_id,))
 
     async def running_game_in(self, channel_id: int) -> GameRow | None:
-        sql = _select(GameRow, "games") + " WHERE channel_id = ? AND status = 'running'"
+        sql = select_from(GameRow, "games") + " WHERE channel_id = ? AND status = 'running'"
         return await self._one(GameRow, sql, (channel_id,))
 
     async def last_finished_game_in(self, channel_id: int) -> GameRow | None:
-        sql = _select(GameRow, "games") + (
+        sql = select_from(GameRow, "games") + (
             " WHERE channel_id = ? AND status != 'running' ORDER BY updated_at DESC, id DESC"
             " LIMIT 1"
         )
         return await self._one(GameRow, sql, (channel_id,))
 
     async def running_games_in_guild(self, guild_id: int | None) -> list[GameRow]:
-        sql = _select(GameRow, "games") + " WHERE status = 'running' AND guild_id IS ? ORDER BY id"
+        sql = (
+            select_from(GameRow, "games")
+            + " WHERE status = 'running' AND guild_id IS ? ORDER BY id"
+        )
         return await self._all(GameRow, sql, (guild_id,))
 
     async def computer_games_waiting(self) -> list[GameRow]:
-        sql = _select(GameRow, "games") + (
+        sql = select_from(GameRow, "games") + (
             " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL ORDER BY id"
         )
         return await self._all(GameRow, sql)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        sql = _select(MoveRow, "moves") + " WHERE game_id = ? ORDER BY ply"
+        sql = select_from(MoveRow, "moves") + " WHERE game_id = ? ORDER BY ply"
         return await self._all(MoveRow, sql, (game_id,))
 
-    @_shielded
+    @shielded
     async def update_game(
         self,
         game_id: int,
@@ -383,22 +289,22 @@ class SqliteStore:
     ) -> None:
         try:
             async with self.transaction() as db:
-                await _guarded_update(db, game_id, version, changes)
+                await guarded_update(db, game_id, version, changes)
                 if move is not None:
                     await db.execute(
-                        f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-                        (game_id, *_values(move)),
+                        f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, *row_values(move)),
                     )
                 if rated is not None:
-                    await _rate(db, game_id, rated)
+                    await rate_game(db, game_id, rated)
                 if follow_up is not None:
-                    await _insert_game(db, follow_up)
+                    await insert_game(db, follow_up)
                 if event is not None:
-                    await _insert_event(db, event)
+                    await insert_event(db, event)
         except sqlite3.IntegrityError as exc:
-            raise _refusal(exc) from None
+            raise domain_refusal(exc) from None
 
-    @_shielded
+    @shielded
     async def take_back(
         self,
         game_id: int,
@@ -409,15 +315,15 @@ class SqliteStore:
         event: NewEvent | None = None,
     ) -> None:
         async with self.transaction() as db:
-            await _guarded_update(db, game_id, version, changes)
+            await guarded_update(db, game_id, version, changes)
             await db.execute(
-                f"INSERT INTO taken_back_moves ({_MOVE_COLUMNS}, taken_back_at) "
-                f"SELECT {_MOVE_COLUMNS}, ? FROM moves WHERE game_id = ? AND ply > ?",
+                f"INSERT INTO taken_back_moves ({MOVE_COLUMNS}, taken_back_at) "
+                f"SELECT {MOVE_COLUMNS}, ? FROM moves WHERE game_id = ? AND ply > ?",
                 (when, game_id, ply),
             )
             await db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
             if event is not None:
-                await _insert_event(db, event)
+                await insert_event(db, event)
 
     async def taken_back_moves(self, game_id: int) -> list[TakenBackMove]:
         rows = await self._fetch_all(
@@ -430,13 +336,13 @@ class SqliteStore:
     async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
         timeouts = await self._all(
             GameRow,
-            _select(GameRow, "games")
+            select_from(GameRow, "games")
             + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= ? ORDER BY id",
             (now,),
         )
         reminders = await self._all(
             GameRow,
-            _select(GameRow, "games")
+            select_from(GameRow, "games")
             + " WHERE status = 'running' AND remind_at IS NOT NULL AND remind_at <= ?"
             " AND (deadline IS NULL OR deadline > ?) ORDER BY id",
             (now, now),
@@ -446,11 +352,11 @@ class SqliteStore:
     # -- matches, history, ratings ---------------------------------------------------------------
 
     async def match_games(self, match_id: int) -> list[GameRow]:
-        sql = _select(GameRow, "games") + " WHERE match_id = ? ORDER BY id"
+        sql = select_from(GameRow, "games") + " WHERE match_id = ? ORDER BY id"
         return await self._all(GameRow, sql, (match_id,))
 
     async def matches_waiting(self) -> list[GameRow]:
-        sql = _select(GameRow, "games g") + (
+        sql = select_from(GameRow, "games g") + (
             " WHERE g.match_id = g.id AND g.status = 'finished' AND NOT EXISTS"
             " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id != g.id) ORDER BY g.id"
         )
@@ -471,7 +377,7 @@ class SqliteStore:
         where = " WHERE guild_id IS ? AND status != 'running'"
         extra = "" if variant is None else " AND variant = ?"
         if user_id is None:
-            sql = _select(GameRow, "games") + where + extra + order
+            sql = select_from(GameRow, "games") + where + extra + order
             params: tuple[Any, ...] = (guild_id, *([] if variant is None else [variant]), limit)
         else:
             sides = []
@@ -479,7 +385,7 @@ class SqliteStore:
             for side in ("white_id", "black_id"):
                 sides.append(
                     "SELECT * FROM ("
-                    + _select(GameRow, "games")
+                    + select_from(GameRow, "games")
                     + f"{where} AND {side} = ?{extra}{order})"
                 )
                 params += (guild_id, user_id, *([] if variant is None else [variant]), limit)
@@ -488,10 +394,10 @@ class SqliteStore:
         return await self._all(GameRow, sql, params)
 
     async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None:
-        return await self._one(RatingRow, _RATING_OF, (guild_id, user_id, variant))
+        return await self._one(RatingRow, RATING_OF, (guild_id, user_id, variant))
 
     async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
-        sql = _select(RatingRow, "ratings") + (
+        sql = select_from(RatingRow, "ratings") + (
             " WHERE guild_id = ? AND variant = ? ORDER BY rating DESC, games DESC, user_id LIMIT ?"
         )
         return await self._all(RatingRow, sql, (guild_id, variant, limit))
@@ -520,21 +426,23 @@ class SqliteStore:
     async def pending_events(
         self, now: float, *, game_id: int | None = None, limit: int = 100
     ) -> list[EventRow]:
-        sql = _select(EventRow, "outbox") + " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
+        sql = (
+            select_from(EventRow, "outbox") + " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
+        )
         params: tuple[Any, ...] = (now,)
         if game_id is not None:
             sql += " AND game_id = ?"
             params += (game_id,)
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
 
-    @_shielded
+    @shielded
     async def event_delivered(self, event_id: str, now: float) -> None:
         async with self.transaction() as db:
             await db.execute(
                 "UPDATE outbox SET delivered_at = ?, payload = NULL WHERE id = ?", (now, event_id)
             )
 
-    @_shielded
+    @shielded
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -547,7 +455,7 @@ class SqliteStore:
         row = await self._fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
-    @_shielded
+    @shielded
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction() as db:
             await db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
@@ -555,7 +463,7 @@ class SqliteStore:
     # -- server settings -------------------------------------------------------------------------
 
     async def settings(self, guild_id: int) -> SettingsRow | None:
-        sql = _select(SettingsRow, "guild_settings") + " WHERE guild_id = ?"
+        sql = select_from(SettingsRow, "guild_settings") + " WHERE guild_id = ?"
         return await self._one(SettingsRow, sql, (guild_id,))
 
     async def game_channels(self, guild_id: int) -> list[int]:
@@ -565,7 +473,7 @@ class SqliteStore:
         )
         return [int(r[0]) for r in rows]
 
-    @_shielded
+    @shielded
     async def save_settings(
         self,
         guild_id: int,
@@ -597,71 +505,3 @@ class SqliteStore:
                 "DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
                 [(guild_id, c) for c in disallow],
             )
-
-
-async def _insert_event(db: aiosqlite.Connection, event: NewEvent) -> None:
-    await db.execute(_INSERT_EVENT, _values(event))
-
-
-async def _insert_game(db: aiosqlite.Connection, game: NewGame) -> int:
-    """Insert a running game and its first moves; a game that opens a match is then named as
-    the match's first game."""
-    marks = ", ".join("?" for _ in _NEW_GAME_FIELDS)
-    cursor = await db.execute(
-        f"INSERT INTO games ({', '.join(_NEW_GAME_FIELDS)}, status, updated_at)"
-        f" VALUES ({marks}, 'running', ?)",
-        (*(getattr(game, name) for name in _NEW_GAME_FIELDS), game.created_at),
-    )
-    game_id = int(cursor.lastrowid or 0)
-    if game.first_of_match:
-        await db.execute("UPDATE games SET match_id = id WHERE id = ?", (game_id,))
-    await db.executemany(
-        f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, *_values(move)) for move in game.moves],
-    )
-    return game_id
-
-
-async def _guarded_update(
-    db: aiosqlite.Connection, game_id: int, version: int, changes: GameChanges
-) -> None:
-    """Apply ``changes`` to the game if it is still at ``version`` (bumping it);
-    :class:`StaleVersion` otherwise, which rolls the caller's transaction back."""
-    assignments = "".join(f"{column} = ?, " for column in changes)
-    cursor = await db.execute(
-        f"UPDATE games SET {assignments}version = version + 1 WHERE id = ? AND version = ?",
-        (*changes.values(), game_id, version),
-    )
-    if cursor.rowcount != 1:
-        raise StaleVersion(f"game #{game_id} is no longer at version {version}")
-
-
-async def _rate(db: aiosqlite.Connection, game_id: int, rated: RatedGame) -> None:
-    """Both players' ladder rows for one rated game, read and written inside the caller's
-    transaction, and the ratings recorded on the game."""
-    before = []
-    for user_id in (rated.white_id, rated.black_id):
-        async with db.execute(_RATING_OF, (rated.guild_id, user_id, rated.variant)) as cursor:
-            row = await cursor.fetchone()
-        before.append(None if row is None else _DECODE[RatingRow](row))
-    change = rated.rate(before[0], before[1])
-    marks = ", ".join("?" for _ in fields(RatingRow))
-    await db.executemany(
-        f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}) VALUES ({marks})",
-        [_values(change.white), _values(change.black)],
-    )
-    await db.execute(
-        "UPDATE games SET white_rating = ?, white_rating_change = ?, black_rating = ?,"
-        " black_rating_change = ? WHERE id = ?",
-        (
-            change.white.rating,
-            change.white_change,
-            change.black.rating,
-            change.black_change,
-            game_id,
-        ),
-    )
-
-
-def _statements(sql: str) -> list[str]:
-    return [s.strip() for s in sql.split(";") if s.strip()]
