@@ -21,9 +21,11 @@ from e2e_harness import (
     Launch,
     Users,
     channel_posts,
+    content_of,
     custom_ids,
     embed_of,
     game_id_of,
+    is_ephemeral,
     user,
 )
 from fake_discord import FakeDiscord
@@ -106,5 +108,40 @@ async def test_a_kill_between_the_move_and_its_post_is_announced_after_the_resta
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
     text = str(post["embeds"][0]["description"])  # type: ignore[index]
     assert "Posted late" in text and "Bob to move" in text, text
+    await asyncio.sleep(1.0)
+    assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
+
+
+async def test_a_refused_answer_tells_the_player_it_went_through(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    """Discord refuses the board that answers Bob's Accept (403, once): the game stands, so
+    Bob is told it went through, not to try again; the board is posted in the channel."""
+    bot, users = await launch(SCHEDULER_INTERVAL_SECONDS="0.2")
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
+    )
+    answer = await sent.callback()
+    [accept, *_] = custom_ids(answer)
+    message = users.fake.original_message(sent.token)
+    assert message is not None
+    pressed = await users.press(accept, message, BOB)
+    refused = fake.inject(
+        "POST",
+        rf"/webhooks/\d+/{pressed.token}$",
+        403,
+        code=50013,
+        message="Missing Permissions",
+        times=1,
+    )
+    await pressed.callback()
+    told = await pressed.followup(1)  # the first follow-up (the board) was refused
+    assert refused.hits == 1
+    assert is_ephemeral(told), told.json
+    assert content_of(told).startswith("Done, but Discord refused my message"), told.json
+    with sqlite3.connect(bot.database) as db:
+        (game_id,) = db.execute("SELECT id FROM games WHERE status = 'running'").fetchone()
+    [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
+    assert "Alice" in str(post["embeds"][0]["description"])  # type: ignore[index]
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0

@@ -136,6 +136,10 @@ class Presenter:
         except ServiceError as error:
             with contextlib.suppress(discord.HTTPException):
                 await reply.private(user_error(error))
+        except PostedLater as error:
+            log.warning("Discord refused an answer (%s); it is posted in the channel", error)
+            with contextlib.suppress(discord.HTTPException):
+                await reply.private(PostedLater.TEXT)
         except discord.HTTPException as error:
             log.warning("Discord refused a request: %s", error)
             with contextlib.suppress(discord.HTTPException):
@@ -295,7 +299,8 @@ class Presenter:
     async def handing(self, result: ActionResult) -> AsyncIterator[None]:
         """Deliver ``result``'s announcement by the body of the ``with``: older announcements of
         the same game still owed go first (in the channel), and the entry is marked delivered
-        when the body succeeds, or kept with the message for a later post when it fails."""
+        when the body succeeds, or kept with the message for a later post when it fails (raising
+        :class:`PostedLater`: the change stands, so the user must not be told to try again)."""
         event = result.event
         if event is None:
             yield
@@ -305,6 +310,10 @@ class Presenter:
                 await self._deliver_owed(game_id=result.game.id, skip=event, covered=True)
             try:
                 yield
+            except Exception as exc:
+                with contextlib.suppress(Exception):
+                    await self.service.outbox.failed(event, result)
+                raise PostedLater(str(exc)) from exc
             except BaseException:
                 with contextlib.suppress(Exception):
                     await self.service.outbox.failed(event, result)
@@ -402,3 +411,14 @@ class Presenter:
 
 class _Stop(Exception):
     """The bot is shutting down; the interaction has been told."""
+
+
+class PostedLater(Exception):
+    """Discord refused the message announcing a change that was made; the outbox posts it in
+    the channel instead.  Told to the user as :data:`TEXT`, never as "try again" (the retry
+    would be refused: the move, say, was already played)."""
+
+    TEXT = (
+        "Done, but Discord refused my message about it; "
+        "I will post it in the channel as soon as I can."
+    )
