@@ -24,6 +24,7 @@ from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARI
 from bot.ui.client import DraughtsBot
 from bot.ui.embeds import challenge_embed, game_embed, result_words, status_words
 from bot.ui.media import Media, board_request, draw_board, draw_replay
+from bot.ui.presenter import nonce
 from bot.ui.presenter import user_error
 from bot.ui.replies import Outgoing
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
@@ -522,3 +523,15 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         ("resign", 5),
         ("rematch", 5),
     ]
+
+
+def test_a_repost_of_a_message_has_its_nonce_and_other_messages_do_not() -> None:
+    """Discord shows a message once per nonce (``enforce_nonce``): a part of an announcement
+    posted again must reuse its nonce, and no two parts (a game's end, its replay, a match's
+    next game) or two announcements may share one."""
+    event, other = "A" * 22, "B" * 22
+    parts = ["board-7", "replay-7", "board-8", "#0", "#1"]
+    nonces = {nonce(e, p) for e in (event, other) for p in parts}
+    assert len(nonces) == 2 * len(parts)
+    assert nonce(event, "board-8") == nonce(event, "board-8")
+    assert all(1 <= len(n) <= 25 for n in nonces)

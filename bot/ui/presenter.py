@@ -10,7 +10,9 @@ changed is shown the same way whatever caused it, a command, a button or the sch
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -186,6 +188,7 @@ class Presenter:
             embed=game_embed(view, headline, image),
             files=[(image, png)],
             mentions=mentions,
+            part=f"board-{view.id}",
         )
         if view.running and view.to_move is not None and view.to_move.id in mentions:
             out.content = f"{mention(view.to_move)}, your move."
@@ -234,7 +237,10 @@ class Presenter:
             content = f"{pings(result.mentions)} {result.text}".strip()
             await send(Outgoing(content=content, mentions=result.mentions))
         if result.follow_up is not None:  # a match's second game, in the same channel
-            await self._show(send, result.follow_up)
+            try:
+                await self._show(send, result.follow_up)
+            except Exception as exc:  # the first part was shown: only the rest is owed
+                raise _ShownInPart(result.follow_up) from exc
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
         """The animated replay of a finished game (rendered in a worker process)."""
@@ -246,7 +252,16 @@ class Presenter:
         caption = f"Replay of game #{view.id}."
         if replay.note:
             caption += f" {replay.note}"
-        await send(Outgoing(content=caption, files=[(f"game-{view.id}.gif", replay.data)]))
+        try:
+            await send(
+                Outgoing(
+                    content=caption,
+                    files=[(f"game-{view.id}.gif", replay.data)],
+                    part=f"replay-{view.id}",
+                )
+            )
+        except discord.HTTPException as exc:  # a nicety: the result is shown; /replay makes it
+            log.warning("the replay of game %s was not posted: %s", view.id, exc)
 
     # -- without an interaction ------------------------------------------------------------
 
@@ -310,6 +325,10 @@ class Presenter:
                 await self._deliver_owed(game_id=result.game.id, skip=event, covered=True)
             try:
                 yield
+            except _ShownInPart as part:
+                with contextlib.suppress(Exception):
+                    await self.service.outbox.failed(event, part.rest)
+                raise PostedLater(str(part.__cause__)) from part.__cause__
             except Exception as exc:
                 with contextlib.suppress(Exception):
                     await self.service.outbox.failed(event, result)
@@ -403,14 +422,29 @@ class Presenter:
         async def send(out: Outgoing) -> discord.Message:
             kwargs = out.send_kwargs()
             if event is not None:
-                kwargs["nonce"] = f"{event}-{next(numbers)}"
+                kwargs["nonce"] = nonce(event, out.part or f"#{next(numbers)}")
             return await channel.send(**kwargs)
 
         return send
 
 
+def nonce(event: str, part: str) -> str:
+    """The nonce of one message of an announcement: the same for a repost of that message (so
+    Discord shows it once), distinct for its other messages; 24 characters (Discord takes 25)."""
+    digest = hashlib.blake2b(f"{event}/{part}".encode(), digest_size=18).digest()
+    return base64.urlsafe_b64encode(digest).decode()
+
+
 class _Stop(Exception):
     """The bot is shutting down; the interaction has been told."""
+
+
+class _ShownInPart(Exception):
+    """The first part of a result was shown and ``rest`` (a match's next game) was not."""
+
+    def __init__(self, rest: ActionResult) -> None:
+        super().__init__("shown in part")
+        self.rest = rest
 
 
 class PostedLater(Exception):

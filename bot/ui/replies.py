@@ -30,6 +30,9 @@ class Outgoing:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
     mentions: tuple[int, ...] = ()
+    part: str = ""
+    """What this message is within an announcement (``board-<game>``, ``replay-<game>``): a
+    repost of the same part gets the same nonce, another part never does."""
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         """Only the users this message is meant to ping: names typed by users (which may read
