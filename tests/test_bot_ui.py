@@ -24,8 +24,7 @@ from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARI
 from bot.ui.client import DraughtsBot
 from bot.ui.embeds import challenge_embed, game_embed, result_words, status_words
 from bot.ui.media import Media, board_request, draw_board, draw_replay
-from bot.ui.presenter import nonce
-from bot.ui.presenter import user_error
+from bot.ui.presenter import nonce, user_error
 from bot.ui.replies import Outgoing
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
 from bot.words import duration
