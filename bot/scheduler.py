@@ -66,8 +66,10 @@ class Scheduler:
     async def run_once(self) -> int:
         """One check; returns how many events were handed on."""
         if self.hearing is not None and not self.hearing():
-            if self._deaf_since is None:  # deaf since the last check that could hear
-                self._deaf_since = self._heard_at or self.monotonic()
+            # Deaf since the last check that could hear.  Before the first one (the bot is
+            # connecting), the service measures the silence from its database instead.
+            if self._deaf_since is None and self._heard_at is not None:
+                self._deaf_since = self._heard_at
             return 0
         if self._deaf_since is not None:
             self.service.deaf(self.monotonic() - self._deaf_since)

@@ -191,3 +191,32 @@ async def test_an_extension_lost_with_the_process_is_posted_late(
     assert late.result is not None and late.result.action is Action.CLOCK_EXTENDED
     assert late.result.text.startswith(LATE) and "Bob to move, with" in late.result.text
     assert late.result.mentions == (BOB.id,)
+
+
+async def test_connecting_after_a_restart_is_not_counted_twice(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """After a restart the scheduler waits, deaf, until the bot is connected; that wait is part
+    of the silence measured from the database, so it is not added again."""
+    first = await services.open(db_path)
+    game = await start(first)
+    assert await first.tick() == []  # heard at T0
+    await first.close()
+    clock.now = T0 + 2 * HOUR
+    again = await services.open(db_path)
+    posted: list[ActionResult] = []
+
+    async def post(result: ActionResult) -> None:
+        posted.append(result)
+
+    connected = False
+    scheduler = Scheduler(again, post, 1.0, hearing=lambda: connected, monotonic=clock)
+    assert await scheduler.run_once() == 0  # connecting
+    clock.advance(30)
+    connected = True
+    assert await scheduler.run_once() == 1
+    (extended,) = posted
+    assert extended.game is not None
+    # Silence: 2 h 30 s since the last check, once; Alice had her whole hour left.
+    assert extended.game.deadline == game.deadline + 2 * HOUR + 30  # type: ignore[operator]
+    assert "with 1 hour left" in extended.text

@@ -265,3 +265,22 @@ async def test_a_game_waiting_for_the_computer_is_covered_by_its_reply(
     owed = {o.event: o for o in await again.outbox.owed(game_id=view.id, covered=True)}
     assert moved.event in owed and owed[moved.event].result is None
     assert reply.event in owed  # its own entry, which the one showing it skips
+
+
+async def test_a_new_process_leaves_its_own_new_entries_to_their_actions(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """The catch-up of a new process (its first hand-out) owes what earlier processes left, not
+    the entries of its own actions still being answered (a slow answer within Discord's window
+    would otherwise be posted a second time)."""
+    first = await services.open(db_path)
+    left = await start_result(first)
+    await first.close()
+    clock.advance(1)
+    again = await services.open(db_path)
+    clock.advance(1)
+    mine = await challenge(again, channel_id=CHANNEL + 1)
+    owed = {o.event for o in await again.outbox.owed()}
+    assert left.event in owed and mine.event not in owed
+    clock.advance(HANDOFF_SECONDS)  # its action never said it was delivered: now it is owed
+    assert mine.event in {o.event for o in await again.outbox.owed()}

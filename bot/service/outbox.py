@@ -83,6 +83,7 @@ class Outbox:
         self.clock = clock
         self.rng = rng
         self._caught_up = False
+        self._started = clock()
 
     async def delivered(self, event: str) -> None:
         """Players have seen the announcement ``event``."""
@@ -105,12 +106,20 @@ class Outbox:
         self, *, game_id: int | None = None, covered: bool = False, limit: int = 50
     ) -> list[Owed]:
         """The announcements due for delivery now, oldest first (of one game when given).  The
-        first call of a process hands out everything written before it, due or not.
+        first call of a process also hands out everything written before the process started,
+        due or not (no action of this process is delivering those).
         ``covered``: a newer announcement of ``game_id`` is about to be shown, so every older
         entry of the game, due or not, is handed out now (ahead of it, keeping the order), and
         those that would only show the game as it stands are covered by it."""
-        now = self.clock() if self._caught_up and not covered else EVERYTHING
-        rows = await self.store.pending_events(now, game_id=game_id, limit=limit)
+        now = self.clock()
+        if self._caught_up and not covered:
+            rows = await self.store.pending_events(now, game_id=game_id, limit=limit)
+        else:
+            rows = await self.store.pending_events(EVERYTHING, game_id=game_id, limit=limit)
+            if not covered:  # this process's own entries are still in its actions' hands
+                rows = [
+                    r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
+                ]
         if game_id is None:
             self._caught_up = True
         last_of_game: dict[int, str] = {}

@@ -304,9 +304,14 @@ class Presenter:
             await self.service.set_challenge_message(challenge.id, message_id)
 
     async def on_event(self, result: ActionResult) -> None:
-        """A scheduler event or a computer reply nobody claimed, posted in its channel."""
-        async with self.handing(result):
-            await self._post(result)
+        """A scheduler event or a computer reply nobody claimed, posted in its channel.  A post
+        Discord refuses stays owed and is retried (a warning, not an error: a channel may well
+        refuse for a while)."""
+        try:
+            async with self.handing(result):
+                await self._post(result)
+        except PostedLater as refused:
+            log.warning("announcement %s not delivered (%s); will retry", result.event, refused)
 
     # -- announcements owed: the outbox ----------------------------------------------------
 
