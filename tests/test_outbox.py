@@ -35,7 +35,7 @@ from bot.errors import ServiceError
 from bot.results import Action, ActionResult
 from bot.service import GameService
 from bot.service.events import HANDOFF_SECONDS, decode, encode
-from bot.service.outbox import GIVE_UP_AFTER, LATE
+from bot.service.outbox import ANSWER_SETTLE_SECONDS, GIVE_UP_AFTER, LATE, TOKEN_LIFE_SECONDS
 
 FAR = 10.0**12
 
@@ -284,3 +284,26 @@ async def test_a_new_process_leaves_its_own_new_entries_to_their_actions(
     assert left.event in owed and mine.event not in owed
     clock.advance(HANDOFF_SECONDS)  # its action never said it was delivered: now it is owed
     assert mine.event in {o.event for o in await again.outbox.owed()}
+
+
+async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """A process died while Discord held its answer: the next one neither posts the entry at
+    once (the answer may still arrive) nor forgets it; once the answer must have arrived it
+    hands the entry out with the token to ask Discord about, while the token still works."""
+    first = await services.open(db_path)
+    moved = await start_result(first)
+    assert moved.event is not None
+    await first.outbox.answering(moved.event, "token-1")
+    await first.close()  # killed with the answer in flight
+
+    again = await services.open(db_path)
+    assert moved.event not in {o.event for o in await again.outbox.owed()}
+    clock.advance(ANSWER_SETTLE_SECONDS)
+    [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
+    assert owed.answer_token == "token-1" and owed.result is not None
+    await again.outbox.failed(owed.event, owed.result)  # Discord said no: posting failed
+    clock.advance(TOKEN_LIFE_SECONDS)
+    [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
+    assert owed.answer_token is None  # failed (or too old to ask): just post it

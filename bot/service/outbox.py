@@ -50,6 +50,11 @@ CHALLENGE_CLOSINGS = (
     Action.CHALLENGE_CANCELLED,
     Action.CHALLENGE_EXPIRED,
 )
+ANSWER_SETTLE_SECONDS = 5.0
+"""After this long an interaction's answer has arrived or never will (Discord takes the first
+answer within 3 s; a deferred one is filled in within seconds of the action)."""
+TOKEN_LIFE_SECONDS = 14 * 60.0
+"""An interaction token can be asked about for 15 minutes; a minute is kept in hand."""
 EVERYTHING = 1e18
 """A time after every entry's next attempt: a new process owes everything written before it
 started (no action of its own is delivering those)."""
@@ -63,6 +68,9 @@ class Owed:
     event: str
     attempts: int
     result: ActionResult | None
+    answer_token: str | None = None
+    """The token of an interaction answer that carried it when its process died: ask Discord
+    whether that answer arrived before posting it again."""
 
 
 class Outbox:
@@ -120,19 +128,35 @@ class Outbox:
                 rows = [
                     r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
                 ]
-        if game_id is None:
-            self._caught_up = True
+        catching_up = game_id is None and not self._caught_up
         last_of_game: dict[int, str] = {}
         for row in rows:
             if row.game_id is not None and not covered:
                 last_of_game[row.game_id] = row.id
         owed = []
+        settling = False
         for row in rows:
             superseded = row.game_id is not None and last_of_game.get(row.game_id) != row.id
             if not superseded and row.payload is None and await self._computer_to_move(row):
                 continue  # its reply, due soon, shows the game as it stands (and covers this)
-            owed.append(Owed(row.id, row.attempts, await self._result(row, superseded)))
+            check = None
+            if not superseded and row.answer_token is not None and row.answer_at is not None:
+                age = now - row.answer_at
+                if age < ANSWER_SETTLE_SECONDS:
+                    settling = True  # that answer may still arrive: decide once it cannot
+                    continue
+                if age < TOKEN_LIFE_SECONDS:
+                    check = row.answer_token
+            result = await self._result(row, superseded)
+            owed.append(Owed(row.id, row.attempts, result, check))
+        if catching_up and not settling:
+            self._caught_up = True  # otherwise the next call looks at the earlier ones again
         return owed
+
+    async def answering(self, event: str, token: str) -> None:
+        """An interaction's answer is about to deliver ``event``: keep its token, so that if
+        this process dies before hearing back, the next one can ask Discord whether it arrived."""
+        await self.store.event_answering(event, token, self.clock())
 
     async def _computer_to_move(self, row: EventRow) -> bool:
         """Whether ``row``'s game waits for the computer's move (which never has a deadline)."""

@@ -199,6 +199,11 @@ class Store(Protocol):
         oldest first."""
         ...
 
+    async def event_answering(self, event_id: str, token: str, now: float) -> None:
+        """An interaction's answer carrying the announcement is being sent (its token kept
+        until the announcement is delivered or failed)."""
+        ...
+
     async def event_delivered(self, event_id: str, now: float) -> None:
         """Mark an announcement delivered (it is never handed out again)."""
         ...

@@ -280,3 +280,7 @@ class EventRow:
     attempts: int
     next_attempt_at: float
     delivered_at: float | None
+    answer_token: str | None = None
+    """The interaction token of the answer delivering it, while that answer is in flight."""
+    answer_at: float | None = None
+    """When that answer was sent."""

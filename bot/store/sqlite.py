@@ -436,10 +436,21 @@ class SqliteStore:
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
 
     @shielded
+    async def event_answering(self, event_id: str, token: str, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET answer_token = ?, answer_at = ?"
+                " WHERE id = ? AND delivered_at IS NULL",
+                (token, now, event_id),
+            )
+
+    @shielded
     async def event_delivered(self, event_id: str, now: float) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE outbox SET delivered_at = ?, payload = NULL WHERE id = ?", (now, event_id)
+                "UPDATE outbox SET delivered_at = ?, payload = NULL, answer_token = NULL"
+                " WHERE id = ?",
+                (now, event_id),
             )
 
     @shielded
@@ -447,7 +458,8 @@ class SqliteStore:
         async with self.transaction() as db:
             await db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?,"
-                " payload = coalesce(payload, ?) WHERE id = ? AND delivered_at IS NULL",
+                " payload = coalesce(payload, ?), answer_token = NULL"
+                " WHERE id = ? AND delivered_at IS NULL",
                 (retry_at, payload, event_id),
             )
 

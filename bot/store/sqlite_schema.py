@@ -186,12 +186,21 @@ when a first delivery failed; ``seq`` orders a game's announcements); and a smal
 for what the process keeps between runs (the synced commands' fingerprint, when it was last
 alive)."""
 
+SCHEMA_V6 = """
+ALTER TABLE outbox ADD COLUMN answer_token TEXT;
+ALTER TABLE outbox ADD COLUMN answer_at REAL;
+"""
+"""v6: the interaction token of the answer an announcement is being delivered by, while it is
+(cleared once delivered or failed), so a process that died with the answer in flight can be
+followed by one that asks Discord whether the answer arrived instead of posting it again."""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
+    (6, SCHEMA_V6),
 )
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -125,7 +125,7 @@ class Challenges(commands.Cog):
             check_room(interaction, new_thread=needs_thread)
             result = await self.service.challenge(guild_id=guild_id, **terms)
             if result.challenge is None:
-                await self.presenter.publish(reply.public, result)
+                await self.presenter.answer(reply, result)
                 return
             await self._post_challenge(reply, result)
 
@@ -195,7 +195,7 @@ class Challenges(commands.Cog):
             return
         closed = await self.service.challenge_view(challenge_id)
         await reply.update(embed=challenge_embed(closed), view=None)
-        await self.presenter.publish(reply.public, result)
+        await self.presenter.answer(reply, result)
 
     async def answer_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
@@ -221,6 +221,6 @@ class Challenges(commands.Cog):
                 return
             if result.challenge is not None:  # this press accepted the other player's rematch
                 await self.presenter.show_closed(result.challenge)
-            await self.presenter.publish(reply.public, result)
+            await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)

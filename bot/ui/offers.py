@@ -47,7 +47,7 @@ class Offers(commands.Cog):
                 assert result.game is not None
                 await self._ask(reply, result, self.buttons.draw(result.game.id))
             else:
-                await self.presenter.publish(reply.public, result)
+                await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
 
@@ -81,7 +81,7 @@ class Offers(commands.Cog):
                 game = result.game
                 await self._ask(reply, result, self.buttons.takeback(game.id, game.ply))
             else:
-                await self.presenter.publish(reply.public, result)
+                await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
 
@@ -96,7 +96,7 @@ class Offers(commands.Cog):
                 is_moderator=perms.manage_messages or perms.administrator,
                 channel_id=interaction.channel_id,
             )
-            await self.presenter.publish(reply.public, result)
+            await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
 
@@ -122,7 +122,7 @@ class Offers(commands.Cog):
             if accept:
                 result = await self.service.accept_draw(user, game_id=game_id)
                 await reply.update(content=result.text, view=None)
-                await self.presenter.publish(reply.public, result)
+                await self.presenter.answer(reply, result)
             else:
                 result = await self.service.decline_draw(user, game_id=game_id)
                 await reply.update(content=result.text, view=None)
@@ -139,7 +139,7 @@ class Offers(commands.Cog):
             )
             await reply.update(content=result.text, view=None)
             if result.action is Action.TAKEBACK_ACCEPTED:
-                await self.presenter.publish(reply.public, result)
+                await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
 
@@ -148,6 +148,6 @@ class Offers(commands.Cog):
             checked_id(game_id, "game")
             result = await self.service.resign(interaction.user.id, game_id=game_id)
             await reply.update(content=f"You resigned game #{game_id}.", view=None)
-            await self.presenter.publish(reply.public, result)
+            await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)

@@ -51,7 +51,7 @@ class Play(commands.Cog):
             result = await self.service.move(
                 interaction.user.id, move, channel_id=interaction.channel_id
             )
-            await self.presenter.publish(reply.public, result)
+            await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
 

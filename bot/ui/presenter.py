@@ -31,6 +31,9 @@ from .replies import Outgoing, Reply
 
 log = logging.getLogger(__name__)
 
+LOADING = 1 << 7
+"""Message flag of a deferred answer still showing "thinking…"."""
+
 Send = Callable[[Outgoing], Awaitable[Any]]
 """Where a message goes: an interaction's answer, or a channel."""
 Work = Callable[[Reply], Awaitable[None]]
@@ -49,6 +52,12 @@ class Connection(Protocol):
     def get_partial_messageable(
         self, id: int, *, guild_id: int | None = None
     ) -> discord.PartialMessageable: ...
+
+    @property
+    def application_id(self) -> int | None: ...
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
 
 
 def user_error(error: ServiceError) -> str:
@@ -200,6 +209,15 @@ class Presenter:
             if view.status == GameStatus.FINISHED and view.match_game != 1:
                 out.view = self.buttons.rematch(view.id)
         return out
+
+    async def answer(self, reply: Reply, result: ActionResult) -> None:
+        """:meth:`publish` ``result`` as the interaction's public answer.  When the answer is the
+        interaction's own message, its token is kept with the announcement while the answer is
+        on its way: if the process dies meanwhile, the next one asks Discord whether the answer
+        arrived (:meth:`_answer_arrived`) instead of posting it a second time."""
+        if result.event is not None and reply.answers_in_original:
+            await self.service.outbox.answering(result.event, reply.interaction.token)
+        await self.publish(reply.public, result)
 
     async def publish(self, send: Send, result: ActionResult) -> None:
         """Post what ``result`` changed for everyone: the board after a move, the result and
@@ -372,6 +390,9 @@ class Presenter:
             if owed.result is None:
                 await self.service.outbox.delivered(owed.event)
                 continue
+            if owed.answer_token is not None and await self._answer_arrived(owed.answer_token):
+                await self.service.outbox.delivered(owed.event)
+                continue
             try:
                 await self._post(owed.result)
             except Exception as exc:
@@ -383,6 +404,23 @@ class Presenter:
             await self.service.outbox.delivered(owed.event)
             posted += 1
         return posted
+
+    async def _answer_arrived(self, token: str) -> bool:
+        """Whether the interaction answer of ``token`` reached the channel (its message exists
+        and is not a "thinking…" placeholder).  When Discord cannot say, the announcement is
+        posted: a repeat is better than a loss."""
+        route = discord.http.Route(
+            "GET",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=self.connection.application_id,
+            webhook_token=token,
+        )
+        try:
+            message = await self.connection.http.request(route)
+        except discord.HTTPException as exc:
+            log.info("an earlier answer could not be looked up (%s); posting it", exc.status)
+            return False
+        return not int(message.get("flags") or 0) & LOADING
 
     async def _post(self, result: ActionResult) -> None:
         """Post ``result`` in its channel, without an interaction.  Each message carries a

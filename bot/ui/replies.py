@@ -76,6 +76,12 @@ class Reply:
     def done(self) -> bool:
         return self.interaction.response.is_done()
 
+    @property
+    def answers_in_original(self) -> bool:
+        """Whether the next public message is the interaction's own message (its first answer,
+        or the filling in of its "thinking…"), which Discord can be asked about later."""
+        return not self.done or self._thinking
+
     async def think(self) -> None:
         """Show "thinking…" publicly while something slow runs (only after every check passed,
         so an error never follows a public thinking message)."""
