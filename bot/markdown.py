@@ -24,6 +24,7 @@ Names never stand inside code spans (backslashes are literal there).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -117,6 +118,7 @@ def shorten(text: str, limit: int, measure: Callable[[str], int] = size) -> str:
     return kept.rstrip() + ELLIPSIS if room >= 0 else ""
 
 
+@functools.lru_cache(maxsize=4096)
 def plain(name: str, limit: int = NAME_LIMIT) -> str:
     """A name for places Discord shows as it is (footers, labels, thread names): one line, at
     most ``limit`` characters; ``?`` for a name with nothing to show."""
@@ -133,6 +135,7 @@ def _escape(text: str) -> str:
     return _MASS_MENTION.sub("@\u200b", escaped)
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names, in every message of every move
 def shown(name: str, limit: int = NAME_LIMIT) -> str:
     """A name (or any short user text) as Markdown that reads exactly as typed: one line, cut to
     ``limit`` characters with an ellipsis, then escaped so it can make no link, mention,

@@ -24,6 +24,7 @@ from service_harness import (
     CrashingComputer,
     Services,
     challenge,
+    count_rows,
     play,
     read_db,
     start,
@@ -35,7 +36,13 @@ from bot.errors import ServiceError
 from bot.results import Action, ActionResult
 from bot.service import GameService
 from bot.service.events import HANDOFF_SECONDS, decode, encode
-from bot.service.outbox import ANSWER_SETTLE_SECONDS, GIVE_UP_AFTER, LATE, TOKEN_LIFE_SECONDS
+from bot.service.outbox import (
+    ANSWER_SETTLE_SECONDS,
+    GIVE_UP_AFTER,
+    KEEP_DELIVERED_SECONDS,
+    LATE,
+    TOKEN_LIFE_SECONDS,
+)
 
 FAR = 10.0**12
 
@@ -307,3 +314,18 @@ async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived
     clock.advance(TOKEN_LIFE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
     assert owed.answer_token is None  # failed (or too old to ask): just post it
+
+
+async def test_delivered_entries_are_pruned_after_a_week(
+    service: GameService, clock: Clock
+) -> None:
+    game = await start(service)
+    moved = await service.move(ALICE.id, "11-15", game_id=game.id)
+    assert moved.event is not None
+    await service.outbox.delivered(moved.event)
+    await service.outbox.owed()  # the first hand-out prunes (nothing old enough yet)
+    assert count_rows(service, "outbox", f"id = '{moved.event}'") == 1
+    clock.advance(KEEP_DELIVERED_SECONDS + 1)
+    await service.outbox.owed()
+    assert count_rows(service, "outbox", f"id = '{moved.event}'") == 0
+    assert count_rows(service, "outbox", "delivered_at IS NULL") > 0  # the owed ones stay

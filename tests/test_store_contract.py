@@ -600,6 +600,20 @@ async def test_an_answer_token_is_kept_only_while_the_answer_is_on_its_way(store
     assert [e.id for e in await store.pending_events(T0)] == ["a"]
 
 
+async def test_only_delivered_entries_are_pruned(store: Store) -> None:
+    game_id = await store.start_game(new_game())
+    for version, name in enumerate(("old", "new", "owed")):
+        await store.update_game(game_id, version, {}, event=outbox_entry(name, game_id=game_id))
+    await store.event_delivered("old", T0)
+    await store.event_delivered("new", T0 + 100)
+    assert await store.prune_events(T0 + 50) == 1
+    assert await store.prune_events(T0 + 50) == 0
+    assert [e.id for e in await store.pending_events(T0)] == ["owed"]
+    # A pruned entry is gone for good: reports about it change nothing.
+    await store.event_failed("old", "{}", T0)
+    assert [e.id for e in await store.pending_events(T0 + 10**6)] == ["owed"]
+
+
 async def test_meta_values_are_kept_and_replaced(store: Store) -> None:
     assert await store.meta("commands") is None
     await store.set_meta("commands", "abc")

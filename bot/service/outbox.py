@@ -50,6 +50,10 @@ CHALLENGE_CLOSINGS = (
     Action.CHALLENGE_CANCELLED,
     Action.CHALLENGE_EXPIRED,
 )
+KEEP_DELIVERED_SECONDS = 7 * 24 * 3600.0
+"""Delivered announcements are kept this long (to look into what was posted), then pruned, so
+the table holds about a week of moves rather than every move ever made."""
+PRUNE_EVERY_SECONDS = 3600.0
 ANSWER_SETTLE_SECONDS = 5.0
 """After this long an interaction's answer has arrived or never will (Discord takes the first
 answer within 3 s; a deferred one is filled in within seconds of the action)."""
@@ -71,6 +75,7 @@ class Owed:
     answer_token: str | None = None
     """The token of an interaction answer that carried it when its process died: ask Discord
     whether that answer arrived before posting it again."""
+    game_id: int | None = None
 
 
 class Outbox:
@@ -92,14 +97,43 @@ class Outbox:
         self.rng = rng
         self._caught_up = False
         self._started = clock()
+        self._owing_games: set[int] = set()
+        """Games with a delivery that failed in this process, not yet seen through."""
+        self._owing_unknown = False
+        self._pruned_at = -EVERYTHING
 
     async def delivered(self, event: str) -> None:
         """Players have seen the announcement ``event``."""
         await self.store.event_delivered(event, self.clock())
 
-    async def failed(self, event: str, result: ActionResult | None, attempts: int = 0) -> None:
-        """A delivery of ``event`` failed: keep ``result`` (the message as first built) and try
+    def may_owe(self, game_id: int) -> bool:
+        """Whether ``game_id`` may have announcements owed that its next one must not overtake
+        (a cheap answer without the database for the usual case: nothing failed in this
+        process, and what earlier processes left has been handed out)."""
+        return not self._caught_up or self._owing_unknown or game_id in self._owing_games
+
+    def settled(self, game_id: int) -> None:
+        """Everything owed of ``game_id`` was delivered."""
+        self._owing_games.discard(game_id)
+
+    async def failed(
+        self,
+        event: str,
+        result: ActionResult | None,
+        attempts: int = 0,
+        *,
+        game_id: int | None = None,
+    ) -> None:
+        """A delivery of ``event`` (an announcement of ``game_id``, or of ``result``'s game)
+        failed: keep ``result`` (the message as first built, or what is left of it) and try
         again after a backoff that grows with ``attempts``; give up after :data:`GIVE_UP_AFTER`."""
+        game = (
+            game_id if game_id is not None else result.game.id if result and result.game else None
+        )
+        if game is None:
+            self._owing_unknown = True
+        else:
+            self._owing_games.add(game)
         now = self.clock()
         if attempts + 1 >= GIVE_UP_AFTER:
             log.warning("giving up on announcement %s after %d attempts", event, attempts + 1)
@@ -148,9 +182,12 @@ class Outbox:
                 if age < TOKEN_LIFE_SECONDS:
                     check = row.answer_token
             result = await self._result(row, superseded)
-            owed.append(Owed(row.id, row.attempts, result, check))
+            owed.append(Owed(row.id, row.attempts, result, check, row.game_id))
         if catching_up and not settling:
             self._caught_up = True  # otherwise the next call looks at the earlier ones again
+        if game_id is None and now - self._pruned_at >= PRUNE_EVERY_SECONDS:
+            self._pruned_at = now
+            await self.store.prune_events(now - KEEP_DELIVERED_SECONDS)
         return owed
 
     async def answering(self, event: str, token: str) -> None:

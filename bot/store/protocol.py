@@ -213,6 +213,10 @@ class Store(Protocol):
         ``payload`` (the message as first built) unless one is stored already."""
         ...
 
+    async def prune_events(self, delivered_before: float) -> int:
+        """Forget announcements delivered before ``delivered_before``; how many were removed."""
+        ...
+
     async def meta(self, key: str) -> str | None:
         """A value the process kept between runs (None if never set)."""
         ...

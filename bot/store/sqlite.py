@@ -463,6 +463,15 @@ class SqliteStore:
                 (retry_at, payload, event_id),
             )
 
+    @shielded
+    async def prune_events(self, delivered_before: float) -> int:
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?",
+                (delivered_before,),
+            )
+            return cursor.rowcount
+
     async def meta(self, key: str) -> str | None:
         row = await self._fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])

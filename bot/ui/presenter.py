@@ -215,9 +215,21 @@ class Presenter:
         interaction's own message, its token is kept with the announcement while the answer is
         on its way: if the process dies meanwhile, the next one asks Discord whether the answer
         arrived (:meth:`_answer_arrived`) instead of posting it a second time."""
-        if result.event is not None and reply.answers_in_original:
-            await self.service.outbox.answering(result.event, reply.interaction.token)
-        await self.publish(reply.public, result)
+        if result.event is None or not reply.answers_in_original:
+            await self.publish(reply.public, result)
+            return
+        # Written while the answer is drawn and sent, not before: should the process die before
+        # the token is stored, the next one posts the answer again, as it would without it.
+        keeping = asyncio.ensure_future(
+            self.service.outbox.answering(result.event, reply.interaction.token)
+        )
+        try:
+            await self.publish(reply.public, result)
+        finally:
+            try:
+                await keeping
+            except Exception:
+                log.exception("the token of announcement %s was not kept", result.event)
 
     async def publish(self, send: Send, result: ActionResult) -> None:
         """Post what ``result`` changed for everyone: the board after a move, the result and
@@ -344,13 +356,15 @@ class Presenter:
             yield
             return
         async with self._delivery_lock(result):
-            if result.game is not None:
-                await self._deliver_owed(game_id=result.game.id, skip=event, covered=True)
+            game = result.game
+            if game is not None and self.service.outbox.may_owe(game.id):
+                await self._deliver_owed(game_id=game.id, skip=event, covered=True)
             try:
                 yield
             except _ShownInPart as part:
                 with contextlib.suppress(Exception):
-                    await self.service.outbox.failed(event, part.rest)
+                    game_id = None if game is None else game.id
+                    await self.service.outbox.failed(event, part.rest, game_id=game_id)
                 raise PostedLater(str(part.__cause__)) from part.__cause__
             except Exception as exc:
                 with contextlib.suppress(Exception):
@@ -397,12 +411,17 @@ class Presenter:
                 await self._post(owed.result)
             except Exception as exc:
                 log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
-                await self.service.outbox.failed(owed.event, owed.result, owed.attempts + 1)
+                await self.service.outbox.failed(
+                    owed.event, owed.result, owed.attempts + 1, game_id=owed.game_id
+                )
                 if game_id is not None:
                     break  # keep the game's order: its later announcements wait
                 continue
             await self.service.outbox.delivered(owed.event)
             posted += 1
+        else:  # nothing of the game was left behind
+            if game_id is not None:
+                self.service.outbox.settled(game_id)
         return posted
 
     async def _answer_arrived(self, token: str) -> bool:
