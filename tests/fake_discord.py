@@ -182,6 +182,8 @@ class Fault:
     times: int = 1
     retry_after: float | None = None
     delay: float = 0.0
+    skip: int = 0
+    """Matching requests to let through untouched before the fault starts answering."""
     hits: int = 0
 
     @property
@@ -448,10 +450,11 @@ class FakeDiscord:
         times: int = 1,
         retry_after: float | None = None,
         delay: float = 0.0,
+        skip: int = 0,
     ) -> Fault:
-        """Answer the next ``times`` matching requests (``-1``: until :meth:`clear_faults`)
-        with this error instead of handling them; see the module docstring. Faults are tried
-        in the order they were injected."""
+        """Answer the next ``times`` matching requests (``-1``: until :meth:`clear_faults`),
+        after letting ``skip`` of them through, with this error instead of handling them; see
+        the module docstring. Faults are tried in the order they were injected."""
         fault = Fault(
             method=method.upper(),
             path=re.compile(path),
@@ -461,6 +464,7 @@ class FakeDiscord:
             times=times,
             retry_after=retry_after,
             delay=delay,
+            skip=skip,
         )
         self.faults.append(fault)
         return fault
@@ -515,6 +519,9 @@ class FakeDiscord:
     def _fault_for(self, rec: RecordedRequest) -> Fault | None:
         for fault in self.faults:
             if fault.matches(rec.method, rec.path):
+                if fault.skip > 0:
+                    fault.skip -= 1
+                    continue
                 fault.hits += 1
                 return fault
         return None

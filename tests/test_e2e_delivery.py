@@ -29,6 +29,7 @@ from e2e_harness import (
     user,
 )
 from fake_discord import FakeDiscord
+from test_e2e_social import accept, open_challenge, resign
 
 pytestmark = pytest.mark.e2e
 
@@ -145,3 +146,40 @@ async def test_a_refused_answer_tells_the_player_it_went_through(
     assert "Alice" in str(post["embeds"][0]["description"])  # type: ignore[index]
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
+
+
+async def test_a_matchs_next_game_refused_alone_is_posted_alone(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    """Alice resigns game 1 of a match: its end and replay are shown, then Discord refuses the
+    message starting game 2 (403, once).  Only game 2's start is owed: it is posted in the
+    channel once, and game 1's end is not shown a second time."""
+    bot, users = await launch(SCHEDULER_INTERVAL_SECONDS="0.2")
+    challenge_id, _, message = await open_challenge(
+        users, ALICE, BOB, GENERAL, variant="english", color="white", match=True
+    )
+    first = game_id_of(embed_of(await accept(users, challenge_id, message, BOB)))
+    second = first + 1
+    refused = fake.inject(
+        "POST",
+        r"/webhooks/\d+/[^/]+",
+        403,
+        code=50013,
+        message="Missing Permissions",
+        skip=2,  # the end of game 1 and its replay go through
+    )
+    pressed = await resign(users, ALICE, GENERAL, first)
+    assert "Alice resigned" in str(embed_of(await pressed.followup(0))["description"])
+    told = await pressed.followup(3)  # after the end, the replay and the refused start
+    assert refused.hits == 1 and is_ephemeral(told)
+    assert content_of(told).startswith("Done, but Discord refused my message")
+    [start] = await bot.alive(fake.wait_until(lambda: board_posts(fake, second), timeout=15))
+    assert "match game 2 of 2" in str(start["embeds"][0]["description"])  # type: ignore[index]
+    await asyncio.sleep(1.0)
+    ends = [
+        m
+        for m in fake.messages.values()
+        if any(a.get("filename") == f"draughts-game-{first}.pdn" for a in m["attachments"] or [])
+    ]
+    assert len(ends) == 1 and len(board_posts(fake, second)) == 1
+    assert board_posts(fake, first) == [] and owed(bot.database) == 0
