@@ -323,9 +323,32 @@ async def test_delivered_entries_are_pruned_after_a_week(
     moved = await service.move(ALICE.id, "11-15", game_id=game.id)
     assert moved.event is not None
     await service.outbox.delivered(moved.event)
+    await service.outbox.flush()
     await service.outbox.owed()  # the first hand-out prunes (nothing old enough yet)
     assert count_rows(service, "outbox", f"id = '{moved.event}'") == 1
     clock.advance(KEEP_DELIVERED_SECONDS + 1)
     await service.outbox.owed()
     assert count_rows(service, "outbox", f"id = '{moved.event}'") == 0
     assert count_rows(service, "outbox", "delivered_at IS NULL") > 0  # the owed ones stay
+
+
+async def test_delivery_marks_are_written_together_and_never_lost_on_close(
+    db_path: Path, clock: Clock, services: Services
+) -> None:
+    """Delivery marks wait a moment to share one write; meanwhile the entries are not handed
+    out, and closing the service writes them."""
+    svc = await services.open(db_path)
+    game = await start(svc)
+    results = [await svc.move(ALICE.id, "11-15", game_id=game.id)]
+    results.append(await svc.move(BOB.id, "22-18", game_id=game.id))
+    events = {r.event for r in results}
+    clock.advance(HANDOFF_SECONDS)  # due, if they were not delivered
+    for event in events:
+        assert event is not None
+        await svc.outbox.delivered(event)
+    # Handed out neither before their marks are written nor after.
+    assert not events & {o.event for o in await svc.outbox.owed()}
+    await svc.close()
+    again = await services.open(db_path)
+    pending = {row.id for row in await again.store.pending_events(FAR, limit=1000)}
+    assert not events & pending

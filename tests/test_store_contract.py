@@ -584,19 +584,22 @@ async def test_entries_come_due_in_order_and_leave_once_delivered(store: Store) 
 
 async def test_an_answer_token_is_kept_only_while_the_answer_is_on_its_way(store: Store) -> None:
     game_id = await store.start_game(new_game())
-    for name in ("a", "b"):
-        await store.update_game(
-            game_id, 0 if name == "a" else 1, {}, event=outbox_entry(name, game_id=game_id)
-        )
-    await store.event_answering("a", "token-a", T0 + 1)
-    await store.event_answering("b", "token-b", T0 + 2)
-    a, b = await store.pending_events(T0)
-    assert (a.answer_token, a.answer_at, b.answer_token) == ("token-a", T0 + 1, "token-b")
+    for version, name in enumerate(("a", "b", "c")):
+        await store.update_game(game_id, version, {}, event=outbox_entry(name, game_id=game_id))
+    await store.mark_events([("a", "token-a", T0 + 1), ("b", "token-b", T0 + 2)], [])
+    a, b, c = await store.pending_events(T0)
+    assert (a.answer_token, a.answer_at, b.answer_token, c.answer_token) == (
+        "token-a",
+        T0 + 1,
+        "token-b",
+        None,
+    )
     await store.event_failed("a", "{}", T0)  # the answer failed: nothing to ask Discord about
-    await store.event_delivered("b", T0 + 3)
+    # One transaction: a token and the delivery mark of another entry (and of this one).
+    await store.mark_events([("c", "token-c", T0 + 3)], [("b", T0 + 3), ("c", T0 + 4)])
     [a] = await store.pending_events(T0)
     assert a.answer_token is None
-    await store.event_answering("b", "late", T0 + 4)  # delivered already: nothing changes
+    await store.mark_events([("b", "late", T0 + 5)], [])  # delivered already: nothing changes
     assert [e.id for e in await store.pending_events(T0)] == ["a"]
 
 

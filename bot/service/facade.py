@@ -171,4 +171,5 @@ class GameService:
         """Close the database after the writes in flight have finished."""
         await self._replies.close()
         await self._live.drain()
+        await self.outbox.close()
         await self.store.close()

@@ -16,6 +16,8 @@ is handed out here, oldest first, for the Discord layer to post in the game's ch
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -54,6 +56,8 @@ KEEP_DELIVERED_SECONDS = 7 * 24 * 3600.0
 """Delivered announcements are kept this long (to look into what was posted), then pruned, so
 the table holds about a week of moves rather than every move ever made."""
 PRUNE_EVERY_SECONDS = 3600.0
+MARK_DELAY_SECONDS = 0.02
+"""Delivery marks and answer tokens are written together this soon after the first of them."""
 ANSWER_SETTLE_SECONDS = 5.0
 """After this long an interaction's answer has arrived or never will (Discord takes the first
 answer within 3 s; a deferred one is filled in within seconds of the action)."""
@@ -101,10 +105,66 @@ class Outbox:
         """Games with a delivery that failed in this process, not yet seen through."""
         self._owing_unknown = False
         self._pruned_at = -EVERYTHING
+        self._answering: dict[str, tuple[str, float]] = {}
+        """Answer tokens to write with the next bookkeeping: event -> (token, sent at)."""
+        self._delivered: dict[str, float] = {}
+        """Delivery marks to write with the next bookkeeping: event -> delivered at."""
+        self._writing: set[str] = set()
+        self._writer: asyncio.Task[None] | None = None
 
     async def delivered(self, event: str) -> None:
-        """Players have seen the announcement ``event``."""
-        await self.store.event_delivered(event, self.clock())
+        """Players have seen the announcement ``event``.  Written with the next bookkeeping
+        (within :data:`MARK_DELAY_SECONDS`, see :meth:`flush`); it is not handed out meanwhile."""
+        self._answering.pop(event, None)
+        self._delivered[event] = self.clock()
+        self._write_soon()
+
+    async def answering(self, event: str, token: str) -> None:
+        """An interaction's answer is about to deliver ``event``: keep its token, so that if
+        this process dies before hearing back, the next one can ask Discord whether it arrived.
+        (Written with the next bookkeeping: should the process die first, the announcement is
+        posted again, as it would be without the token.)"""
+        if event not in self._delivered:
+            self._answering[event] = (token, self.clock())
+            self._write_soon()
+
+    def _write_soon(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_after(MARK_DELAY_SECONDS))
+
+    async def _write_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write the delivery marks and answer tokens waiting, in one transaction (at once:
+        a shutdown calls this before the store closes).  Under load, one write carries the
+        bookkeeping of many moves instead of two writes each."""
+        while self._answering or self._delivered:
+            answering, self._answering = self._answering, {}
+            delivered, self._delivered = self._delivered, {}
+            writing = answering.keys() | delivered.keys()
+            self._writing |= writing
+            try:
+                await self.store.mark_events(
+                    [(event, token, at) for event, (token, at) in answering.items()],
+                    list(delivered.items()),
+                )
+            except Exception:
+                log.exception("delivery marks not written; retrying with the next ones")
+                for event, at in delivered.items():
+                    self._delivered.setdefault(event, at)
+                return
+            finally:
+                self._writing -= writing
+
+    async def close(self) -> None:
+        """Write what is waiting and stop the delayed writer."""
+        if self._writer is not None and not self._writer.done():
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        await self.flush()
 
     def may_owe(self, game_id: int) -> bool:
         """Whether ``game_id`` may have announcements owed that its next one must not overtake
@@ -127,6 +187,7 @@ class Outbox:
         """A delivery of ``event`` (an announcement of ``game_id``, or of ``result``'s game)
         failed: keep ``result`` (the message as first built, or what is left of it) and try
         again after a backoff that grows with ``attempts``; give up after :data:`GIVE_UP_AFTER`."""
+        self._answering.pop(event, None)  # nothing to ask Discord about: it said no
         game = (
             game_id if game_id is not None else result.game.id if result and result.game else None
         )
@@ -162,6 +223,8 @@ class Outbox:
                 rows = [
                     r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
                 ]
+        marked = self._delivered.keys() | self._writing
+        rows = [r for r in rows if r.id not in marked]  # delivered; the mark is on its way
         catching_up = game_id is None and not self._caught_up
         last_of_game: dict[int, str] = {}
         for row in rows:
@@ -189,11 +252,6 @@ class Outbox:
             self._pruned_at = now
             await self.store.prune_events(now - KEEP_DELIVERED_SECONDS)
         return owed
-
-    async def answering(self, event: str, token: str) -> None:
-        """An interaction's answer is about to deliver ``event``: keep its token, so that if
-        this process dies before hearing back, the next one can ask Discord whether it arrived."""
-        await self.store.event_answering(event, token, self.clock())
 
     async def _computer_to_move(self, row: EventRow) -> bool:
         """Whether ``row``'s game waits for the computer's move (which never has a deadline)."""

@@ -16,7 +16,7 @@ What every implementation promises:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..enums import ChallengeStatus
@@ -199,9 +199,14 @@ class Store(Protocol):
         oldest first."""
         ...
 
-    async def event_answering(self, event_id: str, token: str, now: float) -> None:
-        """An interaction's answer carrying the announcement is being sent (its token kept
-        until the announcement is delivered or failed)."""
+    async def mark_events(
+        self,
+        answering: Sequence[tuple[str, str, float]],
+        delivered: Sequence[tuple[str, float]],
+    ) -> None:
+        """In one transaction: keep the interaction token of answers carrying announcements
+        (``(event id, token, sent at)``; kept until delivered or failed), then mark
+        announcements delivered (``(event id, at)``)."""
         ...
 
     async def event_delivered(self, event_id: str, now: float) -> None:

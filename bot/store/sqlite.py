@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -436,22 +436,25 @@ class SqliteStore:
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
 
     @shielded
-    async def event_answering(self, event_id: str, token: str, now: float) -> None:
+    async def mark_events(
+        self,
+        answering: Sequence[tuple[str, str, float]],
+        delivered: Sequence[tuple[str, float]],
+    ) -> None:
         async with self.transaction() as db:
-            await db.execute(
+            await db.executemany(
                 "UPDATE outbox SET answer_token = ?, answer_at = ?"
                 " WHERE id = ? AND delivered_at IS NULL",
-                (token, now, event_id),
+                [(token, at, event_id) for event_id, token, at in answering],
             )
-
-    @shielded
-    async def event_delivered(self, event_id: str, now: float) -> None:
-        async with self.transaction() as db:
-            await db.execute(
+            await db.executemany(
                 "UPDATE outbox SET delivered_at = ?, payload = NULL, answer_token = NULL"
                 " WHERE id = ?",
-                (now, event_id),
+                [(at, event_id) for event_id, at in delivered],
             )
+
+    async def event_delivered(self, event_id: str, now: float) -> None:
+        await self.mark_events((), ((event_id, now),))
 
     @shielded
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
