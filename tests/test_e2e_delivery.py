@@ -19,6 +19,7 @@ from e2e_harness import (
     BOB,
     GENERAL,
     Launch,
+    Sent,
     Users,
     channel_posts,
     content_of,
@@ -47,8 +48,9 @@ def owed(database: Path) -> int:
         return int(rows.fetchone()[0])
 
 
-async def started_game(users: Users) -> int:
-    """Alice (Black, first to move) v Bob in GENERAL; the game's id."""
+async def accepted(users: Users) -> Sent:
+    """Alice (Black, first to move) challenges Bob in GENERAL, and Bob presses Accept: the
+    press, whose follow-up will be the first board."""
     sent = await users.command(
         "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
     )
@@ -56,7 +58,12 @@ async def started_game(users: Users) -> int:
     [accept, *_] = custom_ids(answer)
     message = users.fake.original_message(sent.token)
     assert message is not None
-    pressed = await users.press(accept, message, BOB)
+    return await users.press(accept, message, BOB)
+
+
+async def started_game(users: Users) -> int:
+    """Alice (Black, first to move) v Bob in GENERAL; the game's id."""
+    pressed = await accepted(users)
     await pressed.callback()
     board = await pressed.followup(0)
     return game_id_of(embed_of(board))
@@ -119,14 +126,7 @@ async def test_a_refused_answer_tells_the_player_it_went_through(
     """Discord refuses the board that answers Bob's Accept (403, once): the game stands, so
     Bob is told it went through, not to try again; the board is posted in the channel."""
     bot, users = await launch(SCHEDULER_INTERVAL_SECONDS="0.2")
-    sent = await users.command(
-        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
-    )
-    answer = await sent.callback()
-    [accept, *_] = custom_ids(answer)
-    message = users.fake.original_message(sent.token)
-    assert message is not None
-    pressed = await users.press(accept, message, BOB)
+    pressed = await accepted(users)
     refused = fake.inject(
         "POST",
         rf"/webhooks/\d+/{pressed.token}$",
