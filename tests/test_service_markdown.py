@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from service_harness import (
     CHANNEL,
-    GUILD,
     MOVE_TIME,
     OTHER_CHANNEL,
     Clock,
+    challenge,
     open_service,
 )
 from test_ui_markdown import live_marks
@@ -51,15 +51,7 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
             said.append(result.follow_up.text)
 
     try:
-        made = await service.challenge(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            challenger=alice,
-            opponent=bob,
-            variant="english",
-            color="black",
-            move_time=MOVE_TIME,
-        )
+        made = await challenge(service, challenger=alice, opponent=bob)
         said.append(made.text)
         assert made.challenge is not None
         await do(service.accept(made.challenge.id, carol.id))  # not hers to accept
@@ -78,14 +70,8 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
 
         # A second game: resigned.  A third: a reminder, then lost on time.
         for channel, ending in ((OTHER_CHANNEL, "resign"), (CHANNEL, "time")):
-            made = await service.challenge(
-                guild_id=GUILD,
-                channel_id=channel,
-                challenger=bob,
-                opponent=alice,
-                variant="english",
-                color="white",
-                move_time=MOVE_TIME,
+            made = await challenge(
+                service, channel_id=channel, challenger=bob, opponent=alice, color="white"
             )
             assert made.challenge is not None
             await do(service.accept(made.challenge.id, alice.id))
@@ -98,15 +84,7 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
                 said.extend(r.text for r in await service.tick())
         # A challenge declined, one cancelled, one expired.
         for answer in ("decline", "cancel", "expire"):
-            made = await service.challenge(
-                guild_id=GUILD,
-                channel_id=CHANNEL,
-                challenger=carol,
-                opponent=alice,
-                variant="english",
-                color="white",
-                move_time=MOVE_TIME,
-            )
+            made = await challenge(service, challenger=carol, opponent=alice, color="white")
             assert made.challenge is not None
             if answer == "decline":
                 await do(service.decline(made.challenge.id, alice.id))

@@ -573,11 +573,11 @@ async def test_entries_come_due_in_order_and_leave_once_delivered(store: Store) 
     assert [e.id for e in await store.pending_events(T0 + 30, limit=1)] == ["a"]
     await store.event_failed("a", '{"kept": 1}', T0 + 60)
     await store.event_failed("a", '{"kept": 2}', T0 + 90)  # the first message is kept
-    await store.event_delivered("c", T0)
+    await store.mark_events((), [("c", T0)])
     assert [e.id for e in await store.pending_events(T0 + 89)] == ["b"]
     [again, _] = await store.pending_events(T0 + 90)
     assert (again.id, again.attempts, again.payload) == ("a", 2, '{"kept": 1}')
-    await store.event_delivered("a", T0 + 90)
+    await store.mark_events((), [("a", T0 + 90)])
     await store.event_failed("a", "{}", T0)  # a late failure report changes nothing
     assert [e.id for e in await store.pending_events(T0 + 10**6)] == ["b"]
 
@@ -607,8 +607,8 @@ async def test_only_delivered_entries_are_pruned(store: Store) -> None:
     game_id = await store.start_game(new_game())
     for version, name in enumerate(("old", "new", "owed")):
         await store.update_game(game_id, version, {}, event=outbox_entry(name, game_id=game_id))
-    await store.event_delivered("old", T0)
-    await store.event_delivered("new", T0 + 100)
+    await store.mark_events((), [("old", T0)])
+    await store.mark_events((), [("new", T0 + 100)])
     assert await store.prune_events(T0 + 50) == 1
     assert await store.prune_events(T0 + 50) == 0
     assert [e.id for e in await store.pending_events(T0)] == ["owed"]

@@ -198,7 +198,7 @@ class Outbox:
         now = self.clock()
         if attempts + 1 >= GIVE_UP_AFTER:
             log.warning("giving up on announcement %s after %d attempts", event, attempts + 1)
-            await self.store.event_delivered(event, now)
+            await self.store.mark_events((), ((event, now),))
             return
         delay = 0.0 if attempts == 0 else min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2**attempts)
         delay *= 0.75 + self.rng.random() / 2  # spread retries of many games apart

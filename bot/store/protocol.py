@@ -209,10 +209,6 @@ class Store(Protocol):
         announcements delivered (``(event id, at)``)."""
         ...
 
-    async def event_delivered(self, event_id: str, now: float) -> None:
-        """Mark an announcement delivered (it is never handed out again)."""
-        ...
-
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
         """Count a failed delivery and hold the announcement back until ``retry_at``; keep
         ``payload`` (the message as first built) unless one is stored already."""

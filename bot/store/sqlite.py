@@ -453,9 +453,6 @@ class SqliteStore:
                 [(at, event_id) for event_id, at in delivered],
             )
 
-    async def event_delivered(self, event_id: str, now: float) -> None:
-        await self.mark_events((), ((event_id, now),))
-
     @shielded
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
         async with self.transaction() as db:

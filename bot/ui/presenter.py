@@ -240,7 +240,7 @@ class Presenter:
             async with self.handing(result):
                 await self._show(send, result)
         finally:
-            if result.game is not None:
+            if result.game is not None and result.game.computer_id is not None:
                 task = asyncio.create_task(self._computer_reply(result.game.id))
                 self._in_flight.add(task)
                 task.add_done_callback(self._in_flight.discard)
