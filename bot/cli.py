@@ -57,7 +57,10 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
                   CPU but one, at least two)
 
 for tests and demos:
-  CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open (default: 900)
+  CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open at least (default: 900)
+  CHALLENGE_EXPIRY_CAP_SECONDS
+                              a challenge stays open as long as its time per move, up to
+                              this (default: 86400)
   SCHEDULER_INTERVAL_SECONDS  how often reminders and timeouts are checked (default: 5)
   MOVE_TIME_SCALE             factor applied to every move time (default: 1; 0.001 makes
                               "1 day" 86 seconds)

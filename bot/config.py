@@ -55,7 +55,10 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     challenge_expiry: float = 15 * 60
-    """Seconds an unanswered challenge stays open."""
+    """Seconds an unanswered challenge stays open at least."""
+    challenge_expiry_cap: float = 24 * 3600
+    """A challenge stays open as long as its time per move, up to this many seconds (so a
+    correspondence challenge can wait for its opponent overnight)."""
     scheduler_interval: float = 5.0
     """Seconds between checks for reminders, timeouts and expired challenges."""
     engine_workers: int | None = None
@@ -83,6 +86,7 @@ class Settings:
             dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
             log_level=level,
             challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
+            challenge_expiry_cap=_float(env, "CHALLENGE_EXPIRY_CAP_SECONDS", 24 * 3600, low=1),
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),

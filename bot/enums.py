@@ -8,8 +8,23 @@ picked all hold the same member, and comparing with the plain word still works.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TypeVar
 
 from rules.variants import Color
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def member_or(kind: type[E], word: object, default: E) -> E:
+    """The member of ``kind`` stored as ``word``, or ``default`` for an empty, unknown or
+    damaged value: for the loosely stored words (themes, orientations, notations) whose damage
+    must never stop a game."""
+    if not isinstance(word, str) or not word:
+        return default
+    try:
+        return kind(word)
+    except ValueError:
+        return default
 
 
 class GameStatus(StrEnum):
@@ -83,3 +98,22 @@ class Opening(StrEnum):
 
     NONE = "none"
     BALLOT = "ballot"
+
+
+class Orientation(StrEnum):
+    """Which side a server's boards show at the bottom.  ``white`` is the usual diagram
+    convention (White's pieces nearest the reader); ``black`` turns the board round.  A game keeps
+    the orientation it started with (stored on the game as ``flip``), so changing the setting
+    never turns a running game's board round."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+
+class BoardTheme(StrEnum):
+    """The colours boards are drawn in: the themes of ``render/themes.py`` by name (the service
+    never imports ``render``; a test of the Discord layer ties the two lists together)."""
+
+    WOOD = "wood"
+    GREEN = "green"
+    CONTRAST = "contrast"

@@ -43,6 +43,16 @@ class ConflictError(ServiceError):
         super().__init__(reason)
 
 
+class StaleError(ConflictError):
+    """An action taken on a board that is no longer the game's position (a Move button pressed
+    after someone moved)."""
+
+    def __init__(
+        self, reason: str = "the position changed since this was shown; press Move again"
+    ) -> None:
+        super().__init__(reason)
+
+
 class ChallengeError(ServiceError):
     """A challenge that cannot be made or answered (yourself, already open, channel busy...)."""
 
@@ -62,6 +72,10 @@ class ForbiddenError(ServiceError):
 class ThreadRequired(ServiceError):
     """The game must be played in a new thread: the caller creates one and accepts again with its
     id.  Not shown to users."""
+
+
+class PrefsError(ServiceError):
+    """A preference that does not exist (an unknown theme or notation)."""
 
 
 class DamagedRecordError(ServiceError):

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .enums import ChallengeStatus, ColorChoice, GameStatus, Side
+from rules.variants import Notation
+
+from .enums import BoardTheme, ChallengeStatus, ColorChoice, GameStatus, Side
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,9 @@ class Action(Enum):
     TAKEBACK_ACCEPTED = "takeback_accepted"
     TAKEBACK_DECLINED = "takeback_declined"
     CLOCK_EXTENDED = "clock_extended"
+    LAST_WARNING = "last_warning"
+    """Shortly before the deadline of the player to move (see
+    :func:`bot.service.records.last_warning_lead`)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ class MovePlayed:
     pdn: str
     by: Player
     computer: bool
+    shown: str = ""
+    """The move in the variant's notation (``c3-d4`` in Russian), as sentences name it."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,23 @@ class GameView:
     """The ballot the game started from, in words."""
     takeback_offer: Side | None = None
     """The side whose takeback request is waiting for an answer."""
+    notation: Notation = Notation.NUMERIC
+    """The variant's convention for writing moves, which every move shown here follows."""
+    last_move_shown: str | None = None
+    """:attr:`last_move` in :attr:`notation`."""
+    recent_moves: str = ""
+    """The last few full moves, numbered, in :attr:`notation`: ``11. 11-15 23-19 12. 8-11``
+    (empty before the first move)."""
+    flip: bool = False
+    """Public boards of this game show Black at the bottom (the server's orientation when the
+    game started; fixed for the game)."""
+    white_rating: str | None = None
+    """White's rating when the game started, as standings show it (``1523``, ``1500?``); None
+    in unrated games and for the computer."""
+    black_rating: str | None = None
+    abortable: bool = False
+    """Either player may still abort the game: it runs and not both have made a move of their
+    own (an opening's moves do not count)."""
 
     @property
     def running(self) -> bool:
@@ -128,6 +152,34 @@ class GameView:
 
     def player(self, side: Side) -> Player:
         return self.white if side == Side.WHITE else self.black
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    """A private message to one player about a game, for those who asked for them (see
+    :class:`UserPrefs`); the Discord layer links it to the game at
+    ``https://discord.com/channels/<guild_id or @me>/<channel_id>``."""
+
+    user_id: int
+    text: str
+    guild_id: int | None
+    channel_id: int
+    game_id: int
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """One user's preferences, the same in every server."""
+
+    user_id: int
+    theme: BoardTheme | None = None
+    """The theme of the boards shown to this user privately; None: the server's theme."""
+    notation: Notation | None = None
+    """How moves are shown to this user privately; None: each variant's own convention."""
+    dm_turn: bool = False
+    """Send a direct message when it becomes this user's turn."""
+    last_warning: bool = False
+    """Send the last warning before this user's time runs out by direct message too."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +202,9 @@ class ActionResult:
     event: str | None = None
     """The outbox entry this result announces (written with the change; see
     :mod:`bot.service.events`): the Discord layer marks it delivered once players saw it."""
+    dms: tuple[DirectMessage, ...] = ()
+    """Direct messages that go with the announcement (to players who opted in), delivered
+    with it and, like it, again after a crash (the outbox rebuilds them)."""
 
     @property
     def finished(self) -> bool:

@@ -1,10 +1,13 @@
-"""Board images with Pillow: a PNG per position, an animated GIF per game.
+"""Board images with Pillow: a PNG per position, an animated GIF per game; and the same board in
+words (alt text and a text diagram).
 
 Built on ``rules`` only; pure functions, safe to call from worker threads.
 """
 
 from .board import (
     DEFAULT_WIDTH,
+    Label,
+    board_labels,
     encode_png,
     render_board,
     render_png,
@@ -12,16 +15,21 @@ from .board import (
     square_origin,
     status_text,
 )
+from .description import MAX_ALT_TEXT, describe, text_diagram
 from .gif import MAX_GIF_BYTES, GifResult, render_gif
 from .themes import DEFAULT_THEME, THEMES, Theme, find_theme
 
 __all__ = [
     "DEFAULT_THEME",
     "DEFAULT_WIDTH",
+    "MAX_ALT_TEXT",
     "MAX_GIF_BYTES",
     "THEMES",
     "GifResult",
+    "Label",
     "Theme",
+    "board_labels",
+    "describe",
     "encode_png",
     "find_theme",
     "render_board",
@@ -30,4 +38,5 @@ __all__ = [
     "square_centre",
     "square_origin",
     "status_text",
+    "text_diagram",
 ]

@@ -2,7 +2,9 @@
 
 ``python -m render --variant V [--fen FEN] [--last MOVE] [--flip] [--theme T] -o FILE.png`` draws
 one position; with ``--last`` the move is played from the ``--fen`` position and the result is
-drawn with that move highlighted.  ``python -m render gif GAME.pdn -o FILE.gif`` draws a whole game.
+drawn with that move highlighted.  ``python -m render gif GAME.pdn -o FILE.gif`` draws a whole game
+(``--names WHITE BLACK`` for the header line, else the PDN's White and Black tags when present;
+``--notation`` for the moves in the strip, else the variant's convention).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from rules.fen import FenError, parse_fen
 from rules.notation import MoveError, parse_move
 from rules.pdn import PdnError, read_game
 from rules.position import Position
-from rules.variants import VARIANTS, Variant, find_variant
+from rules.variants import VARIANTS, Notation, Variant, find_variant
 
 from .board import DEFAULT_WIDTH, render_png, status_text
 from .gif import GIF_WIDTH, render_gif
@@ -72,6 +74,17 @@ def _gif_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("pdn", type=Path, help="PDN file with one game")
     parser.add_argument("--variant", type=_variant, help="override the PDN's GameType")
+    parser.add_argument(
+        "--names",
+        nargs=2,
+        metavar=("WHITE", "BLACK"),
+        help="players' names for the header line (default: the PDN's White and Black tags)",
+    )
+    parser.add_argument(
+        "--notation",
+        choices=[n.value for n in Notation],
+        help="how moves are written in the strip (default: the variant's convention)",
+    )
     _common(parser, GIF_WIDTH)
     return parser
 
@@ -98,8 +111,22 @@ def _png(args: argparse.Namespace) -> int:
 
 
 def _gif(args: argparse.Namespace) -> int:
-    game = read_game(args.pdn.read_bytes(), variant=args.variant).game
-    result = render_gif(game, theme=args.theme, flip=args.flip, width=args.width)
+    read = read_game(args.pdn.read_bytes(), variant=args.variant)
+    game = read.game
+    if args.names:
+        names: tuple[str, str] | None = (args.names[0], args.names[1])
+    else:
+        tags = [read.tags.get(side) or "" for side in ("White", "Black")]
+        known = [tag if tag.strip() not in ("", "?") else "" for tag in tags]
+        names = (known[0], known[1]) if any(known) else None
+    result = render_gif(
+        game,
+        theme=args.theme,
+        flip=args.flip,
+        width=args.width,
+        names=names,
+        notation=args.notation or game.variant.notation,
+    )
     args.output.write_bytes(result.data)
     print(f"{result.frames} frames, {len(result.data)} bytes")
     if result.note:

@@ -8,6 +8,12 @@ an optional small supersampled overlay for the capture path and arrows, and the 
 encoded against a fixed 256-colour palette per theme (also built once), which makes them several
 times smaller and faster to encode than truecolour without visible loss on flat board art.
 
+The square numbers sit on plates (:mod:`render.labels`), cached per size, theme, orientation and
+width; the background has them all, and a render lays a plate again only where something was
+drawn over it, so the numbers are always on top.  :func:`board_labels` says where every label
+(numbers, coordinates, status text) is and in which colours, for the legibility tests
+(:mod:`render.legibility`).
+
 Everything here is a pure function of its arguments; the caches hold immutable inputs and images
 that are only ever copied or pasted from, so rendering is safe from several threads at once.
 """
@@ -15,6 +21,7 @@ that are only ever copied or pasted from, so rendering is safe from several thre
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +34,7 @@ from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Color
 
+from .labels import fits, ink_box, number_cap, plate
 from .themes import DEFAULT_THEME, RGB, Theme, find_theme
 
 DEFAULT_WIDTH = 640
@@ -100,28 +108,74 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 # -- cached parts --------------------------------------------------------------------------------
 
 
-MIN_NUMBERED_SQUARE = 24
-"""Below this many pixels per square the PDN numbers would cover the pieces: they are left out."""
+@dataclass(frozen=True)
+class Label:
+    """A piece of text on the board image and where its ink is: what a legibility check reads
+    back from the pixels (:func:`render.legibility.measure_label`)."""
+
+    kind: str
+    """``number`` (a square's PDN number), ``file`` / ``rank`` (coordinates on the frame),
+    ``status`` (the strip below the board) or ``name`` (a player's name on a GIF)."""
+    text: str
+    box: tuple[int, int, int, int]
+    """Left, top, right, bottom (right and bottom exclusive) round the ink, in image pixels."""
+    ink: RGB
+    """The colour the text is drawn in."""
+    back: RGB
+    """The colour it is drawn on (a number's plate, the frame, the strip)."""
+    square: int | None = None
 
 
-def _draw_number(
-    draw: ImageDraw.ImageDraw, origin: tuple[int, int], square: int, sq: int, theme: Theme
-) -> None:
-    """The PDN number in the top-left corner of a dark square (people type moves by them)."""
-    if sq < MIN_NUMBERED_SQUARE:
-        return
-    pad = max(1, round(sq * 0.04))
-    font = _font(max(9, round(sq * 0.18)))
-    draw.text(
-        (origin[0] + pad, origin[1] + pad * 0.6), str(square), fill=theme.square_number, font=font
-    )
+Plates = tuple[tuple[tuple[int, int], Image.Image] | None, ...]
+"""Per PDN square (index 0 unused): the top-left pixel and image of its number plate, or None."""
+
+
+@lru_cache(maxsize=64)
+def number_plates(size: int, theme: Theme, flip: bool, width: int) -> Plates:
+    """Where each square's number plate goes and what it looks like (see :mod:`render.labels`);
+    all None when the squares are too small for numbers.  Do not modify."""
+    lay = layout(size, width)
+    geo = geometry(size)
+    cap = number_cap(width)
+    texts = [str(square) for square in range(1, geo.squares + 1)]
+    if not fits(lay.square, cap, texts):
+        return (None,) * (geo.squares + 1)
+    out: list[tuple[tuple[int, int], Image.Image] | None] = [None]
+    for square, text in enumerate(texts, start=1):
+        column, row = geo.coordinates(square)
+        image = plate(text, cap, theme.square_number, theme.number_plate)
+        out.append((lay.origin(column, row, flip), image))
+    return tuple(out)
+
+
+def _coordinate_font(lay: Layout) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return _font(round(lay.margin * 0.74))
+
+
+@lru_cache(maxsize=64)
+def _coordinates(
+    size: int, flip: bool, width: int
+) -> tuple[tuple[str, str, tuple[float, float]], ...]:
+    """(kind, text, centre) of every coordinate on the frame: files below, ranks on the left."""
+    lay = layout(size, width)
+    sq = lay.square
+    board_end = lay.margin + size * sq
+    out = []
+    for index in range(size):
+        column = size - 1 - index if flip else index
+        x = lay.margin + index * sq + sq / 2
+        out.append(("file", "abcdefghijklmnopqrstuvwxyz"[column], (x, board_end + lay.margin / 2)))
+    for index in range(size):
+        rank = index + 1 if flip else size - index
+        y = lay.margin + index * sq + sq / 2
+        out.append(("rank", str(rank), (lay.margin / 2, y)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
 def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
     """Frame, squares, coordinates and the PDN number of every dark square.  Do not modify."""
     lay = layout(size, width)
-    geo = geometry(size)
     img = Image.new("RGB", (width, width), theme.frame)
     draw = ImageDraw.Draw(img)
     sq = lay.square
@@ -131,32 +185,47 @@ def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
             dark = (row + column) % 2 == 1
             color = theme.dark_square if dark else theme.light_square
             draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=color)
-    for square in range(1, geo.squares + 1):
-        column, row = geo.coordinates(square)
-        _draw_number(draw, lay.origin(column, row, flip), square, sq, theme)
-    coordinate_font = _font(round(lay.margin * 0.55))
-    board_end = lay.margin + size * sq
-    for index in range(size):
-        column = size - 1 - index if flip else index
-        file_label = "abcdefghijklmnopqrstuvwxyz"[column]
-        x = lay.margin + index * sq + sq // 2
-        draw.text(
-            (x, board_end + lay.margin / 2),
-            file_label,
-            fill=theme.coordinates,
-            font=coordinate_font,
-            anchor="mm",
-        )
-        rank = index + 1 if flip else size - index
-        y = lay.margin + index * sq + sq // 2
-        draw.text(
-            (lay.margin / 2, y),
-            str(rank),
-            fill=theme.coordinates,
-            font=coordinate_font,
-            anchor="mm",
-        )
+    for entry in number_plates(size, theme, flip, width):
+        if entry is not None:
+            img.paste(entry[1], entry[0], entry[1])
+    font = _coordinate_font(lay)
+    for _kind, text, centre in _coordinates(size, flip, width):
+        draw.text(centre, text, fill=theme.coordinates, font=font, anchor="mm")
     return img
+
+
+def board_labels(
+    size: int,
+    width: int = DEFAULT_WIDTH,
+    *,
+    flip: bool = False,
+    theme: str | Theme = DEFAULT_THEME,
+    status: str | None = None,
+) -> tuple[Label, ...]:
+    """Every label :func:`render_board` draws on a ``size`` board at ``width`` (the square
+    numbers, the coordinates, and the status text when ``status`` is given), with its box and
+    colours: for tests and tools that check the labels can be read."""
+    th = find_theme(theme) if isinstance(theme, str) else theme
+    lay = layout(size, width)
+    cap = number_cap(width)
+    out = []
+    for square, entry in enumerate(number_plates(size, th, flip, width)):
+        if entry is not None:
+            box = ink_box(entry[0], str(square), cap)
+            out.append(Label("number", str(square), box, th.square_number, th.number_plate, square))
+    font = _coordinate_font(lay)
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    for kind, text, centre in _coordinates(size, flip, width):
+        x0, y0, x1, y1 = probe.textbbox(centre, text, font=font, anchor="mm")
+        box = (int(x0) - 1, int(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
+        out.append(Label(kind, text, box, th.coordinates, th.frame))
+    if status is not None:
+        font_s, fitted, left_s = _fit_status(lay, status)
+        anchor_y = lay.width + lay.strip / 2
+        x0, y0, x1, y1 = probe.textbbox((left_s, anchor_y), fitted, font=font_s, anchor="lm")
+        box = (int(x0) - 1, int(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
+        out.append(Label("status", fitted, box, th.strip_text, th.strip))
+    return tuple(out)
 
 
 def _crown_polygon(cx: float, cy: float, w: float) -> list[tuple[float, float]]:
@@ -250,6 +319,7 @@ def render_board(
     width: int = DEFAULT_WIDTH,
     arrows: Iterable[Arrow] = (),
     status: str | None = None,
+    status_side: Color | None = None,
 ) -> Image.Image:
     """The board as an RGB image.
 
@@ -257,7 +327,9 @@ def render_board(
     capture path and shows the captured pieces as faint ghosts; ``previous`` (the position before
     it) tells kings from men among the ghosts, otherwise they are drawn as men.  ``flip`` puts
     Black at the bottom.  ``arrows`` draws suggested moves.  ``status`` adds a strip below the
-    board with that text and a disc of the side to move (see :func:`status_text`).
+    board with that text and a disc of ``status_side`` (default: the side to move; see
+    :func:`status_text`).  Square numbers are drawn last, on their plates, over everything else
+    (:mod:`render.labels`).
     """
     th = find_theme(theme) if isinstance(theme, str) else theme
     size = position.variant.size
@@ -270,12 +342,14 @@ def render_board(
         column, row = geo.coordinates(square)
         return lay.origin(column, row, flip)
 
+    plates = number_plates(size, th, flip, width)
+    covered: set[int] = set()
+    overlays: list[Overlay] = []
     if last_move is not None:
         tile = _highlight_tile(th, sq)
-        draw = ImageDraw.Draw(img)
-        for square in {last_move.path[0], last_move.path[-1]}:
+        marked = {last_move.path[0], last_move.path[-1]}
+        for square in marked:
             img.paste(tile, origin(square), tile)
-            _draw_number(draw, origin(square), square, sq, th)  # keep it readable on the tint
         victim_color = position.turn
         for square in last_move.captured:
             kind = previous.piece_at(square) if previous is not None else 0
@@ -284,17 +358,29 @@ def render_board(
             ghost = sprite(th, sq, kind, True)
             img.paste(ghost, origin(square), ghost)
         if last_move.is_capture:
-            _draw_path(img, [origin(s) for s in last_move.path], sq, th.path)
+            overlays.append(_draw_path(img, [origin(s) for s in last_move.path], sq, th.path))
+        covered = marked | set(last_move.captured)
 
     for square, kind in position.iter_pieces():
         piece = sprite(th, sq, kind)
         img.paste(piece, origin(square), piece)
+        covered.add(square)
 
     for start, end in arrows:
-        _draw_arrow(img, origin(start), origin(end), sq, th.arrow)
+        overlays.append(_draw_arrow(img, origin(start), origin(end), sq, th.arrow))
+
+    # The numbers go back on top of whatever was drawn over their plates (about 6 us a plate).
+    if plates[1] is not None:
+        for overlay in overlays:
+            covered.update(_crossed(overlay, plates))
+        for square in covered:
+            entry = plates[square]
+            if entry is not None:
+                img.paste(entry[1], entry[0], entry[1])
 
     if status is not None:
-        img = _with_status(img, lay, th, position.turn, status)
+        side = position.turn if status_side is None else status_side
+        img = _with_status(img, lay, th, side, status)
     return img
 
 
@@ -308,28 +394,59 @@ def status_text(position: Position, move_number: int | None = None, extra: str =
     return " · ".join(parts)
 
 
+def _fit_status(
+    lay: Layout, text: str
+) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, str, int]:
+    """Font, text (cut with an ellipsis if it still does not fit) and left edge of the status
+    text: the largest size that fits, down to a size still readable on a phone."""
+    disc = round(lay.strip * 0.9)
+    left = lay.margin + disc + lay.margin // 2
+    room = lay.width - lay.margin - left
+    size = round(lay.strip * 0.5)
+    smallest = max(8, round(lay.strip * 0.36))
+    font = _font(size)
+    while size > smallest and font.getlength(text) > room:
+        size -= 1
+        font = _font(size)
+    while font.getlength(text) > room and len(text) > 1:
+        text = text[:-2].rstrip() + "…"
+    return font, text, left
+
+
 def _with_status(
-    img: Image.Image, lay: Layout, theme: Theme, turn: Color, text: str
+    img: Image.Image, lay: Layout, theme: Theme, side: Color, text: str
 ) -> Image.Image:
     out = Image.new("RGB", (lay.width, lay.width + lay.strip), theme.strip)
     out.paste(img, (0, 0))
     disc = round(lay.strip * 0.9)
-    piece = sprite(theme, disc, WHITE_MAN if turn is Color.WHITE else BLACK_MAN)
+    piece = sprite(theme, disc, WHITE_MAN if side is Color.WHITE else BLACK_MAN)
     top = lay.width + (lay.strip - disc) // 2
     out.paste(piece, (lay.margin, top), piece)
-    draw = ImageDraw.Draw(out)
-    left = lay.margin + disc + lay.margin // 2
-    room = lay.width - lay.margin - left
-    size = round(lay.strip * 0.5)
-    font = _font(size)
-    while size > 8 and draw.textlength(text, font=font) > room:
-        size -= 1
-        font = _font(size)
-    while draw.textlength(text, font=font) > room and len(text) > 1:
-        text = text[:-2] + "…"
-    draw.text(
-        (left, lay.width + lay.strip / 2), text, fill=theme.strip_text, font=font, anchor="lm"
+    font, fitted, left = _fit_status(lay, text)
+    ImageDraw.Draw(out).text(
+        (left, lay.width + lay.strip / 2), fitted, fill=theme.strip_text, font=font, anchor="lm"
     )
+    return out
+
+
+Overlay = tuple[tuple[int, int], Image.Image]
+"""Where a line was painted: the top-left pixel of its mask, and the mask."""
+
+
+def _crossed(overlay: Overlay, plates: Plates) -> list[int]:
+    """Squares whose number plate ``overlay`` painted over."""
+    (left, top), mask = overlay
+    right, bottom = left + mask.width, top + mask.height
+    out = []
+    for square, entry in enumerate(plates):
+        if entry is None:
+            continue
+        (x, y), tile = entry
+        if x >= right or y >= bottom or x + tile.width <= left or y + tile.height <= top:
+            continue
+        box = (x - left, y - top, x - left + tile.width, y - top + tile.height)
+        if mask.crop(box).getbbox() is not None:
+            out.append(square)
     return out
 
 
@@ -343,10 +460,10 @@ def _overlay(
     pad: float,
     color: RGB,
     paint: Painter,
-) -> None:
+) -> Overlay:
     """Paint ``color`` through a mask that ``paint`` draws at 3x over the bounding box of
     ``points`` (plus ``pad``), shrunk once: antialiased lines for the cost of a small one-channel
-    image, whatever the length of the path."""
+    image, whatever the length of the path.  Returns where and what was painted."""
     left = max(0, int(min(p[0] for p in points) - pad))
     top = max(0, int(min(p[1] for p in points) - pad))
     right = min(img.width, int(max(p[0] for p in points) + pad) + 1)
@@ -354,10 +471,12 @@ def _overlay(
     k = 3
     mask = Image.new("L", ((right - left) * k, (bottom - top) * k), 0)
     paint(ImageDraw.Draw(mask), k, (left, top))
-    img.paste(color, (left, top, right, bottom), mask.reduce(k))
+    small = mask.reduce(k)
+    img.paste(color, (left, top, right, bottom), small)
+    return (left, top), small
 
 
-def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color: RGB) -> None:
+def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color: RGB) -> Overlay:
     centres = [(x + sq / 2, y + sq / 2) for x, y in origins]
     width = sq * 0.09
 
@@ -368,12 +487,12 @@ def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color:
         for x, y in pts:
             draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=235)
 
-    _overlay(img, centres, sq * 0.2, color, paint)
+    return _overlay(img, centres, sq * 0.2, color, paint)
 
 
 def _draw_arrow(
     img: Image.Image, start: tuple[int, int], end: tuple[int, int], sq: int, color: RGB
-) -> None:
+) -> Overlay:
     a = (start[0] + sq / 2, start[1] + sq / 2)
     b = (end[0] + sq / 2, end[1] + sq / 2)
     width = sq * 0.14
@@ -393,7 +512,7 @@ def _draw_arrow(
             fill=200,
         )
 
-    _overlay(img, [a, b], sq * 0.5, color, paint)
+    return _overlay(img, [a, b], sq * 0.5, color, paint)
 
 
 # -- encoding ------------------------------------------------------------------------------------

@@ -30,7 +30,10 @@ class Theme:
     coordinates: RGB
     """Text of the a-h / 1-8 labels on the frame."""
     square_number: RGB
-    """The small PDN number in the corner of each dark square."""
+    """Digits of the PDN number in the corner of each dark square (on ``number_plate``)."""
+    number_plate: RGB
+    """The plate under each square number: a darker shade of the dark square, so that the digits
+    have the same contrast whatever lies below (a piece, a highlight, a ghost)."""
     white_piece: RGB
     white_edge: RGB
     white_crown: RGB
@@ -58,7 +61,8 @@ THEMES: dict[str, Theme] = {
             dark_square=_hex("#a97a50"),
             frame=_hex("#3e2a1c"),
             coordinates=_hex("#e9d6b8"),
-            square_number=_hex("#e2c29a"),
+            square_number=_hex("#fbf1e0"),
+            number_plate=_hex("#5c3d24"),
             white_piece=_hex("#f6f1e7"),
             white_edge=_hex("#9c8f7b"),
             white_crown=_hex("#9b2226"),
@@ -78,7 +82,8 @@ THEMES: dict[str, Theme] = {
             dark_square=_hex("#6f9150"),
             frame=_hex("#263221"),
             coordinates=_hex("#dfe8cf"),
-            square_number=_hex("#cddcb9"),
+            square_number=_hex("#f4f8ec"),
+            number_plate=_hex("#3b5229"),
             white_piece=_hex("#fbfaf5"),
             white_edge=_hex("#9ea596"),
             white_crown=_hex("#8c1c13"),
@@ -98,7 +103,8 @@ THEMES: dict[str, Theme] = {
             dark_square=_hex("#2c5d9e"),
             frame=_hex("#101010"),
             coordinates=_hex("#ffffff"),
-            square_number=_hex("#a9c4ea"),
+            square_number=_hex("#ffffff"),
+            number_plate=_hex("#14305a"),
             white_piece=_hex("#ffffff"),
             white_edge=_hex("#000000"),
             white_crown=_hex("#b3261e"),

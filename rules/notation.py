@@ -5,17 +5,43 @@ people type on phones and keyboards: PDN numbers or algebraic coordinates, ``-``
 the Unicode dashes, spaces instead of separators, any case, and the short capture form ``11x25`` or
 a partial path when it leaves only one outcome.  Every failure is a :class:`MoveError` (a
 ``ValueError``) whose message is a sentence a player can act on.
+
+What players are *shown* follows their variant's convention (:class:`Notation`, see
+:attr:`rules.variants.Variant.notation`): :func:`show_move` writes a PDN move text in it,
+:func:`numbered_moves` numbers a list of moves as PDN does, and :func:`parse_move` words its
+refusals in the notation it is given.  The record itself always stays PDN numbers.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from .move import Move
 from .position import Position
-from .variants import Color
+from .variants import Color, Notation, Variant
+
+__all__ = [
+    "MAX_INPUT_LENGTH",
+    "MAX_LISTED",
+    "AmbiguousMoveError",
+    "CaptureRequiredError",
+    "IllegalMoveError",
+    "MoveError",
+    "NoPieceError",
+    "NotYourPieceError",
+    "Notation",
+    "NotationError",
+    "UnknownSquareError",
+    "list_moves",
+    "normalize",
+    "numbered_moves",
+    "parse_move",
+    "parse_squares",
+    "show_move",
+    "side_name",
+]
 
 MAX_INPUT_LENGTH = 120
 """Longer input is refused before any parsing (the longest legal path is far shorter)."""
@@ -76,9 +102,60 @@ _TRANSLATE = str.maketrans({**{c: "-" for c in _DASHES}, **{c: "x" for c in _CAP
 _LEXEME = re.compile(r"([a-wyz]?)([0-9]+)|([-x])|(\s+)|(.)", re.DOTALL)
 
 
-def list_moves(moves: Iterable[Move], limit: int = MAX_LISTED) -> str:
-    """``"22x15, 23x14 or 24x15"``, cut after ``limit`` with a count of the rest."""
-    texts = [m.pdn() for m in moves]
+_NUMBER = re.compile(r"[0-9]+")
+
+
+def show_move(move: Move | str, variant: Variant, notation: Notation | str | None = None) -> str:
+    """A move in ``notation`` (the variant's own convention when None or empty): ``9-13`` stays
+    ``9-13`` in numbers and becomes ``c3-d4`` in coordinates.  ``move`` may be a :class:`Move` or
+    any text of PDN square numbers (``27x18x11``, or an autocomplete label like
+    ``27x11 (27x18x11)``); each number that is a square of the variant's board is renamed, and
+    everything else is kept as it is."""
+    chosen = Notation(notation) if notation else variant.notation
+    text = move.pdn() if isinstance(move, Move) else move
+    if chosen is Notation.NUMERIC:
+        return text
+    names = variant.geometry.names
+
+    def rename(match: re.Match[str]) -> str:
+        square = int(match.group())
+        return names[square] if 1 <= square < len(names) else match.group()
+
+    return _NUMBER.sub(rename, text)
+
+
+def numbered_moves(texts: Sequence[str], start: Position, first_ply: int = 0) -> list[str]:
+    """``texts``, the moves played from ``start`` after its first ``first_ply`` plies, numbered
+    as PDN numbers them: one string per full move (``"11. 11-15 23-19"``).  Full moves count from
+    the variant's first mover, so a game from a position where the other side moves first, or a
+    list that starts with a reply, begins ``"11... 23-19"``."""
+    offset = 0 if start.turn is start.variant.first else 1
+    lines: list[str] = []
+    for index, text in enumerate(texts):
+        k = first_ply + index + offset
+        if k % 2 == 0:
+            lines.append(f"{k // 2 + 1}. {text}")
+        elif not lines:
+            lines.append(f"{k // 2 + 1}... {text}")
+        else:
+            lines[-1] += f" {text}"
+    return lines
+
+
+def _namer(pos: Position, notation: Notation | None) -> Callable[[int], str]:
+    """How refusals name a square: its number, or its coordinates in algebraic notation."""
+    if notation is Notation.ALGEBRAIC:
+        names = pos.variant.geometry.names
+        return lambda square: names[square]
+    return str
+
+
+def list_moves(
+    moves: Iterable[Move], limit: int = MAX_LISTED, names: Sequence[str] | None = None
+) -> str:
+    """``"22x15, 23x14 or 24x15"``, cut after ``limit`` with a count of the rest; in
+    coordinates when the board's square ``names`` are given."""
+    texts = [m.pdn() if names is None else m.algebraic(tuple(names)) for m in moves]
     if len(texts) > limit:
         return ", ".join(texts[:limit]) + f" and {len(texts) - limit} more"
     if len(texts) <= 1:
@@ -162,20 +239,29 @@ def _follows(inner: list[int], path: tuple[int, ...]) -> bool:
     return all(square in it for square in inner)
 
 
-def parse_move(pos: Position, text: str, legal: list[Move] | None = None) -> Move:
+def parse_move(
+    pos: Position,
+    text: str,
+    legal: list[Move] | None = None,
+    *,
+    notation: Notation | None = None,
+) -> Move:
     """The legal move of ``pos`` that ``text`` names; a :class:`MoveError` saying why otherwise.
 
     A full landing path always wins.  Otherwise the given squares must be the first and last
     squares of the path with any given intermediate squares in order; if several moves fit but
     all give the same position (same piece, destination and captured pieces), the first by path
-    is chosen, else the error lists the full paths to choose from.
+    is chosen, else the error lists the full paths to choose from.  The squares and moves a
+    refusal names are written in ``notation`` (PDN numbers by default); the text is read in
+    either.
     """
     if legal is None:
         legal = pos.legal_moves()
+    names = pos.variant.geometry.names if notation is Notation.ALGEBRAIC else None
     try:
         squares, separator = parse_squares(text, pos)
     except UnknownSquareError as exc:
-        raise UnknownSquareError(f"{exc}; {_hint(legal)}") from None
+        raise UnknownSquareError(f"{exc}; {_hint(legal, names)}") from None
     wanted = tuple(squares)
     for move in legal:
         if move.path == wanted:
@@ -190,48 +276,61 @@ def parse_move(pos: Position, text: str, legal: list[Move] | None = None) -> Mov
         if len(outcomes) == 1:
             return ordered[0]
         raise AmbiguousMoveError(
-            f"{normalize(text)} could mean {list_moves(ordered)}: type the full path",
+            f"{normalize(text)} could mean {list_moves(ordered, names=names)}: type the full path",
             ordered,
         )
-    raise _explain(pos, first, last, separator or "-", legal)
+    raise _explain(pos, first, last, separator or "-", legal, notation)
 
 
-def _explain(pos: Position, first: int, last: int, separator: str, legal: list[Move]) -> MoveError:
+def _explain(
+    pos: Position,
+    first: int,
+    last: int,
+    separator: str,
+    legal: list[Move],
+    notation: Notation | None = None,
+) -> MoveError:
+    name = _namer(pos, notation)
+    names = pos.variant.geometry.names if notation is Notation.ALGEBRAIC else None
     color = pos.color_at(first)
     side = pos.turn
     if color is None:
-        return NoPieceError(f"there is no piece on {first}; {_hint(legal)}")
+        return NoPieceError(f"there is no piece on {name(first)}; {_hint(legal, names)}")
     if color is not side:
         return NotYourPieceError(
-            f"the piece on {first} is {color.label.capitalize()}'s and it is "
-            f"{side.label.capitalize()}'s turn; {_hint(legal)}"
+            f"the piece on {name(first)} is {color.label.capitalize()}'s and it is "
+            f"{side.label.capitalize()}'s turn; {_hint(legal, names)}"
         )
     captures = sorted((m for m in legal if m.is_capture), key=lambda m: m.path)
     if captures:
         own = [m for m in captures if m.path[0] == first]
         return CaptureRequiredError(
-            f"a capture is compulsory: {list_moves(own or captures)}", captures
+            f"a capture is compulsory: {list_moves(own or captures, names=names)}", captures
         )
     from_here = sorted((m for m in legal if m.path[0] == first), key=lambda m: m.path)
     if from_here:
-        targets = [str(m.path[-1]) for m in from_here]
+        targets = [name(m.path[-1]) for m in from_here]
         where = targets[0] if len(targets) == 1 else ", ".join(targets[:-1]) + " or " + targets[-1]
         return IllegalMoveError(
-            f"{first}{separator}{last} is not a legal move: the piece on {first} can go to {where}",
+            f"{name(first)}{separator}{name(last)} is not a legal move: the piece on "
+            f"{name(first)} can go to {where}",
             sorted(legal, key=lambda m: m.path),
         )
     ordered = sorted(legal, key=lambda m: m.path)
     return IllegalMoveError(
-        f"the piece on {first} cannot move; legal moves: {list_moves(ordered)}", ordered
+        f"the piece on {name(first)} cannot move; legal moves: {list_moves(ordered, names=names)}",
+        ordered,
     )
 
 
-def _hint(legal: list[Move]) -> str:
+def _hint(legal: list[Move], names: Sequence[str] | None = None) -> str:
     """What the player can do instead: the compulsory captures, or the legal moves."""
     ordered = sorted(legal, key=lambda m: m.path)
     if ordered and ordered[0].is_capture:
-        return f"a capture is compulsory: {list_moves(ordered)}"
-    return f"legal moves: {list_moves(ordered)}" if ordered else "there is no legal move"
+        return f"a capture is compulsory: {list_moves(ordered, names=names)}"
+    if not ordered:
+        return "there is no legal move"
+    return f"legal moves: {list_moves(ordered, names=names)}"
 
 
 def side_name(color: Color) -> str:

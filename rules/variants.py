@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
 
 from .geometry import Geometry, geometry
@@ -39,6 +39,16 @@ class Color(IntEnum):
     def letter(self) -> str:
         """``W`` or ``B``, as in FEN."""
         return "W" if self is Color.WHITE else "B"
+
+
+class Notation(StrEnum):
+    """How moves are written for players: PDN square numbers (``11-15``, ``27x18x11``) or the
+    board's coordinates (``c3-d4``, ``c3xe5xg7``; ``a1`` is White's near-left corner).  Input
+    accepts both whatever the convention (:func:`rules.notation.parse_move`); this only chooses
+    what is shown."""
+
+    NUMERIC = "numeric"
+    ALGEBRAIC = "algebraic"
 
 
 class CaptureChoice(Enum):
@@ -128,6 +138,9 @@ class Variant:
     draw_offer_count: int | None = None
     """Moves the decliner of a draw offer has to show a decisive advantage (english), or None."""
     repetitions: int = 3
+    notation: Notation = Notation.NUMERIC
+    """How the variant's players write moves: coordinates for Russian and Brazilian draughts (as
+    their books and federations do), PDN numbers elsewhere."""
 
     @cached_property
     def geometry(self) -> Geometry:
@@ -288,6 +301,7 @@ BRAZILIAN = Variant(
     results=_POINTS,
     no_progress=_FMJD_NO_PROGRESS,
     endgames=_FMJD_ENDGAMES,
+    notation=Notation.ALGEBRAIC,
 )
 
 
@@ -350,6 +364,7 @@ RUSSIAN = Variant(
             crowning_restarts=True,
         ),
     ),
+    notation=Notation.ALGEBRAIC,
 )
 
 VARIANTS: dict[str, Variant] = {

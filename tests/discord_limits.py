@@ -4,7 +4,10 @@ The fake Discord (``tests/fake_discord.py``) runs these on every request body, r
 would refuse and records it as a violation; ``tests/test_discord_limits.py`` shows each check
 refusing the first value past a limit and accepting the limit itself. The numbers are Discord's
 documented ones (application commands, message, embed, component and interaction-response
-references); the OpenAPI description (``tests/openapi_check.py``) adds the shapes.
+references); the OpenAPI description (``tests/openapi_check.py``) adds the shapes. Select menus
+are checked in full (1-25 options with unique values, label/value/description lengths, the
+placeholder, ``min_values``/``max_values`` and their defaults of 1, ``default`` flags, emoji
+shape), and so are the alt text and file names of ``attachments`` entries (1024 characters).
 
 Each check returns a list of :class:`Problem` (empty: fine). :func:`refusal` turns problems into
 the answer Discord gives: 400 with code 50035 "Invalid Form Body" and an ``errors`` object that
@@ -472,7 +475,7 @@ def check_message(
     problems += check_components(body.get("components"), v2=v2)
     if "allowed_mentions" in body and body["allowed_mentions"] is not None:
         problems += _check_allowed_mentions(body["allowed_mentions"])
-    problems += _count(body.get("attachments"), ("attachments",), MAX_FILES)
+    problems += _check_attachments(body.get("attachments"))
     problems += _check_files(files, size_limit)
     problems += _count(body.get("sticker_ids"), ("sticker_ids",), 3)
     if kind in ("create", "followup", "reply") and _empty(body, files):
@@ -649,6 +652,9 @@ def _check_button(button: dict[str, Any], where: Path) -> list[Problem]:
     style = button.get("style")
     problems = _integer(style, (*where, "style"), 1, 6)
     problems += _length(button.get("label"), (*where, "label"), 0, 80, required=False)
+    problems += _boolean(button.get("disabled"), (*where, "disabled"))
+    if button.get("emoji") is not None:
+        problems += _check_emoji(button["emoji"], (*where, "emoji"))
     if style == LINK_STYLE:
         if not button.get("url") or "custom_id" in button:
             problems.append(Problem(where, "A link button needs a url and no custom_id"))
@@ -665,26 +671,118 @@ def _check_button(button: dict[str, Any], where: Path) -> list[Problem]:
 
 
 def _check_select(select: dict[str, Any], where: Path) -> list[Problem]:
+    """A select menu: custom id, placeholder, the value counts, and for a string select its
+    1-25 options (unique values; label, value, description lengths; ``default`` flags no more
+    than ``max_values``; emoji shape)."""
     problems = _length(select.get("custom_id"), (*where, "custom_id"), 1, 100)
     problems += _length(select.get("placeholder"), (*where, "placeholder"), 0, 150, required=False)
+    problems += _boolean(select.get("disabled"), (*where, "disabled"))
     low, high = select.get("min_values"), select.get("max_values")
     if low is not None:
         problems += _integer(low, (*where, "min_values"), 0, 25)
     if high is not None:
         problems += _integer(high, (*where, "max_values"), 1, 25)
-    if select.get("type") == STRING_SELECT:
-        options = select.get("options")
-        problems += _count(options, (*where, "options"), 25, low=1)
-        for k, option in enumerate(_list(options)):
-            option = _dict(option)
-            at = (*where, "options", k)
-            problems += _length(option.get("label"), (*at, "label"), 1, 100)
-            problems += _length(option.get("value"), (*at, "value"), 1, 100)
-            problems += _length(
-                option.get("description"), (*at, "description"), 0, 100, required=False
+    least = low if _is_int(low) else 1  # both default to 1
+    most = high if _is_int(high) else 1
+    if least > most:
+        problems.append(
+            Problem((*where, "min_values"), "min_values must be less than or equal to max_values")
+        )
+    if select.get("type") != STRING_SELECT:
+        return problems
+    options = select.get("options")
+    problems += _count(options, (*where, "options"), 25, low=1)
+    values: set[Any] = set()
+    defaults = 0
+    for k, option in enumerate(_list(options)):
+        at = (*where, "options", k)
+        if not isinstance(option, dict):
+            problems.append(Problem(at, "Must be an object.", "DICT_TYPE_CONVERT"))
+            continue
+        problems += _length(option.get("label"), (*at, "label"), 1, 100)
+        problems += _length(option.get("value"), (*at, "value"), 1, 100)
+        problems += _length(option.get("description"), (*at, "description"), 0, 100, required=False)
+        problems += _boolean(option.get("default"), (*at, "default"))
+        if option.get("emoji") is not None:
+            problems += _check_emoji(option["emoji"], (*at, "emoji"))
+        value = option.get("value")
+        if isinstance(value, str) and value in values:
+            problems.append(
+                Problem(
+                    (*at, "value"),
+                    "Select option values must be unique",
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                )
             )
-        if isinstance(high, int) and high > len(_list(options)):
-            problems.append(Problem((*where, "max_values"), "max_values exceeds the options"))
+        values.add(value)
+        defaults += option.get("default") is True
+    count = len(_list(options))
+    if _is_int(high) and high > count:
+        problems.append(Problem((*where, "max_values"), "max_values exceeds the options"))
+    if _is_int(low) and low > count:
+        problems.append(Problem((*where, "min_values"), "min_values exceeds the options"))
+    if defaults > most:
+        problems.append(
+            Problem(
+                (*where, "options"),
+                f"{defaults} options are default but at most {most} can be selected",
+                "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+            )
+        )
+    return problems
+
+
+def _check_emoji(emoji: Any, where: Path) -> list[Problem]:
+    """A partial emoji on a button or select option: ``name`` (a unicode emoji, or a custom
+    emoji's name, at most 32 characters), ``id`` (a custom emoji's snowflake, or null) and
+    ``animated``; nothing else."""
+    if not isinstance(emoji, dict):
+        return [Problem(where, "Must be an object.", "DICT_TYPE_CONVERT")]
+    problems: list[Problem] = []
+    unknown = set(emoji) - {"id", "name", "animated"}
+    if unknown:
+        problems.append(Problem(where, f"Unknown keys {sorted(unknown)}"))
+    problems += _length(emoji.get("name"), (*where, "name"), 1, 32)
+    emoji_id = emoji.get("id")
+    if emoji_id is not None and not (
+        isinstance(emoji_id, str | int)
+        and not isinstance(emoji_id, bool)
+        and str(emoji_id).isdigit()
+    ):
+        problems.append(Problem((*where, "id"), "Value is not snowflake.", "NUMBER_TYPE_COERCE"))
+    problems += _boolean(emoji.get("animated"), (*where, "animated"))
+    return problems
+
+
+def _boolean(value: Any, path: Path) -> list[Problem]:
+    """An optional boolean (absent or null is fine)."""
+    if value is None or isinstance(value, bool):
+        return []
+    return [Problem(path, "Must be either true or false.", "BASE_TYPE_BOOLEAN")]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_attachments(attachments: Any) -> list[Problem]:
+    """The ``attachments`` array of a message body: at most 10 partial attachments, each with an
+    ``id`` (a ``files[n]`` index for a new upload, or a kept attachment's snowflake), a
+    ``filename`` of 1-1024 characters and alt text (``description``) of at most 1024."""
+    problems = _count(attachments, ("attachments",), MAX_FILES)
+    for i, attachment in enumerate(_list(attachments)):
+        where: Path = ("attachments", i)
+        if not isinstance(attachment, dict):
+            problems.append(Problem(where, "Must be an object.", "DICT_TYPE_CONVERT"))
+            continue
+        if attachment.get("id") is None:
+            problems.append(Problem((*where, "id"), "This field is required", "BASE_TYPE_REQUIRED"))
+        problems += _length(
+            attachment.get("filename"), (*where, "filename"), 1, 1024, required=False
+        )
+        problems += _length(
+            attachment.get("description"), (*where, "description"), 0, 1024, required=False
+        )
     return problems
 
 

@@ -6,6 +6,14 @@ file; :class:`Users` sends what Discord users would do (slash commands with type
 autocomplete, button presses) and waits for the bot's answer, failing at once with the bot's log
 if the process dies.  Assertions are left to the tests: they look at the recorded requests and
 messages, and decode the attachments (PNG, PDN, GIF) the bot uploaded.
+
+Components: :meth:`Users.press` and :meth:`Users.select` act on a public or an ephemeral message
+(``Sent.message()``, ``await Sent.followup_message(i)``, ``fake.messages[id]``, or a
+``copy.deepcopy`` taken before an edit, for a client that has not caught up), refused by the fake
+when Discord could not deliver them; :func:`component`, :func:`select_options` and
+:func:`select_values` read menus. Attachments: :func:`attachments_of` (filename, alt text, bytes)
+and :func:`images_without_alt_text`. DMs: ``fake.dms_to(user)``, :func:`dm_number`,
+``fake.block_dms(user)``.
 """
 
 from __future__ import annotations
@@ -18,13 +26,20 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from fake_discord import EPHEMERAL, FakeDiscord, RecordedRequest, user_object
+from fake_discord import (
+    EPHEMERAL,
+    FakeDiscord,
+    RecordedRequest,
+    Upload,
+    find_component,
+    user_object,
+)
 from PIL import Image
 
 TESTS = Path(__file__).resolve().parent
@@ -207,6 +222,14 @@ class Sent:
         assert message is not None, "the interaction created no message"
         return message
 
+    async def followup_message(self, index: int = 0) -> dict[str, Any]:
+        """The stored message (as it is now, with later edits) that the ``index``-th follow-up
+        created: e.g. an ephemeral picker sent as a follow-up, to press or select on."""
+        request = await self.followup(index)
+        message = self.users.fake.message_of(request)
+        assert message is not None, f"follow-up {index} created no message: {request!r}"
+        return message
+
 
 class Users:
     """What people in the fake guild do."""
@@ -271,8 +294,35 @@ class Users:
         assert callback.json["type"] == 8
         return list(callback.json["data"]["choices"])
 
-    async def press(self, custom_id: str, message: dict[str, Any] | str, user: str) -> Sent:
-        payload = self.fake.button_interaction(custom_id, message, user_id=user)
+    async def press(
+        self, custom_id: str, message: dict[str, Any] | str, user: str, *, forged: bool = False
+    ) -> Sent:
+        """``user`` presses the button ``custom_id`` on ``message``: a message id or the fake's
+        stored object (the message as it is now), or a ``copy.deepcopy`` taken earlier (a
+        client that has not seen a later edit yet). The fake refuses (``ComponentRefused``,
+        failing the test) what Discord would not deliver: no such button on that message, a
+        disabled one, someone else's ephemeral message; ``forged=True`` sends it anyway (a
+        modified client; see :meth:`FakeDiscord.component_interaction`)."""
+        payload = self.fake.button_interaction(custom_id, message, user_id=user, forged=forged)
+        await self.fake.send_interaction(payload)
+        return Sent(self, payload)
+
+    async def select(
+        self,
+        custom_id: str,
+        message: dict[str, Any] | str,
+        user: str,
+        values: Iterable[str],
+        *,
+        forged: bool = False,
+    ) -> Sent:
+        """``user`` picks ``values`` in the string select ``custom_id`` on ``message`` (as for
+        :meth:`press`, on a public or an ephemeral message). Refused like a press, and also for
+        values not among the menu's options, repeated, or outside ``min_values`` ..
+        ``max_values`` (both 1 unless the menu says otherwise)."""
+        payload = self.fake.select_interaction(
+            custom_id, message, list(values), user_id=user, forged=forged
+        )
         await self.fake.send_interaction(payload)
         return Sent(self, payload)
 
@@ -336,6 +386,51 @@ def custom_ids(request_or_message: RecordedRequest | dict[str, Any]) -> list[str
     return [c["custom_id"] for row in rows for c in row.get("components", []) if "custom_id" in c]
 
 
+def components_of(request_or_message: RecordedRequest | dict[str, Any]) -> list[dict[str, Any]]:
+    """The top-level components (action rows) of a request's message body or of a message."""
+    if isinstance(request_or_message, RecordedRequest):
+        return list(body_of(request_or_message).get("components") or [])
+    return list(request_or_message.get("components") or [])
+
+
+def component(
+    request_or_message: RecordedRequest | dict[str, Any], custom_id: str
+) -> dict[str, Any]:
+    """The component with this custom id (a button or a select menu); fails if there is none."""
+    found = find_component({"components": components_of(request_or_message)}, custom_id)
+    assert found is not None, f"no component {custom_id!r}: {custom_ids(request_or_message)}"
+    return found
+
+
+def select_options(
+    request_or_message: RecordedRequest | dict[str, Any], custom_id: str
+) -> list[dict[str, Any]]:
+    """The options (``label``, ``value``, ``description``, ``default``...) of a string select."""
+    menu = component(request_or_message, custom_id)
+    assert menu.get("type") == 3, f"{custom_id!r} is not a string select: {menu}"
+    return list(menu.get("options") or [])
+
+
+def select_values(
+    request_or_message: RecordedRequest | dict[str, Any], custom_id: str
+) -> list[str]:
+    """The values a user can pick in a string select, in order."""
+    return [str(o["value"]) for o in select_options(request_or_message, custom_id)]
+
+
+def attachments_of(request: RecordedRequest) -> list[Upload]:
+    """The files uploaded with a request, in order, each an :class:`Upload` with ``filename``,
+    ``description`` (the alt text of its ``attachments`` entry; None without one), ``data``
+    (the bytes), ``content_type`` and ``is_image``."""
+    return request.uploads
+
+
+def images_without_alt_text(fake: FakeDiscord) -> list[str]:
+    """Every image the bot uploaded (in a request Discord took) with no or a blank alt text,
+    as ``"METHOD path: filename"``; ``[]`` when every image has a description."""
+    return [f"{r.method} {r.path}: {u.filename}" for r, u in fake.uploads_missing_alt_text()]
+
+
 def png_of(request: RecordedRequest) -> Image.Image:
     """The board PNG uploaded with ``request``, decoded (and checked to be a real image)."""
     pngs = {n: d for n, d in request.files.items() if n.endswith(".png")}
@@ -348,7 +443,8 @@ def png_of(request: RecordedRequest) -> Image.Image:
 
 
 def game_id_of(embed: dict[str, Any]) -> int:
-    match = re.fullmatch(r"Game #(\d+)", embed["footer"]["text"])
+    # "Game #7", or "Game #7 · English draughts / American checkers · rated"
+    match = re.fullmatch(r"Game #(\d+)(?: · .+)?", embed["footer"]["text"])
     assert match, embed.get("footer")
     return int(match.group(1))
 
@@ -368,6 +464,21 @@ async def post_number(
 
     def found() -> RecordedRequest | None:
         posts = channel_posts(users.fake, channel)
+        return posts[index] if len(posts) > index else None
+
+    post: RecordedRequest = await users.bot.alive(users.fake.wait_until(found, timeout=timeout))
+    return post
+
+
+async def dm_number(
+    users: Users, user: str, index: int, timeout: float = STEP_TIMEOUT
+) -> RecordedRequest:
+    """The ``index``-th message (from 0) the bot delivered into its DM with ``user``, once
+    delivered (refused posts, as to a user who blocks DMs, are not counted: see
+    ``fake.dms_to(user, delivered=False)``)."""
+
+    def found() -> RecordedRequest | None:
+        posts = users.fake.dms_to(user)
         return posts[index] if len(posts) > index else None
 
     post: RecordedRequest = await users.bot.alive(users.fake.wait_until(found, timeout=timeout))

@@ -17,7 +17,21 @@ the process against any non-loopback connection). The fake:
   parts (``payload_json`` decoded into ``json``, files kept as bytes), and every gateway payload
   the client sent (:attr:`FakeDiscord.gateway_received`);
 * builds interaction payloads (:meth:`FakeDiscord.command_interaction`,
-  :meth:`FakeDiscord.autocomplete_interaction`, :meth:`FakeDiscord.button_interaction`).
+  :meth:`FakeDiscord.autocomplete_interaction`, :meth:`FakeDiscord.button_interaction`,
+  :meth:`FakeDiscord.select_interaction`), a component interaction carrying the whole message
+  as Discord sends it (an ephemeral one with flag 64);
+* keeps every message it created (:attr:`FakeDiscord.messages`, with later edits: a PATCH of a
+  channel or webhook message, a type 7 update, replaces content, embeds, components and
+  attachments), ephemeral ones included (:attr:`FakeDiscord.ephemeral_for`: message id -> the
+  one user who sees it; the channel routes answer 404 10008 for them, as Discord does), every
+  components array each message has had (:attr:`FakeDiscord.component_versions`), the request
+  that made or last edited each message (:meth:`FakeDiscord.message_of`), and each uploaded
+  file with the alt text of its ``attachments`` entry (:attr:`RecordedRequest.uploads`,
+  :meth:`FakeDiscord.uploads_missing_alt_text`);
+* serves DMs: ``POST /users/@me/channels`` opens the bot's DM channel with a guild user (type 1,
+  one id per user: :meth:`FakeDiscord.dm_channel_id`), posts there are recorded like channel
+  posts (:meth:`FakeDiscord.dms_to`, :meth:`FakeDiscord.dm_messages`), and a component there
+  comes as a DM interaction (``user``, no guild, context 1).
 
 It is as strict as Discord, and can fail the way Discord fails:
 
@@ -43,6 +57,16 @@ It is as strict as Discord, and can fail the way Discord fails:
   a ``status`` below 400 (e.g. 0) only delays and then handles the request normally. A 429 has
   Discord's body (``retry_after``, ``global: false``) and the ``Retry-After``, ``Via`` and
   ``X-RateLimit-*`` headers discord.py reads.
+* **Component interactions the client could not send.** A press or a select is refused with
+  :class:`ComponentRefused` (an AssertionError, failing the test at once) when Discord would
+  refuse the client (400 50035 COMPONENT_VALIDATION_FAILED) and never tell the bot: no such
+  custom id on the message as the user's client shows it, a disabled component, a button used
+  as a select or the reverse, values not among the options, repeated, or outside
+  ``min_values``..``max_values``, someone else's ephemeral message or DM, a deleted message, a
+  message state that never existed (see :meth:`FakeDiscord.component_interaction`;
+  ``forged=True`` models a modified client on purpose).
+* **DMs refused.** ``fake.block_dms(user_id)``: posts into the user's DM channel answer 403 50007
+  "Cannot send messages to this user" (a refusal); ``fake.unblock_dms(user_id)`` undoes it.
 * **Tokens and the 3-second window.** ``fake.interaction_window`` (seconds, settable per test);
   ``fake.expire_token(token)`` makes follow-ups and webhook edits on it fail with 401 50027 (as
   Discord does 15 minutes after the interaction, :attr:`FakeDiscord.token_lifetime`).
@@ -69,9 +93,11 @@ Everything runs on the test's event loop; no thread is involved.
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import json
 import math
+import mimetypes
 import re
 import sys
 import time
@@ -100,6 +126,15 @@ PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2,
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
 EPHEMERAL = 64
+BUTTON, STRING_SELECT = 2, 3
+SELECT_TYPES = {STRING_SELECT, 5, 6, 7, 8}
+DM_CHANNEL = 1
+# The bot's permissions in its DM with a user (``app_permissions`` of an interaction there):
+# view, send, embed links, attach files, read history, mention everyone, external emojis.
+DM_PERMISSIONS = str(
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 17) | (1 << 18)
+)
+IMAGE_EXTENSIONS = (".png", ".gif", ".jpg", ".jpeg", ".webp", ".avif")
 
 # The channel permissions :meth:`FakeDiscord.deny` can take away, by Discord's bit.
 PERMISSION_BITS = {
@@ -157,16 +192,104 @@ class RecordedRequest:
     status: int = 0
     injected: bool = False  # answered by an injected fault (see FakeDiscord.inject)
     error: dict[str, Any] | None = None  # the error body, when the fake refused the request
+    message_id: str | None = None  # the message this request created or edited, if any
 
     @property
     def files(self) -> dict[str, bytes]:
         """Uploaded files by filename."""
         return {p.filename: p.data for p in self.parts if p.filename is not None}
 
+    @property
+    def message_body(self) -> dict[str, Any]:
+        """The message part of the body: ``data`` of an interaction callback, else the body."""
+        body = self.json if isinstance(self.json, dict) else {}
+        if re.fullmatch(r"/interactions/\d+/[^/]+/callback", self.path):
+            return dict(body.get("data") or {})
+        return dict(body)
+
+    @property
+    def uploads(self) -> list[Upload]:
+        """The files uploaded with this request, each with its entry of the body's
+        ``attachments`` array (alt text in ``description``), in upload order."""
+        return uploads_of(self.parts, self.message_body)
+
     def __repr__(self) -> str:
         flag = " UNKNOWN" if self.unknown else ""
         flag += " INJECTED" if self.injected else ""
         return f"<{self.method} {self.path} -> {self.status}{flag}>"
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One uploaded file as Discord reads it: the ``files[n]`` part and the entry with ``id``
+    ``n`` in the message's ``attachments`` array (discord.py's ``File(description=...)`` puts
+    the alt text there)."""
+
+    filename: str
+    description: str | None
+    data: bytes
+    content_type: str | None = None
+
+    @property
+    def is_image(self) -> bool:
+        return self.filename.lower().endswith(IMAGE_EXTENSIONS) or (
+            self.content_type or ""
+        ).startswith("image/")
+
+
+def uploads_of(parts: Iterable[Part], body: dict[str, Any]) -> list[Upload]:
+    """Pair each file part (``files[n]``, or the n-th file part) with the ``attachments``
+    entry whose ``id`` is ``n``."""
+    entries: dict[str, dict[str, Any]] = {}
+    for entry in body.get("attachments") or []:
+        if isinstance(entry, dict) and entry.get("id") is not None:
+            entries[str(entry["id"])] = entry
+    out: list[Upload] = []
+    files = [p for p in parts if p.filename is not None]
+    for index, part in enumerate(files):
+        match = re.fullmatch(r"files\[(\d+)\]", part.name)
+        entry = entries.get(match[1] if match else str(index), {})
+        description = entry.get("description")
+        out.append(
+            Upload(
+                filename=str(part.filename),
+                description=description if isinstance(description, str) else None,
+                data=part.data,
+                content_type=part.content_type,
+            )
+        )
+    return out
+
+
+class ComponentRefused(AssertionError):
+    """A component interaction the Discord client could not have sent: a custom id the
+    message does not have (or a message state that never existed), a disabled component, select
+    values outside the menu's options or its min/max, someone else's ephemeral message or DM.
+    Discord answers the client 400 50035 COMPONENT_VALIDATION_FAILED and the bot never hears of
+    it, so the fake fails the test instead of dispatching."""
+
+
+def walk_components(components: Any) -> Iterable[dict[str, Any]]:
+    """Every component of a message, depth first (action rows, their children, and the
+    Components V2 containers and section accessories)."""
+    for component in components or []:
+        if not isinstance(component, dict):
+            continue
+        yield component
+        for key in ("components", "accessory"):
+            child = component.get(key)
+            if isinstance(child, list):
+                yield from walk_components(child)
+            elif isinstance(child, dict):
+                yield from walk_components([child])
+
+
+def find_component(message: dict[str, Any], custom_id: str) -> dict[str, Any] | None:
+    """The interactive component with this custom id on the message, if any."""
+    for component in walk_components(message.get("components")):
+        if component.get("custom_id") == custom_id:
+            return component
+    return None
 
 
 @dataclass
@@ -287,6 +410,18 @@ class FakeDiscord:
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.interactions: dict[str, dict[str, Any]] = {}  # token -> interaction payload
         self.original_responses: dict[str, str] = {}  # token -> message id
+        # Every components array each message has had (a client may show any of them while
+        # an edit is on its way), the user who alone sees an ephemeral message, and deleted
+        # messages (a press on one can no longer reach the bot).
+        self.component_versions: dict[str, list[list[Any]]] = {}
+        self.ephemeral_for: dict[str, str] = {}  # message id -> user id
+        self.deleted_messages: dict[str, dict[str, Any]] = {}
+        self._forged: set[str] = set()  # interaction ids built with forged=True
+        # DMs: one channel per user, created by POST /users/@me/channels; users who do not
+        # take DMs from the bot (posts there answer 403 50007).
+        self.dm_channels: dict[str, str] = {}  # user id -> DM channel id
+        self.dm_recipients: dict[str, str] = {}  # DM channel id -> user id
+        self.dms_blocked: set[str] = set()
         self.sessions_identified = 0
         self.sessions_resumed = 0
         # The bot's own permissions in interactions (``app_permissions``); tests may narrow them
@@ -494,6 +629,15 @@ class FakeDiscord:
         self.denied.pop(channel_id, None)
         self._announce_channel(channel_id)
 
+    def block_dms(self, user_id: str) -> None:
+        """The user takes no DMs from the bot (privacy settings, or a block): the DM channel can
+        still be opened, but a post there answers 403 50007 "Cannot send messages to this user"
+        (recorded in :attr:`refusals`)."""
+        self.dms_blocked.add(user_id)
+
+    def unblock_dms(self, user_id: str) -> None:
+        self.dms_blocked.discard(user_id)
+
     def denied_in(self, channel_id: str) -> int:
         """Permission bits the bot lacks in a channel (a thread inherits its parent's)."""
         bits = self.denied.get(channel_id, 0)
@@ -575,6 +719,21 @@ class FakeDiscord:
                 session.ws = None
 
     async def send_interaction(self, interaction: dict[str, Any]) -> dict[str, Any]:
+        """Dispatch an interaction. A component interaction is checked again against the
+        message it carries (see :meth:`component_interaction`), so a hand-edited payload is
+        refused too, unless it was built with ``forged=True``."""
+        if interaction.get("type") == MESSAGE_COMPONENT and interaction["id"] not in self._forged:
+            data = interaction.get("data") or {}
+            user = interaction.get("member", {}).get("user") or interaction.get("user") or {}
+            message = self._message_as_seen(dict(interaction.get("message") or {}))
+            component = self._check_component_use(
+                message, str(data.get("custom_id")), data.get("values"), str(user.get("id"))
+            )
+            if data.get("component_type") != component.get("type"):
+                raise ComponentRefused(
+                    f"component_type {data.get('component_type')} but {data.get('custom_id')!r}"
+                    f" is of type {component.get('type')}"
+                )
         await self.dispatch("INTERACTION_CREATE", interaction)
         return interaction
 
@@ -712,6 +871,8 @@ class FakeDiscord:
     def channel_object(self, channel_id: str) -> dict[str, Any]:
         if channel_id in self.threads:
             return self.threads[channel_id]
+        if channel_id in self.dm_recipients:
+            return self.dm_channel_object(channel_id)
         names = list(self.guild.channels)
         return {
             "id": channel_id,
@@ -727,6 +888,43 @@ class FakeDiscord:
             "permission_overwrites": self._overwrites(channel_id),
             "flags": 0,
         }
+
+    # ------------------------------------------------------------------ DMs
+
+    def dm_channel_id(self, user_id: str) -> str:
+        """The id of the bot's DM channel with a user: the same for the fake's whole life (what
+        POST /users/@me/channels answers; made on first use)."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = self.snowflake()
+            self.dm_channels[user_id] = channel_id
+            self.dm_recipients[channel_id] = user_id
+        return channel_id
+
+    def dm_channel_object(self, channel_id: str) -> dict[str, Any]:
+        user_id = self.dm_recipients[channel_id]
+        last = [m["id"] for m in self.messages.values() if m["channel_id"] == channel_id]
+        return {
+            "id": channel_id,
+            "type": DM_CHANNEL,
+            "last_message_id": last[-1] if last else None,
+            "flags": 0,
+            "recipients": [user_object(user_id, self.guild.users.get(user_id, "user"))],
+        }
+
+    def dms_to(self, user_id: str, *, delivered: bool = True) -> list[RecordedRequest]:
+        """The bot's posts into its DM channel with the user, in order: those Discord took
+        (``delivered``), or every attempt, refused ones (403 50007) included."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            return []
+        posts = self.find_requests("POST", rf"/channels/{channel_id}/messages")
+        return [r for r in posts if 200 <= r.status < 300] if delivered else posts
+
+    def dm_messages(self, user_id: str) -> list[dict[str, Any]]:
+        """The messages (as stored, with later edits) in the bot's DM channel with the user."""
+        channel_id = self.dm_channels.get(user_id)
+        return [m for m in self.messages.values() if m["channel_id"] == channel_id]
 
     def _overwrites(self, channel_id: str) -> list[dict[str, Any]]:
         """The bot member's overwrite for what deny() took away (discord.py computes the bot's
@@ -832,6 +1030,25 @@ class FakeDiscord:
         channel_id = channel_id or next(iter(self.guild.channels))
         interaction_id = self.snowflake()
         token = f"itoken-{interaction_id}"
+        if channel_id in self.dm_recipients:
+            # In the bot's DM: ``user`` instead of ``member``, no guild (context BOT_DM).
+            return {
+                "id": interaction_id,
+                "application_id": self.application_id,
+                "type": type_,
+                "data": data,
+                "channel_id": channel_id,
+                "channel": {**self.dm_channel_object(channel_id), "permissions": DM_PERMISSIONS},
+                "user": user_object(user_id, self.guild.users.get(user_id, "user")),
+                "token": token,
+                "version": 1,
+                "app_permissions": DM_PERMISSIONS,
+                "locale": locale,
+                "entitlements": [],
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,
+                "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            }
         channel = dict(self.channel_object(channel_id))
         channel["permissions"] = self.permissions_in(channel_id)
         return {
@@ -919,12 +1136,68 @@ class FakeDiscord:
         *,
         user_id: str | None = None,
         locale: str = "en-US",
+        forged: bool = False,
     ) -> dict[str, Any]:
-        """A button press (type 3) on ``message`` (a message object or the id of one the fake
-        stored, e.g. ``fake.original_message(token)``)."""
-        if isinstance(message, str):
-            message = self.messages[message]
-        data = {"custom_id": custom_id, "component_type": 2}
+        """A button press (type 3, ``component_type`` 2) on ``message``; see
+        :meth:`component_interaction` for what ``message`` may be and what is refused."""
+        return self.component_interaction(
+            custom_id, message, user_id=user_id, locale=locale, forged=forged
+        )
+
+    def select_interaction(
+        self,
+        custom_id: str,
+        message: dict[str, Any] | str,
+        values: Iterable[str],
+        *,
+        user_id: str | None = None,
+        locale: str = "en-US",
+        forged: bool = False,
+    ) -> dict[str, Any]:
+        """A choice in a string select menu (type 3, ``component_type`` 3, ``values`` in the
+        order given); see :meth:`component_interaction`."""
+        return self.component_interaction(
+            custom_id, message, values=list(values), user_id=user_id, locale=locale, forged=forged
+        )
+
+    def component_interaction(
+        self,
+        custom_id: str,
+        message: dict[str, Any] | str,
+        *,
+        values: list[str] | None = None,
+        user_id: str | None = None,
+        locale: str = "en-US",
+        forged: bool = False,
+    ) -> dict[str, Any]:
+        """A MESSAGE_COMPONENT interaction: a button press (``values`` None) or a string select
+        choice, carrying the message as Discord does (the whole message object; an ephemeral
+        one with flag 64).
+
+        ``message`` is what the user's client shows: a message id or the fake's own stored
+        object (``fake.messages[id]``, ``fake.original_message(token)``, ``Sent.message()``):
+        the message as it is now; or a copy taken earlier (``copy.deepcopy``): a client that
+        has not caught up with a later edit, which Discord still delivers if the press beat the
+        edit, so the copy must be a state the message really had (its ``components`` equal to
+        one the fake stored). Refused with :class:`ComponentRefused`, as Discord refuses the
+        client: a custom id not on that message, a button pressed as a select or the reverse,
+        a disabled component, values not among the options, repeated, or fewer than
+        ``min_values`` / more than ``max_values`` (both default to 1), an ephemeral message or
+        a DM by anyone but the user it was for, a deleted or unknown message. ``forged=True``
+        skips every check: a hand-made payload of a modified client, which real Discord never
+        delivers."""
+        user_id = user_id or next(iter(self.guild.users))
+        if forged:
+            if isinstance(message, str):
+                message = self.messages[message]
+            component = find_component(message, custom_id) or {}
+            kind = component.get("type") or (BUTTON if values is None else STRING_SELECT)
+        else:
+            message = self._message_as_seen(message)
+            kind = self._check_component_use(message, custom_id, values, user_id)["type"]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if values is not None:
+            data["values"] = list(values)
         interaction = self._interaction_base(
             MESSAGE_COMPONENT,
             data,
@@ -932,13 +1205,122 @@ class FakeDiscord:
             channel_id=message["channel_id"],
             locale=locale,
         )
-        interaction["message"] = message
+        interaction["message"] = copy.deepcopy(message)
+        if forged:
+            self._forged.add(interaction["id"])
         return interaction
+
+    def _message_as_seen(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        """The message state a component interaction comes from (see
+        :meth:`component_interaction`)."""
+        if isinstance(message, str):
+            stored = self.messages.get(message)
+            if stored is None:
+                gone = "was deleted" if message in self.deleted_messages else "does not exist"
+                raise ComponentRefused(f"message {message} {gone}")
+            return stored
+        mid = str(message.get("id"))
+        stored = self.messages.get(mid)
+        if stored is not None and message is stored:
+            return stored
+        if message is self.deleted_messages.get(mid):
+            raise ComponentRefused(f"message {mid} was deleted: no client shows it any more")
+        versions = self.component_versions.get(mid)
+        if versions is None:
+            raise ComponentRefused(f"the fake never held a message {mid}")
+        if (message.get("components") or []) not in versions:
+            raise ComponentRefused(
+                f"message {mid} never had these components, so no client shows them "
+                f"(a hand-made message? pass forged=True to model a modified client): "
+                f"{message.get('components')!r}"
+            )
+        return message
+
+    def _check_component_use(
+        self,
+        message: dict[str, Any],
+        custom_id: str,
+        values: list[str] | None,
+        user_id: str,
+    ) -> dict[str, Any]:
+        """The component the user used, or :class:`ComponentRefused` for an interaction the
+        client could not have sent."""
+        mid = str(message.get("id"))
+        owner = self.ephemeral_for.get(mid)
+        if owner is not None and owner != user_id:
+            raise ComponentRefused(
+                f"message {mid} is ephemeral, shown only to {owner}: {user_id} cannot use it"
+            )
+        recipient = self.dm_recipients.get(str(message.get("channel_id")))
+        if recipient is not None and recipient != user_id:
+            raise ComponentRefused(
+                f"message {mid} is in the DM with {recipient}: {user_id} cannot see it"
+            )
+        component = find_component(message, custom_id)
+        if component is None:
+            shown = [
+                c["custom_id"]
+                for c in walk_components(message.get("components"))
+                if "custom_id" in c
+            ]
+            raise ComponentRefused(f"message {mid} has no component {custom_id!r} (it has {shown})")
+        kind = component.get("type")
+        if component.get("disabled"):
+            raise ComponentRefused(f"component {custom_id!r} of message {mid} is disabled")
+        if values is None:
+            if kind != BUTTON:
+                raise ComponentRefused(f"{custom_id!r} is not a button (type {kind}): select it")
+            return component
+        if kind not in SELECT_TYPES:
+            raise ComponentRefused(f"{custom_id!r} is not a select menu (type {kind}): press it")
+        if kind != STRING_SELECT:
+            raise ComponentRefused(f"{custom_id!r} is a type {kind} select: only string selects")
+        if not all(isinstance(v, str) for v in values):
+            raise ComponentRefused(f"select values are strings, not {values!r}")
+        offered = [str(o.get("value")) for o in component.get("options") or []]
+        unknown = [v for v in values if v not in offered]
+        if unknown:
+            raise ComponentRefused(f"{unknown} not among the options of {custom_id!r}: {offered}")
+        if len(set(values)) != len(values):
+            raise ComponentRefused(f"an option can be chosen once, not {values!r}")
+        low = component.get("min_values")
+        high = component.get("max_values")
+        low = 1 if low is None else int(low)
+        high = 1 if high is None else int(high)
+        if not low <= len(values) <= high:
+            raise ComponentRefused(
+                f"{custom_id!r} takes {low} to {high} values, not {len(values)}: {values!r}"
+            )
+        return component
 
     def original_message(self, token: str) -> dict[str, Any] | None:
         """The message created by the interaction's response, if any."""
         mid = self.original_responses.get(token)
         return None if mid is None else self.messages.get(mid)
+
+    def message_of(self, request: RecordedRequest) -> dict[str, Any] | None:
+        """The stored message (as it is now) that a request created or edited: a channel post,
+        a follow-up, a callback's reply or update, an edit."""
+        return None if request.message_id is None else self.messages.get(request.message_id)
+
+    def ephemeral_messages(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        """The ephemeral messages the fake holds (only their user sees them), oldest first."""
+        return [
+            self.messages[mid]
+            for mid, owner in self.ephemeral_for.items()
+            if mid in self.messages and (user_id is None or owner == user_id)
+        ]
+
+    def uploads_missing_alt_text(self) -> list[tuple[RecordedRequest, Upload]]:
+        """Every image the bot uploaded (in a request Discord took) without alt text: no
+        ``description`` in its ``attachments`` entry, or only blanks."""
+        return [
+            (request, upload)
+            for request in self.requests
+            if 200 <= request.status < 300 and request.parts
+            for upload in request.uploads
+            if upload.is_image and not (upload.description or "").strip()
+        ]
 
     # ------------------------------------------------------------------ REST plumbing
 
@@ -950,6 +1332,8 @@ class FakeDiscord:
         webhook = r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)"
         table: list[tuple[str, str, Callable[..., Any]]] = [
             ("GET", r"/users/@me", self._get_me),
+            ("GET", r"/users/(?P<user_id>\d+)", self._get_user),
+            ("POST", r"/users/@me/channels", self._create_dm),
             ("GET", r"/oauth2/applications/@me", self._get_application),
             ("GET", r"/applications/@me", self._get_application),
             ("GET", rf"/applications/{app}/commands", self._get_commands),
@@ -1152,6 +1536,21 @@ class FakeDiscord:
     def _get_me(self, rec: RecordedRequest) -> dict[str, Any]:
         return {**self.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
+    def _get_user(self, rec: RecordedRequest, user_id: str) -> dict[str, Any]:
+        if user_id == self.bot_user["id"]:
+            return dict(self.bot_user)
+        if user_id not in self.guild.users:
+            raise _ApiError(404, "Unknown User", 10013)
+        return user_object(user_id, self.guild.users[user_id])
+
+    def _create_dm(self, rec: RecordedRequest) -> dict[str, Any]:
+        """POST /users/@me/channels ``{recipient_id}``: the DM channel (type 1), the same one
+        every time for a user."""
+        recipient = (rec.json or {}).get("recipient_id") if isinstance(rec.json, dict) else None
+        if recipient is None or str(recipient) not in self.guild.users:
+            raise _ApiError(400, "Invalid Recipient(s)", 50033)
+        return self.dm_channel_object(self.dm_channel_id(str(recipient)))
+
     def _get_application(self, rec: RecordedRequest) -> dict[str, Any]:
         owner = user_object(self.guild.owner_id, self.guild.users.get(self.guild.owner_id, "x"))
         return {
@@ -1210,7 +1609,8 @@ class FakeDiscord:
             raise _ApiError(404, "Unknown Application", 10002)
 
     def _check_channel(self, channel_id: str) -> None:
-        if channel_id not in self.guild.channels and channel_id not in self.threads:
+        known = (self.guild.channels, self.threads, self.dm_recipients)
+        if not any(channel_id in where for where in known):
             raise _ApiError(404, "Unknown Channel", 10003)
 
     def _interaction(self, token: str) -> dict[str, Any]:
@@ -1250,19 +1650,33 @@ class FakeDiscord:
             "flags": int(body.get("flags") or 0),
         }
         del msg["member"]["user"]
+        if channel_id in self.dm_recipients:  # a DM: no guild, no member
+            del msg["guild_id"], msg["member"]
         if interaction is not None:
+            user = _interaction_user(interaction)
             msg["webhook_id"] = self.application_id
             msg["application_id"] = self.application_id
             msg["type"] = 20 if interaction["type"] == APPLICATION_COMMAND else 0
             msg["interaction_metadata"] = {
                 "id": interaction["id"],
                 "type": interaction["type"],
-                "user": interaction["member"]["user"],
+                "user": user,
                 "authorizing_integration_owners": interaction["authorizing_integration_owners"],
             }
+            if msg["flags"] & EPHEMERAL:
+                self.ephemeral_for[message_id] = str(user.get("id"))
         msg["attachments"] = self._attachments(rec, channel_id, body, [])
         self.messages[message_id] = msg
+        self._remember(msg)
+        rec.message_id = message_id
         return msg
+
+    def _remember(self, msg: dict[str, Any]) -> None:
+        """Keep the message's components among the states a client may show."""
+        versions = self.component_versions.setdefault(msg["id"], [])
+        components = copy.deepcopy(msg.get("components") or [])
+        if components not in versions:
+            versions.append(components)
 
     def _attachments(
         self,
@@ -1271,41 +1685,48 @@ class FakeDiscord:
         body: dict[str, Any],
         existing: list[dict[str, Any]],
     ) -> list[dict[str, Any]]:
-        """Attachments after a create/edit: kept existing ones (by id) plus uploaded files."""
+        """Attachments after a create/edit: kept existing ones (by id) plus uploaded files, each
+        with the alt text (``description``) of its ``attachments`` entry."""
         if "attachments" in body:
-            wanted = {str(a.get("id")) for a in body["attachments"] or []}
+            wanted = {str(a.get("id")) for a in body["attachments"] or [] if isinstance(a, dict)}
             kept = [a for a in existing if a["id"] in wanted]
         else:
             kept = list(existing)
-        for part in rec.parts:
-            if part.filename is None:
-                continue
+        for upload in uploads_of(rec.parts, body):
             aid = self.snowflake()
-            self.files[aid] = part.data
-            url = f"{self.base_url}/attachments/{channel_id}/{aid}/{part.filename}"
-            kept.append(
-                {
-                    "id": aid,
-                    "filename": part.filename,
-                    "size": len(part.data),
-                    "url": url,
-                    "proxy_url": url,
-                    "content_type": part.content_type or "application/octet-stream",
-                }
-            )
+            self.files[aid] = upload.data
+            url = f"{self.base_url}/attachments/{channel_id}/{aid}/{upload.filename}"
+            content_type = upload.content_type
+            if content_type in (None, "application/octet-stream"):  # Discord sniffs the type
+                content_type = mimetypes.guess_type(upload.filename)[0] or content_type
+            attachment: dict[str, Any] = {
+                "id": aid,
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": content_type or "application/octet-stream",
+            }
+            if upload.description is not None:
+                attachment["description"] = upload.description
+            kept.append(attachment)
         return kept
 
-    def _edit_message(self, rec: RecordedRequest, message_id: str) -> dict[str, Any]:
+    def _edit_message(
+        self, rec: RecordedRequest, message_id: str, body: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         try:
             msg = self.messages[message_id]
         except KeyError:
             raise _ApiError(404, "Unknown Message", 10008) from None
-        body = rec.json or {}
+        body = body if body is not None else (rec.json or {})
         for key in ("content", "embeds", "components", "flags"):
             if key in body:
                 msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         msg["attachments"] = self._attachments(rec, msg["channel_id"], body, msg["attachments"])
         msg["edited_timestamp"] = _now_iso()
+        self._remember(msg)
+        rec.message_id = message_id
         return msg
 
     def _callback(self, rec: RecordedRequest, iid: str, token: str) -> web.StreamResponse:
@@ -1329,22 +1750,27 @@ class FakeDiscord:
         }
         message: dict[str, Any] | None = None
         if cb_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            if cb_type == DEFERRED_CHANNEL_MESSAGE:  # a "thinking" message: only flags count
+                data = {"flags": data.get("flags")} if data.get("flags") is not None else {}
             message = self._make_message(
                 rec, interaction["channel_id"], interaction=interaction, body=data
             )
             self.original_responses[token] = message["id"]
         elif cb_type in (UPDATE_MESSAGE, DEFERRED_UPDATE) and "message" in interaction:
             mid = interaction["message"]["id"]
-            if mid not in self.messages:
+            if mid in self.deleted_messages and mid not in self.messages:
+                raise _ApiError(404, "Unknown Message", 10008)
+            if mid not in self.messages:  # a forged payload's message: take it as it came
                 self.messages[mid] = interaction["message"]
+                self._remember(interaction["message"])
             self.original_responses[token] = mid
             if cb_type == UPDATE_MESSAGE:
-                fake = RecordedRequest(rec.method, rec.path, {}, {}, json=data, parts=rec.parts)
-                message = self._edit_message(fake, mid)
+                message = self._edit_message(rec, mid, data)
         elif cb_type not in (AUTOCOMPLETE_RESULT, MODAL, DEFERRED_UPDATE, UPDATE_MESSAGE):
             raise _ApiError(400, f"Invalid interaction response type {cb_type}", 50035)
         if message is not None:
             result["interaction"]["response_message_id"] = message["id"]
+            result["interaction"]["response_message_ephemeral"] = bool(message["flags"] & EPHEMERAL)
             result["resource"] = {"type": cb_type, "message": message}
         elif cb_type in (AUTOCOMPLETE_RESULT, MODAL):
             result["resource"] = {"type": cb_type}
@@ -1402,9 +1828,13 @@ class FakeDiscord:
         self, rec: RecordedRequest, app_id: str, token: str, message_id: str
     ) -> web.Response:
         mid = self._webhook_message_id(token, message_id)
-        if self.messages.pop(mid, None) is None:
+        if mid not in self.messages:
             raise _ApiError(404, "Unknown Message", 10008)
+        self._delete(mid)
         return web.Response(status=204)
+
+    def _delete(self, message_id: str) -> None:
+        self.deleted_messages[message_id] = self.messages.pop(message_id)
 
     def _get_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
         self._check_channel(channel_id)
@@ -1414,6 +1844,9 @@ class FakeDiscord:
     def _channel_post_message(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
         self._check_channel(channel_id)
         self._check_permissions(channel_id, *self._post_permissions(rec, channel_id))
+        recipient = self.dm_recipients.get(channel_id)
+        if recipient is not None and recipient in self.dms_blocked:
+            raise _ApiError(403, "Cannot send messages to this user", 50007)
         body = rec.json or {}
         key = (channel_id, str(body.get("nonce")))
         now = time.monotonic()
@@ -1422,6 +1855,7 @@ class FakeDiscord:
             if earlier is not None and now - earlier[0] <= self.nonce_window:
                 existing = self.messages.get(earlier[1])
                 if existing is not None:
+                    rec.message_id = existing["id"]
                     return existing
         message = self._make_message(rec, channel_id)
         if body.get("nonce") is not None:
@@ -1431,9 +1865,11 @@ class FakeDiscord:
         return message
 
     def _channel_message(self, channel_id: str, message_id: str) -> dict[str, Any]:
+        """A message through the channel routes; an ephemeral one is not there (only its
+        interaction's webhook reaches it)."""
         self._check_channel(channel_id)
         msg = self.messages.get(message_id)
-        if msg is None or msg["channel_id"] != channel_id:
+        if msg is None or msg["channel_id"] != channel_id or message_id in self.ephemeral_for:
             raise _ApiError(404, "Unknown Message", 10008)
         return msg
 
@@ -1453,13 +1889,15 @@ class FakeDiscord:
     def _channel_del(self, rec: RecordedRequest, channel_id: str, message_id: str) -> web.Response:
         self._check_permissions(channel_id)
         self._channel_message(channel_id, message_id)
-        del self.messages[message_id]
+        self._delete(message_id)
         return web.Response(status=204)
 
     def _create_thread(
         self, rec: RecordedRequest, channel_id: str, message_id: str | None = None
     ) -> dict[str, Any]:
         self._check_channel(channel_id)
+        if channel_id in self.dm_recipients or channel_id in self.threads:
+            raise _ApiError(400, "Cannot execute action on this channel type", 50024)
         self._check_permissions(channel_id, "create_public_threads")
         body = rec.json or {}
         if message_id is not None:
@@ -1529,6 +1967,14 @@ def _focused_type(interaction: dict[str, Any] | None) -> int | None:
             return int(option["type"])
         options.extend(option.get("options") or [])
     return None
+
+
+def _interaction_user(interaction: dict[str, Any]) -> dict[str, Any]:
+    """The user who made the interaction (``member.user`` in a guild, ``user`` in a DM)."""
+    member = interaction.get("member")
+    if isinstance(member, dict) and member.get("user"):
+        return dict(member["user"])
+    return dict(interaction.get("user") or {})
 
 
 def _message_of(interaction: dict[str, Any] | None) -> dict[str, Any]:

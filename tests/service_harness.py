@@ -70,13 +70,16 @@ async def open_service(path: Path, clock: Clock, seed: int = 1, **options: Any) 
     with ``seed``; ``options`` override ``GameService``'s (``computer=`` for a crashing one)."""
     options.setdefault("computer", RandomComputer(seed=seed))
     options.setdefault("monotonic", clock)  # the test's clock is all the time there is
+    # Every challenge lasts EXPIRY, whatever its time per move (test_service_phone.py opens
+    # services with the production cap to test the longer life).
+    options.setdefault("challenge_expiry", EXPIRY)
+    options.setdefault("challenge_expiry_cap", EXPIRY)
     return await GameService.open(
         path,
         bot_user_id=BOT_ID,
         bot_name=BOT.name,
         clock=clock,
         rng=random.Random(seed),
-        challenge_expiry=EXPIRY,
         **options,
     )
 
@@ -144,6 +147,17 @@ async def start(service: GameService, **overrides: Any) -> GameView:
     started = await start_result(service, **overrides)
     assert started.game is not None
     return started.game
+
+
+BOTH_MOVED = ["11-15", "23-19"]
+"""English, Alice (Black) first: a move each, so Alice is to move again having moved already
+(a player who never moved does not lose on time: the game is aborted)."""
+
+
+async def start_moved(service: GameService, **overrides: Any) -> GameView:
+    """The game :func:`start` started (English), after :data:`BOTH_MOVED`: Alice to move, and
+    running out of time would lose it."""
+    return await play(service, await start(service, **overrides), BOTH_MOVED)
 
 
 async def play(service: GameService, game: GameView, moves: list[str]) -> GameView:

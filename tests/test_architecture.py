@@ -302,6 +302,8 @@ SERVICE_ORDER = (
     "ladder",
     "matches",
     "settings",
+    "prefs",
+    "notices",
     "standings",
     "computer",
     "live",

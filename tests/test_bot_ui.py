@@ -22,10 +22,18 @@ from bot.store import GameRow
 from bot.ui.buttons import Buttons, ChallengeAnswer
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
 from bot.ui.client import DraughtsBot
-from bot.ui.embeds import challenge_embed, game_embed, result_words, status_words
+from bot.ui.embeds import (
+    challenge_embed,
+    game_embed,
+    game_kind,
+    players_line,
+    result_words,
+    status_words,
+    turn_line,
+)
 from bot.ui.media import Media, board_request, draw_board, draw_replay
 from bot.ui.presenter import nonce, user_error
-from bot.ui.replies import Outgoing
+from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
 from bot.words import duration
 from render import square_centre
@@ -145,22 +153,35 @@ def test_illegal_move_error_gets_a_hint() -> None:
 # -- embeds ---------------------------------------------------------------------------------
 
 
-def test_board_embed_shows_players_turn_last_move_status_and_game_id() -> None:
+def test_board_message_is_compact_players_move_recent_moves_status_and_game_id() -> None:
     game = Game(find_variant("english"))
     game.play("11-15")
     game.offer_draw(game.turn)  # White (Bob) offers
-    view = view_of(game)
-    embed = game_embed(view, "Alice played 11-15. Bob to move.", "board.png")
-    f = fields(embed)
-    assert f["\N{MEDIUM WHITE CIRCLE} White"] == "<@2>"
-    assert f["\N{MEDIUM BLACK CIRCLE} Black"] == "<@1>"
-    assert f["Variant"] == "English draughts / American checkers"
-    assert f["Move"] == "1" and f["Last move"] == "`11-15`" and f["To move"] == "<@2>"
-    assert "Draw offered by Bob" in f["Status"]
-    assert "<t:1800000000:R>" in f["Status"]
-    assert embed.footer.text == "Game #42"
+    view = replace(view_of(game), white_rating="1523", black_rating="1500?", rated=True)
+    embed = game_embed(view, "Alice played 11-15.", "board.png")
+    assert embed.fields == []  # one short description instead of a table of fields
+    lines = (embed.description or "").split("\n")
+    assert lines[0] == (
+        "\N{MEDIUM WHITE CIRCLE} **Bob** 1523 v \N{MEDIUM BLACK CIRCLE} **Alice** 1500?"
+    )
+    assert lines[1] == "Alice played 11-15."
+    assert lines[2] == "`1. 11-15`"
+    assert lines[3] == "Draw offered by Bob"
+    assert len(lines) == 4
+    assert embed.footer.text == "Game #42 · English draughts / American checkers · rated"
     assert embed.image.url == "attachment://board.png"
-    assert embed.description == "Alice played 11-15. Bob to move."
+    # Whose turn, with the one mention and the deadline, is the message's content.
+    assert turn_line(view) == "<@2> to move, due <t:1800000000:R>."
+    assert "<@" not in (embed.description or "")
+
+
+def test_no_status_line_when_nothing_is_pending() -> None:
+    game = Game(find_variant("english"))
+    game.play("11-15")
+    view = view_of(game)
+    assert status_words(view) == ""
+    assert (embed_lines := (game_embed(view, "h", None).description or "").split("\n"))
+    assert embed_lines == [embed_lines[0], "h", "`1. 11-15`"]
 
 
 def test_status_shows_the_40_move_count_after_a_declined_offer() -> None:
@@ -174,8 +195,8 @@ def test_status_shows_the_40_move_count_after_a_declined_offer() -> None:
 
 def test_computer_is_named_with_its_level() -> None:
     view = view_of(Game(find_variant("english")), white=COMPUTER, computer_level=4, computer_id=99)
-    assert fields(game_embed(view, "", None))["\N{MEDIUM WHITE CIRCLE} White"] == (
-        "<@99> (computer, level 4)"
+    assert players_line(view).startswith(
+        "\N{MEDIUM WHITE CIRCLE} **DraughtsBot** (computer, level 4) v"
     )
 
 
@@ -183,12 +204,13 @@ def test_finished_game_shows_the_result_instead_of_the_turn() -> None:
     game = Game(find_variant("international"))
     game.resign(game.turn)
     view = view_of(game, winner=ALICE)
-    f = fields(game_embed(view, "Bob resigned.", None))
-    assert "To move" not in f and "Status" not in f
-    assert f["Result"] == result_words(view)
-    assert f["Result"].startswith("**0-2**: Alice wins (")
+    embed = game_embed(view, "Bob resigned.", None)
+    assert turn_line(view) == ""
+    assert (embed.description or "").split("\n")[-1] == result_words(view)
+    assert result_words(view).startswith("**0-2**: Alice wins (")
     aborted = view_of(Game(find_variant("english")), status="aborted", to_move=None)
     assert result_words(aborted) == "Aborted: no result"
+    assert game_kind(aborted) == "aborted, unrated"
 
 
 def challenge_view(**changes: object) -> ChallengeView:
@@ -236,10 +258,11 @@ def test_outgoing_pings_only_the_named_users() -> None:
     allowed = out.allowed_mentions().to_dict()
     assert allowed["parse"] == []  # no @everyone, no roles, no names typed by users
     assert allowed["users"] == [1]
-    kwargs = Outgoing(files=[("a.png", b"x")]).send_kwargs()
-    assert [f.filename for f in kwargs["files"]] == ["a.png"]
+    kwargs = Outgoing(files=[Upload("a.png", b"x", "alt")]).send_kwargs()
+    assert [(f.filename, f.description) for f in kwargs["files"]] == [("a.png", "alt")]
     # A File is read once: every send makes new ones.
-    assert kwargs["files"][0] is not Outgoing(files=[("a.png", b"x")]).send_kwargs()["files"][0]
+    again = Outgoing(files=[Upload("a.png", b"x")]).send_kwargs()["files"][0]
+    assert kwargs["files"][0] is not again and again.description is None
 
 
 # -- images ---------------------------------------------------------------------------------
@@ -251,33 +274,34 @@ def decode(data: bytes) -> Image.Image:
     return image
 
 
-def test_board_is_seen_from_the_side_to_move() -> None:
+def test_public_board_keeps_the_game_s_orientation() -> None:
     game = Game(find_variant("english"))
-    assert board_request(view_of(game)).flip is True  # Black to move: Black at the bottom
+    assert board_request(view_of(game)).flip is False  # White at the bottom, Black to move
     game.play("11-15")
     assert board_request(view_of(game)).flip is False
+    assert board_request(view_of(game, flip=True)).flip is True  # the server chose Black
     assert board_request(view_of(game), flip=True).flip is True
 
 
-def test_finished_board_faces_the_human_against_the_computer() -> None:
+def test_board_alt_text_names_the_game_the_turn_and_the_pieces() -> None:
     game = Game(find_variant("english"))
-    game.resign(game.turn)
-    assert board_request(view_of(game)).flip is False
-    against = view_of(game, white=COMPUTER, computer_id=99, computer_level=3)
-    assert board_request(against).flip is True
+    game.play("11-15")
+    drawn = draw_board(board_request(view_of(game)))
+    assert "White to move" in drawn.alt and "11-15" in drawn.alt
+    assert "15" in drawn.alt and len(drawn.alt) <= 1024
 
 
 def test_board_png_highlights_the_last_move() -> None:
     game = Game(find_variant("english"))
     game.play("11-15")
     request = board_request(view_of(game))
-    image = decode(draw_board(request)).convert("RGB")
+    image = decode(draw_board(request).png).convert("RGB")
     assert image.width == 640 and image.height > 640  # the board plus its status strip
     # The square the man left is tinted by the highlight: it differs from the same (empty)
     # square on a board with no last move, drawn from the same side.
     start = Game(find_variant("english"))
     start_view = view_of(start, fen=game.position.fen())
-    plain = decode(draw_board(board_request(start_view, flip=request.flip))).convert("RGB")
+    plain = decode(draw_board(board_request(start_view, flip=request.flip)).png).convert("RGB")
     assert plain.size == image.size
     x, y = square_centre(8, 640, 11, request.flip)
     assert image.getpixel((x, y)) != plain.getpixel((x, y))
@@ -302,8 +326,8 @@ async def test_media_pools_make_the_same_images_off_the_loop() -> None:
     view = view_of(game)
     media = Media()
     try:
-        png = await media.board(view)
-        assert png == draw_board(board_request(view))
+        drawn = await media.board(board_request(view))
+        assert drawn == draw_board(board_request(view))
         pdn = write_game(game, {"White": "Bob", "Black": "Alice"})
         replay, loop_ok = await asyncio.gather(media.replay(pdn), asyncio.sleep(0, True))
         assert loop_ok and Image.open(io.BytesIO(replay.data)).n_frames == 2
@@ -340,6 +364,12 @@ def named_as_sent(*words: str) -> Listed:
     return [(word, word) for word in words]
 
 
+THEME_CHOICES: Listed = [
+    ("wood", "wood"),
+    ("green", "green"),
+    ("contrast (colour-blind safe, high contrast)", "contrast"),
+]
+
 CHOICES: dict[tuple[str, str], Listed] = {
     ("challenge", "variant"): VARIANT_CHOICES,
     ("challenge", "color"): named_as_sent("random", "white", "black"),
@@ -355,6 +385,17 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ("settings", "variant"): VARIANT_CHOICES,
     ("settings", "move_time"): MOVE_TIME_CHOICES,
     ("settings", "threads"): named_as_sent("optional", "always", "never"),
+    ("settings", "orientation"): [
+        ("White at the bottom", "white"),
+        ("Black at the bottom", "black"),
+    ],
+    ("settings", "theme"): THEME_CHOICES,
+    ("prefs", "theme"): THEME_CHOICES,
+    ("prefs", "notation"): [
+        ("the variant's own (algebraic in Russian and Brazilian)", "variant"),
+        ("numeric (11-15)", "numeric"),
+        ("algebraic (c3-d4)", "algebraic"),
+    ],
 }
 """Every fixed choice, as players see it (name) and as the bot reads it (value)."""
 
@@ -370,7 +411,7 @@ OPTIONS = {
         "level integer 1..6",
     ],
     "move": ["move string required 1..100 autocomplete"],
-    "board": ["flip boolean"],
+    "board": ["flip boolean", "text boolean"],
     "moves": [],
     "draw": ["action string required"],
     "resign": [],
@@ -391,7 +432,10 @@ OPTIONS = {
         "allow_channel channel text,announcement",
         "disallow_channel channel text,announcement",
         "all_channels boolean",
+        "orientation string",
+        "theme string",
     ],
+    "prefs": ["theme string", "notation string", "dm_turn boolean", "last_warning boolean"],
 }
 """Each command's options in order: name, type, and what Discord enforces."""
 
@@ -436,11 +480,11 @@ async def test_slash_commands_keep_their_names_options_and_choices(
         for option in options:
             listed = [(c["name"], c["value"]) for c in option.get("choices", [])]
             assert listed == CHOICES.get((name, option["name"]), []), (name, option["name"])
-        everywhere = name in ("rules", "help")
+        everywhere = name in ("rules", "help", "prefs")
         assert command["contexts"] == (None if everywhere else [0]), name
         assert command["dm_permission"] is everywhere, name
     permissions = {c["name"]: c["default_member_permissions"] for c in payload}
-    assert permissions == {name: None for name in OPTIONS} | {"abort": 1 << 13, "settings": 1 << 5}
+    assert permissions == {name: None for name in OPTIONS} | {"settings": 1 << 5}
 
 
 async def test_choices_hand_the_command_the_domain_value() -> None:
@@ -476,17 +520,28 @@ class AnswerLog:
     async def confirm_resign(self, i: object, game_id: int) -> None:
         self.presses.append(("resign", game_id))
 
+    async def open_picker(self, i: object, game_id: int) -> None:
+        self.presses.append(("move", game_id))
+
+    async def show_moves(self, i: object, game_id: int) -> None:
+        self.presses.append(("moves", game_id))
+
+    async def abort_game(self, i: object, game_id: int) -> None:
+        self.presses.append(("abort", game_id))
+
 
 async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None:
     buttons = Buttons()
     answers = AnswerLog()
-    registered = buttons.answered_by(challenges=answers, offers=answers)
+    registered = buttons.answered_by(challenges=answers, offers=answers, board=answers)
     views = [
         buttons.challenge(17),
         buttons.draw(5),
         buttons.takeback(5, 12),
         buttons.resign(5),
-        buttons.rematch(5),
+        buttons.game(5, running=False, abortable=False, rematch=True),
+        buttons.game(6, running=True, abortable=True, rematch=False),
+        buttons.game(7, running=True, abortable=False, rematch=False),
     ]
     items = [item for view in views for item in view.children]
     ids = [item.custom_id for item in items]  # type: ignore[attr-defined]
@@ -499,7 +554,13 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         "takeback:accept:5:12",
         "takeback:decline:5:12",
         "resign:5",
+        "board:moves:5",
         "rematch:5",
+        "board:move:6",
+        "board:moves:6",
+        "board:abort:6",
+        "board:move:7",
+        "board:moves:7",
     ]
     # discord.py registers the class of every item it posts: it must be the registered one.
     assert all(type(item) in registered for item in items)
@@ -520,7 +581,13 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         ("takeback", True, 5, 12),
         ("takeback", False, 5, 12),
         ("resign", 5),
+        ("moves", 5),
         ("rematch", 5),
+        ("move", 6),
+        ("moves", 6),
+        ("abort", 6),
+        ("move", 7),
+        ("moves", 7),
     ]
 
 

@@ -5,12 +5,17 @@ answers (Discord's error codes and ``errors`` object, violations recorded, ``enf
 from __future__ import annotations
 
 import copy
+import io
+import json
 from collections.abc import Callable
 from typing import Any
 
 import aiohttp
+import discord
 import discord_limits as limits
+import openapi_check
 import pytest
+from discord.http import handle_message_parameters
 from fake_discord import ATTACHMENT_SIZE_LIMIT, FakeDiscord
 
 MAX = 2**53 - 1
@@ -44,6 +49,20 @@ def row(*components: dict[str, Any]) -> dict[str, Any]:
 def select(n: int, **changes: Any) -> dict[str, Any]:
     options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)]
     return {"type": 3, "custom_id": "pick", "options": options, **changes}
+
+
+def opt(value: str = "v", **changes: Any) -> dict[str, Any]:
+    return {"label": value or "l", "value": value, **changes}
+
+
+def menu(component: dict[str, Any]) -> list[Problem]:
+    """Problems of a message holding this one select menu."""
+    return limits.check_message({"components": [row(component)]}, kind="create")
+
+
+def attached(**changes: Any) -> dict[str, Any]:
+    entry = {"id": 0, "filename": "board.png", **changes}
+    return {"content": "x", "attachments": [{k: v for k, v in entry.items() if v is not None}]}
 
 
 def embed_with(**changes: Any) -> dict[str, Any]:
@@ -458,6 +477,203 @@ CASES: list[tuple[str, Callable[[], list[Problem]], Callable[[], list[Problem]]]
         lambda: limits.check_thread({"name": "n" * 100}),
         lambda: limits.check_thread({"name": "n" * 101}),
     ),
+    # -- select menus ----------------------------------------------------------------------------
+    ("select needs an option", lambda: menu(select(1)), lambda: menu(select(0))),
+    (
+        "select custom_id",
+        lambda: menu(select(2, custom_id="c" * 100)),
+        lambda: menu(select(2, custom_id="c" * 101)),
+    ),
+    ("select custom_id not empty", lambda: menu(select(2)), lambda: menu(select(2, custom_id=""))),
+    (
+        "select option value",
+        lambda: menu(select(1, options=[opt(value="v" * 100)])),
+        lambda: menu(select(1, options=[opt(value="v" * 101)])),
+    ),
+    (
+        "select option value not empty",
+        lambda: menu(select(1, options=[opt(value="v")])),
+        lambda: menu(select(1, options=[opt(value="")])),
+    ),
+    (
+        "select option label not empty",
+        lambda: menu(select(1, options=[opt(label="l")])),
+        lambda: menu(select(1, options=[opt(label="")])),
+    ),
+    (
+        "select option description",
+        lambda: menu(select(1, options=[opt(description="d" * 100)])),
+        lambda: menu(select(1, options=[opt(description="d" * 101)])),
+    ),
+    (
+        "select option values unique",
+        lambda: menu(select(2)),
+        lambda: menu(select(2, options=[opt(label="a"), opt(label="b")])),
+    ),
+    (
+        "select min_values",
+        lambda: menu(select(25, min_values=25, max_values=25)),
+        lambda: menu(select(25, min_values=26, max_values=25)),
+    ),
+    (
+        "select min_values not negative",
+        lambda: menu(select(2, min_values=0)),
+        lambda: menu(select(2, min_values=-1)),
+    ),
+    (
+        "select max_values",
+        lambda: menu(select(25, max_values=25)),
+        lambda: menu(select(25, max_values=26)),
+    ),
+    (
+        "select max_values at least 1",
+        lambda: menu(select(2)),
+        lambda: menu(select(2, max_values=0)),
+    ),
+    (
+        "select min_values not above max_values",
+        lambda: menu(select(3, min_values=2, max_values=2)),
+        lambda: menu(select(3, min_values=2)),  # max_values defaults to 1
+    ),
+    (
+        "select max_values within the options",
+        lambda: menu(select(3, max_values=3)),
+        lambda: menu(select(3, max_values=4)),
+    ),
+    (
+        "select min_values within the options",
+        lambda: menu(select(3, min_values=3, max_values=3)),
+        lambda: menu(select(2, min_values=3, max_values=3)),
+    ),
+    (
+        "select defaults within max_values",
+        lambda: menu(select(3, options=[opt("a", default=True), opt("b"), opt("c")])),
+        lambda: menu(select(3, options=[opt("a", default=True), opt("b", default=True)])),
+    ),
+    (
+        "select default is a boolean",
+        lambda: menu(select(1, options=[opt(default=False)])),
+        lambda: menu(select(1, options=[opt(default="yes")])),
+    ),
+    (
+        "select disabled is a boolean",
+        lambda: menu(select(2, disabled=True)),
+        lambda: menu(select(2, disabled=1)),
+    ),
+    (
+        "select option emoji",
+        lambda: menu(select(1, options=[opt(emoji={"id": None, "name": "⛀"})])),
+        lambda: menu(select(1, options=[opt(emoji={"name": "⛀", "url": "x"})])),
+    ),
+    (
+        "custom emoji",
+        lambda: menu(select(1, options=[opt(emoji={"id": "123", "name": "m", "animated": True})])),
+        lambda: menu(select(1, options=[opt(emoji={"id": "twelve", "name": "m"})])),
+    ),
+    (
+        "emoji name",
+        lambda: menu(select(1, options=[opt(emoji={"name": "e" * 32})])),
+        lambda: menu(select(1, options=[opt(emoji={"name": "e" * 33})])),
+    ),
+    (
+        "emoji needs a name",
+        lambda: menu(select(1, options=[opt(emoji={"name": "⛀"})])),
+        lambda: menu(select(1, options=[opt(emoji={"id": "123"})])),
+    ),
+    (
+        "button emoji",
+        lambda: msg({"components": [row(button(emoji={"name": "⛀"}, label=None))]}),
+        lambda: msg({"components": [row(button(emoji="⛀"))]}),
+    ),
+    (
+        "select options in an update",
+        lambda: limits.check_callback(
+            {"type": 7, "data": {"components": [row(select(25))]}}, interaction_type=3
+        ),
+        lambda: limits.check_callback(
+            {"type": 7, "data": {"components": [row(select(26))]}}, interaction_type=3
+        ),
+    ),
+    (
+        "select options in an ephemeral reply",
+        lambda: limits.check_callback(
+            {"type": 4, "data": {"flags": 64, "components": [row(select(25))]}}, interaction_type=3
+        ),
+        lambda: limits.check_callback(
+            {
+                "type": 4,
+                "data": {"flags": 64, "components": [row(select(2, placeholder="p" * 151))]},
+            },
+            interaction_type=3,
+        ),
+    ),
+    # -- interaction callbacks for components ------------------------------------------------------
+    (
+        "components take a reply or a deferral",
+        lambda: (
+            limits.check_callback({"type": 4, "data": {"content": "x"}}, interaction_type=3)
+            + limits.check_callback({"type": 5, "data": {"flags": 64}}, interaction_type=3)
+        ),
+        lambda: limits.check_callback({"type": 8, "data": {"choices": []}}, interaction_type=3),
+    ),
+    (
+        "no update for autocomplete",
+        lambda: limits.check_callback({"type": 8, "data": {"choices": []}}, interaction_type=4),
+        lambda: limits.check_callback({"type": 6}, interaction_type=4),
+    ),
+    (
+        "an update keeps the ephemeral flag",
+        lambda: limits.check_callback(
+            {"type": 7, "data": {"content": "x", "flags": 64}},
+            interaction_type=3,
+            message_flags=64,
+        ),
+        lambda: limits.check_callback(
+            {"type": 7, "data": {"content": "x", "flags": 0}},
+            interaction_type=3,
+            message_flags=64,
+        ),
+    ),
+    # -- attachments -------------------------------------------------------------------------------
+    (
+        "attachment alt text",
+        lambda: msg(attached(description="d" * 1024)),
+        lambda: msg(attached(description="d" * 1025)),
+    ),
+    (
+        "attachment alt text is a string",
+        lambda: msg(attached(description="A board")),
+        lambda: msg(attached(description=5)),
+    ),
+    (
+        "attachment filename",
+        lambda: msg(attached(filename="f" * 1024)),
+        lambda: msg(attached(filename="")),
+    ),
+    ("attachment id", lambda: msg(attached()), lambda: msg(attached(id=None))),
+    (
+        "attachments per message",
+        lambda: msg({"content": "x", "attachments": [{"id": i} for i in range(10)]}),
+        lambda: msg({"content": "x", "attachments": [{"id": i} for i in range(11)]}),
+    ),
+    (
+        "attachment alt text in a callback",
+        lambda: limits.check_callback(
+            {"type": 4, "data": attached(description="d" * 1024)},
+            interaction_type=2,
+            files=[("board.png", 10)],
+        ),
+        lambda: limits.check_callback(
+            {"type": 4, "data": attached(description="d" * 1025)},
+            interaction_type=2,
+            files=[("board.png", 10)],
+        ),
+    ),
+    (
+        "attachment alt text in an edit",
+        lambda: msg(attached(description="d" * 1024), "edit"),
+        lambda: msg(attached(description="d" * 1025), "edit"),
+    ),
 ]
 
 
@@ -559,3 +775,94 @@ def test_a_deep_copy_of_a_case_is_not_mutated_by_checks() -> None:
     before = copy.deepcopy(body)
     assert msg(body) == []
     assert body == before
+
+
+# Where each select, emoji and attachment refusal points (the errors object nests like the body),
+# so that a case is refused for its own reason and not for another one it trips by accident.
+WHERE = {
+    "select needs an option": "components.0.components.0.options",
+    "select custom_id": "components.0.components.0.custom_id",
+    "select option value": "components.0.components.0.options.0.value",
+    "select option label not empty": "components.0.components.0.options.0.label",
+    "select option description": "components.0.components.0.options.0.description",
+    "select option values unique": "components.0.components.0.options.1.value",
+    "select min_values not negative": "components.0.components.0.min_values",
+    "select max_values": "components.0.components.0.max_values",
+    "select max_values at least 1": "components.0.components.0.max_values",
+    "select min_values not above max_values": "components.0.components.0.min_values",
+    "select max_values within the options": "components.0.components.0.max_values",
+    "select min_values within the options": "components.0.components.0.min_values",
+    "select defaults within max_values": "components.0.components.0.options",
+    "select default is a boolean": "components.0.components.0.options.0.default",
+    "select disabled is a boolean": "components.0.components.0.disabled",
+    "select option emoji": "components.0.components.0.options.0.emoji",
+    "custom emoji": "components.0.components.0.options.0.emoji.id",
+    "emoji name": "components.0.components.0.options.0.emoji.name",
+    "emoji needs a name": "components.0.components.0.options.0.emoji.name",
+    "button emoji": "components.0.components.0.emoji",
+    "select options in an update": "data.components.0.components.0.options",
+    "select options in an ephemeral reply": "data.components.0.components.0.placeholder",
+    "components take a reply or a deferral": "type",
+    "no update for autocomplete": "type",
+    "an update keeps the ephemeral flag": "data.flags",
+    "attachment alt text": "attachments.0.description",
+    "attachment alt text is a string": "attachments.0.description",
+    "attachment filename": "attachments.0.filename",
+    "attachment id": "attachments.0.id",
+    "attachments per message": "attachments",
+    "attachment alt text in a callback": "data.attachments.0.description",
+    "attachment alt text in an edit": "attachments.0.description",
+}
+
+
+@pytest.mark.parametrize("what", sorted(WHERE))
+def test_each_refusal_points_at_its_field(what: str) -> None:
+    (refused,) = [case[2] for case in CASES if case[0] == what]
+    paths = [".".join(str(p) for p in problem.path) for problem in refused()]
+    assert WHERE[what] in paths, (what, [str(p) for p in refused()])
+
+
+# -- what discord.py itself sends passes (no false refusals) ---------------------------------------
+
+
+async def test_discord_py_select_menus_and_alt_text_pass_both_checks() -> None:
+    """A full picker (25 options with descriptions, emoji and a default, a placeholder, min/max)
+    and a file with alt text, serialized by discord.py exactly as it sends them, pass the
+    documented limits and Discord's OpenAPI schema; the same body one step past a limit does
+    not."""
+    view = discord.ui.View(timeout=None)
+    options = [
+        discord.SelectOption(
+            label=f"{i}-{i + 4}" * 10,
+            value=f"move:{i}:" + "x" * 90,
+            description="d" * 100,
+            emoji="⛀" if i % 2 else None,
+            default=i == 0,
+        )
+        for i in range(25)
+    ]
+    view.add_item(
+        discord.ui.Select(
+            custom_id="c" * 100, placeholder="p" * 150, min_values=1, max_values=25, options=options
+        )
+    )
+    view.add_item(discord.ui.Button(label="Moves", custom_id="moves", emoji="⛁", row=1))
+    board = discord.File(io.BytesIO(b"png"), filename="board.png", description="a" * 1024)
+    params = handle_message_parameters(content="Pick", view=view, file=board)
+    body = json.loads(params.multipart[0]["value"])
+    assert body["attachments"] == [{"id": 0, "filename": "board.png", "description": "a" * 1024}]
+    files = [("board.png", 3)]
+    assert limits.check_message(body, kind="create", files=files) == []
+    assert (
+        limits.check_callback(
+            {"type": 7, "data": body}, interaction_type=3, files=files, message_flags=0
+        )
+        == []
+    )
+    if openapi_check.available():
+        assert openapi_check.validate("POST", "/channels/1/messages", body) == []
+        assert openapi_check.validate("PATCH", "/webhooks/1/t/messages/@original", body) == []
+    body["attachments"][0]["description"] += "a"
+    assert limits.check_message(body, kind="create", files=files) != []
+    if openapi_check.available():
+        assert openapi_check.validate("POST", "/channels/1/messages", body) != []

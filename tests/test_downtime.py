@@ -23,6 +23,7 @@ from service_harness import (
     count_rows,
     play,
     start,
+    start_moved,
 )
 
 from bot.results import Action, ActionResult
@@ -42,9 +43,9 @@ async def test_a_restart_after_the_deadlines_passed_extends_them_and_says_so(
     db_path: Path, clock: Clock, services: Services
 ) -> None:
     first = await services.open(db_path)
-    late = await start(first)  # Alice to move, deadline T0 + 1 h
-    near = await start(first, channel_id=CHANNEL + 1, move_time=4 * HOUR)
-    far = await start(first, channel_id=CHANNEL + 2, move_time=24 * HOUR)
+    late = await start_moved(first)  # Alice to move, deadline T0 + 1 h
+    near = await start_moved(first, channel_id=CHANNEL + 1, move_time=4 * HOUR)
+    far = await start_moved(first, channel_id=CHANNEL + 2, move_time=24 * HOUR)
     clock.advance(10 * 60)
     assert await first.tick() == []  # heard at T0 + 10 min
     await first.close()
@@ -80,9 +81,10 @@ async def test_a_short_silence_changes_nothing(
     db_path: Path, clock: Clock, services: Services
 ) -> None:
     first = await services.open(db_path)
-    game = await start(first)
+    game = await start_moved(first)
     clock.now = game.deadline - 20  # type: ignore[operator]
-    assert actions(await first.tick()) == [(Action.REMINDER, game.id)]
+    # Both reminders are due: only the last warning is given.
+    assert actions(await first.tick()) == [(Action.LAST_WARNING, game.id)]
     await first.close()
     clock.advance(SILENCE_SECONDS - 1)  # a quick restart, past the deadline
     again = await services.open(db_path)
@@ -115,7 +117,7 @@ async def test_a_forward_clock_jump_forfeits_nobody(
     interval): thirty games that would all have been lost on time are extended instead."""
     monotonic = Clock(0.0)
     svc = await services.open(db_path, monotonic=monotonic)
-    games = [await start(svc, channel_id=CHANNEL + i) for i in range(30)]
+    games = [await start_moved(svc, channel_id=CHANNEL + i) for i in range(30)]
     assert await svc.tick() == []
     clock.advance(2 * HOUR)
     monotonic.advance(5)
@@ -161,7 +163,7 @@ async def test_an_unreadable_record_of_the_last_check_is_ignored(
     db_path: Path, clock: Clock, services: Services, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = await services.open(db_path)
-    game = await start(svc)
+    game = await start_moved(svc)
     await svc.store.set_meta(HEARD_AT, "not a time")
     await svc.close()
     clock.advance(MOVE_TIME + 1)

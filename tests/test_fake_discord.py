@@ -6,6 +6,9 @@ the 3-second window, expired tokens, denied permissions, gateway op 7 and op 9, 
 from __future__ import annotations
 
 import asyncio
+import copy
+import io
+import json
 import subprocess
 import sys
 import time
@@ -14,9 +17,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
+import discord
 import pytest
 from discord_launcher import GUARD_MARKER
-from fake_discord import FakeDiscord, RecordedRequest
+from e2e_harness import attachments_of, custom_ids, images_without_alt_text, select_values
+from fake_discord import ComponentRefused, FakeDiscord, RecordedRequest
 
 pytestmark = pytest.mark.e2e
 
@@ -128,10 +133,14 @@ DRAUGHTS = "1100000000000000202"
 
 
 class Probe:
-    """``tests/fake_probe_bot.py`` in its own process against the fake."""
+    """``tests/fake_probe_bot.py`` (or another client factory) in its own process against the
+    fake."""
 
-    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+    def __init__(
+        self, fake: FakeDiscord, tmp_path: Path, factory: str = "fake_probe_bot:make_client"
+    ) -> None:
         self.fake = fake
+        self.factory = factory
         self.log_path = tmp_path / "probe.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -142,7 +151,7 @@ class Probe:
                     sys.executable,
                     str(TESTS / "discord_launcher.py"),
                     str(self.fake.port),
-                    "fake_probe_bot:make_client",
+                    self.factory,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -383,3 +392,599 @@ async def test_offline_and_back_on_the_same_port(fake: FakeDiscord, probe: Probe
     assert fake.port == port
     await probe.alive(fake.wait_for_resume(timeout=30))
     await probe.answered(await probe.command("ping"))
+
+
+# -- components, ephemeral messages, attachments and DMs, as strict as Discord -------------------
+
+ALICE = "1100000000000000101"
+BOB = "1100000000000000102"
+PNG = b"\x89PNG\r\n\x1a\n-a-board-"
+
+
+async def rest(fake: FakeDiscord, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """A request as the bot would make it; the status and the decoded answer."""
+    url = fake.api_base + path
+    data = body if isinstance(body, aiohttp.FormData) else None
+    payload = None if data is not None else body
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, url, json=payload, data=data) as response,
+    ):
+        raw = await response.read()
+        return response.status, (json.loads(raw) if raw else None)
+
+
+def multipart(body: dict[str, Any], *files: tuple[str, str, bytes]) -> aiohttp.FormData:
+    """A multipart body as discord.py sends it: ``payload_json`` and ``files[n]`` parts."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    for name, filename, data in files:
+        form.add_field(name, data, filename=filename, content_type="application/octet-stream")
+    return form
+
+
+def button(custom_id: str, **changes: Any) -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": custom_id, "custom_id": custom_id, **changes}
+
+
+def menu(custom_id: str, *values: str, **changes: Any) -> dict[str, Any]:
+    options = [{"label": v, "value": v} for v in values]
+    return {"type": 3, "custom_id": custom_id, "options": options, **changes}
+
+
+def row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def board_components() -> list[dict[str, Any]]:
+    return [
+        row(button("go"), button("off", disabled=True)),
+        row(menu("pick", "a", "b", "c", min_values=1, max_values=2)),
+        row(menu("one", "x", "y")),
+        row(menu("frozen", "x", disabled=True)),
+    ]
+
+
+async def post_message(
+    fake: FakeDiscord, components: list[dict[str, Any]], channel: str = GENERAL
+) -> dict[str, Any]:
+    status, answer = await rest(
+        fake, "POST", f"/channels/{channel}/messages", {"content": "m", "components": components}
+    )
+    assert status == 200, answer
+    return fake.messages[answer["id"]]
+
+
+async def interact(fake: FakeDiscord, user: str = ALICE, channel: str = GENERAL) -> dict[str, Any]:
+    return await fake.send_interaction(
+        fake.command_interaction("move", user_id=user, channel_id=channel)
+    )
+
+
+async def respond(fake: FakeDiscord, interaction: dict[str, Any], body: Any) -> tuple[int, Any]:
+    path = f"/interactions/{interaction['id']}/{interaction['token']}/callback?with_response=true"
+    return await rest(fake, "POST", path, body)
+
+
+def webhook(fake: FakeDiscord, interaction: dict[str, Any]) -> str:
+    return f"/webhooks/{fake.application_id}/{interaction['token']}"
+
+
+async def test_a_press_must_be_on_an_enabled_button_of_the_message(fake: FakeDiscord) -> None:
+    message = await post_message(fake, board_components())
+    payload = fake.button_interaction("go", message, user_id=BOB)
+    assert payload["type"] == 3
+    assert payload["data"] == {"custom_id": "go", "component_type": 2}
+    # Discord sends the whole message the component is on (a copy, not the fake's own object).
+    assert payload["message"] == message and payload["message"] is not message
+    assert payload["member"]["user"]["id"] == BOB and payload["channel_id"] == GENERAL
+    await fake.send_interaction(payload)
+    assert fake.button_interaction("go", message["id"], user_id=BOB)["message"] == message
+    for custom_id, why in (
+        ("gone", "has no component 'gone'"),
+        ("off", "disabled"),
+        ("pick", "not a button"),
+    ):
+        with pytest.raises(ComponentRefused, match=why):
+            fake.button_interaction(custom_id, message, user_id=BOB)
+    with pytest.raises(ComponentRefused, match="does not exist"):
+        fake.button_interaction("go", "1234", user_id=BOB)
+    # A payload changed by hand after it was built is checked again when it is sent.
+    edited = fake.button_interaction("go", message, user_id=BOB)
+    edited["data"]["custom_id"] = "off"
+    with pytest.raises(ComponentRefused, match="disabled"):
+        await fake.send_interaction(edited)
+    edited = fake.button_interaction("go", message, user_id=BOB)
+    edited["data"]["component_type"] = 3
+    with pytest.raises(ComponentRefused, match="component_type"):
+        await fake.send_interaction(edited)
+
+
+async def test_a_select_takes_only_values_the_menu_offers(fake: FakeDiscord) -> None:
+    message = await post_message(fake, board_components())
+    payload = fake.select_interaction("pick", message, ["c", "a"], user_id=BOB)
+    assert payload["data"] == {"custom_id": "pick", "component_type": 3, "values": ["c", "a"]}
+    assert payload["message"] == message
+    await fake.send_interaction(payload)
+    assert fake.select_interaction("one", message["id"], ["y"])["data"]["values"] == ["y"]
+    refused: list[tuple[str, list[Any], str]] = [
+        ("pick", ["d"], "not among the options"),
+        ("pick", ["a", "a"], "once"),
+        ("pick", [], "takes 1 to 2 values, not 0"),
+        ("pick", ["a", "b", "c"], "takes 1 to 2 values, not 3"),
+        ("pick", [1], "strings"),
+        ("one", ["x", "y"], "takes 1 to 1"),  # min_values and max_values default to 1
+        ("frozen", ["x"], "disabled"),
+        ("go", ["a"], "not a select"),
+        ("nope", ["a"], "has no component"),
+    ]
+    for custom_id, values, why in refused:
+        with pytest.raises(ComponentRefused, match=why):
+            fake.select_interaction(custom_id, message, values, user_id=BOB)
+    edited = fake.select_interaction("pick", message, ["a"], user_id=BOB)
+    edited["data"]["values"] = ["z"]
+    with pytest.raises(ComponentRefused, match="not among the options"):
+        await fake.send_interaction(edited)
+    # Only string selects can be chosen from here (user, role... selects need resolved data).
+    users = await post_message(fake, [row({"type": 5, "custom_id": "who"})])
+    with pytest.raises(ComponentRefused, match="only string selects"):
+        fake.select_interaction("who", users, [BOB])
+
+
+async def test_edits_that_take_buttons_off_reach_later_presses(fake: FakeDiscord) -> None:
+    message = await post_message(fake, board_components())
+    as_seen = copy.deepcopy(message)  # what a slow client still shows after the edit
+    status, _ = await rest(
+        fake, "PATCH", f"/channels/{GENERAL}/messages/{message['id']}", {"components": []}
+    )
+    assert status == 200 and fake.messages[message["id"]]["components"] == []
+    for seen in (message, message["id"]):
+        with pytest.raises(ComponentRefused, match="has no component 'go'"):
+            fake.button_interaction("go", seen, user_id=BOB)
+    # A press that beat the edit to Discord is still delivered, with the message as it was.
+    stale = await fake.send_interaction(fake.button_interaction("go", as_seen, user_id=BOB))
+    assert stale["message"]["components"] == as_seen["components"]
+    # A message state that never existed is not (a hand-made copy), unless forged on purpose.
+    made_up = copy.deepcopy(as_seen)
+    made_up["components"] = [row(button("made-up"))]
+    with pytest.raises(ComponentRefused, match="never had these components"):
+        fake.button_interaction("made-up", made_up, user_id=BOB)
+    forged = fake.button_interaction("made-up", made_up, user_id=BOB, forged=True)
+    await fake.send_interaction(forged)
+    assert forged["data"] == {"custom_id": "made-up", "component_type": 2}
+    # Deleted: no client shows it any more (a copy from before may still race the delete).
+    status, _ = await rest(fake, "DELETE", f"/channels/{GENERAL}/messages/{message['id']}")
+    assert status == 204
+    for seen in (message, message["id"]):
+        with pytest.raises(ComponentRefused, match="deleted"):
+            fake.button_interaction("go", seen, user_id=BOB)
+    late = await fake.send_interaction(fake.button_interaction("go", as_seen, user_id=BOB))
+    status, error = await respond(fake, late, {"type": 7, "data": {"content": "x"}})
+    assert (status, error["code"]) == (404, 10008)
+
+
+async def test_webhook_edits_replace_components_too(fake: FakeDiscord) -> None:
+    command = await interact(fake)
+    status, _ = await respond(
+        fake, command, {"type": 4, "data": {"content": "board", "components": [row(button("go"))]}}
+    )
+    assert status == 200
+    original = fake.original_message(command["token"])
+    assert original is not None
+    status, answer = await rest(
+        fake,
+        "POST",
+        webhook(fake, command) + "?wait=true",
+        {"content": "more", "components": [row(button("again"))]},
+    )
+    assert status == 200
+    followup = fake.messages[answer["id"]]
+    fake.button_interaction("go", original, user_id=BOB)
+    fake.button_interaction("again", followup, user_id=BOB)
+    base = webhook(fake, command) + "/messages/"
+    for path in (base + "@original", base + followup["id"]):
+        status, _ = await rest(fake, "PATCH", path, {"components": []})
+        assert status == 200
+    with pytest.raises(ComponentRefused):
+        fake.button_interaction("go", original, user_id=BOB)
+    with pytest.raises(ComponentRefused):
+        fake.button_interaction("again", followup, user_id=BOB)
+    # The request that made or edited a message leads to it.
+    made = fake.find_requests("POST", webhook(fake, command))[-1]
+    assert fake.message_of(made) is followup
+
+
+async def test_ephemeral_pickers_are_their_users_own(fake: FakeDiscord) -> None:
+    pieces = row(menu("piece", "11", "12", placeholder="Piece to move"))
+    command = await interact(fake, ALICE)
+    status, answer = await respond(
+        fake,
+        command,
+        {"type": 4, "data": {"content": "Pick a piece", "flags": 64, "components": [pieces]}},
+    )
+    assert status == 200 and answer["interaction"]["response_message_ephemeral"] is True
+    picker = fake.original_message(command["token"])
+    assert picker is not None and picker["flags"] & 64
+    assert fake.ephemeral_messages(ALICE) == [picker] and fake.ephemeral_messages(BOB) == []
+    # Ephemeral messages are not reachable through the channel's routes.
+    path = f"/channels/{GENERAL}/messages/{picker['id']}"
+    for method, body in (("GET", None), ("PATCH", {"content": "x"}), ("DELETE", None)):
+        status, error = await rest(fake, method, path, body)
+        assert (status, error["code"]) == (404, 10008), method
+    # Only Alice sees it, so only Alice can use it; Discord sends the message with flag 64.
+    with pytest.raises(ComponentRefused, match="ephemeral"):
+        fake.select_interaction("piece", picker, ["11"], user_id=BOB)
+    chosen = await fake.send_interaction(
+        fake.select_interaction("piece", picker, ["11"], user_id=ALICE)
+    )
+    assert chosen["message"]["id"] == picker["id"] and chosen["message"]["flags"] & 64
+    # UPDATE_MESSAGE (7) replaces the picker's components: the piece menu is gone.
+    moves = row(menu("to", "11-15", "11-16"))
+    status, answer = await respond(
+        fake, chosen, {"type": 7, "data": {"content": "Where to?", "components": [moves]}}
+    )
+    assert status == 200 and answer["resource"]["message"]["id"] == picker["id"]
+    assert picker["components"] == [moves] and picker["flags"] & 64
+    with pytest.raises(ComponentRefused, match="has no component 'piece'"):
+        fake.select_interaction("piece", picker, ["11"], user_id=ALICE)
+    # DEFERRED_UPDATE_MESSAGE (6), then an edit of @original: the same ephemeral message.
+    moved = await fake.send_interaction(
+        fake.select_interaction("to", picker, ["11-16"], user_id=ALICE)
+    )
+    status, answer = await respond(fake, moved, {"type": 6})
+    assert status == 200 and "resource" not in answer  # nothing is created by a deferral
+    status, edited = await rest(
+        fake,
+        "PATCH",
+        webhook(fake, moved) + "/messages/@original",
+        {"content": "Played 11-16", "components": []},
+    )
+    assert status == 200 and edited["id"] == picker["id"] and edited["flags"] & 64
+    with pytest.raises(ComponentRefused):
+        fake.select_interaction("to", picker, ["11-15"], user_id=ALICE)
+
+
+async def test_deferred_and_follow_up_ephemeral_messages(fake: FakeDiscord) -> None:
+    command = await interact(fake, ALICE)
+    status, _ = await respond(fake, command, {"type": 5, "data": {"flags": 64}})
+    assert status == 200
+    status, _ = await rest(
+        fake,
+        "PATCH",
+        webhook(fake, command) + "/messages/@original",
+        {"content": "Pick", "components": [row(menu("piece", "11", "12"))]},
+    )
+    assert status == 200
+    picker = fake.original_message(command["token"])
+    assert picker is not None and picker["flags"] & 64
+    fake.select_interaction("piece", picker, ["12"], user_id=ALICE)
+    with pytest.raises(ComponentRefused, match="ephemeral"):
+        fake.select_interaction("piece", picker, ["12"], user_id=BOB)
+    status, answer = await rest(
+        fake,
+        "POST",
+        webhook(fake, command) + "?wait=true",
+        {"content": "More", "flags": 64, "components": [row(button("page:2"))]},
+    )
+    assert status == 200
+    followup = fake.message_of(fake.find_requests("POST", webhook(fake, command))[-1])
+    assert followup is not None and followup["id"] == answer["id"] and followup["flags"] & 64
+    assert fake.ephemeral_messages(ALICE) == [picker, followup]
+    fake.button_interaction("page:2", followup, user_id=ALICE)
+    with pytest.raises(ComponentRefused, match="ephemeral"):
+        fake.button_interaction("page:2", followup, user_id=BOB)
+
+
+async def test_only_component_interactions_take_update_callbacks(fake: FakeDiscord) -> None:
+    for kind in (6, 7):
+        command = await interact(fake)
+        status, error = await respond(fake, command, {"type": kind, "data": {"content": "x"}})
+        assert (status, error["code"]) == (400, 50035), kind
+    assert len(fake.violations) == 2
+    fake.violations.clear()
+    message = await post_message(fake, [row(button("go"))])
+    for kind in (4, 5, 6, 7):
+        press = await fake.send_interaction(fake.button_interaction("go", message, user_id=BOB))
+        data = {"content": "ok", "components": [row(button("go"))]}
+        status, _ = await respond(fake, press, {"type": kind, "data": data})
+        assert status == 200, kind
+    autocomplete = await fake.send_interaction(
+        fake.autocomplete_interaction("move", [{"name": "m", "type": 3, "value": ""}], "m")
+    )
+    status, _ = await respond(fake, autocomplete, {"type": 7, "data": {"content": "x"}})
+    assert status == 400
+    fake.violations.clear()
+
+
+async def test_alt_text_of_attachments(fake: FakeDiscord) -> None:
+    path = f"/channels/{GENERAL}/messages"
+    body = {
+        "content": "board",
+        "attachments": [
+            {"id": 0, "filename": "board.png", "description": "The board: Black to move"},
+            {"id": 1, "filename": "game.pdn"},
+        ],
+    }
+    status, answer = await rest(
+        fake,
+        "POST",
+        path,
+        multipart(body, ("files[0]", "board.png", PNG), ("files[1]", "game.pdn", b"[Event]")),
+    )
+    assert status == 200
+    request = fake.find_requests("POST", path)[-1]
+    assert [(u.filename, u.description, u.data, u.is_image) for u in attachments_of(request)] == [
+        ("board.png", "The board: Black to move", PNG, True),
+        ("game.pdn", None, b"[Event]", False),
+    ]
+    stored = fake.messages[answer["id"]]["attachments"]
+    assert stored[0]["description"] == "The board: Black to move"
+    assert stored[0]["content_type"] == "image/png" and "description" not in stored[1]
+    assert images_without_alt_text(fake) == []
+    # The entries pair with the parts by id, whatever their order.
+    swapped = {
+        "attachments": [{"id": 1, "description": "second"}, {"id": 0, "description": "first"}]
+    }
+    status, _ = await rest(
+        fake,
+        "POST",
+        path,
+        multipart(swapped, ("files[0]", "a.png", PNG), ("files[1]", "b.gif", PNG)),
+    )
+    assert status == 200
+    request = fake.find_requests("POST", path)[-1]
+    assert [(u.filename, u.description) for u in request.uploads] == [
+        ("a.png", "first"),
+        ("b.gif", "second"),
+    ]
+    # Images without alt text (none, or blank) are listed; refused requests are not.
+    for description in (None, "  "):
+        entry: dict[str, Any] = {"id": 0, "filename": "bare.png"}
+        if description is not None:
+            entry["description"] = description
+        form = multipart({"attachments": [entry]}, ("files[0]", "bare.png", PNG))
+        assert (await rest(fake, "POST", path, form))[0] == 200
+    assert images_without_alt_text(fake) == [f"POST {path}: bare.png"] * 2
+    fake.deny(GENERAL, "attach_files")
+    form = multipart({"attachments": [{"id": 0}]}, ("files[0]", "refused.png", PNG))
+    assert (await rest(fake, "POST", path, form))[0] == 403
+    fake.allow(GENERAL)
+    assert len(images_without_alt_text(fake)) == 2
+    # Alt text is at most 1024 characters.
+    long = {"attachments": [{"id": 0, "description": "d" * 1025}]}
+    status, error = await rest(fake, "POST", path, multipart(long, ("files[0]", "x.png", PNG)))
+    assert (status, error["code"]) == (400, 50035)
+    assert "description" in error["errors"]["attachments"]["0"]
+    assert len(fake.violations) == 1
+    fake.violations.clear()
+
+
+async def test_direct_messages(fake: FakeDiscord) -> None:
+    status, channel = await rest(fake, "POST", "/users/@me/channels", {"recipient_id": int(BOB)})
+    assert status == 200 and channel["type"] == 1
+    assert [u["id"] for u in channel["recipients"]] == [BOB]
+    _, again = await rest(fake, "POST", "/users/@me/channels", {"recipient_id": BOB})
+    assert again["id"] == channel["id"] == fake.dm_channel_id(BOB) != fake.dm_channel_id(ALICE)
+    status, error = await rest(fake, "POST", "/users/@me/channels", {"recipient_id": "42"})
+    assert (status, error["code"]) == (400, 50033)
+    status, user = await rest(fake, "GET", f"/users/{BOB}")
+    assert status == 200 and user["username"] == "bob"
+    assert (await rest(fake, "GET", "/users/42"))[1]["code"] == 10013
+    status, got = await rest(fake, "GET", f"/channels/{channel['id']}")
+    assert status == 200 and got["type"] == 1
+
+    path = f"/channels/{channel['id']}/messages"
+    body = {"content": "Your move in game #1", "components": [row(button("dm:go"))]}
+    status, sent = await rest(fake, "POST", path, body)
+    assert status == 200 and "guild_id" not in sent and "member" not in sent
+    assert [r.json["content"] for r in fake.dms_to(BOB)] == ["Your move in game #1"]
+    assert fake.dm_messages(BOB) == [fake.messages[sent["id"]]]
+    assert fake.dms_to(ALICE) == [] and fake.dm_messages(ALICE) == []
+
+    # A button in the DM: only Bob sees it, and the interaction comes from a DM.
+    press = fake.button_interaction("dm:go", sent["id"], user_id=BOB)
+    assert press["user"]["id"] == BOB and "member" not in press and "guild_id" not in press
+    assert press["context"] == 1 and press["channel"]["type"] == 1
+    assert press["channel_id"] == channel["id"]
+    with pytest.raises(ComponentRefused, match="DM"):
+        fake.button_interaction("dm:go", sent["id"], user_id=ALICE)
+    await fake.send_interaction(press)
+    status, answer = await respond(fake, press, {"type": 7, "data": {"components": []}})
+    assert status == 200 and fake.messages[sent["id"]]["components"] == []
+    reply = await fake.send_interaction(fake.command_interaction("board", channel_id=channel["id"]))
+    status, answer = await respond(fake, reply, {"type": 4, "data": {"content": "in the DM"}})
+    assert status == 200 and "guild_id" not in answer["resource"]["message"]
+
+    # Bob stops taking DMs: Discord answers 403 50007.
+    fake.block_dms(BOB)
+    status, error = await rest(fake, "POST", path, {"content": "again"})
+    assert status == 403
+    assert error == {"message": "Cannot send messages to this user", "code": 50007}
+    assert len(fake.dms_to(BOB)) == 1 and len(fake.dms_to(BOB, delivered=False)) == 2
+    assert fake.refusals[-1].path == path and fake.violations == []
+    fake.unblock_dms(BOB)
+    assert (await rest(fake, "POST", path, {"content": "back"}))[0] == 200
+    assert len(fake.dms_to(BOB)) == 2
+
+
+# -- the same with the real discord.py client ----------------------------------------------------
+
+
+class _Pieces(discord.ui.View):
+    """An ephemeral picker: a piece (up to two), then that piece's move."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="pick:piece",
+        placeholder="Piece to move",
+        min_values=1,
+        max_values=2,
+        options=[
+            discord.SelectOption(label="11", value="11", description="Black man on 11"),
+            discord.SelectOption(label="12", value="12", emoji="⛀"),
+        ],
+    )
+    async def piece(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        picked = ",".join(select.values)
+        await interaction.response.edit_message(content=f"picked {picked}", view=_Moves())
+
+
+class _Moves(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="pick:move",
+        options=[discord.SelectOption(label=m, value=m) for m in ("11-15", "11-16")],
+    )
+    async def move(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.defer()  # a component: DEFERRED_UPDATE_MESSAGE
+        await interaction.edit_original_response(content=f"moved {select.values[0]}", view=None)
+
+
+class _Ack(discord.ui.View):
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(timeout=None)
+        ack = discord.ui.Button(label="OK", custom_id=custom_id)
+        ack.callback = self.ack  # type: ignore[method-assign]
+        self.add_item(ack)
+
+    async def ack(self, interaction: discord.Interaction) -> None:
+        where = "dm" if interaction.guild_id is None else "guild"
+        await interaction.response.edit_message(content=f"acked in {where}", view=None)
+
+
+class PickerClient(discord.Client):
+    """``/pick`` (an ephemeral select picker), ``/file`` (images with and without alt text),
+    ``/dm`` (DMs the user, with a button; says how it went) and ``/strip`` (a reply and a
+    channel post whose buttons are then edited away)."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = discord.app_commands.CommandTree(self)
+        tree = self.tree
+
+        @tree.command(name="pick", description="An ephemeral picker")
+        async def pick(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Pick a piece", view=_Pieces(), ephemeral=True)
+
+        @tree.command(name="file", description="Images with and without alt text")
+        async def file(interaction: discord.Interaction) -> None:
+            board = discord.File(
+                io.BytesIO(PNG), filename="board.png", description="The board, Black to move"
+            )
+            await interaction.response.send_message("board", file=board)
+            await interaction.followup.send(file=discord.File(io.BytesIO(PNG), filename="bare.png"))
+
+        @tree.command(name="dm", description="DMs you")
+        async def dm(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await interaction.user.send("Your move", view=_Ack("dm:ack"))
+                result = "dm sent"
+            except discord.HTTPException as exc:
+                result = f"dm failed {exc.status} {exc.code}"
+            await interaction.followup.send(result, ephemeral=True)
+
+        @tree.command(name="strip", description="Buttons edited away")
+        async def strip(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("reply", view=_Ack("strip:reply"))
+            channel = interaction.channel
+            assert isinstance(channel, discord.abc.Messageable)
+            posted = await channel.send("post", view=_Ack("strip:post"))
+            await posted.edit(view=None)
+            await (await interaction.original_response()).edit(view=None)
+
+    async def setup_hook(self) -> None:
+        guild = discord.Object(int(FakeDiscord().guild.id))
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+
+
+def make_picker_client() -> PickerClient:
+    return PickerClient()
+
+
+async def test_selects_alt_text_dms_and_stripped_buttons_with_discord_py(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    probe = Probe(fake, tmp_path, "test_fake_discord:make_picker_client")
+    await probe.start()
+    try:
+        # An ephemeral picker: Alice's alone; a select updates it (7), the next defers (6)
+        # and edits @original.
+        pick = await fake.send_interaction(fake.command_interaction("pick", user_id=ALICE))
+        reply = await probe.callback(pick)
+        assert reply.json["type"] == 4 and reply.json["data"]["flags"] == 64, reply.json
+        picker = fake.original_message(pick["token"])
+        assert picker is not None and fake.ephemeral_messages(ALICE) == [picker]
+        assert select_values(picker, "pick:piece") == ["11", "12"]
+        with pytest.raises(ComponentRefused, match="ephemeral"):
+            fake.select_interaction("pick:piece", picker, ["11"], user_id=BOB)
+        chosen = await fake.send_interaction(
+            fake.select_interaction("pick:piece", picker, ["12", "11"], user_id=ALICE)
+        )
+        update = await probe.callback(chosen)
+        assert update.json["type"] == 7 and update.json["data"]["content"] == "picked 12,11"
+        assert custom_ids(picker) == ["pick:move"] and picker["flags"] & 64
+        moved = await fake.send_interaction(
+            fake.select_interaction("pick:move", picker, ["11-16"], user_id=ALICE)
+        )
+        assert (await probe.callback(moved)).json["type"] == 6
+        edit_path = rf"/webhooks/{fake.application_id}/{moved['token']}/messages/@original"
+        await probe.alive(fake.wait_for_request("PATCH", edit_path, timeout=STEP_TIMEOUT))
+        assert picker["content"] == "moved 11-16" and picker["components"] == []
+
+        # discord.File(description=...) is the alt text of the attachment.
+        file = await fake.send_interaction(fake.command_interaction("file"))
+        (upload,) = attachments_of(await probe.callback(file))
+        assert (upload.filename, upload.description, upload.data) == (
+            "board.png",
+            "The board, Black to move",
+            PNG,
+        )
+        message = fake.original_message(file["token"])
+        assert message is not None
+        assert message["attachments"][0]["description"] == "The board, Black to move"
+        followup = await probe.followup(file)
+        assert images_without_alt_text(fake) == [f"POST {followup.path}: bare.png"]
+
+        # A DM with a button Bob presses there; then Bob blocks DMs: 403 50007.
+        dm = await fake.send_interaction(fake.command_interaction("dm", user_id=BOB))
+        assert (await probe.followup(dm)).json["content"] == "dm sent"
+        (post,) = fake.dms_to(BOB)
+        assert post.json["content"] == "Your move"
+        (in_dm,) = fake.dm_messages(BOB)
+        with pytest.raises(ComponentRefused, match="DM"):
+            fake.button_interaction("dm:ack", in_dm, user_id=ALICE)
+        ack = await fake.send_interaction(fake.button_interaction("dm:ack", in_dm, user_id=BOB))
+        assert (await probe.callback(ack)).json["data"]["content"] == "acked in dm"
+        assert in_dm["content"] == "acked in dm" and in_dm["components"] == []
+        fake.block_dms(BOB)
+        dm = await fake.send_interaction(fake.command_interaction("dm", user_id=BOB))
+        assert (await probe.followup(dm)).json["content"] == "dm failed 403 50007"
+        assert len(fake.dms_to(BOB)) == 1 and len(fake.dms_to(BOB, delivered=False)) == 2
+
+        # Buttons edited off a channel post and off an interaction reply cannot be pressed.
+        strip = await fake.send_interaction(fake.command_interaction("strip"))
+        original = rf"/webhooks/{fake.application_id}/{strip['token']}/messages/@original"
+        edited = await probe.alive(fake.wait_for_request("PATCH", original, timeout=STEP_TIMEOUT))
+        assert edited.json["components"] == []
+        reply_message = fake.original_message(strip["token"])
+        (post,) = channel_posts(fake, GENERAL)
+        posted = fake.message_of(post)
+        assert reply_message is not None and posted is not None
+        edits = fake.find_requests("PATCH", rf"/channels/{GENERAL}/messages/{posted['id']}")
+        assert [e.json["components"] for e in edits] == [[]]
+        for custom_id, message in (("strip:reply", reply_message), ("strip:post", posted)):
+            assert message["components"] == []
+            with pytest.raises(ComponentRefused, match="has no component"):
+                fake.button_interaction(custom_id, message, user_id=BOB)
+        assert fake.unknown_requests == []
+    finally:
+        code = await probe.stop()
+    log = probe.log()
+    assert GUARD_MARKER not in log and "Traceback" not in log, log
+    assert code == 0, log

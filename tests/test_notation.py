@@ -11,8 +11,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.fen import FenError, parse_fen
+from rules.game import Game
 from rules.move import Move
 from rules.notation import (
     MAX_INPUT_LENGTH,
@@ -21,11 +24,14 @@ from rules.notation import (
     IllegalMoveError,
     MoveError,
     NoPieceError,
+    Notation,
     NotationError,
     NotYourPieceError,
     UnknownSquareError,
     normalize,
+    numbered_moves,
     parse_move,
+    show_move,
 )
 from rules.position import Position
 from rules.variants import VARIANTS, Color
@@ -467,3 +473,112 @@ def test_fen_errors(variant, text: str, words: tuple[str, ...]) -> None:
 def test_fen_kings_may_stand_on_any_row() -> None:
     pos = parse_fen("W:WK1,K4:BK29,K32", ENGLISH)
     assert pos.fen() == "W:WK1,K4:BK29,K32"
+
+
+# -- showing moves in each variant's convention ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "notation"),
+    [
+        ("english", Notation.NUMERIC),
+        ("dame", Notation.NUMERIC),
+        ("pool", Notation.NUMERIC),
+        ("international", Notation.NUMERIC),
+        ("brazilian", Notation.ALGEBRAIC),
+        ("russian", Notation.ALGEBRAIC),
+    ],
+)
+def test_each_variant_has_its_own_notation(key: str, notation: Notation) -> None:
+    assert VARIANTS[key].notation is notation
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "notation", "shown"),
+    [
+        ("22-18", RUSSIAN, None, "c3-d4"),
+        ("22x15x8", RUSSIAN, None, "c3xe5xg7"),
+        ("22x8 (22x15x8)", RUSSIAN, None, "c3xg7 (c3xe5xg7)"),
+        ("22-18", RUSSIAN, Notation.NUMERIC, "22-18"),
+        ("22-18", RUSSIAN, "", "c3-d4"),
+        ("22-18", ENGLISH, None, "22-18"),
+        ("22-18", ENGLISH, "algebraic", "c3-d4"),
+        ("32-28", INTERNATIONAL, None, "32-28"),
+        ("32-28", INTERNATIONAL, Notation.ALGEBRAIC, "d4-e5"),
+        ("33-40", ENGLISH, Notation.ALGEBRAIC, "33-40"),  # not squares: kept as they are
+    ],
+)
+def test_show_move(text: str, variant: Any, notation: Any, shown: str) -> None:
+    assert show_move(text, variant, notation) == shown
+
+
+def test_show_move_of_a_move_object() -> None:
+    move = parse(DOUBLE_CAPTURE, "22x8")
+    assert show_move(move, RUSSIAN) == move.algebraic(RUSSIAN.geometry.names) == "c3xe5xg7"
+    assert show_move(move, ENGLISH) == "22x15x8"
+
+
+def test_numbered_moves_pair_a_move_with_its_reply() -> None:
+    start = Position.start(ENGLISH)
+    moves = ["11-15", "23-19", "8-11", "22-17", "9-13"]
+    assert numbered_moves(moves, start) == ["1. 11-15 23-19", "2. 8-11 22-17", "3. 9-13"]
+    # A list that starts with a reply says so.
+    assert numbered_moves(moves[1:], start, first_ply=1) == [
+        "1... 23-19",
+        "2. 8-11 22-17",
+        "3. 9-13",
+    ]
+    assert numbered_moves([], start) == []
+
+
+def test_numbered_moves_from_a_position_where_the_second_side_moves() -> None:
+    # English: Black moves first, so a position with White to move starts with "1...".
+    start = pos_of(WHITE_TO_MOVE_START)
+    assert numbered_moves(["22-18", "11-15"], start) == ["1... 22-18", "2. 11-15"]
+
+
+def test_refusals_name_squares_in_the_notation_asked_for() -> None:
+    position = Position.start(RUSSIAN)  # White to move: c3-d4 is 22-18
+    with pytest.raises(IllegalMoveError) as numeric:
+        parse_move(position, "22-15")
+    assert str(numeric.value) == "22-15 is not a legal move: the piece on 22 can go to 17 or 18"
+    with pytest.raises(IllegalMoveError) as algebraic:
+        parse_move(position, "22-15", notation=Notation.ALGEBRAIC)
+    message = str(algebraic.value)
+    assert message.startswith("c3-e5 is not a legal move: the piece on c3 can go to b4 or d4")
+    with pytest.raises(NoPieceError, match="no piece on d4; legal moves: a3-b4, c3-b4"):
+        parse_move(position, "d4-e5", notation=Notation.ALGEBRAIC)
+    with pytest.raises(CaptureRequiredError, match="a capture is compulsory: c3xe5"):
+        parse_move(pos_of(SINGLE_CAPTURE, RUSSIAN), "c3-b4", notation=Notation.ALGEBRAIC)
+    # The text may be typed either way whatever the notation of the answer.
+    assert parse_move(position, "22-18", notation=Notation.ALGEBRAIC).pdn() == "22-18"
+
+
+@st.composite
+def played_games(draw: st.DrawFn) -> Game:
+    """A game of random legal play from the start of a random variant."""
+    game = Game(draw(st.sampled_from(list(VARIANTS.values()))))
+    for pick in draw(st.lists(st.integers(0, 1 << 16), max_size=40)):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(moves[pick % len(moves)])
+    return game
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(played_games(), st.sampled_from([None, *Notation]))
+def test_shown_moves_read_back_and_number_in_order(game: Game, notation: Any) -> None:
+    """Every move shown in any notation is read back as that move, and the numbered list holds
+    the moves in order, one number per pair, as many numbers as full moves."""
+    replay = Game(game.variant)
+    shown = []
+    for move in game.moves:
+        text = show_move(move, game.variant, notation)
+        assert parse_move(replay.position, text) == move
+        replay.play(move)
+        shown.append(text)
+    lines = numbered_moves(shown, game.start)
+    assert len(lines) == (len(shown) + 1) // 2
+    assert [t for line in lines for t in line.split()[1:]] == shown
+    assert [line.split()[0] for line in lines] == [f"{n}." for n in range(1, len(lines) + 1)]

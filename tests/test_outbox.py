@@ -28,6 +28,7 @@ from service_harness import (
     play,
     read_db,
     start,
+    start_moved,
     start_result,
     unchanged,
 )
@@ -77,7 +78,7 @@ async def test_the_scheduler_writes_entries_for_what_time_did(
     service: GameService, clock: Clock
 ) -> None:
     waiting = await challenge(service, channel_id=CHANNEL + 1)
-    game = await start(service)
+    game = await start_moved(service)
     clock.advance(MOVE_TIME * 0.6)
     reminded = await service.tick()
     clock.advance(MOVE_TIME)

@@ -1,7 +1,9 @@
 """The board renderer (render/): every image is decoded from the bytes it would be sent as, and
 checked by what it shows — sizes, which piece stands on every square, the flipped orientation,
-the last-move highlight, ghosts, capture paths, arrows, themes, colour-blind contrast, GIFs,
-the command line, and rendering from several threads.
+the last-move highlight, ghosts, capture paths, arrows, themes, colour-blind contrast, labels
+readable on a phone (size and WCAG contrast, read back from the pixels), GIFs (timing, captions,
+players' names), the alt text and text diagram (render.description), the command line, and
+rendering from several threads.
 
 Squares are read back with the classifier in ``render_cases``: the colour at the centre of a
 square (a man's flat face, a king's crown, or the bare dark square) and at a point on the face
@@ -10,7 +12,11 @@ beside the crown, each matched to the nearest theme colour within a tolerance.
 
 from __future__ import annotations
 
+import dataclasses
+import doctest
 import io
+import random
+import re
 import subprocess
 import sys
 import threading
@@ -20,6 +26,8 @@ from itertools import combinations, pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 from render_cases import (
     CASES,
@@ -32,14 +40,21 @@ from render_cases import (
     decode,
     distance,
     expected_samples,
+    face_point,
     long_game,
     mix,
 )
 
+import render
 from render import board as board_module
+from render import description as description_module
+from render import gif as gif_module
+from render import labels as labels_module
 from render.board import (
     DEFAULT_WIDTH,
     GHOST_OPACITY,
+    Label,
+    board_labels,
     layout,
     render_board,
     render_png,
@@ -48,7 +63,27 @@ from render.board import (
     status_text,
 )
 from render.colorblind import DEUTERANOPIA, PROTANOPIA, delta_e, simulate
-from render.gif import FINAL_MS, FRAME_MS, GIF_WIDTH, MAX_GIF_BYTES, render_gif
+from render.description import MAX_ALT_TEXT, describe, square_list, text_diagram
+from render.gif import (
+    CAPTURE_MS,
+    FINAL_MS,
+    FRAME_MS,
+    GIF_WIDTH,
+    MAX_GIF_BYTES,
+    clean_name,
+    frame_status,
+    names_header,
+    render_gif,
+)
+from render.legibility import (
+    DISPLAY_WIDTH,
+    MIN_CAP_HEIGHT,
+    MIN_CONTRAST,
+    contrast_ratio,
+    display_pixels,
+    measure_label,
+    relative_luminance,
+)
 from render.themes import THEMES, Theme
 from rules.game import Game
 from rules.move import Move
@@ -68,6 +103,8 @@ KIND_NAMES = {
 CASE_BY_VARIANT = {case.variant: case for case in CASES}
 SMALL = 480
 """A second width besides the default (and the size of the goldens and GIF frames)."""
+MIN_GIF_WIDTH = 320
+"""The smallest width a GIF is drawn at to fit the size limit (``MIN_WIDTH * 2``)."""
 
 
 def png(position: Position, **options: object) -> Image.Image:
@@ -572,7 +609,218 @@ def test_simulation_is_not_the_identity() -> None:
         assert seen_delta(THEMES["contrast"].highlight, THEMES["contrast"].dark_square, matrix) > 80
 
 
+# -- labels: readable on a phone -------------------------------------------------------------------
+
+
+def label_problems(img: Image.Image, labels: Sequence[Label], where: str) -> list[str]:
+    """Labels of ``img`` that a phone user could not read: read back from the pixels, every label
+    must show ink, have a contrast of at least 3:1 with every pixel round and under its text, and
+    a square number's digits must be at least 8 px tall when the image is shown 330 px wide."""
+    out = []
+    for label in labels:
+        seen = measure_label(img, label.box, label.ink)
+        name = f"{where}: {label.kind} {label.text!r} at {label.box}"
+        if seen is None:
+            out.append(f"{name}: no ink or nothing round it")
+            continue
+        if seen.contrast < MIN_CONTRAST:
+            out.append(
+                f"{name}: contrast {seen.contrast:.2f} (ink {seen.ink} on {seen.worst_backing})"
+            )
+        tall = display_pixels(seen.ink_height, img.width)
+        if label.kind == "number" and tall < MIN_CAP_HEIGHT:
+            out.append(f"{name}: digits {tall:.1f} px tall at {DISPLAY_WIDTH} px")
+    return out
+
+
+def label_scenes(variant: Variant) -> list[tuple[str, Position, dict[str, object]]]:
+    """Real positions drawn as the bot and the GIF draw them: the start (upright at the bot's
+    width, flipped at the GIF's), a first step with its squares highlighted, the variant's capture
+    case (ghosts, kings, the capture path, arrows, status strip) both ways up, and a board with
+    kings and men on every other square."""
+    case = CASE_BY_VARIANT[variant.key]
+    start = Position.start(variant)
+    step = first_step(start)
+    capture = {**case.options(), "arrows": (*case.arrows, (1, variant.geometry.squares))}
+    return [
+        ("start", start, {"status": status_text(start, 1)}),
+        ("start, flipped", start, {"flip": True, "width": SMALL}),
+        ("first step", start.play(step), {"last_move": step, "previous": start, "flip": True}),
+        ("capture", case.after, {**capture, "flip": False}),
+        ("capture, flipped", case.after, {**capture, "flip": True, "width": SMALL}),
+        ("kings and men", pattern(variant, 2), {"status": "Kings · move 99"}),
+    ]
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_label_is_readable_on_a_phone(variant: str, theme: str) -> None:
+    """Issue 14: every square number, coordinate and status text, in every theme, on both board
+    sizes and both ways up, on bare, highlighted and ghost squares and where a number meets a
+    piece, checked on the decoded PNG."""
+    rules = find_variant(variant)
+    problems = []
+    under: dict[str, set[int]] = {"highlight": set(), "ghost": set(), "piece": set()}
+    for where, pos, options in label_scenes(rules):
+        move = options.get("last_move")
+        if isinstance(move, Move):
+            under["highlight"] |= {move.start, move.end}
+            under["ghost"] |= set(move.captured)
+        under["piece"] |= {square for square, _ in pos.iter_pieces()}
+        flip = bool(options.get("flip", False))
+        width = int(options.get("width", DEFAULT_WIDTH))  # type: ignore[call-overload]
+        status = options.get("status")
+        labels = board_labels(
+            rules.size,
+            width,
+            flip=flip,
+            theme=theme,
+            status=status if isinstance(status, str) else None,
+        )
+        assert sum(label.kind == "number" for label in labels) == rules.geometry.squares
+        assert sum(label.kind in ("file", "rank") for label in labels) == 2 * rules.size
+        img = png(pos, **{**options, "theme": theme})
+        problems += label_problems(img, labels, where)
+    assert not problems, problems[:8]
+    assert all(under.values()), under
+
+
+def old_style_board(theme: Theme, size: int) -> tuple[Image.Image, list[Label]]:
+    """A board drawn the way square numbers were drawn before issue 14: the bundled font at 18% of
+    a square in the theme's old number colour, straight on the square, a man over some numbers and
+    the last-move tint over one; with the labels where those numbers are."""
+    old_ink = {
+        "wood": (0xE2, 0xC2, 0x9A),
+        "green": (0xCD, 0xDC, 0xB9),
+        "contrast": (0xA9, 0xC4, 0xEA),
+    }
+    lay = layout(size, DEFAULT_WIDTH)
+    sq = lay.square
+    img = Image.new("RGB", (DEFAULT_WIDTH, DEFAULT_WIDTH), theme.frame)
+    draw = ImageDraw.Draw(img)
+    font = board_module._font(round(sq * 0.18))
+    labels = []
+    tint = Image.new("RGBA", (sq, sq), (*theme.highlight, theme.highlight_alpha))
+    for square in range(1, size * size // 2 + 1):
+        x, y = square_origin(size, DEFAULT_WIDTH, square, False)
+        draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=theme.dark_square)
+        if square % 3 == 1:
+            img.paste(tint, (x, y), tint)
+        pad = max(1, round(sq * 0.04))
+        at = (x + pad, y + pad * 0.6)
+        draw.text(at, str(square), fill=old_ink[theme.name], font=font)
+        left, top, right, bottom = draw.textbbox(at, str(square), font=font)
+        box = (int(left) - 1, int(top) - 1, int(right) + 2, int(bottom) + 2)
+        labels.append(Label("number", str(square), box, old_ink[theme.name], theme.dark_square))
+        if square % 3 == 2:
+            man = board_module.sprite(theme, sq, WHITE_MAN)
+            img.paste(man, (x, y), man)
+    return img, labels
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_label_check_fails_for_the_old_numbers(theme: str) -> None:
+    """The check above can fail: the numbers as they were drawn before are too small on both
+    boards (about 4.6 px of digit at 330 px on 8x8, 3.6 px on 10x10) and too faint on the
+    last-move tint (1.3-1.4:1) and where a white man covers them, in every theme."""
+    for size in (8, 10):
+        img, labels = old_style_board(THEMES[theme], size)
+        encoded = decode(board_module.encode_png(img, theme))
+        problems = label_problems(encoded, labels, f"old {size}x{size}")
+        small = [p for p in problems if "tall" in p]
+        faint = [p for p in problems if "contrast" in p]
+        assert len(small) == len(labels), problems[:4]
+        assert faint, problems[:4]
+
+
+def test_label_check_fails_for_a_faint_plate() -> None:
+    """The same renderer with the plate in the square's own colour and the old pale digits fails
+    the contrast check (2.2:1 on wood's dark squares)."""
+    th = dataclasses.replace(
+        THEMES["wood"],
+        name="faint",
+        square_number=(0xE2, 0xC2, 0x9A),
+        number_plate=(0xA9, 0x7A, 0x50),
+    )
+    pos = Position.start(find_variant("english"))
+    img = decode(render_png(pos, theme=th))
+    problems = label_problems(img, board_labels(8, DEFAULT_WIDTH, theme=th), "faint")
+    assert any("contrast 2.2" in p for p in problems), problems[:4]
+
+
+def test_wcag_contrast_maths() -> None:
+    """Relative luminance and contrast ratio as WCAG 2 defines them, on known values."""
+    assert relative_luminance((255, 255, 255)) == pytest.approx(1.0)
+    assert relative_luminance((0, 0, 0)) == 0.0
+    assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast_ratio((255, 255, 255), (0, 0, 0)) == pytest.approx(21.0)
+    assert contrast_ratio((120, 40, 200), (120, 40, 200)) == 1.0
+    # Well-known pairs: #777 on white is just under 4.5:1, #767676 just over; pure red on white 4.0.
+    assert contrast_ratio((0x77, 0x77, 0x77), (255, 255, 255)) == pytest.approx(4.48, abs=0.01)
+    assert contrast_ratio((0x76, 0x76, 0x76), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+    assert contrast_ratio((255, 0, 0), (255, 255, 255)) == pytest.approx(4.0, abs=0.01)
+
+
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_plate_colours_have_headroom(theme: str) -> None:
+    """The colours themselves, before any antialiasing or palette: digits on their plate and
+    coordinates and status text on the frame well above 3:1 (so the pixel check has room)."""
+    th = THEMES[theme]
+    assert contrast_ratio(th.square_number, th.number_plate) >= 7
+    assert contrast_ratio(th.coordinates, th.frame) >= 7
+    assert contrast_ratio(th.strip_text, th.strip) >= 7
+
+
+@pytest.mark.parametrize("variant", ["english", "international"])
+@pytest.mark.parametrize("width", [DEFAULT_WIDTH, SMALL, 400])
+def test_numbers_leave_the_pieces_visible(variant: str, width: int) -> None:
+    """A number plate stays in its square's top-left corner: it covers about a fifth of the square
+    at most and never the points the pieces are read by (centre, face beside a crown, the
+    highlight corner); the digits are the same size on both boards."""
+    rules = find_variant(variant)
+    sq = layout(rules.size, width).square
+    cap = labels_module.number_cap(width)
+    assert display_pixels(cap, width) >= MIN_CAP_HEIGHT
+    for flip in (False, True):
+        for label in board_labels(rules.size, width, flip=flip):
+            if label.kind != "number":
+                continue
+            assert label.square is not None
+            x, y = square_origin(rules.size, width, label.square, flip)
+            w, h = labels_module.plate_size(label.text, cap)
+            assert w * h <= 0.22 * sq * sq, (label.text, w, h, sq)
+            left, top, right, bottom = label.box
+            assert x <= left and y <= top and right <= x + sq and bottom <= y + sq
+            for point in (
+                centre_point(rules.size, width, label.square, flip),
+                face_point(rules.size, width, label.square, flip),
+                corner_point(rules.size, width, label.square, flip),
+            ):
+                assert not (x <= point[0] < x + w and y <= point[1] < y + h), (label.text, point)
+
+
+def test_digits_are_drawn_for_every_digit() -> None:
+    """Each digit has its own strokes (no two masks alike), and anything else is refused."""
+    masks = {d: labels_module.digits_mask(d, 17).tobytes() for d in "0123456789"}
+    assert len(set(masks.values())) == 10
+    with pytest.raises(ValueError, match="digit"):
+        labels_module.digit_strokes("x", 10, 17, 3)
+
+
 # -- GIF -------------------------------------------------------------------------------------------
+
+GALLERY_GAME = (
+    "12-16 24-20 8-12 21-17 4-8 25-21 9-14 27-24 10-15 17x10 7x14 32-27 5-9 29-25 14-18 "
+    "23x14x5 15-18 22x15 11x18 20x11x4 2-7 26-22 7-10 22x15"
+)
+"""The docs gallery's English game (docs/images/make_gallery.py): captures and a crowning."""
+
+
+def gallery_game() -> Game:
+    game = Game(find_variant("english"))
+    for text in GALLERY_GAME.split():
+        game.play(text)
+    return game
 
 
 def gif_frames(data: bytes) -> list[tuple[Image.Image, int]]:
@@ -585,8 +833,12 @@ def gif_frames(data: bytes) -> list[tuple[Image.Image, int]]:
     return frames
 
 
-def assert_frame_shows(frame: Image.Image, pos: Position, width: int, skip: set[int]) -> None:
-    wrong = misread_squares(frame, pos, width, False, THEMES["wood"], skip)
+def assert_frame_shows(
+    frame: Image.Image, pos: Position, width: int, skip: set[int], top: int = 0
+) -> None:
+    """``frame`` (whose board starts ``top`` pixels down, below a names header) shows ``pos``."""
+    board = frame.crop((0, top, frame.width, frame.height))
+    wrong = misread_squares(board, pos, width, False, THEMES["wood"], skip)
     assert not wrong, wrong
 
 
@@ -604,9 +856,6 @@ def test_gif_has_one_frame_per_ply_plus_the_start() -> None:
     assert len(frames) == 13
     strip = layout(8, GIF_WIDTH).strip
     assert all(frame.size == (GIF_WIDTH, GIF_WIDTH + strip) for frame, _ in frames)
-    durations = [ms for _, ms in frames]
-    assert durations[:-1] == [FRAME_MS] * 12
-    assert durations[-1] == FINAL_MS > FRAME_MS
     assert_frame_shows(frames[0][0], game.positions[0], GIF_WIDTH, set())
     assert_frame_shows(
         frames[6][0], game.positions[6], GIF_WIDTH, {game.moves[5].start, *game.moves[5].captured}
@@ -617,17 +866,34 @@ def test_gif_has_one_frame_per_ply_plus_the_start() -> None:
         assert ImageChops.difference(a, b).getbbox() is not None
 
 
+def test_gif_timing_pauses_on_captures_and_at_the_end() -> None:
+    """About 0.6 s a ply, twice that for a capture, 4 s on the final position."""
+    assert 500 <= FRAME_MS <= 700 and CAPTURE_MS >= 2 * FRAME_MS and FINAL_MS >= 4000
+    game = gallery_game()
+    assert sum(move.is_capture for move in game.moves) >= 5
+    durations = [ms for _, ms in gif_frames(render_gif(game).data)]
+    want = [FRAME_MS] + [
+        CAPTURE_MS if game.moves[ply - 1].is_capture else FRAME_MS
+        for ply in range(1, len(game.moves) + 1)
+    ]
+    want[-1] = FINAL_MS
+    assert durations == want
+
+
 def test_gif_of_a_200_ply_game_stays_under_the_limit() -> None:
     game = long_game(200)
     assert len(game.moves) == 200 and len(game.positions) == 201
-    result = render_gif(game)
+    result = render_gif(game, names=("Alice", "Bob"))
     assert result.frames == 201 and result.plies == 200
     assert result.note == "" and result.width == GIF_WIDTH
     assert len(result.data) <= MAX_GIF_BYTES
     img = Image.open(io.BytesIO(result.data))
     assert img.n_frames == 201
     img.seek(200)
-    assert_frame_shows(img.convert("RGB"), game.positions[-1], GIF_WIDTH, last_move_squares(game))
+    header = layout(8, GIF_WIDTH).strip
+    assert_frame_shows(
+        img.convert("RGB"), game.positions[-1], GIF_WIDTH, last_move_squares(game), top=header
+    )
 
 
 def test_gif_shrinks_before_dropping_frames() -> None:
@@ -646,7 +912,7 @@ def test_gif_shrinks_before_dropping_frames() -> None:
 
 def test_gif_drops_frames_when_shrinking_is_not_enough() -> None:
     game = long_game(60)
-    result = render_gif(game, max_bytes=60_000)
+    result = render_gif(game, max_bytes=60_000, names=("Alice", "Bob"))
     assert len(result.data) <= 60_000
     assert 2 <= result.frames < 61
     assert result.plies == 60
@@ -657,42 +923,84 @@ def test_gif_drops_frames_when_shrinking_is_not_enough() -> None:
     assert frames[0][0].width == result.width
     assert frames[-1][1] == FINAL_MS
     # The first and the last position are always there.
-    assert_frame_shows(frames[0][0], game.positions[0], result.width, set())
-    assert_frame_shows(frames[-1][0], game.positions[-1], result.width, last_move_squares(game))
+    top = layout(8, result.width).strip
+    assert_frame_shows(frames[0][0], game.positions[0], result.width, set(), top)
+    assert_frame_shows(
+        frames[-1][0], game.positions[-1], result.width, last_move_squares(game), top
+    )
 
 
-def test_gif_captions_number_moves_as_pdn_does() -> None:
-    """Frame captions read like the PDN of the game: ``1. 11-15 23-19 2. 8-11`` gives the
-    captions ``1. 11-15``, ``1... 23-19``, ``2. 8-11``.  Each frame is compared with the same
-    board drawn with the expected caption."""
+def strip_differs(frame: Image.Image, want: Image.Image, top: int, width: int) -> bool:
+    """Whether the status strips (the rows below the board) of two images differ visibly."""
+    lay = layout(8, width)
+    box = (0, width, width, width + lay.strip)
+    a = frame.crop((0, top, width, frame.height)).crop(box)
+    changed = ImageChops.difference(a, want.crop(box))
+    return changed.convert("L").point(lambda v: 255 if v > 40 else 0).getbbox() is not None
+
+
+def test_gif_captions_name_the_side_that_moved() -> None:
+    """Frame captions read like the PDN of the game with the side that moved before each move:
+    ``1. 11-15 23-19 2. 8-11`` gives ``1. Black 11-15``, ``1... White 23-19``, ``2. Black 8-11``,
+    each beside a disc of the mover.  Each frame is compared with the same board drawn with the
+    expected caption and disc."""
     game = Game(find_variant("english"))
     for text in ("11-15", "23-19", "8-11"):
         game.play(text)
     assert "1. 11-15 23-19 2. 8-11" in write_game(game)
-    result = render_gif(game)
-    frames = gif_frames(result.data)
-    lay = layout(8, GIF_WIDTH)
-    strip = (0, GIF_WIDTH, GIF_WIDTH, GIF_WIDTH + lay.strip)
-    captions = ["Start · Black to move", "1. 11-15", "1... 23-19", "2. 8-11"]
+    frames = gif_frames(render_gif(game).data)
+    captions = [
+        ("Start · Black to move", Color.BLACK),
+        ("1. Black 11-15", Color.BLACK),
+        ("1... White 23-19", Color.WHITE),
+        ("2. Black 8-11", Color.BLACK),
+    ]
+    assert [frame_status(game, ply) for ply in range(4)] == [c for c, _ in captions]
     wrong = []
-    for ply, caption in enumerate(captions):
+    for ply, (caption, side) in enumerate(captions):
         want = png(
             game.positions[ply],
             last_move=game.moves[ply - 1] if ply else None,
             previous=game.positions[ply - 1] if ply else None,
             width=GIF_WIDTH,
             status=caption,
+            status_side=side,
         )
-        changed = ImageChops.difference(frames[ply][0].crop(strip), want.crop(strip))
-        if changed.convert("L").point(lambda v: 255 if v > 40 else 0).getbbox() is not None:
+        if strip_differs(frames[ply][0], want, 0, GIF_WIDTH):
             wrong.append(f"frame {ply} is not captioned {caption!r}")
+        other = png(game.positions[ply], width=GIF_WIDTH, status=caption, status_side=side.other)
+        if ply and not strip_differs(frames[ply][0], other, 0, GIF_WIDTH):
+            wrong.append(f"frame {ply}: the disc does not show who moved")
     assert not wrong, wrong
+
+
+def test_gif_captions_in_coordinates_for_russian_draughts() -> None:
+    rules = find_variant("russian")
+    game = Game(rules)
+    for text in ("c3-d4", "f6-g5", "d4-e5"):
+        game.play(text)
+    assert frame_status(game, 1, "algebraic") == "1. White c3-d4"
+    assert frame_status(game, 2, "algebraic") == "1... Black f6-g5"
+    assert frame_status(game, 3, "numeric") == f"2. White {game.moves[2].pdn()}"
+    assert frame_status(game, 3, rules.notation) == "2. White d4-e5"
+    frames = gif_frames(render_gif(game, notation="algebraic").data)
+    want = png(
+        game.positions[2],
+        last_move=game.moves[1],
+        previous=game.positions[1],
+        width=GIF_WIDTH,
+        status="1... Black f6-g5",
+        status_side=Color.BLACK,
+    )
+    assert not strip_differs(frames[2][0], want, 0, GIF_WIDTH)
+    with pytest.raises(ValueError):
+        render_gif(game, notation="roman")
 
 
 def test_gif_final_caption_fits_in_the_strip() -> None:
     """The last frame's caption carries the result; it must not run off the image.  An English
-    game drawn by the 40-move rule: ``41... 6-2 · 1/2-1/2 40 moves each without a man move or
-    capture``."""
+    game drawn by the 40-move rule: ``41... White 6-2 · 1/2-1/2 40 moves each without a man move
+    or capture``."""
     from rules_support import walk_game
 
     rules = find_variant("english")
@@ -714,6 +1022,306 @@ def test_gif_final_caption_fits_in_the_strip() -> None:
         if distance(last.getpixel((x, y)), background) > 60
     ]
     assert not ink, f"caption text reaches the right edge of the image at {len(ink)} pixels"
+
+
+def test_gif_header_shows_the_names_beside_their_colours() -> None:
+    """With ``names`` every frame has a header line: White's name after a white disc on the
+    left, Black's before a black disc on the right, readable (3:1 or more) on the strip colour;
+    the board and strip below are the frames without a header."""
+    game = long_game(4)
+    th = THEMES["wood"]
+    plain = gif_frames(render_gif(game).data)
+    named = gif_frames(render_gif(game, names=("Alice", "Bob")).data)
+    lay = layout(8, GIF_WIDTH)
+    header = lay.strip
+    assert len(named) == len(plain)
+    image, labels = names_header(("Alice", "Bob"), th, GIF_WIDTH)
+    assert [label.text for label in labels] == ["Alice", "Bob"]
+    assert image.size == (GIF_WIDTH, header)
+    for (frame, _), (bare, _) in zip(named, plain, strict=True):
+        assert frame.size == (GIF_WIDTH, GIF_WIDTH + lay.strip + header)
+        assert mean_difference(frame.crop((0, header, GIF_WIDTH, frame.height)), bare) < 0.5
+        top = frame.crop((0, 0, GIF_WIDTH, header))
+        assert not label_problems(top, labels, "header")
+        white_label, black_label = labels
+        assert white_label.box[2] < GIF_WIDTH / 2 < black_label.box[0]
+    disc = round(header * 0.7)
+    y = header // 2
+    first = named[0][0]
+    left_disc = first.getpixel((lay.margin + disc // 2, y))
+    right_disc = first.getpixel((GIF_WIDTH - lay.margin - disc // 2 - 1, y))
+    assert distance(left_disc, th.white_piece) <= MAX_SAMPLE_DISTANCE
+    assert distance(right_disc, th.black_piece) <= MAX_SAMPLE_DISTANCE
+
+
+UNRULY_NAMES = [
+    "",
+    "   ",
+    "José Müller",
+    "Zoë 🎉 ✓",
+    "李小龙",
+    "Иван (Vanya)",
+    "مرحبا",
+    "\u202eevil\u202c",
+    "tab\tnew\nline\x00nul",
+    "\ud800 lone surrogate",
+    "Z̴̢a̸l̷g̶o̵",
+    "W" * 10_000,
+    "The Honourable Bartholomew Fitzwilliam-Smythe of Little Snoring",
+    "💥" * 500,
+]
+
+
+@pytest.mark.parametrize("name", UNRULY_NAMES, ids=range(len(UNRULY_NAMES)))
+def test_gif_names_never_crash_and_always_fit(name: str) -> None:
+    """Names are user text: any Unicode, any length, glyphs the bundled font lacks.  The header
+    never raises, each name stays in its half, a long name ends in an ellipsis, and a name with
+    nothing drawable becomes the side's name."""
+    for width in (GIF_WIDTH, MIN_GIF_WIDTH):
+        image, labels = names_header((name, name), THEMES["contrast"], width)
+        assert image.width == width
+        texts = [label.text for label in labels]
+        assert len(texts) == 2
+        white, black = labels
+        assert white.box[0] >= 0 and white.box[2] <= width / 2, (texts, white.box)
+        assert width / 2 <= black.box[0] and black.box[2] <= width, (texts, black.box)
+        for text in texts:
+            assert "\n" not in text and "\x00" not in text
+        assert not label_problems(image, labels, "header")
+    cleaned = clean_name(name, "White")
+    assert cleaned and len(cleaned) <= 64
+    assert cleaned == "White" or any(c.isalnum() for c in cleaned)
+
+
+def test_clean_name_examples() -> None:
+    assert clean_name("José Müller", "White") == "Jose Muller"
+    assert clean_name("李小龙", "Black") == "Black"
+    assert clean_name("Иван (Vanya)", "White") == "(Vanya)"
+    assert clean_name("tab\tnew\nline", "White") == "tab new line"
+    assert clean_name(None, "Black") == "Black"
+    assert clean_name("?", "White") == "White"
+    long = names_header(("W" * 300, "Bob"), THEMES["wood"], GIF_WIDTH)[1]
+    assert long[0].text.endswith("…") and long[1].text == "Bob"
+
+
+def test_render_doctests() -> None:
+    for module in (description_module, gif_module):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
+
+
+# -- the board in words: alt text and text diagram ------------------------------------------------
+
+PIECE_SENTENCE = re.compile(r"(White|Black) (men|kings)(?: \((\d+)\))?: ([^.]*)\.")
+KIND_BY_WORDS = {
+    ("White", "men"): WHITE_MAN,
+    ("White", "kings"): WHITE_KING,
+    ("Black", "men"): BLACK_MAN,
+    ("Black", "kings"): BLACK_KING,
+}
+
+
+def read_squares(text: str, variant: Variant) -> list[int]:
+    """The squares of a piece list (``1, 3, 5 to 8`` or ``a1, c1``), back to PDN numbers."""
+    if text == "none":
+        return []
+    out: list[int] = []
+    for part in text.split(", "):
+        if " to " in part:
+            first, last = part.split(" to ")
+            out.extend(range(int(first), int(last) + 1))
+        elif part.isdigit():
+            out.append(int(part))
+        else:
+            out.append(variant.geometry.square_by_name[part])
+    return out
+
+
+def read_pieces(text: str, variant: Variant) -> dict[int, int]:
+    """Square -> piece kind, read back from the piece sentences of ``text``."""
+    board: dict[int, int] = {}
+    seen = []
+    for match in PIECE_SENTENCE.finditer(text.replace("\n  ", " ")):
+        kind = KIND_BY_WORDS[(match.group(1), match.group(2))]
+        seen.append(kind)
+        squares = read_squares(match.group(4), variant)
+        assert match.group(3) is None or int(match.group(3)) == len(squares), match.group(0)
+        for square in squares:
+            assert square not in board, f"{square} listed twice"
+            board[square] = kind
+    assert seen == [WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING], seen
+    return board
+
+
+def pieces_of(position: Position) -> dict[int, int]:
+    return dict(position.iter_pieces())
+
+
+def read_diagram(text: str, variant: Variant, flip: bool) -> dict[int, int]:
+    """Square -> piece kind, read from the grid lines of a text diagram."""
+    size = variant.size
+    geo = variant.geometry
+    lines = text.splitlines()
+    files = "abcdefghijklmnopqrstuvwxyz"[:size]
+    header = " " * (len(str(size)) + 1) + " ".join(reversed(files) if flip else files)
+    assert lines[0] == header and lines[size + 1] == header, (lines[0], header)
+    symbols = {".": EMPTY, "w": WHITE_MAN, "W": WHITE_KING, "b": BLACK_MAN, "B": BLACK_KING}
+    board = {}
+    for index, line in enumerate(lines[1 : size + 1]):
+        row = size - 1 - index if flip else index
+        assert line.split()[0] == str(size - row), line
+        for square in range(1, geo.squares + 1):
+            column, r = geo.coordinates(square)
+            if r != row:
+                continue
+            shown = size - 1 - column if flip else column
+            kind = symbols[line[len(str(size)) + 1 + 2 * shown]]
+            if kind != EMPTY:
+                board[square] = kind
+    return board
+
+
+def test_describe_start_positions() -> None:
+    for variant in VARIANTS.values():
+        start = Position.start(variant)
+        text = describe(start)
+        assert text.startswith(f"{variant.title}, {variant.size}x{variant.size} board. ")
+        assert f"{start.turn.label.capitalize()} to move." in text
+        assert "Last move" not in text
+        assert read_pieces(text, variant) == pieces_of(start)
+        assert read_pieces(describe(start, notation="algebraic"), variant) == pieces_of(start)
+    english = describe(Position.start(find_variant("english")))
+    assert "White men (12): 21 to 32. White kings: none. Black men (12): 1 to 12." in english
+
+
+def test_describe_names_the_last_move_and_its_captures() -> None:
+    case = CASE_BY_VARIANT["english"]
+    text = describe(case.after, last_move=case.last_move)
+    assert "White to move. Last move: Black 11x18x25, capturing 2 pieces on 15, 22." in text
+    assert "White kings (1): 7." in text and "Black kings (2): 19, 28." in text
+    russian = CASE_BY_VARIANT["russian"]
+    words = describe(russian.after, last_move=russian.last_move, notation="algebraic")
+    names = russian.rules.geometry.names
+    path = "x".join(names[s] for s in russian.last_move.path)
+    assert f"Last move: White {path}, capturing 2 pieces on " in words
+    assert read_pieces(words, russian.rules) == pieces_of(russian.after)
+    step = first_step(Position.start(find_variant("international")))
+    after = Position.start(find_variant("international")).play(step)
+    assert f"Last move: White {step.pdn()}." in describe(after, last_move=step)
+    with pytest.raises(ValueError):
+        describe(after, notation="roman")
+
+
+def test_square_list_runs_and_names() -> None:
+    pos = Position.start(find_variant("english"))
+    assert square_list(pos, []) == "none"
+    assert square_list(pos, [1, 3, 5, 6, 7, 8, 10, 11]) == "1, 3, 5 to 8, 10, 11"
+    assert square_list(pos, [32, 1, 2, 3]) == "1 to 3, 32"
+    assert square_list(pos, [1, 29, 5], "algebraic") == "a1, a7, b8"
+
+
+def full_board(variant: Variant, shift: int) -> Position:
+    """Every square taken, the four kinds in turn so that no run of squares shares a kind."""
+    by_kind: dict[int, list[int]] = {WHITE_MAN: [], WHITE_KING: [], BLACK_MAN: [], BLACK_KING: []}
+    kinds = (WHITE_MAN, BLACK_KING, WHITE_KING, BLACK_MAN)
+    for square in range(1, variant.geometry.squares + 1):
+        by_kind[kinds[(square + shift) % 4]].append(square)
+    return Position.from_squares(
+        variant,
+        Color.WHITE,
+        white_men=by_kind[WHITE_MAN],
+        white_kings=by_kind[WHITE_KING],
+        black_men=by_kind[BLACK_MAN],
+        black_kings=by_kind[BLACK_KING],
+    )
+
+
+def longest_move(variant: Variant) -> Move:
+    """A made-up capture longer than any legal one: every square of the board as landing path,
+    and as many captured pieces as one side can have."""
+    squares = tuple(range(1, variant.geometry.squares + 1))
+    return Move(squares, squares[: variant.men_rows * variant.size // 2 + 1], False, 0, 0, 0)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_alt_text_worst_case_fits_discord(variant: str) -> None:
+    """A full board (no runs to shorten the lists) after a move longer than any legal one, in
+    both notations, stays within Discord's 1,024 characters and lists every piece."""
+    rules = find_variant(variant)
+    for shift in range(4):
+        pos = full_board(rules, shift)
+        for notation in ("numeric", "algebraic"):
+            text = describe(pos, last_move=longest_move(rules), notation=notation)
+            assert len(text) <= MAX_ALT_TEXT, (notation, len(text))
+            assert read_pieces(text, rules) == pieces_of(pos)
+            diagram = text_diagram(pos, notation=notation)
+            assert len(diagram) <= 2000 - len("```\n\n```")
+            assert read_diagram(diagram, rules, False) == pieces_of(pos)
+
+
+def random_position(variant: Variant, seed: int, plies: int) -> tuple[Position, Move | None]:
+    """The position after up to ``plies`` random legal moves from the start, and the last move."""
+    rng = random.Random(seed)
+    pos, last = Position.start(variant), None
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        last = rng.choice(sorted(moves, key=lambda m: m.path))
+        pos = pos.play(last)
+    return pos, last
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 150),
+    notation=st.sampled_from(["numeric", "algebraic"]),
+    flip=st.booleans(),
+)
+def test_alt_text_and_diagram_of_any_game(
+    variant: str, seed: int, plies: int, notation: str, flip: bool
+) -> None:
+    """For positions reached by random play in every variant: the alt text fits Discord's limit
+    and names every piece where it stands, and the diagram shows the same board, in lines short
+    enough for a phone's code block, in under 2,000 characters."""
+    rules = find_variant(variant)
+    pos, last = random_position(rules, seed, plies)
+    text = describe(pos, last_move=last, notation=notation)
+    assert len(text) <= MAX_ALT_TEXT
+    assert read_pieces(text, rules) == pieces_of(pos)
+    if last is not None:
+        assert f"Last move: {pos.turn.other.label.capitalize()} " in text
+    diagram = text_diagram(pos, flip=flip, notation=notation)
+    assert len(diagram) < 2000
+    assert max(len(line) for line in diagram.splitlines()) <= 40
+    assert read_diagram(diagram, rules, flip) == pieces_of(pos)
+    assert read_pieces(diagram, rules) == pieces_of(pos)
+    assert f"{pos.turn.label.capitalize()} to move." in diagram
+
+
+def test_text_diagram_layout() -> None:
+    """The English start position, Black at the top: files, ranks, the row's PDN squares."""
+    diagram = text_diagram(Position.start(find_variant("english")))
+    lines = diagram.splitlines()
+    assert lines[:3] == [
+        "  a b c d e f g h",
+        "8   b   b   b   b 8  1–4",
+        "7 b   b   b   b   7  5–8",
+    ]
+    assert lines[5] == "4   .   .   .   . 4  17–20"
+    assert lines[8] == "1 w   w   w   w   1  29–32"
+    assert "w = white man" in diagram and "B = black king" in diagram
+    flipped = text_diagram(Position.start(find_variant("english")), flip=True).splitlines()
+    assert flipped[0] == "  h g f e d c b a" and flipped[1].startswith("1   w")
+    coordinates = text_diagram(Position.start(find_variant("russian")), notation="algebraic")
+    assert "–" not in coordinates.splitlines()[1] and "a1, c1, e1, g1" in coordinates
+
+
+def test_package_exports_the_words() -> None:
+    assert render.describe is describe and render.text_diagram is text_diagram
+    assert render.MAX_ALT_TEXT == 1024
 
 
 # -- command line ----------------------------------------------------------------------------------
@@ -801,6 +1409,30 @@ def test_cli_gif(tmp_path: Path) -> None:
     assert img.width == GIF_WIDTH
 
 
+def test_cli_gif_names_and_notation(tmp_path: Path) -> None:
+    """``--names`` adds the header line (so the frames are taller by one strip), ``--notation``
+    is passed through; without ``--names`` the PDN's White and Black tags are used when set."""
+    game = long_game(5, "russian")
+    pdn = tmp_path / "game.pdn"
+    pdn.write_text(write_game(game))
+    strip = layout(8, GIF_WIDTH).strip
+    out = tmp_path / "named.gif"
+    result = run_render(
+        "gif", str(pdn), "--names", "Анна", "Zoë", "--notation", "numeric", "-o", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    assert Image.open(out).size == (GIF_WIDTH, GIF_WIDTH + 2 * strip)
+    plain = tmp_path / "plain.gif"
+    assert run_render("gif", str(pdn), "-o", str(plain)).returncode == 0
+    assert Image.open(plain).size == (GIF_WIDTH, GIF_WIDTH + strip)  # tags are "?"
+    tagged = tmp_path / "tagged.pdn"
+    tagged.write_text(write_game(game).replace('[White "?"]', '[White "Alice"]'))
+    assert run_render("gif", str(tagged), "-o", str(out)).returncode == 0
+    assert Image.open(out).size == (GIF_WIDTH, GIF_WIDTH + 2 * strip)
+    bad = run_render("gif", str(pdn), "--notation", "roman", "-o", str(out))
+    assert bad.returncode == 2 and "roman" in bad.stderr
+
+
 # -- threads ---------------------------------------------------------------------------------------
 
 
@@ -813,7 +1445,14 @@ def test_rendering_from_eight_threads_matches_serial() -> None:
     serial = [render_png(pos, **options) for pos, options in jobs]
     # Start cold, so that the threads also race to build the cached backgrounds, sprites and
     # palettes.
-    for cached in (board_module.background, board_module.sprite, board_module.palette):
+    for cached in (
+        board_module.background,
+        board_module.sprite,
+        board_module.palette,
+        board_module.number_plates,
+        labels_module.plate,
+        labels_module.digits_mask,
+    ):
         cached.cache_clear()
     barrier = threading.Barrier(8)
 

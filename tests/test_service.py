@@ -41,6 +41,7 @@ from service_harness import (
     play,
     replied,
     start,
+    start_moved,
     unchanged,
 )
 
@@ -898,12 +899,20 @@ async def test_resign_by_a_non_player_refused(service: GameService) -> None:
             await service.resign(CAROL.id, channel_id=CHANNEL)
 
 
-async def test_abort_requires_a_moderator(service: GameService) -> None:
+async def test_abort_requires_a_moderator_once_both_have_moved(service: GameService) -> None:
+    """Players may abort only until both have moved (see test_service_phone.py); after that,
+    and for anyone else at any time, aborting takes a moderator."""
     view = await start(service)
     async with unchanged(service, view.id):
-        for user in (ALICE.id, CAROL.id):
-            with pytest.raises(ForbiddenError, match="moderators"):
+        with pytest.raises(ForbiddenError, match="moderators"):
+            await service.abort(CAROL.id, is_moderator=False, channel_id=CHANNEL)
+    view = await play(service, view, ["11-15", "23-19"])
+    async with unchanged(service, view.id):
+        for user in (ALICE.id, BOB.id):
+            with pytest.raises(ForbiddenError, match="both players have moved"):
                 await service.abort(user, is_moderator=False, channel_id=CHANNEL)
+        with pytest.raises(ForbiddenError, match="moderators"):
+            await service.abort(CAROL.id, is_moderator=False, channel_id=CHANNEL)
     result = await service.abort(CAROL.id, is_moderator=True, channel_id=CHANNEL)
     assert result.action is Action.ABORTED
     end = result.game
@@ -941,10 +950,12 @@ async def test_reminder_at_half_time_once(service: GameService, clock: Clock) ->
 async def test_timeout_gives_the_win_to_the_waiting_player(
     service: GameService, clock: Clock
 ) -> None:
-    view = await play(service, await start(service), ["11-15"])  # Bob to move
+    # Bob to move, having moved (before his first move the game would be aborted instead).
+    view = await play(service, await start(service), ["11-15", "23-19", "8-11"])
     clock.now = T0 + MOVE_TIME / 2
     assert [e.action for e in await service.tick()] == [Action.REMINDER]
     clock.now = T0 + MOVE_TIME - 1
+    assert [e.action for e in await service.tick()] == [Action.LAST_WARNING]
     assert await service.tick() == []
     clock.now = T0 + MOVE_TIME
     events = await service.tick()
@@ -968,7 +979,7 @@ async def test_timeout_gives_the_win_to_the_waiting_player(
 async def test_timeout_without_a_reminder_when_time_jumps(
     service: GameService, clock: Clock
 ) -> None:
-    await start(service)
+    await start_moved(service)
     clock.now = T0 + 10 * MOVE_TIME
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
@@ -1189,7 +1200,9 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, cl
         game = await play(first, game, ["22-17", "9-13"])  # Bob's deadline: T0 + 30 + 3600
         await first.offer_draw(ALICE.id, channel_id=CHANNEL)
         clock.now = T0 + 1030
-        other = await play(first, await start(first, channel_id=OTHER_CHANNEL), ["9-13"])
+        other = await play(
+            first, await start(first, channel_id=OTHER_CHANNEL), ["9-13", "22-18", "11-15"]
+        )
         clock.now = T0 + 1030 + MOVE_TIME / 2
         reminded = await first.tick()
         assert [(e.action, e.mentions) for e in reminded] == [(Action.REMINDER, (BOB.id,))] * 2
@@ -1321,8 +1334,8 @@ async def test_scheduler_survives_a_failing_callback(
     service: GameService, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     await challenge(service, channel_id=OTHER_CHANNEL)
-    await start(service)
-    await start(service, challenger=CAROL, channel_id=300)
+    await start_moved(service)
+    await start_moved(service, challenger=CAROL, channel_id=300)
     clock.now = T0 + MOVE_TIME / 2
     seen: list[Action] = []
 

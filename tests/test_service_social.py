@@ -147,6 +147,8 @@ async def test_draw_keeps_equal_ratings_but_shrinks_deviations(service: GameServ
 async def test_timeout_of_a_rated_game_is_rated(service: GameService, clock: Clock) -> None:
     """A game lost on time (ended by the scheduler) updates the ladder like any other end."""
     view = await start(service)  # Bob (Black) to move first
+    # Two moves each (a player who never moved does not lose on time), Bob to move again.
+    view = await play(service, view, ["11-15", "23-19", "8-11", "22-17"])
     clock.now = T0 + MOVE_TIME + 1
     events = await service.tick()
     [timeout] = [e for e in events if e.action is Action.TIMEOUT]

@@ -266,3 +266,102 @@ async def test_damaged_game_is_refused_alone(tmp_path: Path, damage: str) -> Non
         assert [e.game.id for e in events if e.game] == [healthy]
     finally:
         await service.close()
+
+
+# -- schema v7 ------------------------------------------------------------------------------------
+
+
+def build_v6_database(path: Path) -> None:
+    """A file as version 6 of the bot left it: a running game with a move, a server's settings."""
+    game = Game(find_variant("english"))
+    start = game.position.fen()
+    game.play("11-15")
+    with sqlite3.connect(path) as db:
+        for number, sql in MIGRATIONS:
+            if number <= 6:
+                db.executescript(sql)
+        db.execute("PRAGMA user_version = 6")
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, white_id, white_name, black_id, "
+            "black_name, variant, start_fen, status, ply, fen, move_time, deadline, remind_at, "
+            "created_at, updated_at, rated) VALUES (3, 10, 100, 2, 'Bob', 1, 'Alice', 'english', "
+            "?, 'running', 1, ?, 3600, ?, ?, ?, ?, 1)",
+            (start, game.position.fen(), T0 + 3600, T0 + 1800, T0, T0),
+        )
+        db.execute(
+            "INSERT INTO moves (game_id, ply, pdn, fen_after, user_id, played_at) "
+            "VALUES (3, 1, '11-15', ?, 1, ?)",
+            (game.position.fen(), T0),
+        )
+        db.execute(
+            "INSERT INTO guild_settings (guild_id, variant, threads, updated_at) "
+            "VALUES (10, 'dame', 'never', ?)",
+            (T0,),
+        )
+    assert user_version(path) == 6
+
+
+async def test_version_6_database_upgrades_to_7_keeping_its_data(tmp_path: Path) -> None:
+    """v7 adds the game's orientation, ratings shown, last board and last warning, the server's
+    orientation and theme, and users' preferences: old rows read as the defaults."""
+    path = tmp_path / "v6.db"
+    build_v6_database(path)
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 7
+        row = await store.game(3)
+        assert row is not None and (row.ply, row.deadline, row.remind_at) == (
+            1,
+            T0 + 3600,
+            T0 + 1800,
+        )
+        assert (row.flip, row.white_rating_shown, row.black_rating_shown) == (False, None, None)
+        assert (row.board_message_id, row.warn_at) == (None, None)
+        settings = await store.settings(10)
+        assert settings is not None
+        assert (settings.variant, settings.orientation, settings.theme) == ("dame", "white", "")
+        assert await store.prefs(1) is None
+    finally:
+        await store.close()
+    fresh = tmp_path / "fresh.db"
+    await (await Store.open(fresh)).close()
+    assert schema_objects(path) == schema_objects(fresh)
+    # The service plays on in the upgraded game, and the next move sets its last warning.
+    clock = [T0 + 60]
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: clock[0])
+    try:
+        view = await service.game_view(3)
+        assert (view.flip, view.white_rating, view.to_move) == (False, None, BOB)
+        moved = await service.move(BOB.id, "23-19", game_id=3)
+        assert moved.game is not None and moved.game.recent_moves == "1. 11-15 23-19"
+        stored = await service.store.game(3)
+        assert stored is not None and stored.warn_at == T0 + 60 + 3600 - 360
+        assert (await service.settings.get(10)).theme == "wood"
+    finally:
+        await service.close()
+
+
+async def test_damaged_preferences_and_settings_read_as_the_defaults(tmp_path: Path) -> None:
+    """Words a later version wrote, or damage, never stop anything: each reads as its default."""
+    path = tmp_path / "draughts.db"
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
+    try:
+        await service.set_prefs(1, theme="green", notation="numeric", dm_turn=True)
+        await service.settings.change(10, is_moderator=True, orientation="black", theme="green")
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "UPDATE user_prefs SET theme = 'purple', notation = 42, dm_turn = 'yes', "
+                "last_warning = 7 WHERE user_id = 1"
+            )
+            db.execute("UPDATE guild_settings SET orientation = 'sideways', theme = 'plaid'")
+        prefs = await service.prefs(1)
+        assert (prefs.theme, prefs.notation, prefs.dm_turn, prefs.last_warning) == (
+            None,
+            None,
+            False,
+            False,
+        )
+        settings = await service.settings.get(10)
+        assert (settings.orientation, settings.theme) == ("white", "wood")
+    finally:
+        await service.close()

@@ -439,7 +439,8 @@ def test_buttons_fit_with_the_largest_ids() -> None:
         buttons.draw(BIG_ID),
         buttons.takeback(BIG_ID, 999_999),
         buttons.resign(BIG_ID),
-        buttons.rematch(BIG_ID),
+        buttons.game(BIG_ID, running=True, abortable=True, rematch=False),
+        buttons.game(BIG_ID, running=False, abortable=False, rematch=True),
     ):
         assert problems(view=view) == []
 
@@ -551,5 +552,7 @@ def test_label_is_one_plain_line() -> None:
 
 def test_names_are_cut_before_they_are_escaped() -> None:
     embed = game_embed(game_view(player(1, "*" * 40), player(2, "ok")), "h", None)
-    title = embed.title or ""
-    assert title.startswith("\\*" * (NAME_LIMIT - 1) + ELLIPSIS + " v ")
+    players = (embed.description or "").split("\n")[0]
+    assert players.startswith(
+        "\N{MEDIUM WHITE CIRCLE} **" + "\\*" * (NAME_LIMIT - 1) + ELLIPSIS + "** v "
+    )

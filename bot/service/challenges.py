@@ -39,6 +39,7 @@ from .starting import Starter
 from .views import challenge_closed_text, challenge_view, clean_name
 
 LEVELS = range(1, 7)
+DAY = 24 * 3600.0
 OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
 BUSY_NO_THREADS = (
     "a game is already running here, and this server plays without threads: wait for it to end"
@@ -122,7 +123,9 @@ class Challenges:
         clock: Callable[[], float],
         rng: random.Random,
         expiry: float,
+        expiry_cap: float = DAY,
     ) -> None:
+        """See :meth:`expires_after` for ``expiry`` and ``expiry_cap``."""
         self.store = store
         self.settings = settings
         self.starter = starter
@@ -130,6 +133,16 @@ class Challenges:
         self.clock = clock
         self.rng = rng
         self.expiry = expiry
+        self.expiry_cap = expiry_cap
+
+    def expires_after(self, move_time: int) -> float:
+        """How long a challenge with ``move_time`` seconds per move stays open: at least as
+        long as one move may take (someone asked to play a move a day may fairly answer within
+        the day), capped at ``expiry_cap`` (a day: an open challenge holds its channel's
+        challenger to it), and never less than the configured ``expiry``.  The cap is the
+        knob for a short life: with a cap at or below ``expiry`` (the tests' setting) every
+        challenge lasts exactly ``expiry``."""
+        return max(self.expiry, min(float(move_time), self.expiry_cap))
 
     async def challenge(
         self, *, guild_id: int | None, **terms: Unpack[ChallengeTerms]
@@ -151,6 +164,7 @@ class Challenges:
                 opening=t.opening,
                 level=t.level or DEFAULT_LEVEL,
                 challenge_id=None,
+                actor=t.challenger.id,
             )
         await self._busy_here(guild_id, t.channel_id, t.thread)
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
@@ -176,7 +190,7 @@ class Challenges:
                     opening=" ".join(t.opening),
                     match_play=t.match,
                     created_at=now,
-                    expires_at=now + self.expiry,
+                    expires_at=now + self.expires_after(t.move_time),
                 ),
                 created,
             )
@@ -336,6 +350,7 @@ class Challenges:
             level=None,
             challenge_id=row.id,
             match=row.match_play,
+            actor=user_id,
         )
 
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:

@@ -28,6 +28,7 @@ from typing import Any
 
 from rules.game import Game
 from rules.move import Move
+from rules.notation import show_move
 from rules.variants import Color
 
 from ..markdown import shown
@@ -236,11 +237,17 @@ class ComputerReplies:
         move = apply_rules(lambda: game.play(chosen))
         event = await self.live.save(live, user_id=self.bot.id, moved=True, announce=Action.MOVED)
         view = game_view(live.row, game)
-        played = (MovePlayed(game.ply, move.pdn(), self.bot, True),)
+        text = show_move(move, game.variant)
+        played = (MovePlayed(game.ply, move.pdn(), self.bot, True, text),)
+        # A reply the player's own action is waiting for is shown to them at once; one made in
+        # the background (after a restart) may find them away, so it may message them.
+        human = live.row.black_id if color is Color.WHITE else live.row.white_id
+        claimed = asyncio.current_task() in self._claimed
         return await self.endings.board_result(
             Action.MOVED,
-            f"{bot} played {move.pdn()}. {after_move_text(view)}",
+            f"{bot} played {text}. {after_move_text(view)}",
             view,
             played,
             event=event,
+            actor=human if claimed else None,
         )

@@ -1,6 +1,14 @@
-"""Everything that happens because time passed: expired challenges, half-time reminders,
-timeouts, and the catch-up work a restart or a failure leaves (deadlines that ran while the bot
-was deaf, computer replies, match games).
+"""Everything that happens because time passed: expired challenges, half-time reminders, last
+warnings, timeouts, and the catch-up work a restart or a failure leaves (deadlines that ran while
+the bot was deaf, computer replies, match games).
+
+A player who lets their time run out before making a single move of their own does not lose: the
+game is aborted (no result, unrated), since a game one side never started is no contest, and a
+challenge accepted and forgotten must not cost the other player rating points either way.  Once
+they have moved, running out of time loses as ever.
+
+Each reminder is cleared in the transaction that writes its announcement, so a restart never
+sends one twice.
 
 :meth:`Deadlines.tick` reads what is due from the database, so a bot that was offline for days
 finds every deadline that passed meanwhile; each game is handled under its lock and guarded by its
@@ -10,20 +18,34 @@ version, so a tick racing a player's move cannot end a game the move just saved.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+
+from rules.notation import side_name
 
 from ..enums import ChallengeStatus
 from ..errors import ConflictError
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
-from ..store import ChannelBusy, Store
+from ..store import ChannelBusy, GameChanges, Store
 from .computer_replies import ComputerReplies
 from .downtime import Downtime
 from .endings import Endings
 from .events import new_event
+from .ladder import shown_rating
 from .live import LiveGames, apply_rules
 from .matches import second_game
+from .notices import Notices
 from .starting import Starter
-from .views import challenge_closed_text, challenge_view, game_view, player, reminder_text
+from .views import (
+    abortable,
+    challenge_closed_text,
+    challenge_view,
+    game_view,
+    last_warning_text,
+    mentions_after,
+    player,
+    reminder_text,
+)
 
 
 class Deadlines:
@@ -35,10 +57,12 @@ class Deadlines:
         starter: Starter,
         endings: Endings,
         downtime: Downtime,
+        notices: Notices,
         *,
         bot: Player,
         clock: Callable[[], float],
     ) -> None:
+        self.notices = notices
         self.store = store
         self.live = live
         self.replies = replies
@@ -50,8 +74,8 @@ class Deadlines:
 
     async def tick(self) -> list[ActionResult]:
         """Everything due now: deadlines extended for a silence of the bot (first, so nobody
-        loses on time for it), expired challenges, half-time reminders, timeouts, and computer
-        replies and match games that failed earlier.  Called periodically by
+        loses on time for it), expired challenges, half-time reminders and last warnings,
+        timeouts, and computer replies and match games that failed earlier.  Called periodically by
         :class:`bot.scheduler.Scheduler`."""
         events: list[ActionResult] = await self.downtime.check()
         now = self.clock()
@@ -111,8 +135,17 @@ class Deadlines:
                     guild_id=first.guild_id,
                     now=now,
                 )
+                ratings: tuple[str | None, str | None] = (None, None)
+                if first.rated and first.guild_id is not None:
+                    guild, variant = first.guild_id, first.variant
+                    ratings = (  # the second game's White is the first game's Black
+                        shown_rating(await self.store.rating(guild, first.black_id, variant), now),
+                        shown_rating(await self.store.rating(guild, first.white_id, variant), now),
+                    )
                 try:
-                    game_id = await self.store.start_game(second_game(first, now), event=event)
+                    game_id = await self.store.start_game(
+                        second_game(first, now, ratings), event=event
+                    )
                 except ChannelBusy:
                     continue  # the channel is busy; try again on a later tick
                 row = await self.store.game(game_id)
@@ -127,31 +160,74 @@ class Deadlines:
                 return None
             if live.row.deadline is None or live.row.deadline > now or live.game.is_over:
                 return None
-            loser = live.game.turn
-            apply_rules(lambda: live.game.timeout(loser))
+            game = live.game
+            loser = game.turn
+            # The player to move has made no move of their own yet exactly when the game could
+            # still be aborted: before their first move the other player has made at most one.
+            never_moved = abortable(live.row, game)
+            if never_moved:
+                apply_rules(game.abort)
+                assert game.outcome is not None
+                game.outcome = replace(
+                    game.outcome, detail=f"aborted: {side_name(loser)} never moved"
+                )
+            else:
+                apply_rules(lambda: game.timeout(loser))
             event = await self.live.save(
-                live, user_id=self.bot.id, moved=False, announce=Action.TIMEOUT
+                live,
+                user_id=self.bot.id,
+                moved=False,
+                announce=Action.ABORTED if never_moved else Action.TIMEOUT,
             )
         view = game_view(live.row, live.game)
         late = shown(player(live.row, loser).name)
+        if never_moved:
+            return await self.endings.announce(
+                ActionResult(
+                    Action.ABORTED,
+                    f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)}) "
+                    f"was aborted: {late} never moved. No result.",
+                    game=view,
+                    mentions=mentions_after(view, self.bot.id),
+                    event=event,
+                )
+            )
         return await self.endings.board_result(
             Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view, event=event
         )
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:
+        """The half-time reminder, or the last warning once that is due (a bot that was away
+        through both gives only the last)."""
         async with self.live.lock(game_id):
             live = await self.live.load_quietly(game_id)
             if live is None:
                 return None
             row = live.row
-            if row.remind_at is None or row.remind_at > now or live.game.is_over:
+            if live.game.is_over:
                 return None
+            warn = row.warn_at is not None and row.warn_at <= now
+            if not warn and (row.remind_at is None or row.remind_at > now):
+                return None
+            changes: GameChanges = {"remind_at": None}
+            if warn:
+                changes["warn_at"] = None
+            action = Action.LAST_WARNING if warn else Action.REMINDER
             try:
-                event = await self.live.save_row(live, {"remind_at": None}, Action.REMINDER)
+                event = await self.live.save_row(live, changes, action)
             except ConflictError:  # played meanwhile (by another process): nothing to remind
                 return None
         view = game_view(live.row, live.game)
         assert view.to_move is not None and view.deadline is not None
+        if warn:
+            return ActionResult(
+                Action.LAST_WARNING,
+                last_warning_text(view, now),
+                game=view,
+                mentions=(view.to_move.id,),
+                event=event,
+                dms=await self.notices.last_warning(view),
+            )
         return ActionResult(
             Action.REMINDER,
             reminder_text(view),

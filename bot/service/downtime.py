@@ -18,7 +18,8 @@ Deafness is measured three ways, added together:
   (:meth:`Downtime.deaf`), during which the scheduler does not check at all.
 
 Deadlines further away are not moved (their players lose part of the silence, but have ample
-time); reminders due meanwhile are dropped, as the announcement names the new deadline.
+time); half-time reminders due meanwhile are dropped, as the announcement names the new deadline,
+and the last warning is set again for the new deadline when there is time for one.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..results import Action, ActionResult
 from ..store import Store
 from ..words import duration
 from .live import LiveGames
+from .records import warn_time
 from .views import game_view
 
 log = logging.getLogger(__name__)
@@ -100,8 +102,11 @@ class Downtime:
                     continue
                 grace = min(GRACE_SECONDS, float(live.row.move_time))
                 extended = max(deadline + silence, now + grace)
+                warn_at = warn_time(extended, live.row.move_time, now)
                 event = await self.live.save_row(
-                    live, {"deadline": extended, "remind_at": None}, Action.CLOCK_EXTENDED
+                    live,
+                    {"deadline": extended, "remind_at": None, "warn_at": warn_at},
+                    Action.CLOCK_EXTENDED,
                 )
             view = game_view(live.row, live.game)
             assert view.to_move is not None

@@ -1,5 +1,6 @@
 """Ending a game by the players' (or a moderator's) word: draw offers and their answers,
-resignation, and abort.
+resignation, and abort (by either player until both have moved, so a game nobody really started
+can be cleared away; by a moderator at any time).
 
 The rules record judges what is allowed (:meth:`rules.Game.offer_draw` and friends); this module
 wakes the computer when the offer is made to it (it answers in its own time, see
@@ -21,7 +22,7 @@ from ..results import Action, ActionResult, Player
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import count_sentence, game_view, mentions_after, player
+from .views import abortable, count_sentence, game_view, mentions_after, player
 
 
 class Draws:
@@ -121,26 +122,43 @@ class Draws:
         self,
         user_id: int,
         *,
-        is_moderator: bool,
+        is_moderator: bool = False,
         channel_id: int | None = None,
         game_id: int | None = None,
     ) -> ActionResult:
-        """End a game with no result.  Moderators only."""
-        if not is_moderator:
-            raise ForbiddenError("only moderators can abort a game")
+        """End a game with no result (unrated, no rating moves): either player may while not
+        both have made a move of their own (:func:`~bot.service.views.abortable`), a
+        moderator at any time."""
         gid = await self.live.resolve(channel_id, game_id)
         async with self.live.lock(gid):
             live = await self.live.load(gid)
+            row = live.row
+            by_player = user_id in (row.white_id, row.black_id) and abortable(row, live.game)
+            if not by_player and not is_moderator:
+                await self.live.ensure_fresh(live)
+                if user_id in (row.white_id, row.black_id):
+                    raise ForbiddenError(
+                        "both players have moved, so the game can no longer be aborted: "
+                        "resign or offer a draw instead"
+                    )
+                raise ForbiddenError(
+                    "only the players (before both have moved) or moderators can abort a game"
+                )
             apply_rules(live.game.abort)
             event = await self.live.save(
                 live, user_id=user_id, moved=False, announce=Action.ABORTED
             )
         view = game_view(live.row, live.game)
+        game = f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)})"
+        if by_player:
+            who = shown(player(live.row, color_of(live, user_id)).name)
+            text = f"{game} was aborted by {who} before both players had moved: no result."
+        else:
+            text = f"{game} was aborted by a moderator."
         return await self.endings.announce(
             ActionResult(
                 Action.ABORTED,
-                f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)}) was "
-                "aborted by a moderator.",
+                text,
                 game=view,
                 mentions=mentions_after(view, self.bot.id),
                 event=event,

@@ -15,14 +15,18 @@ from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
 from .ladder import glicko
 from .matches import match_sentence
+from .notices import Notices
 from .starting import Starter
 from .views import mentions_after
 
 
 class Endings:
-    def __init__(self, store: Store, starter: Starter, *, computer_id: int) -> None:
+    def __init__(
+        self, store: Store, starter: Starter, notices: Notices, *, computer_id: int
+    ) -> None:
         self.store = store
         self.starter = starter
+        self.notices = notices
         self.computer_id = computer_id
 
     async def board_result(
@@ -33,20 +37,22 @@ class Endings:
         moves: tuple[MovePlayed, ...] = (),
         *,
         event: str | None,
+        actor: int | None = None,
     ) -> ActionResult:
         """The result of an action that shows everyone the board (a move, a game's end): the
-        player to move is pinged, or both players once it is over, with what the end brings."""
-        return await self.announce(
-            ActionResult(
-                action,
-                text,
-                game=view,
-                moves=moves,
-                post_board=True,
-                mentions=mentions_after(view, self.computer_id),
-                event=event,
-            )
+        player to move is pinged (and sent a direct message if they asked for one, unless they
+        are the ``actor`` who brought it about), or both players once it is over, with what the
+        end brings."""
+        result = ActionResult(
+            action,
+            text,
+            game=view,
+            moves=moves,
+            post_board=True,
+            mentions=mentions_after(view, self.computer_id),
+            event=event,
         )
+        return await self.announce(await self.notices.turn(result, actor=actor))
 
     async def announce(self, result: ActionResult) -> ActionResult:
         """``result`` with what its game's end brings; unchanged while the game runs."""

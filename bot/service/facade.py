@@ -6,6 +6,7 @@ changed when an error is raised.  The work is done in the rooms of this package,
 one order their dependencies allow (each module imports only those below it)::
 
     views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
+    settings, prefs, notices          server settings, users' preferences, direct messages
     live                              running games in memory, locks, guarded writes
     starting                          new games and their announcement
     endings                           what a game's end adds to the message that ended it
@@ -36,8 +37,10 @@ from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .live import LiveGames
+from .notices import Notices
 from .outbox import Outbox
 from .play import Play
+from .prefs import PrefsBook
 from .queries import Queries
 from .settings import SettingsBook
 from .standings import Standings
@@ -57,13 +60,17 @@ class GameService:
         bot_user_id: int,
         bot_name: str = "Computer",
         challenge_expiry: float = 15 * 60,
+        challenge_expiry_cap: float = 24 * 3600,
         computer: ComputerPlayer | None = None,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
     ) -> None:
         """``clock`` is wall time (deadlines); ``monotonic`` tells a jump of it from time that
-        really passed (tests that drive ``clock`` pass the same function as both)."""
+        really passed (tests that drive ``clock`` pass the same function as both).  A challenge
+        stays open ``challenge_expiry`` seconds, or as long as its time per move when that is
+        longer, up to ``challenge_expiry_cap`` (pass a cap no longer than the expiry for
+        challenges that all last exactly ``challenge_expiry``, as tests do)."""
         rng = rng or random.Random()
         bot = Player(bot_user_id, clean_name(bot_name))
         self.store = store
@@ -71,27 +78,38 @@ class GameService:
         self.clock = clock
         self.settings = SettingsBook(store, clock)
         self.standings = Standings(store, clock)
+        self._prefs = prefs = PrefsBook(store, clock)
+        notices = Notices(prefs, computer_id=bot.id, clock=clock)
         self._live = live = LiveGames(store, clock)
         starter = Starter(
             store,
             live,
+            self.settings,
+            notices,
             bot=bot,
             clock=clock,
             rng=rng,
             wake_computer=lambda game_id: replies.wake(game_id, claim=True),
         )
-        endings = Endings(store, starter, computer_id=bot.id)
+        endings = Endings(store, starter, notices, computer_id=bot.id)
         self._replies = replies = ComputerReplies(live, computer or RandomComputer(), endings, bot)
         self._challenges = challenges = Challenges(
-            store, self.settings, starter, bot=bot, clock=clock, rng=rng, expiry=challenge_expiry
+            store,
+            self.settings,
+            starter,
+            bot=bot,
+            clock=clock,
+            rng=rng,
+            expiry=challenge_expiry,
+            expiry_cap=challenge_expiry_cap,
         )
         play = Play(store, live, replies, endings)
         draws = Draws(live, replies, endings, bot=bot)
-        takebacks = Takebacks(live, bot=bot, clock=clock)
-        queries = Queries(store, live)
+        takebacks = Takebacks(live, notices, bot=bot, clock=clock)
+        queries = Queries(store, live, prefs)
         downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
         deadlines = Deadlines(
-            store, live, replies, starter, endings, downtime, bot=bot, clock=clock
+            store, live, replies, starter, endings, downtime, notices, bot=bot, clock=clock
         )
         self.outbox = Outbox(store, live, endings, computer_id=bot.id, clock=clock, rng=rng)
 
@@ -106,6 +124,7 @@ class GameService:
         self.rematch = challenges.rematch
 
         self.move = play.move
+        self.picker = play.picker
         self.legal_moves = play.legal_moves
         self.move_list = play.move_list
 
@@ -123,6 +142,11 @@ class GameService:
         self.games = queries.games
         self.find_game = queries.find_game
         self.pdn = queries.pdn
+        self.game_moves = queries.game_moves
+        self.board_posted = queries.board_posted
+
+        self.prefs = prefs.get
+        self.set_prefs = prefs.change
 
         self.computer_reply = replies.collect
         self.settle = replies.settle

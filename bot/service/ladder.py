@@ -19,6 +19,21 @@ def glicko(row: RatingRow) -> ratings.Rating:
     return ratings.Rating(row.rating, row.deviation, row.volatility)
 
 
+def shown_rating(row: RatingRow | None, now: float) -> str:
+    """A player's rating as standings show it now (``1523``, ``1500?`` while provisional): the
+    deviation widened by the time since their last rated game; a newcomer's is ``1500?``."""
+    if row is None:
+        return ratings.Rating().shown()
+    return ratings.idle(glicko(row), now - row.updated_at).shown()
+
+
+def shown_after(change: LadderChange | None) -> tuple[str | None, str | None]:
+    """White's and Black's ratings as a rated game just left them (None, None when unrated)."""
+    if change is None:
+        return None, None
+    return glicko(change.white).shown(), glicko(change.black).shown()
+
+
 def rated_game(row: GameRow, changes: GameChanges, when: float) -> RatedGame | None:
     """The ladder update of a game that ``changes`` finishes, if the game is rated (between two
     people in a server); None otherwise."""

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TypeVar
 
 from rules.game import DrawOfferError, Game
@@ -34,7 +35,7 @@ from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
 from .events import new_event
 from .ladder import rated_game
-from .matches import second_game
+from .matches import second_game_after
 from .records import clock_changes, replay, state_changes
 
 log = logging.getLogger(__name__)
@@ -178,14 +179,16 @@ class LiveGames:
                 clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
             )
         elif game.is_over:
-            changes.update({"deadline": None, "remind_at": None})
+            changes.update({"deadline": None, "remind_at": None, "warn_at": None})
         if moved or game.is_over:
             changes["takeback_offer"] = None  # playing on (or the end) lapses a request
         move = None
         if moved:
             move = NewMove(game.ply, game.moves[-1].pdn(), changes["fen"], user_id, now)
         finished = changes["status"] is GameStatus.FINISHED
-        follow_up = second_game(row, now) if finished and row.match_id == row.id else None
+        follow_up = (
+            partial(second_game_after, row, now) if finished and row.match_id == row.id else None
+        )
         event = self.event(live, announce)
         await self.write(
             live,

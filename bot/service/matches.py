@@ -3,7 +3,8 @@
 A match is named by its first game (``match_id`` is that game's id), so it needs no table of its
 own; the second game is written in the first one's final transaction (see
 :meth:`~bot.service.live.LiveGames.save`), with the same place, variant, time and opening and the
-colours swapped.
+colours swapped.  It keeps the first game's board orientation (one match, one way round) and
+shows the ratings the first game left.
 """
 
 from __future__ import annotations
@@ -15,13 +16,24 @@ from rules.variants import find_variant
 from ..enums import GameStatus, Side
 from ..markdown import shown
 from ..results import Player
-from ..store import GameRow, NewGame
+from ..store import GameRow, LadderChange, NewGame
+from .ladder import shown_after
 from .records import new_game_row, play_opening
 from .views import points
 
 
-def second_game(first: GameRow, now: float) -> NewGame:
-    """The row of a match's second game, ready to store."""
+def second_game_after(first: GameRow, now: float, change: LadderChange | None) -> NewGame:
+    """The second game as the first one's final transaction stores it, once that game's
+    ``change`` to the ladder is known (see :data:`bot.store.FollowUp`)."""
+    white, black = shown_after(change)
+    return second_game(first, now, (black, white))  # the colours swap
+
+
+def second_game(
+    first: GameRow, now: float, ratings: tuple[str | None, str | None] = (None, None)
+) -> NewGame:
+    """The row of a match's second game, ready to store; ``ratings`` are its White's and
+    Black's as shown at its start."""
     white = Player(first.black_id, first.black_name)
     black = Player(first.white_id, first.white_name)
     opening = first.opening.split()
@@ -40,6 +52,8 @@ def second_game(first: GameRow, now: float) -> NewGame:
         match_id=first.id,
         first_of_match=False,
         now=now,
+        flip=first.flip,
+        ratings=ratings,
     )
 
 

@@ -11,7 +11,8 @@ is handed out here, oldest first, for the Discord layer to post in the game's ch
   challenge) as it stands, which is what that change led to.  An older entry of a game that has a
   newer one waiting is covered by the newer one and not posted on its own, so players see each
   game's state once, in order.  A game waiting for the computer's move is not rebuilt at all:
-  the computer's reply, coming anyway, covers it.
+  the computer's reply, coming anyway, covers it.  A rebuilt announcement carries the direct
+  messages it would have carried (the turn's, a last warning's), read from the preferences then.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ from ..words import duration
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
+from .notices import TURN_ACTIONS
 from .views import (
     after_move_text,
     challenge_closed_text,
     challenge_view,
     game_view,
+    last_warning_text,
     reminder_text,
 )
 
@@ -52,6 +55,7 @@ CHALLENGE_CLOSINGS = (
     Action.CHALLENGE_CANCELLED,
     Action.CHALLENGE_EXPIRED,
 )
+TURN_KINDS = frozenset(action.value for action in TURN_ACTIONS)
 KEEP_DELIVERED_SECONDS = 7 * 24 * 3600.0
 """Delivered announcements are kept this long (to look into what was posted), then pruned, so
 the table holds about a week of moves rather than every move ever made."""
@@ -232,8 +236,14 @@ class Outbox:
                 last_of_game[row.game_id] = row.id
         owed = []
         settling = False
+        # Games with a covered entry that made it someone's turn: the entry covering it carries
+        # that turn's direct message, which would otherwise be lost with it.
+        turned: set[int] = set()
         for row in rows:
             superseded = row.game_id is not None and last_of_game.get(row.game_id) != row.id
+            if superseded and row.payload is None and row.kind in TURN_KINDS:
+                assert row.game_id is not None
+                turned.add(row.game_id)
             if not superseded and row.payload is None and await self._computer_to_move(row):
                 continue  # its reply, due soon, shows the game as it stands (and covers this)
             check = None
@@ -245,6 +255,8 @@ class Outbox:
                 if age < TOKEN_LIFE_SECONDS:
                     check = row.answer_token
             result = await self._result(row, superseded)
+            if result is not None and row.payload is None and row.game_id in turned:
+                result = await self.endings.notices.turn(result, because=Action.MOVED)
             owed.append(Owed(row.id, row.attempts, result, check, row.game_id))
         if catching_up and not settling:
             self._caught_up = True  # otherwise the next call looks at the earlier ones again
@@ -307,6 +319,17 @@ class Outbox:
                 game=view,
                 mentions=(view.to_move.id,),
                 event=row.id,
+            )
+        if action is Action.LAST_WARNING:
+            if view.to_move is None or view.deadline is None:
+                return None  # over, or no clock: nothing left to warn of
+            return ActionResult(
+                Action.LAST_WARNING,
+                last_warning_text(view, self.clock()),
+                game=view,
+                mentions=(view.to_move.id,),
+                event=row.id,
+                dms=await self.endings.notices.last_warning(view),
             )
         if action is Action.CLOCK_EXTENDED:
             if view.to_move is None or view.deadline is None:

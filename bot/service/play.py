@@ -1,17 +1,30 @@
 """Moves: playing one, and the legal moves a player may choose from.
 
-A move is read once, under the game's lock, in the position the player saw (``expected_ply``).
-Against the computer the move is answered at once and the computer is woken to think off the
-lock (:mod:`bot.service.computer_replies`); its reply is claimed for the move's caller to show
-next.
+A move is read once, under the game's lock, in the position the player saw (``ply``, or the older
+``expected_ply``).  Against the computer the move is answered at once and the computer is woken to
+think off the lock (:mod:`bot.service.computer_replies`); its reply is claimed for the move's
+caller to show next.  Moves are read in either notation and shown in the variant's own.
+
+Tapping a move on a phone is two steps: :meth:`Play.picker` lists the legal moves of the board the
+player pressed Move on (a read: the game's lock is held only to look), and :meth:`Play.move` plays
+the one chosen with ``game_id`` and ``ply``, refused with :class:`~bot.errors.StaleError` when the
+game has moved on since that board was shown.
 """
 
 from __future__ import annotations
 
-from rules.notation import MoveError, normalize, parse_move
+from rules.move import Move
+from rules.notation import MoveError, normalize, parse_move, show_move
 from rules.variants import Color
 
-from ..errors import ConflictError, IllegalMoveError, NotYourTurnError
+from ..errors import (
+    ConflictError,
+    IllegalMoveError,
+    NotAPlayerError,
+    NotFoundError,
+    NotYourTurnError,
+    StaleError,
+)
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed
 from ..store import Store
@@ -45,33 +58,47 @@ class Play:
         channel_id: int | None = None,
         game_id: int | None = None,
         expected_ply: int | None = None,
+        ply: int | None = None,
     ) -> ActionResult:
-        """Play ``text`` for ``user_id`` in the running game of the channel (or ``game_id``).
+        """Play ``text`` for ``user_id`` in the running game of the channel, or in ``game_id``
+        (which must then be played in ``channel_id`` when that is given too).
 
-        ``expected_ply`` is the position the player saw; if the game has moved on since, the
-        move is refused rather than read in a position they did not see.
+        ``ply`` is the position the player saw (the board they tapped Move on): if the game has
+        moved on since, the move is refused with :class:`StaleError` rather than read in a
+        position they did not see.  ``expected_ply`` does the same with the older refusal,
+        :class:`ConflictError` ("the position changed, try again").
         """
         gid = await self.live.resolve(channel_id, game_id)
         async with self.live.lock(gid):
             live = await self.live.load(gid)
-            color = await self._mover(live, user_id, expected_ply)
+            if game_id is not None and channel_id is not None:
+                _in_channel(live, channel_id)
+            color = await self._mover(live, user_id, expected_ply, ply)
             game = live.game
+            variant = game.variant
             try:
-                move = parse_move(game.position, text, game.legal_moves())
+                move = parse_move(
+                    game.position, text, game.legal_moves(), notation=variant.notation
+                )
             except MoveError as exc:
                 await self.live.ensure_fresh(live)
                 raise IllegalMoveError(str(exc)) from None
             apply_rules(lambda: game.play(move))
             mover = player(live.row, color)
-            played = MovePlayed(game.ply, move.pdn(), mover, False)
+            named = show_move(move, variant)
+            played = MovePlayed(game.ply, move.pdn(), mover, False, named)
             event = await self.live.save(live, user_id=user_id, moved=True, announce=Action.MOVED)
             if live.row.computer_id is not None and not game.is_over:
                 self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
-        text_out = f"{shown(mover.name)} played {move.pdn()}. {after_move_text(view)}"
-        return await self.endings.board_result(Action.MOVED, text_out, view, (played,), event=event)
+        text_out = f"{shown(mover.name)} played {named}. {after_move_text(view)}"
+        return await self.endings.board_result(
+            Action.MOVED, text_out, view, (played,), event=event, actor=user_id
+        )
 
-    async def _mover(self, live: Live, user_id: int, expected_ply: int | None) -> Color:
+    async def _mover(
+        self, live: Live, user_id: int, expected_ply: int | None, ply: int | None = None
+    ) -> Color:
         """The colour of ``user_id`` if they may move now (a player, on turn, in the position
         they saw)."""
         color = color_of(live, user_id)
@@ -79,10 +106,33 @@ class Play:
         if expected_ply is not None and expected_ply != game.ply:
             await self.live.ensure_fresh(live)
             raise ConflictError()
+        if ply is not None and ply != game.ply:
+            await self.live.ensure_fresh(live)
+            raise StaleError()
         if game.turn is not color:
             await self.live.ensure_fresh(live)
             raise NotYourTurnError(f"it is {shown(player(live.row, game.turn).name)}'s turn")
         return color
+
+    async def picker(self, game_id: int, user_id: int, ply: int) -> tuple[GameView, list[Move]]:
+        """The game and the legal moves of its player to move, for the board they pressed Move
+        on at ``ply`` (captures first, then by path).  Refused, with nothing changed, when the
+        game does not exist or is over, ``user_id`` does not play in it, the game has moved on
+        since that board (:class:`StaleError`), or it is not their turn.  A read: the game's
+        lock is held only while the game is looked at, never while the player chooses."""
+        async with self.live.lock(game_id):
+            live = await self.live.load(game_id)
+            row, game = live.row, live.game
+            if user_id not in (row.white_id, row.black_id):
+                raise NotAPlayerError(f"only the players of game #{game_id} can move")
+            if ply != game.ply:  # a picker shown before the game moved on says so first
+                await self.live.ensure_fresh(live)
+                raise StaleError()
+            if player(row, game.turn).id != user_id:
+                await self.live.ensure_fresh(live)
+                raise NotYourTurnError(f"it is {shown(player(row, game.turn).name)}'s turn")
+            moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
+            return game_view(row, game), moves
 
     async def legal_moves(
         self, channel_id: int, user_id: int, prefix: str = ""
@@ -100,23 +150,32 @@ class Play:
             if player(live.row, game.turn).id != user_id or game.is_over:
                 return []
             moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
+            variant = game.variant
         wanted = normalize(prefix[:40]).replace(" ", "").replace(":", "x")
         choices = []
         for m in moves:
             full, short = m.pdn(), m.short()
-            if wanted and not (full.startswith(wanted) or short.startswith(wanted)):
+            forms = {full, short, show_move(full, variant), show_move(short, variant)}
+            if wanted and not any(form.startswith(wanted) for form in forms):
                 continue
-            name = full if short == full else f"{short} ({full})"
-            choices.append(MoveChoice(name, full))
+            label = full if short == full else f"{short} ({full})"
+            choices.append(MoveChoice(show_move(label, variant), full))
             if len(choices) == MAX_CHOICES:
                 break
         return choices
 
     async def move_list(self, channel_id: int) -> tuple[GameView, list[str]]:
         """The running game of the channel and every legal move of the side to move, captures
-        first (``/moves``: anyone may look)."""
+        first, in the variant's notation (``/moves``: anyone may look)."""
         gid = await self.live.resolve(channel_id, None)
         async with self.live.lock(gid):
             live = await self.live.load(gid)
-            moves = sorted(live.game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
-            return game_view(live.row, live.game), [m.pdn() for m in moves]
+            game = live.game
+            moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
+            return game_view(live.row, game), [show_move(m, game.variant) for m in moves]
+
+
+def _in_channel(live: Live, channel_id: int) -> None:
+    """Refuse a game named by id from a channel it is not played in."""
+    if live.row.channel_id != channel_id:
+        raise NotFoundError(f"game #{live.row.id} is not played in this channel")

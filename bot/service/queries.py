@@ -1,6 +1,8 @@
-"""Looking games up: by channel or id, the running games of a server, and a game's PDN.
+"""Looking games up: by channel or id, the running games of a server, a game's moves and its
+PDN; and noting which message shows a game's board.
 
-Reads only.  A running game is read through its in-memory copy, under its lock, so a lookup never
+Reads only (but for :meth:`Queries.board_posted`, which records a message and leaves the game
+alone).  A running game is read through its in-memory copy, under its lock, so a lookup never
 shows half of an action; an ended game is replayed from the store.
 """
 
@@ -9,22 +11,26 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from rules.game import Game
 from rules.pdn import write_game
+from rules.variants import Notation
 
 from ..enums import GameStatus
 from ..errors import NotFoundError, ServiceError
 from ..results import GameView
 from ..store import GameRow, Store
 from .live import Live, LiveGames
-from .views import game_view
+from .prefs import PrefsBook
+from .views import game_view, moves_shown
 
 log = logging.getLogger(__name__)
 
 
 class Queries:
-    def __init__(self, store: Store, live: LiveGames) -> None:
+    def __init__(self, store: Store, live: LiveGames, prefs: PrefsBook) -> None:
         self.store = store
         self.live = live
+        self.prefs = prefs
 
     async def game_in(self, channel_id: int) -> GameView | None:
         """The running game of a channel, if any."""
@@ -37,14 +43,42 @@ class Queries:
 
     async def game_view(self, game_id: int) -> GameView:
         """Any game by id, running or finished."""
+        view, _ = await self._game(game_id)
+        return view
+
+    async def _game(self, game_id: int) -> tuple[GameView, Game]:
         row = await self.store.game(game_id)
         if row is None:
             raise NotFoundError(f"there is no game #{game_id}")
         if row.status is GameStatus.RUNNING:
             async with self.live.lock(game_id):
                 live = await self.live.load(game_id)
-                return game_view(live.row, live.game)
-        return game_view(row, await self.live.replay(row))
+                return game_view(live.row, live.game), live.game.copy()
+        game = await self.live.replay(row)
+        return game_view(row, game), game
+
+    async def game_moves(
+        self,
+        game_id: int,
+        *,
+        notation: Notation | str | None = None,
+        user_id: int | None = None,
+    ) -> tuple[GameView, str]:
+        """Any game by id and its whole move list (the Moves button), numbered, one full move a
+        line (``"1. 11-15 23-19"``; empty before the first move).  Written in ``notation`` when
+        given, else in ``user_id``'s preferred notation when they have one, else in the
+        variant's own."""
+        if not notation and user_id is not None:
+            notation = (await self.prefs.get(user_id)).notation
+        view, game = await self._game(game_id)
+        return view, moves_shown(game, notation or None)
+
+    async def board_posted(self, game_id: int, message_id: int) -> int | None:
+        """The Discord layer posted a public board of ``game_id`` as ``message_id``: the id of
+        the board message whose buttons should now go (the previous one; None if there is
+        none), see :meth:`bot.store.Store.board_posted`.  One small write that leaves the
+        game's version alone, so it never makes a move fail."""
+        return await self.store.board_posted(game_id, message_id)
 
     async def games(self, guild_id: int | None) -> list[GameView]:
         """Running games of a server."""

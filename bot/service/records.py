@@ -41,17 +41,46 @@ def state_changes(game: Game) -> GameChanges:
     }
 
 
+LAST_WARNING_FRACTION = 0.1
+LAST_WARNING_MIN = 60.0
+LAST_WARNING_MAX = 3600.0
+
+
+def last_warning_lead(move_time: float) -> float | None:
+    """How long before the deadline the last warning comes: a tenth of the time per move, but at
+    least a minute (less is no time to get to the game after reading a message) and at most an
+    hour (a day-long move warned two and a half hours ahead is not a *last* warning; an hour
+    is ample to find a moment).  None when that would not come after the half-time reminder
+    (moves of under two minutes): the reminder is the warning then."""
+    lead = min(max(move_time * LAST_WARNING_FRACTION, LAST_WARNING_MIN), LAST_WARNING_MAX)
+    return None if lead >= move_time / 2 else lead
+
+
+def warn_time(deadline: float, move_time: float, now: float) -> float | None:
+    """When the last warning of a move due at ``deadline`` comes; None if none comes (too
+    short a move, or that moment has passed already)."""
+    lead = last_warning_lead(move_time)
+    if lead is None or deadline - lead <= now:
+        return None
+    return deadline - lead
+
+
 def clock_changes(
     game: Game, white_id: int, black_id: int, move_time: int, now: float, computer_id: int | None
 ) -> GameChanges:
-    """Deadline and reminder time for the side to move (none for the computer or a finished
-    game)."""
+    """Deadline and reminder times (half-time, last warning) for the side to move (none for the
+    computer or a finished game)."""
     if game.is_over:
-        return {"deadline": None, "remind_at": None}
+        return {"deadline": None, "remind_at": None, "warn_at": None}
     to_move_id = white_id if game.turn is Color.WHITE else black_id
     if computer_id is not None and to_move_id == computer_id:
-        return {"deadline": None, "remind_at": None}
-    return {"deadline": now + move_time, "remind_at": now + move_time / 2}
+        return {"deadline": None, "remind_at": None, "warn_at": None}
+    deadline = now + move_time
+    return {
+        "deadline": deadline,
+        "remind_at": now + move_time / 2,
+        "warn_at": warn_time(deadline, move_time, now),
+    }
 
 
 def play_opening(
@@ -83,10 +112,14 @@ def new_game_row(
     match_id: int | None,
     first_of_match: bool,
     now: float,
+    flip: bool = False,
+    ratings: tuple[str | None, str | None] = (None, None),
 ) -> NewGame:
-    """The row of a game about to be stored.  Games between two people in a server are rated;
-    games against the computer are not."""
+    """The row of a game about to be stored.  Games between two people in a server are rated
+    (and show the players' ``ratings``, White's first, as they stand at the start); games
+    against the computer are not.  ``flip``: public boards show Black at the bottom."""
     clock = clock_changes(game, white.id, black.id, move_time, now, computer)
+    rated = guild_id is not None and computer is None
     return NewGame(
         guild_id=guild_id,
         channel_id=channel_id,
@@ -104,9 +137,13 @@ def new_game_row(
         move_time=move_time,
         deadline=clock.get("deadline"),
         remind_at=clock.get("remind_at"),
+        warn_at=clock.get("warn_at"),
         created_at=now,
-        rated=guild_id is not None and computer is None,
+        rated=rated,
         match_id=match_id,
+        flip=flip,
+        white_rating_shown=ratings[0] if rated else None,
+        black_rating_shown=ratings[1] if rated else None,
         first_of_match=first_of_match,
         moves=tuple(moves),
     )

@@ -1,8 +1,10 @@
 """Per-server settings that moderators change with ``/settings``.
 
 They shape challenges rather than games: a game keeps the terms it started with, so changing a
-default never alters a game in progress.  A server that never used ``/settings`` behaves as the
-defaults below say (English, a day per move, threads when players ask, every channel).
+default never alters a game in progress (the board's orientation too is fixed on the game when it
+starts; only the board theme is read afresh for every public image).  A server that never used
+``/settings`` behaves as the defaults below say (English, a day per move, threads when players
+ask, every channel, White at the bottom, the wood theme).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from rules.variants import find_variant
 
-from ..enums import ThreadMode
+from ..enums import BoardTheme, Orientation, ThreadMode, member_or
 from ..errors import ChallengeError, ForbiddenError
 from ..store import SettingsChanges, Store
 
@@ -29,6 +31,10 @@ class ServerSettings:
     threads: ThreadMode
     channels: tuple[int, ...]
     """Channels games may be hosted in (threads of them too); empty: everywhere."""
+    orientation: Orientation = Orientation.WHITE
+    """Which side new games' public boards show at the bottom."""
+    theme: BoardTheme = BoardTheme.WOOD
+    """The theme public board images are drawn in."""
 
     def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
         """Whether a game may be hosted in ``channel_id`` (a thread counts as its parent)."""
@@ -71,6 +77,8 @@ class SettingsBook:
             row.move_time or DEFAULT_MOVE_TIME,
             row.threads,
             channels,
+            member_or(Orientation, row.orientation, Orientation.WHITE),
+            member_or(BoardTheme, row.theme, BoardTheme.WOOD),
         )
 
     async def change(
@@ -84,6 +92,8 @@ class SettingsBook:
         allow: Iterable[int] = (),
         disallow: Iterable[int] = (),
         all_channels: bool = False,
+        orientation: Orientation | str | None = None,
+        theme: BoardTheme | str | None = None,
     ) -> ServerSettings:
         """Apply the given changes together and return the new settings."""
         if guild_id is None:
@@ -105,6 +115,18 @@ class SettingsBook:
                 changes["threads"] = ThreadMode(threads)
             except ValueError:
                 raise ChallengeError(f"threads must be one of {', '.join(ThreadMode)}") from None
+        if orientation is not None:
+            try:
+                changes["orientation"] = Orientation(orientation).value
+            except ValueError:
+                raise ChallengeError(
+                    f"the orientation must be one of {', '.join(Orientation)}"
+                ) from None
+        if theme is not None:
+            try:
+                changes["theme"] = BoardTheme(theme).value
+            except ValueError:
+                raise ChallengeError(f"the theme must be one of {', '.join(BoardTheme)}") from None
         allow, disallow = tuple(allow), tuple(disallow)
         if set(allow) & set(disallow):
             raise ChallengeError("a channel cannot be both allowed and disallowed")

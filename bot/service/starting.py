@@ -4,6 +4,9 @@ A game is born whole: its row and its opening moves are stored in one transactio
 the challenge it answers, so two accepts can never both start one.  When the computer has the
 first move, it is woken once the game is stored and thinks like on any other turn
 (:mod:`bot.service.computer_replies`); the announcement does not wait for its search.
+
+What the game shows for its whole life is fixed here: the server's board orientation at the start,
+and in a rated game both players' ratings as standings showed them then.
 """
 
 from __future__ import annotations
@@ -13,14 +16,17 @@ from collections.abc import Callable, Sequence
 
 from rules.variants import Color, find_variant
 
-from ..enums import ColorChoice
+from ..enums import ColorChoice, Orientation
 from ..errors import ChallengeError, ConflictError
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChallengeClosed, ChannelBusy, GameRow, Store
 from .events import new_event
+from .ladder import shown_rating
 from .live import Live, LiveGames
+from .notices import Notices
 from .records import new_game_row, play_opening
+from .settings import SettingsBook
 from .views import after_move_text, game_view
 
 
@@ -29,6 +35,8 @@ class Starter:
         self,
         store: Store,
         live: LiveGames,
+        settings: SettingsBook,
+        notices: Notices,
         *,
         bot: Player,
         clock: Callable[[], float],
@@ -39,6 +47,8 @@ class Starter:
         has the first move (its reply is claimed by the start's announcement)."""
         self.store = store
         self.live = live
+        self.settings = settings
+        self.notices = notices
         self.wake_computer = wake_computer
         self.bot = bot
         self.clock = clock
@@ -58,15 +68,24 @@ class Starter:
         level: int | None,
         challenge_id: int | None,
         match: bool = False,
+        actor: int | None = None,
     ) -> ActionResult:
-        """Store a new game (accepting ``challenge_id`` with it) and announce it."""
+        """Store a new game (accepting ``challenge_id`` with it) and announce it; ``actor``
+        started it (and needs no message that it is their move)."""
         if color is ColorChoice.RANDOM:
             color = self.rng.choice((ColorChoice.WHITE, ColorChoice.BLACK))
         white, black = (
             (challenger, opponent) if color is ColorChoice.WHITE else (opponent, challenger)
         )
         computer = self.bot.id if opponent.id == self.bot.id else None
+        server = await self.settings.get(guild_id)
+        ratings: tuple[str | None, str | None] = (None, None)
         now = self.clock()
+        if guild_id is not None and computer is None:
+            ratings = (
+                await self._rating(guild_id, white.id, variant, now),
+                await self._rating(guild_id, black.id, variant, now),
+            )
         game, moves = play_opening(find_variant(variant), opening, white, black, now)
         record = new_game_row(
             game,
@@ -82,6 +101,8 @@ class Starter:
             match_id=None,
             first_of_match=match,
             now=now,
+            flip=server.orientation is Orientation.BLACK,
+            ratings=ratings,
         )
         event = new_event(Action.GAME_STARTED, channel_id=channel_id, guild_id=guild_id, now=now)
         try:
@@ -95,12 +116,17 @@ class Starter:
         result = self.started(Live(row, game), event=event.id)
         if computer is not None and (white if game.turn is Color.WHITE else black).id == computer:
             self.wake_computer(game_id)
-        return result
+        return await self.notices.turn(result, actor=actor)
+
+    async def _rating(self, guild_id: int, user_id: int, variant: str, now: float) -> str:
+        key = find_variant(variant).key
+        return shown_rating(await self.store.rating(guild_id, user_id, key), now)
 
     async def announce_stored(self, row: GameRow, event: str | None) -> ActionResult:
         """The announcement of a game stored by another path (a match's second game); ``event``
         is the outbox entry stored with it, if any."""
-        return self.started(Live(row, await self.live.replay(row)), event=event)
+        result = self.started(Live(row, await self.live.replay(row)), event=event)
+        return await self.notices.turn(result)
 
     def started(self, live: Live, *, event: str | None) -> ActionResult:
         """The announcement of a game that has just been stored."""

@@ -18,6 +18,7 @@ from ..errors import TakebackError
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from .live import Live, LiveGames, color_of
+from .notices import Notices
 from .records import clock_changes, state_changes
 from .views import after_move_text, game_view, mentions_after, player
 
@@ -39,8 +40,11 @@ def _takeback_plies(live: Live, color: Color) -> int:
 
 
 class Takebacks:
-    def __init__(self, live: LiveGames, *, bot: Player, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, live: LiveGames, notices: Notices, *, bot: Player, clock: Callable[[], float]
+    ) -> None:
         self.live = live
+        self.notices = notices
         self.bot = bot
         self.clock = clock
 
@@ -62,7 +66,7 @@ class Takebacks:
             if row.computer_id is not None:
                 event = await self._take_back(live, plies)
                 view = game_view(live.row, live.game)
-                return ActionResult(
+                taken = ActionResult(
                     Action.TAKEBACK_ACCEPTED,
                     f"{shown(me.name)} took back {_plies_words(plies)}. {after_move_text(view)}",
                     game=view,
@@ -70,6 +74,7 @@ class Takebacks:
                     mentions=mentions_after(view, self.bot.id),
                     event=event,
                 )
+                return await self.notices.turn(taken, actor=user_id)
             if row.takeback_offer is not None:
                 await self.live.ensure_fresh(live)
                 asker = shown(player(row, row.takeback_offer).name)
@@ -136,7 +141,7 @@ class Takebacks:
                 mentions=(asker.id,),
                 event=event,
             )
-        return ActionResult(
+        accepted = ActionResult(
             Action.TAKEBACK_ACCEPTED,
             f"{shown(me.name)} accepted: {shown(asker.name)} took back {_plies_words(plies)}. "
             f"{after_move_text(view)}",
@@ -145,6 +150,7 @@ class Takebacks:
             mentions=mentions_after(view, self.bot.id),
             event=event,
         )
+        return await self.notices.turn(accepted, actor=user_id)
 
     async def _take_back(self, live: Live, plies: int) -> str | None:
         """Take ``plies`` back on the in-memory game and store it in one guarded transaction,

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 from rules.ballots import ballot_of
 from rules.game import Game
+from rules.notation import numbered_moves, show_move
 from rules.outcome import Termination
-from rules.variants import Color, find_variant
+from rules.variants import Color, Notation, find_variant
 
 from ..enums import GameStatus, Side
 from ..markdown import shown
 from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
+from ..words import duration
 
 MAX_NAME_LENGTH = 64
+RECENT_FULL_MOVES = 3
+"""How many full moves :attr:`GameView.recent_moves` shows: enough to follow the play on a
+phone without opening the whole list."""
 
 
 def clean_name(name: str) -> str:
@@ -59,6 +64,30 @@ def opening_label(variant: str, opening: str) -> str | None:
     return None if ballot is None else ballot.label
 
 
+def players_moves(row: GameRow, game: Game) -> int:
+    """Moves the players have made themselves: the game's plies less the opening it was set to
+    start from (a ballot's moves are stored with the players' ids but nobody chose them)."""
+    return max(0, game.ply - len(row.opening.split()))
+
+
+def abortable(row: GameRow, game: Game) -> bool:
+    """Whether either player may still abort the game: it runs, and not both players have made
+    a move of their own (so nobody can abort a game they are losing, and a game nobody started
+    can be cleared away without a result)."""
+    return not game.is_over and players_moves(row, game) < 2
+
+
+def moves_shown(game: Game, notation: Notation | str | None = None, last: int | None = None) -> str:
+    """The game's moves numbered as PDN numbers them, in ``notation`` (the variant's by
+    default): the last ``last`` full moves on one line, or every move, one full move a line."""
+    if last is None:
+        texts = [show_move(m, game.variant, notation) for m in game.moves]
+        return "\n".join(numbered_moves(texts, game.start))
+    tail = [show_move(m, game.variant, notation) for m in game.moves[-2 * last :]]
+    lines = numbered_moves(tail, game.start, first_ply=game.ply - len(tail))
+    return " ".join(lines[-last:])
+
+
 def game_view(row: GameRow, game: Game) -> GameView:
     """The game as players see it: ``row`` for who and where, ``game`` for the position."""
     variant = game.variant
@@ -67,6 +96,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
     if outcome is not None and outcome.winner is not None:
         winner = player(row, outcome.winner)
     names = {Color.WHITE: shown(row.white_name), Color.BLACK: shown(row.black_name)}
+    last = game.moves[-1] if game.moves else None
     return GameView(
         id=row.id,
         guild_id=row.guild_id,
@@ -83,7 +113,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
         move_number=game.move_number,
         turn=Side.of(game.turn),
         to_move=None if outcome is not None else player(row, game.turn),
-        last_move=game.moves[-1].pdn() if game.moves else None,
+        last_move=last.pdn() if last is not None else None,
         previous_fen=game.positions[-2].fen() if game.moves else None,
         status_line=game.status_line(names),
         status_parts=tuple(game.status_parts(names)) if outcome is None else (),
@@ -99,6 +129,13 @@ def game_view(row: GameRow, game: Game) -> GameView:
         match_game=None if row.match_id is None else (1 if row.match_id == row.id else 2),
         opening_label=opening_label(row.variant, row.opening),
         takeback_offer=row.takeback_offer if outcome is None else None,
+        notation=variant.notation,
+        last_move_shown=None if last is None else show_move(last, variant),
+        recent_moves=moves_shown(game, last=RECENT_FULL_MOVES),
+        flip=row.flip,
+        white_rating=row.white_rating_shown or None,
+        black_rating=row.black_rating_shown or None,
+        abortable=abortable(row, game),
     )
 
 
@@ -176,4 +213,14 @@ def reminder_text(view: GameView) -> str:
     return (
         f"{shown(view.to_move.name)}, it is your move in game #{view.id}: "
         "half of your time has passed."
+    )
+
+
+def last_warning_text(view: GameView, now: float) -> str:
+    """The last warning to the player to move, said in the channel and, to those who asked,
+    by direct message."""
+    assert view.to_move is not None and view.deadline is not None
+    left = duration(max(0.0, view.deadline - now))
+    return (
+        f"{shown(view.to_move.name)}, last warning: {left} left for your move in game #{view.id}."
     )

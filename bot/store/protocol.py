@@ -23,6 +23,7 @@ from ..enums import ChallengeStatus
 from .rows import (
     ChallengeRow,
     EventRow,
+    FollowUp,
     GameChanges,
     GameRow,
     MoveRow,
@@ -30,6 +31,8 @@ from .rows import (
     NewEvent,
     NewGame,
     NewMove,
+    PrefsChanges,
+    PrefsRow,
     RatedGame,
     RatingRow,
     SettingsChanges,
@@ -123,7 +126,7 @@ class Store(Protocol):
         move: NewMove | None = None,
         *,
         rated: RatedGame | None = None,
-        follow_up: NewGame | None = None,
+        follow_up: NewGame | FollowUp | None = None,
         event: NewEvent | None = None,
     ) -> None:
         """Apply ``changes`` (and append ``move``) in one transaction if the game is still at
@@ -131,7 +134,8 @@ class Store(Protocol):
 
         A game that ends here lands together with what its end causes, so a crash cannot leave
         half of it: ``rated`` updates both players' ratings (and records them on the game),
-        ``follow_up`` starts the next game of a match."""
+        ``follow_up`` starts the next game of a match (given as a function, it is called with
+        the ladder change ``rated`` made, or None, to build that game)."""
         ...
 
     async def take_back(
@@ -153,8 +157,16 @@ class Store(Protocol):
         ...
 
     async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
-        """Running games whose deadline has passed, and those due a half-time reminder (whose
-        deadline has not passed)."""
+        """Running games whose deadline has passed, and those due a reminder (half-time,
+        ``remind_at``, or the last warning, ``warn_at``) whose deadline has not passed."""
+        ...
+
+    async def board_posted(self, game_id: int, message_id: int) -> int | None:
+        """Remember ``message_id`` as the game's last public board message and return the board
+        whose buttons should go: the one it replaces (None for the first, or when the same id is
+        reported twice).  Message ids grow with time, so a board posted earlier but reported
+        later never replaces a newer one: then ``message_id`` itself is returned.  Leaves the
+        game's version alone (a message is no change to the game)."""
         ...
 
     # -- matches, history, ratings ---------------------------------------------------------------
@@ -223,6 +235,16 @@ class Store(Protocol):
         ...
 
     async def set_meta(self, key: str, value: str) -> None: ...
+
+    # -- user preferences ------------------------------------------------------------------------
+
+    async def prefs(self, user_id: int) -> PrefsRow | None:
+        """A user's preferences; None if they never set any."""
+        ...
+
+    async def save_prefs(self, user_id: int, changes: PrefsChanges, *, when: float) -> None:
+        """Change some of a user's preferences (a new row starts from the defaults)."""
+        ...
 
     # -- server settings -------------------------------------------------------------------------
 

@@ -98,6 +98,17 @@ class GameRow:
     """The id of the match's first game (a match is named by it), None outside matches."""
     takeback_offer: Side | None
     takeback_refused_ply: int | None
+    flip: bool = False
+    """Public boards show Black at the bottom (the server's orientation at the game's start)."""
+    white_rating_shown: str | None = None
+    """White's rating as shown when the game started (``1523``, ``1500?``); None when unrated.
+    (``white_rating`` is the rating the game's end left.)"""
+    black_rating_shown: str | None = None
+    board_message_id: int | None = None
+    """The last public board message of the game (read from the store: the in-memory copy of a
+    running game does not follow it)."""
+    warn_at: float | None = None
+    """When the player to move gets the last warning (None: given, or none due)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +157,10 @@ class NewGame:
     rated: bool
     match_id: int | None
     """The first game's id for a match's second game; see ``first_of_match``."""
+    flip: bool = False
+    white_rating_shown: str | None = None
+    black_rating_shown: str | None = None
+    warn_at: float | None = None
     first_of_match: bool = False
     """The game opens a new match, which is named by this game's own id once it has one."""
     moves: tuple[NewMove, ...] = ()
@@ -166,6 +181,7 @@ class GameChanges(TypedDict, total=False):
     winner: Side | None
     deadline: float | None
     remind_at: float | None
+    warn_at: float | None
     updated_at: float
     takeback_offer: Side | None
     takeback_refused_ply: int | None
@@ -213,6 +229,10 @@ Rater = Callable[[RatingRow | None, RatingRow | None], LadderChange]
 """Given White's and Black's rating rows as they stand (None before a player's first rated game
 in that server and variant), their rows after the game."""
 
+FollowUp = Callable[[LadderChange | None], NewGame]
+"""A game to start in the transaction that ends another, built once that game's ladder change
+(None when it was unrated) is known: a match's second game shows the ratings the first left."""
+
 
 @dataclass(frozen=True)
 class RatedGame:
@@ -235,12 +255,40 @@ class SettingsRow:
     move_time: int | None
     threads: ThreadMode
     updated_at: float
+    orientation: str = "white"
+    """A word the service checks (an unknown one reads as the default)."""
+    theme: str = ""
+    """The board theme's name; empty for the default."""
 
 
 class SettingsChanges(TypedDict, total=False):
     variant: str
     move_time: int
     threads: ThreadMode
+    orientation: str
+    theme: str
+
+
+@dataclass(frozen=True)
+class PrefsRow:
+    """One user's preferences as stored.  The words are checked by the service (an unknown one
+    reads as the default), so a damaged row never stops anything."""
+
+    user_id: int
+    theme: str
+    """A board theme's name; empty: the server's."""
+    notation: str
+    """``numeric`` or ``algebraic``; empty: each variant's convention."""
+    dm_turn: bool
+    last_warning: bool
+    updated_at: float
+
+
+class PrefsChanges(TypedDict, total=False):
+    theme: str
+    notation: str
+    dm_turn: bool
+    last_warning: bool
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from .errors import (
 from .rows import (
     ChallengeRow,
     EventRow,
+    FollowUp,
     GameChanges,
     GameRow,
     MoveRow,
@@ -40,6 +41,8 @@ from .rows import (
     NewEvent,
     NewGame,
     NewMove,
+    PrefsChanges,
+    PrefsRow,
     RatedGame,
     RatingRow,
     SettingsChanges,
@@ -284,7 +287,7 @@ class SqliteStore:
         move: NewMove | None = None,
         *,
         rated: RatedGame | None = None,
-        follow_up: NewGame | None = None,
+        follow_up: NewGame | FollowUp | None = None,
         event: NewEvent | None = None,
     ) -> None:
         try:
@@ -295,9 +298,10 @@ class SqliteStore:
                         f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                         (game_id, *row_values(move)),
                     )
-                if rated is not None:
-                    await rate_game(db, game_id, rated)
+                change = None if rated is None else await rate_game(db, game_id, rated)
                 if follow_up is not None:
+                    if not isinstance(follow_up, NewGame):
+                        follow_up = follow_up(change)
                     await insert_game(db, follow_up)
                 if event is not None:
                     await insert_event(db, event)
@@ -343,11 +347,26 @@ class SqliteStore:
         reminders = await self._all(
             GameRow,
             select_from(GameRow, "games")
-            + " WHERE status = 'running' AND remind_at IS NOT NULL AND remind_at <= ?"
+            + " WHERE status = 'running' AND (remind_at <= ? OR warn_at <= ?)"
             " AND (deadline IS NULL OR deadline > ?) ORDER BY id",
-            (now, now),
+            (now, now, now),
         )
         return timeouts, reminders
+
+    @shielded
+    async def board_posted(self, game_id: int, message_id: int) -> int | None:
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT board_message_id FROM games WHERE id = ?", (game_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            previous = None if row is None or row[0] is None else int(row[0])
+            if previous is not None and previous >= message_id:
+                return None if previous == message_id else message_id
+            await db.execute(
+                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+            return previous
 
     # -- matches, history, ratings ---------------------------------------------------------------
 
@@ -480,6 +499,26 @@ class SqliteStore:
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction() as db:
             await db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- user preferences ------------------------------------------------------------------------
+
+    async def prefs(self, user_id: int) -> PrefsRow | None:
+        sql = select_from(PrefsRow, "user_prefs") + " WHERE user_id = ?"
+        return await self._one(PrefsRow, sql, (user_id,))
+
+    @shielded
+    async def save_prefs(self, user_id: int, changes: PrefsChanges, *, when: float) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO NOTHING",
+                (user_id, when),
+            )
+            assignments = ", ".join(f"{column} = ?" for column in [*changes, "updated_at"])
+            await db.execute(
+                f"UPDATE user_prefs SET {assignments} WHERE user_id = ?",
+                (*changes.values(), when, user_id),
+            )
 
     # -- server settings -------------------------------------------------------------------------
 

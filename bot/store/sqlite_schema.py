@@ -194,6 +194,34 @@ ALTER TABLE outbox ADD COLUMN answer_at REAL;
 (cleared once delivered or failed), so a process that died with the answer in flight can be
 followed by one that asks Discord whether the answer arrived instead of posting it again."""
 
+SCHEMA_V7 = """
+ALTER TABLE games ADD COLUMN flip INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN white_rating_shown TEXT;
+ALTER TABLE games ADD COLUMN black_rating_shown TEXT;
+ALTER TABLE games ADD COLUMN board_message_id INTEGER;
+ALTER TABLE games ADD COLUMN warn_at REAL;
+CREATE INDEX games_warn_at ON games (warn_at) WHERE status = 'running';
+
+ALTER TABLE guild_settings ADD COLUMN orientation TEXT NOT NULL DEFAULT 'white';
+ALTER TABLE guild_settings ADD COLUMN theme TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE user_prefs (
+    user_id      INTEGER PRIMARY KEY,
+    theme        TEXT    NOT NULL DEFAULT '',
+    notation     TEXT    NOT NULL DEFAULT '',
+    dm_turn      INTEGER NOT NULL DEFAULT 0,
+    last_warning INTEGER NOT NULL DEFAULT 0,
+    updated_at   REAL    NOT NULL
+);
+"""
+"""v7 (play on a phone): per game, the board's orientation fixed at its start (``flip``: Black
+at the bottom), both players' ratings as shown when it started, the last public board message
+(whose buttons go when the next one is posted) and the time of the last warning before the
+deadline; per server, the board orientation and theme; and each user's preferences (board theme,
+notation, direct messages on their turn and for the last warning).  The new words carry no
+``CHECK``: the service reads an unknown one as the default, so a theme or notation added later
+needs no table rebuild."""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
@@ -201,6 +229,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
     (6, SCHEMA_V6),
+    (7, SCHEMA_V7),
 )
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]

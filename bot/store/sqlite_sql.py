@@ -29,17 +29,19 @@ from .rows import (
     EventRow,
     GameChanges,
     GameRow,
+    LadderChange,
     MoveRow,
     NewChallenge,
     NewEvent,
     NewGame,
     NewMove,
+    PrefsRow,
     RatedGame,
     RatingRow,
     SettingsRow,
 )
 
-Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, RatingRow, SettingsRow)
+Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, PrefsRow, RatingRow, SettingsRow)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -50,6 +52,11 @@ def enum_of(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
     member still raises ``ValueError``."""
     members: dict[str, StrEnum] = {member.value: member for member in kind}
     return lambda word: members.get(word) or kind(word)
+
+
+def _on(value: Any) -> bool:
+    """A stored flag: only 1 is on, so a damaged value reads as off (the default)."""
+    return bool(value == 1)
 
 
 def decoder(cls: type[Row], **kinds: Callable[[Any], Any]) -> Callable[[Sequence[Any]], Row]:
@@ -84,11 +91,13 @@ DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
         advantage_side=enum_of(Side),
         takeback_offer=enum_of(Side),
         rated=bool,
+        flip=bool,
     ),
     MoveRow: decoder(MoveRow),
     EventRow: decoder(EventRow),
     RatingRow: decoder(RatingRow),
-    SettingsRow: decoder(SettingsRow, threads=enum_of(ThreadMode)),
+    SettingsRow: decoder(SettingsRow, threads=enum_of(ThreadMode), orientation=str, theme=str),
+    PrefsRow: decoder(PrefsRow, theme=str, notation=str, dm_turn=_on, last_warning=_on),
 }
 COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in DECODE}
 NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))
@@ -186,9 +195,9 @@ async def guarded_update(
         raise StaleVersion(f"game #{game_id} is no longer at version {version}")
 
 
-async def rate_game(db: aiosqlite.Connection, game_id: int, rated: RatedGame) -> None:
+async def rate_game(db: aiosqlite.Connection, game_id: int, rated: RatedGame) -> LadderChange:
     """Both players' ladder rows for one rated game, read and written inside the caller's
-    transaction, and the ratings recorded on the game."""
+    transaction, and the ratings recorded on the game; the change is returned."""
     before = []
     for user_id in (rated.white_id, rated.black_id):
         async with db.execute(RATING_OF, (rated.guild_id, user_id, rated.variant)) as cursor:
@@ -211,6 +220,7 @@ async def rate_game(db: aiosqlite.Connection, game_id: int, rated: RatedGame) ->
             game_id,
         ),
     )
+    return change
 
 
 def split_statements(sql: str) -> list[str]:

@@ -66,6 +66,24 @@ class OfferAnswers(Protocol):
     async def confirm_resign(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class BoardAnswers(Protocol):
+    """What the buttons under a board message call (see :mod:`bot.ui.picker`)."""
+
+    async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def show_moves(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class BoardAction(StrEnum):
+    """The buttons under a running game's board message, in the order they are shown."""
+
+    MOVE = "move"
+    MOVES = "moves"
+    ABORT = "abort"
+
+
 Persistent = discord.ui.DynamicItem[discord.ui.Button[Any]]
 
 
@@ -76,7 +94,7 @@ def _button(custom_id: str, label: str, style: discord.ButtonStyle) -> discord.u
 class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|decline|cancel):{ID}"):
     """Accept or Decline (the challenged user), Cancel (the challenger)."""
 
-    kit: ClassVar[Buttons]  # set by _bound
+    kit: ClassVar[Buttons]  # set by bound
 
     LOOKS: ClassVar[dict[ChallengeAnswer, tuple[str, discord.ButtonStyle]]] = {
         ChallengeAnswer.ACCEPT: ("Accept", discord.ButtonStyle.success),
@@ -102,7 +120,7 @@ class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|declin
 class DrawButton(Persistent, template=rf"draw:(?P<action>accept|decline):{ID}"):
     """The opponent's answer to a draw offer in game ``id``."""
 
-    kit: ClassVar[Buttons]  # set by _bound
+    kit: ClassVar[Buttons]  # set by bound
 
     LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
         Answer.ACCEPT: ("Accept draw", discord.ButtonStyle.success),
@@ -132,7 +150,7 @@ class TakebackButton(
     """The opponent's answer to the takeback request made in game ``id`` at ``ply``: the ply
     ties the buttons to that one request, so an old message cannot answer a later one."""
 
-    kit: ClassVar[Buttons]  # set by _bound
+    kit: ClassVar[Buttons]  # set by bound
 
     LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
         Answer.ACCEPT: ("Allow takeback", discord.ButtonStyle.success),
@@ -159,7 +177,7 @@ class TakebackButton(
 class ResignButton(Persistent, template=rf"resign:{ID}"):
     """The confirmation of ``/resign`` (shown only to the player who asked)."""
 
-    kit: ClassVar[Buttons]  # set by _bound
+    kit: ClassVar[Buttons]  # set by bound
 
     def __init__(self, game_id: int) -> None:
         super().__init__(_button(f"resign:{game_id}", "Yes, resign", discord.ButtonStyle.danger))
@@ -178,7 +196,7 @@ class ResignButton(Persistent, template=rf"resign:{ID}"):
 class RematchButton(Persistent, template=rf"rematch:{ID}"):
     """Under a finished game: either player asks for a return game with colours swapped."""
 
-    kit: ClassVar[Buttons]  # set by _bound
+    kit: ClassVar[Buttons]  # set by bound
 
     def __init__(self, game_id: int) -> None:
         super().__init__(_button(f"rematch:{game_id}", "Rematch", discord.ButtonStyle.primary))
@@ -194,12 +212,47 @@ class RematchButton(Persistent, template=rf"rematch:{ID}"):
         await self.kit.challenges.answer_rematch(interaction, self.game_id)
 
 
-B = TypeVar("B", bound=Persistent)
+class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|abort):{ID}"):
+    """Under a board message: Move opens the private picker for the player to move, Moves
+    shows the game so far privately, Abort (until both players have moved) ends it unrated."""
+
+    kit: ClassVar[Buttons]  # set by bound
+
+    LOOKS: ClassVar[dict[BoardAction, tuple[str, discord.ButtonStyle]]] = {
+        BoardAction.MOVE: ("Move", discord.ButtonStyle.primary),
+        BoardAction.MOVES: ("Moves", discord.ButtonStyle.secondary),
+        BoardAction.ABORT: ("Abort", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, action: BoardAction, game_id: int) -> None:
+        super().__init__(_button(f"board:{action}:{game_id}", *self.LOOKS[action]))
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BoardButton:
+        return cls(BoardAction(match["action"]), int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        answers = self.kit.board
+        if self.action is BoardAction.MOVE:
+            await answers.open_picker(interaction, self.game_id)
+        elif self.action is BoardAction.MOVES:
+            await answers.show_moves(interaction, self.game_id)
+        else:
+            await answers.abort_game(interaction, self.game_id)
 
 
-def _bound(base: type[B], kit: Buttons) -> type[B]:
+B = TypeVar("B", bound=discord.ui.DynamicItem[Any])
+
+
+def bound(base: type[B], kit: object) -> type[B]:
     """A subclass of ``base`` whose presses go to ``kit``'s answers (same template, so it
-    answers the same ids)."""
+    answers the same ids).  discord.py keys a dynamic item by its template and re-registers the
+    class of every item it sends, so the items posted and the classes registered must be the
+    same bound classes."""
     bound = types.new_class(
         base.__name__,
         (base,),
@@ -209,7 +262,7 @@ def _bound(base: type[B], kit: Buttons) -> type[B]:
     return cast(type[B], bound)
 
 
-def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -220,21 +273,37 @@ class Buttons:
     """The persistent buttons of one client: views to post, and the classes to register."""
 
     def __init__(self) -> None:
-        self._challenge = _bound(ChallengeButton, self)
-        self._draw = _bound(DrawButton, self)
-        self._takeback = _bound(TakebackButton, self)
-        self._resign = _bound(ResignButton, self)
-        self._rematch = _bound(RematchButton, self)
+        self._challenge = bound(ChallengeButton, self)
+        self._draw = bound(DrawButton, self)
+        self._takeback = bound(TakebackButton, self)
+        self._resign = bound(ResignButton, self)
+        self._rematch = bound(RematchButton, self)
+        self._board = bound(BoardButton, self)
         self._challenges: ChallengeAnswers | None = None
         self._offers: OfferAnswers | None = None
+        self._board_answers: BoardAnswers | None = None
 
     def answered_by(
-        self, *, challenges: ChallengeAnswers, offers: OfferAnswers
+        self, *, challenges: ChallengeAnswers, offers: OfferAnswers, board: BoardAnswers
     ) -> tuple[type[Persistent], ...]:
         """Hand presses to these answers; the classes for ``Client.add_dynamic_items``."""
         self._challenges = challenges
         self._offers = offers
-        return (self._challenge, self._draw, self._takeback, self._resign, self._rematch)
+        self._board_answers = board
+        return (
+            self._challenge,
+            self._draw,
+            self._takeback,
+            self._resign,
+            self._rematch,
+            self._board,
+        )
+
+    @property
+    def board(self) -> BoardAnswers:
+        if self._board_answers is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._board_answers
 
     @property
     def challenges(self) -> ChallengeAnswers:
@@ -249,16 +318,28 @@ class Buttons:
         return self._offers
 
     def challenge(self, challenge_id: int) -> discord.ui.View:
-        return _view(*(self._challenge(answer, challenge_id) for answer in ChallengeAnswer))
+        return view_of(*(self._challenge(answer, challenge_id) for answer in ChallengeAnswer))
 
     def draw(self, game_id: int) -> discord.ui.View:
-        return _view(*(self._draw(answer, game_id) for answer in Answer))
+        return view_of(*(self._draw(answer, game_id) for answer in Answer))
 
     def takeback(self, game_id: int, ply: int) -> discord.ui.View:
-        return _view(*(self._takeback(answer, game_id, ply) for answer in Answer))
+        return view_of(*(self._takeback(answer, game_id, ply) for answer in Answer))
 
     def resign(self, game_id: int) -> discord.ui.View:
-        return _view(self._resign(game_id))
+        return view_of(self._resign(game_id))
 
-    def rematch(self, game_id: int) -> discord.ui.View:
-        return _view(self._rematch(game_id))
+    def game(
+        self, game_id: int, *, running: bool, abortable: bool, rematch: bool
+    ) -> discord.ui.View:
+        """The buttons under a board message: Move and Moves while the game runs (and Abort
+        while both players have not yet moved), Moves and Rematch once it is over."""
+        items: list[discord.ui.Item[Any]] = []
+        if running:
+            items.append(self._board(BoardAction.MOVE, game_id))
+        items.append(self._board(BoardAction.MOVES, game_id))
+        if running and abortable:
+            items.append(self._board(BoardAction.ABORT, game_id))
+        if rematch:
+            items.append(self._rematch(game_id))
+        return view_of(*items)

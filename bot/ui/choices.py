@@ -19,7 +19,7 @@ from discord import app_commands
 
 from rules.variants import VARIANTS
 
-from ..enums import ColorChoice, DrawAction, Opening, ThreadMode
+from ..enums import BoardTheme, ColorChoice, DrawAction, Opening, Orientation, ThreadMode
 from .texts import MOVE_TIMES, OPENING_WORDS
 
 V = TypeVar("V", bound=str | int)
@@ -68,9 +68,31 @@ OPENING: Choices[Opening] = Choices(OPENING_WORDS)
 DRAW_ACTION: Choices[DrawAction] = Choices({action: action.value for action in DrawAction})
 THREADS: Choices[ThreadMode] = Choices({mode: mode.value for mode in ThreadMode})
 
+ORIENTATION: Choices[Orientation] = Choices(
+    {Orientation.WHITE: "White at the bottom", Orientation.BLACK: "Black at the bottom"}
+)
+THEME: Choices[BoardTheme] = Choices(
+    {
+        BoardTheme.WOOD: "wood",
+        BoardTheme.GREEN: "green",
+        BoardTheme.CONTRAST: "contrast (colour-blind safe, high contrast)",
+    }
+)
+NOTATION = Choices(
+    {
+        "variant": "the variant's own (algebraic in Russian and Brazilian)",
+        "numeric": "numeric (11-15)",
+        "algebraic": "algebraic (c3-d4)",
+    }
+)
+"""How moves are shown to the user; "variant" clears the preference."""
+
 VariantOption = app_commands.Transform[str, VARIANT]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
 MoveTimeOption = app_commands.Transform[int, MOVE_TIME]
 OpeningOption = app_commands.Transform[Opening, OPENING]
 DrawActionOption = app_commands.Transform[DrawAction, DRAW_ACTION]
 ThreadsOption = app_commands.Transform[ThreadMode, THREADS]
+OrientationOption = app_commands.Transform[Orientation, ORIENTATION]
+ThemeOption = app_commands.Transform[BoardTheme, THEME]
+NotationOption = app_commands.Transform[str, NOTATION]

@@ -35,7 +35,10 @@ from .command_sync import CommandSync
 from .info import Info
 from .media import Media
 from .offers import Offers
+from .picker import Picker
+from .picker_items import PickerKit
 from .play import Play
+from .prefs import Prefs
 from .presenter import Presenter
 from .social import Social
 from .validation import CheckedTree
@@ -114,6 +117,7 @@ class DraughtsBot(commands.Bot):
             bot_user_id=self.user.id,
             bot_name=self.user.display_name,
             challenge_expiry=self.settings.challenge_expiry,
+            challenge_expiry_cap=self.settings.challenge_expiry_cap,
             computer=self.computer,
         )
         if self.closing:  # stopped while the database was opening: close() did not see it
@@ -190,15 +194,21 @@ class DraughtsBot(commands.Bot):
         )
         challenges = Challenges(service, presenter, buttons, self)
         offers = Offers(service, presenter, buttons)
+        picker_kit = PickerKit()
+        picker = Picker(service, presenter, picker_kit)
         for cog in (
             challenges,
             Play(service, presenter),
             offers,
             Info(service, presenter),
             Social(service, presenter),
+            Prefs(service, presenter),
         ):
             await self.add_cog(cog)
-        self.add_dynamic_items(*buttons.answered_by(challenges=challenges, offers=offers))
+        self.add_dynamic_items(
+            *buttons.answered_by(challenges=challenges, offers=offers, board=picker),
+            *picker_kit.answered_by(picker),
+        )
         return presenter
 
     async def close(self) -> None:

@@ -48,59 +48,86 @@ def relative_time(timestamp: float) -> str:
 
 
 def status_words(view: GameView) -> str:
-    """The status line of a running game: pending offer, running counts, deadline.  The
-    service's ``status_parts`` are Markdown already (names escaped there); the names added here
-    are escaped here."""
+    """What stands between moves, only when something does: a takeback asked, a draw offered,
+    a running count (the service's ``status_parts`` are Markdown already, names escaped there);
+    empty otherwise."""
     parts = list(view.status_parts)
     if view.takeback_offer is not None:
         parts.insert(0, f"Takeback asked by {shown(view.player(view.takeback_offer).name)}")
-    if view.deadline is not None and view.to_move is not None:
-        parts.append(f"{shown(view.to_move.name)} must move {relative_time(view.deadline)}")
-    return fit(" · ".join(parts), FIELD_VALUE) if parts else "—"
+    return fit(" · ".join(parts), FIELD_VALUE) if parts else ""
 
 
-def _player_line(view: GameView, player: Player) -> str:
+def turn_line(view: GameView) -> str:
+    """Whose turn it is, with the game's one mention, and the deadline: ``<@2> to move, due in
+    5 hours``.  The message's content, so the player to move is pinged (an embed never
+    pings); empty once the game is over."""
+    if not view.running or view.to_move is None:
+        return ""
+    line = f"{mention(view.to_move)} to move"
+    if view.deadline is not None:
+        line += f", due {relative_time(view.deadline)}"
+    return line + "."
+
+
+def _seat(view: GameView, side: Side) -> str:
+    player = view.player(side)
+    disc = WHITE_DISC if side == Side.WHITE else BLACK_DISC
+    text = f"{disc} **{shown(player.name)}**"
+    rating = view.white_rating if side == Side.WHITE else view.black_rating
     if player.id == view.computer_id:
-        return f"{mention(player)} (computer, level {view.computer_level})"
-    return mention(player)
+        text += f" (computer, level {view.computer_level})"
+    elif rating:
+        text += f" {rating}"
+    return text
+
+
+def players_line(view: GameView) -> str:
+    """``⚪ **Alice** 1523 v ⚫ **Bob** 1500?``: both players with their colours and ratings."""
+    return f"{_seat(view, Side.WHITE)} v {_seat(view, Side.BLACK)}"
+
+
+def game_kind(view: GameView) -> str:
+    """``rated``, ``casual``, ``aborted, unrated``; a match game says which."""
+    kind = "rated" if view.rated else "casual"
+    if view.status == GameStatus.ABORTED:
+        kind = "aborted, unrated"
+    if view.match_game is not None:
+        kind += f", match game {view.match_game} of 2"
+    return kind
 
 
 def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embed:
-    """The board message: ``headline`` says what just happened (Markdown, names already
-    escaped: the service's sentence), ``image`` is the attachment name of the board PNG (None:
-    no image).  Names are escaped and every part sized here, so any view fits one message."""
+    """The board message, kept short for a phone: the players, what just happened
+    (``headline``, the service's sentence: Markdown, names escaped), the last few moves, a
+    status line only when there is one (or the result), the board image, and the game id,
+    variant and kind in the footer.  Whose turn it is goes in the message's content
+    (:func:`turn_line`).  Every part is sized here, so any view fits one message."""
     if view.running:
         colour = WHITE_TO_MOVE if view.turn == Side.WHITE else BLACK_TO_MOVE
     else:
         colour = FINISHED
-    embed = discord.Embed(
-        title=f"{shown(view.white.name)} v {shown(view.black.name)}",
-        description=fit(headline, EMBED_DESCRIPTION),
-        colour=colour,
-    )
-    embed.add_field(name=f"{WHITE_DISC} White", value=_player_line(view, view.white))
-    embed.add_field(name=f"{BLACK_DISC} Black", value=_player_line(view, view.black))
-    embed.add_field(name="Variant", value=view.variant_title)
-    kind = "Rated" if view.rated else "Casual"
-    if view.status == GameStatus.ABORTED:
-        kind = "Aborted, unrated"
-    if view.match_game is not None:
-        kind += f" · match game {view.match_game} of 2"
-    embed.add_field(name="Game", value=kind)
-    embed.add_field(name="Move", value=str(view.move_number))
-    embed.add_field(name="Last move", value=f"`{view.last_move}`" if view.last_move else "—")
+    lines = [players_line(view)]
+    if headline:
+        lines.append(headline)
+    if view.recent_moves:
+        lines.append(f"`{view.recent_moves}`")
     if view.running:
-        assert view.to_move is not None
-        embed.add_field(name="To move", value=mention(view.to_move))
-        embed.add_field(name="Status", value=status_words(view), inline=False)
+        status = status_words(view)
+        if status:
+            lines.append(status)
     else:
-        embed.add_field(name="Result", value=result_words(view), inline=False)
-    if view.opening_label is not None:
-        embed.add_field(name="Opening", value=view.opening_label, inline=False)
+        lines.append(result_words(view))
+    if view.opening_label is not None and view.ply <= OPENING_SHOWN_PLIES:
+        lines.append(f"Opening: {view.opening_label}")
+    embed = discord.Embed(description=fit("\n".join(lines), EMBED_DESCRIPTION), colour=colour)
     if image is not None:
         embed.set_image(url=f"attachment://{image}")
-    embed.set_footer(text=f"Game #{view.id}")
+    embed.set_footer(text=f"Game #{view.id} · {view.variant_title} · {game_kind(view)}")
     return fit_embed(embed)
+
+
+OPENING_SHOWN_PLIES = 12
+"""The ballot an English game started from is named on its boards for this long."""
 
 
 def result_words(view: GameView) -> str:

@@ -9,12 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from rules.variants import find_variant
+
 from ..service import GameService
 from .choices import MAX_GAME_ID, VariantOption
 from .embeds import games_embed
 from .limits import EMBED_DESCRIPTION, fit_embed, listing
 from .presenter import Presenter
-from .replies import Reply
+from .replies import Reply, Upload
 from .texts import HELP_TEXT, rules_summary
 
 
@@ -24,9 +26,16 @@ def rules_embed(variant: str) -> discord.Embed:
     embed = discord.Embed(
         title=title, description=listing([f"• {x}" for x in lines], EMBED_DESCRIPTION)
     )
-    embed.set_footer(
-        text="Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture."
-    )
+    if find_variant(variant).notation == "algebraic":
+        notation = (
+            "Notation: squares are named by file and rank (a1 bottom left, as on the board "
+            "image); c3-d4 is a step, c3:e5 a capture. Numbers (PDN) work too."
+        )
+    else:
+        notation = (
+            "Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture."
+        )
+    embed.set_footer(text=notation)
     return fit_embed(embed)
 
 
@@ -58,7 +67,7 @@ class Info(commands.Cog):
                 check_guild=True,
             )
             await reply.private_file(
-                f"The record of {name.removesuffix('.pdn')}.", name, text.encode()
+                f"The record of {name.removesuffix('.pdn')}.", Upload(name, text.encode())
             )
 
         await self.presenter.run(interaction, work)

@@ -14,13 +14,13 @@ import asyncio
 import concurrent.futures
 from dataclasses import dataclass
 
-from render import MAX_GIF_BYTES, render_gif, render_png, status_text
+from render import DEFAULT_THEME, MAX_GIF_BYTES, describe, render_gif, render_png, status_text
 from rules.fen import parse_fen
 from rules.notation import parse_move
 from rules.pdn import read_game
 from rules.variants import find_variant
 
-from ..enums import GameStatus, Side
+from ..enums import GameStatus
 from ..results import GameView
 from ..workers import WorkerPool
 
@@ -30,8 +30,8 @@ GIF_LIMIT = 8 * 1024 * 1024
 
 @dataclass(frozen=True)
 class BoardRequest:
-    """What a board image shows: a position, the move that led to it, and the side at the
-    bottom."""
+    """What a board image shows: a position, the move that led to it, the side at the bottom,
+    and how (theme, arrows of the moves a picker offers, the notation of the alt text)."""
 
     variant: str
     fen: str
@@ -41,21 +41,31 @@ class BoardRequest:
     move_number: int
     ending: str
     """The result in words once the game is over ("" while it runs)."""
+    theme: str = DEFAULT_THEME
+    arrows: tuple[tuple[int, int], ...] = ()
+    notation: str = "numeric"
 
 
-def default_flip(view: GameView) -> bool:
-    """Whether Black is at the bottom by default: the side to move is, while the game runs;
-    once it is over White is, or the human in a game against the computer."""
-    if view.running:
-        return view.turn == Side.BLACK
-    return view.computer_id is not None and view.computer_id == view.white.id
+@dataclass(frozen=True)
+class Drawn:
+    """A board PNG and its alt text (what a screen reader says instead of the picture)."""
+
+    png: bytes
+    alt: str
 
 
-def board_request(view: GameView, flip: bool | None = None) -> BoardRequest:
-    """The board of ``view``, seen as :func:`default_flip` says unless ``flip`` says which side
-    is at the bottom (True: Black)."""
+def board_request(
+    view: GameView,
+    flip: bool | None = None,
+    *,
+    theme: str = DEFAULT_THEME,
+    arrows: tuple[tuple[int, int], ...] = (),
+    notation: str | None = None,
+) -> BoardRequest:
+    """The board of ``view``, seen from its public side (:attr:`GameView.flip`) unless ``flip``
+    says which side is at the bottom (True: Black)."""
     if flip is None:
-        flip = default_flip(view)
+        flip = view.flip
     if view.running:
         extra = ""
     elif view.status == GameStatus.ABORTED:
@@ -63,12 +73,21 @@ def board_request(view: GameView, flip: bool | None = None) -> BoardRequest:
     else:
         extra = f"{view.result} {view.termination}"
     return BoardRequest(
-        view.variant, view.fen, view.previous_fen, view.last_move, flip, view.move_number, extra
+        view.variant,
+        view.fen,
+        view.previous_fen,
+        view.last_move,
+        flip,
+        view.move_number,
+        extra,
+        theme,
+        arrows,
+        notation or view.notation,
     )
 
 
-def draw_board(request: BoardRequest) -> bytes:
-    """The PNG for ``request`` (runs in a worker thread)."""
+def draw_board(request: BoardRequest) -> Drawn:
+    """The PNG and alt text for ``request`` (runs in a worker thread)."""
     variant = find_variant(request.variant)
     position = parse_fen(request.fen, variant)
     previous = last = None
@@ -76,7 +95,19 @@ def draw_board(request: BoardRequest) -> bytes:
         previous = parse_fen(request.previous_fen, variant)
         last = parse_move(previous, request.last_move)
     status = request.ending or status_text(position, request.move_number)
-    return render_png(position, last_move=last, previous=previous, flip=request.flip, status=status)
+    png = render_png(
+        position,
+        last_move=last,
+        previous=previous,
+        flip=request.flip,
+        status=status,
+        theme=request.theme,
+        arrows=request.arrows,
+    )
+    alt = describe(position, last_move=last, notation=request.notation)
+    if request.ending:
+        alt = f"Game over, {request.ending}. {alt}"
+    return Drawn(png, alt)
 
 
 @dataclass(frozen=True)
@@ -86,9 +117,18 @@ class Replay:
 
 
 def draw_replay(pdn_text: str, flip: bool) -> Replay:
-    """The animated GIF of a game given as PDN (runs in a worker process)."""
-    game = read_game(pdn_text).game
-    result = render_gif(game, flip=flip, max_bytes=min(GIF_LIMIT, MAX_GIF_BYTES))
+    """The animated GIF of a game given as PDN (runs in a worker process), with the players'
+    names from its tags and moves in the variant's notation."""
+    read = read_game(pdn_text)
+    game = read.game
+    names = (read.tags.get("White") or "White", read.tags.get("Black") or "Black")
+    result = render_gif(
+        game,
+        flip=flip,
+        max_bytes=min(GIF_LIMIT, MAX_GIF_BYTES),
+        names=names,
+        notation=game.variant.notation,
+    )
     return Replay(result.data, result.note)
 
 
@@ -101,9 +141,9 @@ class Media:
         )
         self.replays = WorkerPool("replay", processes)
 
-    async def board(self, view: GameView, flip: bool | None = None) -> bytes:
+    async def board(self, request: BoardRequest) -> Drawn:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, draw_board, board_request(view, flip))
+        return await loop.run_in_executor(self._threads, draw_board, request)
 
     async def replay(self, pdn_text: str, flip: bool = False) -> Replay:
         """The game's GIF, made in the replay process (started on first use); raises

@@ -16,9 +16,10 @@ from ..errors import NotAPlayerError
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..service import GameService
+from .boards import pings
 from .buttons import Buttons
 from .choices import DrawActionOption
-from .presenter import Presenter, pings
+from .presenter import Presenter
 from .replies import Outgoing, Reply
 from .validation import checked_id
 
@@ -85,8 +86,10 @@ class Offers(commands.Cog):
 
         await self.presenter.run(interaction, work)
 
-    @app_commands.command(name="abort", description="End this channel's game with no result")
-    @app_commands.default_permissions(manage_messages=True)
+    @app_commands.command(
+        name="abort",
+        description="End this channel's game with no result (players: before both have moved)",
+    )
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:

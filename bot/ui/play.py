@@ -14,13 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..errors import IllegalMoveError
-from ..markdown import shown
 from ..service import GameService
 from .limits import autocomplete
-from .media import default_flip
 from .presenter import Presenter
 from .replies import Reply
-from .texts import moves_text
+from .texts import diagram_text, moves_text
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +69,24 @@ class Play(commands.Cog):
         return autocomplete(choices)
 
     @app_commands.command(name="board", description="Show this channel's game again")
-    @app_commands.describe(flip="Show it from the other side (default: the side to move)")
+    @app_commands.describe(
+        flip="Show it from the other side",
+        text="A text diagram for screen readers (only you see it)",
+    )
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+    async def board(
+        self, interaction: discord.Interaction, flip: bool = False, text: bool = False
+    ) -> None:
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
             view = await self.presenter.channel_game(interaction.channel_id)
-            assert view.to_move is not None
-            headline = f"Move {view.move_number}: {shown(view.to_move.name)} to move."
-            side = default_flip(view) != flip  # the option shows the other side
-            await reply.public(await self.presenter.game_message(view, headline, (), flip=side))
+            side = view.flip != flip  # the option shows the other side
+            if text:
+                await reply.private(diagram_text(view, side))
+                return
+            message = await self.presenter.game_message(view, "", (), flip=side)
+            sent = await reply.public(message)
+            await self.presenter.boards.posted(view, sent)
 
         await self.presenter.run(interaction, work)
 

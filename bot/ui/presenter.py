@@ -24,10 +24,11 @@ from ..enums import GameStatus
 from ..errors import IllegalMoveError, NotFoundError, ServiceError
 from ..results import Action, ActionResult, ChallengeView, GameView, Player
 from ..service import GameService
+from .boards import Boards, pings, replay_alt
 from .buttons import Buttons
-from .embeds import challenge_embed, game_embed, mention, relative_time
+from .embeds import challenge_embed, mention, relative_time
 from .media import Media
-from .replies import Outgoing, Reply
+from .replies import Outgoing, Reply, Upload
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class Connection(Protocol):
     @property
     def application_id(self) -> int | None: ...
 
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
     @property
     def http(self) -> discord.http.HTTPClient: ...
 
@@ -71,11 +74,6 @@ def user_error(error: ServiceError) -> str:
     elif isinstance(error, NotFoundError) and "channel" in reason:
         text += " Start one with `/challenge`."
     return text
-
-
-def pings(user_ids: tuple[int, ...]) -> str:
-    """Mentions of ``user_ids``, space-separated (they ping only if the message allows it)."""
-    return " ".join(f"<@{uid}>" for uid in user_ids)
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -108,6 +106,7 @@ class Presenter:
         self.media = media
         self.connection = connection
         self.buttons = buttons
+        self.boards = Boards(service, media, buttons, connection)
         self._closing = closing
         self.move_time_scale = move_time_scale
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -189,26 +188,8 @@ class Presenter:
         flip: bool | None = None,
         record: tuple[str, str] | None = None,
     ) -> Outgoing:
-        """The board message of ``view``; a finished game adds its PDN (``record``, the
-        service's ``(file name, text)``, read here if not given) and a Rematch button."""
-        png = await self.media.board(view, flip)
-        image = f"game-{view.id}-{view.ply}.png"
-        out = Outgoing(
-            embed=game_embed(view, headline, image),
-            files=[(image, png)],
-            mentions=mentions,
-            part=f"board-{view.id}",
-        )
-        if view.running and view.to_move is not None and view.to_move.id in mentions:
-            out.content = f"{mention(view.to_move)}, your move."
-        elif mentions:
-            out.content = pings(mentions)
-        if not view.running:
-            name, text = record or await self.service.pdn(game_id=view.id)
-            out.files.append((name, text.encode()))
-            if view.status == GameStatus.FINISHED and view.match_game != 1:
-                out.view = self.buttons.rematch(view.id)
-        return out
+        """The board message of ``view`` (see :class:`bot.ui.boards.Boards`)."""
+        return await self.boards.message(view, headline, mentions, flip, record)
 
     async def answer(self, reply: Reply, result: ActionResult) -> None:
         """:meth:`publish` ``result`` as the interaction's public answer.  When the answer is the
@@ -233,12 +214,14 @@ class Presenter:
 
     async def publish(self, send: Send, result: ActionResult) -> None:
         """Post what ``result`` changed for everyone: the board after a move, the result and
-        record after the end, otherwise the sentence; its announcement is then delivered.  When
-        the action set the computer thinking, its reply follows in the channel (after this
-        answer, even a failed one, so the channel reads in order)."""
+        record after the end, otherwise the sentence; its announcement is then delivered (with
+        the direct messages that go with it).  When the action set the computer thinking, its
+        reply follows in the channel (after this answer, even a failed one, so the channel
+        reads in order)."""
         try:
             async with self.handing(result):
                 await self._show(send, result)
+                await self._send_dms(result)
         finally:
             if result.game is not None and result.game.computer_id is not None:
                 task = asyncio.create_task(self._computer_reply(result.game.id))
@@ -260,7 +243,10 @@ class Presenter:
         view = result.game
         if view is not None and (result.post_board or not view.running):
             record = None if view.running else await self.service.pdn(game_id=view.id)
-            await send(await self.game_message(view, result.text, result.mentions, record=record))
+            sent = await send(
+                await self.game_message(view, result.text, result.mentions, record=record)
+            )
+            await self.boards.posted(view, sent)
             if record is not None and view.status == GameStatus.FINISHED:
                 await self._send_replay(send, view, record[1])
         else:
@@ -286,7 +272,18 @@ class Presenter:
             await send(
                 Outgoing(
                     content=caption,
-                    files=[(f"game-{view.id}.gif", replay.data)],
+                    files=[
+                        Upload(
+                            f"game-{view.id}.gif",
+                            replay.data,
+                            replay_alt(
+                                view.id,
+                                view.white.name,
+                                view.black.name,
+                                f"{view.result} {view.termination}",
+                            ),
+                        )
+                    ],
                     part=f"replay-{view.id}",
                 )
             )
@@ -461,20 +458,44 @@ class Presenter:
         if view is None:
             return
         send = self._channel_sender(view.channel_id, view.guild_id, result.event)
-        if result.action is Action.REMINDER:
+        if result.action in (Action.REMINDER, Action.LAST_WARNING):
             assert view.to_move is not None and view.deadline is not None
+            what = (
+                "half of your time has passed"
+                if result.action is Action.REMINDER
+                else "this is your last warning"
+            )
             await send(
                 Outgoing(
                     content=(
-                        f"{mention(view.to_move)}, it is your move in game #{view.id}: half of "
-                        f"your time has passed; the game is lost on time "
-                        f"{relative_time(view.deadline)}."
+                        f"{mention(view.to_move)}, it is your move in game #{view.id}: {what}; "
+                        f"the game is lost on time {relative_time(view.deadline)}."
                     ),
                     mentions=result.mentions,
                 ),
             )
-            return
-        await self._show(send, result)
+        else:
+            await self._show(send, result)
+        await self._send_dms(result)
+
+    async def _send_dms(self, result: ActionResult) -> None:
+        """The direct messages that go with ``result`` (to players who asked for them), each
+        with a link to the game.  A nicety next to the channel's message: one Discord refuses
+        (DMs closed, or any other failure) is logged and not retried, so it never holds up or
+        repeats the announcement itself."""
+        for dm in result.dms:
+            where = dm.guild_id if dm.guild_id is not None else "@me"
+            text = f"{dm.text}\nhttps://discord.com/channels/{where}/{dm.channel_id}"
+            kwargs = Outgoing(content=text).send_kwargs()
+            if result.event is not None:
+                kwargs["nonce"] = nonce(result.event, f"dm-{dm.user_id}")
+            try:
+                channel = await self.connection.create_dm(discord.Object(id=dm.user_id))
+                await channel.send(**kwargs)
+            except discord.HTTPException as exc:
+                log.info(
+                    "no direct message to user %s about game %s: %s", dm.user_id, dm.game_id, exc
+                )
 
     def _channel_sender(self, channel_id: int, guild_id: int | None, event: str | None) -> Send:
         """A :data:`Send` posting in a channel, each message with its own nonce."""

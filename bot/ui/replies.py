@@ -11,13 +11,30 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
 from .limits import CONTENT, fit, fit_embed
 
 NO_MENTIONS = discord.AllowedMentions.none()
+
+ALT_TEXT = 1024
+"""Discord's limit on an attachment's description (its alt text)."""
+
+
+class Upload(NamedTuple):
+    """A file to attach: its name, its bytes, and for an image the alt text a screen reader
+    says instead of it (every image the bot posts has one)."""
+
+    name: str
+    data: bytes
+    description: str = ""
+
+    def file(self) -> discord.File:
+        """A fresh :class:`discord.File` (one can be read only once)."""
+        description = fit(self.description, ALT_TEXT) if self.description else None
+        return discord.File(io.BytesIO(self.data), filename=self.name, description=description)
 
 
 @dataclass
@@ -27,7 +44,7 @@ class Outgoing:
 
     content: str | None = None
     embed: discord.Embed | None = None
-    files: list[tuple[str, bytes]] = field(default_factory=list)
+    files: list[Upload] = field(default_factory=list)
     view: discord.ui.View | None = None
     mentions: tuple[int, ...] = ()
     part: str = ""
@@ -45,7 +62,7 @@ class Outgoing:
         )
 
     def discord_files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+        return [upload.file() for upload in self.files]
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
@@ -118,9 +135,14 @@ class Reply:
         else:
             await self._private(content=fit(text, CONTENT), view=view)
 
-    async def private_file(self, text: str, name: str, data: bytes) -> None:
-        file = discord.File(io.BytesIO(data), filename=name)
-        await self._private(content=fit(text, CONTENT), file=file)
+    async def private_out(self, out: Outgoing) -> None:
+        """``out`` (text, files, buttons) for the user alone."""
+        kwargs = out.send_kwargs()
+        kwargs.pop("allowed_mentions", None)
+        await self._private(**kwargs)
+
+    async def private_file(self, text: str, upload: Upload) -> None:
+        await self._private(content=fit(text, CONTENT), file=upload.file())
 
     async def private_embed(self, embed: discord.Embed) -> None:
         await self._private(embed=fit_embed(embed))

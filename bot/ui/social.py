@@ -15,9 +15,17 @@ from ..enums import GameStatus
 from ..errors import ForbiddenError, NotFoundError
 from ..markdown import shown
 from ..service import GameService
-from .choices import MAX_GAME_ID, MoveTimeOption, ThreadsOption, VariantOption
+from .boards import replay_alt
+from .choices import (
+    MAX_GAME_ID,
+    MoveTimeOption,
+    OrientationOption,
+    ThemeOption,
+    ThreadsOption,
+    VariantOption,
+)
 from .presenter import Presenter, player_of
-from .replies import Outgoing, Reply
+from .replies import Outgoing, Reply, Upload
 from .social_embeds import history_embed, leaderboard_embed, settings_embed, stats_embed
 
 
@@ -110,13 +118,23 @@ class Social(commands.Cog):
             await reply.think()  # a long game takes a moment to draw (in a worker process)
             replay = await self.presenter.media.replay(text, flip=False)
             state = "so far" if row.status == GameStatus.RUNNING else ""
+            ending = None if row.status == GameStatus.RUNNING else row.result or "no result"
             names = f"{shown(row.white_name)} v {shown(row.black_name)}"
             caption = f"Replay of game #{row.id} ({names}) {state}"
             caption = caption.strip() + "."
             if replay.note:
                 caption += f" {replay.note}"
             await reply.public(
-                Outgoing(content=caption, files=[(f"game-{row.id}.gif", replay.data)])
+                Outgoing(
+                    content=caption,
+                    files=[
+                        Upload(
+                            f"game-{row.id}.gif",
+                            replay.data,
+                            replay_alt(row.id, row.white_name, row.black_name, ending),
+                        )
+                    ],
+                )
             )
 
         await self.presenter.run(interaction, work)
@@ -131,6 +149,8 @@ class Social(commands.Cog):
         allow_channel="Add a channel games may be played in (none listed: every channel)",
         disallow_channel="Remove a channel from the game channels",
         all_channels="Clear the list: games may be played in every channel",
+        orientation="Which side is at the bottom of the public board (new games)",
+        theme="Board theme of the public images",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -143,16 +163,13 @@ class Social(commands.Cog):
         allow_channel: discord.TextChannel | None = None,
         disallow_channel: discord.TextChannel | None = None,
         all_channels: bool = False,
+        orientation: OrientationOption | None = None,
+        theme: ThemeOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild = interaction.guild_id
-            wants_change = (
-                any(
-                    x is not None
-                    for x in (variant, move_time, threads, allow_channel, disallow_channel)
-                )
-                or all_channels
-            )
+            options = (variant, move_time, threads, allow_channel, disallow_channel, orientation)
+            wants_change = any(x is not None for x in (*options, theme)) or all_channels
             if not wants_change:
                 await reply.private_embed(
                     settings_embed(await self.service.settings.get(guild), False)
@@ -169,6 +186,8 @@ class Social(commands.Cog):
                 allow=() if allow_channel is None else (allow_channel.id,),
                 disallow=() if disallow_channel is None else (disallow_channel.id,),
                 all_channels=all_channels,
+                orientation=orientation,
+                theme=theme,
             )
             await reply.private_embed(settings_embed(changed, True))
 

@@ -11,6 +11,7 @@ import discord
 
 from rules.variants import find_variant
 
+from ..enums import Orientation
 from ..markdown import shown
 from ..results import GameSummary, Leaderboard, Stats
 from ..service.settings import ServerSettings
@@ -127,4 +128,6 @@ def settings_embed(settings: ServerSettings, changed: bool) -> discord.Embed:
     embed.add_field(name="Default time per move", value=duration(settings.move_time))
     embed.add_field(name="Threads", value=threads, inline=False)
     embed.add_field(name="Game channels", value=channels, inline=False)
+    bottom = "White" if settings.orientation == Orientation.WHITE else "Black"
+    embed.add_field(name="Public board", value=f"{bottom} at the bottom, {settings.theme} theme")
     return fit_embed(embed)

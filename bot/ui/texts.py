@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from render import text_diagram
+from rules.fen import parse_fen
 from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
 
 from ..enums import ColorChoice, Opening
@@ -64,6 +66,30 @@ def moves_text(view: GameView, moves: Sequence[str]) -> str:
     return head + listed
 
 
+def diagram_text(view: GameView, flip: bool) -> str:
+    """``/board text:true``: the position as a monospace diagram, for screen readers and for
+    anyone who cannot see the picture."""
+    position = parse_fen(view.fen, find_variant(view.variant))
+    head = f"Game #{view.id}, {shown(view.white.name)} (White) v {shown(view.black.name)} (Black)"
+    if view.last_move_shown:
+        head += f", last move {view.last_move_shown}"
+    body = text_diagram(position, flip=flip)
+    room = CONTENT - text_size(head) - 10
+    return f"{head}:\n```\n{body[:room]}\n```"
+
+
+def moves_message(head: str, moves: str) -> str:
+    """The whole game's moves (one full move per line) under ``head``, in a code block; when a
+    long game does not fit one message, its latest moves, saying where the rest is."""
+    lines = moves.splitlines()
+    note = ""
+    while lines and text_size(head) + sum(len(x) + 1 for x in lines) + len(note) + 12 > CONTENT:
+        lines.pop(0)
+        note = f"\n{ELLIPSIS} the earlier moves are in `/pdn`."
+    body = "\n".join(lines)
+    return f"{head}:\n```\n{body}\n```{note}"
+
+
 def _capture_sentence(v: Variant) -> str:
     men = "forwards and backwards" if v.men_capture_backward else "forwards only"
     choice = (
@@ -90,12 +116,29 @@ def _crowning_sentence(v: Variant) -> str:
     }[v.crowning]
 
 
+ENDGAME_RULES = {
+    "16-move endgame rule": (
+        "the 16-move endgame rule: when one side has three kings, two kings and a man, or a king "
+        "and two men against a lone king, the game is drawn unless it is won within 16 moves "
+        "each"
+    ),
+    "5-move endgame rule": (
+        "the 5-move endgame rule: with two kings, a king and a man, or one king against a lone "
+        "king, the game is drawn after 5 moves each"
+    ),
+}
+"""Endgame rules known by a name that does not say what they are, explained for ``/rules``
+(the others' descriptions already say it)."""
+
+
 def _draw_sentence(v: Variant) -> str:
-    counts = [v.no_progress.description, *(rule.description for rule in v.endgames)]
+    counts = [
+        f"after {v.no_progress.description}",
+        *(ENDGAME_RULES.get(rule.description, f"after {rule.description}") for rule in v.endgames),
+    ]
     text = (
-        f"Drawn by agreement, by {_times(v.repetitions)} repetition, and after "
-        + "; after ".join(counts)
-        + "."
+        f"Drawn by agreement, by {_times(v.repetitions)} repetition (the same position with the "
+        "same player to move), " + "; ".join(counts) + "."
     )
     if v.draw_offer_count is not None:
         text += (

@@ -3,8 +3,8 @@
 Writes ``<variant>-<theme>.png`` for every variant and theme (the midgame of each variant from
 ``tests/render_cases.py`` with its last move, a capture, highlighted), ``capture-highlight.png``
 (a triple capture with its path, the captured pieces as ghosts and the status strip) and
-``game.gif`` (a short game).  Images are 480 px wide to keep the repository small; the script
-prints each file with its size and the total.
+``game.gif`` (a short game, with the players' names in a header line).  Images are 480 px wide
+to keep the repository small; the script prints each file with its size and the total.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ GAME_MOVES = (
 )
 """A short English game (24 plies of seeded random play) with single and double captures and a
 crowning; replayed through the rules, so an illegal move stops the script."""
+GAME_NAMES = ("Alice", "Bob")
+"""Players' names for the GIF's header line (White's, Black's)."""
 
 
 def main() -> int:
@@ -71,7 +73,7 @@ def main() -> int:
     game = Game(english)
     for text in GAME_MOVES.split():
         game.play(text)
-    gif = render_gif(game, theme="wood", width=WIDTH)
+    gif = render_gif(game, theme="wood", width=WIDTH, names=GAME_NAMES)
     write("game.gif", gif.data)
     if gif.note:
         print(f"  note: {gif.note}")

@@ -1,0 +1,114 @@
+"""The board message: one per ply, compact, with the buttons that play the game by tapping.
+
+A channel following a game sees one message per move: whose turn (the message's one mention, so
+only that player is pinged) and the deadline, the players with their ratings, what just
+happened, the last few moves, a status line only when something is pending, and the board drawn
+from one side for the whole game.  Only the newest board of a game keeps its buttons: when a new
+one is posted, the previous one's are taken off, so nobody taps Move on an old position (and if
+that edit is lost, the old buttons still answer for the current position or say it changed).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from ..enums import GameStatus
+from ..results import GameView
+from ..service import GameService
+from .buttons import Buttons
+from .embeds import game_embed, turn_line
+from .media import Media, board_request
+from .replies import Outgoing, Upload
+
+log = logging.getLogger(__name__)
+
+
+def pings(user_ids: tuple[int, ...]) -> str:
+    """Mentions of ``user_ids``, space-separated (they ping only if the message allows it)."""
+    return " ".join(f"<@{uid}>" for uid in user_ids)
+
+
+def alt_text(view: GameView, position: str) -> str:
+    """The board image's alt text: which game and who plays which side, then the position in
+    words (``position``, from :func:`render.describe`).  Plain text, not Markdown: a screen
+    reader reads it as written."""
+    return f"Game #{view.id}, {view.white.name} (White) v {view.black.name} (Black). {position}"
+
+
+def replay_alt(game_id: int, white: str, black: str, ending: str | None) -> str:
+    """The replay GIF's alt text."""
+    text = f"Animated replay of game #{game_id}, {white} (White) v {black} (Black)"
+    return f"{text}: {ending}." if ending else f"{text}, so far."
+
+
+def message_id(sent: object) -> int | None:
+    """The id of a message just sent, whichever way it was sent."""
+    if isinstance(sent, discord.Message):
+        return sent.id
+    return sent if isinstance(sent, int) else None
+
+
+class Boards:
+    """Builds board messages and keeps only the newest one's buttons."""
+
+    def __init__(
+        self, service: GameService, media: Media, buttons: Buttons, connection: Any
+    ) -> None:
+        self.service = service
+        self.media = media
+        self.buttons = buttons
+        self.connection = connection
+
+    async def message(
+        self,
+        view: GameView,
+        headline: str,
+        mentions: tuple[int, ...],
+        flip: bool | None = None,
+        record: tuple[str, str] | None = None,
+    ) -> Outgoing:
+        """The board message of ``view`` in the server's theme, from the game's side unless
+        ``flip`` says; a finished game adds its PDN (``record``, the service's ``(file name,
+        text)``, read here if not given)."""
+        server = await self.service.settings.get(view.guild_id)
+        drawn = await self.media.board(board_request(view, flip, theme=server.theme))
+        image = f"game-{view.id}-{view.ply}.png"
+        out = Outgoing(
+            embed=game_embed(view, headline, image),
+            files=[Upload(image, drawn.png, alt_text(view, drawn.alt))],
+            mentions=mentions,
+            part=f"board-{view.id}",
+        )
+        if view.running:
+            out.content = turn_line(view)
+            out.view = self.buttons.game(
+                view.id, running=True, abortable=view.abortable, rematch=False
+            )
+        else:
+            out.content = pings(mentions) or None
+            name, text = record or await self.service.pdn(game_id=view.id)
+            out.files.append(Upload(name, text.encode()))
+            rematch = view.status == GameStatus.FINISHED and view.match_game != 1
+            out.view = self.buttons.game(view.id, running=False, abortable=False, rematch=rematch)
+        return out
+
+    async def posted(self, view: GameView, sent: object) -> None:
+        """``sent`` is now the game's board message: the previous one loses its buttons."""
+        new = message_id(sent)
+        if new is None:
+            return
+        try:
+            previous = await self.service.board_posted(view.id, new)
+        except Exception:  # bookkeeping only: the old buttons still answer correctly
+            log.exception("the board message of game %s was not recorded", view.id)
+            return
+        if previous is None or previous == new:
+            return
+        channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        try:
+            await channel.get_partial_message(previous).edit(view=None)
+        except discord.HTTPException as exc:  # deleted meanwhile, or no longer ours to edit
+            log.info("the buttons of game %s's old board stay: %s", view.id, exc)

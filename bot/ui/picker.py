@@ -1,0 +1,308 @@
+"""Tap to move: the buttons under a board message and the private picker they open.
+
+On a phone, typing ``/move 22-17`` means matching a number to a small picture.  The Move button
+instead shows the player to move, privately, their own side of the board and a menu of the pieces
+that can move (captures first), then a menu of the chosen piece's moves drawn as arrows; picking a
+move plays it exactly as ``/move`` would and the public board follows.  A menu holds at most 25
+options (Discord's limit), so longer lists are paged.  Everything the picker needs is in its
+custom ids (:mod:`bot.ui.picker_items`), so it survives a restart, and the ply it carries makes a
+picker shown before the position changed say so instead of playing into a different position.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from rules.move import Move
+from rules.variants import find_variant
+
+from ..enums import Side
+from ..errors import ServiceError
+from ..markdown import shown
+from ..results import GameView
+from ..service import GameService
+from ..words import plural
+from .buttons import view_of
+from .limits import fit
+from .media import board_request
+from .picker_items import PIECES, PickerKit
+from .presenter import Presenter, user_error
+from .replies import Outgoing, Reply, Upload
+from .texts import moves_message
+
+log = logging.getLogger(__name__)
+
+Staging = Callable[[Reply], Awaitable[Outgoing]]
+"""One step of the picker: the message that replaces the picker's."""
+
+PAGE_SIZE = 25
+"""Options in one select menu (Discord's maximum)."""
+OPTION_TEXT = 100
+"""Discord's limit on an option's label and description."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One entry of a picker menu: what is sent back, what is shown."""
+
+    value: str
+    label: str
+    description: str = ""
+
+
+def square_name(square: int, names: Sequence[str], notation: str) -> str:
+    return names[square] if notation == "algebraic" else str(square)
+
+
+def move_name(move: Move, names: Sequence[str], notation: str) -> str:
+    """The move as the viewer reads moves (numeric PDN or algebraic)."""
+    return move.algebraic(tuple(names)) if notation == "algebraic" else move.pdn()
+
+
+def piece_options(moves: Sequence[Move], names: Sequence[str], notation: str) -> list[Option]:
+    """The pieces that can move, those that capture first (then by square), each with how many
+    moves it has."""
+    by_origin: dict[int, list[Move]] = {}
+    for move in moves:
+        by_origin.setdefault(move.path[0], []).append(move)
+
+    def order(origin: int) -> tuple[bool, int]:
+        return (not any(m.is_capture for m in by_origin[origin]), origin)
+
+    options = []
+    for origin in sorted(by_origin, key=order):
+        own = by_origin[origin]
+        name = square_name(origin, names, notation)
+        most = max(len(m.captured) for m in own)
+        if most:
+            label = f"\N{CROSSED SWORDS} {name}: captures"
+            description = f"{plural(len(own), 'way')} to capture, up to {plural(most, 'piece')}"
+        else:
+            label = name
+            description = plural(len(own), "move")
+        options.append(Option(str(origin), label, description))
+    return options
+
+
+def move_options(moves: Sequence[Move], names: Sequence[str], notation: str) -> list[Option]:
+    """One piece's moves: by landing square, written out in full where several captures land
+    on the same square, with what each takes."""
+    landings: dict[int, int] = {}
+    for move in moves:
+        landings[move.path[-1]] = landings.get(move.path[-1], 0) + 1
+    options = []
+    for move in sorted(moves, key=lambda m: (-len(m.captured), m.path)):
+        if move.is_capture and landings[move.path[-1]] == 1 and len(move.path) > 2:
+            ends = (move.path[0], move.path[-1])
+            label = "x".join(square_name(s, names, notation) for s in ends)
+        else:
+            label = move_name(move, names, notation)
+        description = ""
+        if move.captured:
+            taken = ", ".join(square_name(s, names, notation) for s in sorted(move.captured))
+            description = f"takes {taken}"
+        options.append(Option(move.pdn(), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
+    return options
+
+
+def page_of(options: Sequence[Option], page: int) -> tuple[list[Option], int, int]:
+    """``(the options of page, the page shown, how many pages)``; a page past the end shows the
+    last one."""
+    pages = max(1, -(-len(options) // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    return list(options[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]), page, pages
+
+
+class Picker:
+    """Answers the board's buttons (Move, Moves, Abort) and the picker's menus and pages."""
+
+    def __init__(self, service: GameService, presenter: Presenter, kit: PickerKit) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.kit = kit
+
+    # -- the board's buttons ----------------------------------------------------------------
+
+    async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work(reply: Reply) -> None:
+            view = await self.service.game_view(game_id)
+            view, moves = await self.service.picker(game_id, interaction.user.id, view.ply)
+            await reply.private_out(await self._stage(view, moves, interaction, PIECES, 0))
+
+        await self.presenter.run(interaction, work)
+
+    async def show_moves(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work(reply: Reply) -> None:
+            view, text = await self.service.game_moves(game_id, user_id=interaction.user.id)
+            head = f"Game #{view.id}, {shown(view.white.name)} v {shown(view.black.name)}"
+            if not text:
+                await reply.private(f"{head}: no moves yet.")
+                return
+            await reply.private(moves_message(head, text))
+
+        await self.presenter.run(interaction, work)
+
+    async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work(reply: Reply) -> None:
+            view = await self.service.game_view(game_id)
+            result = await self.service.abort(
+                interaction.user.id,
+                is_moderator=False,
+                channel_id=view.channel_id,
+                game_id=game_id,
+            )
+            await self.presenter.answer(reply, result)
+
+        await self.presenter.run(interaction, work)
+
+    # -- the picker's menus -------------------------------------------------------------------
+
+    async def picked(
+        self, interaction: discord.Interaction, game_id: int, ply: int, origin: int, value: str
+    ) -> None:
+        if origin == PIECES:
+            await self._in_place(interaction, self._piece_picked(interaction, game_id, ply, value))
+            return
+
+        async def play(reply: Reply) -> None:
+            try:
+                result = await self.service.move(
+                    interaction.user.id,
+                    value,
+                    channel_id=interaction.channel_id,
+                    game_id=game_id,
+                    ply=ply,
+                )
+            except ServiceError as error:
+                await reply.update(content=user_error(error), view=None, attachments=[])
+                return
+            played = result.moves[0].pdn if result.moves else value
+            try:
+                await reply.update(content=f"You played `{played}`.", view=None, attachments=[])
+            except discord.HTTPException as exc:  # the move stands; the board still follows
+                log.info("the picker of game %s was not closed: %s", game_id, exc)
+            await self.presenter.answer(reply, result)
+
+        await self.presenter.run(interaction, play)
+
+    async def turn_page(
+        self, interaction: discord.Interaction, game_id: int, ply: int, origin: int, page: int
+    ) -> None:
+        async def shown_page(reply: Reply) -> Outgoing:
+            view, moves = await self.service.picker(game_id, interaction.user.id, ply)
+            return await self._stage(view, moves, interaction, origin, page, back=True)
+
+        await self._in_place(interaction, shown_page)
+
+    def _piece_picked(
+        self, interaction: discord.Interaction, game_id: int, ply: int, value: str
+    ) -> Staging:
+        async def staging(reply: Reply) -> Outgoing:
+            view, moves = await self.service.picker(game_id, interaction.user.id, ply)
+            origin = int(value) if value.isdigit() and len(value) <= 3 else -1
+            if origin <= 0 or not any(m.path[0] == origin for m in moves):
+                raise _Refused("That piece cannot move; pick one from the list.")
+            return await self._stage(view, moves, interaction, origin, 0, back=True)
+
+        return staging
+
+    async def _in_place(self, interaction: discord.Interaction, staging: Staging) -> None:
+        """Run a picker step that redraws the picker message; a refusal (the position changed,
+        not your turn any more) replaces the picker with the reason."""
+
+        async def work(reply: Reply) -> None:
+            try:
+                out = await staging(reply)
+            except ServiceError as error:
+                await reply.update(content=user_error(error), view=None, attachments=[])
+                return
+            except _Refused as refusal:
+                await reply.private(str(refusal))
+                return
+            await reply.update(
+                content=out.content,
+                attachments=[upload.file() for upload in out.files],
+                view=out.view,
+            )
+
+        await self.presenter.run(interaction, work)
+
+    # -- drawing a step -------------------------------------------------------------------------
+
+    async def _stage(
+        self,
+        view: GameView,
+        moves: Sequence[Move],
+        interaction: discord.Interaction,
+        origin: int,
+        page: int,
+        *,
+        back: bool = False,
+    ) -> Outgoing:
+        """The picker at one step: the player's side of the board, what to pick, and the
+        menu with its page and back buttons."""
+        prefs = await self.service.prefs(interaction.user.id)
+        server = await self.service.settings.get(interaction.guild_id)
+        notation = str(prefs.notation or view.notation)
+        names = find_variant(view.variant).geometry.names
+        pieces = piece_options(moves, names, notation)
+        if origin == PIECES and len(pieces) == 1:
+            origin, back = int(pieces[0].value), False  # one piece can move: straight to it
+        own = [m for m in moves if m.path[0] == origin]
+        colour = "White" if view.turn == Side.WHITE else "Black"
+        head = f"**Your move** ({colour}) in game #{view.id}"
+        if origin == PIECES:
+            options, page, pages = page_of(pieces, page)
+            text = f"{head}: pick a piece."
+            placeholder = "Pick a piece"
+            arrows: tuple[tuple[int, int], ...] = ()
+        else:
+            options, page, pages = page_of(move_options(own, names, notation), page)
+            where = square_name(origin, names, notation)
+            text = f"{head}: where does the piece on {where} go?"
+            placeholder = f"Pick a move from {where}"
+            arrows = tuple(sorted({(m.path[0], m.path[-1]) for m in own}))
+        if pages > 1:
+            text += f" (page {page + 1} of {pages})"
+        request = board_request(
+            view,
+            flip=view.turn == Side.BLACK,
+            theme=str(prefs.theme or server.theme),
+            arrows=arrows,
+            notation=notation,
+        )
+        drawn = await self.presenter.media.board(request)
+        select = self.kit.select(
+            view.id,
+            view.ply,
+            origin,
+            page,
+            [
+                discord.SelectOption(
+                    label=o.label, value=o.value, description=o.description or None
+                )
+                for o in options
+            ],
+            placeholder,
+        )
+        items: list[discord.ui.Item[Any]] = [select]
+        if page > 0:
+            items.append(self.kit.page(view.id, view.ply, origin, page - 1, "Previous"))
+        if page < pages - 1:
+            items.append(self.kit.page(view.id, view.ply, origin, page + 1, "Next"))
+        if back and origin != PIECES:
+            items.append(self.kit.page(view.id, view.ply, PIECES, 0, "Back to pieces"))
+        return Outgoing(
+            content=text,
+            files=[Upload(f"pick-{view.id}-{view.ply}.png", drawn.png, drawn.alt)],
+            view=view_of(*items),
+        )
+
+
+class _Refused(Exception):
+    """A choice the picker never offered (a forged or stale value): told privately."""
