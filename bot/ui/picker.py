@@ -150,9 +150,10 @@ class Picker:
     async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
             view = await self.service.game_view(game_id)
+            perms = interaction.permissions
             result = await self.service.abort(
                 interaction.user.id,
-                is_moderator=False,
+                is_moderator=perms.manage_messages or perms.administrator,
                 channel_id=view.channel_id,
                 game_id=game_id,
             )
