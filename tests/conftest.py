@@ -84,3 +84,5 @@ async def launch(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Launch]:
         assert GUARD_MARKER not in log, log
         assert "Traceback" not in log, log
     assert fake.unknown_requests == [], fake.unknown_requests
+    # Every image the bot showed anyone, in any test, carried alt text.
+    assert fake.uploads_missing_alt_text() == [], fake.uploads_missing_alt_text()

@@ -131,6 +131,8 @@ async def test_autocomplete_shows_the_convention_and_keeps_pdn_values(
     ]
     _, listed = await service.move_list(CHANNEL)
     assert listed[:2] == ["a3-b4", "c3-b4"]
+    _, listed = await service.move_list(CHANNEL, Notation.NUMERIC)  # a viewer's preference
+    assert listed[:2] == ["21-17", "22-17"]
 
 
 async def test_the_computer_names_its_russian_move_in_coordinates(service: GameService) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from rules.move import Move
 from rules.notation import MoveError, normalize, parse_move, show_move
-from rules.variants import Color
+from rules.variants import Color, Notation
 
 from ..errors import (
     ConflictError,
@@ -164,15 +164,19 @@ class Play:
                 break
         return choices
 
-    async def move_list(self, channel_id: int) -> tuple[GameView, list[str]]:
+    async def move_list(
+        self, channel_id: int, notation: Notation | None = None
+    ) -> tuple[GameView, list[str]]:
         """The running game of the channel and every legal move of the side to move, captures
-        first, in the variant's notation (``/moves``: anyone may look)."""
+        first, in ``notation`` (the variant's own when None: ``/moves``, anyone may look, each
+        in their own notation)."""
         gid = await self.live.resolve(channel_id, None)
         async with self.live.lock(gid):
             live = await self.live.load(gid)
             game = live.game
             moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
-            return game_view(live.row, game), [show_move(m, game.variant) for m in moves]
+            shown_moves = [show_move(m, game.variant, notation) for m in moves]
+            return game_view(live.row, game), shown_moves
 
 
 def _in_channel(live: Live, channel_id: int) -> None:

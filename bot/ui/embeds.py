@@ -19,8 +19,10 @@ from .texts import color_word
 WHITE_DISC = "\N{MEDIUM WHITE CIRCLE}"
 BLACK_DISC = "\N{MEDIUM BLACK CIRCLE}"
 
-WHITE_TO_MOVE = discord.Colour(0xE8E2D0)
-BLACK_TO_MOVE = discord.Colour(0x2B2B2B)
+WHITE_TO_MOVE = discord.Colour(0xD8C49A)
+BLACK_TO_MOVE = discord.Colour(0x7A4E2D)
+"""The embed's bar says whose turn it is; both stand out on Discord's dark and light themes
+(a near-black bar vanished on the dark one)."""
 FINISHED = discord.Colour(0xC9A227)
 CHALLENGE = discord.Colour(0x3B82F6)
 CLOSED = discord.Colour(0x8A8F98)

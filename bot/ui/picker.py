@@ -42,6 +42,9 @@ Staging = Callable[[Reply], Awaitable[Outgoing]]
 
 PAGE_SIZE = 25
 """Options in one select menu (Discord's maximum)."""
+MAX_ARROWS = 12
+"""The first step draws every legal move as an arrow, up to this many (more would hide the
+board): at a glance, which pieces can move and where."""
 OPTION_TEXT = 100
 """Discord's limit on an option's label and description."""
 
@@ -261,7 +264,9 @@ class Picker:
             options, page, pages = page_of(pieces, page)
             text = f"{head}: pick a piece."
             placeholder = "Pick a piece"
-            arrows: tuple[tuple[int, int], ...] = ()
+            every = tuple(sorted({(m.path[0], m.path[-1]) for m in moves}))
+            arrows: tuple[tuple[int, int], ...] = every if len(every) <= MAX_ARROWS else ()
+            where = ""
         else:
             options, page, pages = page_of(move_options(own, names, notation), page)
             where = square_name(origin, names, notation)
@@ -298,9 +303,16 @@ class Picker:
             items.append(self.kit.page(view.id, view.ply, origin, page + 1, "Next"))
         if back and origin != PIECES:
             items.append(self.kit.page(view.id, view.ply, PIECES, 0, "Back to pieces"))
+        alt = f"Game #{view.id}, your move as {colour}, seen from your side. {drawn.alt}"
+        if arrows:
+            alt += (
+                f" Arrows show where the piece on {where} can go."
+                if where
+                else " Arrows show every move you can make."
+            )
         return Outgoing(
             content=text,
-            files=[Upload(f"pick-{view.id}-{view.ply}.png", drawn.png, drawn.alt)],
+            files=[Upload(f"pick-{view.id}-{view.ply}.png", drawn.png, alt)],
             view=view_of(*items),
         )
 

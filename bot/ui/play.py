@@ -95,7 +95,8 @@ class Play(commands.Cog):
     async def moves(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
-            view, moves = await self.service.move_list(interaction.channel_id)
+            prefs = await self.service.prefs(interaction.user.id)
+            view, moves = await self.service.move_list(interaction.channel_id, prefs.notation)
             await reply.private(moves_text(view, moves))
 
         await self.presenter.run(interaction, work)
