@@ -14,7 +14,15 @@ import asyncio
 import concurrent.futures
 from dataclasses import dataclass
 
-from render import DEFAULT_THEME, MAX_GIF_BYTES, describe, render_gif, render_png, status_text
+from render import (
+    DEFAULT_THEME,
+    DEFAULT_WIDTH,
+    MAX_GIF_BYTES,
+    describe,
+    render_gif,
+    render_png,
+    status_text,
+)
 from rules.fen import parse_fen
 from rules.notation import parse_move
 from rules.pdn import read_game
@@ -44,6 +52,7 @@ class BoardRequest:
     theme: str = DEFAULT_THEME
     arrows: tuple[tuple[int, int], ...] = ()
     notation: str = "numeric"
+    width: int = DEFAULT_WIDTH
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,7 @@ def board_request(
     theme: str = DEFAULT_THEME,
     arrows: tuple[tuple[int, int], ...] = (),
     notation: str | None = None,
+    width: int = DEFAULT_WIDTH,
 ) -> BoardRequest:
     """The board of ``view``, seen from its public side (:attr:`GameView.flip`) unless ``flip``
     says which side is at the bottom (True: Black)."""
@@ -83,6 +93,7 @@ def board_request(
         theme,
         arrows,
         notation or view.notation,
+        width,
     )
 
 
@@ -103,6 +114,7 @@ def draw_board(request: BoardRequest) -> Drawn:
         status=status,
         theme=request.theme,
         arrows=request.arrows,
+        width=request.width,
     )
     alt = describe(position, last_move=last, notation=request.notation)
     if request.ending:
