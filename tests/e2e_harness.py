@@ -40,7 +40,9 @@ from fake_discord import (
     find_component,
     user_object,
 )
-from PIL import Image
+from PIL import Image, ImageStat
+
+from render.board import layout, square_centre
 
 TESTS = Path(__file__).resolve().parent
 STARTUP_TIMEOUT = 30.0
@@ -506,3 +508,226 @@ async def first_answer(sent: Sent) -> RecordedRequest:
 
 Launch = Callable[..., Awaitable[tuple[BotProcess, Users]]]
 """The ``launch`` fixture: ``bot, users = await launch(SETTING="value", ...)``."""
+
+
+# -- the board message (issue 14: "a quiet channel") -------------------------------------------
+#
+# A board message: the content says whose turn it is (``<@ID> to move, due <t:TS:R>.``, the only
+# mention) or, once the game is over, pings both players; the embed has no title and no fields,
+# only a description of a few lines (players, headline, recent moves, a status or result line,
+# the opening) and a footer ``Game #ID · Variant title · kind``; the image is the board PNG.
+
+TURN_LINE = re.compile(r"<@(?P<id>\d+)> to move(?:, due <t:(?P<due>\d+):R>)?\.")
+"""The content of a running game's board message."""
+STATUS_LINE = re.compile(
+    r"\*\*[^*]+\*\*: .+|Aborted: no result|Takeback asked by .+|Draw offered by .+"
+    r"|\d+-move count: \d+ left.*|.+: \d+ left.*|position repeated .+"
+)
+"""A status line (something pending) or the result line of a finished game."""
+
+
+def board_lines(embed: dict[str, Any]) -> list[str]:
+    """The lines of a board message's description, in order."""
+    return str(embed.get("description") or "").split("\n")
+
+
+def players_line(embed: dict[str, Any]) -> str:
+    """The first line: ``**Alice** (White, 1500?) v **Bob** (Black, 1500?)``."""
+    return board_lines(embed)[0]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of the players line (``name`` already Markdown-escaped)."""
+
+    name: str
+    rating: str | None = None
+    level: int | None = None
+
+    def text(self, colour: str) -> str:
+        """``**Alice** (White, 1500?)``, ``**Alice** (Black)`` (a casual game),
+        ``**DraughtsBot** (White, computer level 3)``."""
+        if self.level is not None:
+            colour += f", computer level {self.level}"
+        elif self.rating:
+            colour += f", {self.rating}"
+        return f"**{self.name}** ({colour})"
+
+
+def seat(name: str, rating: str | None = None, *, level: int | None = None) -> Seat:
+    """One side of the players line as the bot writes it (see :class:`Seat`)."""
+    return Seat(name, rating, level)
+
+
+def players_text(white: Seat, black: Seat) -> str:
+    """The players line for two seats."""
+    return f"{white.text('White')} v {black.text('Black')}"
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """A board message's description, read line by line (absent parts are None)."""
+
+    players: str
+    headline: str | None
+    moves: str | None
+    """The recent moves, without the code span's backticks: ``1. 11-15 22-18 2. 15x22``."""
+    status: str | None
+    """While running: what is pending (``Draw offered by Alice``); once over: the result."""
+    opening: str | None
+    """The ballot's name (what follows ``Opening: ``)."""
+
+
+def board_text(embed: dict[str, Any]) -> BoardText:
+    """The parts of a board message's description (see :class:`BoardText`)."""
+    players, *rest = board_lines(embed)
+    opening = None
+    if rest and rest[-1].startswith("Opening: "):
+        opening = rest.pop().removeprefix("Opening: ")
+    spans = [i for i, line in enumerate(rest) if len(line) > 1 and line[0] == line[-1] == "`"]
+    assert len(spans) <= 1, rest
+    moves = None
+    if spans:
+        (i,) = spans
+        moves = rest[i][1:-1]
+        before, after = rest[:i], rest[i + 1 :]
+    elif rest and STATUS_LINE.fullmatch(rest[-1]):
+        before, after = rest[:-1], rest[-1:]
+    else:
+        before, after = rest, []
+    assert len(after) <= 1, rest
+    return BoardText(
+        players=players,
+        headline="\n".join(before) or None,
+        moves=moves,
+        status=after[0] if after else None,
+        opening=opening,
+    )
+
+
+def headline_of(embed: dict[str, Any]) -> str | None:
+    """What just happened (``Alice played 11-15. Bob to move.``), if the message says."""
+    return board_text(embed).headline
+
+
+def moves_of(embed: dict[str, Any]) -> str | None:
+    """The recent moves shown (``1. 11-15 22-18``), without the backticks; None before any."""
+    return board_text(embed).moves
+
+
+def status_of(embed: dict[str, Any]) -> str | None:
+    """The status line (running) or the result line (over), if there is one."""
+    return board_text(embed).status
+
+
+def last_move_of(embed: dict[str, Any]) -> str | None:
+    """The last move in the recent moves (``15x22``); None before the first move."""
+    moves = moves_of(embed)
+    return None if moves is None else moves.split()[-1]
+
+
+def footer_of(embed: dict[str, Any]) -> str:
+    """The footer text: ``Game #1 · English draughts / American checkers · rated``."""
+    return str(embed["footer"]["text"])
+
+
+def footer_parts(embed: dict[str, Any]) -> tuple[int, str, str]:
+    """The footer's game id, variant title and kind (``rated``, ``casual``, ``aborted,
+    unrated``, with ``, match game N of 2`` when it is one)."""
+    match = re.fullmatch(r"Game #(\d+) · (.+?) · (.+)", footer_of(embed))
+    assert match, embed.get("footer")
+    return int(match[1]), match[2], match[3]
+
+
+def numbered(moves: list[str], last: int = 3) -> str:
+    """The recent moves as the board message shows them, for ``moves`` played from the start
+    (first mover first): the last ``last`` full moves, ``1. 11-15 22-18 2. 15x22``."""
+    full = [f"{i // 2 + 1}. " + " ".join(moves[i : i + 2]) for i in range(0, len(moves), 2)]
+    return " ".join(full[-last:])
+
+
+def to_move_in(request: RecordedRequest | dict[str, Any]) -> str | None:
+    """The user id the content of a board message (a request or a stored message) says is to
+    move (``<@ID> to move[, due <t:TS:R>].``); None when it says no one (a finished game)."""
+    if isinstance(request, RecordedRequest):
+        content = content_of(request)
+    else:
+        content = str(request.get("content") or "")
+    match = TURN_LINE.fullmatch(content)
+    return match["id"] if match else None
+
+
+def due_in(request: RecordedRequest) -> int | None:
+    """The deadline (a Unix time) in a running game's board content, if it shows one."""
+    match = TURN_LINE.fullmatch(content_of(request))
+    return int(match["due"]) if match and match["due"] else None
+
+
+def pinged(request: RecordedRequest) -> list[str]:
+    """The users a message may ping (its ``allowed_mentions.users``), as ids."""
+    allowed = body_of(request).get("allowed_mentions") or {}
+    return [str(u) for u in allowed.get("users") or []]
+
+
+def board_buttons(game_id: int, *, running: bool, abortable: bool = False) -> list[str]:
+    """The custom ids under a board message: Move, Moves (and Abort until both players have
+    moved) while the game runs; a finished game's (Moves, Rematch) are checked by the tests."""
+    if not running:
+        return [f"board:moves:{game_id}"]
+    ids = [f"board:move:{game_id}", f"board:moves:{game_id}"]
+    return [*ids, f"board:abort:{game_id}"] if abortable else ids
+
+
+def board_alt_text(request: RecordedRequest) -> str:
+    """The alt text of the (one) board PNG of a message; fails if it is missing or blank."""
+    pngs = [u for u in attachments_of(request) if u.filename.endswith(".png")]
+    assert len(pngs) == 1, [u.filename for u in attachments_of(request)]
+    text = (pngs[0].description or "").strip()
+    assert text, f"the board image {pngs[0].filename} has no alt text"
+    return text
+
+
+async def buttons_taken_off(
+    users: Users, channel: str, message_id: str, timeout: float = STEP_TIMEOUT
+) -> RecordedRequest:
+    """The edit that took the buttons off an older board message once a newer board of its
+    game was posted (``PATCH`` with ``components: []``); the stored message has none left."""
+    path = rf"/channels/{channel}/messages/{message_id}"
+
+    def found() -> RecordedRequest | None:
+        for r in users.fake.requests:
+            if r.method == "PATCH" and r.path == path and (r.json or {}).get("components") == []:
+                return r
+        return None
+
+    edit: RecordedRequest = await users.bot.alive(users.fake.wait_until(found, timeout=timeout))
+    assert users.fake.messages[message_id]["components"] == []
+    return edit
+
+
+def seats_of(embed: dict[str, Any]) -> tuple[str, str]:
+    """The names (as written, Markdown-escaped) of White and Black in the players line."""
+    match = re.fullmatch(
+        r"\*\*(?P<white>.+?)\*\* \(White.*\) v \*\*(?P<black>.+?)\*\* \(Black.*\)",
+        players_line(embed),
+    )
+    assert match, players_line(embed)
+    return match["white"], match["black"]
+
+
+def white_at_bottom(request: RecordedRequest, size: int = 8) -> bool:
+    """Whether the board PNG of ``request`` shows White at the bottom, read from two pieces
+    that have not moved yet: a black man on PDN square 1 and a white man on the last square
+    (``size * size // 2``).  Where square 1 is drawn unflipped, a flipped board draws the last
+    square, so a light piece there means Black is at the bottom."""
+    image = png_of(request).convert("L")
+    half = layout(size, image.width).square // 6
+
+    def lightness(square: int) -> float:
+        x, y = square_centre(size, image.width, square, False)
+        box = image.crop((x - half, y - half, x + half + 1, y + half + 1))
+        return float(ImageStat.Stat(box).mean[0])
+
+    top, bottom = lightness(1), lightness(size * size // 2)
+    assert abs(top - bottom) > 40, (top, bottom)  # one dark piece, one light one
+    return top < bottom

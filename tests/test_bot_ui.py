@@ -161,9 +161,7 @@ def test_board_message_is_compact_players_move_recent_moves_status_and_game_id()
     embed = game_embed(view, "Alice played 11-15.", "board.png")
     assert embed.fields == []  # one short description instead of a table of fields
     lines = (embed.description or "").split("\n")
-    assert lines[0] == (
-        "\N{MEDIUM WHITE CIRCLE} **Bob** 1523 v \N{MEDIUM BLACK CIRCLE} **Alice** 1500?"
-    )
+    assert lines[0] == ("**Bob** (White, 1523) v **Alice** (Black, 1500?)")
     assert lines[1] == "Alice played 11-15."
     assert lines[2] == "`1. 11-15`"
     assert lines[3] == "Draw offered by Bob"
@@ -195,9 +193,7 @@ def test_status_shows_the_40_move_count_after_a_declined_offer() -> None:
 
 def test_computer_is_named_with_its_level() -> None:
     view = view_of(Game(find_variant("english")), white=COMPUTER, computer_level=4, computer_id=99)
-    assert players_line(view).startswith(
-        "\N{MEDIUM WHITE CIRCLE} **DraughtsBot** (computer, level 4) v"
-    )
+    assert players_line(view).startswith("**DraughtsBot** (White, computer level 4) v")
 
 
 def test_finished_game_shows_the_result_instead_of_the_turn() -> None:

@@ -25,8 +25,11 @@ from e2e_harness import (
     content_of,
     custom_ids,
     embed_of,
+    footer_parts,
     game_id_of,
+    headline_of,
     is_ephemeral,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord
@@ -91,7 +94,8 @@ async def test_a_move_whose_answer_fails_is_posted_in_the_channel_once(
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
     assert expired.hits == 1
     assert stored_plies(bot.database, game_id) == 1
-    assert "played 11-15" in str(post["embeds"][0]["description"])  # type: ignore[index]
+    assert headline_of(post["embeds"][0]) == "Alice played 11-15. Bob to move."  # type: ignore[index]
+    assert to_move_in(post) == BOB
     assert len(str(post["nonce"])) <= 25 and post["enforce_nonce"] is True
     await asyncio.sleep(1.0)  # several scheduler rounds: nothing is posted twice
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
@@ -114,8 +118,9 @@ async def test_a_kill_between_the_move_and_its_post_is_announced_after_the_resta
 
     await bot.start()
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
-    text = str(post["embeds"][0]["description"])  # type: ignore[index]
-    assert "Posted late" in text and "Bob to move" in text, text
+    text = headline_of(post["embeds"][0]) or ""  # type: ignore[index]
+    assert text == "(Posted late: I could not post this at the time.) Bob to move.", text
+    assert to_move_in(post) == BOB
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
 
@@ -143,7 +148,10 @@ async def test_a_refused_answer_tells_the_player_it_went_through(
     with sqlite3.connect(bot.database) as db:
         (game_id,) = db.execute("SELECT id FROM games WHERE status = 'running'").fetchone()
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
-    assert "Alice" in str(post["embeds"][0]["description"])  # type: ignore[index]
+    assert (headline_of(post["embeds"][0]) or "").startswith(  # type: ignore[index]
+        "Bob (White) v Alice (Black): "
+    )
+    assert to_move_in(post) == ALICE
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
 
@@ -169,12 +177,14 @@ async def test_a_matchs_next_game_refused_alone_is_posted_alone(
         skip=2,  # the end of game 1 and its replay go through
     )
     pressed = await resign(users, ALICE, GENERAL, first)
-    assert "Alice resigned" in str(embed_of(await pressed.followup(0))["description"])
+    end = embed_of(await pressed.followup(0))
+    assert (headline_of(end) or "").startswith("Alice resigned")
     told = await pressed.followup(3)  # after the end, the replay and the refused start
     assert refused.hits == 1 and is_ephemeral(told)
     assert content_of(told).startswith("Done, but Discord refused my message")
     [start] = await bot.alive(fake.wait_until(lambda: board_posts(fake, second), timeout=15))
-    assert "match game 2 of 2" in str(start["embeds"][0]["description"])  # type: ignore[index]
+    assert "match game 2 of 2" in (headline_of(start["embeds"][0]) or "")  # type: ignore[index]
+    assert footer_parts(start["embeds"][0])[2] == "rated, match game 2 of 2"  # type: ignore[index]
     await asyncio.sleep(1.0)
     ends = [
         m

@@ -20,10 +20,16 @@ from e2e_harness import (
     channel_posts,
     content_of,
     embed_of,
-    field,
     game_id_of,
+    headline_of,
+    moves_of,
+    numbered,
+    players_line,
+    players_text,
     png_of,
     post_number,
+    seat,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord
@@ -47,6 +53,11 @@ async def answered_at_once(sent: Sent) -> RecordedRequest:
     answer = await sent.callback()
     assert answer.json["type"] == 4, answer.json
     return answer
+
+
+def headline(request: RecordedRequest) -> str:
+    """The headline of a board message ("" when it has none)."""
+    return headline_of(embed_of(request)) or ""
 
 
 def stored_plies(database: Path, game_id: int) -> int:
@@ -80,27 +91,30 @@ async def test_every_level_plays_legal_moves(launch: Launch, fake: FakeDiscord) 
             start, posted = await post_number(users, channel, 0), 1
         seen_threads = set(fake.threads)
         embed = embed_of(start)
-        assert field(embed, "Black") == f"<@{me}> (computer, level {level})"
-        assert embed["description"].endswith("DraughtsBot to move."), embed["description"]
+        assert players_line(embed) == players_text(seat("Alice"), seat("DraughtsBot", level=level))
+        assert headline(start).endswith("DraughtsBot to move."), embed["description"]
+        assert to_move_in(start) == me
         png_of(start)
         # The computer's opening follows as its own post.
-        opening = embed_of(await post_number(users, channel, posted))
-        played = REPLY.fullmatch(opening["description"])
-        assert played, opening["description"]
+        opening = await post_number(users, channel, posted)
+        played = REPLY.fullmatch(headline(opening))
+        assert played, embed_of(opening)["description"]
         local = Game(find_variant("english"))
         local.play(played[1])
 
         mine = local.legal_moves()[0].pdn()
         answer = await answered_at_once(await users.command("move", ALICE, channel, move=mine))
-        moved = MOVED.fullmatch(embed_of(answer)["description"])
+        moved = MOVED.fullmatch(headline(answer))
         assert moved and moved[1] == mine, embed_of(answer)["description"]
         local.play(mine)
-        reply = embed_of(await post_number(users, channel, posted + 1))
-        played = REPLY.fullmatch(reply["description"])
-        assert played, reply["description"]
+        reply = await post_number(users, channel, posted + 1)
+        played = REPLY.fullmatch(headline(reply))
+        assert played, embed_of(reply)["description"]
         local.play(played[1])  # legal where it was played, or this raises
-        assert field(reply, "Move") == str(local.move_number)
-        assert game_id_of(reply) == level
+        # The recent moves, numbered: so the move number too.
+        assert moves_of(embed_of(reply)) == numbered([m.pdn() for m in local.moves])
+        assert to_move_in(reply) == ALICE
+        assert game_id_of(embed_of(reply)) == level
 
 
 async def test_nothing_waits_for_a_long_search(launch: Launch, fake: FakeDiscord) -> None:
@@ -115,13 +129,14 @@ async def test_nothing_waits_for_a_long_search(launch: Launch, fake: FakeDiscord
     game_id = game_id_of(embed_of(await answered_at_once(sent)))
     await answered_at_once(await users.command("move", ALICE, GENERAL, move="11-15"))
     board = await answered_at_once(await users.command("board", BOB, GENERAL))
-    assert "DraughtsBot to move" in embed_of(board)["description"]
+    assert to_move_in(board) == me  # the computer is to move
+    assert content_of(board) == f"<@{me}> to move."  # no deadline for the computer
     png_of(board)
     listed = await answered_at_once(await users.command("moves", BOB, GENERAL))
     assert "DraughtsBot (White) has" in content_of(listed) and "`22-18`" in content_of(listed)
     assert stored_plies(bot.database, game_id) == 1  # still thinking
-    reply = embed_of(await post_number(users, GENERAL, 0, timeout=30))
-    assert REPLY.fullmatch(reply["description"]), reply["description"]
+    reply = await post_number(users, GENERAL, 0, timeout=30)
+    assert REPLY.fullmatch(headline(reply)), embed_of(reply)["description"]
     assert stored_plies(bot.database, game_id) == 2
 
 
@@ -153,7 +168,7 @@ async def test_a_computer_move_cut_off_by_a_crash_is_made_after_the_restart(
     await bot.start()
     post = await bot.alive(fake.wait_until(lambda: channel_posts(fake, GENERAL), timeout=20))
     embed = embed_of(post[0])
-    assert re.fullmatch(r"DraughtsBot played \S+\. Alice to move\.", embed["description"])
+    assert REPLY.fullmatch(headline(post[0])), embed["description"]
     assert game_id_of(embed) == game_id
     assert stored_plies(bot.database, game_id) == 2
     pdn = await users.command("pdn", ALICE, GENERAL)

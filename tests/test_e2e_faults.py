@@ -39,6 +39,7 @@ from e2e_harness import (
     embed_of,
     field,
     game_id_of,
+    headline_of,
     poll,
     user,
 )
@@ -157,7 +158,7 @@ async def answered(users: Users, player: str, move: str) -> None:
     """``/move`` answered at once with the board."""
     callback = await (await users.command("move", player, GENERAL, move=move)).callback()
     assert callback.json["type"] == 4, callback.json
-    assert f"played {move}." in embed_of(callback)["description"]
+    assert f"played {move}." in (headline_of(embed_of(callback)) or "")
 
 
 # -- the interaction's answer fails ------------------------------------------------------------
@@ -246,14 +247,18 @@ async def test_a_timeout_refused_for_permissions_is_announced_once_they_are_back
     """Discord refuses the timeout's post (403 50013, Send Messages taken away): the game
     ends all the same, the announcement waits, and is posted once when the permission is back
     (at the retry after the backoff, 7.5 to 12.5 s on)."""
-    bot, users = await ready(launch, MOVE_TIME_SCALE="0.01", SCHEDULER_INTERVAL_SECONDS="0.2")
-    game_id = await people_game(users, move_time=300)  # 3 s per move, reminded after 1.5 s
+    bot, users = await ready(launch, MOVE_TIME_SCALE="0.02", SCHEDULER_INTERVAL_SECONDS="0.2")
+    game_id = await people_game(users, move_time=300)  # 6 s per move, reminded after 3 s
+    # A move each (well within the time), so that running out of time loses the game: before
+    # a player's first move it would be aborted instead.
+    await answered(users, ALICE, "11-15")
+    await answered(users, BOB, "22-18")
 
     def reminders() -> list[Any]:
         return [p for p in channel_posts(fake, GENERAL) if "half of your time" in content_of(p)]
 
     await bot.alive(poll(reminders, timeout=WAIT))
-    fake.deny(GENERAL, "send_messages")  # before the timeout, 1.5 s away
+    fake.deny(GENERAL, "send_messages")  # before the timeout, 3 s away
 
     def refused() -> list[Any]:
         return [r for r in fake.refusals if re.fullmatch(POSTS, r.path) and r.status == 403]
@@ -324,7 +329,8 @@ BURST_CHANNELS = [f"11000000000000004{n:02d}" for n in range(BURST)]
 
 
 async def timed_out_games(fake: FakeDiscord, database: Path) -> dict[int, str]:
-    """``BURST`` games between people, one per channel, each announced when it started and
+    """``BURST`` games between people, one per channel, each with a move by each player (so
+    running out of time loses the game rather than aborting it), announced as it happened, and
     all past their deadline: the bot times them all out in its first check.  Their ids, with
     their channels."""
     for n, channel in enumerate(BURST_CHANNELS):
@@ -345,6 +351,8 @@ async def timed_out_games(fake: FakeDiscord, database: Path) -> dict[int, str]:
             assert challenge.challenge is not None
             started = await service.accept(challenge.challenge.id, int(BOB))
             assert started.game is not None
+            for player, move in ((ALICE, "11-15"), (BOB, "22-18")):
+                await service.move(int(player), move, channel_id=int(channel))
             games[started.game.id] = channel
     finally:
         await service.close()

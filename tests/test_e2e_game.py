@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import io
+import re
+import time
 from typing import Any
 
 import pytest
@@ -22,14 +24,30 @@ from e2e_harness import (
     OFFTOPIC,
     Sent,
     Users,
+    board_alt_text,
+    board_buttons,
+    buttons_taken_off,
     channel_posts,
     content_of,
     custom_ids,
+    due_in,
     embed_of,
     field,
+    footer_of,
+    footer_parts,
     game_id_of,
+    headline_of,
     is_ephemeral,
+    last_move_of,
+    moves_of,
+    numbered,
+    pinged,
+    players_line,
+    players_text,
     png_of,
+    seat,
+    status_of,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord, RecordedRequest
@@ -71,27 +89,46 @@ def check_board(
     game_id: int,
     white: str,
     black: str,
-    ply: int,
+    moves: list[str],
     to_move: str | None,
+    kind: str = "rated",
+    ratings: tuple[str, str] = ("1500?", "1500?"),
 ) -> dict[str, Any]:
-    """A board message: players, move number, whose turn, footer, and a real PNG named after the
-    game and ply that the embed shows.  Returns the embed."""
+    """A board message after ``moves``: the players with their colours and ratings, the recent
+    moves (so the move number), whose turn it is (the content's one mention, allowed to ping),
+    the footer (game, variant, kind), the buttons of a running game, and a real PNG named after
+    the game and ply that the embed shows, with alt text naming the game and its players.
+    Returns the embed."""
     embed = embed_of(request)
+    ply = len(moves)
+    assert "title" not in embed and not embed.get("fields"), embed
     assert game_id_of(embed) == game_id
-    assert embed["title"] == f"{NAMES[white]} v {NAMES[black]}"
-    assert field(embed, "White") == mention(white)
-    assert field(embed, "Black") == mention(black)
-    assert field(embed, "Variant") == ENGLISH_TITLE
-    assert field(embed, "Move") == str(ply // 2 + 1)
+    assert footer_of(embed) == f"Game #{game_id} · {ENGLISH_TITLE} · {kind}"
+    assert footer_parts(embed) == (game_id, ENGLISH_TITLE, kind)
+    assert players_line(embed) == players_text(
+        seat(NAMES[white], ratings[0]), seat(NAMES[black], ratings[1])
+    )
+    assert moves_of(embed) == (numbered(moves) if moves else None)
     name = f"game-{game_id}-{ply}.png"
     assert embed["image"]["url"] == f"attachment://{name}"
     assert name in request.files, list(request.files)
+    assert board_alt_text(request).startswith(
+        f"Game #{game_id}, {NAMES[white]} (White) v {NAMES[black]} (Black). "
+    )
     image = png_of(request)
     assert image.width == BOARD_WIDTH
     assert BOARD_WIDTH <= image.height <= BOARD_WIDTH * 5 // 4  # the board and a status line
     if to_move is not None:
-        assert field(embed, "To move") == mention(to_move)
-        assert content_of(request) == f"{mention(to_move)}, your move."
+        assert to_move_in(request) == to_move
+        assert due_in(request) is not None
+        assert content_of(request) == f"{mention(to_move)} to move, due <t:{due_in(request)}:R>."
+        assert to_move in pinged(request)
+        assert custom_ids(request) == board_buttons(game_id, running=True, abortable=ply < 2)
+    else:
+        assert to_move_in(request) is None
+        assert custom_ids(request)[:1] == [f"board:moves:{game_id}"]
+        assert not any(i.startswith(("board:move:", "board:abort:")) for i in custom_ids(request))
+        assert status_of(embed) is not None  # the result
     return embed
 
 
@@ -117,6 +154,12 @@ async def challenge(
     embed = embed_of(callback)
     assert embed["title"] == f"Challenge: {ENGLISH_TITLE}"
     assert embed["footer"]["text"] == f"Challenge #{challenge_id}"
+    if "move_time" not in options:
+        # Open as long as a move may take (a day by default), up to the cap (a day).
+        assert field(embed, "Time per move") == "1 day"
+        expires = re.fullmatch(r"<t:(\d+):R>", field(embed, "Expires"))
+        assert expires, field(embed, "Expires")
+        assert 86400 - 120 < int(expires[1]) - time.time() <= 86400 + 5
     assert custom_ids(callback) == [
         f"challenge:accept:{challenge_id}",
         f"challenge:decline:{challenge_id}",
@@ -144,7 +187,16 @@ async def start_game(
     assert custom_ids(edit) == []
     board = await accepted.followup(0)
     assert not is_ephemeral(board)
-    check_board(board, game_id=game_id, white=opponent, black=challenger, ply=0, to_move=challenger)
+    embed = check_board(
+        board, game_id=game_id, white=opponent, black=challenger, moves=[], to_move=challenger
+    )
+    assert headline_of(embed) == (
+        f"{NAMES[opponent]} (White) v {NAMES[challenger]} (Black): {ENGLISH_TITLE}. "
+        f"{NAMES[challenger]} to move."
+    )
+    assert status_of(embed) is None  # nothing pending
+    # The game's start pings both players; the content names only the one to move.
+    assert sorted(pinged(board)) == sorted([challenger, opponent])
     return board
 
 
@@ -155,6 +207,11 @@ async def move(users: Users, player: str, text: str, channel: str = GENERAL) -> 
     assert callback.json["type"] == MESSAGE, callback.json
     assert not is_ephemeral(callback), content_of(callback)
     return callback
+
+
+def pdns(game: Game) -> list[str]:
+    """The moves of ``game`` so far, in PDN."""
+    return [m.pdn() for m in game.moves]
 
 
 def legal(game: Game, prefix: str = "") -> list[str]:
@@ -190,7 +247,7 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
     rules_game = Game(find_variant("english"))
 
     # Alice (Black) challenges Bob (White); Bob accepts; Alice moves first.
-    await start_game(users, ALICE, BOB, challenge_id=1, game_id=1)
+    first_board = await start_game(users, ALICE, BOB, challenge_id=1, game_id=1)
 
     # Autocomplete: the player to move gets their legal moves matching what they typed, as
     # full PDN; anyone else gets nothing.
@@ -204,9 +261,16 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
 
     board = await move(users, ALICE, "11-15")
     rules_game.play("11-15")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=1, to_move=BOB)
-    assert embed["description"] == "Alice played 11-15. Bob to move."
-    assert field(embed, "Last move") == "`11-15`"
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=BOB
+    )
+    assert headline_of(embed) == "Alice played 11-15. Bob to move."
+    assert moves_of(embed) == "1. 11-15" and last_move_of(embed) == "11-15"
+    assert pinged(board) == [BOB]  # only the player to move
+    # The first board lost its buttons: only the newest board of a game can be tapped.
+    first_message = users.fake.message_of(first_board)
+    assert first_message is not None
+    await buttons_taken_off(users, GENERAL, first_message["id"])
 
     # Wrong turn and an illegal move: private answers, nothing changes.
     wrong_turn = await users.command("move", ALICE, GENERAL, move="15-19")
@@ -218,9 +282,13 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
 
     board = await move(users, BOB, "22-18")
     rules_game.play("22-18")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=2, to_move=ALICE)
-    assert embed["description"] == "Bob played 22-18. Alice to move."
-    assert field(embed, "Move") == "2"
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=ALICE
+    )
+    assert headline_of(embed) == "Bob played 22-18. Alice to move."
+    assert moves_of(embed) == "1. 11-15 22-18"
+    # Both players have moved: no Abort any more.
+    assert custom_ids(board) == ["board:move:1", "board:moves:1"]
 
     # A capture is compulsory: autocomplete offers only captures, and a step is refused.
     choices = await users.autocomplete("move", ALICE, GENERAL, "move", move="")
@@ -229,15 +297,20 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
     assert (await refusal(not_capturing)).endswith(MOVE_HINT)
     board = await move(users, ALICE, "15x22")
     rules_game.play("15x22")
-    check_board(board, game_id=1, white=BOB, black=ALICE, ply=3, to_move=BOB)
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=BOB
+    )
+    assert moves_of(embed) == "1. 11-15 22-18 2. 15x22"  # move 2
 
     choices = await users.autocomplete("move", BOB, GENERAL, "move", move="2")
     assert [c["value"] for c in choices] == legal(rules_game, "2") == ["25x18", "26x17"]
     assert all("x" in c["value"] for c in choices)
     board = await move(users, BOB, "25x18")
     rules_game.play("25x18")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=4, to_move=ALICE)
-    assert field(embed, "Last move") == "`25x18`"
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=ALICE
+    )
+    assert last_move_of(embed) == "25x18"
 
     # Alice offers a draw; Bob declines with the button, which starts the 40-move count.
     offer = await users.command("draw", ALICE, GENERAL, action="offer")
@@ -255,12 +328,18 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
 
     board = await move(users, ALICE, "8-11")
     rules_game.play("8-11")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=5, to_move=BOB)
-    assert "40-move count: 40 left" in field(embed, "Status")
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=BOB
+    )
+    assert status_of(embed) == "40-move count: 40 left"
     board = await move(users, BOB, "29-25")
     rules_game.play("29-25")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=6, to_move=ALICE)
-    assert "40-move count: 39 left" in field(embed, "Status")
+    embed = check_board(
+        board, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=ALICE
+    )
+    assert status_of(embed) == "40-move count: 39 left"
+    # The last three full moves (here all of them), numbered.
+    assert moves_of(embed) == "1. 11-15 22-18 2. 15x22 25x18 3. 8-11 29-25"
 
     # Alice resigns: a private confirmation first, then the public result.
     resign = await users.command("resign", ALICE, GENERAL)
@@ -276,16 +355,19 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
 
     final = await pressed.followup(0)
     assert not is_ephemeral(final)
-    embed = check_board(final, game_id=1, white=BOB, black=ALICE, ply=6, to_move=None)
+    embed = check_board(
+        final, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=None
+    )
     # A rated game: both start at 1500?/350, so the changes are equal and opposite.
-    assert embed["description"] == (
+    assert headline_of(embed) == (
         "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
     )
-    assert field(embed, "Result") == "**1-0**: Bob wins (Black resigned)"
-    with_status = [f["name"] for f in embed["fields"] if f["name"] in ("To move", "Status")]
-    assert with_status == []
+    # The result replaces the status line: nobody is to move, no count is pending.
+    assert status_of(embed) == "**1-0**: Bob wins (Black resigned)"
+    assert "40-move count" not in embed["description"]
     assert content_of(final) == f"{mention(BOB)} {mention(ALICE)}"
-    assert custom_ids(final) == ["rematch:1"]
+    assert sorted(pinged(final)) == sorted([ALICE, BOB])
+    assert custom_ids(final) == ["board:moves:1", "rematch:1"]
     assert sorted(final.files) == ["draughts-game-1.pdn", "game-1-6.png"]
 
     record = read_game(final.files["draughts-game-1.pdn"])
@@ -335,7 +417,7 @@ async def test_outsiders_are_refused_privately(launch: Any, fake: FakeDiscord) -
     accepted = await users.press("challenge:accept:1", message, BOB)
     assert (await accepted.callback()).json["type"] == UPDATE
     board = await accepted.followup(0)
-    check_board(board, game_id=1, white=BOB, black=ALICE, ply=0, to_move=ALICE)
+    check_board(board, game_id=1, white=BOB, black=ALICE, moves=[], to_move=ALICE)
 
     not_playing = "You are not playing in this game (Bob v Alice)."
     assert await refusal(await users.command("move", CAROL, GENERAL, move="11-15")) == not_playing
@@ -356,9 +438,9 @@ async def test_outsiders_are_refused_privately(launch: Any, fake: FakeDiscord) -
 
     # Nothing the outsider did changed the game: Alice's move is move 1, the offer still stands.
     board = await move(users, ALICE, "11-15")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, ply=1, to_move=BOB)
-    assert embed["description"] == "Alice played 11-15. Bob to move."
-    assert "Draw offered by Alice" in field(embed, "Status")
+    embed = check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=BOB)
+    assert headline_of(embed) == "Alice played 11-15. Bob to move."
+    assert status_of(embed) == "Draw offered by Alice"
 
 
 async def test_two_games_in_two_channels(launch: Any, fake: FakeDiscord) -> None:
@@ -367,7 +449,10 @@ async def test_two_games_in_two_channels(launch: Any, fake: FakeDiscord) -> None
     # Alice (White), so Alice plays in both and her moves go to the channel's own game.
     await start_game(users, ALICE, BOB, GENERAL, challenge_id=1, game_id=1)
     await start_game(users, CAROL, ALICE, DRAUGHTS, challenge_id=2, game_id=2)
-    assert field(embed_of(await move(users, CAROL, "9-13", DRAUGHTS)), "Last move") == "`9-13`"
+    board = await move(users, CAROL, "9-13", DRAUGHTS)
+    check_board(board, game_id=2, white=ALICE, black=CAROL, moves=["9-13"], to_move=ALICE)
+    assert last_move_of(embed_of(board)) == "9-13"
+    so_far: dict[int, list[str]] = {1: [], 2: ["9-13"]}
 
     steps = [
         (GENERAL, ALICE, "11-15", 1, (BOB, ALICE), 1, BOB),
@@ -379,13 +464,20 @@ async def test_two_games_in_two_channels(launch: Any, fake: FakeDiscord) -> None
     ]
     for channel, player, text, game_id, (white, black), ply, next_player in steps:
         board = await move(users, player, text, channel)
+        so_far[game_id].append(text)
+        assert len(so_far[game_id]) == ply
         embed = check_board(
-            board, game_id=game_id, white=white, black=black, ply=ply, to_move=next_player
+            board,
+            game_id=game_id,
+            white=white,
+            black=black,
+            moves=so_far[game_id],
+            to_move=next_player,
         )
-        assert embed["description"] == (
+        assert headline_of(embed) == (
             f"{NAMES[player]} played {text}. {NAMES[next_player]} to move."
         )
-        assert field(embed, "Last move") == f"`{text}`"
+        assert last_move_of(embed) == text
 
     # Autocomplete follows the channel too: in #draughts it is Carol's turn, in #general Bob's.
     general = await users.autocomplete("move", BOB, GENERAL, "move", move="")
@@ -422,7 +514,7 @@ async def test_game_in_a_thread(launch: Any, fake: FakeDiscord) -> None:
     assert custom_ids(edit) == []
 
     posts = await users.bot.alive(fake.wait_until(lambda: channel_posts(fake, thread)))
-    check_board(posts[0], game_id=1, white=BOB, black=ALICE, ply=0, to_move=ALICE)
+    check_board(posts[0], game_id=1, white=BOB, black=ALICE, moves=[], to_move=ALICE)
     assert channel_posts(fake, GENERAL) == []
 
     # The game lives in the thread: moves there work, the parent channel has no game.
@@ -430,12 +522,12 @@ async def test_game_in_a_thread(launch: Any, fake: FakeDiscord) -> None:
     choices = await users.autocomplete("move", ALICE, thread, "move", move="11")
     assert [c["value"] for c in choices] == ["11-15", "11-16"]
     board = await move(users, ALICE, "11-15", thread)
-    check_board(board, game_id=1, white=BOB, black=ALICE, ply=1, to_move=BOB)
+    check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=BOB)
     assert await refusal(await users.command("move", ALICE, thread, move="15-19")) == (
         "It is Bob's turn."
     )
     board = await move(users, BOB, "22-18", thread)
-    check_board(board, game_id=1, white=BOB, black=ALICE, ply=2, to_move=ALICE)
+    check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15", "22-18"], to_move=ALICE)
 
 
 async def test_second_game_in_a_busy_channel_opens_a_thread(launch: Any, fake: FakeDiscord) -> None:
@@ -454,15 +546,15 @@ async def test_second_game_in_a_busy_channel_opens_a_thread(launch: Any, fake: F
     assert field(embed_of(edit), "Status") == f"Accepted: game #2 in <#{thread}>"
     assert custom_ids(edit) == []
     posts = await users.bot.alive(fake.wait_until(lambda: channel_posts(fake, thread)))
-    check_board(posts[0], game_id=2, white=ALICE, black=CAROL, ply=0, to_move=CAROL)
+    check_board(posts[0], game_id=2, white=ALICE, black=CAROL, moves=[], to_move=CAROL)
 
     # Each place keeps its own game.
     board = await move(users, CAROL, "9-13", thread)
-    check_board(board, game_id=2, white=ALICE, black=CAROL, ply=1, to_move=ALICE)
+    check_board(board, game_id=2, white=ALICE, black=CAROL, moves=["9-13"], to_move=ALICE)
     board = await move(users, ALICE, "11-15", DRAUGHTS)
-    check_board(board, game_id=1, white=BOB, black=ALICE, ply=1, to_move=BOB)
+    check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=BOB)
     board = await move(users, ALICE, "22-18", thread)
-    check_board(board, game_id=2, white=ALICE, black=CAROL, ply=2, to_move=CAROL)
+    check_board(board, game_id=2, white=ALICE, black=CAROL, moves=["9-13", "22-18"], to_move=CAROL)
 
 
 async def test_decline_and_cancel_close_the_challenge(launch: Any, fake: FakeDiscord) -> None:
@@ -522,9 +614,9 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     assert custom_ids(edit) == []
 
     final = await accepted.followup(0)
-    embed = check_board(final, game_id=1, white=BOB, black=ALICE, ply=1, to_move=None)
-    assert field(embed, "Result") == "**1/2-1/2**: draw (draw by agreement)"
-    assert custom_ids(final) == ["rematch:1"]
+    embed = check_board(final, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=None)
+    assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
+    assert custom_ids(final) == ["board:moves:1", "rematch:1"]
     record = read_game(final.files["draughts-game-1.pdn"])
     assert record.tags["Result"] == "1/2-1/2"
     assert record.game.result() == "1/2-1/2"
@@ -535,7 +627,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     gif = gif_of(replay, "game-1.gif")
     assert gif.n_frames == 2
     final_message = followup_message(fake, accepted, 0)
-    assert custom_ids(final_message) == ["rematch:1"]
+    assert custom_ids(final_message) == ["board:moves:1", "rematch:1"]
 
     # Rematch: Alice (Black in game 1) asks; the challenge has the colours swapped.
     asked = await users.press("rematch:1", final_message, ALICE)
@@ -556,7 +648,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     answered = await users.press("rematch:1", final_message, BOB)
     board = await answered.callback()
     assert board.json["type"] == MESSAGE and not is_ephemeral(board)
-    check_board(board, game_id=2, white=ALICE, black=BOB, ply=0, to_move=BOB)
+    check_board(board, game_id=2, white=ALICE, black=BOB, moves=[], to_move=BOB)
 
     # The rematch challenge's message is closed (its buttons gone), and a press on a screen
     # that still shows them is refused.
@@ -568,4 +660,34 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     stale = await users.press("challenge:accept:2", as_seen_before, BOB)
     assert await refusal(stale) == "That challenge is no longer open (accepted)."
     board = await move(users, BOB, "11-15")
-    check_board(board, game_id=2, white=ALICE, black=BOB, ply=1, to_move=ALICE)
+    check_board(board, game_id=2, white=ALICE, black=BOB, moves=["11-15"], to_move=ALICE)
+
+
+async def test_russian_moves_are_shown_in_algebraic_notation(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """Russian (and Brazilian) draughts write moves on coordinates, in the headline and the
+    recent moves alike; White moves first there."""
+    _, users = await launch()
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="russian", color="white"
+    )
+    assert (await sent.callback()).json["type"] == MESSAGE
+    accepted = await users.press("challenge:accept:1", sent.message(), BOB)
+    assert (await accepted.callback()).json["type"] == UPDATE
+    board = await accepted.followup(0)
+    embed = embed_of(board)
+    assert footer_parts(embed) == (1, "Russian draughts", "rated")
+    assert players_line(embed) == players_text(seat("Alice", "1500?"), seat("Bob", "1500?"))
+    assert to_move_in(board) == ALICE
+
+    board = await move(users, ALICE, "c3-d4")
+    embed = embed_of(board)
+    assert headline_of(embed) == "Alice played c3-d4. Bob to move."
+    assert moves_of(embed) == "1. c3-d4"
+    board = await move(users, BOB, "f6-g5")
+    embed = embed_of(board)
+    assert headline_of(embed) == "Bob played f6-g5. Alice to move."
+    assert moves_of(embed) == "1. c3-d4 f6-g5"
+    assert to_move_in(board) == ALICE
+    assert board_alt_text(board).startswith("Game #1, Alice (White) v Bob (Black). ")

@@ -1,6 +1,6 @@
-"""End to end, the commands that look things up or end a game from outside: ``/abort`` (moderators
-only), ``/board``, ``/moves``, ``/pdn``, ``/games``, ``/rules``, ``/help``, and the answer every
-game command gives in a channel without a game.
+"""End to end, the commands that look things up or end a game from outside: ``/abort`` (the players
+until both have moved, moderators any time), ``/board``, ``/moves``, ``/pdn``, ``/games``,
+``/rules``, ``/help``, and the answer every game command gives in a channel without a game.
 
 The real bot process runs against the fake Discord (``tests/e2e_harness.py``); what the bot
 shows is checked against :mod:`rules` (legal moves, PDN records, variant facts).
@@ -20,14 +20,25 @@ from e2e_harness import (
     OFFTOPIC,
     Launch,
     Users,
+    board_text,
     content_of,
     custom_ids,
+    due_in,
     embed_of,
     field,
+    footer_parts,
     game_id_of,
+    headline_of,
     is_ephemeral,
+    pinged,
+    players_line,
+    players_text,
     png_of,
+    seat,
+    status_of,
+    to_move_in,
     user,
+    white_at_bottom,
 )
 from fake_discord import FakeDiscord, RecordedRequest
 
@@ -66,32 +77,45 @@ async def private(users: Users, name: str, player: str, channel: str, **options:
     return content_of(answer)
 
 
-async def test_abort_is_for_moderators(launch: Launch, fake: FakeDiscord) -> None:
+ENGLISH = "English draughts / American checkers"
+OUTSIDER_ABORT = "Only the players (before both have moved) or moderators can abort a game."
+TOO_LATE = (
+    "Both players have moved, so the game can no longer be aborted: resign or offer a draw instead."
+)
+
+
+async def test_abort_by_a_moderator_any_time(launch: Launch, fake: FakeDiscord) -> None:
     _, users = await launch()
     (sync,) = fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands")
     (abort,) = [c for c in sync.json if c["name"] == "abort"]
-    assert int(abort["default_member_permissions"]) == 1 << 13  # Manage Messages
+    # Anyone may use it (the bot decides who may abort what), not only Manage Messages.
+    assert abort.get("default_member_permissions") is None
 
+    # Alice (a moderator) plays White against Bob; both make a move.
     game_id = await human_game(users, ALICE, BOB, GENERAL)
-    moved = await ask(users, "move", BOB, GENERAL, move="11-15")
-    assert moved.json["type"] == 4
+    for player, move in ((BOB, "11-15"), (ALICE, "22-18")):
+        moved = await ask(users, "move", player, GENERAL, move=move)
+        assert moved.json["type"] == 4
 
-    for outsider in (BOB, CAROL):
-        refusal = await private(users, "abort", outsider, GENERAL)
-        assert refusal == "Only moderators can abort a game."
+    # Now neither an outsider nor a player who is not a moderator may abort it.
+    assert await private(users, "abort", CAROL, GENERAL) == OUTSIDER_ABORT
+    assert await private(users, "abort", BOB, GENERAL) == TOO_LATE
     games = await ask(users, "games", CAROL, GENERAL)
     assert embed_of(games)["title"] == "Running games (1)"
 
+    # A moderator still may.
     answer = await ask(users, "abort", ALICE, GENERAL)
     assert answer.json["type"] == 4 and not is_ephemeral(answer)
     embed = embed_of(answer)
-    assert embed["description"] == f"Game #{game_id} (Alice v Bob) was aborted by a moderator."
-    assert field(embed, "Result") == "Aborted: no result"
+    assert headline_of(embed) == f"Game #{game_id} (Alice v Bob) was aborted by a moderator."
+    assert status_of(embed) == "Aborted: no result"
+    assert footer_parts(embed) == (game_id, ENGLISH, "aborted, unrated")
     assert game_id_of(embed) == game_id
-    assert custom_ids(answer) == []  # no Rematch after an abort
+    assert custom_ids(answer) == [f"board:moves:{game_id}"]  # no Rematch after an abort
+    assert to_move_in(answer) is None
     png_of(answer)
     record = read_game(answer.files[f"draughts-game-{game_id}.pdn"]).game
-    assert [m.pdn() for m in record.moves] == ["11-15"]
+    assert [m.pdn() for m in record.moves] == ["11-15", "22-18"]
     assert set(re.findall(r"<@(\d+)>", content_of(answer))) == {ALICE, BOB}
 
     # The channel is free again; its last game's record is still there.
@@ -104,23 +128,84 @@ async def test_abort_is_for_moderators(launch: Launch, fake: FakeDiscord) -> Non
     assert not any(name.endswith(".gif") for r in fake.requests for name in r.files)
 
 
+async def test_abort_by_a_player_before_both_have_moved(launch: Launch, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    # Carol (White) v Bob (Black), neither a moderator; Bob moves, Carol has not yet.
+    game_id = await human_game(users, CAROL, BOB, GENERAL)
+    board = await ask(users, "move", BOB, GENERAL, move="11-15")
+    assert board.json["type"] == 4
+    # The board still offers Abort: not both players have moved.
+    assert custom_ids(board) == [
+        f"board:move:{game_id}",
+        f"board:moves:{game_id}",
+        f"board:abort:{game_id}",
+    ]
+    # Bob presses it on the newest board: the game ends with no result.
+    message = fake.message_of(board)
+    assert message is not None
+    pressed = await users.press(f"board:abort:{game_id}", message, BOB)
+    answer = await pressed.callback()
+    assert answer.json["type"] == 4 and not is_ephemeral(answer), answer.json
+    embed = embed_of(answer)
+    assert headline_of(embed) == (
+        f"Game #{game_id} (Carol v Bob) was aborted by Bob before both players had moved: "
+        "no result."
+    )
+    assert status_of(embed) == "Aborted: no result"
+    assert footer_parts(embed) == (game_id, ENGLISH, "aborted, unrated")
+    assert custom_ids(answer) == [f"board:moves:{game_id}"]
+    record = read_game(answer.files[f"draughts-game-{game_id}.pdn"]).game
+    assert [m.pdn() for m in record.moves] == ["11-15"] and record.result() == "*"
+    assert await private(users, "abort", BOB, GENERAL) == NO_GAME_HERE
+
+    # A second game: Carol may abort with the command too, before her first move.
+    game_id = await human_game(users, CAROL, BOB, GENERAL)
+    answer = await ask(users, "abort", CAROL, GENERAL)
+    assert answer.json["type"] == 4 and not is_ephemeral(answer)
+    assert headline_of(embed_of(answer)) == (
+        f"Game #{game_id} (Carol v Bob) was aborted by Carol before both players had moved: "
+        "no result."
+    )
+    # Neither game counted: no ratings.
+    for player in (BOB, CAROL):
+        stats = await ask(users, "stats", player, GENERAL)
+        assert field(embed_of(stats), "Rating") == "unrated: no rated games yet"
+
+
 async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> None:
     _, users = await launch()
     game_id = await human_game(users, ALICE, BOB, GENERAL)
     local = Game(find_variant("english"))
 
-    # /board: public, from the side to move (Black) by default; flip shows the other side.
+    # /board: public, with White at the bottom (the game's one orientation, whoever is to
+    # move: Black here); flip shows the other side.
     board = await ask(users, "board", CAROL, GENERAL)
     assert board.json["type"] == 4 and not is_ephemeral(board)
     embed = embed_of(board)
     assert game_id_of(embed) == game_id
-    assert embed["description"] == "Move 1: Bob to move."
-    assert content_of(board) == ""  # showing the board pings nobody
+    assert players_line(embed) == players_text(seat("Alice", "1500?"), seat("Bob", "1500?"))
+    shown = board_text(embed)
+    assert shown.headline is None and shown.moves is None and shown.status is None
+    # It says whose turn it is (move 1: Bob), but showing the board pings nobody.
+    assert to_move_in(board) == BOB
+    assert content_of(board) == f"<@{BOB}> to move, due <t:{due_in(board)}:R>."
+    assert pinged(board) == []
+    assert white_at_bottom(board)
     flipped = await ask(users, "board", CAROL, GENERAL, flip=True)
     normal, other = png_of(board), png_of(flipped)
     assert normal.size == other.size
     assert normal.tobytes() != other.tobytes()
+    assert not white_at_bottom(flipped)
     assert normal.tobytes() == png_of(await ask(users, "board", BOB, GENERAL)).tobytes()
+
+    # text: a private diagram for screen readers, White at the bottom too.
+    text = await private(users, "board", CAROL, GENERAL, text=True)
+    assert text.startswith(f"Game #{game_id}, Alice (White) v Bob (Black)"), text
+    diagram = text.split("```")[1]
+    rows = [line for line in diagram.split("\n") if re.match(r"[1-8] ", line)]
+    assert [line[0] for line in rows] == list("87654321")
+    assert "b" in rows[0] and "w" not in rows[0] and "w" in rows[-1] and "b" not in rows[-1]
+    assert "Black to move." in diagram
 
     # /moves: private, anyone may look, exactly the legal moves.
     text = await private(users, "moves", CAROL, GENERAL)
@@ -133,6 +218,8 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
         answer = await ask(users, "move", player, GENERAL, move=move)
         assert answer.json["type"] == 4, answer.json
         local.play(move)
+        # The board keeps White at the bottom whoever is to move.
+        assert white_at_bottom(answer)
     text = await private(users, "moves", ALICE, GENERAL)
     legal = {m.pdn() for m in local.legal_moves()}
     assert legal and all("x" in m for m in legal)

@@ -26,17 +26,30 @@ from e2e_harness import (
     Launch,
     Sent,
     Users,
+    board_buttons,
+    board_text,
     channel,
     channel_posts,
     content_of,
     custom_ids,
+    due_in,
     embed_of,
     field,
     first_answer,
+    footer_parts,
     game_id_of,
+    headline_of,
     is_ephemeral,
+    last_move_of,
+    moves_of,
+    players_line,
+    players_text,
     png_of,
     post_number,
+    seat,
+    seats_of,
+    status_of,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord, RecordedRequest
@@ -214,7 +227,10 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
 
     # Game 1: Bob (White) v Alice (Black), rated; Alice resigns after four moves.
     game_id, board = await human_game(users, BOB, ALICE, GENERAL)
-    assert field(embed_of(board), "Game") == "Rated"
+    assert footer_parts(embed_of(board)) == (game_id, ENGLISH, "rated")
+    assert players_line(embed_of(board)) == players_text(
+        seat("Bob", "1500?"), seat("Alice", "1500?")
+    )
     local = english()
     for player, text in ((ALICE, "11-15"), (BOB, "23-19"), (ALICE, "8-11"), (BOB, "22-17")):
         await move(users, player, GENERAL, text)
@@ -222,18 +238,21 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     pressed = await resign(users, ALICE, GENERAL, game_id)
     final = await pressed.followup(0)
     embed = embed_of(final)
-    assert embed["description"] == (
+    assert headline_of(embed) == (
         "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
     )
-    assert field(embed, "Game") == "Rated"
-    assert custom_ids(final) == [f"rematch:{game_id}"]
+    assert footer_parts(embed) == (game_id, ENGLISH, "rated")
+    assert custom_ids(final) == [f"board:moves:{game_id}", f"rematch:{game_id}"]
     # The replay follows (awaited: a stop while it is still being sent logs a traceback).
     assert gif_frames(await pressed.followup(1), f"game-{game_id}.gif") == len(plies(local)) + 1
 
     # Game 2: Carol v Bob in #draughts, aborted by a moderator: no result, no rating.
     aborted_id, _ = await human_game(users, CAROL, BOB, DRAUGHTS)
     answer = await (await users.command("abort", ALICE, DRAUGHTS)).callback()
-    assert field(embed_of(answer), "Result") == "Aborted: no result"
+    embed = embed_of(answer)
+    assert headline_of(embed) == f"Game #{aborted_id} (Carol v Bob) was aborted by a moderator."
+    assert status_of(embed) == "Aborted: no result"
+    assert footer_parts(embed) == (aborted_id, ENGLISH, "aborted, unrated")
 
     # /stats: yours by default, anyone's with `user`; private.
     stats = await private_embed(users, "stats", ALICE, OFFTOPIC)
@@ -349,7 +368,7 @@ async def test_takebacks_between_people_and_against_the_computer(
     assert custom_ids(request) == [f"takeback:accept:{first}", f"takeback:decline:{first}"]
     offer = copy.deepcopy(asked.message())
     board = await (await users.command("board", CAROL, GENERAL)).callback()
-    assert field(embed_of(board), "Status").startswith("Takeback asked by Alice")
+    assert status_of(embed_of(board)) == "Takeback asked by Alice"
 
     # Only Bob may answer: Carol is not playing, Alice cannot grant her own request.
     for action in ("accept", "decline"):
@@ -375,7 +394,8 @@ async def test_takebacks_between_people_and_against_the_computer(
         "A takeback was already declined in this position; play on, or ask after the next move."
     )
     board = await (await users.command("board", CAROL, GENERAL)).callback()
-    assert "Takeback" not in field(embed_of(board), "Status")
+    assert status_of(embed_of(board)) is None  # nothing pending any more
+    assert "Takeback" not in embed_of(board)["description"]
 
     # After Bob's next move Alice asks again (her move and his reply); Bob allows it.
     await move(users, BOB, GENERAL, "8-11")
@@ -401,9 +421,9 @@ async def test_takebacks_between_people_and_against_the_computer(
     board = await allowed.followup(0)
     embed = embed_of(board)
     assert board_ply(board, game_id) == local.ply == 1
-    assert field(embed, "Last move") == "`11-15`"
-    assert field(embed, "To move") == mention(ALICE)
-    assert content_of(board) == f"{mention(ALICE)}, your move."
+    assert moves_of(embed) == "1. 11-15" and last_move_of(embed) == "11-15"
+    assert to_move_in(board) == ALICE
+    assert content_of(board) == f"{mention(ALICE)} to move, due <t:{due_in(board)}:R>."
     _, record = await pdn_game(users, CAROL, OFFTOPIC, game=game_id)
     assert plies(record) == plies(local) == ["11-15"]
     assert record.position == local.position
@@ -433,21 +453,24 @@ async def test_takebacks_between_people_and_against_the_computer(
         "You have no move of your own to take back yet."
     )
     answer = await (await users.command("move", CAROL, OFFTOPIC, move="11-15")).callback()
-    assert embed_of(answer)["description"] == "Carol played 11-15. DraughtsBot to move."
+    assert headline_of(embed_of(answer)) == "Carol played 11-15. DraughtsBot to move."
     assert board_ply(answer, computer_game) == 1
     posted = await post_number(users, OFFTOPIC, 0)  # the computer's reply
     reply = re.fullmatch(
-        r"DraughtsBot played (\S+)\. Carol to move\.", embed_of(posted)["description"]
+        r"DraughtsBot played (\S+)\. Carol to move\.", headline_of(embed_of(posted)) or ""
     )
     assert reply, embed_of(posted)["description"]
     assert board_ply(posted, computer_game) == 2
     taken = await (await users.command("takeback", CAROL, OFFTOPIC)).callback()
     assert taken.json["type"] == MESSAGE and not is_ephemeral(taken), taken.json
-    assert custom_ids(taken) == []
+    # Granted at once: no request buttons, only the board's own (Carol has no move left,
+    # so the game may be aborted again).
+    assert custom_ids(taken) == board_buttons(computer_game, running=True, abortable=True)
     embed = embed_of(taken)
-    assert embed["description"] == "Carol took back their last move and the reply. Carol to move."
+    assert headline_of(embed) == "Carol took back their last move and the reply. Carol to move."
     assert board_ply(taken, computer_game) == 0
-    assert field(embed, "Last move") == "—"
+    assert moves_of(embed) is None  # no move left
+    assert to_move_in(taken) == CAROL
     _, record = await pdn_game(users, CAROL, OFFTOPIC)
     assert plies(record) == []
     assert record.position == english().position
@@ -486,12 +509,12 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     embed = embed_of(board)
     game_id = game_id_of(embed)
     assert board_ply(board, game_id) == 3
-    assert field(embed, "Move") == "2"
-    assert field(embed, "To move") == mention(ALICE)  # White
-    assert field(embed, "Opening") == label
-    assert field(embed, "Last move") == f"`{ballot[2]}`"
-    assert field(embed, "Game") == "Rated"
-    assert f"from the ballot {label}" in embed["description"]
+    assert moves_of(embed) == f"1. {ballot[0]} {ballot[1]} 2. {ballot[2]}"  # move 2
+    assert to_move_in(board) == ALICE  # White
+    assert board_text(embed).opening == label
+    assert last_move_of(embed) == ballot[2]
+    assert footer_parts(embed) == (game_id, ENGLISH, "rated")
+    assert f"from the ballot {label}" in (headline_of(embed) or "")
     # The balloted moves are nobody's to take back.
     for player in (ALICE, BOB):
         assert await refused(users, "takeback", player, GENERAL) == (
@@ -499,8 +522,13 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
         )
     _, record = await pdn_game(users, CAROL, GENERAL)
     assert tuple(plies(record)) == ballot
-    aborted = await (await users.command("abort", ALICE, GENERAL)).callback()  # unrated
-    assert field(embed_of(aborted), "Result") == "Aborted: no result"
+    # The ballot's moves are nobody's: Alice may still abort (unrated).
+    aborted = await (await users.command("abort", ALICE, GENERAL)).callback()
+    assert headline_of(embed_of(aborted)) == (
+        f"Game #{game_id} (Alice v Bob) was aborted by Alice before both players had moved: "
+        "no result."
+    )
+    assert status_of(embed_of(aborted)) == "Aborted: no result"
 
     # A two-game match (with a ballot): Alice White in game 1, Bob White in game 2.
     challenge_id, answer, message = await open_challenge(
@@ -516,9 +544,9 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     board = await accept(users, challenge_id, message, BOB)
     embed = embed_of(board)
     first = game_id_of(embed)
-    assert field(embed, "Game") == "Rated · match game 1 of 2"
-    assert field(embed, "White") == mention(ALICE) and field(embed, "Black") == mention(BOB)
-    assert field(embed, "Opening") == label
+    assert footer_parts(embed) == (first, ENGLISH, "rated, match game 1 of 2")
+    assert seats_of(embed) == ("Alice", "Bob")
+    assert board_text(embed).opening == label
     assert board_ply(board, first) == 3
 
     # Alice resigns game 1: no Rematch under it; game 2 follows in the same channel.
@@ -526,12 +554,12 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     end = await pressed.followup(0)
     embed = embed_of(end)
     assert game_id_of(embed) == first
-    assert embed["description"] == (
+    assert headline_of(embed) == (
         "Alice resigned: 0-1. Ratings: Alice 1338? (-162), Bob 1662? (+162). "
         "Match game 2 follows, colours swapped."
     )
-    assert field(embed, "Result") == "**0-1**: Bob wins (White resigned)"
-    assert custom_ids(end) == []
+    assert status_of(embed) == "**0-1**: Bob wins (White resigned)"
+    assert custom_ids(end) == [f"board:moves:{first}"]  # no Rematch in the middle of a match
     replay = await pressed.followup(1)
     assert gif_frames(replay, f"game-{first}.gif") == 4
     second_board = await pressed.followup(2)
@@ -539,13 +567,14 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     embed = embed_of(second_board)
     second = game_id_of(embed)
     assert second == first + 1
-    assert field(embed, "White") == mention(BOB) and field(embed, "Black") == mention(ALICE)
-    assert field(embed, "Game") == "Rated · match game 2 of 2"
-    assert field(embed, "Opening") == label  # the same ballot
-    assert field(embed, "To move") == mention(BOB)
+    # Colours swapped, and the ratings game 1 left.
+    assert players_line(embed) == players_text(seat("Bob", "1662?"), seat("Alice", "1338?"))
+    assert footer_parts(embed) == (second, ENGLISH, "rated, match game 2 of 2")
+    assert board_text(embed).opening == label  # the same ballot
+    assert to_move_in(second_board) == BOB
     assert board_ply(second_board, second) == 3
-    assert content_of(second_board) == f"{mention(BOB)}, your move."
-    assert embed["description"] == (
+    assert content_of(second_board) == f"{mention(BOB)} to move, due <t:{due_in(second_board)}:R>."
+    assert headline_of(embed) == (
         f"Bob (White) v Alice (Black): {ENGLISH}, match game 2 of 2, from the ballot {label}. "
         "Bob to move."
     )
@@ -572,10 +601,10 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     end = await agreed.followup(0)
     embed = embed_of(end)
     assert game_id_of(embed) == second
-    assert field(embed, "Game") == "Rated · match game 2 of 2"
-    assert field(embed, "Result") == "**1/2-1/2**: draw (draw by agreement)"
-    assert embed["description"] == text
-    assert custom_ids(end) == [f"rematch:{second}"]
+    assert footer_parts(embed) == (second, ENGLISH, "rated, match game 2 of 2")
+    assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
+    assert headline_of(embed) == text
+    assert custom_ids(end) == [f"board:moves:{second}", f"rematch:{second}"]
     assert gif_frames(await agreed.followup(1), f"game-{second}.gif") == 5
 
     # The history lists the match games as such.
@@ -691,7 +720,7 @@ async def test_server_settings(launch: Launch, fake: FakeDiscord) -> None:
         fake.wait_until(lambda: channel_posts(fake, thread), timeout=STEP_TIMEOUT)
     )
     embed = embed_of(posts[0])
-    assert field(embed, "Variant") == INTERNATIONAL
+    assert footer_parts(embed)[1] == INTERNATIONAL
     assert game_id_of(embed) == game_id + 1
     assert channel_posts(fake, DRAUGHTS) == []
 

@@ -36,6 +36,8 @@ from e2e_harness import (
     embed_of,
     field,
     is_ephemeral,
+    moves_of,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord, user_object
@@ -178,7 +180,8 @@ async def test_the_declared_bounds_are_named(bot: DraughtsBot) -> None:
 
 async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
     """Every option with choices (variant, colour, time per move, opening, draw action,
-    threads) refuses an unlisted value of the right type: a negative time per move, say."""
+    threads, orientation, theme, notation) refuses an unlisted value of the right type: a
+    negative time per move, say."""
     chosen = [(c, p) for c in commands_of(bot) for p in c.parameters if p.choices]
     assert {p.display_name for _, p in chosen} == {
         "variant",
@@ -187,6 +190,9 @@ async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
         "opening",
         "action",
         "threads",
+        "orientation",
+        "theme",
+        "notation",
     }
     for command, param in chosen:
         unlisted: list[Any] = (
@@ -395,6 +401,7 @@ async def test_e2e_forged_options_are_refused_privately(launch: Launch, fake: Fa
             "`move` contains a character I do not accept (a control or invisible one).",
         ),
         ("board", [boolean("flip", 1)], None, "`flip` must be true or false."),
+        ("board", [boolean("text", "yes")], None, "`text` must be true or false."),
         (
             "draw",
             [string("action", "force")],
@@ -518,22 +525,69 @@ async def test_e2e_forged_values_in_a_running_game_change_nothing(
         "takeback:accept:9999999999999999999:1",
         "challenge:accept:9999999999999999999",
     ):
-        shown = copy.deepcopy(sent.message())
-        button = {"type": 2, "style": 1, "label": "Forged", "custom_id": custom_id}
-        shown["components"] = [{"type": 1, "components": [button]}]
-        pressed = await users.press(custom_id, shown, ALICE)
-        said = await private_answer(pressed)
+        said = await private_answer(await forged_press(users, sent.message(), custom_id))
         assert said.startswith("There is no such "), (custom_id, said)
+    # The board's buttons (Move, Moves, Abort), forged for a game that does not exist: a
+    # private "no such game", nothing else.
+    for custom_id in ("board:move:123456", "board:moves:123456", "board:abort:123456"):
+        said = await private_answer(await forged_press(users, sent.message(), custom_id))
+        assert said == "There is no game #123456.", (custom_id, said)
 
     # The game is untouched: Alice (Black) is still to play the first move, and can.
-    board = await users.command("board", BOB, DRAUGHTS)
-    embed = embed_of(await board.callback())
-    assert field(embed, "Move") == "1"
-    assert field(embed, "To move") == f"<@{ALICE}>"
+    board = await (await users.command("board", BOB, DRAUGHTS)).callback()
+    assert moves_of(embed_of(board)) is None  # move 1, nothing played yet
+    assert to_move_in(board) == ALICE
     moved = await users.command("move", ALICE, DRAUGHTS, move="11-15")
     callback = await moved.callback()
     assert not is_ephemeral(callback)
-    assert field(embed_of(callback), "Last move") == "`11-15`"
+    assert moves_of(embed_of(callback)) == "1. 11-15"
+    assert "OverflowError" not in bot.log()
+
+
+async def forged_press(users: Users, message: dict[str, Any], custom_id: str) -> Sent:
+    """Alice presses a button ``custom_id`` typed by hand, on a copy of ``message`` that shows
+    it (discord.py answers only buttons the pressed message has)."""
+    shown = copy.deepcopy(message)
+    button = {"type": 2, "style": 1, "label": "Forged", "custom_id": custom_id}
+    shown["components"] = [{"type": 1, "components": [button]}]
+    return await users.press(custom_id, shown, ALICE, forged=True)
+
+
+@pytest.mark.e2e
+async def test_e2e_board_button_ids_beyond_a_database_row_are_not_found(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    """As for the other buttons: an id beyond a signed 64-bit row id is no such game.  And the
+    picker's page buttons and menus, forged onto a public message, are refused privately and
+    leave that message as it was (a picker step redraws the message it is on, and pickers are
+    always private)."""
+    bot, users = await launch()
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
+    )
+    await sent.callback()
+    for custom_id in (
+        "board:move:9999999999999999999",
+        "board:moves:9999999999999999999",
+        "board:abort:9223372036854775808",
+    ):
+        said = await private_answer(await forged_press(users, sent.message(), custom_id))
+        assert said == "There is no such game.", (custom_id, said)
+    before = copy.deepcopy(sent.message())
+    for custom_id in ("pickgo:123456:0:0:0", "pickgo:9999999999999999999:0:0:1"):
+        said = await private_answer(await forged_press(users, sent.message(), custom_id))
+        assert said == "That menu is not one I showed you; press Move on the board.", said
+    shown = copy.deepcopy(sent.message())
+    menu = {
+        "type": 3,
+        "custom_id": "pick:9999999999999999999:0:0:0",
+        "options": [{"label": "11", "value": "11"}],
+    }
+    shown["components"] = [{"type": 1, "components": [menu]}]
+    picked = await users.select(menu["custom_id"], shown, ALICE, ["11"], forged=True)
+    said = await private_answer(picked)
+    assert said == "That menu is not one I showed you; press Move on the board.", said
+    assert sent.message() == before  # the challenge kept its text and buttons
     assert "OverflowError" not in bot.log()
 
 

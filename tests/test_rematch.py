@@ -11,7 +11,6 @@ left alone, and the press posts its own rematch challenge.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -24,9 +23,13 @@ from e2e_harness import (
     Launch,
     content_of,
     custom_ids,
+    due_in,
     embed_of,
     field,
+    footer_of,
     is_ephemeral,
+    seats_of,
+    to_move_in,
     user,
 )
 from fake_discord import FakeDiscord
@@ -263,10 +266,11 @@ async def test_e2e_rematch_leaves_an_unrelated_challenge_alone(
     started = await answered.callback()
     assert started.json["type"] == 4 and not is_ephemeral(started), started.json
     embed = embed_of(started)
-    assert embed["footer"]["text"] == "Game #2"
-    assert field(embed, "White") == f"<@{ALICE_E2E}>" and field(embed, "Black") == f"<@{BOB_E2E}>"
-    deadline = re.search(r"<t:(\d+):R>", field(embed, "Status"))
-    assert deadline is not None and int(deadline.group(1)) > time.time() + 3600  # a day, not 5 min
+    assert footer_of(embed) == "Game #2 · English draughts / American checkers · rated"
+    assert seats_of(embed) == ("Alice", "Bob")  # Alice White, Bob Black
+    assert to_move_in(started) == BOB_E2E
+    deadline = due_in(started)
+    assert deadline is not None and deadline > time.time() + 3600  # a day, not 5 min
     closed = await bot.alive(
         fake.wait_until(lambda: message_with(fake, "challenge:accept:3") is None)
     )

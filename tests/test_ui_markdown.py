@@ -154,8 +154,8 @@ def test_a_link_split_over_two_names_stays_text() -> None:
         game_view(player(1, "[claim nitro"), player(2, "](https://evil.example)")), "h", None
     )
     players = (embed.description or "").split("\n")[0]
-    assert "**\\[claim nitro** v \N{MEDIUM BLACK CIRCLE} **\\](https\\://evil.example)**" in players
-    assert "[claim nitro** v \N{MEDIUM BLACK CIRCLE} **](https://evil.example)" in unescape(players)
+    assert "**\\[claim nitro** (White) v **\\](https\\://evil.example)** (Black)" in players
+    assert "[claim nitro** (White) v **](https://evil.example)** (Black)" in unescape(players)
     # discord.py's own escaping leaves both halves alone, so the bot would write a link:
     joined = f"{discord.utils.escape_markdown('[claim nitro')} v "
     joined += discord.utils.escape_markdown("](https://evil.example)")

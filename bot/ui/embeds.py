@@ -16,9 +16,6 @@ from ..words import duration
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
 from .texts import color_word
 
-WHITE_DISC = "\N{MEDIUM WHITE CIRCLE}"
-BLACK_DISC = "\N{MEDIUM BLACK CIRCLE}"
-
 WHITE_TO_MOVE = discord.Colour(0xD8C49A)
 BLACK_TO_MOVE = discord.Colour(0x7A4E2D)
 """The embed's bar says whose turn it is; both stand out on Discord's dark and light themes
@@ -73,18 +70,19 @@ def turn_line(view: GameView) -> str:
 
 def _seat(view: GameView, side: Side) -> str:
     player = view.player(side)
-    disc = WHITE_DISC if side == Side.WHITE else BLACK_DISC
-    text = f"{disc} **{shown(player.name)}**"
+    colour = "White" if side == Side.WHITE else "Black"
     rating = view.white_rating if side == Side.WHITE else view.black_rating
     if player.id == view.computer_id:
-        text += f" (computer, level {view.computer_level})"
+        colour += f", computer level {view.computer_level}"
     elif rating:
-        text += f" {rating}"
-    return text
+        colour += f", {rating}"
+    return f"**{shown(player.name)}** ({colour})"
 
 
 def players_line(view: GameView) -> str:
-    """``⚪ **Alice** 1523 v ⚫ **Bob** 1500?``: both players with their colours and ratings."""
+    """``**Alice** (White, 1523) v **Bob** (Black, 1500?)``: both players with their colours
+    and ratings, in words (coloured discs vanish on Discord's dark theme, and a screen reader
+    reads them out as "medium black circle")."""
     return f"{_seat(view, Side.WHITE)} v {_seat(view, Side.BLACK)}"
 
 

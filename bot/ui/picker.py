@@ -34,6 +34,7 @@ from .picker_items import PIECES, PickerKit
 from .presenter import Presenter, user_error
 from .replies import Outgoing, Reply, Upload
 from .texts import moves_message
+from .validation import checked_id
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +138,7 @@ class Picker:
 
     async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            view = await self.service.game_view(game_id)
+            view = await self.service.game_view(checked_id(game_id, "game"))
             view, moves = await self.service.picker(game_id, interaction.user.id, view.ply)
             await reply.private_out(await self._stage(view, moves, interaction, PIECES, 0))
 
@@ -145,7 +146,9 @@ class Picker:
 
     async def show_moves(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            view, text = await self.service.game_moves(game_id, user_id=interaction.user.id)
+            view, text = await self.service.game_moves(
+                checked_id(game_id, "game"), user_id=interaction.user.id
+            )
             head = f"Game #{view.id}, {shown(view.white.name)} v {shown(view.black.name)}"
             if not text:
                 await reply.private(f"{head}: no moves yet.")
@@ -156,7 +159,7 @@ class Picker:
 
     async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            view = await self.service.game_view(game_id)
+            view = await self.service.game_view(checked_id(game_id, "game"))
             perms = interaction.permissions
             result = await self.service.abort(
                 interaction.user.id,
@@ -173,11 +176,14 @@ class Picker:
     async def picked(
         self, interaction: discord.Interaction, game_id: int, ply: int, origin: int, value: str
     ) -> None:
+        if not await self._on_a_picker(interaction):
+            return
         if origin == PIECES:
             await self._in_place(interaction, self._piece_picked(interaction, game_id, ply, value))
             return
 
         async def play(reply: Reply) -> None:
+            checked_id(game_id, "game")
             try:
                 result = await self.service.move(
                     interaction.user.id,
@@ -202,16 +208,35 @@ class Picker:
         self, interaction: discord.Interaction, game_id: int, ply: int, origin: int, page: int
     ) -> None:
         async def shown_page(reply: Reply) -> Outgoing:
-            view, moves = await self.service.picker(game_id, interaction.user.id, ply)
+            view, moves = await self.service.picker(
+                checked_id(game_id, "game"), interaction.user.id, ply
+            )
             return await self._stage(view, moves, interaction, origin, page, back=True)
 
-        await self._in_place(interaction, shown_page)
+        if await self._on_a_picker(interaction):
+            await self._in_place(interaction, shown_page)
+
+    async def _on_a_picker(self, interaction: discord.Interaction) -> bool:
+        """Whether the pressed menu or button is on a picker (which is always private).  The
+        picker's steps redraw the message they are on; a forged id on a public message must
+        not rewrite it, so it is refused privately instead."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            return True
+
+        async def refuse(reply: Reply) -> None:
+            await reply.private("That menu is not one I showed you; press Move on the board.")
+
+        await self.presenter.run(interaction, refuse)
+        return False
 
     def _piece_picked(
         self, interaction: discord.Interaction, game_id: int, ply: int, value: str
     ) -> Staging:
         async def staging(reply: Reply) -> Outgoing:
-            view, moves = await self.service.picker(game_id, interaction.user.id, ply)
+            view, moves = await self.service.picker(
+                checked_id(game_id, "game"), interaction.user.id, ply
+            )
             origin = int(value) if value.isdigit() and len(value) <= 3 else -1
             if origin <= 0 or not any(m.path[0] == origin for m in moves):
                 raise _Refused("That piece cannot move; pick one from the list.")
