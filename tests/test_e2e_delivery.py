@@ -94,7 +94,7 @@ async def test_a_move_whose_answer_fails_is_posted_in_the_channel_once(
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
     assert expired.hits == 1
     assert stored_plies(bot.database, game_id) == 1
-    assert headline_of(post["embeds"][0]) == "Alice played 11-15. Bob to move."  # type: ignore[index]
+    assert headline_of(post["embeds"][0]) == "Alice played 11-15."  # type: ignore[index]
     assert to_move_in(post) == BOB
     assert len(str(post["nonce"])) <= 25 and post["enforce_nonce"] is True
     await asyncio.sleep(1.0)  # several scheduler rounds: nothing is posted twice
@@ -119,7 +119,7 @@ async def test_a_kill_between_the_move_and_its_post_is_announced_after_the_resta
     await bot.start()
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
     text = headline_of(post["embeds"][0]) or ""  # type: ignore[index]
-    assert text == "(Posted late: I could not post this at the time.) Bob to move.", text
+    assert text == "(Posted late: I could not post this at the time.)", text
     assert to_move_in(post) == BOB
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
@@ -148,9 +148,7 @@ async def test_a_refused_answer_tells_the_player_it_went_through(
     with sqlite3.connect(bot.database) as db:
         (game_id,) = db.execute("SELECT id FROM games WHERE status = 'running'").fetchone()
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
-    assert (headline_of(post["embeds"][0]) or "").startswith(  # type: ignore[index]
-        "Bob (White) v Alice (Black): "
-    )
+    assert headline_of(post["embeds"][0]) == "New game."  # type: ignore[index]
     assert to_move_in(post) == ALICE
     await asyncio.sleep(1.0)
     assert len(board_posts(fake, game_id)) == 1 and owed(bot.database) == 0
@@ -183,7 +181,7 @@ async def test_a_matchs_next_game_refused_alone_is_posted_alone(
     assert refused.hits == 1 and is_ephemeral(told)
     assert content_of(told).startswith("Done, but Discord refused my message")
     [start] = await bot.alive(fake.wait_until(lambda: board_posts(fake, second), timeout=15))
-    assert "match game 2 of 2" in (headline_of(start["embeds"][0]) or "")  # type: ignore[index]
+    assert headline_of(start["embeds"][0]) == "Match game 2 of 2."  # type: ignore[index]
     assert footer_parts(start["embeds"][0])[2] == "rated, match game 2 of 2"  # type: ignore[index]
     await asyncio.sleep(1.0)
     ends = [

@@ -199,7 +199,9 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     assert set(by_game) == {game.id, other.id}
     running, ended = by_game[game.id], by_game[other.id]
     assert running.post_board and running.game is not None and running.game.ply == 2
-    assert running.text.startswith(LATE) and "Alice" in running.text  # whose turn
+    assert running.text == LATE  # the board it comes with says whose turn it is
+    assert running.game.to_move is not None and running.game.to_move.name == "Alice"
+    assert running.mentions == (running.game.to_move.id,)
     assert ended.game is not None and not ended.game.running
     assert "1-0 Black resigned" in ended.text and "Ratings:" in ended.text
     # The challenges were accepted meanwhile: their own entries have nothing left to show.

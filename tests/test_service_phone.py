@@ -58,7 +58,7 @@ async def test_a_russian_move_is_named_in_coordinates(service: GameService) -> N
     assert view.notation is Notation.ALGEBRAIC and view.recent_moves == ""
     assert (view.last_move, view.last_move_shown) == (None, None)
     moved = await service.move(BOB.id, "22-18", game_id=view.id)  # typed in numbers...
-    assert moved.text == "Bob played c3-d4. Alice to move."  # ...shown in coordinates
+    assert moved.text == "Bob played c3-d4."  # ...shown in coordinates
     (played,) = moved.moves
     assert (played.pdn, played.shown) == ("22-18", "c3-d4")
     after = moved.game
@@ -143,7 +143,7 @@ async def test_the_computer_names_its_russian_move_in_coordinates(service: GameS
     names = find_variant("russian").geometry.names
     expected = "-".join(names[int(s)] for s in move.pdn.split("-"))
     assert move.shown == expected
-    assert f"{BOT.name} played {expected}. Alice to move." in reply.text
+    assert f"{BOT.name} played {expected}." in reply.text
 
 
 async def test_the_whole_move_list_in_any_notation(service: GameService) -> None:
@@ -383,7 +383,4 @@ async def test_the_game_started_announcement_reads_the_same(service: GameService
     assert started.challenge is not None
     result = await service.accept(started.challenge.id, BOB.id)
     assert result.action is Action.GAME_STARTED
-    assert (
-        result.text == "Bob (White) v Alice (Black): English draughts / American checkers. "
-        "Alice to move."
-    )
+    assert result.text == "New game."

@@ -747,7 +747,7 @@ async def test_match_challenge_starts_game_one(service: GameService) -> None:
     view = started.game
     assert view is not None
     assert (view.match_game, view.match_id) == (1, view.id)
-    assert "match game 1 of 2" in started.text
+    assert started.text == "Match game 1 of 2."
     assert view.rated is True
 
 
@@ -770,7 +770,7 @@ async def test_ending_game_one_starts_game_two_with_colours_swapped(
     assert (second.move_time, second.variant, second.rated) == (MOVE_TIME, "english", True)
     assert (second.ply, second.fen) == (first.ply, first.fen)
     assert second.opening_label == first.opening_label
-    assert "match game 2 of 2" in follow.text
+    assert follow.text.startswith("Match game 2 of 2")
     assert set(follow.mentions) == {ALICE.id, BOB.id}
     rows = await service.store.match_games(first.id)
     assert [r.id for r in rows] == [first.id, second.id]

@@ -36,7 +36,7 @@ from ..results import Action, ActionResult, MovePlayed, Player
 from .computer import DEFAULT_LEVEL, ComputerPlayer
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules
-from .views import after_move_text, count_sentence, game_view
+from .views import count_sentence, ended_text, game_view, sentence
 
 log = logging.getLogger(__name__)
 
@@ -245,7 +245,7 @@ class ComputerReplies:
         claimed = asyncio.current_task() in self._claimed
         return await self.endings.board_result(
             Action.MOVED,
-            f"{bot} played {text}. {after_move_text(view)}",
+            sentence(f"{bot} played {text}.", ended_text(view)),
             view,
             played,
             event=event,

@@ -34,12 +34,13 @@ from .events import decode, encode
 from .live import LiveGames
 from .notices import TURN_ACTIONS
 from .views import (
-    after_move_text,
     challenge_closed_text,
     challenge_view,
+    ended_text,
     game_view,
     last_warning_text,
     reminder_text,
+    sentence,
 )
 
 log = logging.getLogger(__name__)
@@ -344,7 +345,7 @@ class Outbox:
                 event=row.id,
             )
         return await self.endings.board_result(
-            action, f"{LATE} {after_move_text(view)}", view, event=row.id
+            action, sentence(LATE, ended_text(view)), view, event=row.id
         )
 
     async def _challenge_result(self, row: EventRow, action: Action) -> ActionResult | None:

@@ -31,7 +31,7 @@ from ..store import Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import after_move_text, game_view, player
+from .views import ended_text, game_view, player, sentence
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -91,7 +91,7 @@ class Play:
             if live.row.computer_id is not None and not game.is_over:
                 self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
-        text_out = f"{shown(mover.name)} played {named}. {after_move_text(view)}"
+        text_out = sentence(f"{shown(mover.name)} played {named}.", ended_text(view))
         return await self.endings.board_result(
             Action.MOVED, text_out, view, (played,), event=event, actor=user_id
         )

@@ -18,7 +18,6 @@ from rules.variants import Color, find_variant
 
 from ..enums import ColorChoice, Orientation
 from ..errors import ChallengeError, ConflictError
-from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChallengeClosed, ChannelBusy, GameRow, Store
 from .events import new_event
@@ -27,7 +26,7 @@ from .live import Live, LiveGames
 from .notices import Notices
 from .records import new_game_row, play_opening
 from .settings import SettingsBook
-from .views import after_move_text, game_view
+from .views import game_view
 
 
 class Starter:
@@ -133,14 +132,15 @@ class Starter:
         self.live.remember(live)
         view = game_view(live.row, live.game)
         white, black = view.white, view.black
-        heading = f"{shown(white.name)} (White) v {shown(black.name)} (Black): {view.variant_title}"
+        # Who plays which side and the variant are on the board message already.
+        heading = "New game"
         if view.match_game is not None:
-            heading += f", match game {view.match_game} of 2"
+            heading = f"Match game {view.match_game} of 2"
         if view.opening_label is not None:
             heading += f", from the ballot {view.opening_label}"
         return ActionResult(
             Action.GAME_STARTED,
-            f"{heading}. {after_move_text(view)}",
+            f"{heading}.",
             game=view,
             post_board=True,
             mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),

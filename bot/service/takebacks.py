@@ -20,7 +20,7 @@ from ..results import Action, ActionResult, Player
 from .live import Live, LiveGames, color_of
 from .notices import Notices
 from .records import clock_changes, state_changes
-from .views import after_move_text, game_view, mentions_after, player
+from .views import game_view, mentions_after, player
 
 
 def _plies_words(plies: int) -> str:
@@ -68,7 +68,7 @@ class Takebacks:
                 view = game_view(live.row, live.game)
                 taken = ActionResult(
                     Action.TAKEBACK_ACCEPTED,
-                    f"{shown(me.name)} took back {_plies_words(plies)}. {after_move_text(view)}",
+                    f"{shown(me.name)} took back {_plies_words(plies)}.",
                     game=view,
                     post_board=True,
                     mentions=mentions_after(view, self.bot.id),
@@ -143,8 +143,7 @@ class Takebacks:
             )
         accepted = ActionResult(
             Action.TAKEBACK_ACCEPTED,
-            f"{shown(me.name)} accepted: {shown(asker.name)} took back {_plies_words(plies)}. "
-            f"{after_move_text(view)}",
+            f"{shown(me.name)} accepted: {shown(asker.name)} took back {_plies_words(plies)}.",
             game=view,
             post_board=True,
             mentions=mentions_after(view, self.bot.id),

@@ -163,12 +163,15 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
     )
 
 
-def after_move_text(view: GameView) -> str:
-    """What follows any move: whose turn it is, or how the game ended."""
-    if not view.running:
-        return f"Game over: {view.result} {view.termination}."
-    assert view.to_move is not None
-    return f"{shown(view.to_move.name)} to move."
+def ended_text(view: GameView) -> str:
+    """How the game ended, said after the sentence of the move that ended it; nothing while it
+    runs, since the board message says whose turn it is (with its one mention)."""
+    return "" if view.running else f"Game over: {view.result} {view.termination}."
+
+
+def sentence(*parts: str) -> str:
+    """The non-empty ``parts`` as one text."""
+    return " ".join(part for part in parts if part)
 
 
 def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
