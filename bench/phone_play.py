@@ -35,7 +35,7 @@ type 7 update; skipped when only one piece can move: the picker then opens on it
 chosen until the public board has been received in full (the interaction's first follow-up,
 ``POST /webhooks/<app>/<token>``); the picker's closing (type 7) comes before it and is timed too.
 The first ``--warmup`` plies (worker processes starting) are not counted.  Part 2: the 29-ply game
-HELPMATE of ``tests/test_e2e_phone.py`` is played by ``/move`` in each tree (and by taps in this
+HELPMATE of ``tests/sample_games.py`` is played by ``/move`` in each tree (and by taps in this
 one); once it is over and the channel has been quiet for two seconds, every request the bot made
 for that channel is sorted: messages created public (not ephemeral) in the channel, their JSON
 payloads (the body, or the ``payload_json`` part of a multipart body) and attachments by kind
@@ -70,6 +70,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fake_discord import FakeDiscord, Guild, RecordedRequest  # noqa: E402
 from PIL import Image  # noqa: E402
+from sample_games import HELPMATE  # noqa: E402
 
 from rules import Game, find_variant  # noqa: E402
 
@@ -78,40 +79,6 @@ ALICE, BOB = "1100000000000000101", "1100000000000000102"
 EPHEMERAL, MESSAGE, UPDATE = 64, 4, 7
 STEP_TIMEOUT = 30.0
 MENTION = re.compile(r"<@!?(\d+)>")
-
-# The game of tests/test_e2e_phone.py (copied, not imported: that module needs pytest): White's
-# men walk into Black's captures until White has none left; 29 plies, multi-jumps included.
-HELPMATE = (
-    "12-16",
-    "23-18",
-    "16-20",
-    "21-17",
-    "9-14",
-    "18x9",
-    "5x14x21",
-    "22-17",
-    "10-15",
-    "25-22",
-    "8-12",
-    "30-25",
-    "21x30",
-    "29-25",
-    "30x21x14",
-    "22-17",
-    "14x21",
-    "27-23",
-    "20x27",
-    "31x24",
-    "21-25",
-    "26-22",
-    "25x18x27x20",
-    "32-27",
-    "4-8",
-    "27-24",
-    "20x27",
-    "28-24",
-    "27x20",
-)
 
 
 class Fake(FakeDiscord):
