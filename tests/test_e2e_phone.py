@@ -367,3 +367,23 @@ async def test_a_correspondence_challenge_stays_open(launch: Any) -> None:
     await asyncio.sleep(2)  # past the 1-second minimum: a day-long challenge is still open
     accepted = await users.press("challenge:accept:1", message, BOB)
     assert (await accepted.callback()).json["type"] == UPDATE
+
+
+async def test_russian_is_picked_and_confirmed_in_coordinates(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    _, users = await launch()
+    _, board = await start(users, ALICE, BOB, game_id=1, variant="russian")  # Bob is White
+    _, picker = await open_picker(users, board, BOB, 1)
+    labels = [o["label"] for o in select_options(picker, picker_select(picker))]
+    assert "c3" in labels and "22" not in labels, labels
+    _, message, offered = await tap_move(users, board, BOB, "22-18", 1)
+    assert [o["label"] for o in offered] == ["c3-b4", "c3-d4"]
+    closed = [m for m in fake.ephemeral_messages(BOB) if "You played" in (m.get("content") or "")]
+    assert [m["content"] for m in closed] == ["You played `c3-d4`."]
+    assert "Bob played c3-d4." in (embed_of_message(message)["description"])
+
+
+def embed_of_message(message: dict[str, Any]) -> dict[str, Any]:
+    (embed,) = message["embeds"]
+    return dict(embed)

@@ -195,7 +195,7 @@ class Picker:
             except ServiceError as error:
                 await reply.update(content=user_error(error), view=None, attachments=[])
                 return
-            played = result.moves[0].pdn if result.moves else value
+            played = result.moves[0].shown or result.moves[0].pdn if result.moves else value
             try:
                 await reply.update(content=f"You played `{played}`.", view=None, attachments=[])
             except discord.HTTPException as exc:  # the move stands; the board still follows
