@@ -12,8 +12,10 @@ from discord_launcher import GUARD_MARKER, install_network_guard, set_network_gu
 from e2e_harness import BotProcess, Launch, Users
 from fake_discord import FakeDiscord
 from service_harness import Clock, Services, opened
+from store_backends import BACKENDS
 
 from bot.service import GameService
+from bot.store import Store
 
 # -- the game service -------------------------------------------------------------------------
 
@@ -44,6 +46,17 @@ async def services(clock: Clock) -> AsyncIterator[Services]:
     opener = Services(clock)
     yield opener
     await opener.close_all()
+
+
+# -- the store contract -----------------------------------------------------------------------
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A fresh store of each implementation in turn (``tests/store_backends.py``)."""
+    opened_store = await BACKENDS[request.param](tmp_path)
+    yield opened_store
+    await opened_store.close()
 
 
 # -- end to end -------------------------------------------------------------------------------

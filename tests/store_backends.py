@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.store import NewChallenge, NewGame, NewMove, Store, open_store
+from bot.enums import GameStatus, Side
+from bot.store import GameChanges, NewChallenge, NewGame, NewMove, Store, open_store
 from rules.game import Game
 from rules.variants import find_variant
 
@@ -24,6 +25,19 @@ async def sqlite_store(tmp_path: Path) -> Store:
 BACKENDS: dict[str, Callable[[Path], Awaitable[Store]]] = {"sqlite": sqlite_store}
 
 START_FEN = Game(find_variant("english")).start.fen()
+
+FINISHED: GameChanges = {
+    "status": GameStatus.FINISHED,
+    "result": "1-0",
+    "termination": "resignation",
+    "termination_detail": "resignation",
+    "winner": Side.WHITE,
+    "deadline": None,
+    "remind_at": None,
+    "warn_at": None,
+    "updated_at": T0 + 100,
+}
+"""The columns a game's end changes (White won by resignation)."""
 
 
 def new_game(channel_id: int = 100, **changes: object) -> NewGame:

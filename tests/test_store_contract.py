@@ -9,12 +9,10 @@ through.  Backend-specific checks (PRAGMAs, SQLite migrations) are in ``test_sto
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from store_backends import BACKENDS, START_FEN, T0, first_move, new_challenge, new_game
+from store_backends import FINISHED, START_FEN, T0, first_move, new_challenge, new_game
 
 from bot.enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
 from bot.errors import ConflictError
@@ -36,24 +34,6 @@ from bot.store import (
 
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
-
-FINISHED: GameChanges = {
-    "status": GameStatus.FINISHED,
-    "result": "1-0",
-    "termination": "resignation",
-    "termination_detail": "resignation",
-    "winner": Side.WHITE,
-    "deadline": None,
-    "remind_at": None,
-    "updated_at": T0 + 100,
-}
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await BACKENDS[request.param](tmp_path)
-    yield opened
-    await opened.close()
 
 
 def rating_row(user_id: int, rating: float, games: int = 1, **changes: object) -> RatingRow:

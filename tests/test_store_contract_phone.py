@@ -6,33 +6,10 @@ change, users' preferences and the new server settings.  Protocol methods only.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
+from store_backends import FINISHED, T0, new_game
 
-import pytest
-from store_backends import BACKENDS, T0, new_game
-
-from bot.enums import GameStatus, Side
-from bot.store import GameChanges, LadderChange, NewGame, RatedGame, RatingRow, Store
-
-FINISHED: GameChanges = {
-    "status": GameStatus.FINISHED,
-    "result": "1-0",
-    "termination": "resignation",
-    "termination_detail": "resignation",
-    "winner": Side.WHITE,
-    "deadline": None,
-    "remind_at": None,
-    "warn_at": None,
-    "updated_at": T0 + 100,
-}
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await BACKENDS[request.param](tmp_path)
-    yield opened
-    await opened.close()
+from bot.enums import GameStatus
+from bot.store import LadderChange, NewGame, RatedGame, RatingRow, Store
 
 
 def rating_row(user_id: int, rating: float, deviation: float = 80.0) -> RatingRow:
