@@ -62,6 +62,7 @@ from .sqlite_sql import (
     insert_game,
     rate_game,
     row_values,
+    save_keyed,
     select_from,
     shielded,
     split_statements,
@@ -509,16 +510,7 @@ class SqliteStore:
     @shielded
     async def save_prefs(self, user_id: int, changes: PrefsChanges, *, when: float) -> None:
         async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_prefs (user_id, updated_at) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO NOTHING",
-                (user_id, when),
-            )
-            assignments = ", ".join(f"{column} = ?" for column in [*changes, "updated_at"])
-            await db.execute(
-                f"UPDATE user_prefs SET {assignments} WHERE user_id = ?",
-                (*changes.values(), when, user_id),
-            )
+            await save_keyed(db, "user_prefs", ("user_id", user_id), changes, when)
 
     # -- server settings -------------------------------------------------------------------------
 
@@ -545,16 +537,7 @@ class SqliteStore:
         when: float,
     ) -> None:
         async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, when),
-            )
-            assignments = ", ".join(f"{column} = ?" for column in [*changes, "updated_at"])
-            await db.execute(
-                f"UPDATE guild_settings SET {assignments} WHERE guild_id = ?",
-                (*changes.values(), when, guild_id),
-            )
+            await save_keyed(db, "guild_settings", ("guild_id", guild_id), changes, when)
             if all_channels:
                 await db.execute("DELETE FROM guild_channels WHERE guild_id = ?", (guild_id,))
             await db.executemany(

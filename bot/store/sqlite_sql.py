@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import fields
 from enum import StrEnum
 from operator import attrgetter
@@ -193,6 +193,28 @@ async def guarded_update(
     )
     if cursor.rowcount != 1:
         raise StaleVersion(f"game #{game_id} is no longer at version {version}")
+
+
+async def save_keyed(
+    db: aiosqlite.Connection,
+    table: str,
+    key: tuple[str, int],
+    changes: Mapping[str, Any],
+    when: float,
+) -> None:
+    """Create the row of ``table`` keyed by ``key`` (column, value) if there is none, its other
+    columns at their defaults, then apply ``changes`` and ``updated_at`` to it: a server's
+    settings, a user's preferences."""
+    column, value = key
+    await db.execute(
+        f"INSERT INTO {table} ({column}, updated_at) VALUES (?, ?)"
+        f" ON CONFLICT ({column}) DO NOTHING",
+        (value, when),
+    )
+    assignments = ", ".join(f"{name} = ?" for name in [*changes, "updated_at"])
+    await db.execute(
+        f"UPDATE {table} SET {assignments} WHERE {column} = ?", (*changes.values(), when, value)
+    )
 
 
 async def rate_game(db: aiosqlite.Connection, game_id: int, rated: RatedGame) -> LadderChange:
