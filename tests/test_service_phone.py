@@ -199,6 +199,11 @@ async def test_the_picker_refuses_clearly_and_changes_nothing(service: GameServi
         with pytest.raises(StaleError) as info:
             await service.picker(view.id, BOB.id, 0)
         assert info.value.reason == STALE
+        # Opened without a ply (the Move button), a picker shows the position as it is now.
+        current, moves = await service.picker(view.id, BOB.id, None)
+        assert current.ply == 1 and moves
+        with pytest.raises(NotYourTurnError):
+            await service.picker(view.id, ALICE.id, None)
     with pytest.raises(NotFoundError):
         await service.picker(4242, ALICE.id, 0)
     await service.resign(ALICE.id, game_id=view.id)

@@ -114,9 +114,12 @@ class Play:
             raise NotYourTurnError(f"it is {shown(player(live.row, game.turn).name)}'s turn")
         return color
 
-    async def picker(self, game_id: int, user_id: int, ply: int) -> tuple[GameView, list[Move]]:
-        """The game and the legal moves of its player to move, for the board they pressed Move
-        on at ``ply`` (captures first, then by path).  Refused, with nothing changed, when the
+    async def picker(
+        self, game_id: int, user_id: int, ply: int | None
+    ) -> tuple[GameView, list[Move]]:
+        """The game and the legal moves of its player to move, for the picker they are using at
+        ``ply`` (None: the current position, for a picker being opened), captures first, then by
+        path.  Refused, with nothing changed, when the
         game does not exist or is over, ``user_id`` does not play in it, the game has moved on
         since that board (:class:`StaleError`), or it is not their turn.  A read: the game's
         lock is held only while the game is looked at, never while the player chooses."""
@@ -125,7 +128,7 @@ class Play:
             row, game = live.row, live.game
             if user_id not in (row.white_id, row.black_id):
                 raise NotAPlayerError(f"only the players of game #{game_id} can move")
-            if ply != game.ply:  # a picker shown before the game moved on says so first
+            if ply is not None and ply != game.ply:  # a picker shown before the game moved on
                 await self.live.ensure_fresh(live)
                 raise StaleError()
             if player(row, game.turn).id != user_id:

@@ -138,8 +138,10 @@ class Picker:
 
     async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            view = await self.service.game_view(checked_id(game_id, "game"))
-            view, moves = await self.service.picker(game_id, interaction.user.id, view.ply)
+            # The Move button opens the picker on the current position, whichever board it is on.
+            view, moves = await self.service.picker(
+                checked_id(game_id, "game"), interaction.user.id, None
+            )
             await reply.private_out(await self._stage(view, moves, interaction, PIECES, 0))
 
         await self.presenter.run(interaction, work)

@@ -84,7 +84,7 @@ class Play(commands.Cog):
             if text:
                 await reply.private(diagram_text(view, side))
                 return
-            message = await self.presenter.game_message(view, "", (), flip=side)
+            message = await self.presenter.boards.message(view, "", (), flip=side)
             sent = await reply.public(message)
             await self.presenter.boards.posted(view, sent)
 

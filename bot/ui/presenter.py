@@ -180,17 +180,6 @@ class Presenter:
 
     # -- what everyone sees ----------------------------------------------------------------
 
-    async def game_message(
-        self,
-        view: GameView,
-        headline: str,
-        mentions: tuple[int, ...],
-        flip: bool | None = None,
-        record: tuple[str, str] | None = None,
-    ) -> Outgoing:
-        """The board message of ``view`` (see :class:`bot.ui.boards.Boards`)."""
-        return await self.boards.message(view, headline, mentions, flip, record)
-
     async def answer(self, reply: Reply, result: ActionResult) -> None:
         """:meth:`publish` ``result`` as the interaction's public answer.  When the answer is the
         interaction's own message, its token is kept with the announcement while the answer is
@@ -244,7 +233,7 @@ class Presenter:
         if view is not None and (result.post_board or not view.running):
             record = None if view.running else await self.service.pdn(game_id=view.id)
             sent = await send(
-                await self.game_message(view, result.text, result.mentions, record=record)
+                await self.boards.message(view, result.text, result.mentions, record=record)
             )
             await self.boards.posted(view, sent)
             if record is not None and view.status == GameStatus.FINISHED:
