@@ -116,7 +116,47 @@ def build_parser() -> argparse.ArgumentParser:
         default=health.DEFAULT_MAX_AGE,
         help="seconds after which the heartbeat is stale (default: %(default)s)",
     )
+    catalogs = commands.add_parser(
+        "catalogs", help="translators: update the language catalogs, add a language, check them"
+    )
+    catalogs.add_argument("action", choices=("update", "init", "check"))
+    catalogs.add_argument("language", nargs="?", help="with init: the new language (es, pt_BR)")
     return parser
+
+
+def catalogs_command(action: str, language: str | None) -> int:
+    """``update``: every catalog in line with the code; ``init LANG``: a new language's catalog;
+    ``check``: list what each catalog lacks (exit 1 if anything)."""
+    from .i18n.catalogs import catalog_path
+    from .ui import catalog_tool
+
+    source = asyncio.run(catalog_tool.template())
+    if action == "init":
+        if not language:
+            return _fail("say which language: python -m bot catalogs init es")
+        try:
+            path = catalog_tool.init_catalog(language, source)
+        except (ValueError, FileExistsError) as exc:
+            return _fail(str(exc))
+        print(f"created {path}: translate it, then run the tests")
+        return 0
+    if action == "update":
+        for code in catalog_tool.update_catalogs(source):
+            print(f"updated {catalog_path(code)}")
+        return 0
+    found = [
+        problem for code in available_codes() for problem in catalog_tool.problems(source, code)
+    ]
+    for problem in found:
+        print(problem)
+    print(f"{len(source)} messages; {len(found)} problems")
+    return 1 if found else 0
+
+
+def available_codes() -> list[str]:
+    from .i18n import SOURCE, available
+
+    return [code for code in available() if code != SOURCE]
 
 
 def _fail(message: str) -> int:
@@ -248,6 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the bot (or a command) and return the process exit code (an int rather than
     ``sys.exit``, so the console script and the tests can both use it)."""
     args = build_parser().parse_args(argv)
+    if args.command == "catalogs":  # needs no settings: a translator's tool
+        return catalogs_command(args.action, args.language)
     # Only the .env of the working directory: searching parent directories could silently pick up
     # an unrelated project's secrets. Existing environment variables take precedence.
     load_dotenv(Path.cwd() / ".env", override=False)

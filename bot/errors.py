@@ -1,19 +1,27 @@
 """The one family of errors the service raises for things a user did wrong or cannot do now.
 
-Every :class:`ServiceError` carries a sentence fit to show the user (ephemerally); the Discord
-layer catches the family and never logs a traceback for it.  Anything else escaping the service
-is a bug.
+Every :class:`ServiceError` carries a reason fit to show the user (ephemerally), as catalog text
+(:class:`bot.i18n.Text`) the Discord layer puts into the user's language; the Discord layer
+catches the family and never logs a traceback for it.  Anything else escaping the service is a
+bug.
 """
 
 from __future__ import annotations
 
+from .i18n import Text, _, verbatim
+
 
 class ServiceError(Exception):
-    """A refused action; ``str(error)`` is the reason, written for the user."""
+    """A refused action: :attr:`reason` is written for the user; ``str(error)`` is its English
+    (for logs and tests).  A plain string is taken as it is (text never shown to users)."""
+
+    def __init__(self, reason: Text | str = "") -> None:
+        self._reason = reason if isinstance(reason, Text) else verbatim(reason)
+        super().__init__(str(self._reason))
 
     @property
-    def reason(self) -> str:
-        return str(self)
+    def reason(self) -> Text:
+        return self._reason
 
 
 class NotFoundError(ServiceError):
@@ -39,18 +47,20 @@ class IllegalMoveError(ServiceError):
 class ConflictError(ServiceError):
     """Someone else changed the game between reading and writing it."""
 
-    def __init__(self, reason: str = "the position changed, try again") -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Text | str | None = None) -> None:
+        super().__init__(_("the position changed, try again") if reason is None else reason)
 
 
 class StaleError(ConflictError):
     """An action taken on a board that is no longer the game's position (a Move button pressed
     after someone moved)."""
 
-    def __init__(
-        self, reason: str = "the position changed since this was shown; press Move again"
-    ) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: Text | str | None = None) -> None:
+        super().__init__(
+            _("the position changed since this was shown; press Move again")
+            if reason is None
+            else reason
+        )
 
 
 class ChallengeError(ServiceError):

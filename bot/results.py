@@ -1,6 +1,8 @@
 """Plain result objects: what an action changed, the words to show, whom to mention.
 
-The Discord layer turns these into embeds, files and mentions; nothing here knows Discord.
+The Discord layer turns these into embeds, files and mentions; nothing here knows Discord.  Words
+meant for people are :class:`~bot.i18n.Text` (shown in the reader's language); data (moves, PDN,
+FEN, result codes, ratings as numbers) stays ``str``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from enum import Enum
 from rules.variants import Notation
 
 from .enums import BoardTheme, ChallengeStatus, ColorChoice, GameStatus, Side
+from .i18n import Text
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class ChallengeView:
     challenger: Player
     opponent: Player
     variant: str
-    variant_title: str
+    variant_title: Text
     color: ColorChoice
     """The challenger's colour."""
     move_time: int
@@ -91,7 +94,7 @@ class GameView:
     guild_id: int | None
     channel_id: int
     variant: str
-    variant_title: str
+    variant_title: Text
     white: Player
     black: Player
     computer_level: int | None
@@ -108,15 +111,15 @@ class GameView:
     last_move: str | None
     previous_fen: str | None
     """The position before the last move (to draw that move), None before the first."""
-    status_line: str
+    status_line: Text
     """``ongoing; 40-move count: 37 left`` or ``1-0 no legal moves`` (see rules.Game)."""
-    status_parts: tuple[str, ...]
+    status_parts: tuple[Text, ...]
     draw_offer: Side | None
     advantage_left: int | None
     deadline: float | None
     move_time: int
     result: str | None
-    termination: str | None
+    termination: Text | None
     """The termination in words once the game is over."""
     winner: Player | None
     rated: bool = False
@@ -161,7 +164,7 @@ class DirectMessage:
     ``https://discord.com/channels/<guild_id or @me>/<channel_id>``."""
 
     user_id: int
-    text: str
+    text: Text
     guild_id: int | None
     channel_id: int
     game_id: int
@@ -187,7 +190,7 @@ class ActionResult:
     """The outcome of one service action or scheduler event."""
 
     action: Action
-    text: str
+    text: Text
     """One or two sentences to show everyone in the channel."""
     game: GameView | None = None
     challenge: ChallengeView | None = None
@@ -237,12 +240,12 @@ class GameSummary:
 
     id: int
     variant: str
-    variant_title: str
+    variant_title: Text
     white: Player
     black: Player
     result: str | None
     """PDN result, or None for an aborted game."""
-    termination: str
+    termination: Text
     ended_at: float
     rated: bool
     rating_change: float | None = None
@@ -256,7 +259,7 @@ class GameSummary:
 class Stats:
     player: Player
     variant: str
-    variant_title: str
+    variant_title: Text
     rating: RatingLine | None
     """None before the player's first rated game."""
     rank: tuple[int, int] | None
@@ -270,7 +273,7 @@ class Stats:
 @dataclass(frozen=True)
 class Leaderboard:
     variant: str
-    variant_title: str
+    variant_title: Text
     top: tuple[RatingLine, ...]
     mine: tuple[int, int] | None
     """The asking user's (rank, players on the ladder), None if unrated."""

@@ -1,31 +1,27 @@
-"""Plain English wording that the service and the Discord layer share: lengths of time and
-counted nouns.  Pure functions of numbers, so a sentence reads the same whoever builds it.
+"""Wording that the service and the Discord layer share: lengths of time (in the reader's
+language, see :func:`bot.i18n.duration`).  Counted nouns are catalog messages (``_n``) where
+they are used.
 """
 
 from __future__ import annotations
 
-_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+from .i18n import Text
+from .i18n import duration as _duration
 
 
-def duration(seconds: float) -> str:
-    """``"1 day"``, ``"1 day 6 hours"``, ``"5 minutes"``: the two largest non-zero units.
+def duration(seconds: float) -> Text:
+    """``1 day``, ``1 day 6 hours``, ``5 minutes``: the two largest non-zero units, as text in
+    the reader's language (``str()`` gives the English).
 
-    >>> duration(90000)
+    >>> str(duration(90000))
     '1 day 1 hour'
-    >>> duration(3)
+    >>> str(duration(3))
     '3 seconds'
     """
-    total = max(0, round(seconds))
-    if total == 0:
-        return "0 seconds"
-    parts = []
-    for name, size in _UNITS:
-        count, total = divmod(total, size)
-        if count:
-            parts.append(plural(count, name))
-    return " ".join(parts[:2])
+    return _duration(seconds)
 
 
 def plural(count: int, word: str) -> str:
-    """``"1 move"``, ``"3 moves"``."""
+    """``"1 move"``, ``"3 moves"``: English only.  Deprecated: use ``bot.i18n._n`` (kept while
+    parts of the Discord layer still use it)."""
     return f"{count} {word}{'' if count == 1 else 's'}"

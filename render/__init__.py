@@ -1,5 +1,6 @@
 """Board images with Pillow: a PNG per position, an animated GIF per game; and the same board in
-words (alt text and a text diagram).
+words (alt text and a text diagram), in the language of the :class:`RenderWords` given
+(English by default).
 
 Built on ``rules`` only; pure functions, safe to call from worker threads.
 """
@@ -18,6 +19,7 @@ from .board import (
 from .description import MAX_ALT_TEXT, describe, text_diagram
 from .gif import MAX_GIF_BYTES, GifResult, render_gif
 from .themes import DEFAULT_THEME, THEMES, Theme, find_theme
+from .words import RenderWords
 
 __all__ = [
     "DEFAULT_THEME",
@@ -27,6 +29,7 @@ __all__ = [
     "THEMES",
     "GifResult",
     "Label",
+    "RenderWords",
     "Theme",
     "board_labels",
     "describe",

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -36,6 +37,7 @@ from rules.variants import Color
 
 from .labels import fits, ink_box, number_cap, plate
 from .themes import DEFAULT_THEME, RGB, Theme, find_theme
+from .words import ENGLISH, RenderWords
 
 DEFAULT_WIDTH = 640
 """Reads well in a Discord embed on a phone and on a desktop."""
@@ -91,10 +93,21 @@ def square_centre(pos_size: int, width: int, square: int, flip: bool) -> tuple[i
     return x + half, y + half
 
 
+FONT_PATH = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+"""The font of every word on the images: DejaVu Sans, shipped with the package (its licence is
+``fonts/LICENSE``) so images look the same on every machine, and it draws the accents and the
+Cyrillic of players' names and of the translated status words."""
+
+
+@lru_cache(maxsize=1)
+def _font_data() -> bytes:
+    return FONT_PATH.read_bytes()
+
+
 @lru_cache(maxsize=64)
 def _font(pixels: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font, so images look the same on every machine (no system fonts)."""
-    return ImageFont.load_default(size=max(6, pixels))
+    """The bundled DejaVu Sans at ``pixels`` (the file is read once, each size loaded once)."""
+    return ImageFont.truetype(io.BytesIO(_font_data()), max(6, pixels))
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -148,8 +161,15 @@ def number_plates(size: int, theme: Theme, flip: bool, width: int) -> Plates:
     return tuple(out)
 
 
+@lru_cache(maxsize=64)
 def _coordinate_font(lay: Layout) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return _font(round(lay.margin * 0.74))
+    """The coordinates' font: about three quarters of the margin, smaller if the widest rank
+    (``10``) would not leave a pixel of frame either side of it."""
+    pixels = round(lay.margin * 0.74)
+    widest = str(lay.size)
+    while pixels > 6 and _font(pixels).getlength(widest) > lay.margin - 4:
+        pixels -= 1
+    return _font(pixels)
 
 
 @lru_cache(maxsize=64)
@@ -384,11 +404,17 @@ def render_board(
     return img
 
 
-def status_text(position: Position, move_number: int | None = None, extra: str = "") -> str:
+def status_text(
+    position: Position,
+    move_number: int | None = None,
+    extra: str = "",
+    *,
+    words: RenderWords = ENGLISH,
+) -> str:
     """``Black to move · move 12`` (plus ``extra``): the words of the status strip."""
-    parts = [f"{position.turn.label.capitalize()} to move"]
+    parts = [words.to_move(position.turn)]
     if move_number is not None:
-        parts.append(f"move {move_number}")
+        parts.append(words.move_number.format(number=move_number))
     if extra:
         parts.append(extra)
     return " · ".join(parts)

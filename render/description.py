@@ -15,36 +15,50 @@ import textwrap
 from collections.abc import Iterable
 
 from rules.move import Move
-from rules.notation import show_move, side_name
+from rules.notation import show_move
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
-from rules.variants import Notation
+from rules.variants import Color, Notation
+
+from .words import ENGLISH, RenderWords
 
 MAX_ALT_TEXT = 1024
 """Discord's limit on an attachment's description."""
 SYMBOLS = {EMPTY: ".", WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
 """Characters of the text diagram for each square's content (light squares are blank)."""
-LEGEND = ("w = white man    W = white king", "b = black man    B = black king")
+LEGEND = (ENGLISH.legend_white, ENGLISH.legend_black)
 LINE_WIDTH = 40
 """Longest line of the text diagram: a code block on a phone shows about this many characters."""
-KINDS = (
-    (WHITE_MAN, "White men"),
-    (WHITE_KING, "White kings"),
-    (BLACK_MAN, "Black men"),
-    (BLACK_KING, "Black kings"),
-)
+
+
+def _kinds(words: RenderWords) -> tuple[tuple[int, str], ...]:
+    return (
+        (WHITE_MAN, words.white_men),
+        (WHITE_KING, words.white_kings),
+        (BLACK_MAN, words.black_men),
+        (BLACK_KING, words.black_kings),
+    )
+
+
+KINDS = _kinds(ENGLISH)
+"""Each kind of piece and its name in the piece list (English)."""
 
 
 def _notation(notation: str) -> Notation:
     return Notation(notation)  # ValueError for anything but "numeric" / "algebraic"
 
 
-def square_list(position: Position, squares: Iterable[int], notation: str = "numeric") -> str:
+def square_list(
+    position: Position,
+    squares: Iterable[int],
+    notation: str = "numeric",
+    words: RenderWords = ENGLISH,
+) -> str:
     """``squares`` in words: PDN numbers with runs of three or more as ``21 to 32``
     (``1, 3, 5 to 8``), or algebraic names ordered from White's side, rank by rank (``a1, c1, b2``);
     ``none`` when empty."""
     ordered = sorted(set(squares))
     if not ordered:
-        return "none"
+        return words.none
     if _notation(notation) is Notation.ALGEBRAIC:
         geo = position.variant.geometry
         names = geo.names
@@ -65,7 +79,7 @@ def square_list(position: Position, squares: Iterable[int], notation: str = "num
     runs.append((start, previous))
     for first, last in runs:
         if last - first >= 2:
-            parts.append(f"{first} to {last}")
+            parts.append(words.run.format(first=first, last=last))
         else:
             parts.extend(str(s) for s in range(first, last + 1))
     return ", ".join(parts)
@@ -78,30 +92,40 @@ def _by_kind(position: Position) -> dict[int, list[int]]:
     return out
 
 
-def piece_sentences(position: Position, notation: str = "numeric") -> list[str]:
+def piece_sentences(
+    position: Position, notation: str = "numeric", words: RenderWords = ENGLISH
+) -> list[str]:
     """``White men (12): 21 to 32.``, ``White kings: none.``, ...: every piece by square."""
     by_kind = _by_kind(position)
     sentences = []
-    for kind, name in KINDS:
+    for kind, name in _kinds(words):
         squares = by_kind[kind]
-        count = f" ({len(squares)})" if squares else ""
-        sentences.append(f"{name}{count}: {square_list(position, squares, notation)}.")
+        if not squares:
+            sentences.append(words.no_pieces.format(kind=name))
+            continue
+        where = square_list(position, squares, notation, words)
+        sentences.append(words.pieces.format(kind=name, count=len(squares), squares=where))
     return sentences
 
 
-def _last_move(position: Position, move: Move, notation: str) -> str:
-    mover = side_name(position.turn.other)
-    text = f"Last move: {mover} {show_move(move, position.variant, _notation(notation))}"
-    if move.captured:
-        count = len(move.captured)
-        pieces = "piece" if count == 1 else "pieces"
-        where = square_list(position, move.captured, notation)
-        text += f", capturing {count} {pieces} on {where}"
-    return text + "."
+def _last_move(position: Position, move: Move, notation: str, words: RenderWords) -> str:
+    white = position.turn.other is Color.WHITE
+    shown = show_move(move, position.variant, _notation(notation))
+    if not move.captured:
+        template = words.white_last_move if white else words.black_last_move
+        return template.format(move=shown)
+    count = len(move.captured)
+    template = (words.white_captured if white else words.black_captured)(count)
+    where = square_list(position, move.captured, notation, words)
+    return template.format(move=shown, count=count, squares=where)
 
 
 def describe(
-    position: Position, *, last_move: Move | None = None, notation: str = "numeric"
+    position: Position,
+    *,
+    last_move: Move | None = None,
+    notation: str = "numeric",
+    words: RenderWords = ENGLISH,
 ) -> str:
     """Alt text for the board image: variant, side to move, last move, and every piece by square,
     at most :data:`MAX_ALT_TEXT` characters.
@@ -113,19 +137,25 @@ White kings: none. Black men (12): 1 to 12. Black kings: none.
     """
     variant = position.variant
     parts = [
-        f"{variant.title}, {variant.size}x{variant.size} board.",
-        f"{side_name(position.turn)} to move.",
+        words.board.format(title=words.title(variant), size=variant.size),
+        words.to_move_sentence(position.turn),
     ]
     if last_move is not None:
-        parts.append(_last_move(position, last_move, notation))
-    parts.extend(piece_sentences(position, notation))
+        parts.append(_last_move(position, last_move, notation, words))
+    parts.extend(piece_sentences(position, notation, words))
     text = " ".join(parts)
     if len(text) > MAX_ALT_TEXT:  # cannot happen on 8x8 or 10x10 boards (tested); a safety net
         text = text[: MAX_ALT_TEXT - 1].rstrip() + "…"
     return text
 
 
-def text_diagram(position: Position, *, flip: bool = False, notation: str = "numeric") -> str:
+def text_diagram(
+    position: Position,
+    *,
+    flip: bool = False,
+    notation: str = "numeric",
+    words: RenderWords = ENGLISH,
+) -> str:
     """The board as monospace text (for a code block): one line per row, Black's side at the top
     (White's with ``flip``), files above and below, ranks either side and, in numeric notation,
     the PDN numbers of the row's squares on the right; then a legend, the side to move and the
@@ -160,9 +190,9 @@ def text_diagram(position: Position, *, flip: bool = False, notation: str = "num
             squares = sorted(by_row[row].values())
             line += f"  {squares[0]}–{squares[-1]}"
         lines.append(line.rstrip())
-    lines += [files_line, "", *LEGEND]
-    lines.append(". = empty square" + ("; right: PDN squares" if numeric else ""))
-    lines.append(f"{side_name(position.turn)} to move.")
-    for sentence in piece_sentences(position, notation):
+    lines += [files_line, "", words.legend_white, words.legend_black]
+    lines.append(words.legend_empty_numbers if numeric else words.legend_empty)
+    lines.append(words.to_move_sentence(position.turn))
+    for sentence in piece_sentences(position, notation, words):
         lines += textwrap.wrap(sentence, LINE_WIDTH, subsequent_indent="  ")
     return "\n".join(lines)

@@ -27,12 +27,13 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from rules.game import Game
-from rules.notation import show_move, side_name
+from rules.notation import show_move
 from rules.position import BLACK_MAN, WHITE_MAN
 from rules.variants import Color, Notation
 
 from .board import MIN_WIDTH, Label, _font, layout, render_board, sprite, to_palette
 from .themes import DEFAULT_THEME, Theme, find_theme
+from .words import ENGLISH, RenderWords
 
 MAX_GIF_BYTES = 8 * 1024 * 1024
 """Discord's attachment limit without boosts."""
@@ -60,19 +61,25 @@ class GifResult:
     """Empty, or a sentence saying the GIF was shrunk or frames were dropped."""
 
 
-def frame_status(game: Game, ply: int, notation: str = "numeric") -> str:
+def frame_status(
+    game: Game, ply: int, notation: str = "numeric", words: RenderWords = ENGLISH
+) -> str:
     """The status strip of the frame after ``ply`` plies: ``Start · Black to move``, then the
     move just played and who played it (``1. Black 11-15``, ``1... White 23-19``), with the
     result on the last frame of a finished game."""
     if ply == 0:
-        return f"Start · {side_name(game.positions[0].turn)} to move"
+        return words.start_white if game.positions[0].turn is Color.WHITE else words.start_black
     move = game.moves[ply - 1]
     mover = game.positions[ply - 1].turn
-    number = (ply + 1) // 2
-    dots = "." if mover is game.start.turn else "..."
-    text = f"{number}{dots} {side_name(mover)} {show_move(move, game.variant, notation)}"
+    template = words.white_moved if mover is Color.WHITE else words.black_moved
+    text = template.format(
+        number=(ply + 1) // 2,
+        dots="." if mover is game.start.turn else "...",
+        move=show_move(move, game.variant, notation),
+    )
     if ply == len(game.moves) and game.outcome is not None:
-        return f"{text} · {game.outcome.summary(game.variant)}"
+        result, ended = words.summary(game.outcome, game.variant)
+        return words.ending.format(move=text, result=result, words=ended)
     return text
 
 
@@ -86,9 +93,10 @@ def _has_glyph(char: str) -> bool:
 
 
 def clean_name(name: str | None, fallback: str) -> str:
-    """``name`` as the bundled font can draw it: accents taken off letters it lacks (``José`` ->
-    ``Jose``), control and invisible characters dropped, runs of spaces made one, characters it
-    cannot draw left out; ``fallback`` when nothing readable is left (no letter or digit)."""
+    """``name`` as the bundled font (DejaVu Sans: Latin with accents, Greek, Cyrillic) can draw
+    it: ``José`` and ``Иван`` as they are, accents taken off letters it has no accented form of,
+    control and invisible characters dropped, runs of spaces made one, characters it cannot draw
+    (Chinese, emoji) left out; ``fallback`` when nothing readable is left (no letter or digit)."""
     if not name:
         return fallback
     text = unicodedata.normalize("NFC", name[: MAX_NAME * 2])
@@ -119,7 +127,7 @@ def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: fl
 
 @lru_cache(maxsize=16)
 def names_header(
-    names: tuple[str, str], theme: Theme, width: int
+    names: tuple[str, str], theme: Theme, width: int, words: RenderWords = ENGLISH
 ) -> tuple[Image.Image, tuple[Label, ...]]:
     """The header line above the board: White's name after a white disc on the left, Black's
     before a black disc on the right, each cut to half the width; and the two name labels (for
@@ -132,8 +140,8 @@ def names_header(
     gap = max(4, lay.margin // 2)
     font = _font(round(height * 0.5))
     room = (width - 2 * lay.margin - 2 * disc - 4 * gap) / 2
-    white = _fit(clean_name(names[0], side_name(Color.WHITE)), font, room)
-    black = _fit(clean_name(names[1], side_name(Color.BLACK)), font, room)
+    white = _fit(clean_name(names[0], words.white), font, room)
+    black = _fit(clean_name(names[1], words.black), font, room)
     top = (height - disc) // 2
     left_disc = sprite(theme, disc, WHITE_MAN)
     right_disc = sprite(theme, disc, BLACK_MAN)
@@ -162,8 +170,9 @@ def _frames(
     width: int,
     names: tuple[str, str] | None,
     notation: str,
+    words: RenderWords = ENGLISH,
 ) -> list[Image.Image]:
-    header = names_header(names, theme, width)[0] if names is not None else None
+    header = names_header(names, theme, width, words)[0] if names is not None else None
     frames = []
     for ply in plies:
         image = render_board(
@@ -173,7 +182,7 @@ def _frames(
             flip=flip,
             theme=theme,
             width=width,
-            status=frame_status(game, ply, notation),
+            status=frame_status(game, ply, notation, words),
             status_side=game.positions[ply - 1].turn if ply else None,
         )
         if header is not None:
@@ -218,11 +227,13 @@ def render_gif(
     max_bytes: int = MAX_GIF_BYTES,
     names: tuple[str, str] | None = None,
     notation: str = "numeric",
+    words: RenderWords = ENGLISH,
 ) -> GifResult:
     """The game as an animated GIF no larger than ``max_bytes``.
 
     ``names`` (White's, Black's) adds a header line with the players' names; ``notation``
-    (``numeric`` or ``algebraic``) is how the moves are written in the strip."""
+    (``numeric`` or ``algebraic``) is how the moves are written in the strip; ``words`` the
+    language of the strip, the header's fallback names and the note."""
     th = find_theme(theme) if isinstance(theme, str) else theme
     notation = Notation(notation).value  # ValueError for an unknown notation
     total = len(game.moves)
@@ -230,7 +241,7 @@ def render_gif(
     size = width
 
     def encode(plies: list[int], size: int) -> bytes:
-        frames = _frames(game, plies, th, flip, size, names, notation)
+        frames = _frames(game, plies, th, flip, size, names, notation, words)
         return _encode(frames, frame_durations(game, plies))
 
     while True:
@@ -238,31 +249,17 @@ def render_gif(
         if len(data) <= max_bytes or size <= MIN_WIDTH * 2:
             break
         size = max(MIN_WIDTH * 2, int(size * 0.8))
-    note = (
-        ""
-        if size == width
-        else f"Drawn at {size} px instead of {width} px to stay under the limit."
-    )
+    note = "" if size == width else words.shrunk.format(size=size, width=width)
     step = 1
     while len(data) > max_bytes and len(plies) > 2:
         step += 1
         plies = sorted({*range(0, total, step), total})
         data = encode(plies, size)
     if step > 1:
-        note = (
-            f"{note} Shows every {_ordinal(step)} position ({len(plies)} of {total + 1}) to stay "
-            f"under the limit."
-        ).strip()
+        thinned = words.thinned.format(
+            ordinal=words.ordinal(step), shown=len(plies), total=total + 1
+        )
+        note = f"{note} {thinned}".strip()
     if len(data) > max_bytes:
         raise ValueError(f"cannot fit the game into {max_bytes} bytes")
     return GifResult(data, len(plies), total, size, note)
-
-
-def _ordinal(n: int) -> str:
-    """``2nd``, ``3rd``, ``11th``: the frame step in words.
-
-    >>> [_ordinal(n) for n in (2, 3, 4, 11, 12, 13, 21, 22, 23)]
-    ['2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']
-    """
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

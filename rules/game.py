@@ -21,15 +21,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fen import parse_fen
+from .messages import N_, Message, MessageError, N_n, counted, message
 from .move import Move
-from .notation import IllegalMoveError, list_moves, parse_move, side_name
+from .notation import IllegalMoveError, moves_message, parse_move, side_name
 from .outcome import Outcome, Termination
 from .position import Position
 from .variants import Color, EndgameRule, Variant, find_variant
 
 
-class GameError(ValueError):
-    """An action the game refuses (it is over, there is no draw offer to answer...)."""
+class GameError(MessageError):
+    """An action the game refuses (it is over, there is no draw offer to answer...); see
+    :mod:`rules.messages` for its words in other languages."""
 
 
 class GameOverError(GameError):
@@ -129,7 +131,12 @@ class Game:
             move = legal[legal.index(move)]  # this position's own instance (its crowning flag)
         else:
             raise IllegalMoveError(
-                f"{move} is not a legal move; legal moves: {list_moves(legal)}", legal
+                message(
+                    N_("{move} is not a legal move; legal moves: {moves}"),
+                    move=str(move),
+                    moves=moves_message(legal),
+                ),
+                legal,
             )
         mover = self.turn
         if self.draw_offer is mover.other:
@@ -193,11 +200,30 @@ class Game:
         self._require_ongoing()
         if not 1 <= plies <= self.ply:
             if plies < 1:
-                raise TakebackError(f"cannot take back {plies} moves: at least one is needed")
+                raise TakebackError(
+                    counted(
+                        N_n(
+                            "cannot take back {count} move: at least one is needed",
+                            "cannot take back {count} moves: at least one is needed",
+                        ),
+                        plies,
+                    )
+                )
             if self.ply == 0:
-                raise TakebackError("there is no move to take back")
-            played = "1 has" if self.ply == 1 else f"{self.ply} have"
-            raise TakebackError(f"cannot take back {plies} moves: only {played} been played")
+                raise TakebackError(message(N_("there is no move to take back")))
+            played = counted(
+                N_n("only {count} has been played", "only {count} have been played"), self.ply
+            )
+            raise TakebackError(
+                counted(
+                    N_n(
+                        "cannot take back {count} move: {played}",
+                        "cannot take back {count} moves: {played}",
+                    ),
+                    plies,
+                    played=played,
+                )
+            )
         keep = self.ply - plies
         taken = self.moves[keep:]
         for pos in self.positions[keep + 1 :]:
@@ -303,7 +329,13 @@ class Game:
         """``side`` offers a draw; if the opponent's offer is pending, this accepts it."""
         self._require_ongoing()
         if self.draw_offer is side:
-            raise DrawOfferError(f"{side_name(side)} has already offered a draw")
+            raise DrawOfferError(
+                message(
+                    N_("White has already offered a draw")
+                    if side is Color.WHITE
+                    else N_("Black has already offered a draw")
+                )
+            )
         if self.draw_offer is side.other:
             self.accept_draw(side)
             return
@@ -313,7 +345,13 @@ class Game:
         """``side`` accepts the opponent's pending offer: the game is drawn by agreement."""
         self._require_ongoing()
         if self.draw_offer is not side.other:
-            raise DrawOfferError(f"there is no draw offer for {side_name(side)} to accept")
+            raise DrawOfferError(
+                message(
+                    N_("there is no draw offer for White to accept")
+                    if side is Color.WHITE
+                    else N_("there is no draw offer for Black to accept")
+                )
+            )
         self.draw_offer = None
         self.outcome = Outcome(Termination.AGREEMENT, None)
 
@@ -322,7 +360,13 @@ class Game:
         variant has one and none is running)."""
         self._require_ongoing()
         if self.draw_offer is not side.other:
-            raise DrawOfferError(f"there is no draw offer for {side_name(side)} to decline")
+            raise DrawOfferError(
+                message(
+                    N_("there is no draw offer for White to decline")
+                    if side is Color.WHITE
+                    else N_("there is no draw offer for Black to decline")
+                )
+            )
         self._decline(side)
 
     def _decline(self, side: Color) -> None:
@@ -351,7 +395,7 @@ class Game:
 
     def _require_ongoing(self) -> None:
         if self.outcome is not None:
-            raise GameOverError(f"the game is over ({self.outcome.summary(self.variant)})")
+            raise GameOverError(_over(self.outcome, self.variant))
 
     # -- presentation ---------------------------------------------------------------------------
 
@@ -455,6 +499,39 @@ class Game:
             return game
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a stored game: missing or malformed {exc}") from exc
+
+
+_OVER = {
+    Termination.NO_PIECES: N_("the game is over ({result} no pieces left)"),
+    Termination.NO_MOVES: N_("the game is over ({result} no legal moves)"),
+    Termination.RESIGNATION: N_("the game is over ({result} resignation)"),
+    Termination.AGREEMENT: N_("the game is over ({result} draw by agreement)"),
+    Termination.THREEFOLD_REPETITION: N_("the game is over ({result} threefold repetition)"),
+    Termination.NO_PROGRESS: N_("the game is over ({result} no progress)"),
+    Termination.ENDGAME_COUNT: N_("the game is over ({result} endgame count)"),
+    Termination.NO_DECISIVE_ADVANTAGE: N_(
+        "the game is over ({result} 40-move rule: no decisive advantage shown)"
+    ),
+    Termination.TIMEOUT: N_("the game is over ({result} timeout)"),
+    Termination.ABORTED: N_("the game is over ({result} aborted)"),
+}
+"""``the game is over (...)`` for an outcome in its plain words (no detail)."""
+_OVER_DETAIL = {
+    "White resigned": N_("the game is over ({result} White resigned)"),
+    "Black resigned": N_("the game is over ({result} Black resigned)"),
+    "White ran out of time": N_("the game is over ({result} White ran out of time)"),
+    "Black ran out of time": N_("the game is over ({result} Black ran out of time)"),
+}
+"""The same for the details :class:`Game` itself writes (a variant's count rule has its own
+words, which are shown as they are)."""
+
+
+def _over(outcome: Outcome, variant: Variant) -> Message | str:
+    """``the game is over (1-0 White resigned)``."""
+    template = _OVER_DETAIL.get(outcome.detail) if outcome.detail else _OVER[outcome.termination]
+    if template is None:
+        return f"the game is over ({outcome.summary(variant)})"
+    return message(template, result=outcome.result(variant))
 
 
 def _color(label: object) -> Color | None:

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
+from .messages import N_, Message, MessageError, N_n, counted, either, message
 from .move import Move
 from .position import Position
 from .variants import Color, Notation, Variant
@@ -35,6 +36,7 @@ __all__ = [
     "NotationError",
     "UnknownSquareError",
     "list_moves",
+    "moves_message",
     "normalize",
     "numbered_moves",
     "parse_move",
@@ -49,8 +51,9 @@ MAX_LISTED = 12
 """How many moves an error message lists before it says "and N more"."""
 
 
-class MoveError(ValueError):
-    """A move that cannot be played; ``str(error)`` is the reason, fit to show to a player."""
+class MoveError(MessageError):
+    """A move that cannot be played; ``str(error)`` is the reason, fit to show to a player (and
+    ``template``/``values`` the same in any language, see :mod:`rules.messages`)."""
 
     @property
     def reason(self) -> str:
@@ -76,7 +79,7 @@ class NotYourPieceError(MoveError):
 class IllegalMoveError(MoveError):
     """The move is not legal here; ``legal`` holds the moves that are."""
 
-    def __init__(self, reason: str, legal: list[Move]) -> None:
+    def __init__(self, reason: str | Message, legal: list[Move]) -> None:
         super().__init__(reason)
         self.legal = legal
 
@@ -88,7 +91,7 @@ class CaptureRequiredError(IllegalMoveError):
 class AmbiguousMoveError(MoveError):
     """The text fits several moves with different outcomes; ``candidates`` lists them."""
 
-    def __init__(self, reason: str, candidates: list[Move]) -> None:
+    def __init__(self, reason: str | Message, candidates: list[Move]) -> None:
         super().__init__(reason)
         self.candidates = candidates
 
@@ -155,12 +158,21 @@ def list_moves(
 ) -> str:
     """``"22x15, 23x14 or 24x15"``, cut after ``limit`` with a count of the rest; in
     coordinates when the board's square ``names`` are given."""
+    return str(moves_message(moves, limit, names))
+
+
+def moves_message(
+    moves: Iterable[Move], limit: int = MAX_LISTED, names: Sequence[str] | None = None
+) -> Message | str:
+    """:func:`list_moves` as a :class:`~rules.messages.Message` (a lone move as it is)."""
     texts = [m.pdn() if names is None else m.algebraic(tuple(names)) for m in moves]
     if len(texts) > limit:
-        return ", ".join(texts[:limit]) + f" and {len(texts) - limit} more"
-    if len(texts) <= 1:
-        return "".join(texts)
-    return ", ".join(texts[:-1]) + " or " + texts[-1]
+        return counted(
+            N_n("{moves} and {count} more", "{moves} and {count} more"),
+            len(texts) - limit,
+            moves=", ".join(texts[:limit]),
+        )
+    return either(texts)
 
 
 def normalize(text: str) -> str:
@@ -177,7 +189,11 @@ def _square(token: str, pos: Position) -> int:
         if 1 <= square <= g.squares:
             return square
         raise UnknownSquareError(
-            f"there is no square {token} on this board: squares are numbered 1 to {g.squares}"
+            message(
+                N_("there is no square {square} on this board: squares are numbered 1 to {last}"),
+                square=token,
+                last=g.squares,
+            )
         )
     if token in g.square_by_name:
         return g.square_by_name[token]
@@ -185,23 +201,43 @@ def _square(token: str, pos: Position) -> int:
     row = int(token[1:])
     if 0 <= column < g.size and 1 <= row <= g.size:
         raise UnknownSquareError(
-            f"{token} is a light square: pieces stand and move only on the dark squares"
+            message(
+                N_("{square} is a light square: pieces stand and move only on the dark squares"),
+                square=token,
+            )
         )
-    last = chr(ord("a") + g.size - 1)
-    raise UnknownSquareError(f"there is no square {token}: columns run a-{last}, rows 1-{g.size}")
+    raise UnknownSquareError(
+        message(
+            N_("there is no square {square}: columns run a-{column}, rows 1-{row}"),
+            square=token,
+            column=chr(ord("a") + g.size - 1),
+            row=g.size,
+        )
+    )
 
 
 def parse_squares(text: str, pos: Position) -> tuple[list[int], str | None]:
     """The squares a move text names, and its separator (``x``, ``-`` or None when only spaces)."""
     if len(text) > MAX_INPUT_LENGTH:
-        raise NotationError(f"that is too long for a move ({len(text)} characters)")
+        raise NotationError(
+            counted(
+                N_n(
+                    "that is too long for a move ({count} character)",
+                    "that is too long for a move ({count} characters)",
+                ),
+                len(text),
+            )
+        )
     cleaned = normalize(text)
     if not cleaned:
-        raise NotationError("type a move like 11-15 or 22x15 (or c3-d4)")
+        raise NotationError(message(N_("type a move like 11-15 or 22x15 (or c3-d4)")))
     tokens = _lex(cleaned)
     if tokens is None:
         raise NotationError(
-            f"{text.strip()[:40]!r} is not a move: write it like 11-15, 22x15, 27x18x11 or c3-d4"
+            message(
+                N_("{text} is not a move: write it like 11-15, 22x15, 27x18x11 or c3-d4"),
+                text=repr(text.strip()[:40]),
+            )
         )
     squares = [_square(token, pos) for token in tokens]
     separator = "x" if "x" in cleaned else "-" if "-" in cleaned else None
@@ -261,7 +297,11 @@ def parse_move(
     try:
         squares, separator = parse_squares(text, pos)
     except UnknownSquareError as exc:
-        raise UnknownSquareError(f"{exc}; {_hint(legal, names)}") from None
+        reason = exc.message or str(exc)
+        hint = _hint(legal, names)
+        raise UnknownSquareError(
+            message(N_("{reason}; {hint}"), reason=reason, hint=hint)
+        ) from None
     wanted = tuple(squares)
     for move in legal:
         if move.path == wanted:
@@ -276,7 +316,11 @@ def parse_move(
         if len(outcomes) == 1:
             return ordered[0]
         raise AmbiguousMoveError(
-            f"{normalize(text)} could mean {list_moves(ordered, names=names)}: type the full path",
+            message(
+                N_("{text} could mean {moves}: type the full path"),
+                text=normalize(text),
+                moves=moves_message(ordered, names=names),
+            ),
             ordered,
         )
     raise _explain(pos, first, last, separator or "-", legal, notation)
@@ -295,42 +339,62 @@ def _explain(
     color = pos.color_at(first)
     side = pos.turn
     if color is None:
-        return NoPieceError(f"there is no piece on {name(first)}; {_hint(legal, names)}")
-    if color is not side:
-        return NotYourPieceError(
-            f"the piece on {name(first)} is {color.label.capitalize()}'s and it is "
-            f"{side.label.capitalize()}'s turn; {_hint(legal, names)}"
+        return NoPieceError(
+            message(
+                N_("there is no piece on {square}; {hint}"),
+                square=name(first),
+                hint=_hint(legal, names),
+            )
         )
+    if color is not side:
+        template = (
+            N_("the piece on {square} is White's and it is Black's turn; {hint}")
+            if color is Color.WHITE
+            else N_("the piece on {square} is Black's and it is White's turn; {hint}")
+        )
+        return NotYourPieceError(message(template, square=name(first), hint=_hint(legal, names)))
     captures = sorted((m for m in legal if m.is_capture), key=lambda m: m.path)
     if captures:
         own = [m for m in captures if m.path[0] == first]
         return CaptureRequiredError(
-            f"a capture is compulsory: {list_moves(own or captures, names=names)}", captures
+            message(
+                N_("a capture is compulsory: {moves}"),
+                moves=moves_message(own or captures, names=names),
+            ),
+            captures,
         )
     from_here = sorted((m for m in legal if m.path[0] == first), key=lambda m: m.path)
     if from_here:
-        targets = [name(m.path[-1]) for m in from_here]
-        where = targets[0] if len(targets) == 1 else ", ".join(targets[:-1]) + " or " + targets[-1]
         return IllegalMoveError(
-            f"{name(first)}{separator}{name(last)} is not a legal move: the piece on "
-            f"{name(first)} can go to {where}",
+            message(
+                N_("{move} is not a legal move: the piece on {square} can go to {targets}"),
+                move=f"{name(first)}{separator}{name(last)}",
+                square=name(first),
+                targets=either([name(m.path[-1]) for m in from_here]),
+            ),
             sorted(legal, key=lambda m: m.path),
         )
     ordered = sorted(legal, key=lambda m: m.path)
     return IllegalMoveError(
-        f"the piece on {name(first)} cannot move; legal moves: {list_moves(ordered, names=names)}",
+        message(
+            N_("the piece on {square} cannot move; legal moves: {moves}"),
+            square=name(first),
+            moves=moves_message(ordered, names=names),
+        ),
         ordered,
     )
 
 
-def _hint(legal: list[Move], names: Sequence[str] | None = None) -> str:
+def _hint(legal: list[Move], names: Sequence[str] | None = None) -> Message:
     """What the player can do instead: the compulsory captures, or the legal moves."""
     ordered = sorted(legal, key=lambda m: m.path)
     if ordered and ordered[0].is_capture:
-        return f"a capture is compulsory: {list_moves(ordered, names=names)}"
+        return message(
+            N_("a capture is compulsory: {moves}"), moves=moves_message(ordered, names=names)
+        )
     if not ordered:
-        return "there is no legal move"
-    return f"legal moves: {list_moves(ordered, names=names)}"
+        return message(N_("there is no legal move"))
+    return message(N_("legal moves: {moves}"), moves=moves_message(ordered, names=names))
 
 
 def side_name(color: Color) -> str:

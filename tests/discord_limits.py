@@ -72,6 +72,44 @@ SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, NUMBER = 1, 2, 3, 4, 10
 OPTION_TYPES = set(range(1, 12))
 COMMAND_NAME = regex.compile(r"^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
 MAX_CHAT_INPUT_COMMANDS, MAX_CONTEXT_COMMANDS = 100, 15
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+"""The locales Discord accepts as keys of ``name_localizations`` and
+``description_localizations`` (any other key is refused)."""
 
 # Components: types Discord lets a bot put in a message's action row.
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
@@ -189,6 +227,9 @@ def check_commands(commands: Any) -> list[Problem]:
         if (kind, name) in seen:
             problems.append(Problem((i, "name"), "Application command names must be unique"))
         seen.add((kind, name))
+    problems += _unique_localized(
+        [_dict(c) for c in commands], (), "Application command names must be unique"
+    )
     if per_type.get(CHAT_INPUT, 0) > MAX_CHAT_INPUT_COMMANDS:
         problems.append(
             Problem(
@@ -228,10 +269,30 @@ def _localized(
     problems: list[Problem] = []
     for locale, text in _dict(value).items():
         where = (*path, f"{field}_localizations", locale)
+        if locale not in LOCALES:
+            problems.append(Problem(where, f"Invalid locale: {locale}", "LOCALE_INVALID"))
         if name:
             problems += _name(text, where, chat_input=chat_input)
         else:
             problems += _length(text, where, 1, 100)
+    return problems
+
+
+def _unique_localized(items: Sequence[dict[str, Any]], path: Path, message: str) -> list[Problem]:
+    """Siblings' names must differ in every locale too: a name as a user of that locale sees it
+    (its localization, else the default name)."""
+    problems: list[Problem] = []
+    locales = {loc for item in items for loc in _dict(item.get("name_localizations"))}
+    for locale in sorted(locales):
+        seen: set[Any] = set()
+        for i, item in enumerate(items):
+            shown = _dict(item.get("name_localizations")).get(locale, item.get("name"))
+            if shown in seen:
+                where = (*path, i, "name_localizations", locale)
+                problems.append(
+                    Problem(where, message, "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME")
+                )
+            seen.add(shown)
     return problems
 
 
@@ -361,6 +422,7 @@ def _check_options(options: Any, path: Path, *, depth: int) -> list[Problem]:
         else:
             optional_seen = True
         problems += _check_option_values(option, where, kind)
+    problems += _unique_localized(items, path, "Option names must be unique")
     return problems
 
 

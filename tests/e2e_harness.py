@@ -239,6 +239,12 @@ class Users:
     def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
         self.fake = fake
         self.bot = bot
+        self.locales: dict[str, str] = {}
+        """Each user's client language (Discord's ``locale``), sent with everything they do;
+        ``en-US`` for users not listed."""
+
+    def locale(self, user_id: str) -> str:
+        return self.locales.get(user_id, "en-US")
 
     def _member(self, user_id: str) -> dict[str, Any]:
         member = self.fake.member_object(user_id)
@@ -279,7 +285,12 @@ class Users:
         so options may be called ``user`` or ``channel`` too)."""
         options, resolved = self.options(**values)
         payload = self.fake.command_interaction(
-            name, options, user_id=user, channel_id=channel, resolved=resolved
+            name,
+            options,
+            user_id=user,
+            channel_id=channel,
+            resolved=resolved,
+            locale=self.locale(user),
         )
         await self.fake.send_interaction(payload)
         return Sent(self, payload)
@@ -289,7 +300,7 @@ class Users:
     ) -> list[dict[str, Any]]:
         options, _ = self.options(**values)
         payload = self.fake.autocomplete_interaction(
-            name, options, focused, user_id=user, channel_id=channel
+            name, options, focused, user_id=user, channel_id=channel, locale=self.locale(user)
         )
         await self.fake.send_interaction(payload)
         callback = await Sent(self, payload).callback()
@@ -305,7 +316,9 @@ class Users:
         failing the test) what Discord would not deliver: no such button on that message, a
         disabled one, someone else's ephemeral message; ``forged=True`` sends it anyway (a
         modified client; see :meth:`FakeDiscord.component_interaction`)."""
-        payload = self.fake.button_interaction(custom_id, message, user_id=user, forged=forged)
+        payload = self.fake.button_interaction(
+            custom_id, message, user_id=user, forged=forged, locale=self.locale(user)
+        )
         await self.fake.send_interaction(payload)
         return Sent(self, payload)
 
@@ -323,7 +336,7 @@ class Users:
         values not among the menu's options, repeated, or outside ``min_values`` ..
         ``max_values`` (both 1 unless the menu says otherwise)."""
         payload = self.fake.select_interaction(
-            custom_id, message, list(values), user_id=user, forged=forged
+            custom_id, message, list(values), user_id=user, forged=forged, locale=self.locale(user)
         )
         await self.fake.send_interaction(payload)
         return Sent(self, payload)

@@ -351,6 +351,9 @@ class Guild:
     id: str = "1100000000000000001"
     name: str = "Fake Guild"
     owner_id: str = "1100000000000000101"
+    locale: str = "en-US"
+    """The server's language (its community locale), sent as every interaction's
+    ``guild_locale`` and as the guild's ``preferred_locale``."""
     channels: dict[str, str] = field(
         default_factory=lambda: {
             "1100000000000000201": "general",
@@ -996,7 +999,7 @@ class FakeDiscord:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": g.locale,
             "nsfw_level": 0,
             "max_members": 500000,
             "max_video_channel_users": 25,
@@ -1057,8 +1060,8 @@ class FakeDiscord:
             "type": type_,
             "data": data,
             "guild_id": self.guild.id,
-            "guild": {"id": self.guild.id, "locale": "en-US", "features": []},
-            "guild_locale": "en-US",
+            "guild": {"id": self.guild.id, "locale": self.guild.locale, "features": []},
+            "guild_locale": self.guild.locale,
             "channel_id": channel_id,
             "channel": channel,
             "member": self.member_object(user_id, with_permissions=True),

@@ -61,6 +61,7 @@ _STORE_IMPLEMENTATIONS = (
 _ENTRY = ("bot.__main__", "bot.cli", "bot.config")
 
 BOT_ROOMS: dict[str, tuple[str, ...]] = {
+    "bot.i18n": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.enums": ("bot", "engine", "render", "discord", *_SQL),
     "bot.words": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.markdown": ("bot", "rules", "engine", "render", "discord", *_SQL),
@@ -87,6 +88,10 @@ it), so dependencies point one way: the Discord layer on the service, the servic
 protocol (never on an implementation or a database driver), the store on nothing of the service.
 A room is a module or a package and everything in it; the prefix ``bot`` alone stands for the
 whole package (``bot.enums`` builds on ``rules`` only)."""
+
+EVERY_ROOM = ("bot.i18n",)
+"""Rooms every other room may import whatever it forbids: the words of every language
+(:mod:`bot.i18n`, which itself builds on nothing of the project)."""
 
 
 # -- reading the graph ------------------------------------------------------------------------
@@ -284,6 +289,7 @@ def room_problems(root: Path, room: str, forbidden: tuple[str, ...]) -> list[str
         for found in all_imports(root, package)
         if _names(found.importer, room)
         and not _names(found.imported, room)
+        and not any(_names(found.imported, shared) for shared in EVERY_ROOM)
         and any(_names(found.imported, banned) for banned in forbidden)
     ]
 
@@ -295,6 +301,7 @@ def test_the_rooms_of_bot_import_one_way(room: str) -> None:
 
 
 SERVICE_ORDER = (
+    "words",
     "views",
     "events",
     "records",
@@ -303,6 +310,7 @@ SERVICE_ORDER = (
     "matches",
     "settings",
     "prefs",
+    "languages",
     "notices",
     "standings",
     "computer",

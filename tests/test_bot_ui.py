@@ -108,19 +108,21 @@ def fields(embed: discord.Embed) -> dict[str, str]:
     ],
 )
 def test_duration(seconds: int, words: str) -> None:
-    assert duration(seconds) == words
+    assert str(duration(seconds)) == words
 
 
 def test_move_time_choices_read_as_their_own_duration() -> None:
-    assert [duration(seconds) for _, seconds in MOVE_TIMES] == [label for label, _ in MOVE_TIMES]
+    assert [str(duration(seconds)) for _, seconds in MOVE_TIMES] == [
+        label for label, _ in MOVE_TIMES
+    ]
 
 
 @pytest.mark.parametrize("key", VARIANT_KEYS)
 def test_rules_summary_follows_the_variant_data(key: str) -> None:
     variant = find_variant(key)
     title, lines = rules_summary(key)
-    text = " ".join(lines)
-    assert title == variant.title
+    text = " ".join(str(line) for line in lines)
+    assert str(title) == variant.title
     assert f"{variant.size}x{variant.size}" in text
     assert f"{variant.first.label.capitalize()} moves first" in text
     assert ("Kings fly" in text) == variant.flying_kings
@@ -386,6 +388,18 @@ CHOICES: dict[tuple[str, str], Listed] = {
         ("Black at the bottom", "black"),
     ],
     ("settings", "theme"): THEME_CHOICES,
+    ("settings", "language"): [
+        ("the server's language in Discord", "discord"),
+        # Each language by its own name: every catalog in bot/locales is a choice.
+        ("English", "en"),
+        ("Deutsch", "de"),
+        ("Français", "fr"),
+        ("Nederlands", "nl"),
+        ("Polski", "pl"),
+        ("Português (Brasil)", "pt_BR"),
+        ("Русский", "ru"),
+        ("Українська", "uk"),
+    ],
     ("prefs", "theme"): THEME_CHOICES,
     ("prefs", "notation"): [
         ("the variant's own (algebraic in Russian and Brazilian)", "variant"),
@@ -430,6 +444,7 @@ OPTIONS = {
         "all_channels boolean",
         "orientation string",
         "theme string",
+        "language string",
     ],
     "prefs": ["theme string", "notation string", "dm_turn boolean", "last_warning boolean"],
 }

@@ -62,11 +62,11 @@ async def test_a_restart_after_the_deadlines_passed_extends_them_and_says_so(
         assert event.mentions == (ALICE.id,) and event.event is not None
         # Each keeps the time it had when the bot went quiet.
         assert event.game.deadline == game.deadline + silence  # type: ignore[operator]
-        assert event.text.startswith("I could not hear anyone for 3 hours 50 minutes, so no")
-        assert "Alice to move, with" in event.text
+        assert str(event.text).startswith("I could not hear anyone for 3 hours 50 minutes, so no")
+        assert "Alice to move, with" in str(event.text)
     # What each had left when the bot went quiet at T0 + 10 min.
-    assert "with 50 minutes left" in events[0].text
-    assert "with 3 hours 50 minutes left" in events[1].text
+    assert "with 50 minutes left" in str(events[0].text)
+    assert "with 3 hours 50 minutes left" in str(events[1].text)
     stored = await again.store.game(far.id)
     assert stored is not None and stored.deadline == T0 + 24 * HOUR  # untouched
     assert count_rows(again, "games", "status = 'running'") == 3
@@ -191,7 +191,9 @@ async def test_an_extension_lost_with_the_process_is_posted_late(
     owed = [o for o in await third.outbox.owed() if o.event == extended.event]
     (late,) = owed
     assert late.result is not None and late.result.action is Action.CLOCK_EXTENDED
-    assert late.result.text.startswith(LATE) and "Bob to move, with" in late.result.text
+    assert str(late.result.text).startswith(str(LATE)) and "Bob to move, with" in str(
+        late.result.text
+    )
     assert late.result.mentions == (BOB.id,)
 
 
@@ -221,4 +223,4 @@ async def test_connecting_after_a_restart_is_not_counted_twice(
     assert extended.game is not None
     # Silence: 2 h 30 s since the last check, once; Alice had her whole hour left.
     assert extended.game.deadline == game.deadline + 2 * HOUR + 30  # type: ignore[operator]
-    assert "with 1 hour left" in extended.text
+    assert "with 1 hour left" in str(extended.text)

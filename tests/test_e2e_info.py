@@ -258,7 +258,7 @@ async def test_rules_of_every_variant(launch: Launch) -> None:
         assert answer.json["type"] == 4 and is_ephemeral(answer), answer.json
         embed = embed_of(answer)
         title, lines = rules_summary(key)
-        assert embed["title"] == title == variant.title
+        assert embed["title"] == str(title) == variant.title
         assert embed["description"] == "\n".join(f"• {line}" for line in lines)
         text = embed["description"]
         assert f"{variant.size}x{variant.size} board" in text

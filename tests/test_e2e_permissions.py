@@ -32,6 +32,7 @@ from e2e_harness import (
 )
 from fake_discord import FakeDiscord
 
+from bot.i18n import Text
 from bot.ui.permissions import missing
 
 MANAGE = "(a moderator can grant them)."
@@ -68,29 +69,38 @@ def perms(*names: str) -> discord.Permissions:
     return discord.Permissions(**dict.fromkeys(names, True))
 
 
+def names(lacking: list[Text]) -> list[str]:
+    """The permissions' names as Discord's English client shows them."""
+    return [str(name) for name in lacking]
+
+
 BASIC = ("view_channel", "send_messages", "embed_links", "attach_files")
 THREADS = ("create_public_threads", "send_messages_in_threads")
 
 
 def test_a_game_in_the_channel_needs_view_send_embed_and_attach() -> None:
-    assert missing(perms(*BASIC), thread=False, new_thread=False) == []
-    assert missing(perms(), thread=False, new_thread=False) == [
+    assert names(missing(perms(*BASIC), thread=False, new_thread=False)) == []
+    assert names(missing(perms(), thread=False, new_thread=False)) == [
         "View Channel",
         "Send Messages",
         "Embed Links",
         "Attach Files",
     ]
-    assert missing(perms("view_channel", "send_messages"), thread=False, new_thread=False) == [
+    assert names(
+        missing(perms("view_channel", "send_messages"), thread=False, new_thread=False)
+    ) == [
         "Embed Links",
         "Attach Files",
     ]
 
 
 def test_a_game_in_a_thread_needs_send_messages_in_threads() -> None:
-    assert missing(perms(*BASIC), thread=True, new_thread=False) == ["Send Messages in Threads"]
+    assert names(missing(perms(*BASIC), thread=True, new_thread=False)) == [
+        "Send Messages in Threads"
+    ]
     without_send = perms("view_channel", "embed_links", "attach_files", *THREADS)
-    assert missing(without_send, thread=False, new_thread=True) == []
-    assert missing(perms(*BASIC), thread=False, new_thread=True) == [
+    assert names(missing(without_send, thread=False, new_thread=True)) == []
+    assert names(missing(perms(*BASIC), thread=False, new_thread=True)) == [
         "Create Public Threads",
         "Send Messages in Threads",
     ]

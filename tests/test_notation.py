@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.fen import FenError, parse_fen
-from rules.game import Game
+from rules.game import Game, GameError, GameOverError
+from rules.messages import Message, MessageError, counted
 from rules.move import Move
 from rules.notation import (
     MAX_INPUT_LENGTH,
@@ -33,6 +35,7 @@ from rules.notation import (
     parse_move,
     show_move,
 )
+from rules.outcome import Outcome, Termination
 from rules.position import Position
 from rules.variants import VARIANTS, Color
 
@@ -582,3 +585,151 @@ def test_shown_moves_read_back_and_number_in_order(game: Game, notation: Any) ->
     assert len(lines) == (len(shown) + 1) // 2
     assert [t for line in lines for t in line.split()[1:]] == shown
     assert [line.split()[0] for line in lines] == [f"{n}." for n in range(1, len(lines) + 1)]
+
+
+# -- refusals in other languages (rules.messages) ---------------------------------------------
+
+RULES_SOURCE = "".join(
+    (Path(__file__).resolve().parent.parent / "rules" / name).read_text(encoding="utf-8")
+    for name in ("notation.py", "game.py", "messages.py")
+)
+
+
+def _messages(message: Message) -> Iterator[Message]:
+    yield message
+    for value in message.values.values():
+        if isinstance(value, Message):
+            yield from _messages(value)
+
+
+def _check_explained(error: MessageError) -> None:
+    """``error`` carries a message whose English is ``str(error)``, built from marked templates
+    whose values are squares, moves and numbers (never a side's name), and the bot renders it."""
+    from bot.i18n import from_rules
+
+    assert error.message is not None, error
+    assert str(error.message) == str(error)
+    assert error.template == error.message.template
+    for message in _messages(error.message):
+        forms = [message.template] if message.plural is None else [message.template, message.plural]
+        for form in forms:
+            assert f'"{form}"' in RULES_SOURCE, f"not a marked literal: {form!r}"
+        for value in message.values.values():
+            if isinstance(value, str):
+                assert "White" not in value and "Black" not in value, (message, value)
+    assert str(from_rules(error)) == str(error)
+
+
+def _refusals() -> Iterator[MessageError]:
+    start = Position.start(ENGLISH)
+    capture = parse_fen("B:W18,K30:B14,1", ENGLISH)
+    texts: list[tuple[Position, str, Notation | None]] = [
+        (start, "", None),
+        (start, "x" * (MAX_INPUT_LENGTH + 3), None),
+        (start, "hello", None),
+        (start, "33-29", None),
+        (start, "i3-h4", Notation.ALGEBRAIC),
+        (start, "a2-b3", Notation.ALGEBRAIC),
+        (start, "15-19", None),
+        (start, "22-18", None),
+        (start, "9-13x", None),
+        (start, "9-18", None),
+        (start, "1-5", None),
+        (start, "1-5", Notation.ALGEBRAIC),
+        (capture, "1-5", None),
+        (capture, "14-17", None),
+        (Position.start(VARIANTS["international"]), "16-27", None),
+    ]
+    for pos, text, notation in texts:
+        with pytest.raises(MoveError) as caught:
+            parse_move(pos, text, notation=notation)
+        yield caught.value
+    many = parse_fen("W:WK14,K15,K18,K19,K22,K23,K27:B1,2", ENGLISH)
+    with pytest.raises(MoveError) as caught:
+        parse_move(many, "32-28")
+    yield caught.value
+    game = Game(ENGLISH)
+    for action in (
+        lambda: game.take_back(0),
+        lambda: game.take_back(1),
+        lambda: game.play(parse_fen("W:W22:B1", ENGLISH).legal_moves()[0]),
+        lambda: game.accept_draw(Color.WHITE),
+        lambda: game.decline_draw(Color.BLACK),
+    ):
+        with pytest.raises((GameError, MoveError)) as refused:
+            action()
+        yield refused.value
+    game.offer_draw(Color.BLACK)
+    with pytest.raises(GameError) as refused:
+        game.offer_draw(Color.BLACK)
+    yield refused.value
+    game.play("11-15")
+    game.play("23-19")
+    with pytest.raises(GameError) as refused:
+        game.take_back(3)
+    yield refused.value
+    game.play("8-11")
+    with pytest.raises(GameError) as refused:
+        game.take_back(5)
+    yield refused.value
+    game.resign(Color.WHITE)
+    with pytest.raises(GameError) as refused:
+        game.play("22-18")
+    yield refused.value
+
+
+def test_refusals_carry_translatable_messages() -> None:
+    errors = list(_refusals())
+    assert len(errors) >= 20
+    for error in errors:
+        _check_explained(error)
+    by_text = {str(error) for error in errors}
+    assert "cannot take back 3 moves: only 2 have been played" in by_text
+    assert "cannot take back 5 moves: only 3 have been played" in by_text
+    assert "cannot take back 0 moves: at least one is needed" in by_text
+    assert "Black has already offered a draw" in by_text
+    assert "there is no draw offer for White to accept" in by_text
+    assert "the game is over (0-1 White resigned)" in by_text
+    assert any(text.endswith(" and 2 more") for text in by_text)
+    assert any(text.startswith("22-17 is not a legal move; legal moves: ") for text in by_text)
+
+
+def test_refusals_of_one_take_back_say_has() -> None:
+    game = Game(ENGLISH)
+    game.play("11-15")
+    with pytest.raises(GameError) as refused:
+        game.take_back(2)
+    assert str(refused.value) == "cannot take back 2 moves: only 1 has been played"
+    _check_explained(refused.value)
+
+
+@pytest.mark.parametrize("termination", list(Termination))
+def test_game_over_refusal_for_every_ending(termination: Termination) -> None:
+    game = Game(ENGLISH)
+    game.outcome = Outcome(termination, Color.WHITE)
+    with pytest.raises(GameOverError) as refused:
+        game.play("11-15")
+    assert str(refused.value) == f"the game is over ({game.outcome.summary(ENGLISH)})"
+    _check_explained(refused.value)
+
+
+def test_game_over_refusal_with_a_rule_of_its_own_is_shown_as_it_is() -> None:
+    game = Game(ENGLISH)
+    game.outcome = Outcome(Termination.NO_PROGRESS, None, ENGLISH.no_progress.description)
+    with pytest.raises(GameOverError) as refused:
+        game.play("11-15")
+    assert str(refused.value) == f"the game is over ({game.outcome.summary(ENGLISH)})"
+    assert refused.value.template is None
+
+
+def test_a_plain_string_refusal_has_no_template() -> None:
+    from bot.i18n import from_rules
+
+    error = NotationError("something else")
+    assert error.template is None and error.values == {}
+    assert str(from_rules(error)) == "something else"
+
+
+def test_plural_messages_render_in_english_by_count() -> None:
+    forms = ("{count} move", "{count} moves")
+    assert [str(counted(forms, n)) for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]

@@ -127,7 +127,7 @@ def with_required(command: Command, **values: Any) -> list[dict[str, Any]]:
 def refusal(command: Command, options: list[dict[str, Any]], **kwargs: Any) -> str:
     with pytest.raises(OptionError) as refused:
         check_options(command, options, resolved_for(options), guild=None, **kwargs)
-    return refused.value.reason
+    return str(refused.value.reason)
 
 
 def params_of(bot: DraughtsBot, *types: OptionType) -> list[tuple[Command, app_commands.Parameter]]:
@@ -180,7 +180,7 @@ async def test_the_declared_bounds_are_named(bot: DraughtsBot) -> None:
 
 async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
     """Every option with choices (variant, colour, time per move, opening, draw action,
-    threads, orientation, theme, notation) refuses an unlisted value of the right type: a
+    threads, orientation, theme, notation, language) refuses an unlisted value of the right type: a
     negative time per move, say."""
     chosen = [(c, p) for c in commands_of(bot) for p in c.parameters if p.choices]
     assert {p.display_name for _, p in chosen} == {
@@ -193,6 +193,7 @@ async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
         "orientation",
         "theme",
         "notation",
+        "language",
     }
     for command, param in chosen:
         unlisted: list[Any] = (

@@ -8,6 +8,8 @@ Delivery itself (interaction answer, channel post, retries) is proven end to end
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,8 @@ from service_harness import (
 )
 
 from bot.errors import ServiceError
+from bot.i18n import Kind, Text, verbatim
+from bot.i18n import _ as message
 from bot.results import Action, ActionResult
 from bot.service import GameService
 from bot.service.events import HANDOFF_SECONDS, decode, encode
@@ -169,12 +173,91 @@ async def test_retries_back_off_and_give_up(service: GameService, clock: Clock) 
 
 
 def test_a_stored_message_reads_back_equal() -> None:
-    result = ActionResult(Action.CHALLENGE_DECLINED, "Bob declined.", mentions=(1, 2), event="e")
+    text = message("{opponent} declined the challenge.", opponent="Bob")
+    result = ActionResult(Action.CHALLENGE_DECLINED, text, mentions=(1, 2), event="e")
     assert decode(encode(result)) == result
     with pytest.raises(ValueError):
         decode('{"action": "moved"}')
     with pytest.raises(ValueError):
         decode('{"action": "no such action", "text": "x"}')
+
+
+async def played_results(service: GameService) -> list[ActionResult]:
+    """The results of a rated match game played with most of what can happen in one: a
+    challenge, moves with a direct message for Bob, a draw declined (the 40-move count), a
+    takeback, and a resignation with its ratings and the match's second game."""
+    await service.set_prefs(BOB.id, dm_turn=True)
+    made = await challenge(service, match=True)
+    assert made.challenge is not None
+    results = [made, await service.accept(made.challenge.id, BOB.id)]
+    view = results[-1].game
+    assert view is not None
+    for text in ["11-15", "23-19", "8-11"]:
+        assert view.to_move is not None
+        results.append(await service.move(view.to_move.id, text, game_id=view.id))
+        view = results[-1].game
+        assert view is not None
+    results.append(await service.offer_draw(BOB.id, game_id=view.id))
+    results.append(await service.decline_draw(ALICE.id, game_id=view.id))
+    results.append(await service.request_takeback(BOB.id, game_id=view.id))
+    results.append(await service.answer_takeback(ALICE.id, True, game_id=view.id))
+    results.append(await service.resign(ALICE.id, game_id=view.id))
+    return results
+
+
+def texts_of(value: object) -> list[Text]:
+    """Every :class:`Text` inside a result (its game's, its direct messages', its follow-up's)."""
+    if isinstance(value, Text):
+        return [value]
+    if isinstance(value, tuple):
+        return [text for item in value for text in texts_of(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            text for f in dataclasses.fields(value) for text in texts_of(getattr(value, f.name))
+        ]
+    return []
+
+
+async def test_every_word_of_a_played_game_reads_back_unchanged(service: GameService) -> None:
+    results = await played_results(service)
+    ended = results[-1]
+    assert ended.follow_up is not None and "Ratings:" in str(ended.text)
+    assert any(dm.user_id == BOB.id for r in results for dm in r.dms)
+    texts = [text for result in results for text in texts_of(result)]
+    assert len(texts) > 30 and all(
+        text.kind is Kind.MESSAGE or text.parts for text in (result.text for result in results)
+    )
+    for result in results:
+        again = decode(encode(result))
+        assert again == result
+        assert [str(t) for t in texts_of(again)] == [str(t) for t in texts_of(result)]
+
+
+def _as_stored_before_catalogs(raw: object) -> object:
+    """A result as JSON the way it was kept before there were catalogs: every word a string."""
+    if isinstance(raw, dict):
+        if "k" in raw and "m" in raw:
+            return str(Text.from_json(raw))
+        return {key: _as_stored_before_catalogs(value) for key, value in raw.items()}
+    if isinstance(raw, list):
+        return [_as_stored_before_catalogs(item) for item in raw]
+    return raw
+
+
+async def test_an_announcement_stored_before_catalogs_reads_as_it_was(
+    service: GameService,
+) -> None:
+    for result in await played_results(service):
+        old = json.dumps(_as_stored_before_catalogs(json.loads(encode(result))))
+        assert '"k":' not in old.replace(" ", "")
+        read = decode(old)
+        assert [str(t) for t in texts_of(read)] == [str(t) for t in texts_of(result)]
+        assert all(t.kind is Kind.VERBATIM for t in texts_of(read))
+        assert read.text == verbatim(str(result.text))
+    plain = '{"action": "challenge_declined", "text": "Bob declined the challenge.", "event": "e"}'
+    assert decode(plain) == ActionResult(
+        Action.CHALLENGE_DECLINED, verbatim("Bob declined the challenge."), event="e"
+    )
 
 
 async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
@@ -203,7 +286,7 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     assert running.game.to_move is not None and running.game.to_move.name == "Alice"
     assert running.mentions == (running.game.to_move.id,)
     assert ended.game is not None and not ended.game.running
-    assert "1-0 Black resigned" in ended.text and "Ratings:" in ended.text
+    assert "1-0 Black resigned" in str(ended.text) and "Ratings:" in str(ended.text)
     # The challenges were accepted meanwhile: their own entries have nothing left to show.
     assert len(covered) == len(owed) - 2
     for o in owed:
@@ -228,7 +311,7 @@ async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
     assert reposted.challenge == made.challenge and reposted.mentions == (BOB.id,)
     assert owed[gone.event] is None  # type: ignore[index]
     said = owed[declined.event]  # type: ignore[index]
-    assert said is not None and said.text == declined.text
+    assert said is not None and str(said.text) == str(declined.text)
 
 
 async def test_entries_are_written_in_the_games_transaction(db_path: Path, clock: Clock) -> None:

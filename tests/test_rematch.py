@@ -113,7 +113,7 @@ async def test_another_open_challenge_is_left_alone(
     pressed = await service.rematch(game.id, ALICE.id)
 
     # Alice's press posts her own rematch challenge with the finished game's terms...
-    assert pressed.action is Action.CHALLENGE_CREATED, pressed.text
+    assert pressed.action is Action.CHALLENGE_CREATED, str(pressed.text)
     mine = pressed.challenge
     assert mine is not None and mine.id != unrelated.challenge.id
     assert (mine.challenger, mine.opponent, mine.color) == (ALICE, BOB, "white")

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations, pairwise
@@ -50,6 +51,7 @@ from render import board as board_module
 from render import description as description_module
 from render import gif as gif_module
 from render import labels as labels_module
+from render import words as words_module
 from render.board import (
     DEFAULT_WIDTH,
     GHOST_OPACITY,
@@ -1094,9 +1096,9 @@ def test_gif_names_never_crash_and_always_fit(name: str) -> None:
 
 
 def test_clean_name_examples() -> None:
-    assert clean_name("José Müller", "White") == "Jose Muller"
+    assert clean_name("José Müller", "White") == "José Müller"
     assert clean_name("李小龙", "Black") == "Black"
-    assert clean_name("Иван (Vanya)", "White") == "(Vanya)"
+    assert clean_name("Иван (Vanya)", "White") == "Иван (Vanya)"
     assert clean_name("tab\tnew\nline", "White") == "tab new line"
     assert clean_name(None, "Black") == "Black"
     assert clean_name("?", "White") == "White"
@@ -1104,8 +1106,36 @@ def test_clean_name_examples() -> None:
     assert long[0].text.endswith("…") and long[1].text == "Bob"
 
 
+@pytest.mark.parametrize("word", ["Иван", "José", "Ход белых", "Zoë", "Łódź"])
+def test_font_draws_cyrillic_and_accents(word: str) -> None:
+    """The bundled font has real glyphs for accented Latin and Cyrillic: every letter of ``word``
+    is drawn as itself, not as the missing-glyph box, and the word drawn differs from the same
+    number of boxes (and from its letters with the accents taken off)."""
+    font = board_module._font(24)
+    assert all(gif_module._has_glyph(char) for char in word if not char.isspace())
+
+    def ink(text: str) -> bytes:
+        image = Image.new("L", (200, 40), 0)
+        ImageDraw.Draw(image).text((4, 4), text, fill=255, font=font)
+        return image.tobytes()
+
+    missing = "".join(" " if char.isspace() else "\ue000" for char in word)
+    assert ink(word) != ink(missing)
+    plain = "".join(
+        char for char in unicodedata.normalize("NFKD", word) if unicodedata.category(char) != "Mn"
+    )
+    if plain != word:
+        assert ink(word) != ink(plain)
+
+
+def test_font_is_loaded_once_per_size() -> None:
+    """The renderer is a hot path: a size's font is built once and reused."""
+    assert board_module._font(31) is board_module._font(31)
+    assert board_module._font_data() is board_module._font_data()
+
+
 def test_render_doctests() -> None:
-    for module in (description_module, gif_module):
+    for module in (description_module, words_module):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
 

@@ -142,7 +142,11 @@ def rules_reason(variant: str, moves: list[str], text: str) -> str:
 async def test_challenge_is_created_open_and_mentions_the_opponent(service: GameService) -> None:
     result = await challenge(service, color="white", move_time=7200)
     assert result.action is Action.CHALLENGE_CREATED
-    assert "Alice" in result.text and "Bob" in result.text and ENGLISH_TITLE in result.text
+    assert (
+        "Alice" in str(result.text)
+        and "Bob" in str(result.text)
+        and ENGLISH_TITLE in str(result.text)
+    )
     assert result.mentions == (BOB.id,)
     assert result.post_board is False and result.game is None
     view = result.challenge
@@ -239,7 +243,7 @@ async def test_challenge_to_the_bot_starts_a_computer_game_at_once(service: Game
     assert view.white == Player(BOT_ID, service.bot.name)  # the bot's own name, not the input's
     assert view.to_move == ALICE and view.ply == 0
     assert view.deadline == T0 + MOVE_TIME
-    assert result.text == "New game."  # the board names the players and whose turn it is
+    assert str(result.text) == "New game."  # the board names the players and whose turn it is
     assert await service.game_in(CHANNEL) == view
 
 
@@ -251,7 +255,7 @@ async def test_computer_moves_first_when_the_human_plays_white(service: GameServ
     # The game is announced at once, the computer to move; its first move follows.
     assert result.moves == () and view.ply == 0 and view.to_move is not None
     assert view.to_move.id == BOT_ID and view.deadline is None
-    assert result.text == "New game."
+    assert str(result.text) == "New game."
     opening = await replied(service, view.id)
     assert opening.action is Action.MOVED and opening.post_board is True
     (reply,) = opening.moves
@@ -260,7 +264,7 @@ async def test_computer_moves_first_when_the_human_plays_white(service: GameServ
     assert after is not None
     assert after.ply == 1 and after.turn == "white" and after.to_move == ALICE
     assert after.last_move == reply.pdn
-    assert f"played {reply.pdn}." in opening.text
+    assert f"played {reply.pdn}." in str(opening.text)
     assert after.deadline == T0 + MOVE_TIME and opening.mentions == (ALICE.id,)
     stored = await service.store.moves(view.id)
     assert [(m.ply, m.pdn, m.user_id) for m in stored] == [(1, reply.pdn, BOT_ID)]
@@ -278,13 +282,15 @@ async def test_computer_replies_after_each_human_move(service: GameService, cloc
         assert [(m.ply, m.by, m.computer) for m in result.moves] == [(ply + 1, ALICE, False)]
         assert result.game is not None and result.game.to_move is not None
         assert result.game.to_move.id == BOT_ID and result.mentions == ()
-        assert result.text.endswith(".") and "to move" not in result.text  # the board says
+        assert str(result.text).endswith(".") and "to move" not in str(
+            result.text
+        )  # the board says
         # ...and its reply, claimed by the move, comes next.
         reply = await replied(service, view.id)
         assert reply.action is Action.MOVED and reply.post_board is True
         assert [(m.ply, m.computer) for m in reply.moves] == [(ply + 2, True)]
         assert reply.moves[0].by.id == BOT_ID
-        assert f"{BOT.name} played {reply.moves[0].pdn}." in reply.text
+        assert f"{BOT.name} played {reply.moves[0].pdn}." in str(reply.text)
         assert reply.game is not None
         assert reply.game.ply == ply + 2 and reply.game.to_move == ALICE
         assert reply.game.deadline == clock.now + MOVE_TIME
@@ -305,11 +311,11 @@ async def test_accept_starts_the_game(service: GameService) -> None:
     assert view is not None
     assert (view.black, view.white) == (ALICE, BOB)  # colour is the challenger's
     assert (view.guild_id, view.channel_id, view.variant) == (GUILD, CHANNEL, "english")
-    assert view.status == "running" and view.status_line == "ongoing"
+    assert view.status == "running" and str(view.status_line) == "ongoing"
     assert view.to_move == ALICE and view.turn == "black" and view.ply == 0
     assert view.deadline == T0 + MOVE_TIME and view.move_time == MOVE_TIME
     assert view.computer_level is None and view.winner is None and view.result is None
-    assert result.text == "New game."
+    assert str(result.text) == "New game."
     closed = await service.challenge_view(created.challenge.id)
     assert closed.status == "accepted" and closed.game_id == view.id
     assert await service.game_in(CHANNEL) == view
@@ -335,7 +341,7 @@ async def test_decline_only_by_the_challenged_user(service: GameService) -> None
                 await service.decline(cid, user)
     result = await service.decline(cid, BOB.id)
     assert result.action is Action.CHALLENGE_DECLINED
-    assert "Bob" in result.text and result.post_board is False
+    assert "Bob" in str(result.text) and result.post_board is False
     assert result.challenge is not None and result.challenge.status == "declined"
     assert (await service.challenge_view(cid)).status == "declined"
 
@@ -350,7 +356,7 @@ async def test_cancel_only_by_the_challenger(service: GameService) -> None:
                 await service.cancel(cid, user)
     result = await service.cancel(cid, ALICE.id)
     assert result.action is Action.CHALLENGE_CANCELLED
-    assert "Alice" in result.text and result.post_board is False
+    assert "Alice" in str(result.text) and result.post_board is False
     assert result.challenge is not None and result.challenge.status == "cancelled"
 
 
@@ -399,7 +405,7 @@ async def test_challenge_expires_on_tick(service: GameService, clock: Clock) -> 
     events = await service.tick()
     assert [e.action for e in events] == [Action.CHALLENGE_EXPIRED]
     (event,) = events
-    assert "Alice" in event.text and "Bob" in event.text
+    assert "Alice" in str(event.text) and "Bob" in str(event.text)
     assert event.challenge is not None and event.challenge.status == "expired"
     assert event.game is None and event.post_board is False
     assert await service.tick() == []  # reported once
@@ -558,7 +564,7 @@ async def test_move_result_and_stored_state(service: GameService, clock: Clock) 
     clock.advance(50)
     result = await service.move(ALICE.id, "11-15", game_id=view.id)
     assert result.action is Action.MOVED
-    assert result.text == "Alice played 11-15."
+    assert str(result.text) == "Alice played 11-15."
     assert result.post_board is True
     assert result.mentions == (BOB.id,)
     assert [(m.ply, m.pdn, m.by, m.computer) for m in result.moves] == [(1, "11-15", ALICE, False)]
@@ -680,12 +686,12 @@ async def test_game_ends_by_a_move(service: GameService) -> None:
     assert view.status == "finished"
     assert view.result in ("1-0", "0-1")
     assert view.winner == (view.white if view.result == "1-0" else view.black)
-    assert view.termination in ("no pieces left", "no legal moves")
-    assert view.status_line == f"{view.result} {view.termination}"
+    assert str(view.termination) in ("no pieces left", "no legal moves")
+    assert str(view.status_line) == f"{view.result} {view.termination}"
     assert view.to_move is None and view.deadline is None
     assert set(result.mentions) == {ALICE.id, BOB.id}
     assert result.post_board is True
-    assert f"Game over: {view.result}" in result.text
+    assert f"Game over: {view.result}" in str(result.text)
     row = await service.store.game(started.id)
     assert row is not None
     assert (row.status, row.result, row.deadline, row.remind_at) == (
@@ -713,20 +719,20 @@ async def test_draw_offer_and_accept(service: GameService) -> None:
     view = await start(service)
     offered = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     assert offered.action is Action.DRAW_OFFERED
-    assert "Alice" in offered.text and "Bob" in offered.text
+    assert "Alice" in str(offered.text) and "Bob" in str(offered.text)
     assert offered.mentions == (BOB.id,) and offered.post_board is False
     assert offered.game is not None
     assert offered.game.draw_offer == "black"
-    assert offered.game.status_line == "ongoing; Draw offered by Alice"
+    assert str(offered.game.status_line) == "ongoing; Draw offered by Alice"
     row = await service.store.game(view.id)
     assert row is not None and row.draw_offer == "black"
     accepted = await service.accept_draw(BOB.id, channel_id=CHANNEL)
     assert accepted.action is Action.DRAW_ACCEPTED
-    assert "Bob" in accepted.text and "1/2-1/2" in accepted.text
+    assert "Bob" in str(accepted.text) and "1/2-1/2" in str(accepted.text)
     assert accepted.post_board is True and set(accepted.mentions) == {ALICE.id, BOB.id}
     end = accepted.game
     assert end is not None
-    assert (end.status, end.result, end.winner, end.termination) == (
+    assert (end.status, end.result, end.winner, str(end.termination)) == (
         "finished",
         "1/2-1/2",
         None,
@@ -747,12 +753,12 @@ async def test_declined_draw_starts_the_40_move_count_of_the_decliner(
     await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     declined = await service.decline_draw(BOB.id, channel_id=CHANNEL)
     assert declined.action is Action.DRAW_DECLINED
-    assert "Bob" in declined.text and "40-move count: 40 left" in declined.text
+    assert "Bob" in str(declined.text) and "40-move count: 40 left" in str(declined.text)
     assert declined.mentions == (ALICE.id,)
     assert declined.game is not None
     assert declined.game.draw_offer is None
     assert declined.game.advantage_left == 40
-    assert declined.game.status_line == "ongoing; 40-move count: 40 left"
+    assert str(declined.game.status_line) == "ongoing; 40-move count: 40 left"
     row = await service.store.game(view.id)
     assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("white", 0)
     # Only the decliner's (Bob's, White's) own moves count down.
@@ -762,7 +768,7 @@ async def test_declined_draw_starts_the_40_move_count_of_the_decliner(
         after = await play(service, after, [text])
         lefts.append(after.advantage_left)
     assert lefts == [40, 39, 39, 38]
-    assert after.status_line == "ongoing; 40-move count: 38 left"
+    assert str(after.status_line) == "ongoing; 40-move count: 38 left"
 
 
 async def test_playing_on_declines_a_pending_offer(service: GameService) -> None:
@@ -823,18 +829,18 @@ async def test_draw_offer_to_the_computer_is_declined_and_its_count_starts(
     assert view is not None
     offered = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     assert offered.action is Action.DRAW_OFFERED and offered.mentions == ()
-    assert f"Alice offers a draw; {BOT.name} is thinking it over." == offered.text
+    assert f"Alice offers a draw; {BOT.name} is thinking it over." == str(offered.text)
     result = await replied(service, view.id)
     assert result.action is Action.DRAW_DECLINED
-    assert result.text.startswith(f"{BOT.name} declined the draw.")
+    assert str(result.text).startswith(f"{BOT.name} declined the draw.")
     # The decliner must show a decisive advantage within 40 moves.
-    assert f"{BOT.name} now has 40 moves" in result.text
-    assert "40-move count: 40 left" in result.text
+    assert f"{BOT.name} now has 40 moves" in str(result.text)
+    assert "40-move count: 40 left" in str(result.text)
     assert result.mentions == (ALICE.id,) and result.event is not None
     after = result.game
     assert after is not None and after.running
     assert after.draw_offer is None and after.advantage_left == 40
-    assert after.status_line == "ongoing; 40-move count: 40 left"
+    assert str(after.status_line) == "ongoing; 40-move count: 40 left"
     row = await service.store.game(view.id)
     assert row is not None and row.advantage_side == "white"
     await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
@@ -856,7 +862,7 @@ async def test_draw_offer_to_the_computer_can_be_accepted(db_path: Path, clock: 
         await svc.offer_draw(ALICE.id, channel_id=CHANNEL)
         result = await replied(svc, view.id)
         assert result.action is Action.DRAW_ACCEPTED and result.finished
-        assert result.text == f"{BOT.name} accepted the draw: 1/2-1/2."
+        assert str(result.text) == f"{BOT.name} accepted the draw: 1/2-1/2."
         row = await svc.store.game(view.id)
         assert row is not None and row.status.value == "finished" and row.result == "1/2-1/2"
 
@@ -866,8 +872,8 @@ async def test_no_40_move_count_outside_english(service: GameService) -> None:
     await service.offer_draw(view.white.id, channel_id=CHANNEL)
     declined = await service.decline_draw(view.black.id, channel_id=CHANNEL)
     assert declined.game is not None
-    assert declined.game.advantage_left is None and declined.game.status_line == "ongoing"
-    assert "40-move" not in declined.text
+    assert declined.game.advantage_left is None and str(declined.game.status_line) == "ongoing"
+    assert "40-move" not in str(declined.text)
 
 
 # -- resign and abort ---------------------------------------------------------------------------
@@ -878,13 +884,13 @@ async def test_resign_by_either_player(service: GameService, who: Player, winner
     view = await start(service)  # Alice (Black) to move: Bob resigns out of turn
     result = await service.resign(who.id, channel_id=CHANNEL)
     assert result.action is Action.RESIGNED
-    assert who.name in result.text
+    assert who.name in str(result.text)
     assert result.post_board is True and set(result.mentions) == {ALICE.id, BOB.id}
     end = result.game
     assert end is not None
     assert end.status == "finished" and end.winner == winner
     assert end.result == ("1-0" if winner == end.white else "0-1")
-    assert end.termination is not None and "resigned" in end.termination
+    assert end.termination is not None and "resigned" in str(end.termination)
     async with unchanged(service, view.id):
         with pytest.raises(GameOverError):
             await service.resign(winner.id, game_id=view.id)
@@ -938,7 +944,7 @@ async def test_reminder_at_half_time_once(service: GameService, clock: Clock) ->
     assert [e.action for e in events] == [Action.REMINDER]
     (event,) = events
     assert event.mentions == (ALICE.id,)
-    assert "Alice" in event.text and f"#{view.id}" in event.text
+    assert "Alice" in str(event.text) and f"#{view.id}" in str(event.text)
     assert event.game is not None and event.game.running
     assert event.game.deadline == T0 + MOVE_TIME and event.post_board is False
     row = await service.store.game(view.id)
@@ -961,12 +967,12 @@ async def test_timeout_gives_the_win_to_the_waiting_player(
     events = await service.tick()
     assert [e.action for e in events] == [Action.TIMEOUT]
     (event,) = events
-    assert "Bob" in event.text
+    assert "Bob" in str(event.text)
     assert event.post_board is True and set(event.mentions) == {ALICE.id, BOB.id}
     end = event.game
     assert end is not None
     assert end.status == "finished" and end.winner == ALICE and end.result == "0-1"
-    assert end.termination is not None and "time" in end.termination
+    assert end.termination is not None and "time" in str(end.termination)
     row = await service.store.game(view.id)
     assert row is not None
     assert (row.status, row.termination, row.winner) == ("finished", "timeout", "black")
@@ -1211,7 +1217,7 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, cl
     assert before is not None and other_before is not None
     assert before.draw_offer == "black" and before.advantage_left == 39
     assert before.ply == 5
-    assert before.status_line == "ongoing; Draw offered by Alice; 40-move count: 39 left"
+    assert str(before.status_line) == "ongoing; Draw offered by Alice; 40-move count: 39 left"
     assert (before.deadline, other.deadline) == (T0 + 30 + MOVE_TIME, T0 + 1030 + MOVE_TIME)
 
     async with opened(db_path, clock) as second:
@@ -1269,7 +1275,7 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
         assert result.mentions == (ALICE.id,)
         assert result.game is not None and result.game.id == view.id
         assert result.game.to_move == ALICE and result.game.deadline == clock.now + MOVE_TIME
-        assert second.bot.name in result.text and result.moves[0].pdn in result.text
+        assert second.bot.name in str(result.text) and result.moves[0].pdn in str(result.text)
         assert [m.user_id for m in await second.store.moves(view.id)] == [ALICE.id, BOT_ID]
         assert await second.resume_computer_games() == 0
         assert await shown.settle() == []

@@ -69,7 +69,7 @@ async def test_either_player_may_abort_before_both_have_moved(
     assert view.abortable
     aborted = await service.abort(who.id, game_id=view.id)
     assert aborted.action is Action.ABORTED
-    assert aborted.text == (
+    assert str(aborted.text) == (
         f"Game #{view.id} (Bob v Alice) was aborted by {who.name} before both "
         "players had moved: no result."
     )
@@ -87,7 +87,7 @@ async def test_once_both_have_moved_only_a_moderator_may_abort(service: GameServ
         with pytest.raises(ForbiddenError, match="resign or offer a draw instead"):
             await service.abort(ALICE.id, game_id=view.id)
     aborted = await service.abort(BOB.id, is_moderator=True, game_id=view.id)
-    assert aborted.text.endswith("was aborted by a moderator.")
+    assert str(aborted.text).endswith("was aborted by a moderator.")
 
 
 async def test_a_ballots_moves_are_not_the_players_own(service: GameService) -> None:
@@ -122,7 +122,7 @@ async def test_a_player_abort_of_a_match_game_abandons_the_match(service: GameSe
     second = ended.follow_up.game
     assert second.abortable
     aborted = await service.abort(ALICE.id, game_id=second.id)
-    assert aborted.text.endswith("The match was abandoned.")
+    assert str(aborted.text).endswith("The match was abandoned.")
 
 
 # -- running out of time before one's first move --------------------------------------------------
@@ -133,10 +133,13 @@ async def test_no_first_move_in_time_aborts_the_game(service: GameService, clock
     clock.now = T0 + MOVE_TIME
     (event,) = await service.tick()
     assert event.action is Action.ABORTED
-    assert event.text == f"Game #{view.id} (Bob v Alice) was aborted: Alice never moved. No result."
+    assert (
+        str(event.text)
+        == f"Game #{view.id} (Bob v Alice) was aborted: Alice never moved. No result."
+    )
     end = event.game
     assert end is not None and (end.status, end.result, end.winner) == ("aborted", "*", None)
-    assert end.termination == "aborted: Black never moved"
+    assert str(end.termination) == "aborted: Black never moved"
     assert set(event.mentions) == {ALICE.id, BOB.id}
     row = await service.store.game(view.id)
     assert row is not None and (row.status, row.termination, row.rated) == (
@@ -154,7 +157,7 @@ async def test_the_second_player_who_never_moves_aborts_the_game_too(
     view = await play(service, await start(service), ["11-15"])  # Bob to move, never does
     clock.now = T0 + MOVE_TIME
     (event,) = await service.tick()
-    assert event.action is Action.ABORTED and "Bob never moved" in event.text
+    assert event.action is Action.ABORTED and "Bob never moved" in str(event.text)
     assert await unrated(service)
     assert (await service.game_view(view.id)).status == "aborted"
 
@@ -167,7 +170,7 @@ async def test_after_ones_first_move_running_out_of_time_loses(
     events = await service.tick()
     assert actions(events) == [Action.TIMEOUT]
     assert events[0].game is not None and events[0].game.winner == BOB
-    assert "Ratings:" in events[0].text
+    assert "Ratings:" in str(events[0].text)
 
 
 async def test_a_match_whose_first_game_nobody_started_is_abandoned(
@@ -177,7 +180,7 @@ async def test_a_match_whose_first_game_nobody_started_is_abandoned(
     clock.now = T0 + MOVE_TIME
     (event,) = await service.tick()
     assert event.action is Action.ABORTED and event.follow_up is None
-    assert event.text.endswith("The match was abandoned.")
+    assert str(event.text).endswith("The match was abandoned.")
     clock.advance(60)
     assert await service.tick() == []  # no second game later either
     assert count_rows(service, "games") == 1
@@ -194,7 +197,7 @@ async def test_a_human_who_never_moves_against_the_computer_aborts(
         await replied(service, view.id)
     clock.advance(MOVE_TIME)
     (event,) = await service.tick()
-    assert event.action is Action.ABORTED and "Alice never moved" in event.text
+    assert event.action is Action.ABORTED and "Alice never moved" in str(event.text)
 
 
 async def test_against_the_computer_after_a_move_time_loses(
@@ -271,7 +274,9 @@ async def test_the_last_warning_is_given_once_and_kept_over_a_restart(
     clock.now = T0 + WARN
     (warned,) = await first.tick()
     assert warned.action is Action.LAST_WARNING
-    assert warned.text == f"Alice, last warning: 6 minutes left for your move in game #{view.id}."
+    assert (
+        str(warned.text) == f"Alice, last warning: 6 minutes left for your move in game #{view.id}."
+    )
     assert warned.mentions == (ALICE.id,) and warned.dms == () and not warned.post_board
     assert warned.game is not None and warned.game.deadline == T0 + MOVE_TIME
     assert await first.tick() == []
@@ -337,14 +342,11 @@ async def test_a_player_who_asked_is_told_when_it_is_their_move(service: GameSer
     await service.set_prefs(BOB.id, dm_turn=True)
     view = await start(service)
     moved = await service.move(ALICE.id, "11-15", game_id=view.id)
-    assert moved.dms == (
-        DirectMessage(
-            BOB.id,
-            f"Your move in game #{view.id} (Bob v Alice): Alice played 11-15. You have 1 hour.",
-            GUILD,
-            CHANNEL,
-            view.id,
-        ),
+    (dm,) = moved.dms
+    assert (dm.user_id, dm.guild_id, dm.channel_id, dm.game_id) == (BOB.id, GUILD, CHANNEL, view.id)
+    assert (
+        str(dm.text)
+        == f"Your move in game #{view.id} (Bob v Alice): Alice played 11-15. You have 1 hour."
     )
     replied_to = await service.move(BOB.id, "23-19", game_id=view.id)
     assert replied_to.dms == ()  # Alice did not ask
@@ -359,7 +361,7 @@ async def test_the_player_to_move_first_is_told_the_game_started(service: GameSe
     assert started.game is not None
     (dm,) = started.dms
     assert dm.user_id == ALICE.id and dm.game_id == started.game.id
-    assert dm.text == (
+    assert str(dm.text) == (
         f"Your game #{started.game.id} (Bob v Alice) has started, English draughts / American "
         "checkers: it is your move. You have 1 hour."
     )
@@ -393,8 +395,8 @@ async def test_the_computer_tells_only_a_player_who_is_away(
     assert await again.resume_computer_games() == 1
     (late,) = await background.settle()
     (dm,) = late.dms
-    assert dm.user_id == ALICE.id and dm.text.startswith(f"Your move in game #{view.id}")
-    assert f"{BOT.name} played" in dm.text
+    assert dm.user_id == ALICE.id and str(dm.text).startswith(f"Your move in game #{view.id}")
+    assert f"{BOT.name} played" in str(dm.text)
 
 
 async def test_a_takeback_tells_the_player_it_gave_the_move_back_to(
@@ -406,7 +408,7 @@ async def test_a_takeback_tells_the_player_it_gave_the_move_back_to(
     accepted = await service.answer_takeback(BOB.id, True, game_id=view.id)
     assert accepted.action is Action.TAKEBACK_ACCEPTED
     (dm,) = accepted.dms
-    assert dm.user_id == ALICE.id and dm.text.startswith(f"Your move in game #{view.id}")
+    assert dm.user_id == ALICE.id and str(dm.text).startswith(f"Your move in game #{view.id}")
 
 
 async def test_a_match_game_two_tells_its_first_mover(service: GameService) -> None:
@@ -416,7 +418,7 @@ async def test_a_match_game_two_tells_its_first_mover(service: GameService) -> N
     assert ended.dms == ()
     assert ended.follow_up is not None
     (dm,) = ended.follow_up.dms
-    assert dm.user_id == BOB.id and "has started" in dm.text
+    assert dm.user_id == BOB.id and "has started" in str(dm.text)
 
 
 # -- direct messages travel with their announcement -------------------------------------------
@@ -445,10 +447,10 @@ async def test_a_turns_direct_message_is_rebuilt_after_a_crash(
     again = await services.open(db_path)
     owed = {o.event: o.result for o in await again.outbox.owed()}
     rebuilt = owed[moved.event]  # type: ignore[index]
-    assert rebuilt is not None and rebuilt.text.startswith(LATE)
+    assert rebuilt is not None and str(rebuilt.text).startswith(str(LATE))
     (dm,) = rebuilt.dms
     assert (dm.user_id, dm.game_id, dm.guild_id, dm.channel_id) == (BOB.id, view.id, GUILD, CHANNEL)
-    assert "Alice played 11-15" in dm.text
+    assert "Alice played 11-15" in str(dm.text)
 
 
 async def test_direct_messages_of_covered_entries_ride_on_the_covering_one(
@@ -476,9 +478,9 @@ async def test_direct_messages_of_covered_entries_ride_on_the_covering_one(
     covering = owed[warnings[moving.id].event]  # type: ignore[index]
     assert covering is not None and covering.action is Action.LAST_WARNING
     (dm,) = covering.dms  # ...which carries the turn's message
-    assert (dm.user_id, dm.game_id) == (BOB.id, moving.id) and "Alice played 11-15" in dm.text
+    assert (dm.user_id, dm.game_id) == (BOB.id, moving.id) and "Alice played 11-15" in str(dm.text)
     warning = owed[warnings[warned_game.id].event]  # type: ignore[index]
     assert warning is not None and warning.action is Action.LAST_WARNING
     (warning_dm,) = warning.dms
-    assert warning_dm.user_id == ALICE.id and "last warning" in warning_dm.text
+    assert warning_dm.user_id == ALICE.id and "last warning" in str(warning_dm.text)
     assert await again.tick() == []  # and no warning is given a second time

@@ -46,13 +46,13 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
         except ServiceError as refusal:
             said.append(str(refusal))
             return
-        said.append(result.text)
+        said.append(str(result.text))
         if result.follow_up is not None:
-            said.append(result.follow_up.text)
+            said.append(str(result.follow_up.text))
 
     try:
         made = await challenge(service, challenger=alice, opponent=bob)
-        said.append(made.text)
+        said.append(str(made.text))
         assert made.challenge is not None
         await do(service.accept(made.challenge.id, carol.id))  # not hers to accept
         await do(service.accept(made.challenge.id, bob.id))
@@ -79,9 +79,9 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
                 await do(service.resign(bob.id, channel_id=channel))
             else:
                 clock.advance(MOVE_TIME / 2 + 1)
-                said.extend(r.text for r in await service.tick())
+                said.extend(str(r.text) for r in await service.tick())
                 clock.advance(MOVE_TIME)
-                said.extend(r.text for r in await service.tick())
+                said.extend(str(r.text) for r in await service.tick())
         # A challenge declined, one cancelled, one expired.
         for answer in ("decline", "cancel", "expire"):
             made = await challenge(service, challenger=carol, opponent=alice, color="white")
@@ -92,7 +92,7 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
                 await do(service.cancel(made.challenge.id, carol.id))
             else:
                 clock.advance(service.challenge_expiry + 1)
-                said.extend(r.text for r in await service.tick())
+                said.extend(str(r.text) for r in await service.tick())
     finally:
         await service.close()
     return said

@@ -121,8 +121,8 @@ async def test_decisive_rated_game_updates_both_ratings_symmetrically(
     assert row.white_rating_change == pytest.approx(won.rating - 1500)
     assert row.black_rating_change == pytest.approx(lost.rating - 1500)
     assert row.white_rating == pytest.approx(won.rating)
-    assert "Ratings:" in ended.text
-    assert f"Alice {won.shown()}" in ended.text and f"Bob {lost.shown()}" in ended.text
+    assert "Ratings:" in str(ended.text)
+    assert f"Alice {won.shown()}" in str(ended.text) and f"Bob {lost.shown()}" in str(ended.text)
     assert won.shown().endswith("?") and lost.shown().endswith("?")
     assert ended.game is not None and ended.game.rated is True
 
@@ -131,7 +131,7 @@ async def test_draw_keeps_equal_ratings_but_shrinks_deviations(service: GameServ
     """A draw between equal players leaves both at 1500 while the deviations shrink."""
     view = await start(service)
     ended = await finish(service, view, None)
-    assert ended.action is Action.DRAW_ACCEPTED and "Ratings:" in ended.text
+    assert ended.action is Action.DRAW_ACCEPTED and "Ratings:" in str(ended.text)
     drawn = ratings.update(Rating(), [(Rating(), 0.5)])
     for player in (ALICE, BOB):
         row = await service.store.rating(GUILD, player.id, "english")
@@ -152,7 +152,7 @@ async def test_timeout_of_a_rated_game_is_rated(service: GameService, clock: Clo
     clock.now = T0 + MOVE_TIME + 1
     events = await service.tick()
     [timeout] = [e for e in events if e.action is Action.TIMEOUT]
-    assert "Ratings:" in timeout.text
+    assert "Ratings:" in str(timeout.text)
     bob = await service.store.rating(GUILD, BOB.id, "english")
     alice = await service.store.rating(GUILD, ALICE.id, "english")
     assert bob is not None and alice is not None and bob.rating < 1500 < alice.rating
@@ -171,7 +171,7 @@ async def test_games_against_the_computer_are_unrated(service: GameService) -> N
     row = await service.store.game(started.game.id)
     assert row is not None and row.rated == 0
     assert row.white_rating_change is None and row.black_rating_change is None
-    assert "Ratings:" not in ended.text
+    assert "Ratings:" not in str(ended.text)
     assert count_rows(service, "ratings") == 0
 
 
@@ -179,7 +179,7 @@ async def test_aborted_game_writes_no_rating(service: GameService) -> None:
     """A moderator's abort has no result, so nobody's rating moves."""
     view = await start(service)
     ended = await service.abort(CAROL.id, is_moderator=True, channel_id=CHANNEL)
-    assert ended.action is Action.ABORTED and "Ratings:" not in ended.text
+    assert ended.action is Action.ABORTED and "Ratings:" not in str(ended.text)
     assert count_rows(service, "ratings") == 0
     row = await service.store.game(view.id)
     assert row is not None and row.rated == 1 and row.white_rating_change is None
@@ -190,7 +190,7 @@ async def test_games_outside_a_server_are_unrated(service: GameService) -> None:
     started = await start_result(service, guild_id=None)
     assert started.game is not None and started.game.rated is False
     ended = await service.resign(BOB.id, game_id=started.game.id)
-    assert "Ratings:" not in ended.text
+    assert "Ratings:" not in str(ended.text)
     assert count_rows(service, "ratings") == 0
 
 
@@ -396,7 +396,7 @@ async def test_takeback_request_is_an_offer_to_the_opponent(service: GameService
     offered = await service.request_takeback(BOB.id, channel_id=CHANNEL)
     assert offered.action is Action.TAKEBACK_OFFERED
     assert offered.mentions == (ALICE.id,)
-    assert "Alice" in offered.text and "Bob" in offered.text
+    assert "Alice" in str(offered.text) and "Bob" in str(offered.text)
     assert offered.game is not None
     assert offered.game.takeback_offer == "black" and offered.game.ply == 1
     assert offered.game.fen == view.fen
@@ -431,7 +431,7 @@ async def test_accepted_takeback_includes_the_reply(service: GameService) -> Non
     back = accepted.game
     assert back is not None
     assert (back.ply, back.fen, back.to_move) == (2, before.fen, BOB)
-    assert "reply" in accepted.text
+    assert "reply" in str(accepted.text)
     assert [m.ply for m in await service.store.moves(view.id)] == [1, 2]
     taken = await service.store.taken_back_moves(view.id)
     assert [(ply, pdn) for ply, pdn, _ in taken] == [(3, OPENING[2]), (4, OPENING[3])]
@@ -641,7 +641,7 @@ async def test_takeback_while_the_computer_failed_to_reply(db_path: Path, clock:
             started.game.fen,
             ALICE,
         )
-        assert "reply" not in result.text
+        assert "reply" not in str(result.text)
 
 
 async def test_rated_game_takeback_needs_both_and_stays_rated(service: GameService) -> None:
@@ -654,7 +654,7 @@ async def test_rated_game_takeback_needs_both_and_stays_rated(service: GameServi
     accepted = await service.answer_takeback(BOB.id, True, channel_id=CHANNEL)
     assert accepted.game is not None and accepted.game.rated is True
     ended = await service.resign(BOB.id, channel_id=CHANNEL)
-    assert "Ratings:" in ended.text
+    assert "Ratings:" in str(ended.text)
     row = await service.store.rating(GUILD, ALICE.id, "english")
     assert row is not None and row.games == 1
 
@@ -687,7 +687,7 @@ async def test_balloted_game_starts_after_the_three_moves(service: GameService) 
     assert view is not None
     assert (view.ply, view.turn, view.to_move) == (3, "white", ALICE)
     assert view.opening_label is not None and view.opening_label.startswith("ACF #")
-    assert "ballot" in started.text and view.opening_label in started.text
+    assert "ballot" in str(started.text) and view.opening_label in str(started.text)
     moves = await service.store.moves(view.id)
     assert [m.user_id for m in moves] == [BOB.id, ALICE.id, BOB.id]
     assert " ".join(m.pdn for m in moves) in CROSSBOARD_OPENINGS
@@ -742,12 +742,12 @@ async def test_match_challenge_starts_game_one(service: GameService) -> None:
         match=True,
     )
     assert created.challenge is not None and created.challenge.match is True
-    assert "match" in created.text
+    assert "match" in str(created.text)
     started = await service.accept(created.challenge.id, BOB.id)
     view = started.game
     assert view is not None
     assert (view.match_game, view.match_id) == (1, view.id)
-    assert started.text == "Match game 1 of 2."
+    assert str(started.text) == "Match game 1 of 2."
     assert view.rated is True
 
 
@@ -759,7 +759,7 @@ async def test_ending_game_one_starts_game_two_with_colours_swapped(
     ending action carries its announcement as a follow-up."""
     first = await start(service, match=True, ballot=ballot)
     ended = await service.resign(BOB.id, game_id=first.id)
-    assert "Match game 2 follows" in ended.text
+    assert "Match game 2 follows" in str(ended.text)
     follow = ended.follow_up
     assert follow is not None and follow.action is Action.GAME_STARTED
     second = follow.game
@@ -770,7 +770,7 @@ async def test_ending_game_one_starts_game_two_with_colours_swapped(
     assert (second.move_time, second.variant, second.rated) == (MOVE_TIME, "english", True)
     assert (second.ply, second.fen) == (first.ply, first.fen)
     assert second.opening_label == first.opening_label
-    assert follow.text.startswith("Match game 2 of 2")
+    assert str(follow.text).startswith("Match game 2 of 2")
     assert set(follow.mentions) == {ALICE.id, BOB.id}
     rows = await service.store.match_games(first.id)
     assert [r.id for r in rows] == [first.id, second.id]
@@ -802,7 +802,7 @@ async def test_match_score_after_game_two(
     ended = await finish(service, first, first_winner)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     final = await finish(service, ended.follow_up.game, second_winner)
-    assert final.text.endswith(sentence), final.text
+    assert str(final.text).endswith(sentence), str(final.text)
     assert final.follow_up is None
     assert await service.game_in(CHANNEL) is None
     assert await service.tick() == []  # no third game
@@ -815,7 +815,7 @@ async def test_both_match_games_are_rated(service: GameService) -> None:
     ended = await service.resign(BOB.id, game_id=first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     final = await service.resign(ALICE.id, game_id=ended.follow_up.game.id)
-    assert "Ratings:" in ended.text and "Ratings:" in final.text
+    assert "Ratings:" in str(ended.text) and "Ratings:" in str(final.text)
     for player in (ALICE, BOB):
         row = await service.store.rating(GUILD, player.id, "english")
         assert row is not None and row.games == 2
@@ -828,7 +828,7 @@ async def test_aborting_game_one_abandons_the_match(service: GameService) -> Non
     first = await start(service, match=True)
     aborted = await service.abort(CAROL.id, is_moderator=True, game_id=first.id)
     assert aborted.follow_up is None
-    assert "The match was abandoned." in aborted.text
+    assert "The match was abandoned." in str(aborted.text)
     assert await service.tick() == []
     assert [r.id for r in await service.store.match_games(first.id)] == [first.id]
     assert await service.game_in(CHANNEL) is None
@@ -840,7 +840,7 @@ async def test_aborting_game_two_abandons_the_match(service: GameService) -> Non
     ended = await service.resign(BOB.id, game_id=first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     aborted = await service.abort(CAROL.id, is_moderator=True, game_id=ended.follow_up.game.id)
-    assert aborted.text.endswith("The match was abandoned.")
+    assert str(aborted.text).endswith("The match was abandoned.")
 
 
 async def test_match_against_the_computer_refused(service: GameService) -> None:
@@ -885,7 +885,7 @@ async def test_a_missing_second_game_is_started_by_the_scheduler(
         assert await service.tick() == []
         assert await service.store.matches_waiting() == []
         final = await service.resign(ALICE.id, game_id=second.id)
-        assert final.text.endswith("Match drawn: Alice 1–1 Bob.")
+        assert str(final.text).endswith("Match drawn: Alice 1–1 Bob.")
 
 
 # -- server settings ----------------------------------------------------------------------------

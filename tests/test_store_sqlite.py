@@ -308,7 +308,7 @@ async def test_version_6_database_upgrades_to_7_keeping_its_data(tmp_path: Path)
     build_v6_database(path)
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 7
+        assert await store.schema_version() == SCHEMA_VERSION == 8
         row = await store.game(3)
         assert row is not None and (row.ply, row.deadline, row.remind_at) == (
             1,
@@ -339,6 +339,53 @@ async def test_version_6_database_upgrades_to_7_keeping_its_data(tmp_path: Path)
         assert (await service.settings.get(10)).theme == "wood"
     finally:
         await service.close()
+
+
+async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path) -> None:
+    """v8 adds the server's chosen language and last seen locale, and each user's last seen
+    locale: old rows read as "none chosen, none seen" (English until someone interacts)."""
+    path = tmp_path / "v7.db"
+    with sqlite3.connect(path) as db:
+        for number, sql in MIGRATIONS:
+            if number <= 7:
+                db.executescript(sql)
+        db.execute("PRAGMA user_version = 7")
+        db.execute(
+            "INSERT INTO guild_settings (guild_id, variant, move_time, threads, updated_at, "
+            "orientation, theme) VALUES (10, 'dame', 3600, 'never', ?, 'black', 'green')",
+            (T0,),
+        )
+        db.execute(
+            "INSERT INTO user_prefs (user_id, theme, notation, dm_turn, last_warning, "
+            "updated_at) VALUES (1, 'green', 'numeric', 1, 0, ?)",
+            (T0,),
+        )
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
+    try:
+        assert user_version(path) == SCHEMA_VERSION == 8
+        settings = await service.store.settings(10)
+        assert settings is not None
+        assert (settings.theme, settings.language, settings.guild_locale) == ("green", "", "")
+        prefs = await service.store.prefs(1)
+        assert prefs is not None and (prefs.theme, prefs.dm_turn, prefs.locale) == (
+            "green",
+            True,
+            "",
+        )
+        assert await service.server_language(10) is None
+        assert await service.user_locale(1) is None
+        changed = await service.remember_locales(
+            user_id=1, locale="pt-BR", guild_id=10, guild_locale="fr"
+        )
+        assert changed
+        assert (await service.user_locale(1), await service.server_language(10)) == ("pt-BR", "fr")
+        assert (await service.prefs(1)).theme == "green"  # the rest of the row is kept
+        assert (await service.settings.get(10)).threads == "never"
+    finally:
+        await service.close()
+    fresh = tmp_path / "fresh.db"
+    await (await Store.open(fresh)).close()
+    assert schema_objects(path) == schema_objects(fresh)
 
 
 async def test_damaged_preferences_and_settings_read_as_the_defaults(tmp_path: Path) -> None:

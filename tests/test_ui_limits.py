@@ -322,13 +322,15 @@ def every_message(names: tuple[str, str]) -> list[tuple[str, list[str]]]:
         ("board", problems(embeds=[game_embed(running, headline, "game.png")])),
         ("finished board", problems(embeds=[game_embed(finished, headline, None)])),
         ("/games", problems(embeds=[games_embed([running] * 25)])),
-        ("/stats", problems(embeds=[stats_embed(stats_of(a))])),
-        ("/leaderboard", problems(embeds=[leaderboard_embed(leaderboard_of(a))])),
+        ("/stats", problems(embeds=[stats_embed(stats_of(a), "en")])),
+        ("/leaderboard", problems(embeds=[leaderboard_embed(leaderboard_of(a), "en")])),
         (
             "/history",
-            problems(embeds=[history_embed(tuple(summary(n, a, b) for n in range(25)), a.name)]),
+            problems(
+                embeds=[history_embed(tuple(summary(n, a, b) for n in range(25)), a.name, "en")]
+            ),
         ),
-        ("/moves", problems(moves_text(running, [LONG_MOVE] * 86))),
+        ("/moves", problems(moves_text(running, [LONG_MOVE] * 86, "en"))),
         ("content", problems(Outgoing(content=headline).send_kwargs().get("content"))),
     ]
     for status in ChallengeStatus:
@@ -394,11 +396,11 @@ def test_moves_lists_whole_moves_and_counts_the_rest() -> None:
     legal = sorted(m.pdn() for m in legal_moves(parse_fen(MANY_MOVES_FEN, variant)))
     assert len(legal) >= 60
     view = replace(game_view(player(BIG_ID, NAME_64)), variant=variant.key)
-    text = moves_text(view, legal)
+    text = moves_text(view, legal, "en")
     assert problems(text) == []
     assert set(re.findall(r"`([^`]+)`", text)) == set(legal)  # short moves: every one fits
     long_moves = [f"{LONG_MOVE}x{n}" for n in range(60)]
-    text = moves_text(view, long_moves)
+    text = moves_text(view, long_moves, "en")
     assert problems(text) == []
     listed = re.findall(r"`([^`]+)`", text)
     assert listed == long_moves[: len(listed)] and 0 < len(listed) < 60
@@ -408,7 +410,7 @@ def test_moves_lists_whole_moves_and_counts_the_rest() -> None:
 
 def test_stats_keeps_whole_recent_games() -> None:
     who = player(BIG_ID, NAME_32)
-    embed = stats_embed(stats_of(who, games=25))
+    embed = stats_embed(stats_of(who, games=25), "en")
     assert problems(embeds=[embed]) == []
     recent = {f.name: f.value for f in embed.fields}["Recent games"] or ""
     lines = recent.split("\n")
@@ -419,7 +421,7 @@ def test_stats_keeps_whole_recent_games() -> None:
 def test_settings_lists_many_channels() -> None:
     channels = tuple(BIG_ID - n for n in range(200))
     embed = settings_embed(
-        ServerSettings(BIG_ID, "english", 86400, ThreadMode.ALWAYS, channels), True
+        ServerSettings(BIG_ID, "english", 86400, ThreadMode.ALWAYS, channels), True, "en"
     )
     assert problems(embeds=[embed]) == []
     value = {f.name: f.value for f in embed.fields}["Game channels"] or ""
@@ -428,8 +430,8 @@ def test_settings_lists_many_channels() -> None:
 
 def test_rules_and_help_fit() -> None:
     for key in VARIANT_KEYS:
-        assert problems(embeds=[rules_embed(key)]) == []
-    assert problems(embeds=[help_embed()]) == []
+        assert problems(embeds=[rules_embed(key, "en")]) == []
+    assert problems(embeds=[help_embed("en")]) == []
 
 
 def test_buttons_fit_with_the_largest_ids() -> None:

@@ -114,9 +114,9 @@ def outputs(a: str, b: str) -> dict[str, list[str]]:
         "status": [status_words(running)],
         "result": [result_words(finished)],
         "games": embed_texts(games_embed([running, running])),
-        "stats": embed_texts(stats_embed(stats_of(white, games=2))),
-        "history": embed_texts(history_embed(games, a)),
-        "moves": [moves_text(running, ["11-15", "12x19"])],
+        "stats": embed_texts(stats_embed(stats_of(white, games=2), "en")),
+        "history": embed_texts(history_embed(games, a, "en")),
+        "moves": [moves_text(running, ["11-15", "12x19"], "en")],
         **{
             f"challenge {s}": embed_texts(challenge_embed(challenge_view(s, white, black)))
             for s in ChallengeStatus

@@ -29,6 +29,7 @@ from ..errors import (
     NotFoundError,
     ThreadRequired,
 )
+from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, ChallengeView, Player
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
@@ -37,11 +38,12 @@ from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter
 from .views import challenge_closed_text, challenge_view, clean_name
+from .words import CHALLENGE_STATUS
 
 LEVELS = range(1, 7)
 DAY = 24 * 3600.0
-OPEN_CHALLENGE = "you already have an open challenge in this channel: cancel it first"
-BUSY_NO_THREADS = (
+OPEN_CHALLENGE = _("you already have an open challenge in this channel: cancel it first")
+BUSY_NO_THREADS = _(
     "a game is already running here, and this server plays without threads: wait for it to end"
 )
 
@@ -95,7 +97,7 @@ def _color(value: ColorChoice | str) -> ColorChoice:
         return ColorChoice(value)
     except ValueError:
         choices = ", ".join(ColorChoice)
-        raise ChallengeError(f"colour must be one of {choices}") from None
+        raise ChallengeError(_("colour must be one of {choices}", choices=choices)) from None
 
 
 def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
@@ -106,9 +108,15 @@ def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
         try:
             moves.append(game.play(text).pdn())
         except (MoveError, RulesGameError) as exc:
-            raise ChallengeError(f"the opening move {text!r} is not playable: {exc}") from None
+            raise ChallengeError(
+                _(
+                    "the opening move {move} is not playable: {reason}",
+                    move=repr(text),
+                    reason=from_rules(exc),
+                )
+            ) from None
     if game.is_over:
-        raise ChallengeError("the opening ends the game")
+        raise ChallengeError(_("the opening ends the game"))
     return tuple(moves)
 
 
@@ -197,10 +205,22 @@ class Challenges:
         except ChallengeOpen:
             raise ChallengeError(OPEN_CHALLENGE) from None
         view = await self.challenge_view(challenge_id)
-        what = f"a {view.variant_title} match" if t.match else view.variant_title
+        names = {"challenger": shown(t.challenger.name), "opponent": shown(t.opponent.name)}
+        if t.match:
+            text = _(
+                "{challenger} challenges {opponent} to a {variant} match.",
+                variant=view.variant_title,
+                **names,
+            )
+        else:
+            text = _(
+                "{challenger} challenges {opponent} to {variant}.",
+                variant=view.variant_title,
+                **names,
+            )
         return ActionResult(
             Action.CHALLENGE_CREATED,
-            f"{shown(t.challenger.name)} challenges {shown(t.opponent.name)} to {what}.",
+            text,
             challenge=view,
             mentions=(t.opponent.id,),
             event=created.id,
@@ -254,33 +274,37 @@ class Challenges:
         try:
             rules_variant = find_variant(variant or server.variant)
         except ValueError as exc:
-            raise ChallengeError(str(exc)) from None
+            raise ChallengeError(from_rules(exc)) from None
         if move_time is None:
             move_time = server.move_time
         chosen = _color(color)
         if move_time <= 0:
-            raise ChallengeError("the time per move must be positive")
+            raise ChallengeError(_("the time per move must be positive"))
         if challenger.id == opponent.id:
-            raise ChallengeError("you cannot challenge yourself")
+            raise ChallengeError(_("you cannot challenge yourself"))
         if challenger.id == self.bot.id:
-            raise ChallengeError("the computer does not issue challenges")
+            raise ChallengeError(_("the computer does not issue challenges"))
         against_computer = opponent.id == self.bot.id
         if level is not None and level not in LEVELS:
-            raise ChallengeError("the level must be between 1 and 6")
+            raise ChallengeError(_("the level must be between 1 and 6"))
         if match and against_computer:
-            raise ChallengeError("matches are played between two people; challenge a person")
+            raise ChallengeError(_("matches are played between two people; challenge a person"))
         if ballot:
             if opening:
-                raise ChallengeError("choose either a ballot or opening moves, not both")
+                raise ChallengeError(_("choose either a ballot or opening moves, not both"))
             if rules_variant.key != "english":
                 raise ChallengeError(
-                    "ballot openings exist for English draughts only (the ACF three-move "
-                    "ballot); other variants have no sound published list"
+                    _(
+                        "ballot openings exist for English draughts only (the ACF three-move "
+                        "ballot); other variants have no sound published list"
+                    )
                 )
             opening = draw_ballot(self.rng).moves
         opening_moves = _check_opening(rules_variant, opening)
         if server.threads is ThreadMode.NEVER and thread:
-            raise ChallengeError("this server plays games in the channel itself, without threads")
+            raise ChallengeError(
+                _("this server plays games in the channel itself, without threads")
+            )
         if server.threads is ThreadMode.ALWAYS and parent_id is None:
             thread = True
         if (
@@ -308,11 +332,16 @@ class Challenges:
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.challenge(challenge_id)
         if row is None:
-            raise NotFoundError("that challenge does not exist")
+            raise NotFoundError(_("that challenge does not exist"))
         if row.status is not ChallengeStatus.OPEN:
-            raise GameOverError(f"that challenge is no longer open ({row.status})")
+            raise GameOverError(
+                _(
+                    "that challenge is no longer open ({status})",
+                    status=CHALLENGE_STATUS[row.status],
+                )
+            )
         if row.expires_at <= self.clock():
-            raise GameOverError("that challenge has expired")
+            raise GameOverError(_("that challenge has expired"))
         return row
 
     async def needs_thread(self, challenge_id: int) -> bool:
@@ -332,7 +361,9 @@ class Challenges:
         :class:`ThreadRequired` says so)."""
         row = await self._open_challenge(challenge_id)
         if user_id != row.opponent_id:
-            raise NotAPlayerError(f"only {shown(row.opponent_name)} can accept this challenge")
+            raise NotAPlayerError(
+                _("only {name} can accept this challenge", name=shown(row.opponent_name))
+            )
         channel = row.channel_id
         if thread_id is not None:
             channel = thread_id
@@ -356,7 +387,9 @@ class Challenges:
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
         row = await self._open_challenge(challenge_id)
         if user_id != row.opponent_id:
-            raise NotAPlayerError(f"only {shown(row.opponent_name)} can decline this challenge")
+            raise NotAPlayerError(
+                _("only {name} can decline this challenge", name=shown(row.opponent_name))
+            )
         return await self._close(
             row,
             ChallengeStatus.DECLINED,
@@ -367,7 +400,9 @@ class Challenges:
     async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
         row = await self._open_challenge(challenge_id)
         if user_id != row.challenger_id:
-            raise NotAPlayerError(f"only {shown(row.challenger_name)} can cancel this challenge")
+            raise NotAPlayerError(
+                _("only {name} can cancel this challenge", name=shown(row.challenger_name))
+            )
         return await self._close(
             row,
             ChallengeStatus.CANCELLED,
@@ -383,7 +418,7 @@ class Challenges:
             action, channel_id=row.channel_id, guild_id=row.guild_id, challenge_id=row.id, now=now
         )
         if not await self.store.close_challenge(row.id, status, now, event):
-            raise ConflictError("the challenge was answered meanwhile")
+            raise ConflictError(_("the challenge was answered meanwhile"))
         view = await self.challenge_view(row.id)
         return ActionResult(
             action,
@@ -396,7 +431,7 @@ class Challenges:
     async def challenge_view(self, challenge_id: int) -> ChallengeView:
         row = await self.store.challenge(challenge_id)
         if row is None:
-            raise NotFoundError("that challenge does not exist")
+            raise NotFoundError(_("that challenge does not exist"))
         return challenge_view(row)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -444,12 +479,16 @@ class Challenges:
         the other player answers."""
         row = await self.store.game(game_id)
         if row is None:
-            raise NotFoundError(f"there is no game #{game_id}")
+            raise NotFoundError(_("there is no game #{id}", id=game_id))
         if row.status is GameStatus.RUNNING:
-            raise ChallengeError(f"game #{game_id} is still running")
+            raise ChallengeError(_("game #{id} is still running", id=game_id))
         if user_id not in (row.white_id, row.black_id):
             raise NotAPlayerError(
-                f"only {shown(row.white_name)} and {shown(row.black_name)} can ask for a rematch"
+                _(
+                    "only {white} and {black} can ask for a rematch",
+                    white=shown(row.white_name),
+                    black=shown(row.black_name),
+                )
             )
         white = Player(row.white_id, row.white_name)
         black = Player(row.black_id, row.black_name)

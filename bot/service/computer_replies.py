@@ -31,12 +31,13 @@ from rules.move import Move
 from rules.notation import show_move
 from rules.variants import Color
 
+from ..i18n import _, join
 from ..markdown import shown
 from ..results import Action, ActionResult, MovePlayed, Player
 from .computer import DEFAULT_LEVEL, ComputerPlayer
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules
-from .views import count_sentence, ended_text, game_view, sentence
+from .views import count_sentence, ended_text, game_view
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class ComputerReplies:
             task.cancel()
         pending = list(self._all)
         if pending:
-            _, late = await asyncio.wait(pending, timeout=CLOSE_GRACE_SECONDS)
+            _done, late = await asyncio.wait(pending, timeout=CLOSE_GRACE_SECONDS)
             for task in late:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
@@ -158,7 +159,7 @@ class ComputerReplies:
     async def _reply(self, game_id: int) -> ActionResult | None:
         """Think (off the lock) and play what was found, looking again when the game changed
         during the search."""
-        for _ in range(MAX_RETHINKS):
+        for _attempt in range(MAX_RETHINKS):
             async with self.live.lock(game_id):
                 duty = await self._duty(game_id)
             if duty is None:
@@ -216,7 +217,10 @@ class ComputerReplies:
             )
             view = game_view(live.row, game)
             return await self.endings.board_result(
-                Action.DRAW_ACCEPTED, f"{bot} accepted the draw: {view.result}.", view, event=event
+                Action.DRAW_ACCEPTED,
+                _("{name} accepted the draw: {result}.", name=bot, result=str(view.result)),
+                view,
+                event=event,
             )
         if decision.move is None:
             apply_rules(lambda: game.decline_draw(color))
@@ -226,7 +230,12 @@ class ComputerReplies:
             view = game_view(live.row, game)
             return ActionResult(
                 Action.DRAW_DECLINED,
-                f"{bot} declined the draw." + count_sentence(view, live.row, game),
+                join(
+                    (
+                        _("{name} declined the draw.", name=bot),
+                        count_sentence(view, live.row, game),
+                    )
+                ),
                 game=view,
                 mentions=tuple(p.id for p in (view.white, view.black) if p.id != self.bot.id),
                 event=event,
@@ -245,7 +254,7 @@ class ComputerReplies:
         claimed = asyncio.current_task() in self._claimed
         return await self.endings.board_result(
             Action.MOVED,
-            sentence(f"{bot} played {text}.", ended_text(view)),
+            join((_("{name} played {move}.", name=bot, move=text), ended_text(view))),
             view,
             played,
             event=event,

@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from rules.notation import side_name
-
 from ..enums import ChallengeStatus
 from ..errors import ConflictError
+from ..i18n import _
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChannelBusy, GameChanges, Store
@@ -46,6 +45,7 @@ from .views import (
     player,
     reminder_text,
 )
+from .words import NEVER_MOVED
 
 
 class Deadlines:
@@ -168,9 +168,7 @@ class Deadlines:
             if never_moved:
                 apply_rules(game.abort)
                 assert game.outcome is not None
-                game.outcome = replace(
-                    game.outcome, detail=f"aborted: {side_name(loser)} never moved"
-                )
+                game.outcome = replace(game.outcome, detail=NEVER_MOVED[loser].msgid)
             else:
                 apply_rules(lambda: game.timeout(loser))
             event = await self.live.save(
@@ -185,15 +183,24 @@ class Deadlines:
             return await self.endings.announce(
                 ActionResult(
                     Action.ABORTED,
-                    f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)}) "
-                    f"was aborted: {late} never moved. No result.",
+                    _(
+                        "Game #{id} ({white} v {black}) was aborted: {name} never moved. "
+                        "No result.",
+                        id=view.id,
+                        white=shown(view.white.name),
+                        black=shown(view.black.name),
+                        name=late,
+                    ),
                     game=view,
                     mentions=mentions_after(view, self.bot.id),
                     event=event,
                 )
             )
         return await self.endings.board_result(
-            Action.TIMEOUT, f"{late} ran out of time: {view.result}.", view, event=event
+            Action.TIMEOUT,
+            _("{name} ran out of time: {result}.", name=late, result=str(view.result)),
+            view,
+            event=event,
         )
 
     async def _remind(self, game_id: int, now: float) -> ActionResult | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from ..i18n import Text, _
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..store import Store
@@ -90,7 +91,7 @@ class Downtime:
 
     async def _extend(self, now: float, silence: float) -> list[ActionResult]:
         horizon = now + GRACE_SECONDS
-        due, _ = await self.store.due_games(horizon)
+        due, _reminders = await self.store.due_games(horizon)
         results = []
         for row in due:
             async with self.live.lock(row.id):
@@ -122,11 +123,14 @@ class Downtime:
         return results
 
 
-def clock_extended_text(name: str, silence: float, left: float) -> str:
+def clock_extended_text(name: str, silence: float, left: float) -> Text:
     """What a game is told when its deadline was moved for the bot's silence."""
-    return (
-        f"I could not hear anyone for {duration(silence)}, so no clock ran meanwhile: "
-        f"{shown(name)} to move, with {duration(left)} left."
+    return _(
+        "I could not hear anyone for {silence}, so no clock ran meanwhile: {name} to move, "
+        "with {time} left.",
+        silence=duration(silence),
+        name=shown(name),
+        time=duration(left),
     )
 
 

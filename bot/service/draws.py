@@ -17,6 +17,7 @@ from rules.game import Game
 from rules.variants import Color
 
 from ..errors import DrawError, ForbiddenError
+from ..i18n import _, join
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from .computer_replies import ComputerReplies
@@ -58,20 +59,30 @@ class Draws:
         view = game_view(live.row, game)
         me = player(live.row, color)
         if not view.running:
-            how = "accepted" if accepting else "agreed"
-            return await self.endings.board_result(
-                Action.DRAW_ACCEPTED, f"Draw {how}: {view.result}.", view, event=event
-            )
+            result = str(view.result)
+            if accepting:
+                text = _("Draw accepted: {result}.", result=result)
+            else:
+                text = _("Draw agreed: {result}.", result=result)
+            return await self.endings.board_result(Action.DRAW_ACCEPTED, text, view, event=event)
         if offered_to.id == self.bot.id:
             return ActionResult(
                 Action.DRAW_OFFERED,
-                f"{shown(me.name)} offers a draw; {shown(offered_to.name)} is thinking it over.",
+                _(
+                    "{name} offers a draw; {other} is thinking it over.",
+                    name=shown(me.name),
+                    other=shown(offered_to.name),
+                ),
                 game=view,
                 event=event,
             )
         return ActionResult(
             Action.DRAW_OFFERED,
-            f"{shown(me.name)} offers a draw. {shown(offered_to.name)}, accept or decline?",
+            _(
+                "{name} offers a draw. {other}, accept or decline?",
+                name=shown(me.name),
+                other=shown(offered_to.name),
+            ),
             game=view,
             mentions=(offered_to.id,),
             event=event,
@@ -86,7 +97,10 @@ class Draws:
         view = game_view(live.row, live.game)
         me = shown(player(live.row, color).name)
         return await self.endings.board_result(
-            Action.DRAW_ACCEPTED, f"{me} accepted the draw: {view.result}.", view, event=event
+            Action.DRAW_ACCEPTED,
+            _("{name} accepted the draw: {result}.", name=me, result=str(view.result)),
+            view,
+            event=event,
         )
 
     async def decline_draw(
@@ -99,8 +113,12 @@ class Draws:
         other = player(live.row, color.other)
         return ActionResult(
             Action.DRAW_DECLINED,
-            f"{shown(player(live.row, color).name)} declined the draw."
-            + count_sentence(view, live.row, live.game),
+            join(
+                (
+                    _("{name} declined the draw.", name=shown(player(live.row, color).name)),
+                    count_sentence(view, live.row, live.game),
+                )
+            ),
             game=view,
             mentions=(other.id,) if other.id != self.bot.id else (),
             event=event,
@@ -115,7 +133,10 @@ class Draws:
         view = game_view(live.row, live.game)
         me = shown(player(live.row, color).name)
         return await self.endings.board_result(
-            Action.RESIGNED, f"{me} resigned: {view.result}.", view, event=event
+            Action.RESIGNED,
+            _("{name} resigned: {result}.", name=me, result=str(view.result)),
+            view,
+            event=event,
         )
 
     async def abort(
@@ -138,23 +159,34 @@ class Draws:
                 await self.live.ensure_fresh(live)
                 if user_id in (row.white_id, row.black_id):
                     raise ForbiddenError(
-                        "both players have moved, so the game can no longer be aborted: "
-                        "resign or offer a draw instead"
+                        _(
+                            "both players have moved, so the game can no longer be aborted: "
+                            "resign or offer a draw instead"
+                        )
                     )
                 raise ForbiddenError(
-                    "only the players (before both have moved) or moderators can abort a game"
+                    _("only the players (before both have moved) or moderators can abort a game")
                 )
             apply_rules(live.game.abort)
             event = await self.live.save(
                 live, user_id=user_id, moved=False, announce=Action.ABORTED
             )
         view = game_view(live.row, live.game)
-        game = f"Game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)})"
+        game: dict[str, str | int] = {
+            "id": view.id,
+            "white": shown(view.white.name),
+            "black": shown(view.black.name),
+        }
         if by_player:
             who = shown(player(live.row, color_of(live, user_id)).name)
-            text = f"{game} was aborted by {who} before both players had moved: no result."
+            text = _(
+                "Game #{id} ({white} v {black}) was aborted by {name} before both players had "
+                "moved: no result.",
+                name=who,
+                **game,
+            )
         else:
-            text = f"{game} was aborted by a moderator."
+            text = _("Game #{id} ({white} v {black}) was aborted by a moderator.", **game)
         return await self.endings.announce(
             ActionResult(
                 Action.ABORTED,

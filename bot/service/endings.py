@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..enums import GameStatus
+from ..i18n import Text, _, join, verbatim
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
@@ -32,7 +33,7 @@ class Endings:
     async def board_result(
         self,
         action: Action,
-        text: str,
+        text: Text,
         view: GameView,
         moves: tuple[MovePlayed, ...] = (),
         *,
@@ -62,7 +63,7 @@ class Endings:
         row = await self.store.game(view.id)
         if row is None:
             return result
-        extra = []
+        extra: list[Text] = []
         if row.white_rating_change is not None and row.black_rating_change is not None:
             assert row.guild_id is not None
             lines = []
@@ -72,8 +73,8 @@ class Endings:
             ):
                 rating = await self.store.rating(row.guild_id, uid, row.variant)
                 standing = glicko(rating).shown() if rating else "?"  # just updated: no idle
-                lines.append(f"{shown(name)} {standing} ({change:+.0f})")
-            extra.append("Ratings: " + ", ".join(lines) + ".")
+                lines.append(verbatim(f"{shown(name)} {standing} ({change:+.0f})"))
+            extra.append(_("Ratings: {ratings}.", ratings=join(lines, ", ")))
         follow_up = None
         if row.match_id is not None:
             games = await self.store.match_games(row.match_id)
@@ -86,5 +87,5 @@ class Endings:
             ):
                 # Stored with the first game's end, so announced with it (under its entry).
                 follow_up = await self.starter.announce_stored(second, None)
-        text = " ".join([result.text, *extra])
+        text = join((result.text, *extra))
         return replace(result, text=text, follow_up=follow_up)

@@ -18,6 +18,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, TypeVar
 
+from ..i18n import Text
 from ..results import Action, ActionResult
 from ..store import NewEvent
 
@@ -54,12 +55,13 @@ def new_event(
 
 
 def encode(result: ActionResult) -> str:
-    """``result`` as JSON (enums by value, tuples as lists)."""
+    """``result`` as JSON (enums by value, tuples as lists, words as :meth:`Text.to_json`)."""
     return json.dumps(_plain(result), separators=(",", ":"), ensure_ascii=False)
 
 
 def decode(text: str) -> ActionResult:
-    """The result :func:`encode` wrote; ``ValueError`` for text that is not one."""
+    """The result :func:`encode` wrote; ``ValueError`` for text that is not one.  Words stored
+    as plain strings (before announcements were kept as catalog text) are shown as they are."""
     try:
         result: ActionResult = _build(ActionResult, json.loads(text))
     except (KeyError, TypeError, AttributeError) as exc:
@@ -68,6 +70,8 @@ def decode(text: str) -> ActionResult:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Text):
+        return value.to_json()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Enum):
@@ -90,6 +94,8 @@ def _build(kind: Any, raw: Any) -> Any:
             return None
         (inner,) = [arg for arg in typing.get_args(kind) if arg is not type(None)]
         return _build(inner, raw)
+    if kind is Text:
+        return Text.from_json(raw)
     if origin is tuple:
         item = typing.get_args(kind)[0]
         return tuple(_build(item, element) for element in raw)

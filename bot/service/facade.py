@@ -7,6 +7,7 @@ one order their dependencies allow (each module imports only those below it)::
 
     views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
     settings, prefs, notices          server settings, users' preferences, direct messages
+    languages                         servers' languages, the locales last seen
     live                              running games in memory, locks, guarded writes
     starting                          new games and their announcement
     endings                           what a game's end adds to the message that ended it
@@ -36,6 +37,7 @@ from .deadlines import Deadlines
 from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
+from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
 from .outbox import Outbox
@@ -79,6 +81,7 @@ class GameService:
         self.settings = SettingsBook(store, clock)
         self.standings = Standings(store, clock)
         self._prefs = prefs = PrefsBook(store, clock)
+        languages = LanguageBook(store, clock)
         notices = Notices(prefs, computer_id=bot.id, clock=clock)
         self._live = live = LiveGames(store, clock)
         starter = Starter(
@@ -147,6 +150,12 @@ class GameService:
 
         self.prefs = prefs.get
         self.set_prefs = prefs.change
+
+        self.server_language = languages.server_language
+        self.chosen_language = languages.chosen_language
+        self.user_locale = languages.user_locale
+        self.remember_locales = languages.remember_locales
+        self.set_server_language = languages.set_server_language
 
         self.computer_reply = replies.collect
         self.settle = replies.settle

@@ -30,6 +30,7 @@ from ..errors import (
     NotFoundError,
     ServiceError,
 )
+from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
@@ -37,6 +38,7 @@ from .events import new_event
 from .ladder import rated_game
 from .matches import second_game_after
 from .records import clock_changes, replay, state_changes
+from .words import termination_words
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +59,9 @@ def apply_rules(action: Callable[[], T]) -> T:
     try:
         return action()
     except DrawOfferError as exc:
-        raise DrawError(str(exc)) from None
+        raise DrawError(from_rules(exc)) from None
     except RulesGameError as exc:
-        raise GameOverError(str(exc)) from None
+        raise GameOverError(from_rules(exc)) from None
 
 
 def color_of(live: Live, user_id: int) -> Color:
@@ -70,7 +72,11 @@ def color_of(live: Live, user_id: int) -> Color:
     if user_id == row.black_id:
         return Color.BLACK
     raise NotAPlayerError(
-        f"you are not playing in this game ({shown(row.white_name)} v {shown(row.black_name)})"
+        _(
+            "you are not playing in this game ({white} v {black})",
+            white=shown(row.white_name),
+            black=shown(row.black_name),
+        )
     )
 
 
@@ -108,10 +114,10 @@ class LiveGames:
         if game_id is not None:
             return game_id
         if channel_id is None:
-            raise NotFoundError("name a game")
+            raise NotFoundError(_("name a game"))
         row = await self.store.running_game_in(channel_id)
         if row is None:
-            raise NotFoundError("there is no game running in this channel")
+            raise NotFoundError(_("there is no game running in this channel"))
         return row.id
 
     async def load(self, game_id: int) -> Live:
@@ -121,10 +127,17 @@ class LiveGames:
             return live
         row = await self.store.game(game_id)
         if row is None:
-            raise NotFoundError(f"there is no game #{game_id}")
+            raise NotFoundError(_("there is no game #{id}", id=game_id))
         if row.status is not GameStatus.RUNNING:
             words = row.termination_detail or row.termination
-            raise GameOverError(f"game #{game_id} is over ({row.result} {words})")
+            raise GameOverError(
+                _(
+                    "game #{id} is over ({result} {termination})",
+                    id=game_id,
+                    result=str(row.result),
+                    termination=termination_words(str(words)),
+                )
+            )
         live = Live(row, await self.replay(row))
         self._live[game_id] = live
         return live

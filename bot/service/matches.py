@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rules.variants import find_variant
 
 from ..enums import GameStatus, Side
+from ..i18n import Text, _, verbatim
 from ..markdown import shown
 from ..results import Player
 from ..store import GameRow, LadderChange, NewGame
@@ -57,13 +58,13 @@ def second_game(
     )
 
 
-def match_sentence(games: Sequence[GameRow]) -> str:
+def match_sentence(games: Sequence[GameRow]) -> Text:
     """Where a match stands once one of its ``games`` (first game first) has ended."""
     first = games[0]
     if any(g.status is GameStatus.ABORTED for g in games):
-        return "The match was abandoned."
+        return _("The match was abandoned.")
     if len(games) == 1 or games[1].status is GameStatus.RUNNING:
-        return "Match game 2 follows, colours swapped."
+        return _("Match game 2 follows, colours swapped.")
     a = Player(first.white_id, first.white_name)
     b = Player(first.black_id, first.black_name)
     scored = {a.id: 0.0, b.id: 0.0}
@@ -74,7 +75,7 @@ def match_sentence(games: Sequence[GameRow]) -> str:
         else:
             scored[g.white_id if g.winner is Side.WHITE else g.black_id] += 1
     pa, pb = scored[a.id], scored[b.id]
-    score = f"{shown(a.name)} {points(pa)}–{points(pb)} {shown(b.name)}"
+    score = verbatim(f"{shown(a.name)} {points(pa)}–{points(pb)} {shown(b.name)}")
     if pa == pb:
-        return f"Match drawn: {score}."
-    return f"Match won by {shown((a if pa > pb else b).name)}: {score}."
+        return _("Match drawn: {score}.", score=score)
+    return _("Match won by {name}: {score}.", name=shown((a if pa > pb else b).name), score=score)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..i18n import Text, _, join
 from ..markdown import shown
 from ..results import Action, ActionResult, DirectMessage, GameView
 from ..words import duration
@@ -22,17 +23,36 @@ TURN_ACTIONS = frozenset({Action.MOVED, Action.GAME_STARTED, Action.TAKEBACK_ACC
 """The actions after which it may have become someone's turn."""
 
 
-def turn_text(action: Action, view: GameView, now: float) -> str:
+def turn_text(action: Action, view: GameView, now: float) -> Text:
     """The direct message telling the player to move that it is their turn."""
     assert view.to_move is not None
-    game = f"game #{view.id} ({shown(view.white.name)} v {shown(view.black.name)})"
-    left = "" if view.deadline is None else f" You have {duration(view.deadline - now)}."
+    white, black = shown(view.white.name), shown(view.black.name)
+    left = (
+        None if view.deadline is None else _("You have {time}.", time=duration(view.deadline - now))
+    )
     if action is Action.GAME_STARTED:
-        return f"Your {game} has started, {view.variant_title}: it is your move.{left}"
-    if action is Action.MOVED and view.last_move_shown is not None:
+        said = _(
+            "Your game #{id} ({white} v {black}) has started, {variant}: it is your move.",
+            id=view.id,
+            white=white,
+            black=black,
+            variant=view.variant_title,
+        )
+    elif action is Action.MOVED and view.last_move_shown is not None:
         mover = view.player(view.turn.other)
-        return f"Your move in {game}: {shown(mover.name)} played {view.last_move_shown}.{left}"
-    return f"Your move in {game}.{left}"
+        said = _(
+            "Your move in game #{id} ({white} v {black}): {name} played {move}.",
+            id=view.id,
+            white=white,
+            black=black,
+            name=shown(mover.name),
+            move=view.last_move_shown,
+        )
+    else:
+        said = _(
+            "Your move in game #{id} ({white} v {black}).", id=view.id, white=white, black=black
+        )
+    return join((said, left))
 
 
 class Notices:
@@ -77,5 +97,5 @@ class Notices:
         return (self._dm(view, view.to_move.id, last_warning_text(view, self.clock())),)
 
     @staticmethod
-    def _dm(view: GameView, user_id: int, text: str) -> DirectMessage:
+    def _dm(view: GameView, user_id: int, text: Text) -> DirectMessage:
         return DirectMessage(user_id, text, view.guild_id, view.channel_id, view.id)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..enums import ChallengeStatus, GameStatus
+from ..i18n import _, join
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..store import EventRow, Store
@@ -40,7 +41,6 @@ from .views import (
     game_view,
     last_warning_text,
     reminder_text,
-    sentence,
 )
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ RETRY_MAX_SECONDS = 15 * 60.0
 GIVE_UP_AFTER = 20
 """Attempts before an announcement is dropped (with a warning): about four hours of retries,
 for a channel that was deleted or that the bot may no longer post in."""
-LATE = "(Posted late: I could not post this at the time.)"
+LATE = _("(Posted late: I could not post this at the time.)")
 CHALLENGE_CLOSINGS = (
     Action.CHALLENGE_DECLINED,
     Action.CHALLENGE_CANCELLED,
@@ -336,16 +336,20 @@ class Outbox:
             if view.to_move is None or view.deadline is None:
                 return None  # over meanwhile: its own entry says how
             left = duration(max(0.0, view.deadline - self.clock()))
+            said = _(
+                "No clock ran while I could not hear anyone: {name} to move, with {time} left.",
+                name=shown(view.to_move.name),
+                time=left,
+            )
             return ActionResult(
                 Action.CLOCK_EXTENDED,
-                f"{LATE} No clock ran while I could not hear anyone: "
-                f"{shown(view.to_move.name)} to move, with {left} left.",
+                join((LATE, said)),
                 game=view,
                 mentions=(view.to_move.id,),
                 event=row.id,
             )
         return await self.endings.board_result(
-            action, sentence(LATE, ended_text(view)), view, event=row.id
+            action, join((LATE, ended_text(view))), view, event=row.id
         )
 
     async def _challenge_result(self, row: EventRow, action: Action) -> ActionResult | None:
@@ -357,7 +361,11 @@ class Outbox:
         if action is Action.CHALLENGE_CREATED:
             if stored.status is not ChallengeStatus.OPEN or stored.expires_at <= self.clock():
                 return None  # answered or expired meanwhile: its own entry says so
-            text = f"{shown(view.challenger.name)} challenges {shown(view.opponent.name)}."
+            text = _(
+                "{challenger} challenges {opponent}.",
+                challenger=shown(view.challenger.name),
+                opponent=shown(view.opponent.name),
+            )
             return ActionResult(
                 action, text, challenge=view, mentions=(view.opponent.id,), event=row.id
             )

@@ -25,13 +25,14 @@ from ..errors import (
     NotYourTurnError,
     StaleError,
 )
+from ..i18n import _, from_rules, join
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed
 from ..store import Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import ended_text, game_view, player, sentence
+from .views import ended_text, game_view, player
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -82,7 +83,7 @@ class Play:
                 )
             except MoveError as exc:
                 await self.live.ensure_fresh(live)
-                raise IllegalMoveError(str(exc)) from None
+                raise IllegalMoveError(from_rules(exc)) from None
             apply_rules(lambda: game.play(move))
             mover = player(live.row, color)
             named = show_move(move, variant)
@@ -91,7 +92,9 @@ class Play:
             if live.row.computer_id is not None and not game.is_over:
                 self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
-        text_out = sentence(f"{shown(mover.name)} played {named}.", ended_text(view))
+        text_out = join(
+            (_("{name} played {move}.", name=shown(mover.name), move=named), ended_text(view))
+        )
         return await self.endings.board_result(
             Action.MOVED, text_out, view, (played,), event=event, actor=user_id
         )
@@ -111,7 +114,9 @@ class Play:
             raise StaleError()
         if game.turn is not color:
             await self.live.ensure_fresh(live)
-            raise NotYourTurnError(f"it is {shown(player(live.row, game.turn).name)}'s turn")
+            raise NotYourTurnError(
+                _("it is {name}'s turn", name=shown(player(live.row, game.turn).name))
+            )
         return color
 
     async def picker(
@@ -127,13 +132,15 @@ class Play:
             live = await self.live.load(game_id)
             row, game = live.row, live.game
             if user_id not in (row.white_id, row.black_id):
-                raise NotAPlayerError(f"only the players of game #{game_id} can move")
+                raise NotAPlayerError(_("only the players of game #{id} can move", id=game_id))
             if ply is not None and ply != game.ply:  # a picker shown before the game moved on
                 await self.live.ensure_fresh(live)
                 raise StaleError()
             if player(row, game.turn).id != user_id:
                 await self.live.ensure_fresh(live)
-                raise NotYourTurnError(f"it is {shown(player(row, game.turn).name)}'s turn")
+                raise NotYourTurnError(
+                    _("it is {name}'s turn", name=shown(player(row, game.turn).name))
+                )
             moves = sorted(game.legal_moves(), key=lambda m: (not m.is_capture, m.path))
             return game_view(row, game), moves
 
@@ -185,4 +192,4 @@ class Play:
 def _in_channel(live: Live, channel_id: int) -> None:
     """Refuse a game named by id from a channel it is not played in."""
     if live.row.channel_id != channel_id:
-        raise NotFoundError(f"game #{live.row.id} is not played in this channel")
+        raise NotFoundError(_("game #{id} is not played in this channel", id=live.row.id))

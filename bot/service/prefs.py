@@ -16,6 +16,7 @@ from rules.variants import Notation
 
 from ..enums import BoardTheme
 from ..errors import PrefsError
+from ..i18n import _
 from ..results import UserPrefs
 from ..store import PrefsChanges, Store
 
@@ -54,9 +55,9 @@ class PrefsBook:
         them all."""
         changes: PrefsChanges = {}
         if theme is not None:
-            changes["theme"] = _word(BoardTheme, theme, "theme")
+            changes["theme"] = _word(BoardTheme, theme)
         if notation is not None:
-            changes["notation"] = _word(Notation, notation, "notation")
+            changes["notation"] = _word(Notation, notation)
         if dm_turn is not None:
             changes["dm_turn"] = bool(dm_turn)
         if last_warning is not None:
@@ -77,13 +78,21 @@ def _or_none(kind: type[E], word: str) -> E | None:
         return None
 
 
-def _word(kind: type[BoardTheme] | type[Notation], value: str, what: str) -> str:
+def _word(kind: type[BoardTheme] | type[Notation], value: str) -> str:
     """The stored word of ``value``, a member of ``kind`` or empty (the default)."""
     if value == "":
         return ""
     try:
         return kind(value).value
     except ValueError:
-        raise PrefsError(
-            f"the {what} must be one of {', '.join(kind)} (or empty for the default)"
-        ) from None
+        choices = ", ".join(kind)
+        if kind is BoardTheme:
+            reason = _(
+                "the theme must be one of {choices} (or empty for the default)", choices=choices
+            )
+        else:
+            reason = _(
+                "the notation must be one of {choices} (or empty for the default)",
+                choices=choices,
+            )
+        raise PrefsError(reason) from None

@@ -17,6 +17,7 @@ from rules.variants import Notation
 
 from ..enums import GameStatus
 from ..errors import NotFoundError, ServiceError
+from ..i18n import _
 from ..results import GameView
 from ..store import GameRow, Store
 from .live import Live, LiveGames
@@ -49,7 +50,7 @@ class Queries:
     async def _game(self, game_id: int) -> tuple[GameView, Game]:
         row = await self.store.game(game_id)
         if row is None:
-            raise NotFoundError(f"there is no game #{game_id}")
+            raise NotFoundError(_("there is no game #{id}", id=game_id))
         if row.status is GameStatus.RUNNING:
             async with self.live.lock(game_id):
                 live = await self.live.load(game_id)
@@ -103,16 +104,16 @@ class Queries:
         not found: ids are global, but each server sees only its own games."""
         if game_id is None:
             if channel_id is None:
-                raise NotFoundError("name a game")
+                raise NotFoundError(_("name a game"))
             row = await self.store.running_game_in(channel_id)
             if row is None:
                 row = await self.store.last_finished_game_in(channel_id)
             if row is None:
-                raise NotFoundError("there is no game in this channel")
+                raise NotFoundError(_("there is no game in this channel"))
             return row
         row = await self.store.game(game_id)
         if row is None or (check_guild and row.guild_id != guild_id):
-            raise NotFoundError(f"there is no game #{game_id} on this server")
+            raise NotFoundError(_("there is no game #{id} on this server", id=game_id))
         return row
 
     async def pdn(

@@ -16,6 +16,7 @@ from rules.variants import Color, Variant
 
 from ..enums import GameStatus, Side
 from ..errors import DamagedRecordError
+from ..i18n import _
 from ..results import Player
 from ..store import GameChanges, GameRow, MoveRow, NewGame, NewMove
 from .views import status_of
@@ -154,7 +155,7 @@ def replay(row: GameRow, moves: Sequence[MoveRow]) -> Game:
     and columns do not describe a legal game."""
     if [m.ply for m in moves] != list(range(1, row.ply + 1)):
         log.error("game %s: stored moves do not match its ply %s", row.id, row.ply)
-        raise DamagedRecordError(f"the record of game #{row.id} is damaged")
+        raise DamagedRecordError(_("the record of game #{id} is damaged", id=row.id))
     outcome = None
     if row.status is not GameStatus.RUNNING:
         outcome = {
@@ -176,4 +177,4 @@ def replay(row: GameRow, moves: Sequence[MoveRow]) -> Game:
         return Game.from_dict(data)
     except ValueError as exc:
         log.error("game %s cannot be replayed: %s", row.id, exc)
-        raise DamagedRecordError(f"the record of game #{row.id} is damaged") from None
+        raise DamagedRecordError(_("the record of game #{id} is damaged", id=row.id)) from None

@@ -16,6 +16,7 @@ from rules.variants import find_variant
 
 from ..enums import BoardTheme, Orientation, ThreadMode, member_or
 from ..errors import ChallengeError, ForbiddenError
+from ..i18n import _, _n, from_rules
 from ..store import SettingsChanges, Store
 
 DEFAULT_VARIANT = "english"
@@ -46,7 +47,7 @@ class ServerSettings:
         """Refuse a channel the server does not host games in, naming the ones it does."""
         if not self.allows(channel_id, parent_id):
             where = ", ".join(f"<#{c}>" for c in self.channels)
-            raise ChallengeError(f"games on this server are played in {where}")
+            raise ChallengeError(_("games on this server are played in {channels}", channels=where))
 
 
 DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, ThreadMode.OPTIONAL, ())
@@ -97,42 +98,52 @@ class SettingsBook:
     ) -> ServerSettings:
         """Apply the given changes together and return the new settings."""
         if guild_id is None:
-            raise ChallengeError("settings belong to a server")
+            raise ChallengeError(_("settings belong to a server"))
         if not is_moderator:
-            raise ForbiddenError("only moderators (Manage Server) can change the settings")
+            raise ForbiddenError(_("only moderators (Manage Server) can change the settings"))
         changes: SettingsChanges = {}
         if variant is not None:
             try:
                 changes["variant"] = find_variant(variant).key
             except ValueError as exc:
-                raise ChallengeError(str(exc)) from None
+                raise ChallengeError(from_rules(exc)) from None
         if move_time is not None:
             if move_time <= 0:
-                raise ChallengeError("the time per move must be positive")
+                raise ChallengeError(_("the time per move must be positive"))
             changes["move_time"] = move_time
         if threads is not None:
             try:
                 changes["threads"] = ThreadMode(threads)
             except ValueError:
-                raise ChallengeError(f"threads must be one of {', '.join(ThreadMode)}") from None
+                raise ChallengeError(
+                    _("threads must be one of {choices}", choices=", ".join(ThreadMode))
+                ) from None
         if orientation is not None:
             try:
                 changes["orientation"] = Orientation(orientation).value
             except ValueError:
                 raise ChallengeError(
-                    f"the orientation must be one of {', '.join(Orientation)}"
+                    _("the orientation must be one of {choices}", choices=", ".join(Orientation))
                 ) from None
         if theme is not None:
             try:
                 changes["theme"] = BoardTheme(theme).value
             except ValueError:
-                raise ChallengeError(f"the theme must be one of {', '.join(BoardTheme)}") from None
+                raise ChallengeError(
+                    _("the theme must be one of {choices}", choices=", ".join(BoardTheme))
+                ) from None
         allow, disallow = tuple(allow), tuple(disallow)
         if set(allow) & set(disallow):
-            raise ChallengeError("a channel cannot be both allowed and disallowed")
+            raise ChallengeError(_("a channel cannot be both allowed and disallowed"))
         current = () if all_channels else await self.store.game_channels(guild_id)
         if len(set(current) | set(allow)) > MAX_GAME_CHANNELS:
-            raise ChallengeError(f"at most {MAX_GAME_CHANNELS} game channels")
+            raise ChallengeError(
+                _n(
+                    "at most {count} game channel",
+                    "at most {count} game channels",
+                    MAX_GAME_CHANNELS,
+                )
+            )
         await self.store.save_settings(
             guild_id,
             changes,

@@ -13,10 +13,12 @@ from rules.variants import find_variant
 
 from ..enums import GameStatus, Side
 from ..errors import ChallengeError
+from ..i18n import Text, _, from_rules
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
 from ..store import GameRow, RatingRow, Store
 from .ladder import glicko
 from .ratings import idle
+from .words import termination_words, variant_title
 
 HISTORY_LENGTH = 10
 RECENT_GAMES = 5
@@ -87,16 +89,16 @@ class Standings:
 
 def _guild(guild_id: int | None) -> int:
     if guild_id is None:
-        raise ChallengeError("ratings and history belong to a server")
+        raise ChallengeError(_("ratings and history belong to a server"))
     return guild_id
 
 
-def _variant(variant: str) -> tuple[str, str]:
+def _variant(variant: str) -> tuple[str, Text]:
     try:
         v = find_variant(variant)
     except ValueError as exc:
-        raise ChallengeError(str(exc)) from None
-    return v.key, v.title
+        raise ChallengeError(from_rules(exc)) from None
+    return v.key, variant_title(v)
 
 
 def _summary(row: GameRow, user_id: int | None) -> GameSummary:
@@ -114,11 +116,11 @@ def _summary(row: GameRow, user_id: int | None) -> GameSummary:
     return GameSummary(
         id=row.id,
         variant=row.variant,
-        variant_title=find_variant(row.variant).title,
+        variant_title=variant_title(row.variant),
         white=Player(row.white_id, row.white_name),
         black=Player(row.black_id, row.black_name),
         result=row.result if finished else None,
-        termination=row.termination_detail or (row.termination or ""),
+        termination=termination_words(row.termination_detail or (row.termination or "")),
         ended_at=row.updated_at,
         rated=row.rated and finished,
         rating_change=change,

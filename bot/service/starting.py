@@ -18,6 +18,7 @@ from rules.variants import Color, find_variant
 
 from ..enums import ColorChoice, Orientation
 from ..errors import ChallengeError, ConflictError
+from ..i18n import _
 from ..results import Action, ActionResult, Player
 from ..store import ChallengeClosed, ChannelBusy, GameRow, Store
 from .events import new_event
@@ -107,9 +108,9 @@ class Starter:
         try:
             game_id = await self.store.start_game(record, challenge_id, event)
         except ChannelBusy:
-            raise ChallengeError("a game is already running in that channel") from None
-        except ChallengeClosed as exc:
-            raise ConflictError(str(exc)) from None
+            raise ChallengeError(_("a game is already running in that channel")) from None
+        except ChallengeClosed:
+            raise ConflictError(_("the challenge is no longer open")) from None
         row = await self.store.game(game_id)
         assert row is not None
         result = self.started(Live(row, game), event=event.id)
@@ -133,14 +134,23 @@ class Starter:
         view = game_view(live.row, live.game)
         white, black = view.white, view.black
         # Who plays which side and the variant are on the board message already.
-        heading = "New game"
-        if view.match_game is not None:
-            heading = f"Match game {view.match_game} of 2"
-        if view.opening_label is not None:
-            heading += f", from the ballot {view.opening_label}"
+        ballot = view.opening_label
+        if view.match_game is None:
+            if ballot is None:
+                heading = _("New game.")
+            else:
+                heading = _("New game, from the ballot {ballot}.", ballot=ballot)
+        elif ballot is None:
+            heading = _("Match game {number} of 2.", number=view.match_game)
+        else:
+            heading = _(
+                "Match game {number} of 2, from the ballot {ballot}.",
+                number=view.match_game,
+                ballot=ballot,
+            )
         return ActionResult(
             Action.GAME_STARTED,
-            f"{heading}.",
+            heading,
             game=view,
             post_board=True,
             mentions=tuple(p.id for p in (white, black) if p.id != self.bot.id),

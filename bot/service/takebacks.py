@@ -15,16 +15,13 @@ from rules.variants import Color
 
 from ..enums import Side
 from ..errors import TakebackError
+from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from .live import Live, LiveGames, color_of
 from .notices import Notices
 from .records import clock_changes, state_changes
 from .views import game_view, mentions_after, player
-
-
-def _plies_words(plies: int) -> str:
-    return "their last move" if plies == 1 else "their last move and the reply"
 
 
 def _takeback_plies(live: Live, color: Color) -> int:
@@ -35,7 +32,7 @@ def _takeback_plies(live: Live, color: Color) -> int:
     plies = 1 if game.turn is color.other else 2
     fixed = len(row.opening.split())
     if game.ply - plies < fixed:
-        raise TakebackError("you have no move of your own to take back yet")
+        raise TakebackError(_("you have no move of your own to take back yet"))
     return plies
 
 
@@ -68,7 +65,9 @@ class Takebacks:
                 view = game_view(live.row, live.game)
                 taken = ActionResult(
                     Action.TAKEBACK_ACCEPTED,
-                    f"{shown(me.name)} took back {_plies_words(plies)}.",
+                    _("{name} took back their last move.", name=shown(me.name))
+                    if plies == 1
+                    else _("{name} took back their last move and the reply.", name=shown(me.name)),
                     game=view,
                     post_board=True,
                     mentions=mentions_after(view, self.bot.id),
@@ -78,21 +77,35 @@ class Takebacks:
             if row.takeback_offer is not None:
                 await self.live.ensure_fresh(live)
                 asker = shown(player(row, row.takeback_offer).name)
-                raise TakebackError(f"{asker}'s takeback request is waiting for an answer")
+                raise TakebackError(
+                    _("{name}'s takeback request is waiting for an answer", name=asker)
+                )
             if row.takeback_refused_ply == live.game.ply:
                 await self.live.ensure_fresh(live)
                 raise TakebackError(
-                    "a takeback was already declined in this position; play on, or ask after "
-                    "the next move"
+                    _(
+                        "a takeback was already declined in this position; play on, or ask after "
+                        "the next move"
+                    )
                 )
             event = await self.live.save_row(
                 live, {"takeback_offer": Side.of(color)}, Action.TAKEBACK_OFFERED
             )
         view = game_view(live.row, live.game)
+        names = {"name": shown(me.name), "other": shown(other.name)}
+        if plies == 1:
+            asked = _(
+                "{name} asks to take back their last move. {other}, accept or decline?", **names
+            )
+        else:
+            asked = _(
+                "{name} asks to take back their last move and the reply. {other}, accept or "
+                "decline?",
+                **names,
+            )
         return ActionResult(
             Action.TAKEBACK_OFFERED,
-            f"{shown(me.name)} asks to take back {_plies_words(plies)}. "
-            f"{shown(other.name)}, accept or decline?",
+            asked,
             game=view,
             mentions=(other.id,),
             event=event,
@@ -119,7 +132,7 @@ class Takebacks:
             stale = expected_ply is not None and expected_ply != live.game.ply
             if stale or row.takeback_offer is not Side.of(color.other):
                 await self.live.ensure_fresh(live)
-                raise TakebackError("there is no takeback request for you to answer")
+                raise TakebackError(_("there is no takeback request for you to answer"))
             asker = player(row, color.other)
             me = player(row, color)
             plies = 0
@@ -136,14 +149,23 @@ class Takebacks:
         if not accept:
             return ActionResult(
                 Action.TAKEBACK_DECLINED,
-                f"{shown(me.name)} declined {shown(asker.name)}'s takeback request.",
+                _(
+                    "{name} declined {other}'s takeback request.",
+                    name=shown(me.name),
+                    other=shown(asker.name),
+                ),
                 game=view,
                 mentions=(asker.id,),
                 event=event,
             )
+        names = {"name": shown(me.name), "other": shown(asker.name)}
+        if plies == 1:
+            said = _("{name} accepted: {other} took back their last move.", **names)
+        else:
+            said = _("{name} accepted: {other} took back their last move and the reply.", **names)
         accepted = ActionResult(
             Action.TAKEBACK_ACCEPTED,
-            f"{shown(me.name)} accepted: {shown(asker.name)} took back {_plies_words(plies)}.",
+            said,
             game=view,
             post_board=True,
             mentions=mentions_after(view, self.bot.id),
@@ -158,7 +180,7 @@ class Takebacks:
         try:
             game.take_back(plies)
         except RulesGameError as exc:
-            raise TakebackError(str(exc)) from None
+            raise TakebackError(from_rules(exc)) from None
         now = self.clock()
         changes = state_changes(game)
         changes.update(

@@ -14,10 +14,12 @@ from rules.outcome import Termination
 from rules.variants import Color, Notation, find_variant
 
 from ..enums import GameStatus, Side
+from ..i18n import Text, _, _n
 from ..markdown import shown
 from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
 from ..words import duration
+from .words import outcome_words, status_line, status_parts, variant_title
 
 MAX_NAME_LENGTH = 64
 RECENT_FULL_MOVES = 3
@@ -102,7 +104,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         variant=variant.key,
-        variant_title=variant.title,
+        variant_title=variant_title(variant),
         white=Player(row.white_id, row.white_name),
         black=Player(row.black_id, row.black_name),
         computer_level=row.computer_level,
@@ -115,14 +117,14 @@ def game_view(row: GameRow, game: Game) -> GameView:
         to_move=None if outcome is not None else player(row, game.turn),
         last_move=last.pdn() if last is not None else None,
         previous_fen=game.positions[-2].fen() if game.moves else None,
-        status_line=game.status_line(names),
-        status_parts=tuple(game.status_parts(names)) if outcome is None else (),
+        status_line=status_line(game, names),
+        status_parts=status_parts(game, names) if outcome is None else (),
         draw_offer=None if game.draw_offer is None else Side.of(game.draw_offer),
         advantage_left=game.advantage_moves_left(),
         deadline=row.deadline if outcome is None else None,
         move_time=row.move_time,
         result=None if outcome is None else outcome.result(variant),
-        termination=None if outcome is None else outcome.words,
+        termination=None if outcome is None else outcome_words(outcome),
         winner=winner,
         rated=row.rated,
         match_id=row.match_id,
@@ -148,7 +150,7 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
         challenger=Player(row.challenger_id, row.challenger_name),
         opponent=Player(row.opponent_id, row.opponent_name),
         variant=variant.key,
-        variant_title=variant.title,
+        variant_title=variant_title(variant),
         color=row.color,
         move_time=row.move_time,
         thread=row.thread,
@@ -163,15 +165,16 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
     )
 
 
-def ended_text(view: GameView) -> str:
+def ended_text(view: GameView) -> Text | None:
     """How the game ended, said after the sentence of the move that ended it; nothing while it
     runs, since the board message says whose turn it is (with its one mention)."""
-    return "" if view.running else f"Game over: {view.result} {view.termination}."
-
-
-def sentence(*parts: str) -> str:
-    """The non-empty ``parts`` as one text."""
-    return " ".join(part for part in parts if part)
+    if view.running:
+        return None
+    return _(
+        "Game over: {result} {termination}.",
+        result=str(view.result),
+        termination=view.termination or "",
+    )
 
 
 def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
@@ -184,46 +187,58 @@ def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
     return tuple(p.id for p in (view.white, view.black) if p.id != computer_id)
 
 
-def count_sentence(view: GameView, row: GameRow, game: Game) -> str:
-    """The 40-move count a declined draw offer starts (English), naming the decliner; empty
-    when no count runs."""
-    if view.advantage_left is None:
-        return ""
+def count_sentence(view: GameView, row: GameRow, game: Game) -> Text | None:
+    """The 40-move count a declined draw offer starts, naming the decliner; None when no count
+    runs."""
+    left = view.advantage_left
+    if left is None:
+        return None
     count = game.advantage_count
-    who = shown(player(row, count.side).name) if count is not None else "The decliner"
-    return (
-        f" {who} now has {view.advantage_left} moves to show a decisive advantage "
-        f"(40-move count: {view.advantage_left} left)."
+    who: Text | str = (
+        shown(player(row, count.side).name) if count is not None else _("The decliner")
+    )
+    return _n(
+        "{name} now has {count} move to show a decisive advantage (40-move count: {count} left).",
+        "{name} now has {count} moves to show a decisive advantage (40-move count: {count} left).",
+        left,
+        name=who,
     )
 
 
-def challenge_closed_text(action: Action, challenge: ChallengeView) -> str:
+def challenge_closed_text(action: Action, challenge: ChallengeView) -> Text:
     """The sentence of a challenge declined, cancelled or expired (said when it happens, and
     again if it has to be posted late)."""
     challenger, opponent = shown(challenge.challenger.name), shown(challenge.opponent.name)
     if action is Action.CHALLENGE_DECLINED:
-        return f"{opponent} declined the challenge."
+        return _("{opponent} declined the challenge.", opponent=opponent)
     if action is Action.CHALLENGE_CANCELLED:
-        return f"{challenger} cancelled the challenge."
+        return _("{challenger} cancelled the challenge.", challenger=challenger)
     if action is Action.CHALLENGE_EXPIRED:
-        return f"The challenge from {challenger} to {opponent} expired."
+        return _(
+            "The challenge from {challenger} to {opponent} expired.",
+            challenger=challenger,
+            opponent=opponent,
+        )
     raise ValueError(f"{action} does not close a challenge")
 
 
-def reminder_text(view: GameView) -> str:
+def reminder_text(view: GameView) -> Text:
     """The half-time reminder of the player to move."""
     assert view.to_move is not None
-    return (
-        f"{shown(view.to_move.name)}, it is your move in game #{view.id}: "
-        "half of your time has passed."
+    return _(
+        "{name}, it is your move in game #{id}: half of your time has passed.",
+        name=shown(view.to_move.name),
+        id=view.id,
     )
 
 
-def last_warning_text(view: GameView, now: float) -> str:
+def last_warning_text(view: GameView, now: float) -> Text:
     """The last warning to the player to move, said in the channel and, to those who asked,
     by direct message."""
     assert view.to_move is not None and view.deadline is not None
-    left = duration(max(0.0, view.deadline - now))
-    return (
-        f"{shown(view.to_move.name)}, last warning: {left} left for your move in game #{view.id}."
+    return _(
+        "{name}, last warning: {time} left for your move in game #{id}.",
+        name=shown(view.to_move.name),
+        time=duration(max(0.0, view.deadline - now)),
+        id=view.id,
     )

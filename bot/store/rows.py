@@ -259,6 +259,12 @@ class SettingsRow:
     """A word the service checks (an unknown one reads as the default)."""
     theme: str = ""
     """The board theme's name; empty for the default."""
+    language: str = ""
+    """The catalog public messages are written in (``de``, ``pt_BR``); empty: the server's
+    Discord locale."""
+    guild_locale: str = ""
+    """The server's Discord locale (``pt-BR``) as the last interaction from it gave it: what
+    announcements made without an interaction (timeouts, reminders) go by."""
 
 
 class SettingsChanges(TypedDict, total=False):
@@ -267,6 +273,8 @@ class SettingsChanges(TypedDict, total=False):
     threads: ThreadMode
     orientation: str
     theme: str
+    language: str
+    guild_locale: str
 
 
 @dataclass(frozen=True)
@@ -282,6 +290,9 @@ class PrefsRow:
     dm_turn: bool
     last_warning: bool
     updated_at: float
+    locale: str = ""
+    """The user's Discord locale (``de``, ``pt-BR``) as their last interaction gave it: the
+    language of direct messages to them."""
 
 
 class PrefsChanges(TypedDict, total=False):
@@ -289,6 +300,7 @@ class PrefsChanges(TypedDict, total=False):
     notation: str
     dm_turn: bool
     last_warning: bool
+    locale: str
 
 
 @dataclass(frozen=True)

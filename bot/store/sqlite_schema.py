@@ -222,6 +222,16 @@ notation, direct messages on their turn and for the last warning).  The new word
 ``CHECK``: the service reads an unknown one as the default, so a theme or notation added later
 needs no table rebuild."""
 
+SCHEMA_V8 = """
+ALTER TABLE guild_settings ADD COLUMN language TEXT NOT NULL DEFAULT '';
+ALTER TABLE guild_settings ADD COLUMN guild_locale TEXT NOT NULL DEFAULT '';
+ALTER TABLE user_prefs ADD COLUMN locale TEXT NOT NULL DEFAULT '';
+"""
+"""v8 (languages): per server, the language chosen for public messages and the Discord locale
+last seen for it; per user, the Discord locale last seen (direct messages are written in it).
+Plain words without ``CHECK``: a catalog added later needs no table rebuild, and an unknown
+code reads as English."""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
@@ -230,6 +240,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (5, SCHEMA_V5),
     (6, SCHEMA_V6),
     (7, SCHEMA_V7),
+    (8, SCHEMA_V8),
 )
 """(version, SQL) in order; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -96,8 +96,15 @@ DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
     MoveRow: decoder(MoveRow),
     EventRow: decoder(EventRow),
     RatingRow: decoder(RatingRow),
-    SettingsRow: decoder(SettingsRow, threads=enum_of(ThreadMode), orientation=str, theme=str),
-    PrefsRow: decoder(PrefsRow, theme=str, notation=str, dm_turn=_on, last_warning=_on),
+    SettingsRow: decoder(
+        SettingsRow,
+        threads=enum_of(ThreadMode),
+        orientation=str,
+        theme=str,
+        language=str,
+        guild_locale=str,
+    ),
+    PrefsRow: decoder(PrefsRow, theme=str, notation=str, dm_turn=_on, last_warning=_on, locale=str),
 }
 COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in DECODE}
 NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))

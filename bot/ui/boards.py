@@ -16,10 +16,12 @@ from typing import Any
 import discord
 
 from ..enums import GameStatus
+from ..i18n import Text, _, render
 from ..results import GameView
 from ..service import GameService
 from .buttons import Buttons
 from .embeds import game_embed, turn_line
+from .languages import Languages
 from .media import Media, board_request
 from .replies import Outgoing, Upload
 
@@ -31,17 +33,40 @@ def pings(user_ids: tuple[int, ...]) -> str:
     return " ".join(f"<@{uid}>" for uid in user_ids)
 
 
-def alt_text(view: GameView, position: str) -> str:
+def alt_text(view: GameView, position: str, code: str = "en") -> str:
     """The board image's alt text: which game and who plays which side, then the position in
     words (``position``, from :func:`render.describe`).  Plain text, not Markdown: a screen
     reader reads it as written."""
-    return f"Game #{view.id}, {view.white.name} (White) v {view.black.name} (Black). {position}"
+    words = _(
+        "Game #{id}, {white} (White) v {black} (Black). {position}",
+        id=view.id,
+        white=view.white.name,
+        black=view.black.name,
+        position=position,
+    )
+    return render(words, code)
 
 
-def replay_alt(game_id: int, white: str, black: str, ending: str | None) -> str:
-    """The replay GIF's alt text."""
-    text = f"Animated replay of game #{game_id}, {white} (White) v {black} (Black)"
-    return f"{text}: {ending}." if ending else f"{text}, so far."
+def replay_alt(
+    game_id: int, white: str, black: str, ending: Text | str | None, code: str = "en"
+) -> str:
+    """The replay GIF's alt text (``ending``: the result in words, None while the game runs)."""
+    if ending:
+        words = _(
+            "Animated replay of game #{id}, {white} (White) v {black} (Black): {ending}.",
+            id=game_id,
+            white=white,
+            black=black,
+            ending=ending,
+        )
+    else:
+        words = _(
+            "Animated replay of game #{id}, {white} (White) v {black} (Black), so far.",
+            id=game_id,
+            white=white,
+            black=black,
+        )
+    return render(words, code)
 
 
 def message_id(sent: object) -> int | None:
@@ -55,44 +80,53 @@ class Boards:
     """Builds board messages and keeps only the newest one's buttons."""
 
     def __init__(
-        self, service: GameService, media: Media, buttons: Buttons, connection: Any
+        self,
+        service: GameService,
+        media: Media,
+        buttons: Buttons,
+        connection: Any,
+        languages: Languages,
     ) -> None:
         self.service = service
         self.media = media
         self.buttons = buttons
         self.connection = connection
+        self.languages = languages
 
     async def message(
         self,
         view: GameView,
-        headline: str,
+        headline: Text | str,
         mentions: tuple[int, ...],
         flip: bool | None = None,
         record: tuple[str, str] | None = None,
     ) -> Outgoing:
-        """The board message of ``view`` in the server's theme, from the game's side unless
-        ``flip`` says; a finished game adds its PDN (``record``, the service's ``(file name,
-        text)``, read here if not given)."""
+        """The board message of ``view`` in the server's theme and language, from the game's
+        side unless ``flip`` says; a finished game adds its PDN (``record``, the service's
+        ``(file name, text)``, read here if not given)."""
         server = await self.service.settings.get(view.guild_id)
-        drawn = await self.media.board(board_request(view, flip, theme=server.theme))
+        code = await self.languages.public(view.guild_id)
+        drawn = await self.media.board(board_request(view, flip, theme=server.theme, code=code))
         image = f"game-{view.id}-{view.ply}.png"
         out = Outgoing(
-            embed=game_embed(view, headline, image),
-            files=[Upload(image, drawn.png, alt_text(view, drawn.alt))],
+            embed=game_embed(view, headline, image, code),
+            files=[Upload(image, drawn.png, alt_text(view, drawn.alt, code))],
             mentions=mentions,
             part=f"board-{view.id}",
         )
         if view.running:
-            out.content = turn_line(view)
+            out.content = turn_line(view, code)
             out.view = self.buttons.game(
-                view.id, running=True, abortable=view.abortable, rematch=False
+                view.id, running=True, abortable=view.abortable, rematch=False, code=code
             )
         else:
             out.content = pings(mentions) or None
             name, text = record or await self.service.pdn(game_id=view.id)
             out.files.append(Upload(name, text.encode()))
             rematch = view.status == GameStatus.FINISHED and view.match_game != 1
-            out.view = self.buttons.game(view.id, running=False, abortable=False, rematch=rematch)
+            out.view = self.buttons.game(
+                view.id, running=False, abortable=False, rematch=rematch, code=code
+            )
         return out
 
     async def posted(self, view: GameView, sent: object) -> None:

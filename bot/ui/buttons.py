@@ -24,6 +24,8 @@ from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
 
+from ..i18n import Text, _p, render
+
 ID = r"(?P<id>[0-9]{1,19})"
 
 
@@ -87,8 +89,12 @@ class BoardAction(StrEnum):
 Persistent = discord.ui.DynamicItem[discord.ui.Button[Any]]
 
 
-def _button(custom_id: str, label: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+def _button(
+    custom_id: str, label: Text, style: discord.ButtonStyle, code: str
+) -> discord.ui.Button[Any]:
+    """A button labelled in the language ``code`` (the label is only shown: a press is matched
+    by its custom id, so a button rebuilt from one needs no language)."""
+    return discord.ui.Button(label=render(label, code), style=style, custom_id=custom_id)
 
 
 class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|decline|cancel):{ID}"):
@@ -96,14 +102,14 @@ class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|declin
 
     kit: ClassVar[Buttons]  # set by bound
 
-    LOOKS: ClassVar[dict[ChallengeAnswer, tuple[str, discord.ButtonStyle]]] = {
-        ChallengeAnswer.ACCEPT: ("Accept", discord.ButtonStyle.success),
-        ChallengeAnswer.DECLINE: ("Decline", discord.ButtonStyle.danger),
-        ChallengeAnswer.CANCEL: ("Cancel", discord.ButtonStyle.secondary),
+    LOOKS: ClassVar[dict[ChallengeAnswer, tuple[Text, discord.ButtonStyle]]] = {
+        ChallengeAnswer.ACCEPT: (_p("button", "Accept"), discord.ButtonStyle.success),
+        ChallengeAnswer.DECLINE: (_p("button", "Decline"), discord.ButtonStyle.danger),
+        ChallengeAnswer.CANCEL: (_p("button", "Cancel"), discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, answer: ChallengeAnswer, challenge_id: int) -> None:
-        super().__init__(_button(f"challenge:{answer}:{challenge_id}", *self.LOOKS[answer]))
+    def __init__(self, answer: ChallengeAnswer, challenge_id: int, code: str = "en") -> None:
+        super().__init__(_button(f"challenge:{answer}:{challenge_id}", *self.LOOKS[answer], code))
         self.answer = answer
         self.challenge_id = challenge_id
 
@@ -122,13 +128,13 @@ class DrawButton(Persistent, template=rf"draw:(?P<action>accept|decline):{ID}"):
 
     kit: ClassVar[Buttons]  # set by bound
 
-    LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
-        Answer.ACCEPT: ("Accept draw", discord.ButtonStyle.success),
-        Answer.DECLINE: ("Decline draw", discord.ButtonStyle.danger),
+    LOOKS: ClassVar[dict[Answer, tuple[Text, discord.ButtonStyle]]] = {
+        Answer.ACCEPT: (_p("button", "Accept draw"), discord.ButtonStyle.success),
+        Answer.DECLINE: (_p("button", "Decline draw"), discord.ButtonStyle.danger),
     }
 
-    def __init__(self, answer: Answer, game_id: int) -> None:
-        super().__init__(_button(f"draw:{answer}:{game_id}", *self.LOOKS[answer]))
+    def __init__(self, answer: Answer, game_id: int, code: str = "en") -> None:
+        super().__init__(_button(f"draw:{answer}:{game_id}", *self.LOOKS[answer], code))
         self.answer = answer
         self.game_id = game_id
 
@@ -152,13 +158,13 @@ class TakebackButton(
 
     kit: ClassVar[Buttons]  # set by bound
 
-    LOOKS: ClassVar[dict[Answer, tuple[str, discord.ButtonStyle]]] = {
-        Answer.ACCEPT: ("Allow takeback", discord.ButtonStyle.success),
-        Answer.DECLINE: ("Refuse takeback", discord.ButtonStyle.danger),
+    LOOKS: ClassVar[dict[Answer, tuple[Text, discord.ButtonStyle]]] = {
+        Answer.ACCEPT: (_p("button", "Allow takeback"), discord.ButtonStyle.success),
+        Answer.DECLINE: (_p("button", "Refuse takeback"), discord.ButtonStyle.danger),
     }
 
-    def __init__(self, answer: Answer, game_id: int, ply: int) -> None:
-        super().__init__(_button(f"takeback:{answer}:{game_id}:{ply}", *self.LOOKS[answer]))
+    def __init__(self, answer: Answer, game_id: int, ply: int, code: str = "en") -> None:
+        super().__init__(_button(f"takeback:{answer}:{game_id}:{ply}", *self.LOOKS[answer], code))
         self.answer = answer
         self.game_id = game_id
         self.ply = ply
@@ -179,8 +185,9 @@ class ResignButton(Persistent, template=rf"resign:{ID}"):
 
     kit: ClassVar[Buttons]  # set by bound
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(_button(f"resign:{game_id}", "Yes, resign", discord.ButtonStyle.danger))
+    def __init__(self, game_id: int, code: str = "en") -> None:
+        label = _p("button", "Yes, resign")
+        super().__init__(_button(f"resign:{game_id}", label, discord.ButtonStyle.danger, code))
         self.game_id = game_id
 
     @classmethod
@@ -198,8 +205,9 @@ class RematchButton(Persistent, template=rf"rematch:{ID}"):
 
     kit: ClassVar[Buttons]  # set by bound
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(_button(f"rematch:{game_id}", "Rematch", discord.ButtonStyle.primary))
+    def __init__(self, game_id: int, code: str = "en") -> None:
+        label = _p("button", "Rematch")
+        super().__init__(_button(f"rematch:{game_id}", label, discord.ButtonStyle.primary, code))
         self.game_id = game_id
 
     @classmethod
@@ -218,14 +226,14 @@ class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|abort):{ID
 
     kit: ClassVar[Buttons]  # set by bound
 
-    LOOKS: ClassVar[dict[BoardAction, tuple[str, discord.ButtonStyle]]] = {
-        BoardAction.MOVE: ("Move", discord.ButtonStyle.primary),
-        BoardAction.MOVES: ("Moves", discord.ButtonStyle.secondary),
-        BoardAction.ABORT: ("Abort", discord.ButtonStyle.danger),
+    LOOKS: ClassVar[dict[BoardAction, tuple[Text, discord.ButtonStyle]]] = {
+        BoardAction.MOVE: (_p("button", "Move"), discord.ButtonStyle.primary),
+        BoardAction.MOVES: (_p("button", "Moves"), discord.ButtonStyle.secondary),
+        BoardAction.ABORT: (_p("button", "Abort"), discord.ButtonStyle.danger),
     }
 
-    def __init__(self, action: BoardAction, game_id: int) -> None:
-        super().__init__(_button(f"board:{action}:{game_id}", *self.LOOKS[action]))
+    def __init__(self, action: BoardAction, game_id: int, code: str = "en") -> None:
+        super().__init__(_button(f"board:{action}:{game_id}", *self.LOOKS[action], code))
         self.action = action
         self.game_id = game_id
 
@@ -317,29 +325,31 @@ class Buttons:
             raise RuntimeError("a button was pressed before its answers were registered")
         return self._offers
 
-    def challenge(self, challenge_id: int) -> discord.ui.View:
-        return view_of(*(self._challenge(answer, challenge_id) for answer in ChallengeAnswer))
+    # Each view is labelled in the language ``code`` of the message it goes on.
 
-    def draw(self, game_id: int) -> discord.ui.View:
-        return view_of(*(self._draw(answer, game_id) for answer in Answer))
+    def challenge(self, challenge_id: int, code: str = "en") -> discord.ui.View:
+        return view_of(*(self._challenge(answer, challenge_id, code) for answer in ChallengeAnswer))
 
-    def takeback(self, game_id: int, ply: int) -> discord.ui.View:
-        return view_of(*(self._takeback(answer, game_id, ply) for answer in Answer))
+    def draw(self, game_id: int, code: str = "en") -> discord.ui.View:
+        return view_of(*(self._draw(answer, game_id, code) for answer in Answer))
 
-    def resign(self, game_id: int) -> discord.ui.View:
-        return view_of(self._resign(game_id))
+    def takeback(self, game_id: int, ply: int, code: str = "en") -> discord.ui.View:
+        return view_of(*(self._takeback(answer, game_id, ply, code) for answer in Answer))
+
+    def resign(self, game_id: int, code: str = "en") -> discord.ui.View:
+        return view_of(self._resign(game_id, code))
 
     def game(
-        self, game_id: int, *, running: bool, abortable: bool, rematch: bool
+        self, game_id: int, *, running: bool, abortable: bool, rematch: bool, code: str = "en"
     ) -> discord.ui.View:
         """The buttons under a board message: Move and Moves while the game runs (and Abort
         while both players have not yet moved), Moves and Rematch once it is over."""
         items: list[discord.ui.Item[Any]] = []
         if running:
-            items.append(self._board(BoardAction.MOVE, game_id))
-        items.append(self._board(BoardAction.MOVES, game_id))
+            items.append(self._board(BoardAction.MOVE, game_id, code))
+        items.append(self._board(BoardAction.MOVES, game_id, code))
         if running and abortable:
-            items.append(self._board(BoardAction.ABORT, game_id))
+            items.append(self._board(BoardAction.ABORT, game_id, code))
         if rematch:
-            items.append(self._rematch(game_id))
+            items.append(self._rematch(game_id, code))
         return view_of(*items)

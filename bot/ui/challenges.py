@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
+from ..i18n import _, render
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..service import GameService
@@ -27,6 +28,7 @@ from .presenter import Connection, Presenter, parent_of, player_of
 from .replies import Outgoing, Reply, send_to
 from .threads import open_thread, thread_home
 from .validation import checked_id
+from .wording import say
 
 
 class Challenges(commands.Cog):
@@ -76,10 +78,13 @@ class Challenges(commands.Cog):
             against_computer = opponent.id == bot_user.id
             if opponent.bot and not against_computer:
                 raise ChallengeError(
-                    f"{shown(opponent.display_name)} is a bot; to play the computer, challenge me"
+                    _(
+                        "{name} is a bot; to play the computer, challenge me",
+                        name=shown(opponent.display_name),
+                    )
                 )
             if level is not None and not against_computer:
-                raise ChallengeError("the level is for games against me (the computer) only")
+                raise ChallengeError(_("the level is for games against me (the computer) only"))
             parent = parent_of(interaction)
             terms = ChallengeTerms(
                 channel_id=interaction.channel_id,
@@ -107,17 +112,23 @@ class Challenges(commands.Cog):
                 home = thread_home(interaction, busy=busy)
                 check_room(interaction, new_thread=True)
                 await reply.think()
-                name = f"{interaction.user.display_name} v {opponent.display_name}"
-                room = await open_thread(home, name)
+                code = await self.presenter.languages.public(guild_id)
+                name = _(
+                    "{challenger} v {opponent}",
+                    challenger=interaction.user.display_name,
+                    opponent=opponent.display_name,
+                )
+                room = await open_thread(home, render(name, code))
                 terms["thread_id"] = room.id
                 result = await self.service.challenge(guild_id=guild_id, **terms)
                 await self.presenter.publish(lambda out: send_to(room, out), result)
                 assert result.game is not None
-                await reply.public(
-                    Outgoing(
-                        content=f"Game #{result.game.id} against me started in {room.mention}."
-                    )
+                started = _(
+                    "Game #{id} against me started in {thread}.",
+                    id=result.game.id,
+                    thread=room.mention,
                 )
+                await reply.public(Outgoing(content=render(started, code)))
                 return
             if needs_thread:
                 # Refuse now, not when the opponent accepts, if no thread can be opened here.
@@ -153,20 +164,25 @@ class Challenges(commands.Cog):
                     self._accepting.pop(challenge_id, None)
                 case ChallengeAnswer.DECLINE:
                     result = await self.service.decline(challenge_id, user)
-                    assert result.challenge is not None
+                    closed = result.challenge
+                    assert closed is not None
+                    code = await self.presenter.languages.public(closed.guild_id)
                     async with self.presenter.handing(result):
-                        await reply.update(embed=challenge_embed(result.challenge), view=None)
+                        await reply.update(embed=challenge_embed(closed, code=code), view=None)
+                        said = say(result.text, code)
                         await reply.public(
                             Outgoing(
-                                content=f"{mention(result.challenge.challenger)} {result.text}",
+                                content=f"{mention(closed.challenger)} {said}",
                                 mentions=result.mentions,
                             )
                         )
                 case ChallengeAnswer.CANCEL:
                     result = await self.service.cancel(challenge_id, user)
-                    assert result.challenge is not None
+                    closed = result.challenge
+                    assert closed is not None
+                    code = await self.presenter.languages.public(closed.guild_id)
                     async with self.presenter.handing(result):
-                        await reply.update(embed=challenge_embed(result.challenge), view=None)
+                        await reply.update(embed=challenge_embed(closed, code=code), view=None)
 
         await self.presenter.run(interaction, work)
 
@@ -180,21 +196,27 @@ class Challenges(commands.Cog):
             asked = (await self.service.challenge_view(challenge_id)).thread
             thread_home(interaction, busy=not asked)
         check_room(interaction, new_thread=new_thread)
+        code = await self.presenter.languages.public(interaction.guild_id)
         try:
             result = await self.service.accept(challenge_id, user)
         except ThreadRequired:
             challenge = await self.service.challenge_view(challenge_id)
             home = thread_home(interaction, busy=not challenge.thread)
             await reply.hold()
-            name = f"{challenge.challenger.name} v {challenge.opponent.name}"
-            room = await open_thread(home, name, interaction.message)
+            name = _(
+                "{challenger} v {opponent}",
+                challenger=challenge.challenger.name,
+                opponent=challenge.opponent.name,
+            )
+            room = await open_thread(home, render(name, code), interaction.message)
             result = await self.service.accept(challenge_id, user, thread_id=room.id)
             closed = await self.service.challenge_view(challenge_id)
-            await reply.update(embed=challenge_embed(closed, game_channel=room.id), view=None)
+            embed = challenge_embed(closed, game_channel=room.id, code=code)
+            await reply.update(embed=embed, view=None)
             await self.presenter.publish(lambda out: send_to(room, out), result)
             return
         closed = await self.service.challenge_view(challenge_id)
-        await reply.update(embed=challenge_embed(closed), view=None)
+        await reply.update(embed=challenge_embed(closed, code=code), view=None)
         await self.presenter.answer(reply, result)
 
     async def answer_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -209,7 +231,9 @@ class Challenges(commands.Cog):
                 home = thread_home(interaction, busy=True)
                 check_room(interaction, new_thread=True)
                 await reply.hold()
-                room = await open_thread(home, f"Rematch of game #{game_id}")
+                code = await self.presenter.languages.public(interaction.guild_id)
+                title = render(_("Rematch of game #{id}", id=game_id), code)
+                room = await open_thread(home, title)
                 result = await self.service.rematch(
                     game_id, user, thread_id=room.id, parent_id=parent
                 )

@@ -6,6 +6,10 @@ Discord lists a choice's name and sends back its value; a command wants the memb
 ``transform`` hands the callback the domain value.  discord.py's own ``Enum`` annotations would
 name each choice after the member (``RANDOM``), and the names players see are part of the
 commands' contract, so the names come from the words below instead.
+
+The names are English, marked with :func:`~bot.i18n.N_` for the catalogs: discord.py hands each
+one to the slash commands' translator when the commands are synced, and Discord shows every user
+the names in their own language (the value sent back is the same in every language).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from discord import app_commands
 from rules.variants import VARIANTS
 
 from ..enums import BoardTheme, ColorChoice, DrawAction, Opening, Orientation, ThreadMode
+from ..i18n import N_, available, language_name
 from .texts import MOVE_TIMES, OPENING_WORDS
 
 V = TypeVar("V", bound=str | int)
@@ -34,7 +39,7 @@ class Choices(app_commands.Transformer[discord.Client], Generic[V]):
     """A fixed option: ``names`` maps each domain value, in the order Discord lists them, to the
     name shown for it."""
 
-    def __init__(self, names: Mapping[V, str]) -> None:
+    def __init__(self, names: Mapping[V, str | app_commands.locale_str]) -> None:
         self._names = dict(names)
         self._by_sent = {_sent(value): value for value in self._names}
 
@@ -61,31 +66,63 @@ class Choices(app_commands.Transformer[discord.Client], Generic[V]):
 MAX_GAME_ID = 2**53 - 1  # Discord's largest INTEGER option value (a game id option's bound)
 VARIANT = Choices({key: variant.title[:100] for key, variant in VARIANTS.items()})
 """A variant's key, named by its title (the order of :data:`rules.variants.VARIANTS`)."""
-COLOR: Choices[ColorChoice] = Choices({color: color.value for color in ColorChoice})
+COLOR: Choices[ColorChoice] = Choices(
+    {
+        ColorChoice.RANDOM: N_("random"),
+        ColorChoice.WHITE: N_("white"),
+        ColorChoice.BLACK: N_("black"),
+    }
+)
 MOVE_TIME = Choices({seconds: label for label, seconds in MOVE_TIMES})
 """Seconds per move, as chosen (the bot's time scale is applied by the command)."""
 OPENING: Choices[Opening] = Choices(OPENING_WORDS)
-DRAW_ACTION: Choices[DrawAction] = Choices({action: action.value for action in DrawAction})
-THREADS: Choices[ThreadMode] = Choices({mode: mode.value for mode in ThreadMode})
+DRAW_ACTION: Choices[DrawAction] = Choices(
+    {
+        DrawAction.OFFER: N_("offer"),
+        DrawAction.ACCEPT: N_("accept"),
+        DrawAction.DECLINE: N_("decline"),
+    }
+)
+THREADS: Choices[ThreadMode] = Choices(
+    {
+        ThreadMode.OPTIONAL: N_("optional"),
+        ThreadMode.ALWAYS: N_("always"),
+        ThreadMode.NEVER: N_("never"),
+    }
+)
 
 ORIENTATION: Choices[Orientation] = Choices(
-    {Orientation.WHITE: "White at the bottom", Orientation.BLACK: "Black at the bottom"}
+    {Orientation.WHITE: N_("White at the bottom"), Orientation.BLACK: N_("Black at the bottom")}
 )
 THEME: Choices[BoardTheme] = Choices(
     {
-        BoardTheme.WOOD: "wood",
-        BoardTheme.GREEN: "green",
-        BoardTheme.CONTRAST: "contrast (colour-blind safe, high contrast)",
+        BoardTheme.WOOD: N_("wood"),
+        BoardTheme.GREEN: N_("green"),
+        BoardTheme.CONTRAST: N_("contrast (colour-blind safe, high contrast)"),
     }
 )
 NOTATION = Choices(
     {
-        "variant": "the variant's own (algebraic in Russian and Brazilian)",
-        "numeric": "numeric (11-15)",
-        "algebraic": "algebraic (c3-d4)",
+        "variant": N_("the variant's own (algebraic in Russian and Brazilian)"),
+        "numeric": N_("numeric (11-15)"),
+        "algebraic": N_("algebraic (c3-d4)"),
     }
 )
 """How moves are shown to the user; "variant" clears the preference."""
+FOLLOW_DISCORD = "discord"
+"""The ``/settings language`` choice that clears the server's language: public messages follow
+the server's language as Discord gives it."""
+LANGUAGE = Choices(
+    {
+        FOLLOW_DISCORD: N_("the server's language in Discord"),
+        **{
+            # Each language by its own name, the same in every client (not translated).
+            code: app_commands.locale_str(language_name(code), verbatim=True)
+            for code in available()
+        },
+    }
+)
+"""Every language with a catalog (a new catalog file adds its choice)."""
 
 VariantOption = app_commands.Transform[str, VARIANT]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
@@ -96,3 +133,4 @@ ThreadsOption = app_commands.Transform[ThreadMode, THREADS]
 OrientationOption = app_commands.Transform[Orientation, ORIENTATION]
 ThemeOption = app_commands.Transform[BoardTheme, THEME]
 NotationOption = app_commands.Transform[str, NOTATION]
+LanguageOption = app_commands.Transform[str, LANGUAGE]

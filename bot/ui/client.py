@@ -33,6 +33,7 @@ from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
 from .info import Info
+from .languages import Languages
 from .media import Media
 from .offers import Offers
 from .picker import Picker
@@ -41,6 +42,7 @@ from .play import Play
 from .prefs import Prefs
 from .presenter import Presenter
 from .social import Social
+from .translator import CatalogTranslator
 from .validation import CheckedTree
 
 log = logging.getLogger(__name__)
@@ -124,8 +126,10 @@ class DraughtsBot(commands.Bot):
             await service.close()
             return
         self._service = service
+        await self.tree.set_translator(CatalogTranslator())  # commands in every catalog language
         presenter = await self.add_commands(service)
         self._presenter = presenter
+        self.add_listener(self._remember_locales(presenter.languages), "on_interaction")
         service.on_background = presenter.on_event  # the computer's replies nobody claimed
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
@@ -150,6 +154,20 @@ class DraughtsBot(commands.Bot):
         for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
             self.add_listener(self._gateway_listener(up), event)
         log.info("ready to serve (database %s)", self.settings.database_path)
+
+    def _remember_locales(
+        self, languages: Languages
+    ) -> Callable[[discord.Interaction], Coroutine[Any, Any, None]]:
+        """A listener storing the locales each interaction brings (for the messages sent later
+        without one); it runs beside the command, which never waits for it."""
+
+        async def listener(interaction: discord.Interaction) -> None:
+            try:
+                await languages.seen(interaction)
+            except Exception:  # a failed write only costs a language guess later
+                log.warning("could not remember the locales of an interaction", exc_info=True)
+
+        return listener
 
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
@@ -189,6 +207,7 @@ class DraughtsBot(commands.Bot):
             self.media,
             self,
             buttons,
+            languages=Languages(service),
             closing=lambda: self.closing,
             move_time_scale=self.settings.move_time_scale,
         )

@@ -10,11 +10,10 @@ from __future__ import annotations
 import discord
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
+from ..i18n import Text, _, as_text, duration, render, verbatim
 from ..markdown import shown
 from ..results import ChallengeView, GameView, Player
-from ..words import duration
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
-from .texts import color_word
 
 WHITE_TO_MOVE = discord.Colour(0xD8C49A)
 BLACK_TO_MOVE = discord.Colour(0x7A4E2D)
@@ -24,17 +23,20 @@ FINISHED = discord.Colour(0xC9A227)
 CHALLENGE = discord.Colour(0x3B82F6)
 CLOSED = discord.Colour(0x8A8F98)
 
-CHALLENGE_STATES = {
-    ChallengeStatus.ACCEPTED: "Accepted",
-    ChallengeStatus.DECLINED: "Declined",
-    ChallengeStatus.CANCELLED: "Cancelled by the challenger",
-    ChallengeStatus.EXPIRED: "Expired without an answer",
+CHALLENGE_STATES: dict[ChallengeStatus, Text] = {
+    ChallengeStatus.ACCEPTED: _("Accepted"),
+    ChallengeStatus.DECLINED: _("Declined"),
+    ChallengeStatus.CANCELLED: _("Cancelled by the challenger"),
+    ChallengeStatus.EXPIRED: _("Expired without an answer"),
 }
 
 
 MAX_LISTED_GAMES = 20
 """``/games`` lists at most this many (fewer when their lines fill the embed) and counts the
 rest."""
+
+EN = "en"
+"""Every builder takes the language ``code`` of the message it builds; English by default."""
 
 
 def mention(player: Player) -> str:
@@ -46,57 +48,73 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def status_words(view: GameView) -> str:
+def status_words(view: GameView, code: str = EN) -> str:
     """What stands between moves, only when something does: a takeback asked, a draw offered,
     a running count (the service's ``status_parts`` are Markdown already, names escaped there);
     empty otherwise."""
-    parts = list(view.status_parts)
+    parts = [render(as_text(part), code) for part in view.status_parts]
     if view.takeback_offer is not None:
-        parts.insert(0, f"Takeback asked by {shown(view.player(view.takeback_offer).name)}")
+        name = shown(view.player(view.takeback_offer).name)
+        parts.insert(0, render(_("Takeback asked by {name}", name=name), code))
     return fit(" · ".join(parts), FIELD_VALUE) if parts else ""
 
 
-def turn_line(view: GameView) -> str:
+def turn_line(view: GameView, code: str = EN) -> str:
     """Whose turn it is, with the game's one mention, and the deadline: ``<@2> to move, due in
     5 hours``.  The message's content, so the player to move is pinged (an embed never
     pings); empty once the game is over."""
     if not view.running or view.to_move is None:
         return ""
-    line = f"{mention(view.to_move)} to move"
+    player = mention(view.to_move)
     if view.deadline is not None:
-        line += f", due {relative_time(view.deadline)}"
-    return line + "."
+        deadline = relative_time(view.deadline)
+        return render(
+            _("{player} to move, due {deadline}.", player=player, deadline=deadline), code
+        )
+    return render(_("{player} to move.", player=player), code)
 
 
-def _seat(view: GameView, side: Side) -> str:
-    player = view.player(side)
-    colour = "White" if side == Side.WHITE else "Black"
+def _seat(view: GameView, side: Side) -> Text:
+    name = shown(view.player(side).name)
     rating = view.white_rating if side == Side.WHITE else view.black_rating
-    if player.id == view.computer_id:
-        colour += f", computer level {view.computer_level}"
-    elif rating:
-        colour += f", {rating}"
-    return f"**{shown(player.name)}** ({colour})"
+    white = side == Side.WHITE
+    if view.player(side).id == view.computer_id:
+        level = view.computer_level or 0
+        if white:
+            return _("**{name}** (White, computer level {level})", name=name, level=level)
+        return _("**{name}** (Black, computer level {level})", name=name, level=level)
+    if rating:
+        if white:
+            return _("**{name}** (White, {rating})", name=name, rating=rating)
+        return _("**{name}** (Black, {rating})", name=name, rating=rating)
+    return _("**{name}** (White)", name=name) if white else _("**{name}** (Black)", name=name)
 
 
-def players_line(view: GameView) -> str:
+def players_line(view: GameView, code: str = EN) -> str:
     """``**Alice** (White, 1523) v **Bob** (Black, 1500?)``: both players with their colours
     and ratings, in words (coloured discs vanish on Discord's dark theme, and a screen reader
     reads them out as "medium black circle")."""
-    return f"{_seat(view, Side.WHITE)} v {_seat(view, Side.BLACK)}"
+    white, black = _seat(view, Side.WHITE), _seat(view, Side.BLACK)
+    return render(_("{white} v {black}", white=white, black=black), code)
 
 
-def game_kind(view: GameView) -> str:
+def game_kind(view: GameView, code: str = EN) -> str:
     """``rated``, ``casual``, ``aborted, unrated``; a match game says which."""
-    kind = "rated" if view.rated else "casual"
+    return render(_kind(view), code)
+
+
+def _kind(view: GameView) -> Text:
+    kind = _("rated") if view.rated else _("casual")
     if view.status == GameStatus.ABORTED:
-        kind = "aborted, unrated"
+        kind = _("aborted, unrated")
     if view.match_game is not None:
-        kind += f", match game {view.match_game} of 2"
+        kind = _("{kind}, match game {number} of 2", kind=kind, number=view.match_game)
     return kind
 
 
-def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embed:
+def game_embed(
+    view: GameView, headline: Text | str, image: str | None, code: str = EN
+) -> discord.Embed:
     """The board message, kept short for a phone: the players, what just happened
     (``headline``, the service's sentence: Markdown, names escaped), the last few moves, a
     status line only when there is one (or the result), the board image, and the game id,
@@ -106,23 +124,31 @@ def game_embed(view: GameView, headline: str, image: str | None) -> discord.Embe
         colour = WHITE_TO_MOVE if view.turn == Side.WHITE else BLACK_TO_MOVE
     else:
         colour = FINISHED
-    lines = [players_line(view)]
-    if headline:
-        lines.append(headline)
+    lines = [players_line(view, code)]
+    said = render(as_text(headline), code)
+    if said:
+        lines.append(said)
     if view.recent_moves:
         lines.append(f"`{view.recent_moves}`")
     if view.running:
-        status = status_words(view)
+        status = status_words(view, code)
         if status:
             lines.append(status)
     else:
-        lines.append(result_words(view))
+        lines.append(result_words(view, code))
     if view.opening_label is not None and view.ply <= OPENING_SHOWN_PLIES:
-        lines.append(f"Opening: {view.opening_label}")
+        opening = as_text(view.opening_label)
+        lines.append(render(_("Opening: {opening}", opening=opening), code))
     embed = discord.Embed(description=fit("\n".join(lines), EMBED_DESCRIPTION), colour=colour)
     if image is not None:
         embed.set_image(url=f"attachment://{image}")
-    embed.set_footer(text=f"Game #{view.id} · {view.variant_title} · {game_kind(view)}")
+    footer = _(
+        "Game #{id} · {variant} · {kind}",
+        id=view.id,
+        variant=as_text(view.variant_title),
+        kind=_kind(view),
+    )
+    embed.set_footer(text=render(footer, code))
     return fit_embed(embed)
 
 
@@ -130,71 +156,109 @@ OPENING_SHOWN_PLIES = 12
 """The ballot an English game started from is named on its boards for this long."""
 
 
-def result_words(view: GameView) -> str:
+def result_words(view: GameView, code: str = EN) -> str:
     """``1-0: alice wins (bob resigned)`` / ``1/2-1/2: draw (threefold repetition)``."""
     if view.status == GameStatus.ABORTED:
-        return "Aborted: no result"
-    who = f"{shown(view.winner.name)} wins" if view.winner is not None else "draw"
-    return f"**{view.result}**: {who} ({view.termination})"
+        return render(_("Aborted: no result"), code)
+    result = view.result or ""
+    how = as_text(view.termination or "")
+    if view.winner is not None:
+        words = _(
+            "**{result}**: {name} wins ({termination})",
+            result=result,
+            name=shown(view.winner.name),
+            termination=how,
+        )
+    else:
+        words = _("**{result}**: draw ({termination})", result=result, termination=how)
+    return render(words, code)
 
 
-def challenge_embed(challenge: ChallengeView, game_channel: int | None = None) -> discord.Embed:
+def _challenge_state(challenge: ChallengeView, game_channel: int | None) -> Text:
+    if challenge.status == ChallengeStatus.ACCEPTED and challenge.game_id is not None:
+        if game_channel is not None and game_channel != challenge.channel_id:
+            return _(
+                "Accepted: game #{id} in {channel}",
+                id=challenge.game_id,
+                channel=f"<#{game_channel}>",
+            )
+        return _("Accepted: game #{id}", id=challenge.game_id)
+    return CHALLENGE_STATES.get(challenge.status, verbatim(str(challenge.status)))
+
+
+def challenge_embed(
+    challenge: ChallengeView, game_channel: int | None = None, code: str = EN
+) -> discord.Embed:
     """The challenge message; after it is answered it keeps the terms and says what happened
     (and where the game is, when ``game_channel`` is known)."""
     is_open = challenge.status == ChallengeStatus.OPEN
-    what = "a two-game match" if challenge.match else "a game"
+    variant = as_text(challenge.variant_title)
+    who = {"challenger": mention(challenge.challenger), "opponent": mention(challenge.opponent)}
+    if challenge.match:
+        what = _(
+            "{challenger} challenges {opponent} to a two-game match of {variant}.",
+            **who,
+            variant=variant,
+        )
+    else:
+        what = _(
+            "{challenger} challenges {opponent} to a game of {variant}.", **who, variant=variant
+        )
     embed = discord.Embed(
-        title=f"Challenge: {challenge.variant_title}",
-        description=(
-            f"{mention(challenge.challenger)} challenges {mention(challenge.opponent)} "
-            f"to {what} of {challenge.variant_title}."
-        ),
+        title=render(_("Challenge: {variant}", variant=variant), code),
+        description=render(what, code),
         colour=CHALLENGE if is_open else CLOSED,
     )
-    if challenge.color == ColorChoice.RANDOM:
-        colours = "random colours"
+    name = shown(challenge.challenger.name)
+    if challenge.color == ColorChoice.WHITE:
+        colours = _("{name} plays White", name=name)
+    elif challenge.color == ColorChoice.BLACK:
+        colours = _("{name} plays Black", name=name)
     else:
-        colours = f"{shown(challenge.challenger.name)} plays {color_word(challenge.color)}"
-    embed.add_field(name="Colours", value=colours)
-    embed.add_field(name="Time per move", value=duration(challenge.move_time))
+        colours = _("random colours")
+
+    def field(name: Text, value: Text | str, inline: bool = True) -> None:
+        embed.add_field(name=render(name, code), value=render(as_text(value), code), inline=inline)
+
+    field(_("Colours"), colours)
+    field(_("Time per move"), duration(challenge.move_time))
     if challenge.thread:
-        embed.add_field(name="Where", value="in a new thread")
+        field(_("Where"), _("in a new thread"))
     if challenge.opening_label is not None:
-        embed.add_field(name="Opening", value=challenge.opening_label, inline=False)
+        field(_("Opening"), challenge.opening_label, inline=False)
     if challenge.match:
-        embed.add_field(
-            name="Match", value="two games, same opening, colours swapped", inline=False
-        )
+        field(_("Match"), _("two games, same opening, colours swapped"), inline=False)
     if is_open:
-        embed.add_field(name="Expires", value=relative_time(challenge.expires_at), inline=False)
+        field(_("Expires"), relative_time(challenge.expires_at), inline=False)
     else:
-        state = CHALLENGE_STATES.get(challenge.status, challenge.status)
-        if challenge.status == ChallengeStatus.ACCEPTED and challenge.game_id is not None:
-            state = f"Accepted: game #{challenge.game_id}"
-            if game_channel is not None and game_channel != challenge.channel_id:
-                state += f" in <#{game_channel}>"
-        embed.add_field(name="Status", value=state, inline=False)
-    embed.set_footer(text=f"Challenge #{challenge.id}")
+        field(_("Status"), _challenge_state(challenge, game_channel), inline=False)
+    embed.set_footer(text=render(_("Challenge #{id}", id=challenge.id), code))
     return fit_embed(embed)
 
 
-def game_line(view: GameView) -> str:
+def game_line(view: GameView, code: str = EN) -> str:
     """One running game in ``/games``: ``**#7** Alice v Bob · English draughts · #channel ·
     move 12, Bob to move (due in 5 hours)``."""
-    line = (
-        f"**#{view.id}** {shown(view.white.name)} v {shown(view.black.name)} · "
-        f"{view.variant_title} · <#{view.channel_id}> · move {view.move_number}"
+    line = _(
+        "**#{id}** {white} v {black} · {variant} · {channel} · move {number}",
+        id=view.id,
+        white=shown(view.white.name),
+        black=shown(view.black.name),
+        variant=as_text(view.variant_title),
+        channel=f"<#{view.channel_id}>",
+        number=view.move_number,
     )
     if view.to_move is not None:
-        line += f", {shown(view.to_move.name)} to move"
+        line = _("{line}, {name} to move", line=line, name=shown(view.to_move.name))
     if view.deadline is not None:
-        line += f" (due {relative_time(view.deadline)})"
-    return line
+        line = _("{line} (due {deadline})", line=line, deadline=relative_time(view.deadline))
+    return render(line, code)
 
 
-def games_embed(views: list[GameView]) -> discord.Embed:
+def games_embed(views: list[GameView], code: str = EN) -> discord.Embed:
     """``/games``: as many running games as fit, and how many more there are."""
-    lines = [game_line(v) for v in views]
-    description = listing(lines, EMBED_DESCRIPTION, most=MAX_LISTED_GAMES)
-    embed = discord.Embed(title=f"Running games ({len(views)})", description=description)
+    lines = [game_line(v, code) for v in views]
+    description = listing(lines, EMBED_DESCRIPTION, most=MAX_LISTED_GAMES, code=code)
+    title = render(_("Running games ({count})", count=len(views)), code)
+    embed = discord.Embed(title=title, description=description)
     return fit_embed(embed)

@@ -1,6 +1,7 @@
 """Looking things up: ``/pdn``, ``/games``, ``/rules`` and ``/help``.
 
-All of it is private: a lookup is for the one who asked and changes nothing.
+All of it is private: a lookup is for the one who asked and changes nothing, so it is written in
+the user's own language.
 """
 
 from __future__ import annotations
@@ -9,39 +10,32 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules.variants import find_variant
-
+from ..i18n import _, render, verbatim
 from ..service import GameService
 from .choices import MAX_GAME_ID, VariantOption
 from .embeds import games_embed
+from .languages import interaction_language
 from .limits import EMBED_DESCRIPTION, fit_embed, listing
 from .presenter import Presenter
 from .replies import Reply, Upload
-from .texts import HELP_TEXT, rules_summary
+from .texts import help_paragraphs, notation_note, rules_summary
 
 
-def rules_embed(variant: str) -> discord.Embed:
-    """``/rules``: the variant's summary as bullets."""
+def rules_embed(variant: str, code: str) -> discord.Embed:
+    """``/rules``: the variant's summary as bullets, in the language ``code``."""
     title, lines = rules_summary(variant)
+    bullets = [f"• {render(line, code)}" for line in lines]
     embed = discord.Embed(
-        title=title, description=listing([f"• {x}" for x in lines], EMBED_DESCRIPTION)
+        title=render(title, code), description=listing(bullets, EMBED_DESCRIPTION, code=code)
     )
-    if find_variant(variant).notation == "algebraic":
-        notation = (
-            "Notation: squares are named by file and rank (a1 bottom left, as on the board "
-            "image); c3-d4 is a step, c3:e5 a capture. Numbers (PDN) work too."
-        )
-    else:
-        notation = (
-            "Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture."
-        )
-    embed.set_footer(text=notation)
+    embed.set_footer(text=render(notation_note(variant), code))
     return fit_embed(embed)
 
 
-def help_embed() -> discord.Embed:
-    """``/help``."""
-    return fit_embed(discord.Embed(title="How to play", description=HELP_TEXT))
+def help_embed(code: str) -> discord.Embed:
+    """``/help``, in the language ``code``."""
+    text = "\n".join(render(paragraph, code) for paragraph in help_paragraphs())
+    return fit_embed(discord.Embed(title=render(_("How to play"), code), description=text))
 
 
 class Info(commands.Cog):
@@ -66,8 +60,10 @@ class Info(commands.Cog):
                 guild_id=interaction.guild_id,
                 check_guild=True,
             )
+            # Translators: {game} is the file's name without its extension (draughts-game-42).
+            record = _("The record of {game}.", game=verbatim(name.removesuffix(".pdn")))
             await reply.private_file(
-                f"The record of {name.removesuffix('.pdn')}.", Upload(name, text.encode())
+                render(record, interaction_language(interaction)), Upload(name, text.encode())
             )
 
         await self.presenter.run(interaction, work)
@@ -78,11 +74,10 @@ class Info(commands.Cog):
         async def work(reply: Reply) -> None:
             views = await self.service.games(interaction.guild_id)
             if not views:
-                await reply.private(
-                    "No games are running in this server. Start one with `/challenge`."
-                )
+                none = _("No games are running in this server. Start one with `/challenge`.")
+                await reply.private(render(none, interaction_language(interaction)))
                 return
-            await reply.private_embed(games_embed(list(views)))
+            await reply.private_embed(games_embed(list(views), interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
 
@@ -90,13 +85,13 @@ class Info(commands.Cog):
     @app_commands.describe(variant="Which variant")
     async def rules(self, interaction: discord.Interaction, variant: VariantOption) -> None:
         async def work(reply: Reply) -> None:
-            await reply.private_embed(rules_embed(variant))
+            await reply.private_embed(rules_embed(variant, interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
 
     @app_commands.command(name="help", description="How to play draughts with me")
     async def help(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
-            await reply.private_embed(help_embed())
+            await reply.private_embed(help_embed(interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)

@@ -17,6 +17,7 @@ from typing import Final
 import discord
 from discord import app_commands
 
+from ..i18n import _n, render
 from ..markdown import ELLIPSIS, clusters, one_line, shorten, size
 from ..results import MoveChoice
 
@@ -104,16 +105,32 @@ def fit(text: str, limit: int) -> str:
     return "".join(kept[:count]).rstrip() + ELLIPSIS + "".join(closing)
 
 
+def and_more(code: str = "en") -> Callable[[int], str]:
+    """``… and 3 more.`` in the language ``code``: what :func:`listing` ends with by default."""
+
+    def more(count: int) -> str:
+        words = _n(
+            "{ellipsis} and {count} more.", "{ellipsis} and {count} more.", count, ellipsis=ELLIPSIS
+        )
+        return render(words, code)
+
+    return more
+
+
 def listing(
     lines: Sequence[str],
     limit: int,
     *,
-    more: Callable[[int], str] = lambda n: f"{ELLIPSIS} and {n} more.",
+    more: Callable[[int], str] | None = None,
     sep: str = "\n",
     most: int | None = None,
+    code: str = "en",
 ) -> str:
     """As many whole ``lines`` (at most ``most``) as fit ``limit`` joined by ``sep``, followed by
-    ``more(left out)`` when some did not fit, counted within the limit too."""
+    ``more(left out)`` when some did not fit, counted within the limit too (by default ``… and
+    N more.`` in the language ``code``)."""
+    if more is None:
+        more = and_more(code)
     n = len(lines) if most is None else min(len(lines), most)
     totals = [0]
     for line in lines[:n]:

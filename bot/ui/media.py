@@ -29,8 +29,10 @@ from rules.pdn import read_game
 from rules.variants import find_variant
 
 from ..enums import GameStatus
+from ..i18n import _, as_text, render
 from ..results import GameView
 from ..workers import WorkerPool
+from .render_words import render_words
 
 GIF_LIMIT = 8 * 1024 * 1024
 """Discord's upload limit for servers without boosts (and render's own cap)."""
@@ -53,6 +55,8 @@ class BoardRequest:
     arrows: tuple[tuple[int, int], ...] = ()
     notation: str = "numeric"
     width: int = DEFAULT_WIDTH
+    language: str = "en"
+    """The catalog the image's words and its alt text are written in (the reader's)."""
 
 
 @dataclass(frozen=True)
@@ -71,17 +75,18 @@ def board_request(
     arrows: tuple[tuple[int, int], ...] = (),
     notation: str | None = None,
     width: int = DEFAULT_WIDTH,
+    code: str = "en",
 ) -> BoardRequest:
     """The board of ``view``, seen from its public side (:attr:`GameView.flip`) unless ``flip``
-    says which side is at the bottom (True: Black)."""
+    says which side is at the bottom (True: Black), in the words of the language ``code``."""
     if flip is None:
         flip = view.flip
     if view.running:
         extra = ""
     elif view.status == GameStatus.ABORTED:
-        extra = "aborted"
+        extra = render(_("aborted"), code)
     else:
-        extra = f"{view.result} {view.termination}"
+        extra = f"{view.result} {render(as_text(view.termination or ''), code)}"
     return BoardRequest(
         view.variant,
         view.fen,
@@ -94,6 +99,7 @@ def board_request(
         arrows,
         notation or view.notation,
         width,
+        code,
     )
 
 
@@ -105,7 +111,8 @@ def draw_board(request: BoardRequest) -> Drawn:
     if request.previous_fen is not None and request.last_move is not None:
         previous = parse_fen(request.previous_fen, variant)
         last = parse_move(previous, request.last_move)
-    status = request.ending or status_text(position, request.move_number)
+    words = render_words(request.language)
+    status = request.ending or status_text(position, request.move_number, words=words)
     png = render_png(
         position,
         last_move=last,
@@ -116,9 +123,10 @@ def draw_board(request: BoardRequest) -> Drawn:
         arrows=request.arrows,
         width=request.width,
     )
-    alt = describe(position, last_move=last, notation=request.notation)
+    alt = describe(position, last_move=last, notation=request.notation, words=words)
     if request.ending:
-        alt = f"Game over, {request.ending}. {alt}"
+        over = _("Game over, {ending}. {position}", ending=request.ending, position=alt)
+        alt = render(over, request.language)
     return Drawn(png, alt)
 
 
@@ -128,18 +136,21 @@ class Replay:
     note: str
 
 
-def draw_replay(pdn_text: str, flip: bool) -> Replay:
+def draw_replay(pdn_text: str, flip: bool, code: str = "en") -> Replay:
     """The animated GIF of a game given as PDN (runs in a worker process), with the players'
-    names from its tags and moves in the variant's notation."""
+    names from its tags and moves in the variant's notation, its words in the language
+    ``code``."""
     read = read_game(pdn_text)
     game = read.game
-    names = (read.tags.get("White") or "White", read.tags.get("Black") or "Black")
+    words = render_words(code)
+    names = (read.tags.get("White") or words.white, read.tags.get("Black") or words.black)
     result = render_gif(
         game,
         flip=flip,
         max_bytes=min(GIF_LIMIT, MAX_GIF_BYTES),
         names=names,
         notation=game.variant.notation,
+        words=words,
     )
     return Replay(result.data, result.note)
 
@@ -157,10 +168,11 @@ class Media:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, draw_board, request)
 
-    async def replay(self, pdn_text: str, flip: bool = False) -> Replay:
-        """The game's GIF, made in the replay process (started on first use); raises
-        :class:`bot.workers.WorkerCrashed` if rendering killed the process on every try."""
-        return await self.replays.run(draw_replay, pdn_text, flip)
+    async def replay(self, pdn_text: str, flip: bool = False, code: str = "en") -> Replay:
+        """The game's GIF, made in the replay process (started on first use), its words in the
+        language ``code``; raises :class:`bot.workers.WorkerCrashed` if rendering killed the
+        process on every try."""
+        return await self.replays.run(draw_replay, pdn_text, flip, code)
 
     def close(self) -> None:
         """Stop both pools (idempotent); a replay still rendering is abandoned."""

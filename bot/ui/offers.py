@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from ..enums import DrawAction
 from ..errors import NotAPlayerError
+from ..i18n import _
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..service import GameService
@@ -22,6 +23,7 @@ from .choices import DrawActionOption
 from .presenter import Presenter
 from .replies import Outgoing, Reply
 from .validation import checked_id
+from .wording import say
 
 
 class Offers(commands.Cog):
@@ -46,7 +48,8 @@ class Offers(commands.Cog):
             result = await act(interaction.user.id, channel_id=interaction.channel_id)
             if result.action is Action.DRAW_OFFERED:
                 assert result.game is not None
-                await self._ask(reply, result, self.buttons.draw(result.game.id))
+                code = await self.presenter.public_language(result, interaction.guild_id)
+                await self._ask(reply, result, self.buttons.draw(result.game.id, code), code)
             else:
                 await self.presenter.answer(reply, result)
 
@@ -60,12 +63,21 @@ class Offers(commands.Cog):
             view = await self.presenter.channel_game(interaction.channel_id)
             me = interaction.user.id
             if me not in (view.white.id, view.black.id):
-                names = f"{shown(view.white.name)} v {shown(view.black.name)}"
-                raise NotAPlayerError(f"you are not playing in this game ({names})")
+                raise NotAPlayerError(
+                    _(
+                        "you are not playing in this game ({white} v {black})",
+                        white=shown(view.white.name),
+                        black=shown(view.black.name),
+                    )
+                )
             other = view.black if me == view.white.id else view.white
             await reply.private(
-                f"Resign game #{view.id} against {shown(other.name)}? This cannot be undone.",
-                view=self.buttons.resign(view.id),
+                _(
+                    "Resign game #{id} against {name}? This cannot be undone.",
+                    id=view.id,
+                    name=shown(other.name),
+                ),
+                view=self.buttons.resign(view.id, reply.language),
             )
 
         await self.presenter.run(interaction, work)
@@ -80,7 +92,8 @@ class Offers(commands.Cog):
             if result.action is Action.TAKEBACK_OFFERED:
                 assert result.game is not None
                 game = result.game
-                await self._ask(reply, result, self.buttons.takeback(game.id, game.ply))
+                code = await self.presenter.public_language(result, interaction.guild_id)
+                await self._ask(reply, result, self.buttons.takeback(game.id, game.ply, code), code)
             else:
                 await self.presenter.answer(reply, result)
 
@@ -104,11 +117,12 @@ class Offers(commands.Cog):
         await self.presenter.run(interaction, work)
 
     @staticmethod
-    async def _ask(reply: Reply, result: ActionResult, buttons: discord.ui.View) -> None:
-        """An offer or request, public, with the buttons the opponent answers it with."""
+    async def _ask(reply: Reply, result: ActionResult, buttons: discord.ui.View, code: str) -> None:
+        """An offer or request, public (in the server's language ``code``), with the buttons
+        the opponent answers it with."""
         await reply.public(
             Outgoing(
-                content=f"{pings(result.mentions)} {result.text}".strip(),
+                content=f"{pings(result.mentions)} {say(result.text, code)}".strip(),
                 view=buttons,
                 mentions=result.mentions,
             )
@@ -122,13 +136,16 @@ class Offers(commands.Cog):
         async def work(reply: Reply) -> None:
             user = interaction.user.id
             checked_id(game_id, "game")
+            # The offer's message is public: it is rewritten in the server's language.
             if accept:
                 result = await self.service.accept_draw(user, game_id=game_id)
-                await reply.update(content=result.text, view=None)
+                code = await self.presenter.public_language(result, interaction.guild_id)
+                await reply.update(content=say(result.text, code), view=None)
                 await self.presenter.answer(reply, result)
             else:
                 result = await self.service.decline_draw(user, game_id=game_id)
-                await reply.update(content=result.text, view=None)
+                code = await self.presenter.public_language(result, interaction.guild_id)
+                await reply.update(content=say(result.text, code), view=None)
 
         await self.presenter.run(interaction, work)
 
@@ -140,7 +157,8 @@ class Offers(commands.Cog):
             result = await self.service.answer_takeback(
                 interaction.user.id, accept, game_id=game_id, expected_ply=ply
             )
-            await reply.update(content=result.text, view=None)
+            code = await self.presenter.public_language(result, interaction.guild_id)
+            await reply.update(content=say(result.text, code), view=None)
             if result.action is Action.TAKEBACK_ACCEPTED:
                 await self.presenter.answer(reply, result)
 
@@ -150,7 +168,8 @@ class Offers(commands.Cog):
         async def work(reply: Reply) -> None:
             checked_id(game_id, "game")
             result = await self.service.resign(interaction.user.id, game_id=game_id)
-            await reply.update(content=f"You resigned game #{game_id}.", view=None)
+            # The confirmation was private: it says so in the player's language.
+            await reply.update(content=_("You resigned game #{id}.", id=game_id), view=None)
             await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)

@@ -12,14 +12,16 @@ from __future__ import annotations
 import discord
 
 from ..errors import ChallengeError
+from ..i18n import Text, _n, _p, listed
 from .threads import THREAD_TYPES
 
-VIEW = ("view_channel", "View Channel")
-SEND = ("send_messages", "Send Messages")
-SEND_IN_THREADS = ("send_messages_in_threads", "Send Messages in Threads")
-EMBED = ("embed_links", "Embed Links")
-ATTACH = ("attach_files", "Attach Files")
-CREATE_THREADS = ("create_public_threads", "Create Public Threads")
+# Discord's clients show these names in the user's language: translators use Discord's words.
+VIEW = ("view_channel", _p("permission", "View Channel"))
+SEND = ("send_messages", _p("permission", "Send Messages"))
+SEND_IN_THREADS = ("send_messages_in_threads", _p("permission", "Send Messages in Threads"))
+EMBED = ("embed_links", _p("permission", "Embed Links"))
+ATTACH = ("attach_files", _p("permission", "Attach Files"))
+CREATE_THREADS = ("create_public_threads", _p("permission", "Create Public Threads"))
 
 
 def in_thread(interaction: discord.Interaction) -> bool:
@@ -29,7 +31,7 @@ def in_thread(interaction: discord.Interaction) -> bool:
     )
 
 
-def needed(*, thread: bool, new_thread: bool) -> tuple[tuple[str, str], ...]:
+def needed(*, thread: bool, new_thread: bool) -> tuple[tuple[str, Text], ...]:
     """The permissions (attribute, name shown) a game needs: in the interaction's channel, in
     the thread it came from (``thread``), or in a new thread under it (``new_thread``; a thread
     has its channel's permissions, and posting in it takes Send Messages in Threads)."""
@@ -38,7 +40,7 @@ def needed(*, thread: bool, new_thread: bool) -> tuple[tuple[str, str], ...]:
     return (VIEW, SEND_IN_THREADS if thread else SEND, EMBED, ATTACH)
 
 
-def missing(permissions: discord.Permissions, *, thread: bool, new_thread: bool) -> list[str]:
+def missing(permissions: discord.Permissions, *, thread: bool, new_thread: bool) -> list[Text]:
     """The names of the needed permissions that ``permissions`` lacks."""
     return [
         name
@@ -47,21 +49,29 @@ def missing(permissions: discord.Permissions, *, thread: bool, new_thread: bool)
     ]
 
 
-def and_list(words: list[str]) -> str:
-    if len(words) < 3:
-        return " and ".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def check_room(interaction: discord.Interaction, *, new_thread: bool = False) -> None:
     """Refuse (privately, before anything is written) a game the bot could not post in."""
     thread = in_thread(interaction)
     lacking = missing(interaction.app_permissions, thread=thread, new_thread=new_thread)
     if not lacking:
         return
-    where = "this thread" if thread else "this channel"
-    what, them = ("permission", "it") if len(lacking) == 1 else ("permissions", "them")
-    raise ChallengeError(
-        f"I cannot hold a game here: I lack the {and_list(lacking)} {what} in {where} "
-        f"(a moderator can grant {them})"
-    )
+    names = listed(lacking)
+    if thread:
+        refusal = _n(
+            "I cannot hold a game here: I lack the {names} permission in this thread "
+            "(a moderator can grant it)",
+            "I cannot hold a game here: I lack the {names} permissions in this thread "
+            "(a moderator can grant them)",
+            len(lacking),
+            names=names,
+        )
+    else:
+        refusal = _n(
+            "I cannot hold a game here: I lack the {names} permission in this channel "
+            "(a moderator can grant it)",
+            "I cannot hold a game here: I lack the {names} permissions in this channel "
+            "(a moderator can grant them)",
+            len(lacking),
+            names=names,
+        )
+    raise ChallengeError(refusal)

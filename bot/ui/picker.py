@@ -23,11 +23,12 @@ from rules.variants import find_variant
 
 from ..enums import Side
 from ..errors import ServiceError
+from ..i18n import Arg, Text, _, _n, _p, join, render
 from ..markdown import shown
 from ..results import GameView
 from ..service import GameService
-from ..words import plural
 from .buttons import view_of
+from .languages import interaction_language
 from .limits import fit
 from .media import board_request
 from .picker_items import PIECES, PickerKit
@@ -72,9 +73,11 @@ def move_name(move: Move, names: Sequence[str], notation: str) -> str:
     return move.algebraic(tuple(names)) if notation == "algebraic" else move.pdn()
 
 
-def piece_options(moves: Sequence[Move], names: Sequence[str], notation: str) -> list[Option]:
+def piece_options(
+    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
+) -> list[Option]:
     """The pieces that can move, those that capture first (then by square), each with how many
-    moves it has."""
+    moves it has (in the language ``code``)."""
     by_origin: dict[int, list[Move]] = {}
     for move in moves:
         by_origin.setdefault(move.path[0], []).append(move)
@@ -88,18 +91,27 @@ def piece_options(moves: Sequence[Move], names: Sequence[str], notation: str) ->
         name = square_name(origin, names, notation)
         most = max(len(m.captured) for m in own)
         if most:
-            label = f"\N{CROSSED SWORDS} {name}: captures"
-            description = f"{plural(len(own), 'way')} to capture, up to {plural(most, 'piece')}"
+            label = "\N{CROSSED SWORDS} " + render(_("{square}: captures", square=name), code)
+            pieces = _n("{count} piece", "{count} pieces", most)
+            ways = _n(
+                "{count} way to capture, up to {pieces}",
+                "{count} ways to capture, up to {pieces}",
+                len(own),
+                pieces=pieces,
+            )
+            description = render(ways, code)
         else:
             label = name
-            description = plural(len(own), "move")
-        options.append(Option(str(origin), label, description))
+            description = render(_n("{count} move", "{count} moves", len(own)), code)
+        options.append(Option(str(origin), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
     return options
 
 
-def move_options(moves: Sequence[Move], names: Sequence[str], notation: str) -> list[Option]:
+def move_options(
+    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
+) -> list[Option]:
     """One piece's moves: by landing square, written out in full where several captures land
-    on the same square, with what each takes."""
+    on the same square, with what each takes (in the language ``code``)."""
     landings: dict[int, int] = {}
     for move in moves:
         landings[move.path[-1]] = landings.get(move.path[-1], 0) + 1
@@ -113,7 +125,7 @@ def move_options(moves: Sequence[Move], names: Sequence[str], notation: str) -> 
         description = ""
         if move.captured:
             taken = ", ".join(square_name(s, names, notation) for s in sorted(move.captured))
-            description = f"takes {taken}"
+            description = render(_("takes {squares}", squares=taken), code)
         options.append(Option(move.pdn(), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
     return options
 
@@ -151,11 +163,16 @@ class Picker:
             view, text = await self.service.game_moves(
                 checked_id(game_id, "game"), user_id=interaction.user.id
             )
-            head = f"Game #{view.id}, {shown(view.white.name)} v {shown(view.black.name)}"
+            players: dict[str, Arg] = {
+                "id": view.id,
+                "white": shown(view.white.name),
+                "black": shown(view.black.name),
+            }
             if not text:
-                await reply.private(f"{head}: no moves yet.")
+                await reply.private(_("Game #{id}, {white} v {black}: no moves yet.", **players))
                 return
-            await reply.private(moves_message(head, text))
+            head = _("Game #{id}, {white} v {black}", **players)
+            await reply.private(moves_message(head, text, reply.language))
 
         await self.presenter.run(interaction, work)
 
@@ -195,11 +212,13 @@ class Picker:
                     ply=ply,
                 )
             except ServiceError as error:
-                await reply.update(content=user_error(error), view=None, attachments=[])
+                refusal = user_error(error, reply.language)
+                await reply.update(content=refusal, view=None, attachments=[])
                 return
             played = result.moves[0].shown or result.moves[0].pdn if result.moves else value
             try:
-                await reply.update(content=f"You played `{played}`.", view=None, attachments=[])
+                said = _("You played `{move}`.", move=played)
+                await reply.update(content=said, view=None, attachments=[])
             except discord.HTTPException as exc:  # the move stands; the board still follows
                 log.info("the picker of game %s was not closed: %s", game_id, exc)
             await self.presenter.answer(reply, result)
@@ -227,7 +246,7 @@ class Picker:
             return True
 
         async def refuse(reply: Reply) -> None:
-            await reply.private("That menu is not one I showed you; press Move on the board.")
+            await reply.private(_("That menu is not one I showed you; press Move on the board."))
 
         await self.presenter.run(interaction, refuse)
         return False
@@ -241,7 +260,7 @@ class Picker:
             )
             origin = int(value) if value.isdigit() and len(value) <= 3 else -1
             if origin <= 0 or not any(m.path[0] == origin for m in moves):
-                raise _Refused("That piece cannot move; pick one from the list.")
+                raise _Refused(_("That piece cannot move; pick one from the list."))
             return await self._stage(view, moves, interaction, origin, 0, back=True)
 
         return staging
@@ -254,10 +273,11 @@ class Picker:
             try:
                 out = await staging(reply)
             except ServiceError as error:
-                await reply.update(content=user_error(error), view=None, attachments=[])
+                refusal = user_error(error, reply.language)
+                await reply.update(content=refusal, view=None, attachments=[])
                 return
-            except _Refused as refusal:
-                await reply.private(str(refusal))
+            except _Refused as refused:
+                await reply.private(refused.text)
                 return
             await reply.update(
                 content=out.content,
@@ -279,33 +299,37 @@ class Picker:
         *,
         back: bool = False,
     ) -> Outgoing:
-        """The picker at one step: the player's side of the board, what to pick, and the
-        menu with its page and back buttons."""
+        """The picker at one step, in the player's own language: their side of the board, what
+        to pick, and the menu with its page and back buttons."""
+        code = interaction_language(interaction)
         prefs = await self.service.prefs(interaction.user.id)
         server = await self.service.settings.get(interaction.guild_id)
         notation = str(prefs.notation or view.notation)
         names = find_variant(view.variant).geometry.names
-        pieces = piece_options(moves, names, notation)
+        pieces = piece_options(moves, names, notation, code)
         if origin == PIECES and len(pieces) == 1:
             origin, back = int(pieces[0].value), False  # one piece can move: straight to it
         own = [m for m in moves if m.path[0] == origin]
-        colour = "White" if view.turn == Side.WHITE else "Black"
-        head = f"**Your move** ({colour}) in game #{view.id}"
+        white = view.turn == Side.WHITE
+        if white:
+            head = _("**Your move** (White) in game #{id}", id=view.id)
+        else:
+            head = _("**Your move** (Black) in game #{id}", id=view.id)
         if origin == PIECES:
             options, page, pages = page_of(pieces, page)
-            text = f"{head}: pick a piece."
-            placeholder = "Pick a piece"
+            text = _("{head}: pick a piece.", head=head)
+            placeholder = _("Pick a piece")
             every = tuple(sorted({(m.path[0], m.path[-1]) for m in moves}))
             arrows: tuple[tuple[int, int], ...] = every if len(every) <= MAX_ARROWS else ()
             where = ""
         else:
-            options, page, pages = page_of(move_options(own, names, notation), page)
+            options, page, pages = page_of(move_options(own, names, notation, code), page)
             where = square_name(origin, names, notation)
-            text = f"{head}: where does the piece on {where} go?"
-            placeholder = f"Pick a move from {where}"
+            text = _("{head}: where does the piece on {square} go?", head=head, square=where)
+            placeholder = _("Pick a move from {square}", square=where)
             arrows = tuple(sorted({(m.path[0], m.path[-1]) for m in own}))
         if pages > 1:
-            text += f" (page {page + 1} of {pages})"
+            text = _("{text} (page {page} of {pages})", text=text, page=page + 1, pages=pages)
         request = board_request(
             view,
             flip=view.turn == Side.BLACK,
@@ -313,6 +337,7 @@ class Picker:
             arrows=arrows,
             notation=notation,
             width=PICKER_WIDTH,
+            code=code,
         )
         drawn = await self.presenter.media.board(request)
         select = self.kit.select(
@@ -326,28 +351,57 @@ class Picker:
                 )
                 for o in options
             ],
-            placeholder,
+            render(placeholder, code),
         )
         items: list[discord.ui.Item[Any]] = [select]
+
+        def go(to_origin: int, to_page: int, label: Text) -> None:
+            items.append(self.kit.page(view.id, view.ply, to_origin, to_page, render(label, code)))
+
         if page > 0:
-            items.append(self.kit.page(view.id, view.ply, origin, page - 1, "Previous"))
+            go(origin, page - 1, _p("button", "Previous"))
         if page < pages - 1:
-            items.append(self.kit.page(view.id, view.ply, origin, page + 1, "Next"))
+            go(origin, page + 1, _p("button", "Next"))
         if back and origin != PIECES:
-            items.append(self.kit.page(view.id, view.ply, PIECES, 0, "Back to pieces"))
-        alt = f"Game #{view.id}, your move as {colour}, seen from your side. {drawn.alt}"
-        if arrows:
-            alt += (
-                f" Arrows show where the piece on {where} can go."
-                if where
-                else " Arrows show every move you can make."
-            )
+            go(PIECES, 0, _p("button", "Back to pieces"))
         return Outgoing(
-            content=text,
-            files=[Upload(f"pick-{view.id}-{view.ply}.png", drawn.png, alt)],
+            content=render(text, code),
+            files=[
+                Upload(
+                    f"pick-{view.id}-{view.ply}.png",
+                    drawn.png,
+                    render(picker_alt(view.id, white, drawn.alt, where, bool(arrows)), code),
+                )
+            ],
             view=view_of(*items),
         )
 
 
+def picker_alt(game_id: int, white: bool, position: str, where: str, arrows: bool) -> Text:
+    """The picker board's alt text: whose side it shows, the position in words (``position``)
+    and what its arrows are (``where``: the piece whose moves they show, or every move)."""
+    if white:
+        seen = _(
+            "Game #{id}, your move as White, seen from your side. {position}",
+            id=game_id,
+            position=position,
+        )
+    else:
+        seen = _(
+            "Game #{id}, your move as Black, seen from your side. {position}",
+            id=game_id,
+            position=position,
+        )
+    if not arrows:
+        return seen
+    if where:
+        return join((seen, _("Arrows show where the piece on {square} can go.", square=where)))
+    return join((seen, _("Arrows show every move you can make.")))
+
+
 class _Refused(Exception):
     """A choice the picker never offered (a forged or stale value): told privately."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(str(text))
+        self.text = text

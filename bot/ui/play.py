@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..errors import IllegalMoveError
+from ..i18n import _
 from ..service import GameService
 from .limits import autocomplete
 from .presenter import Presenter
@@ -45,7 +46,7 @@ class Play(commands.Cog):
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
             if len(move) > MAX_MOVE_TEXT:
-                raise IllegalMoveError("that is far too long to be a move")
+                raise IllegalMoveError(_("that is far too long to be a move"))
             result = await self.service.move(
                 interaction.user.id, move, channel_id=interaction.channel_id
             )
@@ -82,7 +83,7 @@ class Play(commands.Cog):
             view = await self.presenter.channel_game(interaction.channel_id)
             side = view.flip != flip  # the option shows the other side
             if text:
-                await reply.private(diagram_text(view, side))
+                await reply.private(diagram_text(view, side, reply.language))
                 return
             message = await self.presenter.boards.message(view, "", (), flip=side)
             sent = await reply.public(message)
@@ -97,6 +98,6 @@ class Play(commands.Cog):
             assert interaction.channel_id is not None
             prefs = await self.service.prefs(interaction.user.id)
             view, moves = await self.service.move_list(interaction.channel_id, prefs.notation)
-            await reply.private(moves_text(view, moves))
+            await reply.private(moves_text(view, moves, reply.language))
 
         await self.presenter.run(interaction, work)

@@ -21,14 +21,27 @@ from typing import Any, Protocol
 import discord
 
 from ..enums import GameStatus
-from ..errors import IllegalMoveError, NotFoundError, ServiceError
+from ..errors import NotFoundError, ServiceError
+from ..i18n import Arg, Text, _, as_text, join, render, verbatim
 from ..results import Action, ActionResult, ChallengeView, GameView, Player
 from ..service import GameService
 from .boards import Boards, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
+from .languages import Languages
 from .media import Media
 from .replies import Outgoing, Reply, Upload
+from .wording import guild_of, say, user_error
+
+__all__ = [
+    "Connection",
+    "PostedLater",
+    "Presenter",
+    "nonce",
+    "parent_of",
+    "player_of",
+    "user_error",
+]
 
 log = logging.getLogger(__name__)
 
@@ -63,19 +76,6 @@ class Connection(Protocol):
     def http(self) -> discord.http.HTTPClient: ...
 
 
-def user_error(error: ServiceError) -> str:
-    """The refusal as a sentence for the user, with a hint where one helps."""
-    reason = error.reason.strip() or "that is not possible now"
-    text = reason[0].upper() + reason[1:]
-    if not text.endswith((".", "!", "?")):
-        text += "."
-    if isinstance(error, IllegalMoveError):
-        text += " Type `/move` and pick from the suggestions, or see `/moves`."
-    elif isinstance(error, NotFoundError) and "channel" in reason:
-        text += " Start one with `/challenge`."
-    return text
-
-
 def player_of(user: discord.abc.User) -> Player:
     return Player(user.id, user.display_name)
 
@@ -90,7 +90,10 @@ def parent_of(interaction: discord.Interaction) -> int | None:
 
 
 class Presenter:
-    """One per client, handed to every command group and to the scheduler's events."""
+    """One per client, handed to every command group and to the scheduler's events.  Each
+    message goes out in its reader's language (``languages``): an interaction's private answer
+    in the user's (:attr:`Reply.language`), a public post in the server's, a direct message in
+    the recipient's."""
 
     def __init__(
         self,
@@ -99,6 +102,7 @@ class Presenter:
         connection: Connection,
         buttons: Buttons,
         *,
+        languages: Languages,
         closing: Callable[[], bool],
         move_time_scale: float,
     ) -> None:
@@ -106,7 +110,8 @@ class Presenter:
         self.media = media
         self.connection = connection
         self.buttons = buttons
-        self.boards = Boards(service, media, buttons, connection)
+        self.languages = languages
+        self.boards = Boards(service, media, buttons, connection, languages)
         self._closing = closing
         self.move_time_scale = move_time_scale
         self._in_flight: set[asyncio.Task[Any]] = set()
@@ -139,13 +144,13 @@ class Presenter:
         """Turn refusals into a private answer (and no log noise); anything else is a bug,
         logged with its traceback, and the user is told without details."""
         if self.closing:
-            await reply.private("I am restarting; try again in a moment.")
+            await reply.private(_("I am restarting; try again in a moment."))
             raise _Stop
         try:
             yield
         except ServiceError as error:
             with contextlib.suppress(discord.HTTPException):
-                await reply.private(user_error(error))
+                await reply.private(user_error(error, reply.language))
         except PostedLater as error:
             log.warning("Discord refused an answer (%s); it is posted in the channel", error)
             with contextlib.suppress(discord.HTTPException):
@@ -153,11 +158,11 @@ class Presenter:
         except discord.HTTPException as error:
             log.warning("Discord refused a request: %s", error)
             with contextlib.suppress(discord.HTTPException):
-                await reply.private("Discord refused one of my messages; please try again.")
+                await reply.private(_("Discord refused one of my messages; please try again."))
         except Exception:
             log.exception("interaction %s failed", reply.interaction.id)
             with contextlib.suppress(discord.HTTPException):
-                await reply.private("Sorry, something went wrong on my side. Please try again.")
+                await reply.private(_("Sorry, something went wrong on my side. Please try again."))
 
     async def drain(self, timeout: float) -> None:
         """Wait (at most ``timeout`` seconds) for the interactions still posting, so a shutdown
@@ -175,7 +180,7 @@ class Presenter:
         """The game running in ``channel_id``, or the refusal saying there is none."""
         view = await self.service.game_in(channel_id)
         if view is None:
-            raise NotFoundError("there is no game running in this channel")
+            raise NotFoundError(_("there is no game running in this channel"))
         return view
 
     # -- what everyone sees ----------------------------------------------------------------
@@ -185,8 +190,9 @@ class Presenter:
         interaction's own message, its token is kept with the announcement while the answer is
         on its way: if the process dies meanwhile, the next one asks Discord whether the answer
         arrived (:meth:`_answer_arrived`) instead of posting it a second time."""
+        guild_id = reply.interaction.guild_id
         if result.event is None or not reply.answers_in_original:
-            await self.publish(reply.public, result)
+            await self.publish(reply.public, result, guild_id=guild_id)
             return
         # Written while the answer is drawn and sent, not before: should the process die before
         # the token is stored, the next one posts the answer again, as it would without it.
@@ -194,22 +200,30 @@ class Presenter:
             self.service.outbox.answering(result.event, reply.interaction.token)
         )
         try:
-            await self.publish(reply.public, result)
+            await self.publish(reply.public, result, guild_id=guild_id)
         finally:
             try:
                 await keeping
             except Exception:
                 log.exception("the token of announcement %s was not kept", result.event)
 
-    async def publish(self, send: Send, result: ActionResult) -> None:
-        """Post what ``result`` changed for everyone: the board after a move, the result and
-        record after the end, otherwise the sentence; its announcement is then delivered (with
-        the direct messages that go with it).  When the action set the computer thinking, its
-        reply follows in the channel (after this answer, even a failed one, so the channel
-        reads in order)."""
+    async def public_language(self, result: ActionResult, guild_id: int | None = None) -> str:
+        """The language ``result`` is posted in: its server's (``guild_id`` where the result
+        names no game or challenge)."""
+        guild = guild_of(result) if result.game or result.challenge else guild_id
+        return await self.languages.public(guild)
+
+    async def publish(
+        self, send: Send, result: ActionResult, *, guild_id: int | None = None
+    ) -> None:
+        """Post what ``result`` changed for everyone, in the server's language: the board after
+        a move, the result and record after the end, otherwise the sentence; its announcement is
+        then delivered (with the direct messages that go with it).  When the action set the
+        computer thinking, its reply follows in the channel (after this answer, even a failed
+        one, so the channel reads in order)."""
         try:
             async with self.handing(result):
-                await self._show(send, result)
+                await self._show(send, result, guild_id)
                 await self._send_dms(result)
         finally:
             if result.game is not None and result.game.computer_id is not None:
@@ -228,8 +242,9 @@ class Presenter:
         except Exception:  # it stays owed; the scheduler posts it
             log.exception("the computer's reply in game %s could not be posted", game_id)
 
-    async def _show(self, send: Send, result: ActionResult) -> None:
+    async def _show(self, send: Send, result: ActionResult, guild_id: int | None = None) -> None:
         view = result.game
+        code = await self.public_language(result, guild_id)
         if view is not None and (result.post_board or not view.running):
             record = None if view.running else await self.service.pdn(game_id=view.id)
             sent = await send(
@@ -237,26 +252,28 @@ class Presenter:
             )
             await self.boards.posted(view, sent)
             if record is not None and view.status == GameStatus.FINISHED:
-                await self._send_replay(send, view, record[1])
+                await self._send_replay(send, view, record[1], code)
         else:
-            content = f"{pings(result.mentions)} {result.text}".strip()
+            content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
             await send(Outgoing(content=content, mentions=result.mentions))
         if result.follow_up is not None:  # a match's second game, in the same channel
             try:
-                await self._show(send, result.follow_up)
+                await self._show(send, result.follow_up, guild_id)
             except Exception as exc:  # the first part was shown: only the rest is owed
                 raise _ShownInPart(result.follow_up) from exc
 
-    async def _send_replay(self, send: Send, view: GameView, pdn_text: str) -> None:
-        """The animated replay of a finished game (rendered in a worker process)."""
+    async def _send_replay(self, send: Send, view: GameView, pdn_text: str, code: str) -> None:
+        """The animated replay of a finished game (rendered in a worker process), in the
+        language ``code``."""
         try:
-            replay = await self.media.replay(pdn_text, flip=False)
+            replay = await self.media.replay(pdn_text, flip=False, code=code)
         except Exception:
             log.exception("the replay of game %s could not be made", view.id)
             return
-        caption = f"Replay of game #{view.id}."
+        caption = render(_("Replay of game #{id}.", id=view.id), code)
         if replay.note:
-            caption += f" {replay.note}"
+            caption += f" {say(replay.note, code)}"
+        ending = join((verbatim(view.result or ""), as_text(view.termination or "")))
         try:
             await send(
                 Outgoing(
@@ -265,12 +282,7 @@ class Presenter:
                         Upload(
                             f"game-{view.id}.gif",
                             replay.data,
-                            replay_alt(
-                                view.id,
-                                view.white.name,
-                                view.black.name,
-                                f"{view.result} {view.termination}",
-                            ),
+                            replay_alt(view.id, view.white.name, view.black.name, ending, code),
                         )
                     ],
                     part=f"replay-{view.id}",
@@ -297,20 +309,23 @@ class Presenter:
             challenge.channel_id, guild_id=challenge.guild_id
         )
         message = channel.get_partial_message(challenge.message_id)
+        code = await self.languages.public(challenge.guild_id)
         try:
-            await message.edit(embed=challenge_embed(challenge), view=None)
+            await message.edit(embed=challenge_embed(challenge, code=code), view=None)
         except discord.HTTPException as exc:  # deleted meanwhile: nothing left to update
             log.info("challenge %s message not updated: %s", challenge.id, exc)
 
     async def post_challenge(
         self, send: Send, challenge: ChallengeView, mentions: tuple[int, ...]
     ) -> None:
-        """The open challenge with its buttons, remembered so its buttons can be taken off
-        when it is answered elsewhere or expires."""
+        """The open challenge with its buttons, in the server's language, remembered so its
+        buttons can be taken off when it is answered elsewhere or expires."""
+        code = await self.languages.public(challenge.guild_id)
+        called = _("{opponent}, you have been challenged!", opponent=mention(challenge.opponent))
         out = Outgoing(
-            content=f"{mention(challenge.opponent)}, you have been challenged!",
-            embed=challenge_embed(challenge),
-            view=self.buttons.challenge(challenge.id),
+            content=render(called, code),
+            embed=challenge_embed(challenge, code=code),
+            view=self.buttons.challenge(challenge.id, code),
             mentions=mentions,
         )
         message_id = await send(out)
@@ -440,7 +455,8 @@ class Presenter:
             await self.show_closed(challenge)
             if result.action is not Action.CHALLENGE_EXPIRED:
                 send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
-                content = f"{pings(result.mentions)} {result.text}".strip()
+                code = await self.languages.public(challenge.guild_id)
+                content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
                 await send(Outgoing(content=content, mentions=result.mentions))
             return
         view = result.game
@@ -449,19 +465,9 @@ class Presenter:
         send = self._channel_sender(view.channel_id, view.guild_id, result.event)
         if result.action in (Action.REMINDER, Action.LAST_WARNING):
             assert view.to_move is not None and view.deadline is not None
-            what = (
-                "half of your time has passed"
-                if result.action is Action.REMINDER
-                else "this is your last warning"
-            )
+            code = await self.languages.public(view.guild_id)
             await send(
-                Outgoing(
-                    content=(
-                        f"{mention(view.to_move)}, it is your move in game #{view.id}: {what}; "
-                        f"the game is lost on time {relative_time(view.deadline)}."
-                    ),
-                    mentions=result.mentions,
-                ),
+                Outgoing(content=render(reminder(result, view), code), mentions=result.mentions)
             )
         else:
             await self._show(send, result)
@@ -474,7 +480,12 @@ class Presenter:
         repeats the announcement itself."""
         for dm in result.dms:
             where = dm.guild_id if dm.guild_id is not None else "@me"
-            text = f"{dm.text}\nhttps://discord.com/channels/{where}/{dm.channel_id}"
+            try:
+                code = await self.languages.direct(dm.user_id)
+            except Exception:  # a nicety: in English rather than not at all
+                log.exception("the language of user %s could not be read", dm.user_id)
+                code = "en"
+            text = f"{say(dm.text, code)}\nhttps://discord.com/channels/{where}/{dm.channel_id}"
             kwargs = Outgoing(content=text).send_kwargs()
             if result.event is not None:
                 kwargs["nonce"] = nonce(result.event, f"dm-{dm.user_id}")
@@ -498,6 +509,27 @@ class Presenter:
             return await channel.send(**kwargs)
 
         return send
+
+
+def reminder(result: ActionResult, view: GameView) -> Text:
+    """The scheduler's reminder (half the time gone) or last warning to the player to move."""
+    assert view.to_move is not None and view.deadline is not None
+    args: dict[str, Arg] = {
+        "player": mention(view.to_move),
+        "id": view.id,
+        "deadline": relative_time(view.deadline),
+    }
+    if result.action is Action.REMINDER:
+        return _(
+            "{player}, it is your move in game #{id}: half of your time has passed; "
+            "the game is lost on time {deadline}.",
+            **args,
+        )
+    return _(
+        "{player}, it is your move in game #{id}: this is your last warning; "
+        "the game is lost on time {deadline}.",
+        **args,
+    )
 
 
 def nonce(event: str, part: str) -> str:
@@ -524,7 +556,7 @@ class PostedLater(Exception):
     the channel instead.  Told to the user as :data:`TEXT`, never as "try again" (the retry
     would be refused: the move, say, was already played)."""
 
-    TEXT = (
+    TEXT = _(
         "Done, but Discord refused my message about it; "
         "I will post it in the channel as soon as I can."
     )

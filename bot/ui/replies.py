@@ -15,7 +15,10 @@ from typing import Any, NamedTuple
 
 import discord
 
+from ..i18n import Text
+from .languages import interaction_language
 from .limits import CONTENT, fit, fit_embed
+from .wording import say
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -82,12 +85,23 @@ async def send_to(channel: discord.abc.Messageable, out: Outgoing) -> discord.Me
 
 
 class Reply:
-    """The answers of one interaction."""
+    """The answers of one interaction.  What only the user sees (:meth:`private`, and
+    :class:`Text` given to :meth:`update`) is written in the user's own language
+    (:attr:`language`)."""
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
         self._thinking = False
         """A deferred "thinking" message is waiting to be filled in."""
+
+    @property
+    def language(self) -> str:
+        """The catalog of the user's Discord client: what a private answer is written in."""
+        return interaction_language(self.interaction)
+
+    def words(self, text: Text | str) -> str:
+        """``text`` in the user's own language."""
+        return say(text, self.language)
 
     @property
     def done(self) -> bool:
@@ -128,12 +142,13 @@ class Reply:
         sent = await i.followup.send(wait=True, **out.send_kwargs())
         return sent.id
 
-    async def private(self, text: str, view: discord.ui.View | None = None) -> None:
-        """A message only the user sees (errors, lists, confirmations)."""
+    async def private(self, text: Text | str, view: discord.ui.View | None = None) -> None:
+        """A message only the user sees (errors, lists, confirmations), in their language."""
+        content = fit(self.words(text), CONTENT)
         if view is None:
-            await self._private(content=fit(text, CONTENT))
+            await self._private(content=content)
         else:
-            await self._private(content=fit(text, CONTENT), view=view)
+            await self._private(content=content, view=view)
 
     async def private_out(self, out: Outgoing) -> None:
         """``out`` (text, files, buttons) for the user alone."""
@@ -141,8 +156,8 @@ class Reply:
         kwargs.pop("allowed_mentions", None)
         await self._private(**kwargs)
 
-    async def private_file(self, text: str, upload: Upload) -> None:
-        await self._private(content=fit(text, CONTENT), file=upload.file())
+    async def private_file(self, text: Text | str, upload: Upload) -> None:
+        await self._private(content=fit(self.words(text), CONTENT), file=upload.file())
 
     async def private_embed(self, embed: discord.Embed) -> None:
         await self._private(embed=fit_embed(embed))
@@ -159,7 +174,10 @@ class Reply:
         await i.followup.send(ephemeral=True, **message)
 
     async def update(self, **changes: Any) -> None:
-        """Edit the message whose button was pressed."""
+        """Edit the message whose button was pressed (a :class:`Text` content in the user's
+        language: give a public message's words already rendered)."""
+        if isinstance(changes.get("content"), Text):
+            changes["content"] = self.words(changes["content"])
         if isinstance(changes.get("content"), str):
             changes["content"] = fit(changes["content"], CONTENT)
         if isinstance(changes.get("embed"), discord.Embed):

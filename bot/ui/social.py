@@ -1,8 +1,9 @@
 """What a server has played and how it is set up: ``/stats``, ``/leaderboard``, ``/history``,
 ``/replay`` and ``/settings``.
 
-Lists are private (they are lookups, like ``/games``); ``/replay`` is public because it shows a
-game to the channel.  Anyone may read the settings; changing them is for moderators.
+Lists are private (they are lookups, like ``/games``) and written in the user's own language;
+``/replay`` is public because it shows a game to the channel, so it is written in the server's.
+Anyone may read the settings; changing them is for moderators.
 """
 
 from __future__ import annotations
@@ -13,17 +14,21 @@ from discord.ext import commands
 
 from ..enums import GameStatus
 from ..errors import ForbiddenError, NotFoundError
+from ..i18n import _, as_text, render, verbatim
 from ..markdown import shown
 from ..service import GameService
 from .boards import replay_alt
 from .choices import (
+    FOLLOW_DISCORD,
     MAX_GAME_ID,
+    LanguageOption,
     MoveTimeOption,
     OrientationOption,
     ThemeOption,
     ThreadsOption,
     VariantOption,
 )
+from .languages import interaction_language
 from .presenter import Presenter, player_of
 from .replies import Outgoing, Reply, Upload
 from .social_embeds import history_embed, leaderboard_embed, settings_embed, stats_embed
@@ -55,13 +60,18 @@ class Social(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             if user is not None and user.bot:
-                raise NotFoundError(f"{shown(user.display_name)} is a bot: bots have no rating")
+                raise NotFoundError(
+                    _(
+                        "{name} is a bot: bots have no rating",
+                        name=verbatim(shown(user.display_name)),
+                    )
+                )
             server = await self.service.settings.get(interaction.guild_id)
             who = player_of(user or interaction.user)
             stats = await self.service.standings.stats(
                 interaction.guild_id, who, variant or server.variant
             )
-            await reply.private_embed(stats_embed(stats))
+            await reply.private_embed(stats_embed(stats, interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
 
@@ -76,7 +86,7 @@ class Social(commands.Cog):
             board = await self.service.standings.leaderboard(
                 interaction.guild_id, variant or server.variant, interaction.user.id
             )
-            await reply.private_embed(leaderboard_embed(board))
+            await reply.private_embed(leaderboard_embed(board, interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
 
@@ -90,12 +100,19 @@ class Social(commands.Cog):
             me = self.presenter.connection.user
             if user is not None and user.bot and (me is None or user.id != me.id):
                 # (my own games are those against the computer)
-                raise NotFoundError(f"{shown(user.display_name)} is a bot and plays no games here")
+                raise NotFoundError(
+                    _(
+                        "{name} is a bot and plays no games here",
+                        name=verbatim(shown(user.display_name)),
+                    )
+                )
             games = await self.service.standings.history(
                 interaction.guild_id, None if user is None else user.id
             )
             whose = None if user is None else user.display_name
-            await reply.private_embed(history_embed(games, whose))
+            await reply.private_embed(
+                history_embed(games, whose, interaction_language(interaction))
+            )
 
         await self.presenter.run(interaction, work)
 
@@ -114,24 +131,35 @@ class Social(commands.Cog):
                 guild_id=interaction.guild_id,
                 check_guild=True,
             )
-            _, text = await self.service.pdn(game_id=row.id)
+            _name, text = await self.service.pdn(game_id=row.id)
             await reply.think()  # a long game takes a moment to draw (in a worker process)
-            replay = await self.presenter.media.replay(text, flip=False)
-            state = "so far" if row.status == GameStatus.RUNNING else ""
-            ending = None if row.status == GameStatus.RUNNING else row.result or "no result"
-            names = f"{shown(row.white_name)} v {shown(row.black_name)}"
-            caption = f"Replay of game #{row.id} ({names}) {state}"
-            caption = caption.strip() + "."
+            code = await self.presenter.languages.public(interaction.guild_id)
+            replay = await self.presenter.media.replay(text, flip=False, code=code)
+            white, black = verbatim(shown(row.white_name)), verbatim(shown(row.black_name))
+            if row.status == GameStatus.RUNNING:
+                ending = None
+                caption = _(
+                    "Replay of game #{id} ({white} v {black}) so far.",
+                    id=row.id,
+                    white=white,
+                    black=black,
+                )
+            else:
+                ending = verbatim(row.result) if row.result else _("no result")
+                caption = _(
+                    "Replay of game #{id} ({white} v {black}).", id=row.id, white=white, black=black
+                )
+            words = render(caption, code)
             if replay.note:
-                caption += f" {replay.note}"
+                words += f" {render(as_text(replay.note), code)}"
             await reply.public(
                 Outgoing(
-                    content=caption,
+                    content=words,
                     files=[
                         Upload(
                             f"game-{row.id}.gif",
                             replay.data,
-                            replay_alt(row.id, row.white_name, row.black_name, ending),
+                            replay_alt(row.id, row.white_name, row.black_name, ending, code),
                         )
                     ],
                 )
@@ -151,6 +179,7 @@ class Social(commands.Cog):
         all_channels="Clear the list: games may be played in every channel",
         orientation="Which side is at the bottom of the public board (new games)",
         theme="Board theme of the public images",
+        language="The language of the bot's public messages here (private ones follow each user)",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -165,18 +194,26 @@ class Social(commands.Cog):
         all_channels: bool = False,
         orientation: OrientationOption | None = None,
         theme: ThemeOption | None = None,
+        language: LanguageOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild = interaction.guild_id
+            code = interaction_language(interaction)
             options = (variant, move_time, threads, allow_channel, disallow_channel, orientation)
-            wants_change = any(x is not None for x in (*options, theme)) or all_channels
+            wants_change = any(x is not None for x in (*options, theme, language)) or all_channels
             if not wants_change:
-                await reply.private_embed(
-                    settings_embed(await self.service.settings.get(guild), False)
-                )
+                current = await self.service.settings.get(guild)
+                chosen = await self.service.chosen_language(guild)
+                await reply.private_embed(settings_embed(current, False, code, chosen))
                 return
             if not is_moderator(interaction):
-                raise ForbiddenError("only moderators (Manage Server) can change the settings")
+                raise ForbiddenError(_("only moderators (Manage Server) can change the settings"))
+            if language is not None:
+                await self.service.set_server_language(
+                    guild, "" if language == FOLLOW_DISCORD else language, is_moderator=True
+                )
+                if guild is not None:
+                    self.presenter.languages.forget_server(guild)
             changed = await self.service.settings.change(
                 guild,
                 is_moderator=True,
@@ -189,6 +226,7 @@ class Social(commands.Cog):
                 orientation=orientation,
                 theme=theme,
             )
-            await reply.private_embed(settings_embed(changed, True))
+            chosen = await self.service.chosen_language(guild)
+            await reply.private_embed(settings_embed(changed, True, code, chosen))
 
         await self.presenter.run(interaction, work)

@@ -1,190 +1,439 @@
-"""Words the bot shows: colours, move times, rules summaries and the help text (durations and
-counted nouns are in :mod:`bot.words`, shared with the service).
+"""Words the bot shows: colours, move times, rules summaries and the help text (lengths of time
+and counted nouns come from :mod:`bot.i18n`).
 
 Plain functions of plain values (no discord.py types), so the wording is tested directly and the
-same sentences appear in the commands, the embeds and docs/COMMANDS.md.
+same sentences appear in the commands, the embeds and docs/COMMANDS.md.  Words are catalog
+messages (:class:`bot.i18n.Text`); a function that fits its words into one message takes the
+reader's language ``code`` and returns them rendered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from render import text_diagram
 from rules.fen import parse_fen
-from rules.variants import VARIANTS, CaptureChoice, Crowning, Variant, find_variant
+from rules.variants import (
+    VARIANTS,
+    CaptureChoice,
+    Crowning,
+    EndgameRule,
+    NoProgressRule,
+    Variant,
+    find_variant,
+)
 
-from ..enums import ColorChoice, Opening
+from ..enums import BoardTheme, ColorChoice, Opening, Side
+from ..i18n import N_, Text, _, _n, _p, as_text, join, render, verbatim
 from ..markdown import ELLIPSIS, shown
 from ..markdown import size as text_size
 from ..results import GameView
-from ..words import plural
+from ..service.words import variant_title
 from .limits import CONTENT, listing
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
-    ("5 minutes", 5 * 60),
-    ("15 minutes", 15 * 60),
-    ("1 hour", 3600),
-    ("6 hours", 6 * 3600),
-    ("12 hours", 12 * 3600),
-    ("1 day", 24 * 3600),
-    ("3 days", 3 * 24 * 3600),
-    ("7 days", 7 * 24 * 3600),
+    (N_("5 minutes"), 5 * 60),
+    (N_("15 minutes"), 15 * 60),
+    (N_("1 hour"), 3600),
+    (N_("6 hours"), 6 * 3600),
+    (N_("12 hours"), 12 * 3600),
+    (N_("1 day"), 24 * 3600),
+    (N_("3 days"), 3 * 24 * 3600),
+    (N_("7 days"), 7 * 24 * 3600),
 )
 """The ``move_time`` choices of ``/challenge`` (label, seconds); correspondence-style by default,
-as Discord games are played between other things."""
+as Discord games are played between other things.  The labels are choice names (translated by
+the slash commands' translator)."""
 
 VARIANT_KEYS: tuple[str, ...] = tuple(VARIANTS)
 """The ``variant`` choices, in the order of :data:`rules.variants.VARIANTS`."""
 
+DrawRule: TypeAlias = NoProgressRule | EndgameRule
+
 OPENING_WORDS: dict[Opening, str] = {
-    Opening.NONE: "none (the usual start)",
-    Opening.BALLOT: "ballot (random ACF three-move opening)",
+    Opening.NONE: N_("none (the usual start)"),
+    Opening.BALLOT: N_("ballot (random ACF three-move opening)"),
 }
 """The ``opening`` choices of ``/challenge``, as Discord lists them."""
 
 
-def color_word(color: ColorChoice) -> str:
+def color_word(color: ColorChoice) -> Text:
     """``White``/``Black`` for a chosen colour; the random choice reads "random colours"."""
-    return {ColorChoice.WHITE: "White", ColorChoice.BLACK: "Black"}.get(color, "random colours")
+    if color == ColorChoice.WHITE:
+        return _p("side", "White")
+    if color == ColorChoice.BLACK:
+        return _p("side", "Black")
+    return _("random colours")
 
 
-def moves_text(view: GameView, moves: Sequence[str]) -> str:
-    """``/moves``: ``Alice (White) has 3 legal moves: `11-15`, `11-16`, `12-16``` with as many
-    moves as one message holds, then how many more there are."""
+def theme_word(theme: BoardTheme | str) -> Text:
+    """A board theme's name (``wood``) as shown in the settings and preferences."""
+    if theme == BoardTheme.WOOD:
+        return _p("board theme", "wood")
+    if theme == BoardTheme.GREEN:
+        return _p("board theme", "green")
+    if theme == BoardTheme.CONTRAST:
+        return _p("board theme", "contrast")
+    return verbatim(str(theme))
+
+
+def _moves_head(view: GameView, count: int, captures: bool, moves: str) -> Text:
     assert view.to_move is not None
-    captures = " (capturing is compulsory)" if moves and "x" in moves[0] else ""
-    head = (
-        f"{shown(view.to_move.name)} ({view.turn.capitalize()}) has "
-        f"{plural(len(moves), 'legal move')}{captures}: "
+    name = verbatim(shown(view.to_move.name))
+    listed = verbatim(moves)
+    if view.turn == Side.WHITE:
+        if captures:
+            return _n(
+                "{name} (White) has {count} legal move (capturing is compulsory): {moves}",
+                "{name} (White) has {count} legal moves (capturing is compulsory): {moves}",
+                count,
+                name=name,
+                moves=listed,
+            )
+        return _n(
+            "{name} (White) has {count} legal move: {moves}",
+            "{name} (White) has {count} legal moves: {moves}",
+            count,
+            name=name,
+            moves=listed,
+        )
+    if captures:
+        return _n(
+            "{name} (Black) has {count} legal move (capturing is compulsory): {moves}",
+            "{name} (Black) has {count} legal moves (capturing is compulsory): {moves}",
+            count,
+            name=name,
+            moves=listed,
+        )
+    return _n(
+        "{name} (Black) has {count} legal move: {moves}",
+        "{name} (Black) has {count} legal moves: {moves}",
+        count,
+        name=name,
+        moves=listed,
     )
-    listed = listing(
-        [f"`{m}`" for m in moves],
-        CONTENT - text_size(head),
-        sep=", ",
-        more=lambda n: f"{ELLIPSIS} and {n} more",
-    )
-    return head + listed
 
 
-def diagram_text(view: GameView, flip: bool) -> str:
+def moves_text(view: GameView, moves: Sequence[str], code: str) -> str:
+    """``/moves``: ``Alice (White) has 3 legal moves: `11-15`, `11-16`, `12-16``` with as many
+    moves as one message holds, then how many more there are, in the language ``code``."""
+    captures = bool(moves) and "x" in moves[0]
+    rest = render(_moves_head(view, len(moves), captures, ""), code)
+
+    def more(n: int) -> str:
+        return render(
+            _n("{ellipsis} and {count} more", "{ellipsis} and {count} more", n, ellipsis=ELLIPSIS),
+            code,
+        )
+
+    listed = listing([f"`{m}`" for m in moves], CONTENT - text_size(rest), sep=", ", more=more)
+    return render(_moves_head(view, len(moves), captures, listed), code)
+
+
+def diagram_text(view: GameView, flip: bool, code: str) -> str:
     """``/board text:true``: the position as a monospace diagram, for screen readers and for
     anyone who cannot see the picture."""
     position = parse_fen(view.fen, find_variant(view.variant))
-    head = f"Game #{view.id}, {shown(view.white.name)} (White) v {shown(view.black.name)} (Black)"
+    white, black = verbatim(shown(view.white.name)), verbatim(shown(view.black.name))
     if view.last_move_shown:
-        head += f", last move {view.last_move_shown}"
+        head = _(
+            "Game #{id}, {white} (White) v {black} (Black), last move {move}",
+            id=view.id,
+            white=white,
+            black=black,
+            move=verbatim(view.last_move_shown),
+        )
+    else:
+        head = _(
+            "Game #{id}, {white} (White) v {black} (Black)", id=view.id, white=white, black=black
+        )
+    words = render(head, code)
     body = text_diagram(position, flip=flip)
-    room = CONTENT - text_size(head) - 10
-    return f"{head}:\n```\n{body[:room]}\n```"
+    room = CONTENT - text_size(words) - 10
+    return f"{words}:\n```\n{body[:room]}\n```"
 
 
-def moves_message(head: str, moves: str) -> str:
+def moves_message(head: Text | str, moves: str, code: str) -> str:
     """The whole game's moves (one full move per line) under ``head``, in a code block; when a
     long game does not fit one message, its latest moves, saying where the rest is."""
+    words = render(as_text(head), code)
     lines = moves.splitlines()
     note = ""
-    while lines and text_size(head) + sum(len(x) + 1 for x in lines) + len(note) + 12 > CONTENT:
+    while lines and text_size(words) + sum(len(x) + 1 for x in lines) + len(note) + 12 > CONTENT:
         lines.pop(0)
-        note = f"\n{ELLIPSIS} the earlier moves are in `/pdn`."
+        earlier = _("{ellipsis} the earlier moves are in `/pdn`.", ellipsis=ELLIPSIS)
+        note = "\n" + render(earlier, code)
     body = "\n".join(lines)
-    return f"{head}:\n```\n{body}\n```{note}"
+    return f"{words}:\n```\n{body}\n```{note}"
 
 
-def _capture_sentence(v: Variant) -> str:
-    men = "forwards and backwards" if v.men_capture_backward else "forwards only"
-    choice = (
-        "you must take the sequence that captures the most pieces"
-        if v.capture_choice is CaptureChoice.MAJORITY
-        else "you may choose any capture sequence"
-    )
-    return f"Capturing is compulsory; {choice}. Men capture {men}."
+# -- /rules ----------------------------------------------------------------------------------
 
 
-def _king_sentence(v: Variant) -> str:
-    if v.flying_kings:
-        return "Kings fly: they move and capture along whole diagonals."
-    return "Kings step one square in any diagonal direction."
-
-
-def _crowning_sentence(v: Variant) -> str:
-    return {
-        Crowning.ENDS_MOVE: "A man reaching the far row is crowned and the move ends there.",
-        Crowning.AT_END: "A man is crowned only if its move ends on the far row.",
-        Crowning.CONTINUES_AS_KING: (
-            "A man reaching the far row mid-capture is crowned and captures on as a king."
-        ),
-    }[v.crowning]
-
-
-ENDGAME_RULES = {
-    "16-move endgame rule": (
-        "the 16-move endgame rule: when one side has three kings, two kings and a man, or a king "
-        "and two men against a lone king, the game is drawn unless it is won within 16 moves "
-        "each"
-    ),
-    "5-move endgame rule": (
-        "the 5-move endgame rule: with two kings, a king and a man, or one king against a lone "
-        "king, the game is drawn after 5 moves each"
-    ),
-}
-"""Endgame rules known by a name that does not say what they are, explained for ``/rules``
-(the others' descriptions already say it)."""
-
-
-def _draw_sentence(v: Variant) -> str:
-    counts = [
-        f"after {v.no_progress.description}",
-        *(ENDGAME_RULES.get(rule.description, f"after {rule.description}") for rule in v.endgames),
-    ]
-    text = (
-        f"Drawn by agreement, by {_times(v.repetitions)} repetition (the same position with the "
-        "same player to move), " + "; ".join(counts) + "."
-    )
-    if v.draw_offer_count is not None:
-        text += (
-            f" A player who declines a draw offer has {v.draw_offer_count} moves to show a "
-            "decisive advantage, or the game is drawn."
+def _board_sentence(v: Variant) -> Text:
+    squares = v.geometry.squares
+    per_side = v.men_rows * v.geometry.half
+    if v.first.label == "white":
+        return _n(
+            "{size}x{size} board, played on the {squares} dark squares; {count} man each. "
+            "White moves first.",
+            "{size}x{size} board, played on the {squares} dark squares; {count} men each. "
+            "White moves first.",
+            per_side,
+            size=v.size,
+            squares=squares,
         )
-    return text
+    return _n(
+        "{size}x{size} board, played on the {squares} dark squares; {count} man each. "
+        "Black moves first.",
+        "{size}x{size} board, played on the {squares} dark squares; {count} men each. "
+        "Black moves first.",
+        per_side,
+        size=v.size,
+        squares=squares,
+    )
 
 
-def _times(n: int) -> str:
-    return {2: "twofold", 3: "threefold", 4: "fourfold"}.get(n, f"{n}-fold")
+def _capture_sentence(v: Variant) -> Text:
+    most = v.capture_choice is CaptureChoice.MAJORITY
+    if most and v.men_capture_backward:
+        return _(
+            "Capturing is compulsory; you must take the sequence that captures the most pieces. "
+            "Men capture forwards and backwards."
+        )
+    if most:
+        return _(
+            "Capturing is compulsory; you must take the sequence that captures the most pieces. "
+            "Men capture forwards only."
+        )
+    if v.men_capture_backward:
+        return _(
+            "Capturing is compulsory; you may choose any capture sequence. "
+            "Men capture forwards and backwards."
+        )
+    return _(
+        "Capturing is compulsory; you may choose any capture sequence. Men capture forwards only."
+    )
 
 
-def rules_summary(variant: str) -> tuple[str, list[str]]:
+def _king_sentence(v: Variant) -> Text:
+    if v.flying_kings:
+        return _("Kings fly: they move and capture along whole diagonals.")
+    return _("Kings step one square in any diagonal direction.")
+
+
+def _crowning_sentence(v: Variant) -> Text:
+    if v.crowning is Crowning.ENDS_MOVE:
+        return _("A man reaching the far row is crowned and the move ends there.")
+    if v.crowning is Crowning.AT_END:
+        return _("A man is crowned only if its move ends on the far row.")
+    return _("A man reaching the far row mid-capture is crowned and captures on as a king.")
+
+
+def _without_man_move(moves: int) -> Text:
+    return _n(
+        "after {count} move each without a man move or capture",
+        "after {count} moves each without a man move or capture",
+        moves,
+    )
+
+
+def _without_capture_or_crowning(moves: int) -> Text:
+    return _n(
+        "after {count} move each without capture or crowning",
+        "after {count} moves each without capture or crowning",
+        moves,
+    )
+
+
+def _only_king_moves(moves: int) -> Text:
+    return _n(
+        "after {count} move each with only king moves",
+        "after {count} moves each with only king moves",
+        moves,
+    )
+
+
+def _three_kings(moves: int) -> Text:
+    return _n(
+        "after three kings against one king not won in {count} move",
+        "after three kings against one king not won in {count} moves",
+        moves,
+    )
+
+
+def _fmjd_three_pieces(moves: int) -> Text:
+    # Translators: the name of the rule, then what it says.
+    return _n(
+        "the {count}-move endgame rule: when one side has three kings, two kings and a man, or a "
+        "king and two men against a lone king, the game is drawn unless it is won within {count} "
+        "move each",
+        "the {count}-move endgame rule: when one side has three kings, two kings and a man, or a "
+        "king and two men against a lone king, the game is drawn unless it is won within {count} "
+        "moves each",
+        moves,
+    )
+
+
+def _fmjd_two_pieces(moves: int) -> Text:
+    # Translators: the name of the rule, then what it says.
+    return _n(
+        "the {count}-move endgame rule: with two kings, a king and a man, or one king against a "
+        "lone king, the game is drawn after {count} move each",
+        "the {count}-move endgame rule: with two kings, a king and a man, or one king against a "
+        "lone king, the game is drawn after {count} moves each",
+        moves,
+    )
+
+
+def _small_endgame(low: int, high: int) -> Callable[[int], Text]:
+    def clause(moves: int) -> Text:
+        return _n(
+            "after {low}-{high} piece endgame with kings: {count} move without capture or crowning",
+            "after {low}-{high} piece endgame with kings: {count} moves without capture or "
+            "crowning",
+            moves,
+            low=low,
+            high=high,
+        )
+
+    return clause
+
+
+_ENGLISH, _DAME, _POOL = VARIANTS["english"], VARIANTS["dame"], VARIANTS["pool"]
+_FMJD, _RUSSIAN = VARIANTS["international"], VARIANTS["russian"]
+
+DRAW_CLAUSES: dict[DrawRule, Callable[[int], Text]] = {
+    _ENGLISH.no_progress: _without_man_move,
+    _POOL.no_progress: _without_man_move,
+    _DAME.no_progress: _without_capture_or_crowning,
+    _FMJD.no_progress: _only_king_moves,
+    _RUSSIAN.no_progress: _only_king_moves,
+    _POOL.endgames[0]: _three_kings,
+    _RUSSIAN.endgames[0]: _three_kings,
+    _FMJD.endgames[0]: _fmjd_three_pieces,
+    _FMJD.endgames[1]: _fmjd_two_pieces,
+    _RUSSIAN.endgames[1]: _small_endgame(2, 3),
+    _RUSSIAN.endgames[2]: _small_endgame(4, 5),
+    _RUSSIAN.endgames[3]: _small_endgame(6, 7),
+}
+"""How ``/rules`` says each draw rule of :mod:`rules.variants` (the rule's number of moves fills
+``{count}``; the English reads ``after`` and the rule's description, except that endgame rules
+known by a name that does not say what they are, ``16-move endgame rule``, are explained)."""
+
+
+def draw_clause(rule: DrawRule) -> Text:
+    """``after 40 moves each without a man move or capture``: one of the ways a game is drawn."""
+    clause = DRAW_CLAUSES.get(rule)
+    if clause is None:  # a rule added to rules.variants and not (yet) worded here
+        return _("after {rule}", rule=verbatim(rule.description))
+    return clause(rule.moves)
+
+
+def _repetition(n: int) -> Text:
+    if n == 2:
+        return _("twofold repetition")
+    if n == 3:
+        return _("threefold repetition")
+    if n == 4:
+        return _("fourfold repetition")
+    return _("{times}-fold repetition", times=n)
+
+
+def _draw_sentence(v: Variant) -> Text:
+    clauses = [
+        draw_clause(v.no_progress),
+        *(draw_clause(rule) for rule in v.endgames),
+    ]
+    # Translators: {repetition} is e.g. "threefold repetition"; {rules} the variant's other draw
+    # rules, separated by semicolons.
+    drawn = _(
+        "Drawn by agreement, by {repetition} (the same position with the same player to move), "
+        "{rules}.",
+        repetition=_repetition(v.repetitions),
+        rules=join(clauses, "; "),
+    )
+    offer = None
+    if v.draw_offer_count is not None:
+        offer = _n(
+            "A player who declines a draw offer has {count} move to show a decisive advantage, "
+            "or the game is drawn.",
+            "A player who declines a draw offer has {count} moves to show a decisive advantage, "
+            "or the game is drawn.",
+            v.draw_offer_count,
+        )
+    return join([drawn, offer])
+
+
+def rules_summary(variant: str) -> tuple[Text, list[Text]]:
     """``(title, sentences)`` summarising a variant for ``/rules`` (built from the same data the
     move generator reads, so it cannot disagree with the game)."""
     v = find_variant(variant)
-    squares = v.geometry.squares
-    per_side = v.men_rows * v.geometry.half
     lines = [
-        f"{v.size}x{v.size} board, played on the {squares} dark squares; {per_side} men each. "
-        f"{v.first.label.capitalize()} moves first.",
-        "Men step one square diagonally forwards.",
+        _board_sentence(v),
+        _("Men step one square diagonally forwards."),
         _capture_sentence(v),
         _king_sentence(v),
         _crowning_sentence(v),
-        "You lose when you cannot move (no pieces or all blocked).",
+        _("You lose when you cannot move (no pieces or all blocked)."),
         _draw_sentence(v),
     ]
-    return v.title, lines
+    return variant_title(v), lines
 
 
-HELP_TEXT = """\
-**Start a game**: `/challenge opponent:@friend variant:english`. They get Accept and Decline \
-buttons; the challenger can Cancel. Challenge me (the bot) to play the computer at once. \
-`opening:ballot` starts English from a random ACF three-move ballot; `match:True` plays two \
-games with colours swapped.
-**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as `22x15x6`). \
-Start typing and the autocomplete lists your legal moves. Numbered squares follow each \
-variant's own board (shown on the image); Russian and Brazilian also accept `c3-d4`.
-**During the game**: `/board` shows the position again, `/moves` lists the legal moves (only \
-you see it), `/draw offer|accept|decline`, `/takeback` (your opponent must agree), `/resign`.
-**Time**: each move must be made within the time chosen in the challenge; I remind the player \
-halfway and the game is lost on time when it runs out.
-**Ratings**: games between two people are rated (Glicko-2, per server and variant). \
-`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its number.
-**Elsewhere**: `/games` lists the games running in this server, `/rules variant` summarises a \
-variant, moderators use `/settings`. One game runs per channel; a second one opens a thread.
-"""
+def notation_note(variant: str) -> Text:
+    """How moves are written in ``variant`` (the footer of ``/rules``)."""
+    if find_variant(variant).notation == "algebraic":
+        return _(
+            "Notation: squares are named by file and rank (a1 bottom left, as on the board "
+            "image); c3-d4 is a step, c3:e5 a capture. Numbers (PDN) work too."
+        )
+    return _("Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture.")
+
+
+# -- /help ------------------------------------------------------------------------------------
+
+
+def help_paragraphs() -> list[Text]:
+    """``/help``: one paragraph per topic.  The commands, their options and values in backticks
+    are what the user types, kept as they are."""
+    return [
+        # Translators: the text in backticks is typed by the user: keep the commands, options and
+        # values as they are (names of buttons, like Accept, are translated as the buttons are).
+        _(
+            "**Start a game**: `/challenge opponent:@friend variant:english`. They get Accept and "
+            "Decline buttons; the challenger can Cancel. Challenge me (the bot) to play the "
+            "computer at once. `opening:ballot` starts English from a random ACF three-move "
+            "ballot; `match:True` plays two games with colours swapped."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user).
+        _(
+            "**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as "
+            "`22x15x6`). Start typing and the autocomplete lists your legal moves. Numbered "
+            "squares follow each variant's own board (shown on the image); Russian and Brazilian "
+            "also accept `c3-d4`."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user).
+        _(
+            "**During the game**: `/board` shows the position again, `/moves` lists the legal "
+            "moves (only you see it), `/draw offer|accept|decline`, `/takeback` (your opponent "
+            "must agree), `/resign`."
+        ),
+        _(
+            "**Time**: each move must be made within the time chosen in the challenge; I remind "
+            "the player halfway and the game is lost on time when it runs out."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user).
+        _(
+            "**Ratings**: games between two people are rated (Glicko-2, per server and variant). "
+            "`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its "
+            "number."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user).
+        _(
+            "**Elsewhere**: `/games` lists the games running in this server, `/rules variant` "
+            "summarises a variant, moderators use `/settings`. One game runs per channel; a "
+            "second one opens a thread."
+        ),
+    ]

@@ -13,6 +13,7 @@ from typing import Final
 import discord
 
 from ..errors import ChallengeError
+from ..i18n import _
 from .limits import THREAD_NAME, label
 
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -26,26 +27,34 @@ def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextCha
     """The channel a new game thread can hang off, or a refusal saying why there is none.
     ``busy``: the thread is needed because this channel already has a game (otherwise it
     was asked for, or the server plays every game in a thread)."""
-    why = "a game is already running here" if busy else "the game needs its own thread"
+    why = _("a game is already running here") if busy else _("the game needs its own thread")
     channel = interaction.channel
     if isinstance(channel, discord.Thread) or (
         channel is not None and getattr(channel, "type", None) in THREAD_TYPES
     ):
         if busy:
             raise ChallengeError(
-                "a game is already running in this thread and a thread cannot hold another "
-                "thread: start the game from a channel"
+                _(
+                    "a game is already running in this thread and a thread cannot hold another "
+                    "thread: start the game from a channel"
+                )
             )
         raise ChallengeError(
-            "this is a thread already: leave out `thread` to play here, or challenge from a channel"
+            _(
+                "this is a thread already: leave out `thread` to play here, or challenge from a "
+                "channel"
+            )
         )
     if not isinstance(channel, discord.TextChannel):
-        raise ChallengeError(f"{why}, and I can only open game threads in text channels")
+        raise ChallengeError(_("{why}, and I can only open game threads in text channels", why=why))
     perms = interaction.app_permissions
     if not (perms.create_public_threads and perms.send_messages_in_threads):
         raise ChallengeError(
-            f"{why}, but I lack the Create Public Threads and Send Messages in Threads "
-            "permissions in this channel to open a thread for the game"
+            _(
+                "{why}, but I lack the Create Public Threads and Send Messages in Threads "
+                "permissions in this channel to open a thread for the game",
+                why=why,
+            )
         )
     return channel
 

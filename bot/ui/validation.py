@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from ..errors import NotFoundError, ServiceError
+from ..i18n import Text, _
 from .presenter import user_error
 from .replies import Reply
 
@@ -57,11 +58,16 @@ class OptionError(ServiceError):
     """An option's value that the command's declaration does not allow."""
 
 
+MALFORMED = _("that command arrived malformed; try again")
+NO_SUCH = {"game": _("there is no such game"), "challenge": _("there is no such challenge")}
+
+
 def checked_id(value: int, what: str) -> int:
     """An id taken from a button's custom id (at most 19 digits, so possibly beyond what a
-    database row can have): unchanged if it can exist, else the refusal that there is none."""
+    database row can have): unchanged if it can exist, else the refusal that there is none
+    (``what``: ``game`` or ``challenge``)."""
     if not 1 <= value <= ID_MAX:
-        raise NotFoundError(f"there is no such {what}")
+        raise NotFoundError(NO_SUCH.get(what) or _("there is no such thing"))
     return value
 
 
@@ -84,7 +90,7 @@ def leaf_options(data: Mapping[str, Any]) -> list[Any]:
     ):
         options = options[0].get("options") or []
     if not isinstance(options, list):
-        raise OptionError("that command arrived malformed; try again")
+        raise OptionError(MALFORMED)
     return options
 
 
@@ -104,52 +110,68 @@ def check_options(
     seen: set[str] = set()
     for option in options:
         if not isinstance(option, dict) or not isinstance(option.get("name"), str):
-            raise OptionError("that command arrived malformed; try again")
+            raise OptionError(MALFORMED)
         name = option["name"]
         param = declared.get(name)
         if param is None:
             raise OptionError(
-                f"`/{command.qualified_name}` has no option `{name[:32]}` "
-                "(your Discord app may show an old version of it)"
+                _(
+                    "`/{command}` has no option `{name}` "
+                    "(your Discord app may show an old version of it)",
+                    command=command.qualified_name,
+                    name=name[:32],
+                )
             )
         if name in seen:
-            raise OptionError(f"`{name}` was given twice")
+            raise OptionError(_("`{name}` was given twice", name=name))
         seen.add(name)
         if option.get("type") != param.type.value:
-            raise OptionError(f"`{name}` {_expected(param)}")
+            raise OptionError(_expected(param))
         value = option.get("value")
         if autocomplete and option.get("focused"):
             if not isinstance(value, str | int | float):
-                raise OptionError(f"`{name}` {_expected(param)}")
+                raise OptionError(_expected(param))
             continue
         _check_value(param, value, resolved, guild)
     if not autocomplete:
         for param in command.parameters:
             if param.required and param.display_name not in seen:
-                raise OptionError(f"`{param.display_name}` is required")
+                raise OptionError(_("`{name}` is required", name=param.display_name))
 
 
-def _expected(param: app_commands.Parameter) -> str:
-    """What ``param`` must be, as the end of a refusal."""
+def _expected(param: app_commands.Parameter) -> Text:
+    """The refusal saying what ``param`` must be."""
+    name = param.display_name
     match param.type:
         case OptionType.integer:
             low = -DISCORD_INTEGER_MAX if param.min_value is None else int(param.min_value)
             high = DISCORD_INTEGER_MAX if param.max_value is None else int(param.max_value)
-            return f"must be a whole number from {low} to {min(high, DISCORD_INTEGER_MAX)}"
+            return _(
+                "`{name}` must be a whole number from {low} to {high}",
+                name=name,
+                low=low,
+                high=min(high, DISCORD_INTEGER_MAX),
+            )
         case OptionType.number:
-            return "must be a number"
+            return _("`{name}` must be a number", name=name)
         case OptionType.string:
             low = 0 if param.min_value is None else int(param.min_value)
             high = MAX_STRING if param.max_value is None else int(param.max_value)
-            return f"must be text of {low} to {high} characters"
+            return _(
+                "`{name}` must be text of {low} to {high} characters", name=name, low=low, high=high
+            )
         case OptionType.boolean:
-            return "must be true or false"
+            return _("`{name}` must be true or false", name=name)
         case OptionType.user | OptionType.mentionable:
-            return "must be a user picked from the list"
+            return _("`{name}` must be a user picked from the list", name=name)
         case OptionType.channel:
-            return "must be a channel of this server picked from the list"
+            return _("`{name}` must be a channel of this server picked from the list", name=name)
+        case OptionType.role:
+            return _("`{name}` must be a role picked from the list", name=name)
         case _:
-            return f"must be a {param.type.name} picked from the list"
+            return _(
+                "`{name}` must be a {kind} picked from the list", name=name, kind=param.type.name
+            )
 
 
 def _check_value(
@@ -161,9 +183,9 @@ def _check_value(
     name = param.display_name
     if param.choices:  # one of them exactly, of the same type (True is not 1)
         if not any(type(value) is type(c.value) and value == c.value for c in param.choices):
-            raise OptionError(f"`{name}` must be one of the choices listed for it")
+            raise OptionError(_("`{name}` must be one of the choices listed for it", name=name))
         return
-    wrong = OptionError(f"`{name}` {_expected(param)}")
+    wrong = OptionError(_expected(param))
     kind = param.type
     if kind is OptionType.integer:
         if type(value) is not int or abs(value) > DISCORD_INTEGER_MAX:
@@ -184,7 +206,10 @@ def _check_value(
             raise wrong
         if odd_character(value) is not None:
             raise OptionError(
-                f"`{name}` contains a character I do not accept (a control or invisible one)"
+                _(
+                    "`{name}` contains a character I do not accept (a control or invisible one)",
+                    name=name,
+                )
             )
     elif kind is OptionType.boolean:
         if not isinstance(value, bool):
@@ -252,7 +277,8 @@ class CheckedTree(app_commands.CommandTree[discord.Client]):
                 if autocomplete:
                     await interaction.response.autocomplete([])
                 else:
-                    await Reply(interaction).private(user_error(error))
+                    reply = Reply(interaction)
+                    await reply.private(user_error(error, reply.language))
             except discord.HTTPException as exc:
                 log.info("the refusal could not be sent: %s", exc)
             return False
@@ -262,13 +288,15 @@ class CheckedTree(app_commands.CommandTree[discord.Client]):
         command = interaction.command
         if not isinstance(command, app_commands.Command):
             raise OptionError(
-                "I do not know that command (any more); your Discord app may show an old list"
+                _("I do not know that command (any more); your Discord app may show an old list")
             )
         if command.guild_only and interaction.guild_id is None:
-            raise OptionError(f"`/{command.qualified_name}` works only in a server")
+            raise OptionError(
+                _("`/{command}` works only in a server", command=command.qualified_name)
+            )
         resolved = data.get("resolved") or {}
         if not isinstance(resolved, dict):
-            raise OptionError("that command arrived malformed; try again")
+            raise OptionError(MALFORMED)
         guild = interaction.guild if isinstance(interaction.guild, discord.Guild) else None
         if guild is not None and interaction.client.get_guild(guild.id) is None:
             guild = None  # not cached (no gateway data for it): its channels are unknown
@@ -285,8 +313,9 @@ class CheckedTree(app_commands.CommandTree[discord.Client]):
         log.info("refused an option of /%s: %s", getattr(interaction.command, "name", "?"), error)
         if interaction.response.is_done():
             return
-        refusal = OptionError("one of the options is not a value I accept")
+        refusal = OptionError(_("one of the options is not a value I accept"))
         try:
-            await Reply(interaction).private(user_error(refusal))
+            reply = Reply(interaction)
+            await reply.private(user_error(refusal, reply.language))
         except discord.HTTPException as exc:
             log.info("the refusal could not be sent: %s", exc)

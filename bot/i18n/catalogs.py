@@ -1,0 +1,215 @@
+"""The catalogs: which languages exist, which one a reader gets, and a :class:`Text` in it.
+
+A language is one file, ``bot/locales/<code>/LC_MESSAGES/messages.po`` (``de``, ``pt_BR``),
+managed with Babel (``python -m bot catalogs``).  The ``.po`` files are the only copy kept in the
+repository: each is compiled in memory the first time its language is needed, so there is no
+``.mo`` to forget to rebuild.  English is the language the messages are written in and needs no
+catalog; any locale without one falls back to it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import string
+from functools import cache
+from gettext import NullTranslations
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+from babel.units import format_unit
+
+from . import text as text_module
+from .text import Kind, Text
+
+COMMAND_NAME = "command name"
+"""The catalog context of slash command names."""
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "messages"
+SOURCE = "en"
+"""The language the messages are written in."""
+
+_UNITS = (
+    ("duration-day", 86400),
+    ("duration-hour", 3600),
+    ("duration-minute", 60),
+    ("duration-second", 1),
+)
+
+
+def catalog_path(code: str) -> Path:
+    return LOCALES_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def available() -> tuple[str, ...]:
+    """Every language the bot speaks: English, then each catalog present, by code."""
+    found = sorted(
+        path.parent.parent.name for path in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")
+    )
+    return (SOURCE, *(code for code in found if code != SOURCE))
+
+
+def negotiate(tag: str | None) -> str:
+    """The catalog for a Discord locale (``pt-BR``, ``de``, ``en-GB``): the exact language, else
+    the language without its region, else English."""
+    if not tag:
+        return SOURCE
+    code = str(tag).replace("-", "_")
+    codes = available()
+    if code in codes:
+        return code
+    language = code.split("_", 1)[0]
+    if language in codes:
+        return language
+    return SOURCE
+
+
+def is_supported(code: str | None) -> bool:
+    return code is not None and code in available()
+
+
+@cache
+def babel_locale(code: str) -> Locale:
+    try:
+        return Locale.parse(code)
+    except (ValueError, UnknownLocaleError):
+        return Locale.parse(SOURCE)
+
+
+def language_name(code: str) -> str:
+    """The language's own name for itself (``Deutsch``, ``português (Brasil)``), capitalised."""
+    name = babel_locale(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+@cache
+def translations(code: str) -> NullTranslations:
+    """The compiled catalog of ``code`` (English: none; a message missing from a catalog shows
+    in English)."""
+    if code == SOURCE or code not in available():
+        return NullTranslations()
+    with catalog_path(code).open("rb") as source:
+        catalog = read_po(source, locale=code, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return Translations(fp=compiled, domain=DOMAIN)
+
+
+def render(text: Text, code: str) -> str:
+    """``text`` in the language ``code`` (a catalog code from :func:`negotiate`)."""
+    kind = text.kind
+    if kind is Kind.VERBATIM:
+        return text.msgid
+    if kind is Kind.SEQUENCE:
+        return text.msgid.join(render(part, code) for part in text.parts)
+    if kind is Kind.LIST:
+        return format_list([render(part, code) for part in text.parts], locale=babel_locale(code))
+    if kind is Kind.DURATION:
+        return _duration(text.count or 0, code)
+    catalog = translations(code)
+    pattern = (
+        _commands(_lookup(text, catalog), catalog) if code != SOURCE else _lookup(text, catalog)
+    )
+    values = _Values((name, _value(value, code)) for name, value in text.args)
+    try:
+        return pattern.format_map(values)
+    except (IndexError, ValueError, AttributeError):
+        # A malformed translation: the English instead (the catalog checks in the tests catch
+        # such a translation before it ships; a player must never get an error for it).
+        return _lookup(text, NullTranslations()).format_map(values)
+
+
+class _Values(dict[str, str]):
+    """Placeholders to fill; one nobody filled shows as itself rather than failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+COMMAND = re.compile(r"(?<![\w/<:])/([a-z][a-z_-]*)")
+"""A slash command named in a sentence (``/challenge``)."""
+
+
+def _commands(pattern: str, catalog: NullTranslations) -> str:
+    """Commands named in a sentence as this language's client shows them: translators write
+    ``/challenge`` as in English, and the localized name (the catalog's ``command name``) is put
+    in, so a sentence always names the command the user can type."""
+
+    def localized(match: re.Match[str]) -> str:
+        name = match.group(1)
+        shown = catalog.pgettext(COMMAND_NAME, name)
+        return "/" + shown if shown != name else match.group(0)
+
+    return COMMAND.sub(localized, pattern)
+
+
+def commands_named(pattern: str) -> list[str]:
+    """The slash commands a sentence names, in order (a translation must name the same)."""
+    return sorted(COMMAND.findall(pattern))
+
+
+def template(text: Text, code: str) -> str:
+    """The pattern of the message ``text`` in the language ``code``, its ``{name}`` placeholders
+    left unfilled (for code that fills them itself, like :mod:`render`); for a plural message, the
+    form for its count.  A translation that does not keep exactly the English placeholders is not
+    used."""
+    pattern = _lookup(text, translations(code))
+    english = _lookup(text, NullTranslations())
+    if pattern != english and placeholders(pattern) != placeholders(english):
+        return english
+    return pattern
+
+
+def _lookup(text: Text, catalog: NullTranslations) -> str:
+    if text.plural is not None:
+        count = text.count or 0
+        if text.context is not None:
+            return catalog.npgettext(text.context, text.msgid, text.plural, count)
+        return catalog.ngettext(text.msgid, text.plural, count)
+    if text.context is not None:
+        return catalog.pgettext(text.context, text.msgid)
+    return catalog.gettext(text.msgid)
+
+
+def _value(value: str | int | float | Text, code: str) -> str:
+    if isinstance(value, Text):
+        return render(value, code)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return format_decimal(value, locale=babel_locale(code), group_separator=False)
+    return str(value)
+
+
+def _duration(seconds: int, code: str) -> str:
+    locale = babel_locale(code)
+    parts = []
+    for unit, size in _UNITS:
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(format_unit(count, unit, length="long", locale=locale))
+    if not parts:
+        return format_unit(0, "duration-second", length="long", locale=locale)
+    return " ".join(parts[:2])
+
+
+def placeholders(pattern: str) -> frozenset[str]:
+    """The ``{name}`` fields of a message (what a translation must keep, no more, no less)."""
+    try:
+        return frozenset(
+            field.split(".")[0].split("[")[0]
+            for _, field, _, _ in string.Formatter().parse(pattern)
+            if field is not None
+        )
+    except ValueError:
+        return frozenset({"<malformed>"})
+
+
+text_module.ENGLISH[0] = lambda text: render(text, SOURCE)
