@@ -372,13 +372,13 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
             True,
             "",
         )
-        assert await service.server_language(10) is None
+        assert await service.server_locale(10) is None
         assert await service.user_locale(1) is None
         changed = await service.remember_locales(
             user_id=1, locale="pt-BR", guild_id=10, guild_locale="fr"
         )
         assert changed
-        assert (await service.user_locale(1), await service.server_language(10)) == ("pt-BR", "fr")
+        assert (await service.user_locale(1), await service.server_locale(10)) == ("pt-BR", "fr")
         assert (await service.prefs(1)).theme == "green"  # the rest of the row is kept
         assert (await service.settings.get(10)).threads == "never"
     finally:

@@ -29,6 +29,8 @@ from .text import Kind, Text
 
 COMMAND_NAME = "command name"
 """The catalog context of slash command names."""
+OPTION_NAME = "option name"
+"""The catalog context of slash command options' names."""
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
 SOURCE = "en"
@@ -135,19 +137,27 @@ class _Values(dict[str, str]):
 
 COMMAND = re.compile(r"(?<![\w/<:])/([a-z][a-z_-]*)")
 """A slash command named in a sentence (``/challenge``)."""
+OPTION = re.compile(r"(?<![\w/<:@#-])([a-z][a-z_]*):(?=[^\s:])")
+"""An option given a value in a sentence (``opponent:@friend``, ``game:ID``)."""
 
 
 def _commands(pattern: str, catalog: NullTranslations) -> str:
-    """Commands named in a sentence as this language's client shows them: translators write
-    ``/challenge`` as in English, and the localized name (the catalog's ``command name``) is put
-    in, so a sentence always names the command the user can type."""
+    """Commands and their options named in a sentence as this language's client shows them:
+    translators write ``/challenge opponent:@friend`` as in English, and the localized names
+    (the catalog's ``command name`` and ``option name``) are put in, so a sentence always names
+    what the user can type."""
 
-    def localized(match: re.Match[str]) -> str:
+    def command(match: re.Match[str]) -> str:
         name = match.group(1)
         shown = catalog.pgettext(COMMAND_NAME, name)
         return "/" + shown if shown != name else match.group(0)
 
-    return COMMAND.sub(localized, pattern)
+    def option(match: re.Match[str]) -> str:
+        name = match.group(1)
+        shown = catalog.pgettext(OPTION_NAME, name)
+        return shown + ":" if shown != name else match.group(0)
+
+    return OPTION.sub(option, COMMAND.sub(command, pattern))
 
 
 def commands_named(pattern: str) -> list[str]:

@@ -151,7 +151,7 @@ class GameService:
         self.prefs = prefs.get
         self.set_prefs = prefs.change
 
-        self.server_language = languages.server_language
+        self.server_locale = languages.server_locale
         self.chosen_language = languages.chosen_language
         self.user_locale = languages.user_locale
         self.remember_locales = languages.remember_locales

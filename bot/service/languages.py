@@ -36,15 +36,10 @@ class LanguageBook:
         self._user_written: dict[int, str] = {}
         self._guild_written: dict[int, str] = {}
 
-    async def server_language(self, guild_id: int) -> str | None:
-        """The language public messages in ``guild_id`` are written in: the moderators' choice,
-        else the server's Discord locale last seen, else None (English)."""
+    async def server_locale(self, guild_id: int) -> str | None:
+        """The server's Discord locale as last seen (None before any interaction from it)."""
         row = await self.store.settings(guild_id)
-        if row is None:
-            return None
-        if is_supported(row.language):
-            return row.language
-        return row.guild_locale or None
+        return (row.guild_locale or None) if row is not None else None
 
     async def chosen_language(self, guild_id: int | None) -> str | None:
         """The moderators' choice for ``guild_id`` (None: follow the server's Discord locale)."""

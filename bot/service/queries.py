@@ -9,6 +9,7 @@ shows half of an action; an ended game is replayed from the store.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from rules.game import Game
@@ -17,7 +18,7 @@ from rules.variants import Notation
 
 from ..enums import GameStatus
 from ..errors import NotFoundError, ServiceError
-from ..i18n import _
+from ..i18n import Text, _, _p
 from ..results import GameView
 from ..store import GameRow, Store
 from .live import Live, LiveGames
@@ -123,8 +124,10 @@ class Queries:
         channel_id: int | None = None,
         guild_id: int | None = None,
         check_guild: bool = False,
+        words: Callable[[Text], str] = str,
     ) -> tuple[str, str]:
-        """``(file name, PDN text)`` of a game found as :meth:`find_game` says."""
+        """``(file name, PDN text)`` of a game found as :meth:`find_game` says; the words of
+        its tags (the event) put into a language by ``words`` (English by default)."""
         row = await self.find_game(
             game_id=game_id, channel_id=channel_id, guild_id=guild_id, check_guild=check_guild
         )
@@ -136,7 +139,7 @@ class Queries:
             game = await self.live.replay(row)
         date = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y.%m.%d")
         tags = {
-            "Event": "Discord draughts",
+            "Event": words(_p("PDN event", "Discord draughts")),
             "Site": "Discord",
             "Date": date,
             "Round": "-",
@@ -144,6 +147,6 @@ class Queries:
             "Black": row.black_name,
         }
         if row.match_id is not None:  # a match's games are its rounds
-            tags["Event"] = f"Discord draughts match #{row.match_id}"
+            tags["Event"] = words(_p("PDN event", "Discord draughts match #{id}", id=row.match_id))
             tags["Round"] = "1" if row.match_id == row.id else "2"
         return f"draughts-game-{row.id}.pdn", write_game(game, tags)

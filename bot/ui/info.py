@@ -54,17 +54,17 @@ class Info(commands.Cog):
         game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
+            code = interaction_language(interaction)
             name, text = await self.service.pdn(
                 game_id=game,
                 channel_id=interaction.channel_id,
                 guild_id=interaction.guild_id,
                 check_guild=True,
+                words=lambda words: render(words, code),
             )
             # Translators: {game} is the file's name without its extension (draughts-game-42).
             record = _("The record of {game}.", game=verbatim(name.removesuffix(".pdn")))
-            await reply.private_file(
-                render(record, interaction_language(interaction)), Upload(name, text.encode())
-            )
+            await reply.private_file(render(record, code), Upload(name, text.encode()))
 
         await self.presenter.run(interaction, work)
 

@@ -1,10 +1,12 @@
 """Who reads which language: a private answer in the user's Discord locale, a public message in
-the server's language (``/settings language``, else the locale Discord last gave for the server),
-a direct message in the locale the user last used.
+the server's language (``/settings language``, else the server's locale as Discord gives it), a
+direct message in the locale the user last used.
 
 Discord gives every interaction the user's ``locale`` and the server's ``guild_locale``; neither
 is there when the scheduler announces a timeout or the outbox posts after a restart, so the ones
-seen are remembered (:meth:`Languages.seen`) and read back from the database.
+seen are noted at once in memory (:meth:`Languages.note`, before the interaction's work starts,
+so even a server's first message is in its language) and stored in the background
+(:meth:`Languages.seen`) for the messages sent without an interaction.
 """
 
 from __future__ import annotations
@@ -26,32 +28,49 @@ def _tag(locale: discord.Locale | str | None) -> str | None:
     return locale.value if isinstance(locale, discord.Locale) else str(locale)
 
 
-_UNREAD = object()
-
-
 class Languages:
-    """The language of each reader, cached per process (a server's or user's language changes
-    through this process's own interactions, which update the cache)."""
+    """The language of each reader.  Per process, it keeps what it read or saw: a server's
+    chosen language changes through ``/settings`` (which calls :meth:`forget_server`), and the
+    locales change with the interactions this process receives (which update it)."""
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self._servers: dict[int, str] = {}
+        self._chosen: dict[int, str | None] = {}
+        """Each server's ``/settings language`` (None: none chosen)."""
+        self._server_locales: dict[int, str | None] = {}
+        """Each server's Discord locale, as last seen or stored."""
         self._users: dict[int, str] = {}
-        self._chosen: dict[int, str | object | None] = {}
 
     def private(self, interaction: discord.Interaction) -> str:
         return interaction_language(interaction)
 
+    def note(self, interaction: discord.Interaction) -> None:
+        """Take the locales ``interaction`` brings into account at once (no waiting)."""
+        user_tag = _tag(interaction.locale)
+        if user_tag is not None:
+            self._users[interaction.user.id] = negotiate(user_tag)
+        guild_tag = _tag(interaction.guild_locale)
+        if interaction.guild_id is not None and guild_tag is not None:
+            self._server_locales[interaction.guild_id] = guild_tag
+
     async def public(self, guild_id: int | None) -> str:
-        """The server's language: its ``/settings language``, else its Discord locale last seen,
-        else English (and English in direct messages with the bot)."""
+        """The server's language: its ``/settings language``, else its Discord locale (as the
+        last interaction from it gave it), else English (and English outside servers)."""
         if guild_id is None:
             return SOURCE
-        cached = self._servers.get(guild_id)
-        if cached is None:
-            cached = negotiate(await self.service.server_language(guild_id))
-            self._servers[guild_id] = cached
-        return cached
+        if guild_id not in self._chosen:
+            self._chosen[guild_id] = await self.service.chosen_language(guild_id)
+        chosen = self._chosen[guild_id]
+        if chosen is not None:
+            return chosen
+        if guild_id not in self._server_locales:
+            self._server_locales[guild_id] = await self.service.server_locale(guild_id)
+        return negotiate(self._server_locales[guild_id])
+
+    async def public_for(self, interaction: discord.Interaction) -> str:
+        """The language of a public message answering ``interaction``."""
+        self.note(interaction)
+        return await self.public(interaction.guild_id)
 
     async def direct(self, user_id: int) -> str:
         """The language a direct message to ``user_id`` is written in."""
@@ -61,38 +80,16 @@ class Languages:
             self._users[user_id] = cached
         return cached
 
-    async def public_for(self, interaction: discord.Interaction) -> str:
-        """The language of a public message answering ``interaction``: the server's chosen
-        language, else the server's locale as this very interaction gives it (fresher than the
-        stored one, and there even for a server's first interaction)."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            return SOURCE
-        chosen = self._chosen.get(guild_id, _UNREAD)
-        if chosen is _UNREAD:
-            chosen = await self.service.chosen_language(guild_id)
-            self._chosen[guild_id] = chosen
-        if isinstance(chosen, str):
-            return chosen
-        tag = _tag(interaction.guild_locale)
-        return negotiate(tag) if tag else await self.public(guild_id)
-
     def forget_server(self, guild_id: int) -> None:
         """The server's language setting changed: read it again next time."""
-        self._servers.pop(guild_id, None)
         self._chosen.pop(guild_id, None)
 
     async def seen(self, interaction: discord.Interaction) -> None:
-        """Remember the locales this interaction came with, writing only what changed."""
-        user_tag = _tag(interaction.locale)
-        guild_tag = _tag(interaction.guild_locale) if interaction.guild_id is not None else None
-        changed = await self.service.remember_locales(
+        """Store the locales this interaction came with (the service writes only a change)."""
+        self.note(interaction)
+        await self.service.remember_locales(
             user_id=interaction.user.id,
-            locale=user_tag,
+            locale=_tag(interaction.locale),
             guild_id=interaction.guild_id,
-            guild_locale=guild_tag,
+            guild_locale=_tag(interaction.guild_locale) if interaction.guild_id else None,
         )
-        if user_tag is not None:
-            self._users[interaction.user.id] = negotiate(user_tag)
-        if changed and interaction.guild_id is not None:
-            self._servers.pop(interaction.guild_id, None)

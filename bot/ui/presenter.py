@@ -127,6 +127,7 @@ class Presenter:
     async def run(self, interaction: discord.Interaction, work: Work) -> None:
         """Run one interaction's ``work`` with the refusal handling of :meth:`_answering`,
         counted as in flight until it has posted everything (see :meth:`drain`)."""
+        self.languages.note(interaction)  # the server's language, even for its first message
         reply = Reply(interaction)
         task = asyncio.current_task()
         if task is not None:

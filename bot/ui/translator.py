@@ -12,9 +12,8 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from ..i18n import SOURCE, negotiate, translations
-from ..i18n.catalogs import COMMAND_NAME
+from ..i18n.catalogs import COMMAND_NAME, OPTION_NAME
 
-OPTION_NAME = "option name"
 CONTEXTS: dict[Where, str] = {
     Where.command_name: COMMAND_NAME,
     Where.group_name: COMMAND_NAME,

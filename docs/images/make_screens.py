@@ -12,7 +12,9 @@ the end-to-end tests do, and keeps three messages exactly as the bot sent them:
 * ``phone-picker-moves.png``: the same picker after she chose a piece: its moves, drawn as arrows.
 
 Each is drawn with Pillow the way Discord's mobile app lays a message out (dark theme, 390 points
-wide at 2x), with Pillow's bundled font so the pictures do not depend on the machine's fonts.  The
+wide at 2x), with the font the bot draws its boards with, so the pictures do not depend on the
+machine's fonts.  ``make_screens.py de`` draws them for a German server and German players
+(``phone-board-de.png``...).  The
 text, the menus and the images are the bot's own; the rest (avatar, colours, sizes) only
 approximates Discord.  Nothing but loopback is contacted: this process runs the network guard of
 ``tests/discord_launcher.py`` too.  Needs the test dependencies (``pip install -e ".[test]"``).
@@ -38,6 +40,7 @@ for entry in (str(ROOT), str(ROOT / "tests")):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
+from babel.dates import format_timedelta  # noqa: E402
 from discord_launcher import install_network_guard  # noqa: E402
 from e2e_harness import ALICE, BOB, GENERAL, BotProcess, Users, custom_ids, user  # noqa: E402
 from fake_discord import FakeDiscord  # noqa: E402
@@ -74,15 +77,19 @@ def picker_select(message: dict[str, Any]) -> str:
     return select
 
 
-async def capture() -> dict[str, Shot]:
-    """Play the opening by taps and keep the board, then the picker in its two stages."""
+async def capture(language: str) -> dict[str, Shot]:
+    """Play the opening by taps and keep the board, then the picker in its two stages, with the
+    server and both players' clients in ``language`` (a Discord locale)."""
     install_network_guard()
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
+            fake.guild.locale = language
             bot = BotProcess(fake, Path(tmp))
             try:
                 await bot.start()
-                shots = await play(fake, Users(fake, bot))
+                users = Users(fake, bot)
+                users.locales.update({ALICE: language, BOB: language})
+                shots = await play(fake, users)
                 code = await bot.stop()
                 if code != 0:
                     raise SystemExit(f"the bot exited with {code}:\n{bot.log()}")
@@ -163,20 +170,42 @@ BUTTONS = {
     5: (78, 80, 88),  # link
 }
 EMOJI = {"⚪": ((230, 231, 232), (204, 214, 221)), "⚫": ((49, 55, 61), (49, 55, 61))}
-"""Emoji the bundled font lacks, drawn as discs (fill, outline) in Twemoji's colours."""
+"""Emoji the font lacks, drawn as discs (fill, outline) in Twemoji's colours."""
 STAND_INS = {"—": " - ", "–": "-", "•": "·", "×": "x", "½": "1/2", "±": "+/-"}
-"""Characters the bundled font lacks, and what is drawn instead."""
+"""Characters the font lacks, and what is drawn instead."""
+
+
+FONT = ROOT / "render" / "fonts" / "DejaVuSans.ttf"
+"""The font the bot draws its boards with (it has accents and Cyrillic), so the pictures look
+the same everywhere."""
+CLIENT = {
+    "en-US": {},
+    "de": {
+        "Only you can see this ·": "Nur du kannst das sehen ·",
+        "Dismiss message": "Nachricht verwerfen",
+        "Today at": "Heute um",
+        "Message #general": "Nachricht an #general",
+        "Make a selection": "Triff eine Auswahl",
+    },
+}
+"""Discord's own words around the bot's messages, in each language the pictures are made in."""
+LANGUAGE = ["en-US"]
+"""The language of the pictures being drawn (set by main)."""
+
+
+def client(words: str) -> str:
+    """Discord's words in the language of the pictures."""
+    return CLIENT.get(LANGUAGE[0], {}).get(words, words)
 
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font (Pillow >= 10.1), so the pictures look the same everywhere."""
-    return ImageFont.load_default(size=size)
+    return ImageFont.truetype(str(FONT), size=size)
 
 
 @cache
 def missing(char: str, size: int) -> bool:
-    """Whether the bundled font draws ``char`` as its empty box."""
+    """Whether the font draws ``char`` as its empty box."""
     return glyph(char, size) == glyph("\U0010fffd", size)
 
 
@@ -188,7 +217,7 @@ def glyph(char: str, size: int) -> bytes:
 
 
 def stroke(size: int, bold: bool) -> int:
-    """Bold is faked with a thin outline: the bundled font has one weight."""
+    """Bold is faked with a thin outline: one weight of the font is shipped."""
     return max(1, size // 26) if bold else 0
 
 
@@ -276,8 +305,13 @@ def timestamp(when: datetime, style: str, now: datetime) -> str:
 
 
 def relative(when: datetime, now: datetime) -> str:
-    """ "in 23 hours", "a day ago": rounded the way Discord's client rounds."""
+    """ "in 23 hours", "a day ago": rounded the way Discord's client rounds (in another language,
+    as Babel words it)."""
     seconds = (when - now).total_seconds()
+    if LANGUAGE[0] != "en-US":
+        return format_timedelta(
+            when - now, add_direction=True, locale=LANGUAGE[0].replace("-", "_")
+        )
     s = abs(seconds)
     steps = (
         (45, "a few seconds", None),
@@ -450,7 +484,7 @@ def composer(canvas: Canvas, y: int) -> int:
     draw.line((PAD + 24, y + 36, PAD + 48, y + 36), fill=MUTED, width=4)
     draw.line((PAD + 36, y + 24, PAD + 36, y + 48), fill=MUTED, width=4)
     draw.rounded_rectangle((PAD + 88, y, WIDTH - PAD, y + 72), radius=36, fill=CODE)
-    canvas.text((PAD + 120, y + 46), "Message #general", 28, MUTED)
+    canvas.text((PAD + 120, y + 46), client("Message #general"), 28, MUTED)
     return y + 72 + 40
 
 
@@ -470,7 +504,9 @@ def author(canvas: Canvas, y: int, shot: Shot) -> int:
     x += 62 + 14
     when = sent_at(shot)
     clock = f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
-    canvas.text((x, baseline), f"Today at {clock}", 24, MUTED)
+    if LANGUAGE[0] != "en-US":
+        clock = f"{when.hour:02d}:{when.minute:02d}"
+    canvas.text((x, baseline), f"{client('Today at')} {clock}", 24, MUTED)
     return y + 48
 
 
@@ -573,9 +609,9 @@ def ephemeral_note(canvas: Canvas, y: int) -> int:
     draw = canvas.draw
     draw.ellipse((LEFT, y + 6, LEFT + 30, y + 24), outline=MUTED, width=3)  # an eye
     draw.ellipse((LEFT + 10, y + 10, LEFT + 20, y + 20), fill=MUTED)
-    canvas.text((LEFT + 42, y + 24), "Only you can see this ·", 24, MUTED)
-    x = LEFT + 42 + text_length("Only you can see this · ", 24)
-    canvas.text((x, y + 24), "Dismiss message", 24, LINK)
+    canvas.text((LEFT + 42, y + 24), client("Only you can see this ·"), 24, MUTED)
+    x = LEFT + 42 + text_length(client("Only you can see this ·") + " ", 24)
+    canvas.text((x, y + 24), client("Dismiss message"), 24, LINK)
     return y + 34
 
 
@@ -658,7 +694,7 @@ def screen(shot: Shot) -> Image.Image:
         return image
     # The open menu covers the composer, and the chat behind it is dimmed.
     menu = menus[0]
-    bottom = sheet(menu.get("options", []), menu.get("placeholder") or "Make a selection")
+    bottom = sheet(menu.get("options", []), menu.get("placeholder") or client("Make a selection"))
     tall = Image.new("RGB", (WIDTH, y - 112 + bottom.height), (0, 0, 0))
     tall.paste(Image.blend(image, Image.new("RGB", image.size, (0, 0, 0)), 0.3), (0, 0))
     tall.paste(bottom, (0, y - 112), bottom)
@@ -678,15 +714,20 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def main() -> int:
-    shots = asyncio.run(capture())
+def main(argv: list[str]) -> int:
+    """``make_screens.py`` draws the English pictures; ``make_screens.py de`` the German ones
+    (``phone-board-de.png``...)."""
+    language = argv[0] if argv else "en-US"
+    LANGUAGE[0] = language
+    suffix = "" if language == "en-US" else f"-{language}"
+    shots = asyncio.run(capture(language))
     for name, shot in shots.items():
         data = encode(screen(shot))
-        path = HERE / name
+        path = HERE / name.replace(".png", f"{suffix}.png")
         path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
