@@ -15,6 +15,7 @@ from PIL import Image
 from bot.config import Settings
 from bot.enums import ColorChoice, DrawAction, Opening, ThreadMode
 from bot.errors import IllegalMoveError, NotFoundError, NotYourTurnError
+from bot.i18n import duration
 from bot.results import ChallengeView, GameView, Player
 from bot.service import GameService
 from bot.service.views import game_view, status_of
@@ -35,7 +36,6 @@ from bot.ui.media import Media, board_request, draw_board, draw_replay
 from bot.ui.presenter import nonce, user_error
 from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
-from bot.words import duration
 from render import square_centre
 from rules import Game, find_variant, write_game
 

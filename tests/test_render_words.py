@@ -21,8 +21,11 @@ from rules.variants import VARIANTS, Color
 CATALOG_ENGLISH = _build("en")
 
 
-def test_english_is_the_renderers_own() -> None:
-    assert render_words("en") is ENGLISH
+def test_english_comes_from_the_catalogs_too() -> None:
+    """English is built like every language (its plural forms are the catalog's, not the
+    renderer's default ``if count == 1``), once."""
+    assert render_words("en") is CATALOG_ENGLISH
+    assert render_words("en").white_captured(1) != render_words("en").white_captured(2)
 
 
 @pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(RenderWords)])

@@ -27,11 +27,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from ..i18n import Text, _
+from ..i18n import Text, _, duration
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..store import Store
-from ..words import duration
 from .live import LiveGames
 from .records import warn_time
 from .views import game_view

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..i18n import Text, _, join
+from ..i18n import Text, _, duration, join
 from ..markdown import shown
 from ..results import Action, ActionResult, DirectMessage, GameView
-from ..words import duration
 from .prefs import PrefsBook
 from .views import last_warning_text
 

@@ -25,11 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..enums import ChallengeStatus, GameStatus
-from ..i18n import _, join
+from ..i18n import _, duration, join
 from ..markdown import shown
 from ..results import Action, ActionResult
 from ..store import EventRow, Store
-from ..words import duration
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames

@@ -14,11 +14,10 @@ from rules.outcome import Termination
 from rules.variants import Color, Notation, find_variant
 
 from ..enums import GameStatus, Side
-from ..i18n import Text, _, _n
+from ..i18n import Text, _, _n, duration
 from ..markdown import shown
 from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
-from ..words import duration
 from .words import outcome_words, status_line, status_parts, variant_title
 
 MAX_NAME_LENGTH = 64

@@ -129,7 +129,6 @@ class DraughtsBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())  # commands in every catalog language
         presenter = await self.add_commands(service)
         self._presenter = presenter
-        self.add_listener(self._remember_locales(presenter.languages), "on_interaction")
         service.on_background = presenter.on_event  # the computer's replies nobody claimed
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
@@ -154,20 +153,6 @@ class DraughtsBot(commands.Bot):
         for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
             self.add_listener(self._gateway_listener(up), event)
         log.info("ready to serve (database %s)", self.settings.database_path)
-
-    def _remember_locales(
-        self, languages: Languages
-    ) -> Callable[[discord.Interaction], Coroutine[Any, Any, None]]:
-        """A listener storing the locales each interaction brings (for the messages sent later
-        without one); it runs beside the command, which never waits for it."""
-
-        async def listener(interaction: discord.Interaction) -> None:
-            try:
-                await languages.seen(interaction)
-            except Exception:  # a failed write only costs a language guess later
-                log.warning("could not remember the locales of an interaction", exc_info=True)
-
-        return listener
 
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)

@@ -136,9 +136,18 @@ class Presenter:
             with contextlib.suppress(_Stop):
                 async with self._answering(reply):
                     await work(reply)
+            await self._remember_locales(interaction)
         finally:
             if task is not None:
                 self._in_flight.discard(task)
+
+    async def _remember_locales(self, interaction: discord.Interaction) -> None:
+        """Store the locales the interaction came with, for the messages sent later without
+        one (after its answer, so nobody waits for it; a failure only costs a language guess)."""
+        try:
+            await self.languages.seen(interaction)
+        except Exception as exc:
+            log.warning("could not store the locales of an interaction: %s", exc or type(exc))
 
     @contextlib.asynccontextmanager
     async def _answering(self, reply: Reply) -> AsyncIterator[None]:

@@ -15,17 +15,15 @@ from __future__ import annotations
 
 from functools import cache
 
-from render.words import ENGLISH, RenderWords, english_ordinal
+from render.words import RenderWords, english_ordinal
 
 from ..i18n import SOURCE, Text, _n, _p, template
 from ..service.words import TERMINATIONS, VARIANT_TITLES
 
 
 def render_words(code: str) -> RenderWords:
-    """The renderer's words in the language ``code`` (a catalog code; English: exactly the
-    renderer's own)."""
-    if code == SOURCE:
-        return ENGLISH
+    """The renderer's words in the language ``code`` (a catalog code; in English they read
+    exactly as the renderer's own defaults, :data:`render.words.ENGLISH`)."""
     return _build(code)
 
 
