@@ -186,6 +186,7 @@ CLIENT = {
         "Today at": "Heute um",
         "Message #general": "Nachricht an #general",
         "Make a selection": "Triff eine Auswahl",
+        "(edited)": "(bearbeitet)",
     },
 }
 """Discord's own words around the bot's messages, in each language the pictures are made in."""
@@ -431,7 +432,7 @@ def rich(
     for number, paragraph in enumerate(paragraphs, 1):
         pieces = runs(paragraph, shot, now, bold)
         if edited and number == len(paragraphs):
-            pieces += [Run(" "), Run("(edited)", note=True)]
+            pieces += [Run(" "), Run(client("(edited)"), note=True)]
         for line in wrap(pieces, size, width):
             baseline = y + round(step * 0.76)
             left = float(x)
