@@ -7,16 +7,16 @@ so a word left in English (never looked up in the catalog) shows up as unwrapped
 
 from __future__ import annotations
 
-from gettext import NullTranslations
 from typing import Any
 
 import discord
 import pytest
+from pseudo_language import use_pseudo_language
 from test_bot_ui import ALICE, BOB, view_of
 
 from bot.enums import ChallengeStatus, ColorChoice
 from bot.errors import IllegalMoveError, NotFoundError
-from bot.i18n import _, catalogs, verbatim
+from bot.i18n import _, verbatim
 from bot.results import ChallengeView
 from bot.ui.buttons import Buttons
 from bot.ui.embeds import challenge_embed, game_embed, turn_line
@@ -26,30 +26,9 @@ from bot.ui.wording import sentence, user_error
 from rules import Game, find_variant
 
 
-class Pseudo(NullTranslations):
-    """Every message "translated" as itself between ⟦ and ⟧."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-
 @pytest.fixture(autouse=True)
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = catalogs.translations
-
-    def translations(code: str) -> NullTranslations:
-        return Pseudo() if code == "xx" else real(code)
-
-    monkeypatch.setattr(catalogs, "translations", translations)
+    use_pseudo_language(monkeypatch)
 
 
 def test_a_refusal_is_a_sentence_in_the_users_language() -> None:

@@ -5,15 +5,13 @@ no English word behind in what the builders make."""
 
 from __future__ import annotations
 
-from gettext import NullTranslations
-
 import discord
 import pytest
+from pseudo_language import PSEUDO, use_pseudo_language
 from test_ui_limits import BIG_ID, leaderboard_of, player, stats_of, summary
 
 from bot.enums import BoardTheme, ColorChoice, Orientation, ThreadMode
 from bot.i18n import Kind, Text, render
-from bot.i18n import catalogs as catalogs_module
 from bot.results import UserPrefs
 from bot.service.settings import ServerSettings
 from bot.ui.info import help_embed, rules_embed
@@ -39,36 +37,13 @@ from bot.ui.texts import (
 from rules import find_variant
 from rules.variants import VARIANTS, Notation
 
-PSEUDO = "xx"
-"""A language whose catalog marks every message it translates with ⟦ ⟧."""
 MISSING = "zz"
 """A language with no catalog at all."""
 
 
-class Marked(NullTranslations):
-    """Every message "translated" into ⟦English⟧, placeholders kept."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
-
-
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = catalogs_module.translations
-
-    def translations(code: str) -> NullTranslations:
-        return Marked() if code == PSEUDO else real(code)
-
-    monkeypatch.setattr(catalogs_module, "translations", translations)
+    use_pseudo_language(monkeypatch)
 
 
 def catalog_only(text: Text) -> bool:

@@ -56,7 +56,8 @@ def source_messages() -> Iterator[tuple[str, tuple[str, ...] | str, str | None, 
 
 
 class _Recorder(app_commands.Translator):
-    """Records every string a sync would have translated, with its translation context."""
+    """Records every string a sync would have translated, with its translation context: asked
+    once per string for each locale, it records the questions for one locale."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, str | None]] = []
@@ -67,7 +68,7 @@ class _Recorder(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if not string.extras.get("verbatim"):
+        if locale is discord.Locale.german and not string.extras.get("verbatim"):
             self.seen.append((string.message, CONTEXTS.get(context.location)))
         return None
 
@@ -84,28 +85,12 @@ async def command_messages() -> list[tuple[str, str | None]]:
             await bot.add_commands(service)
             recorder = _Recorder()
             for command in bot.tree.get_commands():
-                # One locale is enough: every string is asked for once per locale.
-                await command.get_translated_payload(bot.tree, _OneLocale(recorder))
+                await command.get_translated_payload(bot.tree, recorder)
             seen: dict[tuple[str, str | None], None] = dict.fromkeys(recorder.seen)
             return list(seen)
         finally:
             await asyncio.to_thread(bot.media.close)
             await service.close()
-
-
-class _OneLocale(app_commands.Translator):
-    def __init__(self, inner: _Recorder) -> None:
-        self.inner = inner
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        if locale is discord.Locale.german:
-            await self.inner.translate(string, locale, context)
-        return None
 
 
 def build_template(commands: list[tuple[str, str | None]]) -> Catalog:

@@ -10,11 +10,8 @@ refusal as the sentence the user reads.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError, NotFoundError, ServiceError
-from ..i18n import Text, _, as_text, render
+from ..i18n import SOURCE, Text, _, as_text, render
 from ..results import ActionResult
-
-SOURCE = "en"
-"""The language builders write in when no reader is given (the tests' English)."""
 
 
 def say(value: Text | str | None, code: str) -> str:
