@@ -199,9 +199,10 @@ async def test_a_german_and_a_dutch_player_in_a_french_server(
 
     # The image's status strip is French: the same board for an English server differs from
     # it below the board only.
-    french = png_of(await public(await users.command("board", CAROL, GENERAL)))
+    french_board = await public(await users.command("board", CAROL, GENERAL))
     fake.guild.locale = "en-US"
-    english = png_of(await public(await users.command("board", CAROL, GENERAL)))
+    english_board = await public(await users.command("board", CAROL, GENERAL))
+    french, english = png_of(french_board), png_of(english_board)
     fake.guild.locale = SERVER
     assert english.size == french.size
     box = ImageChops.difference(english.convert("RGB"), french.convert("RGB")).getbbox()
@@ -271,3 +272,61 @@ async def test_rules_help_and_settings_answer_in_the_readers_language(
     assert embed_of(cancelled)["title"] == said(
         _("Challenge: {variant}", variant=render(variant_title("english"), SERVER)), SERVER
     )
+
+
+async def test_what_no_interaction_asked_for_is_in_the_servers_stored_language(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """A reminder and a loss on time come from the scheduler, after a restart, with no
+    interaction to give a locale: they are written in the server's language as last seen."""
+    fake.guild.locale = SERVER
+    # 5 minutes per move, scaled by 0.04: 12 seconds, a reminder after 6.
+    bot, users = await launch(MOVE_TIME_SCALE="0.04", SCHEDULER_INTERVAL_SECONDS="0.2")
+    users.locales.update({ALICE: "de", BOB: "nl"})
+    sent = await users.command(
+        "challenge",
+        ALICE,
+        GENERAL,
+        opponent=user(BOB),
+        variant="english",
+        color="black",
+        move_time=300,
+    )
+    await public(sent)
+    accepted = await users.press("challenge:accept:1", sent.message(), BOB)
+    await accepted.callback()
+    await public(await users.command("move", ALICE, GENERAL, move="11-15"))
+    await public(await users.command("move", BOB, GENERAL, move="23-19"))
+    assert await bot.stop() == 0
+    fake.guild.locale = "en-US"  # nobody interacts again: the stored French must be used
+    await bot.start()
+
+    def posted(prefix: str) -> RecordedRequest | None:
+        return next(
+            (
+                post
+                for post in fake.requests
+                if post.method == "POST"
+                and post.path == f"/channels/{GENERAL}/messages"
+                and content_of(post).startswith(prefix)
+            ),
+            None,
+        )
+
+    def reminder_opening(code: str) -> str:
+        """The reminder's words up to its deadline (a timestamp Discord shows each reader)."""
+        reminder = _(
+            "{player}, it is your move in game #{id}: half of your time has passed; "
+            "the game is lost on time {deadline}.",
+            player=f"<@{ALICE}>",
+            id=1,
+            deadline="\0",
+        )
+        return render(reminder, code).split("\0")[0]
+
+    reminder = reminder_opening(SERVER)
+    assert reminder != reminder_opening("en")
+    await bot.alive(fake.wait_until(lambda: posted(reminder), timeout=30))
+    replay = said(_("Replay of game #{id}.", id=1), SERVER)
+    posted_replay = await bot.alive(fake.wait_until(lambda: posted(replay), timeout=30))
+    assert posted_replay is not None and "game-1.gif" in posted_replay.files

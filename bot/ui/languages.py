@@ -85,8 +85,9 @@ class Languages:
         self._chosen.pop(guild_id, None)
 
     async def seen(self, interaction: discord.Interaction) -> None:
-        """Store the locales this interaction came with (the service writes only a change)."""
-        self.note(interaction)
+        """Store the locales this interaction came with (the service writes only a change).  It
+        runs after the interaction's answer, so it does not :meth:`note` them again: a newer
+        interaction may have noted newer ones meanwhile."""
         await self.service.remember_locales(
             user_id=interaction.user.id,
             locale=_tag(interaction.locale),
