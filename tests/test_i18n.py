@@ -112,6 +112,12 @@ def test_durations_follow_the_language_and_its_plural_forms() -> None:
     assert render(duration(5 * 3600), "ru") == "5 часов"
     assert render(duration(21 * 60), "uk") == "21 хвилина"
     assert render(duration(3 * 86400), "pl") == "3 dni"
+    assert render(duration(5 * 3600 + 60), "nl") == "5 uur 1 minuut"  # CLDR's short forms
+    assert render(duration(7 * 86400), "pt_BR") == "7 dias"  # a week stays days
+    for code in available():
+        for seconds in (0, 1, 2, 5, 21, 60, 3600, 7200, 86400, 90061, 7 * 86400):
+            words = render(duration(seconds), code)
+            assert "duration" not in words and any(c.isdigit() for c in words), (code, words)
 
 
 def test_numbers_follow_the_language() -> None:

@@ -10,19 +10,22 @@ catalog; any locale without one falls back to it.
 from __future__ import annotations
 
 import io
+import math
 import re
 import string
+from datetime import timedelta
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
+from typing import Literal
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_timedelta
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
-from babel.units import format_unit
 
 from . import text as text_module
 from .text import Kind, Text
@@ -36,11 +39,12 @@ DOMAIN = "messages"
 SOURCE = "en"
 """The language the messages are written in."""
 
-_UNITS = (
-    ("duration-day", 86400),
-    ("duration-hour", 3600),
-    ("duration-minute", 60),
-    ("duration-second", 1),
+Unit = Literal["day", "hour", "minute", "second"]
+_UNITS: tuple[tuple[Unit, int], ...] = (
+    ("day", 86400),
+    ("hour", 3600),
+    ("minute", 60),
+    ("second", 1),
 )
 
 
@@ -204,10 +208,23 @@ def _duration(seconds: int, code: str) -> str:
     for unit, size in _UNITS:
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(format_unit(count, unit, length="long", locale=locale))
+            parts.append(_units(count, unit, size, locale))
     if not parts:
-        return format_unit(0, "duration-second", length="long", locale=locale)
+        return _units(0, "second", 1, locale)
     return " ".join(parts[:2])
+
+
+def _units(count: int, unit: Unit, size: int, locale: Locale) -> str:
+    """``count`` of ``unit`` in words (``3 Tage``, ``5 uur``): Babel's CLDR patterns, held at
+    that unit (an infinite threshold keeps 7 days from becoming "1 week"; ``format_unit`` lacks
+    the long forms of some locales' data, ``format_timedelta`` falls back to them)."""
+    return format_timedelta(
+        timedelta(seconds=count * size),
+        granularity=unit,
+        threshold=math.inf,
+        format="long",
+        locale=locale,
+    )
 
 
 def placeholders(pattern: str) -> frozenset[str]:
