@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
 from e2e_harness import BotProcess, Launch, Users
 from fake_discord import FakeDiscord
+from pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
 from service_harness import Clock, Services, opened
 from store_backends import BACKENDS
 
@@ -52,9 +54,19 @@ async def services(clock: Clock) -> AsyncIterator[Services]:
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+def store_location(request: pytest.FixtureRequest) -> tuple[str, Any]:
+    """Each implementation in turn, with a fresh place for its database (a folder, or a new
+    PostgreSQL database): only the backend's own fixture runs, so the SQLite run starts no
+    server."""
+    name = str(request.param)
+    return name, request.getfixturevalue(BACKENDS[name].location)
+
+
+@pytest.fixture
+async def store(store_location: tuple[str, Any]) -> AsyncIterator[Store]:
     """A fresh store of each implementation in turn (``tests/store_backends.py``)."""
-    opened_store = await BACKENDS[request.param](tmp_path)
+    name, location = store_location
+    opened_store = await BACKENDS[name].open(location)
     yield opened_store
     await opened_store.close()
 

@@ -1,14 +1,16 @@
 """The store implementations the contract tests run against, and records to feed them.
 
-Each backend is a function that opens a fresh, empty, migrated store for one test; a new backend
-(PostgreSQL) is one more entry in :data:`BACKENDS`, and ``tests/test_store_contract.py`` runs
-unchanged against it.
+Each backend names the fixture giving a fresh place for a database and a function that opens an
+empty, migrated store there; a new backend is one more entry in :data:`BACKENDS`, and
+``tests/test_store_contract.py`` runs unchanged against it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.enums import GameStatus, Side
 from bot.store import GameChanges, NewChallenge, NewGame, NewMove, Store, open_store
@@ -18,11 +20,30 @@ from rules.variants import find_variant
 T0 = 1_700_000_000.0
 
 
+@dataclass(frozen=True)
+class Backend:
+    """How to open a fresh store of one implementation."""
+
+    location: str
+    """The fixture that gives a fresh, empty place for the database: ``tmp_path`` (a folder)
+    for SQLite, ``pg_dsn`` (a new database on the session's server, ``tests/pg_fixtures.py``)
+    for PostgreSQL."""
+    open: Callable[[Any], Awaitable[Store]]
+    """Opens (creating and migrating) the store at what that fixture gave."""
+
+
 async def sqlite_store(tmp_path: Path) -> Store:
     return await open_store(tmp_path / "draughts.db")
 
 
-BACKENDS: dict[str, Callable[[Path], Awaitable[Store]]] = {"sqlite": sqlite_store}
+async def postgres_store(dsn: str) -> Store:
+    return await open_store(dsn)
+
+
+BACKENDS: dict[str, Backend] = {
+    "sqlite": Backend("tmp_path", sqlite_store),
+    "postgresql": Backend("pg_dsn", postgres_store),
+}
 
 START_FEN = Game(find_variant("english")).start.fen()
 

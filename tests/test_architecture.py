@@ -50,14 +50,22 @@ BOUNDARIES: dict[str, Boundary] = {
     "bot": Boundary(may_import=frozenset({"rules", "engine", "render"}), forbidden=frozenset()),
 }
 
-_SQL = ("sqlite3", "aiosqlite", "asyncpg")
-_STORE_IMPLEMENTATIONS = (
+_SQLITE = ("sqlite3", "aiosqlite")
+_POSTGRES = ("asyncpg",)
+_SQL = (*_SQLITE, *_POSTGRES)
+_SQLITE_STORE = (
     "bot.store.sqlite",
     "bot.store.sqlite_schema",
     "bot.store.sqlite_guard",
     "bot.store.sqlite_backup",
     "bot.store.sqlite_sql",
 )
+_POSTGRES_STORE = (
+    "bot.store.postgres",
+    "bot.store.postgres_schema",
+    "bot.store.postgres_sql",
+)
+_STORE_IMPLEMENTATIONS = (*_SQLITE_STORE, *_POSTGRES_STORE)
 _ENTRY = ("bot.__main__", "bot.cli", "bot.config")
 
 BOT_ROOMS: dict[str, tuple[str, ...]] = {
@@ -349,16 +357,27 @@ def test_the_service_rooms_import_in_the_documented_order() -> None:
     assert order_problems(ROOT, "bot.service", SERVICE_ORDER) == []
 
 
-def test_only_the_sqlite_store_talks_to_sqlite() -> None:
-    talkers = {
+def _talkers(drivers: tuple[str, ...]) -> set[str]:
+    return {
         found.importer
         for found in all_imports(ROOT, "bot")
-        if found.imported.partition(".")[0] in _SQL
+        if found.imported.partition(".")[0] in drivers
     }
+
+
+def test_only_the_sqlite_store_talks_to_sqlite() -> None:
+    talkers = _talkers(_SQLITE)
     # The store itself (its queries and its row mapping), and its file-level helpers: the checks
     # and lock before start-up, backups.
-    assert talkers <= set(_STORE_IMPLEMENTATIONS) - {"bot.store.sqlite_schema"}
+    assert talkers <= set(_SQLITE_STORE) - {"bot.store.sqlite_schema"}
     assert "bot.store.sqlite" in talkers
+
+
+def test_only_the_postgres_store_talks_to_postgres() -> None:
+    talkers = _talkers(_POSTGRES)
+    # The store and its shared writes; the schema's migrations run on a connection handed in.
+    assert talkers <= set(_POSTGRES_STORE) - {"bot.store.postgres_schema"}
+    assert "bot.store.postgres" in talkers
 
 
 # -- the checks can fail ------------------------------------------------------------------------

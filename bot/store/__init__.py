@@ -40,10 +40,18 @@ from .rows import (
     TakenBackMove,
 )
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""Locations starting with these are PostgreSQL servers; anything else is a SQLite file."""
+
 
 async def open_store(location: str | Path) -> Store:
-    """Open (creating and migrating as needed) the database at ``location``: a SQLite file path,
-    the only backend so far."""
+    """Open (creating and migrating as needed) the database at ``location``: a
+    ``postgresql://`` (or ``postgres://``) URL for a PostgreSQL server, else a SQLite file path.
+    Only the chosen implementation's driver is imported."""
+    if isinstance(location, str) and location.startswith(POSTGRES_SCHEMES):
+        from .postgres import PostgresStore
+
+        return await PostgresStore.open(location)
     from .sqlite import SqliteStore
 
     return await SqliteStore.open(location)

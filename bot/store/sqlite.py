@@ -30,6 +30,15 @@ from .errors import (
     SchemaTooNewError,
     StoreError,
 )
+from .mapping import (
+    DECODE,
+    MOVE_COLUMNS,
+    NEW_CHALLENGE_FIELDS,
+    Row,
+    row_values,
+    select_from,
+    shielded,
+)
 from .rows import (
     ChallengeRow,
     EventRow,
@@ -51,20 +60,13 @@ from .rows import (
 )
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_sql import (
-    DECODE,
-    MOVE_COLUMNS,
-    NEW_CHALLENGE_FIELDS,
     RATING_OF,
-    Row,
     domain_refusal,
     guarded_update,
     insert_event,
     insert_game,
     rate_game,
-    row_values,
     save_keyed,
-    select_from,
-    shielded,
     split_statements,
 )
 
