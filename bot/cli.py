@@ -1,10 +1,12 @@
-"""The command line: ``python -m bot`` runs the bot; ``backup``, ``restore`` and ``healthcheck``
-are the operator's tools; ``--help`` documents the settings and ``--version`` the release.
+"""The command line: ``python -m bot`` runs the bot; ``backup``, ``restore``, ``healthcheck`` and
+``migrate-db`` are the operator's tools; ``--help`` documents the settings and ``--version`` the
+release.
 
 Everything that can be checked without Discord is checked before logging in (settings, the token,
-the database file, the single-bot lock), so a mistake ends in one line saying what to do and an
-exit code, never a traceback from inside a running client.  Exit codes: 0 done (or stopped by a
-signal), 1 failed (the message says why), 2 missing token or bad setting.
+the database file, the single-bot lock, or with ``DATABASE_URL`` a first connection to the
+PostgreSQL server, which also brings its schema up to date), so a mistake ends in one line saying
+what to do and an exit code, never a traceback from inside a running client.  Exit codes: 0 done
+(or stopped by a signal), 1 failed (the message says why), 2 missing token or bad setting.
 """
 
 from __future__ import annotations
@@ -36,10 +38,16 @@ SETTINGS_HELP = f"""\
 commands (without one, the bot runs):
   backup PATH     write a verified copy of the database to PATH (a file, or a folder for a dated
                   name); uses SQLite's online backup, so it is safe while the bot runs
+                  (SQLite only: with DATABASE_URL, back up with pg_dump)
   restore BACKUP  replace the database with a verified copy of BACKUP, keeping the old files as
                   <database>.before-restore-<time>; refused while a bot runs on the database
-  healthcheck     exit 0 if the running bot wrote its heartbeat (<database>-alive) in the last
+                  (SQLite only: with DATABASE_URL, restore with pg_restore)
+  healthcheck     exit 0 if the running bot wrote its heartbeat (HEARTBEAT_PATH) in the last
                   60 seconds (--max-age), else 1 with the reason; for Docker's HEALTHCHECK
+  migrate-db --to postgresql://...
+                  copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL database in
+                  one transaction and verify it (counts per table, a replay of every game,
+                  ratings); --to defaults to DATABASE_URL. Stop the bot first
 
 settings (environment variables, or lines NAME=value in ./.env; the environment wins):
   DISCORD_TOKEN   the bot's token (required to run the bot)
@@ -47,10 +55,20 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
                   (a second one refuses to start). A missing file is a new database; an existing
                   empty (0-byte) or damaged file stops the bot with a message: restore a backup.
                   Before a schema upgrade the bot copies the file to <database>.v<N>-<time>.bak
+  DATABASE_URL    postgresql://user:password@host:port/database (or postgres://...): keep the
+                  games on a PostgreSQL server instead of the SQLite file, for several bot
+                  processes; the schema is created or upgraded at start. The password is never
+                  logged. Unset (the default): SQLite
+  SHARD_COUNT     the total number of Discord shards (default: Discord's recommendation)
+  SHARD_IDS       the shards this process connects for: numbers and ranges, e.g. 0-1 or 0,2
+                  (each below SHARD_COUNT, which it needs; default: all)
+  HEARTBEAT_PATH  the heartbeat file healthcheck reads (default: <database>-alive beside the
+                  SQLite file; with DATABASE_URL, "heartbeat" in DATABASE_PATH's folder, so
+                  ./data/heartbeat). Give each bot process on one machine its own
   DEV_GUILD_ID    optional server id: slash commands are synced there instantly, for development
                   (without it they are synced globally, which Discord may take a while to show)
-  LOG_LEVEL       logging level, e.g. DEBUG, INFO, WARNING (default: INFO); interaction tokens
-                  and DISCORD_TOKEN are never logged
+  LOG_LEVEL       logging level, e.g. DEBUG, INFO, WARNING (default: INFO); interaction tokens,
+                  DISCORD_TOKEN and the database password are never logged
   ENGINE_MOVE_TIME_SECONDS
                   how long the computer thinks per move at level 6 (default: 2)
   ENGINE_WORKERS  engine processes, each thinking for one game at a time (default: one per
@@ -116,6 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=health.DEFAULT_MAX_AGE,
         help="seconds after which the heartbeat is stale (default: %(default)s)",
     )
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy the SQLite database into PostgreSQL and verify the copy",
+        description="Copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL database "
+        "in one transaction, verified before it commits: an interrupted or refused copy leaves "
+        "the target empty, so running it again resumes. Stop the bot first.",
+    )
+    migrate.add_argument(
+        "--to",
+        metavar="URL",
+        help="the target, postgresql://user:password@host/database (default: DATABASE_URL)",
+    )
     catalogs = commands.add_parser(
         "catalogs", help="translators: update the language catalogs, add a language, check them"
     )
@@ -164,8 +194,23 @@ def _fail(message: str) -> int:
     return EXIT_FAILED
 
 
+def _not_on_postgres(settings: Settings, command: str, tool: str) -> int | None:
+    """The refusal of a SQLite-file command when the games live on PostgreSQL, else None."""
+    if not settings.database_url:
+        return None
+    return _fail(
+        f"{command} copies SQLite files, but DATABASE_URL is set, so the games are on the "
+        f"PostgreSQL server {settings.database_shown}: use {tool} there "
+        "(see docs/OPERATIONS.md)"
+    )
+
+
 def backup_command(settings: Settings, requested: Path) -> int:
     from .store.sqlite_backup import backup_target, copy_database
+
+    refused = _not_on_postgres(settings, "backup", "pg_dump")
+    if refused is not None:
+        return refused
 
     target = backup_target(requested, settings.database_path)
     try:
@@ -180,6 +225,9 @@ def backup_command(settings: Settings, requested: Path) -> int:
 def restore_command(settings: Settings, backup: Path) -> int:
     from .store.sqlite_backup import restore
 
+    refused = _not_on_postgres(settings, "restore", "pg_restore (or psql for a plain dump)")
+    if refused is not None:
+        return refused
     try:
         restored = restore(backup, settings.database_path)
     except StoreError as exc:
@@ -193,7 +241,7 @@ def restore_command(settings: Settings, backup: Path) -> int:
 
 
 def healthcheck_command(settings: Settings, max_age: float) -> int:
-    result = health.check(health.heartbeat_path(settings.database_path), max_age)
+    result = health.check(settings.heartbeat_file, max_age)
     (sys.stdout if result.healthy else sys.stderr).write(result.reason + "\n")
     return EXIT_OK if result.healthy else EXIT_FAILED
 
@@ -229,6 +277,8 @@ def _open_database(settings: Settings) -> contextlib.AbstractContextManager[obje
     :class:`StoreError` with the line to show."""
     from .store.sqlite_guard import DatabaseLock, check_database, check_folder, is_file_database
 
+    if settings.database_url:  # a server: no file to check, and several processes may share it
+        return contextlib.nullcontext()
     path = settings.database_path
     if not is_file_database(path):
         return contextlib.nullcontext()
@@ -246,14 +296,50 @@ def _open_database(settings: Settings) -> contextlib.AbstractContextManager[obje
     return lock
 
 
+async def _check_server(settings: Settings) -> None:
+    """Connect to the PostgreSQL server once before logging in to Discord (bringing the schema up
+    to date), so an unreachable server or a refused password ends in one line; also make the
+    heartbeat's folder."""
+    from .store import open_store
+
+    store = await open_store(str(settings.database))
+    await store.close()
+    log.info("database %s reachable, schema up to date", settings.database_shown)
+    folder = settings.heartbeat_file.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        log.warning("cannot make the heartbeat's folder %s: %s", folder, exc.strerror or exc)
+
+
+def migrate_command(settings: Settings, target: str | None) -> int:
+    from .config import redact_url
+    from .migrate_db import migrate_to_postgres
+
+    url = target or settings.database_url
+    if not url:
+        return _fail("say where to copy to: migrate-db --to postgresql://user:password@host/db")
+    if not url.startswith(("postgresql://", "postgres://")):
+        return _fail(f"--to must be a postgresql:// URL, not {redact_url(url)}")
+    try:
+        report = asyncio.run(migrate_to_postgres(settings.database_path, url))
+    except StoreError as exc:
+        return _fail(str(exc))
+    for line in report:
+        print(line)
+    return EXIT_OK
+
+
 def run_bot(settings: Settings) -> int:
     """Check what can be checked offline, then run the bot; the exit code."""
     from .logging_setup import setup_logging
 
-    setup_logging(settings.log_level, secrets=[settings.token])
+    setup_logging(settings.log_level, secrets=settings.secrets())
     log.info("starting draughts-bot %s with %r", package_version(), settings)
     try:
         database = _open_database(settings)
+        if settings.database_url:
+            asyncio.run(_check_server(settings))
     except StoreError as exc:
         log.error("%s", exc)
         return EXIT_FAILED
@@ -304,6 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return restore_command(settings, args.backup)
     if args.command == "healthcheck":
         return healthcheck_command(settings, args.max_age)
+    if args.command == "migrate-db":
+        return migrate_command(settings, args.to)
     if not settings.token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return EXIT_NO_TOKEN

@@ -1,8 +1,9 @@
 """Settings, read once from the environment (and ``.env``, which the entry point loads).
 
 Secrets stay out of ``repr``: a :class:`Settings` printed into a log shows ``DISCORD_TOKEN`` as
-``'***'``.  Time settings exist so that tests can run deadlines, reminders and challenge expiry in
-seconds instead of days.
+``'***'`` and ``DATABASE_URL`` without its password (``postgresql://user:***@host/db``).  Time
+settings exist so that tests can run deadlines, reminders and challenge expiry in seconds instead
+of days.
 """
 
 from __future__ import annotations
@@ -12,8 +13,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from .health import HEARTBEAT_SUFFIX
 
 DEFAULT_DATABASE_PATH = "./data/draughts.db"
+POSTGRES_HEARTBEAT_NAME = "heartbeat"
+"""The heartbeat file's name with ``DATABASE_URL`` and no ``HEARTBEAT_PATH``: in the folder of
+``DATABASE_PATH`` (``./data/heartbeat`` by default, ``/data/heartbeat`` in the Docker image, on its
+writable volume); with SQLite it lies beside the database file, as ``<database>-alive``."""
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class SettingsError(ValueError):
@@ -46,12 +55,99 @@ def _float(env: Mapping[str, str], name: str, default: float, low: float) -> flo
     return value
 
 
+def redact_url(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for logs and messages."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return "<unreadable URL>"
+    if password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def url_secrets(url: str | None) -> tuple[str, ...]:
+    """The password of ``url`` as written and decoded (``%40`` is ``@``), for the log filter."""
+    if not url:
+        return ()
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return ()
+    if not password:
+        return ()
+    return tuple({password, unquote(password)})
+
+
+def _database_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    scheme, sep, _ = raw.partition("://")
+    # Only the scheme is ever quoted back: the rest may hold the password.
+    if not sep or scheme.lower() not in POSTGRES_SCHEMES:
+        shown = scheme if sep else "no scheme"
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database "
+            f"(or postgres://...), not {shown}://...; leave it unset to use SQLite (DATABASE_PATH)"
+        )
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError:
+        raise SettingsError(f"DATABASE_URL is not a readable URL: {redact_url(raw)}") from None
+    if not parts.hostname and "host=" not in parts.query:
+        raise SettingsError("DATABASE_URL names no host: postgresql://user:password@host/database")
+    return raw
+
+
+def _shard_ids(env: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
+    raw = env.get("SHARD_IDS", "").strip()
+    if not raw:
+        return None
+    if count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+    ids: set[int] = set()
+    for item in raw.split(","):
+        part = item.strip()
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise SettingsError(
+                f"SHARD_IDS must be shard numbers or ranges separated by commas (0,1 or 0-3), "
+                f"not {raw!r}"
+            ) from None
+        if first < 0 or last < first:
+            raise SettingsError(f"SHARD_IDS has a bad range {part!r} (write low-high, from 0)")
+        if last >= count:
+            raise SettingsError(
+                f"SHARD_IDS: shard {last} does not exist with SHARD_COUNT={count} "
+                f"(shards are numbered 0 to {count - 1})"
+            )
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything configurable, with the defaults a real server wants."""
 
     token: str = field(default="", repr=False)
     database_path: Path = Path(DEFAULT_DATABASE_PATH)
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the games live on that PostgreSQL server instead of in the SQLite
+    file ``database_path`` (shown in ``repr`` without its password)."""
+    shard_count: int | None = None
+    """``SHARD_COUNT``: the total number of shards (None: Discord's recommendation)."""
+    shard_ids: tuple[int, ...] | None = None
+    """``SHARD_IDS``: the shards this process connects for (None: all of them)."""
+    heartbeat_path: Path | None = None
+    """``HEARTBEAT_PATH``: where the heartbeat is written (None: see :attr:`heartbeat_file`)."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     challenge_expiry: float = 15 * 60
@@ -80,9 +176,15 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
             raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        shard_count = _int(env, "SHARD_COUNT", None, low=1)
+        heartbeat = env.get("HEARTBEAT_PATH", "").strip()
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_url=_database_url(env),
+            shard_count=shard_count,
+            shard_ids=_shard_ids(env, shard_count),
+            heartbeat_path=Path(heartbeat) if heartbeat else None,
             dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
             log_level=level,
             challenge_expiry=_float(env, "CHALLENGE_EXPIRY_SECONDS", 15 * 60, low=1),
@@ -95,10 +197,38 @@ class Settings:
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),
         )
 
+    @property
+    def database(self) -> str | Path:
+        """Where the games live: the PostgreSQL URL, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_shown(self) -> str:
+        """:attr:`database` as logs and messages may show it (no password)."""
+        return redact_url(self.database_url) if self.database_url else str(self.database_path)
+
+    @property
+    def heartbeat_file(self) -> Path:
+        """The heartbeat file: ``HEARTBEAT_PATH``; else ``<database>-alive`` beside a SQLite
+        file, or ``heartbeat`` in ``DATABASE_PATH``'s folder with PostgreSQL."""
+        if self.heartbeat_path is not None:
+            return self.heartbeat_path
+        if self.database_url:
+            return self.database_path.parent / POSTGRES_HEARTBEAT_NAME
+        return self.database_path.with_name(self.database_path.name + HEARTBEAT_SUFFIX)
+
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be written to the log: the token and the database password."""
+        return tuple(s for s in (self.token, *url_secrets(self.database_url)) if s)
+
     def __repr__(self) -> str:
+        def shown(name: str) -> str:
+            value = getattr(self, name)
+            if name == "database_url" and value is not None:
+                return repr(redact_url(value))
+            return repr(value)
+
         fields = ", ".join(
-            f"{name}={getattr(self, name)!r}"
-            for name in self.__dataclass_fields__
-            if name != "token"
+            f"{name}={shown(name)}" for name in self.__dataclass_fields__ if name != "token"
         )
         return f"Settings(token='***', {fields})"

@@ -4,8 +4,9 @@ Why a filter: at ``LOG_LEVEL=DEBUG`` discord.py logs every request URL and every
 Interaction callbacks and follow-ups are addressed by the interaction's token
 (``/interactions/{id}/{token}/callback``, ``/webhooks/{app}/{token}``) and gateway events carry
 it as ``"token"``: anyone who reads the log could answer as the bot for fifteen minutes.  The
-filter renders each record (message, arguments, traceback) once and replaces those tokens, and the
-bot's own ``DISCORD_TOKEN`` wherever it appears, before any handler writes it.
+filter renders each record (message, arguments, traceback) once and replaces those tokens, the
+bot's own ``DISCORD_TOKEN`` and the password of ``DATABASE_URL`` wherever they appear, and the
+password of any ``postgresql://user:password@`` address, before any handler writes it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ _PATTERNS = (
     re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?'\"]+"),
     # "token": "..." in JSON and 'token': '...' in a logged dict
     re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]*"""),
+    # postgresql://user:<password>@host (a driver's message, a setting quoted back), unless
+    # already masked as user:***@host
+    re.compile(r"(postgres(?:ql)?://[^:/@\s]*:)(?!\*\*\*@)[^@\s]+(?=@)", re.IGNORECASE),
 )
 
 

@@ -1,25 +1,103 @@
-"""Shared fixtures: the game service on a real file with a hand-moved clock (see
-``tests/service_harness.py``), and for the end-to-end tests a fake Discord on loopback with the
-bot launched against it (see ``tests/e2e_harness.py``)."""
+"""Shared fixtures: the game service on a real database of each store implementation in turn,
+with a hand-moved clock (see ``tests/service_harness.py``), and for the end-to-end tests a fake
+Discord on loopback with the bot launched against it (see ``tests/e2e_harness.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
-from e2e_harness import BotProcess, Launch, Users
+from e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
 from fake_discord import FakeDiscord
 from pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
-from service_harness import Clock, Services, opened
+from pg_server import PostgresServer
+from service_harness import Clock, Database, Databases, Services, opened
 from store_backends import BACKENDS
 
 from bot.service import GameService
 from bot.store import Store
 
 # -- the game service -------------------------------------------------------------------------
+
+SQLITE_ONLY = "sqlite_only"
+"""``@pytest.mark.sqlite_only(reason="...")``: a test of the service fixtures that is about the
+SQLite file itself (read with sqlite3, backed up, migrated from an old SQLite schema) runs on
+SQLite alone instead of on every backend."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--e2e-database",
+        choices=sorted(BACKENDS),
+        default=None,
+        help=f"the database the end-to-end tests' bot runs on (default: ${E2E_DATABASE}, else "
+        "sqlite); postgresql gives each test a fresh database on the session's server",
+    )
+
+
+def e2e_backend(config: pytest.Config) -> str:
+    """``sqlite`` or ``postgresql``: the option, else ``E2E_DATABASE``, else SQLite."""
+    chosen = config.getoption("--e2e-database") or os.environ.get(E2E_DATABASE) or "sqlite"
+    if chosen not in BACKENDS:
+        raise pytest.UsageError(f"{E2E_DATABASE}={chosen}: expected one of {sorted(BACKENDS)}")
+    return str(chosen)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{SQLITE_ONLY}(reason): about the SQLite file itself: a service test runs on SQLite "
+        f"only, an end-to-end test is left out when {E2E_DATABASE}=postgresql",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"end-to-end database: {e2e_backend(config)}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, the end-to-end tests about SQLite files (each marked with its reason) are
+    left out: they are not checks PostgreSQL skips but checks of something it does not have,
+    and they run on SQLite."""
+    if e2e_backend(config) != "postgresql":
+        return
+    kept, left_out = [], []
+    for item in items:
+        marker = item.get_closest_marker(SQLITE_ONLY)
+        if marker is not None and item.get_closest_marker("e2e") is not None:
+            reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
+            if not reason:
+                raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason")
+            left_out.append(item)
+        else:
+            kept.append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test using the ``backend`` fixture (through ``service``, ``services``,
+    ``database`` or ``databases``) runs once per store implementation, unless marked
+    ``sqlite_only`` (with its reason)."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker(SQLITE_ONLY)
+    if marker is not None and not (marker.kwargs.get("reason") or marker.args):
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: sqlite_only needs a reason")
+    names = ["sqlite"] if marker is not None else sorted(BACKENDS)
+    metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store implementation of this run of the test (parametrised by
+    ``pytest_generate_tests``): ``sqlite`` or ``postgresql``."""
+    return str(request.param)
 
 
 @pytest.fixture
@@ -30,21 +108,50 @@ def clock() -> Clock:
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    """The test's database file; reopening a service on it is a restart."""
+    """A SQLite database file, for tests about the file itself (not parametrised: a test using
+    it runs on SQLite only). Every other test takes ``database``."""
     return tmp_path / "draughts.db"
 
 
 @pytest.fixture
-async def service(db_path: Path, clock: Clock) -> AsyncIterator[GameService]:
-    """A service on ``db_path``, closed after the test."""
-    async with opened(db_path, clock) as svc:
+def database_server(backend: str, request: pytest.FixtureRequest) -> PostgresServer | None:
+    """The session's PostgreSQL server when the backend needs one (only then is it started)."""
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("pg_server")
+        return server
+    return None
+
+
+@pytest.fixture
+async def databases(
+    backend: str, tmp_path: Path, database_server: PostgresServer | None
+) -> AsyncIterator[Databases]:
+    """``await databases.new(name)``: more fresh databases of the test's backend."""
+    made = Databases(backend, tmp_path, database_server)
+    yield made
+    await made.drop_all()
+
+
+@pytest.fixture
+async def database(databases: Databases) -> Database:
+    """The test's database (a SQLite file or a PostgreSQL DSN); reopening a service on it is a
+    restart."""
+    return await databases.new()
+
+
+@pytest.fixture
+async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
+    """A service on ``database``, closed after the test."""
+    async with opened(database, clock) as svc:
         yield svc
 
 
 @pytest.fixture
-async def services(clock: Clock) -> AsyncIterator[Services]:
-    """For tests that close and reopen services themselves: ``await services.open(path)``;
-    anything left open is closed at the end."""
+async def services(clock: Clock, databases: Databases) -> AsyncIterator[Services]:
+    """For tests that close and reopen services themselves: ``await services.open(database)``;
+    anything left open is closed at the end. Parametrised over the backends like ``service``
+    (the test takes ``database`` or ``databases`` for where to open them), and closed before
+    those databases are dropped."""
     opener = Services(clock)
     yield opener
     await opener.close_all()
@@ -72,6 +179,28 @@ async def store(store_location: tuple[str, Any]) -> AsyncIterator[Store]:
 
 
 # -- end to end -------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def e2e_database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """With the end-to-end suite on PostgreSQL, an end-to-end test's bot processes (every
+    :class:`BotProcess` in its ``tmp_path``) run on a fresh database of the session's server,
+    dropped after the test; ``None`` (the SQLite file in ``tmp_path``) otherwise."""
+    if (
+        request.node.get_closest_marker("e2e") is None
+        or e2e_backend(request.config) != "postgresql"
+    ):
+        yield None
+        return
+    tmp_path: Path = request.getfixturevalue("tmp_path")
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    name = run_sync(server.create_database("e2e"))
+    DATABASE_URLS[tmp_path] = server.dsn_for(name)
+    try:
+        yield DATABASE_URLS[tmp_path]
+    finally:
+        del DATABASE_URLS[tmp_path]
+        run_sync(server.drop_database(name))
 
 
 @pytest.fixture

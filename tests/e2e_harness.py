@@ -14,23 +14,35 @@ when Discord could not deliver them; :func:`component`, :func:`select_options` a
 :func:`select_values` read menus. Attachments: :func:`attachments_of` (filename, alt text, bytes)
 and :func:`images_without_alt_text`. DMs: ``fake.dms_to(user)``, :func:`dm_number`,
 ``fake.block_dms(user)``.
+
+The database: a SQLite file in the test's folder, or, when the suite runs against PostgreSQL
+(``E2E_DATABASE=postgresql`` or ``pytest --e2e-database=postgresql``), a fresh database on the
+session's PostgreSQL server for each test (``DATABASE_URL``; conftest's ``e2e_database`` fixture
+registers it in :data:`DATABASE_URLS`).  ``bot.database`` is either; :func:`db_rows`,
+:func:`db_dicts` and :func:`db_run` read and write it through a connection of their own, with
+``?`` placeholders on both.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import itertools
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
 import pytest
 from fake_discord import (
     EPHEMERAL,
@@ -61,6 +73,70 @@ OFFTOPIC = "1100000000000000203"
 STRING, INTEGER, BOOLEAN, USER, CHANNEL = 3, 4, 5, 6, 7
 
 
+E2E_DATABASE = "E2E_DATABASE"
+"""The environment variable choosing the e2e suite's database: ``sqlite`` (the default) or
+``postgresql``."""
+
+DATABASE_URLS: dict[Path, str] = {}
+"""The PostgreSQL database of each test folder, when the suite runs against PostgreSQL: every
+:class:`BotProcess` working in that folder gets it as ``DATABASE_URL`` (one database per test,
+shared by its bot processes as they share the SQLite file)."""
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` to its end on an event loop of its own in another thread: for sync
+    helpers (``poll`` predicates, sync fixtures) while the test's loop runs the fake Discord."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _numbered(sql: str) -> str:
+    numbers = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+
+
+def db_dicts(database: Path | str, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    """Rows (column name to value) of ``sql`` from the bot's database, SQLite file or
+    PostgreSQL, through a connection of the test's own: what is committed."""
+    values = tuple(params)
+    if isinstance(database, str):
+
+        async def fetch() -> list[dict[str, Any]]:
+            conn = await asyncpg.connect(database)
+            try:
+                return [dict(row) for row in await conn.fetch(_numbered(sql), *values)]
+            finally:
+                await conn.close()
+
+        return run_sync(fetch())
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.row_factory = sqlite3.Row
+        return [dict(row) for row in db.execute(sql, values).fetchall()]
+
+
+def db_rows(database: Path | str, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    """:func:`db_dicts` as tuples."""
+    return [tuple(row.values()) for row in db_dicts(database, sql, params)]
+
+
+def db_run(database: Path | str, sql: str, params: Iterable[Any] = ()) -> None:
+    """One statement, committed, in the bot's database (what a crash or an older run left)."""
+    values = tuple(params)
+    if isinstance(database, str):
+
+        async def run() -> None:
+            conn = await asyncpg.connect(database)
+            try:
+                await conn.execute(_numbered(sql), *values)
+            finally:
+                await conn.close()
+
+        run_sync(run())
+        return
+    with contextlib.closing(sqlite3.connect(database)) as db, db:
+        db.execute(sql, values)
+
+
 async def poll(predicate: Callable[[], Any], timeout: float) -> Any:
     """Wait until ``predicate()`` is truthy, checking every 50 ms: for what the bot writes to its
     log, which wakes no waiter of the fake's (that only re-checks on requests it receives)."""
@@ -73,23 +149,39 @@ async def poll(predicate: Callable[[], Any], timeout: float) -> Any:
 
 
 class BotProcess:
-    """The bot as a separate process, with a log file and one database that outlives restarts."""
+    """The bot as a separate process, with a log file and one database that outlives restarts:
+    ``workdir/draughts.db``, or the PostgreSQL database :data:`DATABASE_URLS` gives the folder
+    (``database_url`` overrides)."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path, **settings: str) -> None:
+    def __init__(
+        self, fake: FakeDiscord, workdir: Path, database_url: str | None = None, **settings: str
+    ) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.database = workdir / "draughts.db"
+        self.database_file = workdir / "draughts.db"
+        self.database_url = database_url or DATABASE_URLS.get(workdir)
+        self.database: Path | str = self.database_url or self.database_file
+        """Where the bot keeps its data: the SQLite file, or the PostgreSQL DSN."""
+        self.heartbeat = (
+            workdir / "heartbeat" if self.database_url else Path(f"{self.database_file}-alive")
+        )
+        """The heartbeat file (``bot.config``: beside the SQLite file, or in its folder with
+        ``DATABASE_URL``)."""
         self.log_path = workdir / "bot.log"
         self.settings = settings
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("DISCORD_") and k != "DATABASE_URL"
+        }
         env.update(
             {
                 "DISCORD_TOKEN": "test-token",
-                "DATABASE_PATH": str(self.database),
+                "DATABASE_PATH": str(self.database_file),
                 "DEV_GUILD_ID": self.fake.guild.id,
                 "LOG_LEVEL": "INFO",
                 "SCHEDULER_INTERVAL_SECONDS": "0.2",
@@ -97,6 +189,8 @@ class BotProcess:
                 "PYTHONUNBUFFERED": "1",
             }
         )
+        if self.database_url is not None:
+            env["DATABASE_URL"] = self.database_url
         env.update(self.settings)
         return env
 

@@ -1,10 +1,14 @@
 """The one harness of the game-service tests (``test_service*.py``): who plays, where, when, and
 the helpers that start games and check that a refusal changed nothing.
 
-The service runs on a real SQLite file with a clock the tests move by hand (:class:`Clock`), a
-seeded random source and a seeded :class:`~bot.service.computer.RandomComputer`, so every
-deadline is an exact number and every "random" choice repeats.  The fixtures built on it
-(``clock``, ``db_path``, ``service``, ``services``) are in ``tests/conftest.py``.
+The service runs on a real database of each store implementation in turn (a SQLite file, or a
+fresh database on the session's PostgreSQL server: :class:`Databases`, :data:`Database`) with a
+clock the tests move by hand (:class:`Clock`), a seeded random source and a seeded
+:class:`~bot.service.computer.RandomComputer`, so every deadline is an exact number and every
+"random" choice repeats.  The fixtures built on it (``clock``, ``backend``, ``databases``,
+``database``, ``service``, ``services``, and the SQLite-only ``db_path``) are in
+``tests/conftest.py``; a test about the SQLite file itself is marked
+``@pytest.mark.sqlite_only(reason=...)`` and runs once, on SQLite.
 
 Imported as a plain module (``from service_harness import ...``): pytest puts this directory on
 ``sys.path`` because ``tests/`` is not a package.
@@ -13,12 +17,17 @@ Imported as a plain module (``from service_harness import ...``): pytest puts th
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+
+import asyncpg
+from pg_server import PostgresServer
 
 from bot.results import ActionResult, GameView, Player
 from bot.service import GameService
@@ -65,7 +74,86 @@ class Clock:
         return self.now
 
 
-async def open_service(path: Path, clock: Clock, seed: int = 1, **options: Any) -> GameService:
+Database = Path | str
+"""Where a service's data lives: a SQLite file, or a PostgreSQL DSN (``postgresql://...``);
+``GameService.open`` takes either."""
+
+
+def is_postgres(location: Database) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+class Databases:
+    """Fresh, empty databases of one backend for one test: files in its ``tmp_path`` for SQLite,
+    new databases on the session's server for PostgreSQL (dropped by :meth:`drop_all`)."""
+
+    def __init__(self, backend: str, folder: Path, server: PostgresServer | None) -> None:
+        if (backend == "postgresql") != (server is not None):
+            raise ValueError(f"backend {backend!r} with server {server!r}")
+        self.backend = backend
+        self.folder = folder
+        self.server = server
+        self._created: list[str] = []
+
+    async def new(self, name: str = "draughts") -> Database:
+        """A new empty database (``name`` names the SQLite file; each call is a new one)."""
+        if self.server is None:
+            path = self.folder / f"{name}.db"
+            if path.exists():
+                raise ValueError(f"{path} was handed out already")
+            return path
+        created = await self.server.create_database(re.sub(r"\W", "_", name))
+        self._created.append(created)
+        return self.server.dsn_for(created)
+
+    async def drop_all(self) -> None:
+        if self.server is not None:
+            for name in self._created:
+                await self.server.drop_database(name)
+
+
+def location_of(service: GameService) -> Database:
+    """Where ``service``'s store keeps its data."""
+    store: Any = service.store
+    return str(store.dsn) if hasattr(store, "dsn") else Path(store.path)
+
+
+async def query(
+    location: Database | GameService, sql: str, params: tuple[Any, ...] = ()
+) -> list[tuple[Any, ...]]:
+    """Rows through a separate connection of their own (plain ``sqlite3``, or a new asyncpg
+    connection): what is really committed, not what the service's connection or caches say.
+    ``sql`` uses ``?`` placeholders on both backends."""
+    if isinstance(location, GameService):
+        location = location_of(location)
+    if not is_postgres(location):
+        return read_db(Path(location), sql, params)
+    numbers = itertools.count(1)
+    sql = re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+    conn = await asyncpg.connect(str(location))
+    try:
+        return [tuple(row) for row in await conn.fetch(sql, *params)]
+    finally:
+        await conn.close()
+
+
+async def execute(location: Database, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """One statement committed through a separate connection (``?`` placeholders): what a crash
+    or an older version could have left in the database."""
+    if not is_postgres(location):
+        with contextlib.closing(sqlite3.connect(location)) as db, db:
+            db.execute(sql, params)
+        return
+    numbers = itertools.count(1)
+    sql = re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+    conn = await asyncpg.connect(str(location))
+    try:
+        await conn.execute(sql, *params)
+    finally:
+        await conn.close()
+
+
+async def open_service(path: Database, clock: Clock, seed: int = 1, **options: Any) -> GameService:
     """A service on ``path`` whose randomness (colours, ballots, the computer's moves) repeats
     with ``seed``; ``options`` override ``GameService``'s (``computer=`` for a crashing one)."""
     options.setdefault("computer", RandomComputer(seed=seed))
@@ -85,7 +173,7 @@ async def open_service(path: Path, clock: Clock, seed: int = 1, **options: Any) 
 
 
 @asynccontextmanager
-async def opened(path: Path, clock: Clock, **options: Any) -> AsyncIterator[GameService]:
+async def opened(path: Database, clock: Clock, **options: Any) -> AsyncIterator[GameService]:
     """``open_service`` for one ``async with`` block: leaving it is a restart's first half."""
     service = await open_service(path, clock, **options)
     try:
@@ -103,7 +191,7 @@ class Services:
         self.clock = clock
         self._opened: list[GameService] = []
 
-    async def open(self, path: Path, seed: int = 1, **options: Any) -> GameService:
+    async def open(self, path: Database, seed: int = 1, **options: Any) -> GameService:
         """:func:`open_service` on ``path`` with the test's clock."""
         service = await open_service(path, self.clock, seed, **options)
         self._opened.append(service)
@@ -211,9 +299,9 @@ def read_db(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[An
         db.close()
 
 
-def count_rows(service: GameService, table: str, where: str = "1") -> int:
-    """Rows in ``table`` (matching ``where``), read through :func:`read_db`."""
-    return int(read_db(service.store.path, f"SELECT count(*) FROM {table} WHERE {where}")[0][0])
+async def count_rows(service: GameService, table: str, where: str = "true") -> int:
+    """Rows in ``table`` (matching ``where``), read through :func:`query`."""
+    return int((await query(service, f"SELECT count(*) FROM {table} WHERE {where}"))[0][0])
 
 
 class CrashingComputer:

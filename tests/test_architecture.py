@@ -59,11 +59,13 @@ _SQLITE_STORE = (
     "bot.store.sqlite_guard",
     "bot.store.sqlite_backup",
     "bot.store.sqlite_sql",
+    "bot.store.migrate",  # migrate-db: reads SQLite, writes PostgreSQL
 )
 _POSTGRES_STORE = (
     "bot.store.postgres",
     "bot.store.postgres_schema",
     "bot.store.postgres_sql",
+    "bot.store.migrate",
 )
 _STORE_IMPLEMENTATIONS = (*_SQLITE_STORE, *_POSTGRES_STORE)
 _ENTRY = ("bot.__main__", "bot.cli", "bot.config")

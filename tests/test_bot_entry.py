@@ -95,3 +95,72 @@ def test_operator_commands_need_no_token(tmp_path: Path) -> None:
     result = _run(["healthcheck"], tmp_path, None, DATABASE_PATH=database)
     assert result.returncode == 1
     assert result.stderr.startswith("no heartbeat at") and result.stderr.count("\n") == 1
+
+
+PG_PASSWORD = "n0t-in-any-log"
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_help_lists_the_postgresql_and_shard_settings(tmp_path: Path) -> None:
+    result = _run(["--help"], tmp_path, None)
+    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "HEARTBEAT_PATH", "migrate-db"):
+        assert name in result.stdout
+    assert "pg_dump" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "tool"), [(["backup", "copy.db"], "pg_dump"), (["restore", "copy.db"], "pg_restore")]
+)
+def test_backup_and_restore_refuse_a_postgresql_database(
+    tmp_path: Path, args: list[str], tool: str
+) -> None:
+    url = f"postgresql://bot:{PG_PASSWORD}@127.0.0.1:{_closed_port()}/draughts"
+    result = _run(args, tmp_path, None, DATABASE_URL=url)
+    assert result.returncode == 1
+    assert tool in result.stderr and "DATABASE_URL" in result.stderr
+    assert "postgresql://bot:***@127.0.0.1" in result.stderr
+    assert PG_PASSWORD not in result.stderr + result.stdout
+    assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_a_bad_database_url_exits_2_without_its_password(tmp_path: Path) -> None:
+    result = _run([], tmp_path, "token", DATABASE_URL=f"mysql://bot:{PG_PASSWORD}@host/db")
+    assert result.returncode == 2
+    assert "DATABASE_URL" in result.stderr and PG_PASSWORD not in result.stderr
+
+
+def test_an_unreachable_postgresql_server_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    """Before logging in to Discord (the token is never used), without a traceback or the
+    password, with exit code 1."""
+    url = f"postgresql://bot:{PG_PASSWORD}@127.0.0.1:{_closed_port()}/draughts"
+    result = _run([], tmp_path, "not.a.real.token", DATABASE_URL=url, LOG_LEVEL="DEBUG")
+    assert result.returncode == 1, result.stderr
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
+    assert len(errors) == 1, result.stderr
+    assert "cannot open the database postgresql://bot:***@127.0.0.1" in errors[0]
+    assert "Traceback" not in result.stderr
+    assert PG_PASSWORD not in result.stderr + result.stdout
+    assert "database_url='postgresql://bot:***@127.0.0.1" in result.stderr  # the settings line
+    # No SQLite file, lock or heartbeat was made for a PostgreSQL start.
+    assert not (tmp_path / "data" / "draughts.db").exists()
+    assert not (tmp_path / "data" / "draughts.db-lock").exists()
+
+
+def test_healthcheck_with_postgresql_reads_the_heartbeat_in_the_data_folder(
+    tmp_path: Path,
+) -> None:
+    url = f"postgresql://bot:{PG_PASSWORD}@127.0.0.1:{_closed_port()}/draughts"
+    result = _run(["healthcheck"], tmp_path, None, DATABASE_URL=url)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"no heartbeat at {Path('data/heartbeat')}")
+    (tmp_path / "beat").write_text(f"{__import__('time').time():.3f} 1\n")
+    result = _run(["healthcheck"], tmp_path, None, DATABASE_URL=url, HEARTBEAT_PATH="beat")
+    assert result.returncode == 0, result.stderr

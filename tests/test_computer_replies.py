@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -24,6 +23,7 @@ from service_harness import (
     OTHER_CHANNEL,
     Background,
     Clock,
+    Database,
     challenge,
     opened,
     replied,
@@ -80,9 +80,9 @@ class HeldComputer:
         self.go.set()
 
 
-async def test_nothing_a_player_asks_waits_for_the_search(db_path: Path, clock: Clock) -> None:
+async def test_nothing_a_player_asks_waits_for_the_search(database: Database, clock: Clock) -> None:
     held = HeldComputer()
-    async with opened(db_path, clock, computer=held) as svc:
+    async with opened(database, clock, computer=held) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
         moved = await finished(svc.move(ALICE.id, "11-15", channel_id=CHANNEL))
@@ -106,12 +106,14 @@ async def test_nothing_a_player_asks_waits_for_the_search(db_path: Path, clock: 
     assert held.searches == [1]
 
 
-async def test_a_search_made_stale_by_a_draw_offer_is_dropped(db_path: Path, clock: Clock) -> None:
+async def test_a_search_made_stale_by_a_draw_offer_is_dropped(
+    database: Database, clock: Clock
+) -> None:
     """Alice offers a draw while the computer thinks about its move: the move it found in the
     position without the offer is not played; it looks again and answers the offer (declining
     by moving)."""
     held = HeldComputer()
-    async with opened(db_path, clock, computer=held) as svc:
+    async with opened(database, clock, computer=held) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)
@@ -129,10 +131,10 @@ async def test_a_search_made_stale_by_a_draw_offer_is_dropped(db_path: Path, clo
 
 
 async def test_a_takeback_during_the_search_leaves_nothing_to_reply(
-    db_path: Path, clock: Clock
+    database: Database, clock: Clock
 ) -> None:
     held = HeldComputer()
-    async with opened(db_path, clock, computer=held) as svc:
+    async with opened(database, clock, computer=held) as svc:
         shown = Background(svc)
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
@@ -148,10 +150,10 @@ async def test_a_takeback_during_the_search_leaves_nothing_to_reply(
 
 
 async def test_a_shutdown_stops_the_search_and_the_restart_replies(
-    db_path: Path, clock: Clock
+    database: Database, clock: Clock
 ) -> None:
     held = HeldComputer()
-    async with opened(db_path, clock, computer=held) as svc:
+    async with opened(database, clock, computer=held) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)
@@ -159,7 +161,7 @@ async def test_a_shutdown_stops_the_search_and_the_restart_replies(
         await finished(svc.stop_thinking())  # the search is cancelled, not waited for
         assert await svc.computer_reply(view.id) is None
         await finished(svc.settle())
-    async with opened(db_path, clock) as again:
+    async with opened(database, clock) as again:
         shown = Background(again)
         assert await again.resume_computer_games() == 1
         (reply,) = await shown.settle()
@@ -168,11 +170,11 @@ async def test_a_shutdown_stops_the_search_and_the_restart_replies(
 
 
 async def test_the_computers_opening_is_made_once_when_the_scheduler_races_the_start(
-    db_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    database: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A scheduler check right after a computer-first game is stored wakes the same thinking
     task the start claims: one opening move, shown once, by the start's caller."""
-    async with opened(db_path, clock) as svc:
+    async with opened(database, clock) as svc:
         shown = Background(svc)
         original = svc.store.start_game
 
@@ -195,7 +197,7 @@ async def test_the_computers_opening_is_made_once_when_the_scheduler_races_the_s
         assert moved.game is not None and moved.game.ply == 2
 
 
-async def test_a_failed_opening_is_made_by_the_scheduler(db_path: Path, clock: Clock) -> None:
+async def test_a_failed_opening_is_made_by_the_scheduler(database: Database, clock: Clock) -> None:
     class FailsOnce(RandomComputer):
         calls = 0
 
@@ -205,7 +207,7 @@ async def test_a_failed_opening_is_made_by_the_scheduler(db_path: Path, clock: C
                 raise RuntimeError("engine crashed")
             return await super().choose_move(game, level)
 
-    async with opened(db_path, clock, computer=FailsOnce(seed=3)) as svc:
+    async with opened(database, clock, computer=FailsOnce(seed=3)) as svc:
         shown = Background(svc)
         started = await challenge(svc, opponent=BOT, color="white")
         assert started.game is not None and started.game.ply == 0 and started.moves == ()
@@ -217,13 +219,13 @@ async def test_a_failed_opening_is_made_by_the_scheduler(db_path: Path, clock: C
 
 
 async def test_an_accepted_draw_ends_the_game_only_if_nothing_changed(
-    db_path: Path, clock: Clock
+    database: Database, clock: Clock
 ) -> None:
     """The computer accepts an offer made on Alice's turn; Alice moves while it thinks (which
     withdraws nothing, but changes the game): it judges again, and accepts the offer as it
     stands now."""
     held = HeldComputer(accept_draws=True)
-    async with opened(db_path, clock, computer=held) as svc:
+    async with opened(database, clock, computer=held) as svc:
         view = (await challenge(svc, opponent=BOT, color="white")).game  # the computer opens
         assert view is not None
         await held.release()

@@ -9,7 +9,6 @@ process is killed while the answer is still on its way).
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from e2e_harness import (
     channel_posts,
     content_of,
     custom_ids,
+    db_rows,
     embed_of,
     footer_parts,
     game_id_of,
@@ -40,15 +40,12 @@ pytestmark = pytest.mark.e2e
 ANSWER = r"/interactions/\d+/[^/]+/callback"
 
 
-def stored_plies(database: Path, game_id: int) -> int:
-    with sqlite3.connect(database) as db:
-        return int(db.execute("SELECT ply FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+def stored_plies(database: Path | str, game_id: int) -> int:
+    return int(db_rows(database, "SELECT ply FROM games WHERE id = ?", (game_id,))[0][0])
 
 
-def owed(database: Path) -> int:
-    with sqlite3.connect(database) as db:
-        rows = db.execute("SELECT count(*) FROM outbox WHERE delivered_at IS NULL")
-        return int(rows.fetchone()[0])
+def owed(database: Path | str) -> int:
+    return int(db_rows(database, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL")[0][0])
 
 
 async def accepted(users: Users) -> Sent:
@@ -145,8 +142,7 @@ async def test_a_refused_answer_tells_the_player_it_went_through(
     assert refused.hits == 1
     assert is_ephemeral(told), told.json
     assert content_of(told).startswith("Done, but Discord refused my message"), told.json
-    with sqlite3.connect(bot.database) as db:
-        (game_id,) = db.execute("SELECT id FROM games WHERE status = 'running'").fetchone()
+    [(game_id,)] = db_rows(bot.database, "SELECT id FROM games WHERE status = 'running'")
     [post] = await bot.alive(fake.wait_until(lambda: board_posts(fake, game_id), timeout=15))
     assert headline_of(post["embeds"][0]) == "New game."  # type: ignore[index]
     assert to_move_in(post) == ALICE

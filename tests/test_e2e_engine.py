@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from e2e_harness import (
     Sent,
     channel_posts,
     content_of,
+    db_rows,
     embed_of,
     game_id_of,
     headline_of,
@@ -60,11 +60,8 @@ def headline(request: RecordedRequest) -> str:
     return headline_of(embed_of(request)) or ""
 
 
-def stored_plies(database: Path, game_id: int) -> int:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return int(
-            db.execute("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0]
-        )
+def stored_plies(database: Path | str, game_id: int) -> int:
+    return int(db_rows(database, "SELECT count(*) FROM moves WHERE game_id = ?", (game_id,))[0][0])
 
 
 async def test_every_level_plays_legal_moves(launch: Launch, fake: FakeDiscord) -> None:

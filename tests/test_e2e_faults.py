@@ -15,10 +15,8 @@ fake holds, answer or post, that shows a given ply's board (its image is
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import re
-import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
@@ -36,6 +34,9 @@ from e2e_harness import (
     channel_posts,
     content_of,
     custom_ids,
+    db_dicts,
+    db_rows,
+    db_run,
     embed_of,
     field,
     game_id_of,
@@ -107,25 +108,20 @@ def replays(fake: FakeDiscord, channel: str, game_id: int) -> list[dict[str, Any
     return messages_with(fake, channel, f"game-{game_id}.gif")
 
 
-def game_row(database: Path, game_id: int) -> sqlite3.Row:
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        db.row_factory = sqlite3.Row
-        row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-    assert row is not None
+def game_row(database: Path | str, game_id: int) -> dict[str, Any]:
+    [row] = db_dicts(database, "SELECT * FROM games WHERE id = ?", (game_id,))
     return row
 
 
-def stored_moves(database: Path, game_id: int) -> list[str]:
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        rows = db.execute("SELECT pdn FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [str(r[0]) for r in rows.fetchall()]
+def stored_moves(database: Path | str, game_id: int) -> list[str]:
+    rows = db_rows(database, "SELECT pdn FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+    return [str(r[0]) for r in rows]
 
 
-def heard_at(database: Path) -> str | None:
+def heard_at(database: Path | str) -> str | None:
     """The ``meta`` record of the bot's last scheduler check that could hear players."""
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        row = db.execute("SELECT value FROM meta WHERE key = 'heard_at'").fetchone()
-    return None if row is None else str(row[0])
+    rows = db_rows(database, "SELECT value FROM meta WHERE key = 'heard_at'")
+    return None if not rows else str(rows[0][0])
 
 
 async def hearing(bot: BotProcess) -> None:
@@ -328,7 +324,7 @@ BURST = 30
 BURST_CHANNELS = [f"11000000000000004{n:02d}" for n in range(BURST)]
 
 
-async def timed_out_games(fake: FakeDiscord, database: Path) -> dict[int, str]:
+async def timed_out_games(fake: FakeDiscord, database: Path | str) -> dict[int, str]:
     """``BURST`` games between people, one per channel, each with a move by each player (so
     running out of time loses the game rather than aborting it), announced as it happened, and
     all past their deadline: the bot times them all out in its first check.  Their ids, with
@@ -356,10 +352,9 @@ async def timed_out_games(fake: FakeDiscord, database: Path) -> dict[int, str]:
             games[started.game.id] = channel
     finally:
         await service.close()
-    with contextlib.closing(sqlite3.connect(database)) as db, db:
-        now = time.time()
-        db.execute("UPDATE games SET deadline = ?, remind_at = NULL", (now - 1,))
-        db.execute("UPDATE outbox SET delivered_at = ?", (now,))  # shown when they happened
+    now = time.time()
+    db_run(database, "UPDATE games SET deadline = ?, remind_at = NULL", (now - 1,))
+    db_run(database, "UPDATE outbox SET delivered_at = ?", (now,))  # shown when they happened
     return games
 
 
@@ -369,7 +364,7 @@ async def test_sigterm_in_a_burst_of_timeouts_announces_each_exactly_once(
     """Thirty games time out in one check and their posts are slow (0.3 s each): SIGTERM
     lands mid-burst, with a post on its way.  After the restart each game's end is shown once:
     none lost, and the interrupted one not twice (its repost carries the same nonce)."""
-    games = await timed_out_games(fake, tmp_path / "draughts.db")
+    games = await timed_out_games(fake, BotProcess(fake, tmp_path).database)
     fake.inject("POST", POSTS, 0, delay=0.3, times=-1)  # a slow Discord: the burst takes a while
 
     def announced() -> dict[int, int]:
@@ -453,14 +448,17 @@ async def test_a_restart_after_two_hours_extends_the_clock_instead_of_timing_out
     game_id = await people_game(users, move_time=3600)
     await answered(users, ALICE, "11-15")  # Bob to move, with an hour
     assert await bot.stop() == 0
-    with contextlib.closing(sqlite3.connect(bot.database)) as db, db:
-        (heard,) = db.execute("SELECT value FROM meta WHERE key = 'heard_at'").fetchone()
-        db.execute("UPDATE meta SET value = ? WHERE key = 'heard_at'", (repr(float(heard) - 7200),))
-        db.execute(
-            "UPDATE games SET deadline = deadline - 7200, remind_at = remind_at - 7200"
-            " WHERE id = ?",
-            (game_id,),
-        )
+    [(heard,)] = db_rows(bot.database, "SELECT value FROM meta WHERE key = 'heard_at'")
+    db_run(
+        bot.database,
+        "UPDATE meta SET value = ? WHERE key = 'heard_at'",
+        (repr(float(heard) - 7200),),
+    )
+    db_run(
+        bot.database,
+        "UPDATE games SET deadline = deadline - 7200, remind_at = remind_at - 7200 WHERE id = ?",
+        (game_id,),
+    )
     assert game_row(bot.database, game_id)["deadline"] < time.time()  # it would have run out
     before = len(channel_posts(fake, GENERAL))
 

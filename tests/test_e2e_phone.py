@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from e2e_harness import (
     components_of,
     content_of,
     custom_ids,
+    db_run,
     dm_number,
     embed_of,
     images_without_alt_text,
@@ -280,9 +280,7 @@ async def test_a_position_with_more_than_25_pieces_is_paged(
     assert await bot.stop() == 0, bot.log()
     # Set the game up from a position no opening reaches (the database is the bot's own file).
     fen = international_crowd()
-    database = Path(bot.env()["DATABASE_PATH"])
-    with sqlite3.connect(database) as db:
-        db.execute("UPDATE games SET start_fen = ?, fen = ? WHERE id = 1", (fen, fen))
+    db_run(bot.database, "UPDATE games SET start_fen = ?, fen = ? WHERE id = 1", (fen, fen))
     _, users = await launch()
     board = await users.command("board", BOB, GENERAL)
     message = fake.message_of(await board.callback())

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 from discord_launcher import GUARD_MARKER
-from e2e_harness import ALICE, GENERAL, TESTS, BotProcess, Users, first_answer, poll, user
+from e2e_harness import ALICE, GENERAL, TESTS, BotProcess, Users, db_rows, first_answer, poll, user
 from fake_discord import FakeDiscord
 
 from bot.store.sqlite import SqliteStore
@@ -81,12 +81,11 @@ def sync_requests(fake: FakeDiscord) -> list[Any]:
     return fake.find_requests("PUT", rf"/applications/{fake.application_id}/guilds/\d+/commands")
 
 
-def stored_fingerprint(database: Path, target: str) -> str | None:
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        row = db.execute(
-            "SELECT value FROM meta WHERE key = ?", (f"commands-fingerprint:{target}",)
-        ).fetchone()
-    return None if row is None else str(row[0])
+def stored_fingerprint(database: Path | str, target: str) -> str | None:
+    rows = db_rows(
+        database, "SELECT value FROM meta WHERE key = ?", (f"commands-fingerprint:{target}",)
+    )
+    return None if not rows else str(rows[0][0])
 
 
 async def help_answered(users: Users) -> None:
@@ -244,16 +243,17 @@ async def test_sigterm_while_discord_is_unreachable_exits_quickly_and_cleanly(
     after_stop = log[log.index("stop signal received") :]
     assert "Traceback" not in after_stop, after_stop
     assert re.search(r" stopped$", after_stop, re.MULTILINE)
-    with contextlib.closing(sqlite3.connect(bot.database)) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        games = db.execute("SELECT id, ply, status FROM games").fetchall()
-        assert len(games) == 1 and games[0][2] == "running"
-        (game_id, ply, _) = games[0]
-        moves = db.execute("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
-        assert moves == (ply,)  # nothing half-written
-    wal = Path(f"{bot.database}-wal")
-    assert not wal.exists() or wal.stat().st_size == 0  # the database was closed
-    assert not Path(f"{bot.database}-alive").exists()
+    games = db_rows(bot.database, "SELECT id, ply, status FROM games")
+    assert len(games) == 1 and games[0][2] == "running"
+    (game_id, ply, _) = games[0]
+    moves = db_rows(bot.database, "SELECT count(*) FROM moves WHERE game_id = ?", (game_id,))
+    assert moves == [(ply,)]  # nothing half-written
+    if bot.database_url is None:  # the SQLite file: sound, and closed
+        with contextlib.closing(sqlite3.connect(bot.database_file)) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        wal = Path(f"{bot.database_file}-wal")
+        assert not wal.exists() or wal.stat().st_size == 0
+    assert not bot.heartbeat.exists()
 
 
 # -- refusing to start --------------------------------------------------------------------------
@@ -361,6 +361,7 @@ def _newer(path: Path) -> None:
     ],
     ids=["garbage", "truncated", "zero-bytes", "damaged-page", "newer-schema"],
 )
+@pytest.mark.sqlite_only(reason="a damaged SQLite file, refused by the checks run before start-up")
 async def test_a_damaged_database_is_refused_before_login(
     fake: FakeDiscord, tmp_path: Path, damage: Callable[[Path], None], said: str
 ) -> None:
@@ -373,6 +374,7 @@ async def test_a_damaged_database_is_refused_before_login(
     assert database.read_bytes() == before  # left as it was found, for whoever repairs it
 
 
+@pytest.mark.sqlite_only(reason="a read-only SQLite file")
 async def test_a_read_only_database_file_is_refused_before_login(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -383,6 +385,7 @@ async def test_a_read_only_database_file_is_refused_before_login(
     assert "Permission denied" in line
 
 
+@pytest.mark.sqlite_only(reason="a read-only folder for the SQLite file")
 async def test_a_read_only_folder_is_refused_before_login(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -396,6 +399,7 @@ async def test_a_read_only_folder_is_refused_before_login(
     assert f"the folder {folder} of the database {database} is not writable" in line
 
 
+@pytest.mark.sqlite_only(reason="a SQLite path that cannot be a file")
 async def test_a_database_path_under_a_file_is_refused_before_login(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -404,6 +408,9 @@ async def test_a_database_path_under_a_file_is_refused_before_login(
     assert "is a file, not a folder" in line
 
 
+@pytest.mark.sqlite_only(
+    reason="the single-process lock on the SQLite file (PostgreSQL is shared by design)"
+)
 async def test_a_second_bot_on_the_same_database_refuses_to_start(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -463,7 +470,11 @@ def healthcheck(bot: BotProcess, *args: str) -> subprocess.CompletedProcess[str]
     return subprocess.run(
         [sys.executable, "-m", "bot", "healthcheck", *args],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_PATH": str(bot.database)},
+        env={
+            **os.environ,
+            "DATABASE_PATH": str(bot.database_file),
+            **({"DATABASE_URL": bot.database_url} if bot.database_url else {}),
+        },
         capture_output=True,
         text=True,
         timeout=60,
@@ -472,7 +483,7 @@ def healthcheck(bot: BotProcess, *args: str) -> subprocess.CompletedProcess[str]
 
 async def test_healthcheck_follows_the_running_bot(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = BotProcess(fake, tmp_path, HEARTBEAT_SECONDS="0.2")
-    alive = Path(f"{bot.database}-alive")
+    alive = bot.heartbeat
     async with running(bot, tracebacks=True):
         await bot.alive(poll(alive.exists, timeout=15))
         result = await asyncio.to_thread(healthcheck, bot, "--max-age", "5")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 from service_harness import (
@@ -24,11 +23,12 @@ from service_harness import (
     Background,
     Clock,
     CrashingComputer,
+    Database,
     Services,
     challenge,
     count_rows,
     play,
-    read_db,
+    query,
     start,
     start_moved,
     start_result,
@@ -126,12 +126,12 @@ async def test_new_entries_are_left_to_their_action_for_a_while(
 
 
 async def test_a_new_process_owes_everything_written_before_it(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
-    first = await services.open(db_path)
+    first = await services.open(database)
     started = await start_result(first)
     await first.close()
-    again = await services.open(db_path)  # at once: no handoff time has passed
+    again = await services.open(database)  # at once: no handoff time has passed
     owed = await again.outbox.owed()
     assert started.event in {o.event for o in owed}
     assert await again.outbox.owed() == []  # afterwards, the handoff time applies again
@@ -261,12 +261,12 @@ async def test_an_announcement_stored_before_catalogs_reads_as_it_was(
 
 
 async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """The process died after each change and before any announcement: after the restart,
     every game is announced once (its newest entry, the board as it stands, with what its
     end brought), and older entries of the same game are covered by it."""
-    first = await services.open(db_path)
+    first = await services.open(database)
     game = await start(first)
     await play(first, game, ["11-15", "22-18"])
     other = await start(first, channel_id=CHANNEL + 7)
@@ -274,7 +274,7 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     await first.close()  # as good as a crash: nothing was delivered
 
     clock.advance(HANDOFF_SECONDS)
-    again = await services.open(db_path)
+    again = await services.open(database)
     owed = await again.outbox.owed()
     shown = [o.result for o in owed if o.result is not None]
     covered = [o for o in owed if o.result is None]
@@ -295,16 +295,16 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
 
 
 async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
-    first = await services.open(db_path)
+    first = await services.open(database)
     made = await challenge(first)
     gone = await challenge(first, channel_id=CHANNEL + 1)
     assert gone.challenge is not None
     declined = await first.decline(gone.challenge.id, BOB.id)
     await first.close()
     clock.advance(HANDOFF_SECONDS)
-    again = await services.open(db_path)
+    again = await services.open(database)
     owed = {o.event: o.result for o in await again.outbox.owed()}
     reposted = owed[made.event]  # type: ignore[index]
     assert reposted is not None and reposted.action is Action.CHALLENGE_CREATED
@@ -314,15 +314,17 @@ async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
     assert said is not None and str(said.text) == str(declined.text)
 
 
-async def test_entries_are_written_in_the_games_transaction(db_path: Path, clock: Clock) -> None:
+async def test_entries_are_written_in_the_games_transaction(
+    database: Database, clock: Clock
+) -> None:
     """Read through a separate connection: the entry and the move are there together."""
     from service_harness import opened
 
-    async with opened(db_path, clock) as svc:
+    async with opened(database, clock) as svc:
         game = await start(svc)
         moved = await svc.move(ALICE.id, "11-15", game_id=game.id)
-        rows = read_db(
-            db_path,
+        rows = await query(
+            database,
             "SELECT o.kind, g.ply FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.id = ?",
             (moved.event,),
         )
@@ -331,19 +333,19 @@ async def test_entries_are_written_in_the_games_transaction(db_path: Path, clock
 
 
 async def test_a_game_waiting_for_the_computer_is_covered_by_its_reply(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """The process died after Alice's move and before the computer replied: the move's entry is
     not rebuilt on its own ("the computer to move" shows nothing new); the computer's reply,
     made after the restart, covers it, so the channel sees the game once, as it stands."""
-    first = await services.open(db_path, computer=CrashingComputer())
+    first = await services.open(database, computer=CrashingComputer())
     view = (await challenge(first, opponent=BOT)).game
     assert view is not None
     moved = await first.move(ALICE.id, "11-15", channel_id=CHANNEL)
     assert await first.computer_reply(view.id) is None  # the engine died
     await first.close()
 
-    again = await services.open(db_path)
+    again = await services.open(database)
     owed_at_start = await again.outbox.owed()
     assert moved.event not in {o.event for o in owed_at_start}
     assert all(o.result is None for o in owed_at_start)  # the start: covered by the move
@@ -361,16 +363,16 @@ async def test_a_game_waiting_for_the_computer_is_covered_by_its_reply(
 
 
 async def test_a_new_process_leaves_its_own_new_entries_to_their_actions(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """The catch-up of a new process (its first hand-out) owes what earlier processes left, not
     the entries of its own actions still being answered (a slow answer within Discord's window
     would otherwise be posted a second time)."""
-    first = await services.open(db_path)
+    first = await services.open(database)
     left = await start_result(first)
     await first.close()
     clock.advance(1)
-    again = await services.open(db_path)
+    again = await services.open(database)
     clock.advance(1)
     mine = await challenge(again, channel_id=CHANNEL + 1)
     owed = {o.event for o in await again.outbox.owed()}
@@ -380,18 +382,18 @@ async def test_a_new_process_leaves_its_own_new_entries_to_their_actions(
 
 
 async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """A process died while Discord held its answer: the next one neither posts the entry at
     once (the answer may still arrive) nor forgets it; once the answer must have arrived it
     hands the entry out with the token to ask Discord about, while the token still works."""
-    first = await services.open(db_path)
+    first = await services.open(database)
     moved = await start_result(first)
     assert moved.event is not None
     await first.outbox.answering(moved.event, "token-1")
     await first.close()  # killed with the answer in flight
 
-    again = await services.open(db_path)
+    again = await services.open(database)
     assert moved.event not in {o.event for o in await again.outbox.owed()}
     clock.advance(ANSWER_SETTLE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
@@ -411,19 +413,19 @@ async def test_delivered_entries_are_pruned_after_a_week(
     await service.outbox.delivered(moved.event)
     await service.outbox.flush()
     await service.outbox.owed()  # the first hand-out prunes (nothing old enough yet)
-    assert count_rows(service, "outbox", f"id = '{moved.event}'") == 1
+    assert await count_rows(service, "outbox", f"id = '{moved.event}'") == 1
     clock.advance(KEEP_DELIVERED_SECONDS + 1)
     await service.outbox.owed()
-    assert count_rows(service, "outbox", f"id = '{moved.event}'") == 0
-    assert count_rows(service, "outbox", "delivered_at IS NULL") > 0  # the owed ones stay
+    assert await count_rows(service, "outbox", f"id = '{moved.event}'") == 0
+    assert await count_rows(service, "outbox", "delivered_at IS NULL") > 0  # the owed ones stay
 
 
 async def test_delivery_marks_are_written_together_and_never_lost_on_close(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """Delivery marks wait a moment to share one write; meanwhile the entries are not handed
     out, and closing the service writes them."""
-    svc = await services.open(db_path)
+    svc = await services.open(database)
     game = await start(svc)
     results = [await svc.move(ALICE.id, "11-15", game_id=game.id)]
     results.append(await svc.move(BOB.id, "22-18", game_id=game.id))
@@ -435,6 +437,6 @@ async def test_delivery_marks_are_written_together_and_never_lost_on_close(
     # Handed out neither before their marks are written nor after.
     assert not events & {o.event for o in await svc.outbox.owed()}
     await svc.close()
-    again = await services.open(db_path)
+    again = await services.open(database)
     pending = {row.id for row in await again.store.pending_events(FAR, limit=1000)}
     assert not events & pending

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +33,8 @@ from service_harness import (
     Background,
     Clock,
     CrashingComputer,
+    Database,
+    Databases,
     challenge,
     challenge_unchanged,
     count_rows,
@@ -174,7 +175,7 @@ async def test_challenge_is_created_open_and_mentions_the_opponent(service: Game
 async def test_challenging_yourself_is_refused(service: GameService) -> None:
     with pytest.raises(ChallengeError, match="yourself"):
         await challenge(service, opponent=Player(ALICE.id, "Alice again"))
-    assert count_rows(service, "challenges") == 0
+    assert await count_rows(service, "challenges") == 0
 
 
 async def test_second_open_challenge_in_same_channel_refused_but_allowed_elsewhere(
@@ -185,7 +186,7 @@ async def test_second_open_challenge_in_same_channel_refused_but_allowed_elsewhe
     async with challenge_unchanged(service, first.challenge.id):
         with pytest.raises(ChallengeError, match="already have an open challenge"):
             await challenge(service, opponent=CAROL)
-    assert count_rows(service, "challenges") == 1
+    assert await count_rows(service, "challenges") == 1
     other = await challenge(service, channel_id=OTHER_CHANNEL)
     assert other.action is Action.CHALLENGE_CREATED
     # Someone else may challenge in the first channel.
@@ -217,8 +218,8 @@ async def test_invalid_challenge_refused(
 ) -> None:
     with pytest.raises(ChallengeError, match=reason):
         await challenge(service, **overrides)
-    assert count_rows(service, "challenges") == 0
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "challenges") == 0
+    assert await count_rows(service, "games") == 0
 
 
 @pytest.mark.parametrize(("level", "stored"), [(None, 3), (1, 1), (6, 6)])
@@ -233,7 +234,7 @@ async def test_challenge_to_the_bot_starts_a_computer_game_at_once(service: Game
     # Alice plays Black, and Black moves first in english: no computer move yet.
     result = await challenge(service, opponent=BOT)
     assert result.action is Action.GAME_STARTED
-    assert result.challenge is None and count_rows(service, "challenges") == 0
+    assert result.challenge is None and await count_rows(service, "challenges") == 0
     assert result.post_board is True
     assert result.mentions == (ALICE.id,)
     assert result.moves == ()
@@ -328,7 +329,7 @@ async def test_accept_only_by_the_challenged_user(service: GameService) -> None:
         for user in (ALICE.id, CAROL.id):
             with pytest.raises(NotAPlayerError, match="only Bob"):
                 await service.accept(created.challenge.id, user)
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "games") == 0
 
 
 async def test_decline_only_by_the_challenged_user(service: GameService) -> None:
@@ -376,7 +377,7 @@ async def test_a_closed_challenge_cannot_be_answered(
     else:
         clock.advance(EXPIRY)
         await service.tick()
-    games = count_rows(service, "games")
+    games = await count_rows(service, "games")
     async with challenge_unchanged(service, cid):
         with pytest.raises(GameOverError, match=how):
             await service.accept(cid, BOB.id, thread_id=THREAD)
@@ -384,7 +385,7 @@ async def test_a_closed_challenge_cannot_be_answered(
             await service.decline(cid, BOB.id)
         with pytest.raises(GameOverError):
             await service.cancel(cid, ALICE.id)
-    assert count_rows(service, "games") == games
+    assert await count_rows(service, "games") == games
 
 
 async def test_unknown_challenge_not_found(service: GameService) -> None:
@@ -421,7 +422,7 @@ async def test_accept_after_expiry_time_refused_even_before_tick(
     async with challenge_unchanged(service, created.challenge.id):
         with pytest.raises(GameOverError, match="expired"):
             await service.accept(created.challenge.id, BOB.id)
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "games") == 0
 
 
 async def test_new_challenge_allowed_once_the_old_one_expired_even_before_tick(
@@ -443,7 +444,7 @@ async def test_thread_required_when_the_challenge_asks_for_one(service: GameServ
     async with challenge_unchanged(service, cid):
         with pytest.raises(ThreadRequired):
             await service.accept(cid, BOB.id)
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "games") == 0
     result = await service.accept(cid, BOB.id, thread_id=THREAD)
     assert result.game is not None and result.game.channel_id == THREAD
     assert (await service.game_in(THREAD)) == result.game
@@ -466,13 +467,13 @@ async def test_thread_required_when_the_channel_has_a_running_game(
 async def test_computer_challenge_needs_a_thread_when_asked_or_busy(service: GameService) -> None:
     with pytest.raises(ThreadRequired):
         await challenge(service, opponent=BOT, thread=True)
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "games") == 0
     in_thread = await challenge(service, opponent=BOT, thread=True, thread_id=THREAD)
     assert in_thread.game is not None and in_thread.game.channel_id == THREAD
     await start(service, challenger=CAROL)
     with pytest.raises(ThreadRequired):
         await challenge(service, opponent=BOT)
-    assert count_rows(service, "games") == 2
+    assert await count_rows(service, "games") == 2
 
 
 async def test_one_running_game_per_channel(service: GameService) -> None:
@@ -485,7 +486,7 @@ async def test_one_running_game_per_channel(service: GameService) -> None:
             await service.accept(created.challenge.id, BOB.id, thread_id=OTHER_CHANNEL)
     with pytest.raises(ChallengeError, match="already running"):
         await challenge(service, challenger=CAROL, opponent=BOT, thread_id=OTHER_CHANNEL)
-    assert count_rows(service, "games") == 2
+    assert await count_rows(service, "games") == 2
     assert await service.game_in(OTHER_CHANNEL) == busy
 
 
@@ -497,13 +498,13 @@ async def test_colour_is_the_challengers(service: GameService, color: str, alice
     assert view.to_move == view.black  # english: Black moves first
 
 
-async def test_random_colour_comes_from_the_seeded_rng(tmp_path: Path, clock: Clock) -> None:
+async def test_random_colour_comes_from_the_seeded_rng(databases: Databases, clock: Clock) -> None:
     async def alice_colour(seed: int, name: str) -> str:
-        async with opened(tmp_path / name, clock, seed=seed) as svc:
+        async with opened(await databases.new(name), clock, seed=seed) as svc:
             view = await start(svc, color="random")
             return "white" if view.white == ALICE else "black"
 
-    colours = [await alice_colour(seed, f"a{seed}.db") for seed in range(8)]
+    colours = [await alice_colour(seed, f"a{seed}") for seed in range(8)]
     assert set(colours) == {"white", "black"}
     again = [await alice_colour(seed, f"b{seed}.db") for seed in range(8)]
     assert again == colours
@@ -542,8 +543,8 @@ async def test_illegal_opening_refused(service: GameService, opening: tuple[str,
         await challenge(service, opening=opening)
     with pytest.raises(ChallengeError, match="not playable"):
         await challenge(service, opening=opening, opponent=BOT)
-    assert count_rows(service, "challenges") == 0
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "challenges") == 0
+    assert await count_rows(service, "games") == 0
 
 
 # -- moves --------------------------------------------------------------------------------------
@@ -855,8 +856,8 @@ class AgreeableComputer(RandomComputer):
         return True
 
 
-async def test_draw_offer_to_the_computer_can_be_accepted(db_path: Path, clock: Clock) -> None:
-    async with opened(db_path, clock, computer=AgreeableComputer(seed=2)) as svc:
+async def test_draw_offer_to_the_computer_can_be_accepted(database: Database, clock: Clock) -> None:
+    async with opened(database, clock, computer=AgreeableComputer(seed=2)) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
         await svc.offer_draw(ALICE.id, channel_id=CHANNEL)
@@ -1197,8 +1198,10 @@ async def test_pdn_tags_carry_display_names_safely(
 # -- restart ------------------------------------------------------------------------------------
 
 
-async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, clock: Clock) -> None:
-    async with opened(db_path, clock) as first:
+async def test_restart_keeps_games_offers_counts_and_deadlines(
+    database: Database, clock: Clock
+) -> None:
+    async with opened(database, clock) as first:
         game = await play(first, await start(first), ["11-15", "23-19", "8-11"])
         await first.offer_draw(ALICE.id, channel_id=CHANNEL)
         await first.decline_draw(BOB.id, channel_id=CHANNEL)  # Bob's count starts at ply 3
@@ -1220,7 +1223,7 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, cl
     assert str(before.status_line) == "ongoing; Draw offered by Alice; 40-move count: 39 left"
     assert (before.deadline, other.deadline) == (T0 + 30 + MOVE_TIME, T0 + 1030 + MOVE_TIME)
 
-    async with opened(db_path, clock) as second:
+    async with opened(database, clock) as second:
         assert await second.game_in(CHANNEL) == before
         row = await second.store.game(before.id)
         assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("white", 3)
@@ -1236,22 +1239,24 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(db_path: Path, cl
         ]
 
 
-async def test_restart_before_the_reminder_still_reminds(db_path: Path, clock: Clock) -> None:
-    async with opened(db_path, clock) as first:
+async def test_restart_before_the_reminder_still_reminds(database: Database, clock: Clock) -> None:
+    async with opened(database, clock) as first:
         await start(first)
     clock.now = T0 + MOVE_TIME / 2
-    async with opened(db_path, clock) as second:
+    async with opened(database, clock) as second:
         events = await second.tick()
         assert [e.action for e in events] == [Action.REMINDER]
         assert events[0].mentions == (ALICE.id,)
 
 
-async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, clock: Clock) -> None:
+async def test_resume_computer_games_after_a_crash_mid_reply(
+    database: Database, clock: Clock
+) -> None:
     """The engine dies while replying: the human's move is kept (the failure is logged, not
     shown to the player), and after the restart ``resume_computer_games`` makes the reply,
     shown in the background since no action claimed it."""
     crashing = CrashingComputer()
-    async with opened(db_path, clock, computer=crashing) as first:
+    async with opened(database, clock, computer=crashing) as first:
         view = (await challenge(first, opponent=BOT)).game
         assert view is not None
         played = await first.move(ALICE.id, "11-15", channel_id=CHANNEL)
@@ -1266,7 +1271,7 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
         # A human game needs nothing.
         await start(first, channel_id=OTHER_CHANNEL)
 
-    async with opened(db_path, clock, computer=RandomComputer(seed=5)) as second:
+    async with opened(database, clock, computer=RandomComputer(seed=5)) as second:
         shown = Background(second)
         assert await second.resume_computer_games() == 1
         (result,) = await shown.settle()
@@ -1282,16 +1287,16 @@ async def test_resume_computer_games_after_a_crash_mid_reply(db_path: Path, cloc
 
 
 async def test_resume_computer_games_when_the_first_move_crashed(
-    db_path: Path, clock: Clock
+    database: Database, clock: Clock
 ) -> None:
-    async with opened(db_path, clock, computer=CrashingComputer()) as first:
+    async with opened(database, clock, computer=CrashingComputer()) as first:
         started = await challenge(first, opponent=BOT, color="white")  # the computer opens
         assert started.moves == () and started.game is not None
         assert await first.computer_reply(started.game.id) is None  # it crashed
         view = await first.game_in(CHANNEL)
         assert view is not None and view.ply == 0 and view.to_move is not None
         assert view.to_move.id == BOT_ID
-    async with opened(db_path, clock) as second:
+    async with opened(database, clock) as second:
         shown = Background(second)
         await second.resume_computer_games()
         (result,) = await shown.settle()
@@ -1299,8 +1304,8 @@ async def test_resume_computer_games_when_the_first_move_crashed(
         assert result.game.to_move == ALICE
 
 
-async def test_tick_retries_a_failed_computer_reply(db_path: Path, clock: Clock) -> None:
-    async with opened(db_path, clock, computer=CrashingComputer()) as svc:
+async def test_tick_retries_a_failed_computer_reply(database: Database, clock: Clock) -> None:
+    async with opened(database, clock, computer=CrashingComputer()) as svc:
         shown = Background(svc)
         await challenge(svc, opponent=BOT)
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)

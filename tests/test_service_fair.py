@@ -6,8 +6,6 @@ players ask for, delivered through the outbox like every announcement.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,6 +23,7 @@ from service_harness import (
     Background,
     Clock,
     CrashingComputer,
+    Database,
     Services,
     challenge,
     count_rows,
@@ -53,7 +52,7 @@ def actions(events: list[ActionResult]) -> list[Action]:
 
 async def unrated(service: GameService) -> bool:
     """Nobody has a rating in the harness's server yet."""
-    return count_rows(service, "ratings") == 0
+    return await count_rows(service, "ratings") == 0
 
 
 # -- aborting before both have moved --------------------------------------------------------------
@@ -183,7 +182,7 @@ async def test_a_match_whose_first_game_nobody_started_is_abandoned(
     assert str(event.text).endswith("The match was abandoned.")
     clock.advance(60)
     assert await service.tick() == []  # no second game later either
-    assert count_rows(service, "games") == 1
+    assert await count_rows(service, "games") == 1
     assert await service.store.match_games(first.id) == [await service.store.game(first.id)]
 
 
@@ -222,9 +221,9 @@ async def test_against_the_computer_after_a_move_time_loses(
     [(60, EXPIRY), (MOVE_TIME, MOVE_TIME), (DAY, DAY), (3 * DAY, DAY)],
 )
 async def test_a_challenge_stays_open_as_long_as_a_move_may_take(
-    db_path: Path, clock: Clock, services: Services, move_time: int, open_for: float
+    database: Database, clock: Clock, services: Services, move_time: int, open_for: float
 ) -> None:
-    service = await services.open(db_path, challenge_expiry_cap=DAY)
+    service = await services.open(database, challenge_expiry_cap=DAY)
     made = await challenge(service, move_time=move_time)
     assert made.challenge is not None
     assert made.challenge.expires_at == T0 + open_for
@@ -235,9 +234,9 @@ async def test_a_challenge_stays_open_as_long_as_a_move_may_take(
 
 
 async def test_a_cap_at_the_expiry_keeps_every_challenge_short(
-    db_path: Path, services: Services
+    database: Database, services: Services
 ) -> None:
-    service = await services.open(db_path, challenge_expiry=5, challenge_expiry_cap=5)
+    service = await services.open(database, challenge_expiry=5, challenge_expiry_cap=5)
     made = await challenge(service, move_time=DAY)
     assert made.challenge is not None and made.challenge.expires_at == T0 + 5
 
@@ -263,9 +262,9 @@ def test_the_last_warning_always_comes_after_half_time(move_time: int) -> None:
 
 
 async def test_the_last_warning_is_given_once_and_kept_over_a_restart(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
-    first = await services.open(db_path)
+    first = await services.open(database)
     view = await start_moved(first)
     clock.now = T0 + MOVE_TIME / 2
     assert actions(await first.tick()) == [Action.REMINDER]
@@ -281,7 +280,7 @@ async def test_the_last_warning_is_given_once_and_kept_over_a_restart(
     assert warned.game is not None and warned.game.deadline == T0 + MOVE_TIME
     assert await first.tick() == []
     await first.close()
-    again = await services.open(db_path)
+    again = await services.open(database)
     assert await again.tick() == []  # not twice after a restart
     clock.now = T0 + MOVE_TIME
     assert actions(await again.tick()) == [Action.TIMEOUT]
@@ -317,14 +316,14 @@ async def test_the_last_warning_by_direct_message_for_those_who_asked(
 
 
 async def test_a_silence_sets_the_last_warning_for_the_new_deadline(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
-    first = await services.open(db_path)
+    first = await services.open(database)
     view = await start_moved(first)
     assert await first.tick() == []
     await first.close()
     clock.now = T0 + 2 * MOVE_TIME  # away past the deadline: extended by the silence
-    again = await services.open(db_path)
+    again = await services.open(database)
     (extended,) = await again.tick()
     assert extended.action is Action.CLOCK_EXTENDED and extended.game is not None
     deadline = extended.game.deadline
@@ -372,11 +371,11 @@ async def test_the_player_to_move_first_is_told_the_game_started(service: GameSe
 
 
 async def test_the_computer_tells_only_a_player_who_is_away(
-    db_path: Path, services: Services
+    database: Database, services: Services
 ) -> None:
     """A reply the player's own move waits for is shown to them at once: no message.  A reply
     made in the background (after a restart) may find them away: a message."""
-    first = await services.open(db_path)
+    first = await services.open(database)
     await first.set_prefs(ALICE.id, dm_turn=True)
     view = (await challenge(first, opponent=BOT)).game
     assert view is not None and view.to_move == ALICE
@@ -386,11 +385,11 @@ async def test_the_computer_tells_only_a_player_who_is_away(
     assert reply.action is Action.MOVED and reply.dms == ()
     await first.close()
 
-    crashing = await services.open(db_path, computer=CrashingComputer())
+    crashing = await services.open(database, computer=CrashingComputer())
     await crashing.move(ALICE.id, "8-11", game_id=view.id)
     assert await crashing.computer_reply(view.id) is None  # the engine died
     await crashing.close()
-    again = await services.open(db_path)
+    again = await services.open(database)
     background = Background(again)
     assert await again.resume_computer_games() == 1
     (late,) = await background.settle()
@@ -436,15 +435,15 @@ async def test_a_failed_delivery_keeps_its_direct_messages(service: GameService)
 
 
 async def test_a_turns_direct_message_is_rebuilt_after_a_crash(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
-    first = await services.open(db_path)
+    first = await services.open(database)
     await first.set_prefs(BOB.id, dm_turn=True)
     view = await start(first)
     moved = await first.move(ALICE.id, "11-15", game_id=view.id)
     await first.close()  # as good as a crash: nothing was delivered
     clock.advance(HANDOFF_SECONDS)
-    again = await services.open(db_path)
+    again = await services.open(database)
     owed = {o.event: o.result for o in await again.outbox.owed()}
     rebuilt = owed[moved.event]  # type: ignore[index]
     assert rebuilt is not None and str(rebuilt.text).startswith(str(LATE))
@@ -454,11 +453,11 @@ async def test_a_turns_direct_message_is_rebuilt_after_a_crash(
 
 
 async def test_direct_messages_of_covered_entries_ride_on_the_covering_one(
-    db_path: Path, clock: Clock, services: Services
+    database: Database, clock: Clock, services: Services
 ) -> None:
     """After a crash a game is shown once, by its newest entry: that entry carries the direct
     messages of the turn the older ones announced, and of its own last warning."""
-    first = await services.open(db_path)
+    first = await services.open(database)
     await first.set_prefs(BOB.id, dm_turn=True)
     await first.set_prefs(ALICE.id, last_warning=True)
     moving = await start(first)
@@ -472,7 +471,7 @@ async def test_direct_messages_of_covered_entries_ride_on_the_covering_one(
     await first.close()  # as good as a crash: nothing was delivered
 
     clock.advance(HANDOFF_SECONDS)
-    again = await services.open(db_path)
+    again = await services.open(database)
     owed = {o.event: o.result for o in await again.outbox.owed()}
     assert owed[moved.event] is None  # type: ignore[index]  # covered by the warning...
     covering = owed[warnings[moving.id].event]  # type: ignore[index]

@@ -239,6 +239,8 @@ async def test_challenge_message_id_is_kept_and_shown_on_expiry(
 async def test_version_2_database_gains_the_message_column_keeping_challenges(
     tmp_path: Path, clock: Clock
 ) -> None:
+    """SQLite only (a file made here, not the parametrised ``database``): a migration from an old
+    SQLite schema; a PostgreSQL database never had version 2."""
     path = tmp_path / "v2.db"
     with sqlite3.connect(path) as db:
         db.executescript(SCHEMA_V1)

@@ -9,14 +9,14 @@ of all of them, whatever action or time produced the sentence.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from service_harness import (
     CHANNEL,
     MOVE_TIME,
     OTHER_CHANNEL,
     Clock,
+    Database,
+    Databases,
     challenge,
     open_service,
 )
@@ -33,7 +33,7 @@ HOSTILE = [
 ]
 
 
-async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
+async def sentences(path: Database, names: tuple[str, str, str]) -> list[str]:
     """Everything the service says in a run of games between players called ``names``."""
     clock = Clock()
     service = await open_service(path, clock)
@@ -100,10 +100,10 @@ async def sentences(path: Path, names: tuple[str, str, str]) -> list[str]:
 
 @pytest.mark.parametrize("names", HOSTILE, ids=["link-heading-everyone", "bold-quote", "spoiler"])
 async def test_no_name_becomes_markdown_in_any_sentence(
-    tmp_path: Path, names: tuple[str, str, str]
+    databases: Databases, names: tuple[str, str, str]
 ) -> None:
-    plain = await sentences(tmp_path / "plain.db", PLAIN)
-    hostile = await sentences(tmp_path / "hostile.db", names)
+    plain = await sentences(await databases.new("plain"), PLAIN)
+    hostile = await sentences(await databases.new("hostile"), names)
     assert len(plain) == len(hostile) >= 20
     for benign, said in zip(plain, hostile, strict=True):
         assert live_marks(said) == live_marks(benign), (benign, said)

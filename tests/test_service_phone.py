@@ -8,8 +8,6 @@ messages are in ``test_service_fair.py``.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from service_harness import (
     ALICE,
@@ -22,6 +20,7 @@ from service_harness import (
     GUILD,
     OTHER_CHANNEL,
     Clock,
+    Database,
     Services,
     challenge,
     play,
@@ -348,8 +347,8 @@ async def test_a_match_game_two_shows_the_ratings_game_one_left(service: GameSer
 # -- preferences ----------------------------------------------------------------------------------
 
 
-async def test_preferences_default_change_and_reset(db_path: Path, services: Services) -> None:
-    service = await services.open(db_path)
+async def test_preferences_default_change_and_reset(database: Database, services: Services) -> None:
+    service = await services.open(database)
     assert await service.prefs(ALICE.id) == UserPrefs(ALICE.id)
     changed = await service.set_prefs(ALICE.id, theme="green", dm_turn=True)
     assert changed == UserPrefs(ALICE.id, theme=BoardTheme.GREEN, dm_turn=True)
@@ -361,7 +360,7 @@ async def test_preferences_default_change_and_reset(db_path: Path, services: Ser
     )
     assert await service.set_prefs(ALICE.id) == changed  # nothing asked, nothing changed
     await service.close()
-    again = await services.open(db_path)  # kept across a restart, and per user
+    again = await services.open(database)  # kept across a restart, and per user
     assert await again.prefs(ALICE.id) == changed
     assert await again.prefs(BOB.id) == UserPrefs(BOB.id)
     reset = await again.set_prefs(ALICE.id, theme="", notation="")

@@ -1,4 +1,4 @@
-"""Reliability of the game service on real SQLite files, with no mocks.
+"""Reliability of the game service on real databases (each store backend in turn), with no mocks.
 
 - Restart: everything a game holds (moves, draw offers, counts, deadlines, open challenges,
   finished games) is the same after closing the service and opening a new one on the same file,
@@ -46,8 +46,11 @@ from service_harness import (
     STRANGER,
     T0,
     Clock,
+    Database,
     Services,
+    is_postgres,
     open_service,
+    query,
     read_db,
     replied,
     start,
@@ -105,30 +108,32 @@ async def next_move(svc: GameService, game_id: int, rng: random.Random) -> tuple
     return view, rng.choice(choices).value
 
 
-def db_snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+async def db_snapshot(path: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the tables the service writes, for "nothing changed" checks."""
     return {
-        table: read_db(path, f"SELECT * FROM {table} ORDER BY 1, 2")
+        table: await query(path, f"SELECT * FROM {table} ORDER BY 1, 2")
         for table in ("games", "moves", "challenges")
     }
 
 
-def assert_records_sound(path: Path) -> int:
-    """Every game of the file: moves numbered 1..ply with no gap or duplicate, the games row's ply
-    equal to the number of moves, each move legal and its stored position right when replayed by
-    the rules, the stored FEN the replayed one; and ``PRAGMA integrity_check`` ok.  Returns the
-    number of moves checked."""
-    assert read_db(path, "PRAGMA integrity_check") == [("ok",)]
-    assert read_db(path, "PRAGMA foreign_key_check") == []
-    duplicates = read_db(
+async def assert_records_sound(path: Database) -> int:
+    """Every game of the database: moves numbered 1..ply with no gap or duplicate, the games
+    row's ply equal to the number of moves, each move legal and its stored position right when
+    replayed by the rules, the stored FEN the replayed one; and for a SQLite file
+    ``PRAGMA integrity_check`` and ``foreign_key_check`` ok (PostgreSQL enforces its foreign keys
+    on every write).  Returns the number of moves checked."""
+    if not is_postgres(path):
+        assert await query(path, "PRAGMA integrity_check") == [("ok",)]
+        assert await query(path, "PRAGMA foreign_key_check") == []
+    duplicates = await query(
         path, "SELECT game_id, ply, COUNT(*) FROM moves GROUP BY game_id, ply HAVING COUNT(*) > 1"
     )
     assert duplicates == []
     total = 0
-    for game_id, variant_key, start_fen, ply, fen in read_db(
+    for game_id, variant_key, start_fen, ply, fen in await query(
         path, "SELECT id, variant, start_fen, ply, fen FROM games ORDER BY id"
     ):
-        moves = read_db(
+        moves = await query(
             path, "SELECT ply, pdn, fen_after FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
         assert [m[0] for m in moves] == list(range(1, ply + 1)), f"game {game_id}: plies"
@@ -169,8 +174,10 @@ def winners(outcomes: list[Any]) -> list[ActionResult]:
 # -- restart ---------------------------------------------------------------------------------------
 
 
-async def test_restart_keeps_everything(services: Services, tmp_path: Path, clock: Clock) -> None:
-    path = tmp_path / "bot.db"
+async def test_restart_keeps_everything(
+    services: Services, database: Database, clock: Clock
+) -> None:
+    path = database
     rng = random.Random(7)
     svc = await services.open(path)
 
@@ -229,7 +236,7 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     pdns = [await svc.pdn(game_id=g) for g in game_ids]
     challenge = await svc.challenge_view(e.challenge.id)
     running = [v.id for v in await svc.games(GUILD)]
-    files = db_snapshot(path)
+    files = await db_snapshot(path)
     await svc.close()
 
     # A new service (fresh caches, fresh connection) on the same file sees the same thing.
@@ -238,7 +245,7 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     assert [await svc.pdn(game_id=g) for g in game_ids] == pdns
     assert await svc.challenge_view(e.challenge.id) == challenge
     assert [v.id for v in await svc.games(GUILD)] == running == [a.id, b.id, c.id, f.game.id]
-    assert db_snapshot(path) == files
+    assert await db_snapshot(path) == files
     assert views[0].draw_offer == _color(offered_by, views[0])
     assert views[1].advantage_left == b.advantage_left
     assert views[1].deadline == T0 + 100 and views[2].deadline == T0 + 60
@@ -281,7 +288,7 @@ async def test_restart_keeps_everything(services: Services, tmp_path: Path, cloc
     assert (timeout.action, timeout.game.id if timeout.game else None) == (Action.TIMEOUT, b.id)
     assert await svc.store.integrity_check() == "ok"
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
 def _color(player: Player, view: GameView) -> str:
@@ -295,11 +302,11 @@ RACERS = 50
 
 @pytest.mark.parametrize("with_expected_ply", [True, False], ids=["expected_ply", "no_ply"])
 async def test_race_same_move_two_games(
-    services: Services, tmp_path: Path, with_expected_ply: bool
+    services: Services, database: Database, with_expected_ply: bool
 ) -> None:
     """50 coroutines submit the same next move in one game and 50 in another, ply after ply:
     exactly one lands per ply in each game."""
-    path = tmp_path / "race.db"
+    path = database
     svc = await services.open(path)
     rng = random.Random(11)
     games = [
@@ -342,13 +349,13 @@ async def test_race_same_move_two_games(
         assert [m.pdn for m in await svc.store.moves(game_id)] == texts
         assert (await svc.store.game(game_id)).ply == len(texts)  # type: ignore[union-attr]
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
-async def test_race_different_moves_same_player(services: Services, tmp_path: Path) -> None:
+async def test_race_different_moves_same_player(services: Services, database: Database) -> None:
     """The player to move submits every legal move at once, many times over (half of them with
     ``expected_ply``), while the opponent also tries to move: one move lands per ply."""
-    path = tmp_path / "race.db"
+    path = database
     svc = await services.open(path)
     rng = random.Random(12)
     game = await start_game(svc, 300, ALICE, BOB, variant="russian")
@@ -383,14 +390,14 @@ async def test_race_different_moves_same_player(services: Services, tmp_path: Pa
         texts_played.append(landed[0].moves[0].pdn)
     assert [m.pdn for m in await svc.store.moves(game.id)] == texts_played
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
-async def test_race_two_services_on_one_file(services: Services, tmp_path: Path) -> None:
+async def test_race_two_services_on_one_file(services: Services, database: Database) -> None:
     """Two services (two connections, two in-memory caches) on the same file race for the same
     ply: the store's version guard lets exactly one write land, and the losing service answers
     with :class:`ConflictError`, never a crash or a second row."""
-    path = tmp_path / "race.db"
+    path = database
     first = await services.open(path, seed=1)
     second = await services.open(path, seed=2)
     rng = random.Random(13)
@@ -438,11 +445,11 @@ async def test_race_two_services_on_one_file(services: Services, tmp_path: Path)
         assert [m.pdn for m in await s.store.moves(game.id)] == texts
     await first.close()
     await second.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
 async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
-    services: Services, tmp_path: Path
+    services: Services, database: Database
 ) -> None:
     """A second service on the file (e.g. the old process during a deploy) holds the game from
     before the other one played.  The player really to move may be told "the position changed,
@@ -451,7 +458,7 @@ async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
 
     Fails at b0a5535: ``move`` refuses from the cached copy (NotYourTurnError) before anything
     is written, so the version guard never runs and the stale copy is never reloaded."""
-    path = tmp_path / "stale.db"
+    path = database
     first = await services.open(path)
     second = await services.open(path)
     game = await start_game(first, 450, ALICE, BOB)  # Bob (Black) moves first in English
@@ -469,13 +476,13 @@ async def test_a_stale_service_does_not_keep_refusing_the_player_to_move(
     assert [m.pdn for m in await first.store.moves(game.id)] == ["11-15", "22-18"]
     await first.close()
     await second.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
-async def test_race_accepting_one_challenge(services: Services, tmp_path: Path) -> None:
+async def test_race_accepting_one_challenge(services: Services, database: Database) -> None:
     """50 accepts of one challenge at once, half of them into new threads: one game starts, and
     the losers' transactions leave no game behind."""
-    path = tmp_path / "race.db"
+    path = database
     svc = await services.open(path)
     offer = await svc.challenge(
         guild_id=GUILD, channel_id=500, challenger=ALICE, opponent=BOB, variant="english"
@@ -491,7 +498,7 @@ async def test_race_accepting_one_challenge(services: Services, tmp_path: Path) 
     assert len(started) == 1
     losers = [o for o in outcomes if not isinstance(o, ActionResult)]
     assert all(isinstance(o, ChallengeError | ConflictError | GameOverError) for o in losers)
-    assert read_db(path, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert await query(path, "SELECT COUNT(*) FROM games") == [(1,)]
     assert (await svc.challenge_view(cid)).game_id == started[0].game.id  # type: ignore[union-attr]
     await svc.close()
 
@@ -546,6 +553,9 @@ def _kill_at_random(path: Path, seed: int, delay: float) -> list[tuple[int, int,
 
 
 def test_crash_loses_no_acknowledged_move(tmp_path: Path, clock: Clock) -> None:
+    """SQLite only (no ``database`` fixture): this is the durability of the SQLite file when the
+    writing process is killed; a PostgreSQL commit's durability is the server's (its WAL), and
+    the bot killed mid-game on PostgreSQL is covered end to end (``E2E_DATABASE=postgresql``)."""
     path = tmp_path / "crash.db"
     rng = random.Random(2026)
     acknowledged: list[tuple[int, int, str]] = []
@@ -559,7 +569,7 @@ def test_crash_loses_no_acknowledged_move(tmp_path: Path, clock: Clock) -> None:
         }
         missing = [a for a in acknowledged if stored.get((a[0], a[1])) != a[2]]
         assert missing == [], f"round {round_} (killed after {delay:.2f} s): lost {missing[:5]}"
-        assert_records_sound(path)
+        asyncio.run(assert_records_sound(path))
     assert len(acknowledged) >= 20, "the crash player hardly played: the test proved little"
     # A service opened on the file afterwards reads every game back.
     assert len({game_id for game_id, _, _ in acknowledged}) >= 3
@@ -579,7 +589,7 @@ def test_crash_loses_no_acknowledged_move(tmp_path: Path, clock: Clock) -> None:
 
 
 async def test_cancelling_an_action_leaves_the_service_usable(
-    services: Services, tmp_path: Path
+    services: Services, database: Database
 ) -> None:
     """A command cancelled part-way (a timeout, a shutdown) must leave the move either stored or
     not, and the service able to write afterwards: the store promises a rollback "on any
@@ -589,7 +599,7 @@ async def test_cancelling_an_action_leaves_the_service_usable(
     write), the transaction is begun in aiosqlite's thread but neither committed nor rolled back
     (``BEGIN`` is outside the ``try``), so every later write on the shared connection raises
     ``sqlite3.OperationalError: cannot start a transaction within a transaction``."""
-    path = tmp_path / "cancel.db"
+    path = database
     svc = await services.open(path)
     for steps in range(12):
         view = await start_game(svc, 900 + steps, ALICE, BOB)
@@ -609,7 +619,7 @@ async def test_cancelling_an_action_leaves_the_service_usable(
         await svc.move(ALICE.id, "22-18", game_id=view.id)
         assert [m.pdn for m in await svc.store.moves(view.id)] == ["11-15", "22-18"]
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
 # -- bad input -------------------------------------------------------------------------------------
@@ -662,7 +672,9 @@ DECORATIONS = (
 @pytest.fixture
 def fuzz_game(tmp_path: Path, clock: Clock):
     """A running english game a few moves in, on a real file, driven by one event loop that lives
-    as long as the test (hypothesis calls the test body synchronously, many times).  Yields
+    as long as the test (hypothesis calls the test body synchronously, many times).  SQLite only
+    (not the parametrised ``database``): the fuzzing is of the move text the rules read, and a
+    refusal writing nothing is checked on both backends by the refusal tests below.  Yields
     ``(runner, service, state, path)``; ``state["game_id"]`` is the game to fuzz."""
     with asyncio.Runner() as runner:
         path = tmp_path / "fuzz.db"
@@ -727,7 +739,7 @@ def test_fuzzed_move_text_is_refused_cleanly(
         expected = model.play(text).pdn() if who == "to_move" else None
     except MoveError:
         expected = None
-    before = db_snapshot(path)
+    before = runner.run(db_snapshot(path))
     try:
         result = runner.run(svc.move(user, text, game_id=game_id))
     except ServiceError as exc:
@@ -735,7 +747,7 @@ def test_fuzzed_move_text_is_refused_cleanly(
         event(f"refused: {type(exc).__name__}")
         reason = str(exc.reason)
         assert reason and len(reason) <= 500 and reason.isprintable(), repr(reason)
-        assert db_snapshot(path) == before
+        assert runner.run(db_snapshot(path)) == before
         assert runner.run(svc.game_view(game_id)) == view
         return
     assert expected is not None, f"{text!r} was played as {result.moves[0].pdn}"
@@ -762,20 +774,20 @@ def _actions(svc: GameService) -> dict[str, Callable[..., Awaitable[ActionResult
 
 
 async def _refused(
-    path: Path, svc: GameService, attempt: Awaitable[ActionResult], errors: Any, game_id: int
+    path: Database, svc: GameService, attempt: Awaitable[ActionResult], errors: Any, game_id: int
 ) -> ServiceError:
-    before = db_snapshot(path)
+    before = await db_snapshot(path)
     view = await svc.game_view(game_id)
     with pytest.raises(errors) as info:
         await attempt
-    assert db_snapshot(path) == before
+    assert await db_snapshot(path) == before
     assert await svc.game_view(game_id) == view
     assert str(info.value.reason)
     return info.value
 
 
-async def test_non_players_are_refused(services: Services, tmp_path: Path) -> None:
-    path = tmp_path / "bad.db"
+async def test_non_players_are_refused(services: Services, database: Database) -> None:
+    path = database
     svc = await services.open(path)
     game = await start_game(svc, 800, ALICE, BOB)
     await play_random(svc, game.id, 3, random.Random(5))
@@ -792,9 +804,9 @@ async def test_non_players_are_refused(services: Services, tmp_path: Path) -> No
 
 
 async def test_wrong_turn_and_bad_draw_answers_are_refused(
-    services: Services, tmp_path: Path
+    services: Services, database: Database
 ) -> None:
-    path = tmp_path / "bad.db"
+    path = database
     svc = await services.open(path)
     game = await start_game(svc, 801, ALICE, BOB)
     view = await play_random(svc, game.id, 2, random.Random(6))
@@ -825,11 +837,11 @@ async def test_wrong_turn_and_bad_draw_answers_are_refused(
         game.id,
     )
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)
 
 
-async def test_finished_games_refuse_everything(services: Services, tmp_path: Path) -> None:
-    path = tmp_path / "bad.db"
+async def test_finished_games_refuse_everything(services: Services, database: Database) -> None:
+    path = database
     svc = await services.open(path)
     game = await start_game(svc, 802, ALICE, BOB)
     await play_random(svc, game.id, 3, random.Random(8))
@@ -845,18 +857,18 @@ async def test_finished_games_refuse_everything(services: Services, tmp_path: Pa
             for user in (ALICE.id, BOB.id, STRANGER.id):
                 with pytest.raises(ServiceError):
                     # by id: the game is over (or the user is no player); by channel: no game.
-                    before = db_snapshot(path)
+                    before = await db_snapshot(path)
                     try:
                         await action(user, game_id=game.id)
                     finally:
-                        assert db_snapshot(path) == before
-                before = db_snapshot(path)
+                        assert await db_snapshot(path) == before
+                before = await db_snapshot(path)
                 with pytest.raises((NotFoundError, ForbiddenError)):
                     await action(user, channel_id=802)
-                assert db_snapshot(path) == before
+                assert await db_snapshot(path) == before
         # The accepted challenge cannot be answered again.
         cid = offer.challenge.id  # type: ignore[union-attr]
-        before = db_snapshot(path)
+        before = await db_snapshot(path)
         for attempt in (
             service.accept(cid, DAVE.id),
             service.decline(cid, DAVE.id),
@@ -864,7 +876,7 @@ async def test_finished_games_refuse_everything(services: Services, tmp_path: Pa
         ):
             with pytest.raises(GameOverError):
                 await attempt
-        assert db_snapshot(path) == before
+        assert await db_snapshot(path) == before
         assert await service.legal_moves(802, ALICE.id) == []
         assert await service.legal_moves(802, BOB.id) == []
 
@@ -873,4 +885,4 @@ async def test_finished_games_refuse_everything(services: Services, tmp_path: Pa
     svc = await services.open(path)  # and from a fresh start, read from the file
     await check(svc)
     await svc.close()
-    assert_records_sound(path)
+    await assert_records_sound(path)

@@ -10,8 +10,6 @@ dies (an engine process that crashed mid-reply).
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +29,9 @@ from service_harness import (
     THREAD,
     Clock,
     CrashingComputer,
+    Database,
     count_rows,
+    execute,
     opened,
     play,
     replied,
@@ -172,7 +172,7 @@ async def test_games_against_the_computer_are_unrated(service: GameService) -> N
     assert row is not None and row.rated == 0
     assert row.white_rating_change is None and row.black_rating_change is None
     assert "Ratings:" not in str(ended.text)
-    assert count_rows(service, "ratings") == 0
+    assert await count_rows(service, "ratings") == 0
 
 
 async def test_aborted_game_writes_no_rating(service: GameService) -> None:
@@ -180,7 +180,7 @@ async def test_aborted_game_writes_no_rating(service: GameService) -> None:
     view = await start(service)
     ended = await service.abort(CAROL.id, is_moderator=True, channel_id=CHANNEL)
     assert ended.action is Action.ABORTED and "Ratings:" not in str(ended.text)
-    assert count_rows(service, "ratings") == 0
+    assert await count_rows(service, "ratings") == 0
     row = await service.store.game(view.id)
     assert row is not None and row.rated == 1 and row.white_rating_change is None
 
@@ -191,7 +191,7 @@ async def test_games_outside_a_server_are_unrated(service: GameService) -> None:
     assert started.game is not None and started.game.rated is False
     ended = await service.resign(BOB.id, game_id=started.game.id)
     assert "Ratings:" not in str(ended.text)
-    assert count_rows(service, "ratings") == 0
+    assert await count_rows(service, "ratings") == 0
 
 
 async def test_ratings_are_per_server_and_per_variant(service: GameService) -> None:
@@ -205,7 +205,7 @@ async def test_ratings_are_per_server_and_per_variant(service: GameService) -> N
     for guild, variant in ((OTHER_GUILD, "english"), (GUILD, "international")):
         row = await service.store.rating(guild, ALICE.id, variant)
         assert row is not None and row.games == 1 and row.rating > 1500
-    assert count_rows(service, "ratings") == 4
+    assert await count_rows(service, "ratings") == 4
 
 
 async def test_second_game_builds_on_the_first_rating(service: GameService) -> None:
@@ -441,28 +441,28 @@ async def test_accepted_takeback_includes_the_reply(service: GameService) -> Non
     assert again.ply == 3
 
 
-async def test_takeback_survives_a_restart(db_path: Path, clock: Clock) -> None:
+async def test_takeback_survives_a_restart(database: Database, clock: Clock) -> None:
     """The taken-back position is what a restarted bot rebuilds from the database."""
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         view = await start(service)
         kept = await play(service, view, OPENING[:3])
         await play(service, kept, OPENING[3:4])
         await service.request_takeback(ALICE.id, channel_id=CHANNEL)
         accepted = await service.answer_takeback(BOB.id, True, channel_id=CHANNEL)
         assert accepted.game is not None and accepted.game.fen == kept.fen
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         reloaded = await service.game_view(view.id)
         assert (reloaded.ply, reloaded.fen, reloaded.to_move) == (3, kept.fen, ALICE)
         assert [p for p, _, _ in await service.store.taken_back_moves(view.id)] == [4]
         assert (await play(service, reloaded, ["22-17"])).ply == 4
 
 
-async def test_pending_request_survives_a_restart(db_path: Path, clock: Clock) -> None:
+async def test_pending_request_survives_a_restart(database: Database, clock: Clock) -> None:
     """A request waiting for an answer is stored, so it can be answered after a restart."""
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         view = await play(service, await start(service), OPENING[:1])
         await service.request_takeback(BOB.id, channel_id=CHANNEL)
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         assert (await service.game_view(view.id)).takeback_offer == "black"
         accepted = await service.answer_takeback(ALICE.id, True, channel_id=CHANNEL)
         assert accepted.game is not None and accepted.game.ply == 0
@@ -625,9 +625,11 @@ async def test_the_computers_opening_move_cannot_be_taken_back(service: GameServ
     )
 
 
-async def test_takeback_while_the_computer_failed_to_reply(db_path: Path, clock: Clock) -> None:
+async def test_takeback_while_the_computer_failed_to_reply(
+    database: Database, clock: Clock
+) -> None:
     """If the computer's reply failed (its turn), only the player's move comes off."""
-    async with opened(db_path, clock, computer=CrashingComputer()) as service:
+    async with opened(database, clock, computer=CrashingComputer()) as service:
         started = await service.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOT, color="black"
         )
@@ -724,7 +726,7 @@ async def test_ballot_refusals(service: GameService, terms: dict[str, Any], reas
         await service.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, **terms
         )
-    assert count_rows(service, "challenges") == 0
+    assert await count_rows(service, "challenges") == 0
 
 
 # -- matches ------------------------------------------------------------------------------------
@@ -849,24 +851,24 @@ async def test_match_against_the_computer_refused(service: GameService) -> None:
         await service.challenge(
             guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOT, match=True
         )
-    assert count_rows(service, "games") == 0
+    assert await count_rows(service, "games") == 0
 
 
 async def test_a_missing_second_game_is_started_by_the_scheduler(
-    db_path: Path, clock: Clock
+    database: Database, clock: Clock
 ) -> None:
     """Crash safety: a match whose first game finished without its second game (as a bot
     killed between the two writes, or an older version, would leave it) gets the second game
     on the next tick, once, and only when the channel is free."""
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         first = await start(service, match=True, ballot=True)
         ended = await service.resign(BOB.id, game_id=first.id)
         assert ended.follow_up is not None and ended.follow_up.game is not None
         lost = ended.follow_up.game.id
-    with sqlite3.connect(db_path) as db:  # the second game never got written
-        db.execute("DELETE FROM moves WHERE game_id = ?", (lost,))
-        db.execute("DELETE FROM games WHERE id = ?", (lost,))
-    async with opened(db_path, clock) as service:
+    # the second game never got written
+    await execute(database, "DELETE FROM moves WHERE game_id = ?", (lost,))
+    await execute(database, "DELETE FROM games WHERE id = ?", (lost,))
+    async with opened(database, clock) as service:
         assert await service.store.matches_waiting() != []
         busy = await start(service, white=CAROL, black=DAVE)
         assert await service.tick() == []  # the channel is taken: try later
@@ -915,7 +917,7 @@ async def test_only_moderators_change_settings(service: GameService) -> None:
     with pytest.raises(ServiceError):
         await service.settings.change(None, is_moderator=True, variant="international")
     assert (await service.settings.get(GUILD)).variant == "english"
-    assert count_rows(service, "guild_settings") == 0
+    assert await count_rows(service, "guild_settings") == 0
 
 
 async def test_server_defaults_fill_in_a_challenge(service: GameService) -> None:
@@ -1057,13 +1059,13 @@ async def test_invalid_setting_refused(service: GameService, change: dict[str, A
     """A bad value is refused with a reason and nothing is stored."""
     with pytest.raises(ChallengeError):
         await service.settings.change(GUILD, is_moderator=True, **change)
-    assert count_rows(service, "guild_settings") == 0
-    assert count_rows(service, "guild_channels") == 0
+    assert await count_rows(service, "guild_settings") == 0
+    assert await count_rows(service, "guild_channels") == 0
 
 
-async def test_settings_persist_across_a_restart(db_path: Path, clock: Clock) -> None:
+async def test_settings_persist_across_a_restart(database: Database, clock: Clock) -> None:
     """Settings live in the database, not in the process."""
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         await service.settings.change(
             GUILD,
             is_moderator=True,
@@ -1072,7 +1074,7 @@ async def test_settings_persist_across_a_restart(db_path: Path, clock: Clock) ->
             threads="never",
             allow=[CHANNEL, OTHER_CHANNEL],
         )
-    async with opened(db_path, clock) as service:
+    async with opened(database, clock) as service:
         settings = await service.settings.get(GUILD)
         assert (settings.variant, settings.move_time, settings.threads, settings.channels) == (
             "russian",

@@ -137,3 +137,124 @@ async def test_the_configured_database_path_is_used(tmp_path: Path) -> None:
     finally:
         await service.close()
     assert path.is_file()
+
+
+# -- PostgreSQL and shards ---------------------------------------------------------------------
+
+PG_URL = "postgresql://draughts:pa%40ss-w0rd@db.example:5432/games"
+
+
+@pytest.mark.parametrize(
+    "url", [PG_URL, "postgres://u@localhost/db", "postgresql://u:p@127.0.0.1:5433/db?sslmode=off"]
+)
+def test_a_postgresql_url_chooses_postgresql(url: str) -> None:
+    settings = Settings.from_env({"DATABASE_URL": f"  {url} "})
+    assert settings.database_url == url
+    assert settings.database == url
+
+
+def test_without_a_url_the_sqlite_file_is_the_database() -> None:
+    settings = Settings.from_env({"DATABASE_URL": "  "})
+    assert settings.database_url is None
+    assert settings.database == Path(DEFAULT_DATABASE_PATH)
+    assert settings.database_shown == str(Path(DEFAULT_DATABASE_PATH))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mysql://u:hunter2@host/db",
+        "sqlite:///data/draughts.db",
+        "./data/draughts.db",
+        "postgresql://u:hunter2@host:port/db",
+        "postgresql:///db",
+    ],
+)
+def test_any_other_database_url_is_refused_without_quoting_its_password(url: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"DATABASE_URL": url})
+    message = str(refused.value)
+    assert "DATABASE_URL" in message
+    assert "hunter2" not in message
+
+
+def test_repr_and_shown_database_mask_the_password() -> None:
+    settings = Settings.from_env({"DATABASE_URL": PG_URL, "DISCORD_TOKEN": SECRET})
+    text = repr(settings)
+    assert "pa%40ss-w0rd" not in text and "pa@ss-w0rd" not in text and SECRET not in text
+    assert "database_url='postgresql://draughts:***@db.example:5432/games'" in text
+    assert settings.database_shown == "postgresql://draughts:***@db.example:5432/games"
+    # The log filter is given the password as written and decoded, and the token.
+    assert set(settings.secrets()) == {SECRET, "pa%40ss-w0rd", "pa@ss-w0rd"}
+
+
+def test_the_log_filter_hides_database_passwords() -> None:
+    from bot.logging_setup import RedactingFilter
+
+    settings = Settings.from_env({"DATABASE_URL": PG_URL})
+    redacting = RedactingFilter(settings.secrets())
+    record = logging.LogRecord(
+        "asyncpg",
+        logging.ERROR,
+        __file__,
+        1,
+        "cannot reach %s (password %s)",
+        (PG_URL, "pa@ss-w0rd"),
+        None,
+    )
+    redacting.filter(record)
+    assert "pa%40ss" not in record.getMessage() and "pa@ss" not in record.getMessage()
+    # Any postgresql:// address's password, even one the settings do not know.
+    other = RedactingFilter().redact("connect to postgres://bob:s3cr3t@other/db failed")
+    assert "s3cr3t" not in other and "postgres://bob:" in other
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected"),
+    [
+        ("4", "0-1", (0, 1)),
+        ("4", " 2-3 ", (2, 3)),
+        ("4", "0,2, 3", (0, 2, 3)),
+        ("8", "0-1,5,1-2", (0, 1, 2, 5)),
+        ("1", "0", (0,)),
+        ("4", "", None),
+    ],
+)
+def test_shard_settings_are_parsed(count: str, ids: str, expected: tuple[int, ...] | None) -> None:
+    settings = Settings.from_env({"SHARD_COUNT": count, "SHARD_IDS": ids})
+    assert settings.shard_count == int(count)
+    assert settings.shard_ids == expected
+
+
+def test_no_shard_settings_mean_discord_decides() -> None:
+    settings = Settings.from_env({})
+    assert settings.shard_count is None and settings.shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+        ({"SHARD_IDS": "0-1"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "4"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-5"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "a,b"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "-1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,,1"}, "SHARD_IDS"),
+    ],
+)
+def test_bad_shard_settings_are_refused(env: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_env(env)
+
+
+def test_the_heartbeat_file_follows_the_database() -> None:
+    sqlite = Settings.from_env({"DATABASE_PATH": "/srv/bot/games.db"})
+    assert sqlite.heartbeat_file == Path("/srv/bot/games.db-alive")
+    postgres = Settings.from_env({"DATABASE_PATH": "/data/draughts.db", "DATABASE_URL": PG_URL})
+    assert postgres.heartbeat_file == Path("/data/heartbeat")
+    assert Settings.from_env({"DATABASE_URL": PG_URL}).heartbeat_file == Path("data/heartbeat")
+    chosen = Settings.from_env({"DATABASE_URL": PG_URL, "HEARTBEAT_PATH": "/run/bot/alive"})
+    assert chosen.heartbeat_file == Path("/run/bot/alive")

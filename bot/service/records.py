@@ -178,3 +178,25 @@ def replay(row: GameRow, moves: Sequence[MoveRow]) -> Game:
     except ValueError as exc:
         log.error("game %s cannot be replayed: %s", row.id, exc)
         raise DamagedRecordError(_("the record of game #{id} is damaged", id=row.id)) from None
+
+
+def replay_problem(row: GameRow, moves: Sequence[MoveRow]) -> str | None:
+    """What is wrong with a stored game, checked as the service reads it (``python -m bot
+    migrate-db`` checks every copied game with it): its moves replayed by the rules must reach
+    the row's position, ply, status and result.  None when they do."""
+    try:
+        game = replay(row, moves)
+    except DamagedRecordError:
+        return "its moves do not replay by the rules"
+    changes = state_changes(game)
+    pairs = (
+        ("ply", changes.get("ply"), row.ply),
+        ("position", changes.get("fen"), row.fen),
+        ("status", changes.get("status"), row.status),
+        ("result", changes.get("result"), row.result),
+        ("termination", changes.get("termination"), row.termination),
+    )
+    for name, replayed, stored in pairs:
+        if replayed != stored:
+            return f"its moves give the {name} {replayed!r}, its row says {stored!r}"
+    return None

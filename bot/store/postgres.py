@@ -11,6 +11,10 @@ A rated game's end locks both players' ladder rows by name first (:mod:`bot.stor
 and a board message's row is read ``FOR UPDATE``, so read-then-write steps are applied in turn as
 SQLite's single writer applies them.
 
+A write whose caller is cancelled runs on to its end (:func:`shielded_write`); until it ends,
+every later operation of this store waits for it, so the process reads its own writes as it does
+on SQLite's single connection (where a later statement queues behind the write).
+
 The schema and its migrations are in :mod:`bot.store.postgres_schema`, applied at start-up under
 an advisory lock; a database written by a newer version of the bot is refused with
 :class:`SchemaTooNewError`.  asyncpg's exceptions stay in the PostgreSQL modules.
@@ -19,17 +23,18 @@ an advisory lock; a database written by a newer version of the bot is refused wi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Sequence
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from ..enums import ChallengeStatus
 from .errors import ChallengeClosed, StoreError
-from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from, shielded
+from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
 from .postgres_schema import READ_VERSION, SCHEMA_VERSION, migrate
 from .postgres_sql import (
     INSERT_MOVE,
@@ -94,12 +99,53 @@ def guild_is(guild_id: int | None, mark: str) -> tuple[str, tuple[Any, ...]]:
     return f"guild_id = {mark}", (guild_id,)
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def shielded_write(
+    method: Callable[Concatenate[PostgresStore, P], Awaitable[T]],
+) -> Callable[Concatenate[PostgresStore, P], Coroutine[Any, Any, T]]:
+    """Run a write to completion even if the caller is cancelled (as
+    :func:`bot.store.mapping.shielded` does for SQLite), and make the store's later operations
+    wait for it meanwhile.  On SQLite's one connection a later statement queues behind the write;
+    a pool would hand it another connection at once, so the service, which drops its copy of a
+    game when an action is cancelled and rereads it, could read the game from before the write
+    (and then refuse the next move as "the position changed", or as not the player's turn)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: PostgresStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        write = asyncio.ensure_future(method(self, *args, **kwargs))
+        try:
+            return await asyncio.shield(write)
+        except asyncio.CancelledError:
+            if not write.done():
+                self._orphans.add(write)
+                write.add_done_callback(self._orphan_done)
+            raise
+
+    return wrapper
+
+
 class PostgresStore:
     """An asyncpg pool and the queries on it.  Use :meth:`open`."""
 
     def __init__(self, pool: Any, dsn: str) -> None:
         self._pool = pool
         self.dsn = dsn
+        self._orphans: set[asyncio.Future[Any]] = set()
+        """Writes still running whose callers were cancelled (:func:`shielded_write`)."""
+
+    def _orphan_done(self, write: asyncio.Future[Any]) -> None:
+        self._orphans.discard(write)
+        if not write.cancelled():
+            write.exception()  # its caller is gone; a failure is the write's own to log
+
+    async def _settled(self) -> Any:
+        """The pool, once the writes left running by cancelled callers are done."""
+        while self._orphans:
+            await asyncio.wait(set(self._orphans))
+        return self._pool
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStore:
@@ -126,25 +172,26 @@ class PostgresStore:
         return cls(pool, dsn)
 
     async def close(self) -> None:
-        await self._pool.close()
+        await (await self._settled()).close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """One connection of the pool inside ``BEGIN`` ... ``COMMIT``, rolled back on any
         exception (including cancellation), so a change lands whole or not at all."""
-        async with self._pool.acquire() as conn, conn.transaction():
+        pool = await self._settled()
+        async with pool.acquire() as conn, conn.transaction():
             yield conn
 
     async def _one(self, cls: type[Row], sql: str, *params: Any) -> Row | None:
-        row = await self._pool.fetchrow(sql, *params)
+        row = await (await self._settled()).fetchrow(sql, *params)
         return None if row is None else DECODE[cls](row)
 
     async def _all(self, cls: type[Row], sql: str, *params: Any) -> list[Row]:
         decode = DECODE[cls]
-        return [decode(row) for row in await self._pool.fetch(sql, *params)]
+        return [decode(row) for row in await (await self._settled()).fetch(sql, *params)]
 
     async def schema_version(self) -> int:
-        return int(await self._pool.fetchval(READ_VERSION))
+        return int(await (await self._settled()).fetchval(READ_VERSION))
 
     async def integrity_check(self) -> str:
         """``"ok"`` when the server answers and the schema is at this bot's version (the server
@@ -159,7 +206,7 @@ class PostgresStore:
 
     # -- challenges ------------------------------------------------------------------------------
 
-    @shielded
+    @shielded_write
     async def insert_challenge(self, challenge: NewChallenge, event: NewEvent | None = None) -> int:
         count = len(NEW_CHALLENGE_FIELDS)
         sql = (
@@ -187,7 +234,7 @@ class PostgresStore:
         )
         return await self._one(ChallengeRow, sql, challenger_id, channel_id)
 
-    @shielded
+    @shielded_write
     async def close_challenge(
         self,
         challenge_id: int,
@@ -209,7 +256,7 @@ class PostgresStore:
                 await insert_event(db, event)
             return True
 
-    @shielded
+    @shielded_write
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -224,7 +271,7 @@ class PostgresStore:
 
     # -- games -----------------------------------------------------------------------------------
 
-    @shielded
+    @shielded_write
     async def start_game(
         self, game: NewGame, challenge_id: int | None = None, event: NewEvent | None = None
     ) -> int:
@@ -275,7 +322,7 @@ class PostgresStore:
         sql = select_from(MoveRow, "moves") + " WHERE game_id = $1 ORDER BY ply"
         return await self._all(MoveRow, sql, game_id)
 
-    @shielded
+    @shielded_write
     async def update_game(
         self,
         game_id: int,
@@ -302,7 +349,7 @@ class PostgresStore:
         except asyncpg.UniqueViolationError as exc:
             raise domain_refusal(exc) from None
 
-    @shielded
+    @shielded_write
     async def take_back(
         self,
         game_id: int,
@@ -328,7 +375,7 @@ class PostgresStore:
                 await insert_event(db, event)
 
     async def taken_back_moves(self, game_id: int) -> list[TakenBackMove]:
-        rows = await self._pool.fetch(
+        rows = await (await self._settled()).fetch(
             "SELECT ply, pdn, taken_back_at FROM taken_back_moves WHERE game_id = $1"
             " ORDER BY taken_back_at, ply",
             game_id,
@@ -350,7 +397,7 @@ class PostgresStore:
         )
         return timeouts, reminders
 
-    @shielded
+    @shielded_write
     async def board_posted(self, game_id: int, message_id: int) -> int | None:
         async with self.transaction() as db:
             row = await db.fetchrow(
@@ -422,7 +469,7 @@ class PostgresStore:
         return await self._all(RatingRow, sql, guild_id, variant, limit)
 
     async def rank(self, mine: RatingRow) -> tuple[int, int]:
-        row = await self._pool.fetchrow(
+        row = await (await self._settled()).fetchrow(
             "SELECT COUNT(*) FILTER (WHERE rating > $1 OR (rating = $1 AND games > $2)"
             " OR (rating = $1 AND games = $2 AND user_id < $3)), COUNT(*)"
             " FROM ratings WHERE guild_id = $4 AND variant = $5",
@@ -448,7 +495,7 @@ class PostgresStore:
             params += (game_id,)
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT $2", *params)
 
-    @shielded
+    @shielded_write
     async def mark_events(
         self,
         answering: Sequence[tuple[str, str, float]],
@@ -468,7 +515,7 @@ class PostgresStore:
                     [(at, event_id) for event_id, at in delivered],
                 )
 
-    @shielded
+    @shielded_write
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -480,7 +527,7 @@ class PostgresStore:
                 event_id,
             )
 
-    @shielded
+    @shielded_write
     async def prune_events(self, delivered_before: float) -> int:
         async with self.transaction() as db:
             result = await db.execute(
@@ -490,10 +537,10 @@ class PostgresStore:
             return affected(result)
 
     async def meta(self, key: str) -> str | None:
-        value = await self._pool.fetchval("SELECT value FROM meta WHERE key = $1", key)
+        value = await (await self._settled()).fetchval("SELECT value FROM meta WHERE key = $1", key)
         return None if value is None else str(value)
 
-    @shielded
+    @shielded_write
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction() as db:
             await db.execute(
@@ -509,7 +556,7 @@ class PostgresStore:
         sql = select_from(PrefsRow, "user_prefs") + " WHERE user_id = $1"
         return await self._one(PrefsRow, sql, user_id)
 
-    @shielded
+    @shielded_write
     async def save_prefs(self, user_id: int, changes: PrefsChanges, *, when: float) -> None:
         async with self.transaction() as db:
             await save_keyed(db, "user_prefs", ("user_id", user_id), changes, when)
@@ -521,13 +568,13 @@ class PostgresStore:
         return await self._one(SettingsRow, sql, guild_id)
 
     async def game_channels(self, guild_id: int) -> list[int]:
-        rows = await self._pool.fetch(
+        rows = await (await self._settled()).fetch(
             "SELECT channel_id FROM guild_channels WHERE guild_id = $1 ORDER BY channel_id",
             guild_id,
         )
         return [int(r[0]) for r in rows]
 
-    @shielded
+    @shielded_write
     async def save_settings(
         self,
         guild_id: int,

@@ -97,7 +97,7 @@ class DraughtsBot(commands.Bot):
         self._scheduler: Scheduler | None = None
         self._background: list[asyncio.Task[None]] = []
         self.computer: EngineComputer | None = None
-        self.heartbeat_file = health.heartbeat_path(settings.database_path)
+        self.heartbeat_file = settings.heartbeat_file
         self.gateway_up = False
         self._gateway_changed = asyncio.Event()
 
@@ -115,7 +115,7 @@ class DraughtsBot(commands.Bot):
             self.settings.engine_move_time, workers=self.settings.engine_workers
         )
         service = await GameService.open(
-            self.settings.database_path,
+            self.settings.database,
             bot_user_id=self.user.id,
             bot_name=self.user.display_name,
             challenge_expiry=self.settings.challenge_expiry,
@@ -152,7 +152,7 @@ class DraughtsBot(commands.Bot):
         self._in_background(self._heartbeat(), "heartbeat")
         for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
             self.add_listener(self._gateway_listener(up), event)
-        log.info("ready to serve (database %s)", self.settings.database_path)
+        log.info("ready to serve (database %s)", self.settings.database_shown)
 
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
