@@ -59,9 +59,6 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
                   games on a PostgreSQL server instead of the SQLite file, for several bot
                   processes; the schema is created or upgraded at start. The password is never
                   logged. Unset (the default): SQLite
-  SHARD_COUNT     the total number of Discord shards (default: Discord's recommendation)
-  SHARD_IDS       the shards this process connects for: numbers and ranges, e.g. 0-1 or 0,2
-                  (each below SHARD_COUNT, which it needs; default: all)
   HEARTBEAT_PATH  the heartbeat file healthcheck reads (default: <database>-alive beside the
                   SQLite file; with DATABASE_URL, "heartbeat" in DATABASE_PATH's folder, so
                   ./data/heartbeat). Give each bot process on one machine its own
@@ -392,6 +389,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return healthcheck_command(settings, args.max_age)
     if args.command == "migrate-db":
         return migrate_command(settings, args.to)
+    if settings.shard_count is not None or settings.shard_ids is not None:
+        sys.stderr.write(
+            "error: SHARD_COUNT and SHARD_IDS are not used yet: this version connects one "
+            "process for all of the bot's shards. Unset them to run it.\n"
+        )
+        return EXIT_BAD_SETTINGS
     if not settings.token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return EXIT_NO_TOKEN

@@ -61,6 +61,15 @@ def test_bad_setting_exits_2_naming_it(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_shard_settings_are_refused_until_processes_can_share_the_shards(tmp_path: Path) -> None:
+    """Sharding across processes is not built yet: a process told to take some shards must not
+    quietly take them all."""
+    result = _run([], tmp_path, "token", SHARD_COUNT="4", SHARD_IDS="0-1")
+    assert result.returncode == 2
+    assert "SHARD_COUNT and SHARD_IDS are not used yet" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_bad_setting_in_dotenv_is_reported_before_the_token(tmp_path: Path) -> None:
     """A wrong number in ``.env`` names the setting; the (missing) token is not even asked for."""
     (tmp_path / ".env").write_text("MOVE_TIME_SCALE=fast\n")
@@ -108,11 +117,12 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_help_lists_the_postgresql_and_shard_settings(tmp_path: Path) -> None:
+def test_help_lists_the_postgresql_settings(tmp_path: Path) -> None:
     result = _run(["--help"], tmp_path, None)
-    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "HEARTBEAT_PATH", "migrate-db"):
+    for name in ("DATABASE_URL", "HEARTBEAT_PATH", "migrate-db"):
         assert name in result.stdout
     assert "pg_dump" in result.stdout
+    assert "SHARD_COUNT" not in result.stdout  # not used yet: refused at start
 
 
 @pytest.mark.parametrize(
