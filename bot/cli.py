@@ -310,8 +310,8 @@ async def _check_server(settings: Settings) -> None:
 
 
 def migrate_command(settings: Settings, target: str | None) -> int:
-    from .config import redact_url
     from .migrate_db import migrate_to_postgres
+    from .store.addresses import redact_url
 
     url = target or settings.database_url
     if not url:

@@ -13,16 +13,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from .health import HEARTBEAT_SUFFIX
+from .store.addresses import is_postgres_url, redact_url
 
 DEFAULT_DATABASE_PATH = "./data/draughts.db"
 POSTGRES_HEARTBEAT_NAME = "heartbeat"
 """The heartbeat file's name with ``DATABASE_URL`` and no ``HEARTBEAT_PATH``: in the folder of
 ``DATABASE_PATH`` (``./data/heartbeat`` by default, ``/data/heartbeat`` in the Docker image, on its
 writable volume); with SQLite it lies beside the database file, as ``<database>-alive``."""
-POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class SettingsError(ValueError):
@@ -55,20 +55,6 @@ def _float(env: Mapping[str, str], name: str, default: float, low: float) -> flo
     return value
 
 
-def redact_url(url: str) -> str:
-    """``url`` with its password (if any) replaced by ``***``, for logs and messages."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return "<unreadable URL>"
-    if password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-
-
 def url_secrets(url: str | None) -> tuple[str, ...]:
     """The password of ``url`` as written and decoded (``%40`` is ``@``), for the log filter."""
     if not url:
@@ -88,7 +74,7 @@ def _database_url(env: Mapping[str, str]) -> str | None:
         return None
     scheme, sep, _ = raw.partition("://")
     # Only the scheme is ever quoted back: the rest may hold the password.
-    if not sep or scheme.lower() not in POSTGRES_SCHEMES:
+    if not is_postgres_url(raw):
         shown = scheme if sep else "no scheme"
         raise SettingsError(
             "DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:port/database "

@@ -24,7 +24,8 @@ from bot.store import (
     StoreError,
     open_store,
 )
-from bot.store.postgres import PostgresStore, redacted
+from bot.store.addresses import is_postgres_url, redact_url
+from bot.store.postgres import PostgresStore
 from bot.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_schema import SCHEMA_VERSION as SQLITE_SCHEMA_VERSION
@@ -98,8 +99,8 @@ async def test_an_unreachable_server_is_a_store_error_without_the_password() -> 
     with pytest.raises(StoreError, match="cannot open the database") as caught:
         await open_store("postgresql://bot:secret@127.0.0.1:1/draughts")
     assert "secret" not in str(caught.value)
-    assert redacted("postgresql://bot:secret@db:5432/x") == "postgresql://bot:***@db:5432/x"
-    assert redacted("postgresql://bot@db/x") == "postgresql://bot@db/x"
+    assert redact_url("postgresql://bot:secret@db:5432/x") == "postgresql://bot:***@db:5432/x"
+    assert redact_url("postgresql://bot@db/x") == "postgresql://bot@db/x"
 
 
 async def test_discord_snowflakes_fit(pg_dsn: str) -> None:
@@ -161,3 +162,11 @@ async def test_two_rated_games_ending_at_once_are_applied_in_turn(
     assert sorted(seen) == [0, 1]
     rating = await second.rating(10, 1, "english")
     assert rating is not None and rating.games == 2
+
+
+def test_the_settings_and_open_store_agree_on_what_is_a_postgresql_url() -> None:
+    """One test for both: a URL the settings accept, in any case, is never opened as a file."""
+    assert is_postgres_url("postgresql://bot@db/x") and is_postgres_url("POSTGRES://bot@db/x")
+    assert not is_postgres_url("./data/draughts.db")
+    assert not is_postgres_url("sqlite://draughts.db")
+    assert not is_postgres_url(Path("postgresql://bot@db/x"))  # a Path is always a file

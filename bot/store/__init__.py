@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .addresses import POSTGRES_SCHEMES, is_postgres_url, redact_url
 from .errors import (
     ChallengeClosed,
     ChallengeOpen,
@@ -40,15 +41,12 @@ from .rows import (
     TakenBackMove,
 )
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-"""Locations starting with these are PostgreSQL servers; anything else is a SQLite file."""
-
 
 async def open_store(location: str | Path) -> Store:
     """Open (creating and migrating as needed) the database at ``location``: a
     ``postgresql://`` (or ``postgres://``) URL for a PostgreSQL server, else a SQLite file path.
     Only the chosen implementation's driver is imported."""
-    if isinstance(location, str) and location.startswith(POSTGRES_SCHEMES):
+    if isinstance(location, str) and is_postgres_url(location):
         from .postgres import PostgresStore
 
         return await PostgresStore.open(location)
@@ -58,6 +56,7 @@ async def open_store(location: str | Path) -> Store:
 
 
 __all__ = [
+    "POSTGRES_SCHEMES",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",
@@ -85,5 +84,7 @@ __all__ = [
     "StoreError",
     "TakenBackMove",
     "WriteRefused",
+    "is_postgres_url",
     "open_store",
+    "redact_url",
 ]

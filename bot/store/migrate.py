@@ -23,9 +23,10 @@ from typing import Any
 
 import asyncpg
 
+from .addresses import redact_url
 from .errors import StoreError
 from .mapping import DECODE, select_from
-from .postgres import UNREACHABLE, redacted
+from .postgres import UNREACHABLE
 from .postgres_schema import SCHEMA_VERSION
 from .postgres_schema import migrate as migrate_schema
 from .rows import GameRow, MoveRow
@@ -73,7 +74,7 @@ class Migrated:
     def lines(self, source: Path, target: str) -> list[str]:
         per_table = ", ".join(f"{table} {n}" for table, n in self.counts.items())
         return [
-            f"copied {source} into {redacted(target)} (schema version {SCHEMA_VERSION})",
+            f"copied {source} into {redact_url(target)} (schema version {SCHEMA_VERSION})",
             f"rows per table, equal on both sides: {per_table}",
             f"verified: {self.games_replayed} games replayed from their moves to their stored "
             f"position, status and result; {self.ratings_compared} ratings equal",
@@ -266,7 +267,7 @@ async def _verify_games(conn: Any, check_game: GameCheck) -> int:
 async def copy_to_postgres(source: Path, dsn: str, check_game: GameCheck) -> Migrated:
     """Copy the SQLite database ``source`` into the empty PostgreSQL database ``dsn`` and
     verify it, in one transaction; :class:`StoreError` (nothing kept) if it cannot be done."""
-    where = redacted(dsn)
+    where = redact_url(dsn)
     if not source.is_file():
         raise MigrationRefused(f"there is no SQLite database at {source} (DATABASE_PATH) to copy")
     lock = DatabaseLock.acquire(source, purpose="migrate-db")

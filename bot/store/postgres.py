@@ -28,11 +28,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Itera
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from ..enums import ChallengeStatus
+from .addresses import redact_url
 from .errors import ChallengeClosed, StoreError
 from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
 from .postgres_schema import READ_VERSION, SCHEMA_VERSION, migrate
@@ -79,16 +79,6 @@ database, wrong password), or a malformed address."""
 
 GAMES = select_from(GameRow, "games")
 ENDED = "status <> 'running'"
-
-
-def redacted(dsn: str) -> str:
-    """The address without its password, for messages and logs."""
-    parts = urlsplit(dsn)
-    if parts.password is None:
-        return dsn
-    host = parts.netloc.rpartition("@")[2]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def guild_is(guild_id: int | None, mark: str) -> tuple[str, tuple[Any, ...]]:
@@ -150,7 +140,7 @@ class PostgresStore:
     @classmethod
     async def open(cls, dsn: str) -> PostgresStore:
         """Connect (a pool) and migrate; :class:`StoreError` if the server cannot be reached."""
-        where = redacted(dsn)
+        where = redact_url(dsn)
         try:
             pool = await asyncpg.create_pool(
                 dsn,
@@ -199,7 +189,7 @@ class PostgresStore:
         try:
             version = await self.schema_version()
         except UNREACHABLE as exc:
-            return f"no answer from {redacted(self.dsn)}: {exc}"
+            return f"no answer from {redact_url(self.dsn)}: {exc}"
         if version != SCHEMA_VERSION:
             return f"schema version {version}, expected {SCHEMA_VERSION}"
         return "ok"
