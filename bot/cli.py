@@ -62,6 +62,12 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
   HEARTBEAT_PATH  the heartbeat file healthcheck reads (default: <database>-alive beside the
                   SQLite file; with DATABASE_URL, "heartbeat" in DATABASE_PATH's folder, so
                   ./data/heartbeat). Give each bot process on one machine its own
+  SHARD_COUNT     the bot's number of shards (Discord requires sharding from 2,500 servers);
+                  unset: one connection without shards
+  SHARD_IDS       the shards this process connects for, e.g. 0-1 or 0,2 (default: all of
+                  SHARD_COUNT). Processes for the other shards share the database, which must
+                  be PostgreSQL; each runs its own servers' timeouts, reminders, computer moves
+                  and announcements (docs/OPERATIONS.md, "Several processes")
   DEV_GUILD_ID    optional server id: slash commands are synced there instantly, for development
                   (without it they are synced globally, which Discord may take a while to show)
   LOG_LEVEL       logging level, e.g. DEBUG, INFO, WARNING (default: INFO); interaction tokens,
@@ -69,7 +75,8 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
   ENGINE_MOVE_TIME_SECONDS
                   how long the computer thinks per move at level 6 (default: 2)
   ENGINE_WORKERS  engine processes, each thinking for one game at a time (default: one per
-                  CPU but one, at least two)
+                  CPU but one, at least two; with several bot processes on one machine, give
+                  each its share of the CPUs)
 
 for tests and demos:
   CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open at least (default: 900)
@@ -245,9 +252,9 @@ def healthcheck_command(settings: Settings, max_age: float) -> int:
 
 async def run(settings: Settings) -> None:
     """Run the bot until Discord closes the connection for good or a stop signal arrives."""
-    from .ui.client import DraughtsBot  # discord.py is imported only when the bot really runs
+    from .ui.client import make_bot  # discord.py is imported only when the bot really runs
 
-    bot = DraughtsBot(settings)
+    bot = make_bot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -389,10 +396,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return healthcheck_command(settings, args.max_age)
     if args.command == "migrate-db":
         return migrate_command(settings, args.to)
-    if settings.shard_count is not None or settings.shard_ids is not None:
+    if settings.database_url is None and not settings.shards.everything:
         sys.stderr.write(
-            "error: SHARD_COUNT and SHARD_IDS are not used yet: this version connects one "
-            "process for all of the bot's shards. Unset them to run it.\n"
+            f"error: SHARD_IDS={','.join(map(str, sorted(settings.shards.ids)))} runs some of "
+            "the bot's shards in this process, and the others need processes of their own "
+            "sharing the database: that needs PostgreSQL (DATABASE_URL). A SQLite file serves "
+            "one process: leave SHARD_IDS unset to run every shard here.\n"
         )
         return EXIT_BAD_SETTINGS
     if not settings.token:

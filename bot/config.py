@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from .health import HEARTBEAT_SUFFIX
 from .store.addresses import is_postgres_url, redact_url
+from .store.shards import EVERY_SHARD, Shards
 
 DEFAULT_DATABASE_PATH = "./data/draughts.db"
 POSTGRES_HEARTBEAT_NAME = "heartbeat"
@@ -129,7 +130,8 @@ class Settings:
     """A ``postgresql://`` URL: the games live on that PostgreSQL server instead of in the SQLite
     file ``database_path`` (shown in ``repr`` without its password)."""
     shard_count: int | None = None
-    """``SHARD_COUNT``: the total number of shards (None: Discord's recommendation)."""
+    """``SHARD_COUNT``: the total number of shards (None: one connection without sharding, which
+    Discord accepts up to 2,500 servers)."""
     shard_ids: tuple[int, ...] | None = None
     """``SHARD_IDS``: the shards this process connects for (None: all of them)."""
     heartbeat_path: Path | None = None
@@ -182,6 +184,15 @@ class Settings:
             heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),
         )
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs (the whole bot when no shard is configured)."""
+        if self.shard_count is None:
+            return EVERY_SHARD
+        if self.shard_ids is None:
+            return Shards.every(self.shard_count)
+        return Shards.of(self.shard_count, self.shard_ids)
 
     @property
     def database(self) -> str | Path:

@@ -65,6 +65,7 @@ _POSTGRES_STORE = (
     "bot.store.postgres",
     "bot.store.postgres_schema",
     "bot.store.postgres_sql",
+    "bot.store.postgres_shards",
     "bot.store.migrate",
 )
 _STORE_IMPLEMENTATIONS = (*_SQLITE_STORE, *_POSTGRES_STORE)
@@ -323,6 +324,7 @@ SERVICE_ORDER = (
     "notices",
     "standings",
     "computer",
+    "shards",
     "live",
     "starting",
     "endings",
@@ -377,7 +379,8 @@ def test_only_the_sqlite_store_talks_to_sqlite() -> None:
 
 def test_only_the_postgres_store_talks_to_postgres() -> None:
     talkers = _talkers(_POSTGRES)
-    # The store and its shared writes; the schema's migrations run on a connection handed in.
+    # The store, its shared writes and its shard locks; the schema's migrations run on a
+    # connection handed in.
     assert talkers <= set(_POSTGRES_STORE) - {"bot.store.postgres_schema"}
     assert "bot.store.postgres" in talkers
 

@@ -61,12 +61,12 @@ def test_bad_setting_exits_2_naming_it(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_shard_settings_are_refused_until_processes_can_share_the_shards(tmp_path: Path) -> None:
-    """Sharding across processes is not built yet: a process told to take some shards must not
-    quietly take them all."""
+def test_some_shards_on_sqlite_are_refused(tmp_path: Path) -> None:
+    """A process for some of the shards needs the others' processes on the same database, which
+    a SQLite file cannot give: refused before connecting, with what to do instead."""
     result = _run([], tmp_path, "token", SHARD_COUNT="4", SHARD_IDS="0-1")
     assert result.returncode == 2
-    assert "SHARD_COUNT and SHARD_IDS are not used yet" in result.stderr
+    assert "SHARD_IDS=0,1" in result.stderr and "PostgreSQL (DATABASE_URL)" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -122,7 +122,7 @@ def test_help_lists_the_postgresql_settings(tmp_path: Path) -> None:
     for name in ("DATABASE_URL", "HEARTBEAT_PATH", "migrate-db"):
         assert name in result.stdout
     assert "pg_dump" in result.stdout
-    assert "SHARD_COUNT" not in result.stdout  # not used yet: refused at start
+    assert "SHARD_COUNT" in result.stdout and "SHARD_IDS" in result.stdout
 
 
 @pytest.mark.parametrize(

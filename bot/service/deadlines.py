@@ -34,6 +34,7 @@ from .ladder import shown_rating
 from .live import LiveGames, apply_rules
 from .matches import second_game
 from .notices import Notices
+from .shards import ShardOwnership
 from .starting import Starter
 from .views import (
     abortable,
@@ -58,11 +59,13 @@ class Deadlines:
         endings: Endings,
         downtime: Downtime,
         notices: Notices,
+        ownership: ShardOwnership,
         *,
         bot: Player,
         clock: Callable[[], float],
     ) -> None:
         self.notices = notices
+        self.ownership = ownership
         self.store = store
         self.live = live
         self.replies = replies
@@ -75,11 +78,15 @@ class Deadlines:
     async def tick(self) -> list[ActionResult]:
         """Everything due now: deadlines extended for a silence of the bot (first, so nobody
         loses on time for it), expired challenges, half-time reminders and last warnings,
-        timeouts, and computer replies and match games that failed earlier.  Called periodically by
+        timeouts, and computer replies and match games that failed earlier, in the servers of
+        the shards this process owns (renewed first).  Called periodically by
         :class:`bot.scheduler.Scheduler`."""
-        events: list[ActionResult] = await self.downtime.check()
+        mine = await self.ownership.renew()
+        if mine.empty:
+            return []  # every shard of this process is another's for now
+        events: list[ActionResult] = await self.downtime.check(mine)
         now = self.clock()
-        for expired in await self.store.expired_challenges(now):
+        for expired in await self.store.expired_challenges(now, shards=mine):
             event = new_event(
                 Action.CHALLENGE_EXPIRED,
                 channel_id=expired.channel_id,
@@ -100,7 +107,7 @@ class Deadlines:
                         event=event.id,
                     )
                 )
-        timeouts, reminders = await self.store.due_games(now)
+        timeouts, reminders = await self.store.due_games(now, shards=mine)
         for row in timeouts:
             ended = await self._timeout(row.id, now)
             if ended is not None:
@@ -117,7 +124,7 @@ class Deadlines:
         """Wake the computer in every running game where it is its turn (after a restart, and
         on every tick in case a reply failed); it thinks and shows its replies in the
         background (:mod:`bot.service.computer_replies`).  How many games it was woken in."""
-        waiting = await self.store.computer_games_waiting()
+        waiting = await self.store.computer_games_waiting(shards=await self.ownership.current())
         for row in waiting:
             self.replies.wake(row.id)
         return len(waiting)
@@ -126,7 +133,7 @@ class Deadlines:
         """Start the second game of any match whose first game ended without it (the second
         normally starts in the first one's final transaction; this catches the rest)."""
         events = []
-        for first in await self.store.matches_waiting():
+        for first in await self.store.matches_waiting(shards=await self.ownership.current()):
             async with self.live.lock(first.id):
                 now = self.clock()
                 event = new_event(
@@ -171,12 +178,15 @@ class Deadlines:
                 game.outcome = replace(game.outcome, detail=NEVER_MOVED[loser].msgid)
             else:
                 apply_rules(lambda: game.timeout(loser))
-            event = await self.live.save(
-                live,
-                user_id=self.bot.id,
-                moved=False,
-                announce=Action.ABORTED if never_moved else Action.TIMEOUT,
-            )
+            try:
+                event = await self.live.save(
+                    live,
+                    user_id=self.bot.id,
+                    moved=False,
+                    announce=Action.ABORTED if never_moved else Action.TIMEOUT,
+                )
+            except ConflictError:  # played meanwhile (by another process): not over after all
+                return None
         view = game_view(live.row, live.game)
         late = shown(player(live.row, loser).name)
         if never_moved:

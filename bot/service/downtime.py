@@ -30,7 +30,7 @@ from collections.abc import Callable
 from ..i18n import Text, _, duration
 from ..markdown import shown
 from ..results import Action, ActionResult
-from ..store import Store
+from ..store import Shards, Store
 from .live import LiveGames
 from .records import warn_time
 from .views import game_view
@@ -38,7 +38,8 @@ from .views import game_view
 log = logging.getLogger(__name__)
 
 HEARD_AT = "heard_at"
-"""The ``meta`` key of the wall-clock time of the last check that could hear players."""
+"""The ``meta`` key of the wall-clock time of the last check that could hear players (one per
+shard when the bot is sharded, :func:`heard_at_key`)."""
 SILENCE_SECONDS = 60.0
 """Deafness shorter than this is ignored (a slow check, a gateway reconnect)."""
 GRACE_SECONDS = 15 * 60.0
@@ -68,13 +69,16 @@ class Downtime:
         next check extends the deadlines that ran out meanwhile."""
         self._deaf += max(0.0, seconds)
 
-    async def check(self) -> list[ActionResult]:
-        """Measure the silence since the last check, extend the deadlines it cost, and note
-        that players are heard now.  Called first by every scheduler check."""
+    async def check(self, shards: Shards) -> list[ActionResult]:
+        """Measure the silence since the last check, extend the deadlines it cost in the servers
+        of ``shards`` (those this process hears), and note that players are heard now.  Called
+        first by every scheduler check."""
         now, mono = self.clock(), self.monotonic()
+        keys = [heard_at_key(shards.count, shard) for shard in sorted(shards.ids)]
         if self._last is None:
-            heard = await self.store.meta(HEARD_AT)
-            silence = _since(heard, now)
+            # The latest record of these shards (a shard never recorded tells nothing).
+            known = [_since(await self.store.meta(key), now) for key in keys]
+            silence = min([s for s in known if s is not None], default=0.0)
         else:
             wall0, mono0 = self._last
             silence = (now - wall0) - (mono - mono0)
@@ -84,13 +88,14 @@ class Downtime:
         extended: list[ActionResult] = []
         if silence > SILENCE_SECONDS:
             log.warning("players could not be heard for %s; extending deadlines", duration(silence))
-            extended = await self._extend(now, silence)
-        await self.store.set_meta(HEARD_AT, repr(now))
+            extended = await self._extend(now, silence, shards)
+        for key in keys:
+            await self.store.set_meta(key, repr(now))
         return extended
 
-    async def _extend(self, now: float, silence: float) -> list[ActionResult]:
+    async def _extend(self, now: float, silence: float, shards: Shards) -> list[ActionResult]:
         horizon = now + GRACE_SECONDS
-        due, _reminders = await self.store.due_games(horizon)
+        due, _reminders = await self.store.due_games(horizon, shards=shards)
         results = []
         for row in due:
             async with self.live.lock(row.id):
@@ -122,6 +127,13 @@ class Downtime:
         return results
 
 
+def heard_at_key(count: int, shard: int) -> str:
+    """Where the last check that heard a shard's players is kept: a process that stops silences
+    only its own shards' servers, so each shard's silence is measured from its own record (the
+    whole bot in one process keeps the one record it always had)."""
+    return HEARD_AT if count == 1 else f"{HEARD_AT}:{count}:{shard}"
+
+
 def clock_extended_text(name: str, silence: float, left: float) -> Text:
     """What a game is told when its deadline was moved for the bot's silence."""
     return _(
@@ -133,13 +145,14 @@ def clock_extended_text(name: str, silence: float, left: float) -> Text:
     )
 
 
-def _since(heard: str | None, now: float) -> float:
-    """Seconds since the stored ``heard_at`` (0 when never stored or unreadable: a database
-    from before this record, where the length of the silence is unknown)."""
+def _since(heard: str | None, now: float) -> float | None:
+    """Seconds since a stored ``heard_at`` (None when never stored or unreadable: a database
+    from before this record, or a shard new to it, where the length of the silence is
+    unknown)."""
     if heard is None:
-        return 0.0
+        return None
     try:
         return max(0.0, now - float(heard))
     except ValueError:
         log.warning("the stored %s %r is not a time; ignored", HEARD_AT, heard)
-        return 0.0
+        return None

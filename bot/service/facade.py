@@ -8,6 +8,7 @@ one order their dependencies allow (each module imports only those below it)::
     views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
     settings, prefs, notices          server settings, users' preferences, direct messages
     languages                         servers' languages, the locales last seen
+    shards                            the servers whose background work is this process's
     live                              running games in memory, locks, guarded writes
     starting                          new games and their announcement
     endings                           what a game's end adds to the message that ended it
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..results import ActionResult, Player
-from ..store import Store, open_store
+from ..store import EVERY_SHARD, Shards, Store, open_store
 from .challenges import Challenges
 from .computer import ComputerPlayer, RandomComputer
 from .computer_replies import ComputerReplies
@@ -45,6 +46,7 @@ from .play import Play
 from .prefs import PrefsBook
 from .queries import Queries
 from .settings import SettingsBook
+from .shards import ShardOwnership
 from .standings import Standings
 from .starting import Starter
 from .takebacks import Takebacks
@@ -67,12 +69,14 @@ class GameService:
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        shards: Shards = EVERY_SHARD,
     ) -> None:
         """``clock`` is wall time (deadlines); ``monotonic`` tells a jump of it from time that
         really passed (tests that drive ``clock`` pass the same function as both).  A challenge
         stays open ``challenge_expiry`` seconds, or as long as its time per move when that is
         longer, up to ``challenge_expiry_cap`` (pass a cap no longer than the expiry for
-        challenges that all last exactly ``challenge_expiry``, as tests do)."""
+        challenges that all last exactly ``challenge_expiry``, as tests do).  ``shards``: the
+        servers whose background work this process runs, when the store grants them."""
         rng = rng or random.Random()
         bot = Player(bot_user_id, clean_name(bot_name))
         self.store = store
@@ -84,6 +88,8 @@ class GameService:
         languages = LanguageBook(store, clock)
         notices = Notices(prefs, computer_id=bot.id, clock=clock)
         self._live = live = LiveGames(store, clock)
+        self.ownership = ownership = ShardOwnership(store, shards)
+        ownership.on_gain(live.forget_all)  # another process may have changed them since
         starter = Starter(
             store,
             live,
@@ -112,9 +118,20 @@ class GameService:
         queries = Queries(store, live, prefs)
         downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
         deadlines = Deadlines(
-            store, live, replies, starter, endings, downtime, notices, bot=bot, clock=clock
+            store,
+            live,
+            replies,
+            starter,
+            endings,
+            downtime,
+            notices,
+            ownership,
+            bot=bot,
+            clock=clock,
         )
-        self.outbox = Outbox(store, live, endings, computer_id=bot.id, clock=clock, rng=rng)
+        self.outbox = Outbox(
+            store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng
+        )
 
         self.challenge = challenges.challenge
         self.check_challenge = challenges.check_challenge

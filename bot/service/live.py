@@ -109,6 +109,10 @@ class LiveGames:
     def forget(self, game_id: int) -> None:
         self._live.pop(game_id, None)
 
+    def forget_all(self) -> None:
+        """Drop every game kept in memory: the next action on each reads it again."""
+        self._live.clear()
+
     async def resolve(self, channel_id: int | None, game_id: int | None) -> int:
         """The game an action names: by id, else the channel's running game."""
         if game_id is not None:

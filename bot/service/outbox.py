@@ -13,6 +13,9 @@ is handed out here, oldest first, for the Discord layer to post in the game's ch
   game's state once, in order.  A game waiting for the computer's move is not rebuilt at all:
   the computer's reply, coming anyway, covers it.  A rebuilt announcement carries the direct
   messages it would have carried (the turn's, a last warning's), read from the preferences then.
+
+Only the announcements of the servers whose shards this process owns are handed out here
+(:mod:`bot.service.shards`); the old ones are pruned by the owner of shard 0.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
 from .notices import TURN_ACTIONS
+from .shards import ShardOwnership
 from .views import (
     challenge_closed_text,
     challenge_view,
@@ -92,12 +96,15 @@ class Outbox:
         store: Store,
         live: LiveGames,
         endings: Endings,
+        ownership: ShardOwnership,
         *,
         computer_id: int,
         clock: Callable[[], float],
         rng: random.Random,
     ) -> None:
         self.store = store
+        self.ownership = ownership
+        ownership.on_gain(self.took_over)
         self.live = live
         self.endings = endings
         self.computer_id = computer_id
@@ -170,6 +177,11 @@ class Outbox:
                 await self._writer
         await self.flush()
 
+    def took_over(self) -> None:
+        """A shard became this process's: hand out again what was written before this process
+        started (its previous owner, gone, may have left announcements in flight)."""
+        self._caught_up = False
+
     def may_owe(self, game_id: int) -> bool:
         """Whether ``game_id`` may have announcements owed that its next one must not overtake
         (a cheap answer without the database for the usual case: nothing failed in this
@@ -219,10 +231,15 @@ class Outbox:
         entry of the game, due or not, is handed out now (ahead of it, keeping the order), and
         those that would only show the game as it stands are covered by it."""
         now = self.clock()
+        mine = await self.ownership.current()
+        if game_id is None and mine.empty:
+            return []  # another process runs these servers' deliveries for now
         if self._caught_up and not covered:
-            rows = await self.store.pending_events(now, game_id=game_id, limit=limit)
+            rows = await self.store.pending_events(now, shards=mine, game_id=game_id, limit=limit)
         else:
-            rows = await self.store.pending_events(EVERYTHING, game_id=game_id, limit=limit)
+            rows = await self.store.pending_events(
+                EVERYTHING, shards=mine, game_id=game_id, limit=limit
+            )
             if not covered:  # this process's own entries are still in its actions' hands
                 rows = [
                     r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
@@ -260,7 +277,7 @@ class Outbox:
             owed.append(Owed(row.id, row.attempts, result, check, row.game_id))
         if catching_up and not settling:
             self._caught_up = True  # otherwise the next call looks at the earlier ones again
-        if game_id is None and now - self._pruned_at >= PRUNE_EVERY_SECONDS:
+        if game_id is None and mine.global_work and now - self._pruned_at >= PRUNE_EVERY_SECONDS:
             self._pruned_at = now
             await self.store.prune_events(now - KEEP_DELIVERED_SECONDS)
         return owed

@@ -40,6 +40,7 @@ from .rows import (
     SettingsRow,
     TakenBackMove,
 )
+from .shards import EVERY_SHARD, Shards, shard_of
 
 
 async def open_store(location: str | Path) -> Store:
@@ -56,6 +57,7 @@ async def open_store(location: str | Path) -> Store:
 
 
 __all__ = [
+    "EVERY_SHARD",
     "POSTGRES_SCHEMES",
     "ChallengeClosed",
     "ChallengeOpen",
@@ -79,6 +81,7 @@ __all__ = [
     "SchemaTooNewError",
     "SettingsChanges",
     "SettingsRow",
+    "Shards",
     "StaleVersion",
     "Store",
     "StoreError",
@@ -87,4 +90,5 @@ __all__ = [
     "is_postgres_url",
     "open_store",
     "redact_url",
+    "shard_of",
 ]

@@ -15,6 +15,9 @@ A write whose caller is cancelled runs on to its end (:func:`shielded_write`); u
 every later operation of this store waits for it, so the process reads its own writes as it does
 on SQLite's single connection (where a later statement queues behind the write).
 
+Shards: each shard's background work has one owner process at a time, held by advisory locks
+(:mod:`bot.store.postgres_shards`).
+
 The schema and its migrations are in :mod:`bot.store.postgres_schema`, applied at start-up under
 an advisory lock; a database written by a newer version of the bot is refused with
 :class:`SchemaTooNewError`.  asyncpg's exceptions stay in the PostgreSQL modules.
@@ -36,6 +39,7 @@ from .addresses import redact_url
 from .errors import ChallengeClosed, StoreError
 from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
 from .postgres_schema import READ_VERSION, SCHEMA_VERSION, migrate
+from .postgres_shards import ShardLocks
 from .postgres_sql import (
     INSERT_MOVE,
     RATING_OF,
@@ -43,6 +47,7 @@ from .postgres_sql import (
     affected,
     domain_refusal,
     guarded_update,
+    guild_is,
     insert_event,
     insert_game,
     marks,
@@ -68,6 +73,7 @@ from .rows import (
     SettingsRow,
     TakenBackMove,
 )
+from .shards import EVERY_SHARD, Shards
 
 POOL_SIZE = (1, 10)
 """The pool's fewest and most connections per process (asyncpg's defaults: a move holds one
@@ -79,14 +85,6 @@ database, wrong password), or a malformed address."""
 
 GAMES = select_from(GameRow, "games")
 ENDED = "status <> 'running'"
-
-
-def guild_is(guild_id: int | None, mark: str) -> tuple[str, tuple[Any, ...]]:
-    """``guild_id`` matching a server, or no server (``IS NULL``: ``= NULL`` matches nothing),
-    written so the indexes on ``guild_id`` serve both; the condition and its parameters."""
-    if guild_id is None:
-        return "guild_id IS NULL", ()
-    return f"guild_id = {mark}", (guild_id,)
 
 
 P = ParamSpec("P")
@@ -125,6 +123,7 @@ class PostgresStore:
         self.dsn = dsn
         self._orphans: set[asyncio.Future[Any]] = set()
         """Writes still running whose callers were cancelled (:func:`shielded_write`)."""
+        self._shard_locks = ShardLocks(dsn)
 
     def _orphan_done(self, write: asyncio.Future[Any]) -> None:
         self._orphans.discard(write)
@@ -162,7 +161,13 @@ class PostgresStore:
         return cls(pool, dsn)
 
     async def close(self) -> None:
+        await self._shard_locks.close()
         await (await self._settled()).close()
+
+    async def own_shards(self, shards: Shards) -> Shards:
+        """Held by advisory locks (:mod:`bot.store.postgres_shards`): processes share the
+        server, so each shard has one owner at a time."""
+        return await self._shard_locks.own(shards)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -253,9 +258,11 @@ class PostgresStore:
                 "UPDATE challenges SET message_id = $1 WHERE id = $2", message_id, challenge_id
             )
 
-    async def expired_challenges(self, now: float) -> list[ChallengeRow]:
+    async def expired_challenges(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> list[ChallengeRow]:
         sql = select_from(ChallengeRow, "challenges") + (
-            " WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at"
+            f" WHERE status = 'open' AND expires_at <= $1 AND {shards.where()} ORDER BY expires_at"
         )
         return await self._all(ChallengeRow, sql, now)
 
@@ -302,9 +309,10 @@ class PostgresStore:
         sql = GAMES + f" WHERE status = 'running' AND {where} ORDER BY id"
         return await self._all(GameRow, sql, *params)
 
-    async def computer_games_waiting(self) -> list[GameRow]:
+    async def computer_games_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
         sql = GAMES + (
-            " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL ORDER BY id"
+            " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL"
+            f" AND {shards.where()} ORDER BY id"
         )
         return await self._all(GameRow, sql)
 
@@ -372,17 +380,21 @@ class PostgresStore:
         )
         return [TakenBackMove(int(r[0]), str(r[1]), float(r[2])) for r in rows]
 
-    async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
+    async def due_games(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> tuple[list[GameRow], list[GameRow]]:
+        mine = shards.where()
         timeouts = await self._all(
             GameRow,
             GAMES
-            + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= $1 ORDER BY id",
+            + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= $1"
+            + f" AND {mine} ORDER BY id",
             now,
         )
         reminders = await self._all(
             GameRow,
             GAMES + " WHERE status = 'running' AND (remind_at <= $1 OR warn_at <= $1)"
-            " AND (deadline IS NULL OR deadline > $1) ORDER BY id",
+            f" AND (deadline IS NULL OR deadline > $1) AND {mine} ORDER BY id",
             now,
         )
         return timeouts, reminders
@@ -406,10 +418,11 @@ class PostgresStore:
     async def match_games(self, match_id: int) -> list[GameRow]:
         return await self._all(GameRow, GAMES + " WHERE match_id = $1 ORDER BY id", match_id)
 
-    async def matches_waiting(self) -> list[GameRow]:
+    async def matches_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
         sql = select_from(GameRow, "games g") + (
             " WHERE g.match_id = g.id AND g.status = 'finished' AND NOT EXISTS"
-            " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id <> g.id) ORDER BY g.id"
+            " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id <> g.id)"
+            f" AND {shards.where('g.guild_id')} ORDER BY g.id"
         )
         return await self._all(GameRow, sql)
 
@@ -474,15 +487,22 @@ class PostgresStore:
     # -- the outbox and what the process keeps between runs -------------------------------------
 
     async def pending_events(
-        self, now: float, *, game_id: int | None = None, limit: int = 100
+        self,
+        now: float,
+        *,
+        shards: Shards = EVERY_SHARD,
+        game_id: int | None = None,
+        limit: int = 100,
     ) -> list[EventRow]:
         sql = select_from(EventRow, "outbox") + (
             " WHERE delivered_at IS NULL AND next_attempt_at <= $1"
         )
         params: tuple[Any, ...] = (now, limit)
-        if game_id is not None:
+        if game_id is not None:  # a game in this process's hands, wherever it is
             sql += " AND game_id = $3"
             params += (game_id,)
+        else:
+            sql += f" AND {shards.where()}"
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT $2", *params)
 
     @shielded_write

@@ -178,3 +178,11 @@ async def rate_game(db: Connection, game_id: int, rated: RatedGame) -> LadderCha
         change.black_change,
     )
     return change
+
+
+def guild_is(guild_id: int | None, mark: str) -> tuple[str, tuple[Any, ...]]:
+    """``guild_id`` matching a server, or no server (``IS NULL``: ``= NULL`` matches nothing),
+    written so the indexes on ``guild_id`` serve both; the condition and its parameters."""
+    if guild_id is None:
+        return "guild_id IS NULL", ()
+    return f"guild_id = {mark}", (guild_id,)

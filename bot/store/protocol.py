@@ -39,6 +39,7 @@ from .rows import (
     SettingsRow,
     TakenBackMove,
 )
+from .shards import EVERY_SHARD, Shards
 
 
 class Store(Protocol):
@@ -54,6 +55,13 @@ class Store(Protocol):
 
     async def integrity_check(self) -> str:
         """``"ok"``, or what the database's own check found wrong."""
+        ...
+
+    async def own_shards(self, shards: Shards) -> Shards:
+        """Take (or keep) ownership of ``shards`` for this process and return those it owns now:
+        only their servers' background work is this process's (:mod:`bot.store.shards`).  A
+        shard has at most one owner at a time, and a process that dies, however abruptly, gives
+        its shards up for the next one."""
         ...
 
     # -- challenges ------------------------------------------------------------------------------
@@ -84,8 +92,10 @@ class Store(Protocol):
         """Remember which message shows the challenge."""
         ...
 
-    async def expired_challenges(self, now: float) -> list[ChallengeRow]:
-        """Open challenges whose time has run out, oldest expiry first."""
+    async def expired_challenges(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> list[ChallengeRow]:
+        """Open challenges of ``shards``' servers whose time has run out, oldest expiry first."""
         ...
 
     # -- games -----------------------------------------------------------------------------------
@@ -110,8 +120,9 @@ class Store(Protocol):
         """Running games of one server (``None``: games outside any server), by id."""
         ...
 
-    async def computer_games_waiting(self) -> list[GameRow]:
-        """Running games against the computer where nobody's clock runs: the computer's turn."""
+    async def computer_games_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
+        """Running games of ``shards``' servers against the computer where nobody's clock
+        runs: the computer's turn."""
         ...
 
     async def moves(self, game_id: int) -> list[MoveRow]:
@@ -156,9 +167,12 @@ class Store(Protocol):
         """A game's taken-back moves, in the order they were taken back."""
         ...
 
-    async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
-        """Running games whose deadline has passed, and those due a reminder (half-time,
-        ``remind_at``, or the last warning, ``warn_at``) whose deadline has not passed."""
+    async def due_games(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> tuple[list[GameRow], list[GameRow]]:
+        """Running games of ``shards``' servers whose deadline has passed, and those due a
+        reminder (half-time, ``remind_at``, or the last warning, ``warn_at``) whose deadline
+        has not passed."""
         ...
 
     async def board_posted(self, game_id: int, message_id: int) -> int | None:
@@ -175,9 +189,9 @@ class Store(Protocol):
         """The games of a match, first game first."""
         ...
 
-    async def matches_waiting(self) -> list[GameRow]:
-        """First games of matches that finished without their second game (the second normally
-        starts in the same transaction; this is the safety net)."""
+    async def matches_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
+        """First games of ``shards``' servers' matches that finished without their second game
+        (the second normally starts in the same transaction; this is the safety net)."""
         ...
 
     async def finished_games(
@@ -205,10 +219,15 @@ class Store(Protocol):
     # -- the outbox and what the process keeps between runs -------------------------------------
 
     async def pending_events(
-        self, now: float, *, game_id: int | None = None, limit: int = 100
+        self,
+        now: float,
+        *,
+        shards: Shards = EVERY_SHARD,
+        game_id: int | None = None,
+        limit: int = 100,
     ) -> list[EventRow]:
-        """Undelivered announcements due by ``now`` (of one game when ``game_id`` is given),
-        oldest first."""
+        """Undelivered announcements due by ``now`` of ``shards``' servers (or of one game,
+        wherever it is, when ``game_id`` is given), oldest first."""
         ...
 
     async def mark_events(

@@ -58,6 +58,7 @@ from .rows import (
     SettingsRow,
     TakenBackMove,
 )
+from .shards import EVERY_SHARD, Shards
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_sql import (
     RATING_OF,
@@ -159,6 +160,10 @@ class SqliteStore:
         decode = DECODE[cls]
         return [decode(row) for row in await self._fetch_all(sql, params)]
 
+    async def own_shards(self, shards: Shards) -> Shards:
+        """All of them: one process alone opens the file (:mod:`bot.store.sqlite_guard`)."""
+        return shards
+
     async def schema_version(self) -> int:
         row = await self._fetch_one("PRAGMA user_version")
         return int(row[0]) if row else 0
@@ -221,9 +226,11 @@ class SqliteStore:
                 "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
             )
 
-    async def expired_challenges(self, now: float) -> list[ChallengeRow]:
+    async def expired_challenges(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> list[ChallengeRow]:
         sql = select_from(ChallengeRow, "challenges") + (
-            " WHERE status = 'open' AND expires_at <= ? ORDER BY expires_at"
+            f" WHERE status = 'open' AND expires_at <= ? AND {shards.where()} ORDER BY expires_at"
         )
         return await self._all(ChallengeRow, sql, (now,))
 
@@ -271,9 +278,10 @@ class SqliteStore:
         )
         return await self._all(GameRow, sql, (guild_id,))
 
-    async def computer_games_waiting(self) -> list[GameRow]:
+    async def computer_games_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
         sql = select_from(GameRow, "games") + (
-            " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL ORDER BY id"
+            " WHERE status = 'running' AND computer_id IS NOT NULL AND deadline IS NULL"
+            f" AND {shards.where()} ORDER BY id"
         )
         return await self._all(GameRow, sql)
 
@@ -340,18 +348,22 @@ class SqliteStore:
         )
         return [TakenBackMove(int(r[0]), str(r[1]), float(r[2])) for r in rows]
 
-    async def due_games(self, now: float) -> tuple[list[GameRow], list[GameRow]]:
+    async def due_games(
+        self, now: float, *, shards: Shards = EVERY_SHARD
+    ) -> tuple[list[GameRow], list[GameRow]]:
+        mine = shards.where()
         timeouts = await self._all(
             GameRow,
             select_from(GameRow, "games")
-            + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= ? ORDER BY id",
+            + " WHERE status = 'running' AND deadline IS NOT NULL AND deadline <= ?"
+            + f" AND {mine} ORDER BY id",
             (now,),
         )
         reminders = await self._all(
             GameRow,
             select_from(GameRow, "games")
             + " WHERE status = 'running' AND (remind_at <= ? OR warn_at <= ?)"
-            " AND (deadline IS NULL OR deadline > ?) ORDER BY id",
+            f" AND (deadline IS NULL OR deadline > ?) AND {mine} ORDER BY id",
             (now, now, now),
         )
         return timeouts, reminders
@@ -377,10 +389,11 @@ class SqliteStore:
         sql = select_from(GameRow, "games") + " WHERE match_id = ? ORDER BY id"
         return await self._all(GameRow, sql, (match_id,))
 
-    async def matches_waiting(self) -> list[GameRow]:
+    async def matches_waiting(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
         sql = select_from(GameRow, "games g") + (
             " WHERE g.match_id = g.id AND g.status = 'finished' AND NOT EXISTS"
-            " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id != g.id) ORDER BY g.id"
+            " (SELECT 1 FROM games h WHERE h.match_id = g.id AND h.id != g.id)"
+            f" AND {shards.where('g.guild_id')} ORDER BY g.id"
         )
         return await self._all(GameRow, sql)
 
@@ -446,15 +459,22 @@ class SqliteStore:
     # -- the outbox and what the process keeps between runs -------------------------------------
 
     async def pending_events(
-        self, now: float, *, game_id: int | None = None, limit: int = 100
+        self,
+        now: float,
+        *,
+        shards: Shards = EVERY_SHARD,
+        game_id: int | None = None,
+        limit: int = 100,
     ) -> list[EventRow]:
         sql = (
             select_from(EventRow, "outbox") + " WHERE delivered_at IS NULL AND next_attempt_at <= ?"
         )
         params: tuple[Any, ...] = (now,)
-        if game_id is not None:
+        if game_id is not None:  # a game in this process's hands, wherever it is
             sql += " AND game_id = ?"
             params += (game_id,)
+        else:
+            sql += f" AND {shards.where()}"
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
 
     @shielded

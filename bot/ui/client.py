@@ -79,17 +79,21 @@ def intents() -> discord.Intents:
 
 
 class DraughtsBot(commands.Bot):
-    """The bot process's one client."""
+    """The bot process's one client: one connection for every server (no shard is configured);
+    :class:`ShardedDraughtsBot` is the same for some shards."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=CheckedTree,  # every command's options checked again (validation.py)
+            **client_options,
         )
         self.settings = settings
+        self.shards_up: set[int] = set()
+        """The shards whose gateway connection is up (the unsharded client's is shard 0)."""
         self.media = Media()
         self.closing = False
         self._service: GameService | None = None
@@ -121,6 +125,7 @@ class DraughtsBot(commands.Bot):
             challenge_expiry=self.settings.challenge_expiry,
             challenge_expiry_cap=self.settings.challenge_expiry_cap,
             computer=self.computer,
+            shards=self.settings.shards,
         )
         if self.closing:  # stopped while the database was opening: close() did not see it
             await service.close()
@@ -142,29 +147,47 @@ class DraughtsBot(commands.Bot):
         self._scheduler.start()
         invite = self.invite_url()
         log.info("invite the bot to a server with %s", invite)
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            self.tree.copy_global_to(guild=discord.Object(guild_id))
-        sync = CommandSync(
-            self, service.store, guild_id, first_retry=self.settings.sync_retry, invite_url=invite
-        )
-        self._in_background(sync.run(), "command-sync")
+        if self.settings.shards.global_work:  # the commands are the whole bot's: one process
+            guild_id = self.settings.dev_guild_id
+            if guild_id is not None:
+                self.tree.copy_global_to(guild=discord.Object(guild_id))
+            sync = CommandSync(
+                self,
+                service.store,
+                guild_id,
+                first_retry=self.settings.sync_retry,
+                invite_url=invite,
+            )
+            self._in_background(sync.run(), "command-sync")
         self._in_background(self._heartbeat(), "heartbeat")
-        for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
-            self.add_listener(self._gateway_listener(up), event)
-        log.info("ready to serve (database %s)", self.settings.database_shown)
+        self._listen_to_gateway()
+        log.info(
+            "ready to serve %s (database %s)",
+            self.settings.shards,
+            self.settings.database_shown,
+        )
 
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
         task.add_done_callback(_report_crash)
         self._background.append(task)
 
+    def _listen_to_gateway(self) -> None:
+        """Keep :attr:`gateway_up`: players can reach this process when its connection is up
+        (ready with its servers, or resumed)."""
+        for event, up in (("on_ready", True), ("on_resumed", True), ("on_disconnect", False)):
+            self.add_listener(self._gateway_listener(up), event)
+
     def _gateway_listener(self, up: bool) -> Callable[[], Coroutine[Any, Any, None]]:
         async def listener() -> None:
-            self.gateway_up = up
-            self._gateway_changed.set()  # beat at once on (re)connecting
+            self._shard_changed(0, up)
 
         return listener
+
+    def _shard_changed(self, shard_id: int, up: bool) -> None:
+        (self.shards_up.add if up else self.shards_up.discard)(shard_id)
+        self.gateway_up = self.settings.shards.ids <= self.shards_up
+        self._gateway_changed.set()  # beat at once on (re)connecting
 
     async def _heartbeat(self) -> None:
         """Write the heartbeat file while the bot can do its job: connected to the gateway, its
@@ -251,3 +274,35 @@ def _report_crash(task: asyncio.Task[None]) -> None:
     """A background task that died of a bug says so (it would otherwise vanish silently)."""
     if not task.cancelled() and (error := task.exception()) is not None:
         log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+class ShardedDraughtsBot(DraughtsBot, commands.AutoShardedBot):
+    """The bot for the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (all of them without
+    ``SHARD_IDS``), each on its own gateway connection.  Players can reach this process only
+    while every one of its shards is connected: the scheduler pauses for all of its servers
+    otherwise, and the silence is given back to their clocks (:mod:`bot.service.downtime`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        shards = settings.shards
+        super().__init__(settings, shard_count=shards.count, shard_ids=sorted(shards.ids))
+
+    def _listen_to_gateway(self) -> None:
+        for event, up in (
+            ("on_shard_ready", True),
+            ("on_shard_resumed", True),
+            ("on_shard_disconnect", False),
+        ):
+            self.add_listener(self._shard_listener(up), event)
+
+    def _shard_listener(self, up: bool) -> Callable[[int], Coroutine[Any, Any, None]]:
+        async def listener(shard_id: int) -> None:
+            self._shard_changed(shard_id, up)
+
+        return listener
+
+
+def make_bot(settings: Settings) -> DraughtsBot:
+    """The client the settings ask for: sharded when ``SHARD_COUNT`` is set."""
+    if settings.shard_count is None:
+        return DraughtsBot(settings)
+    return ShardedDraughtsBot(settings)
