@@ -16,6 +16,8 @@ How to run (the project's own dependencies are enough)::
     /tmp/bvenv/bin/python bench/service.py --concurrency 1 --profile /tmp/service.prof
     /tmp/bvenv/bin/python bench/service.py --markdown --database sqlite,postgresql \
         --concurrency 1,8,32 --rate 300 --repeat 3          # both stores, same run (issue 16)
+    /tmp/bvenv/bin/python bench/service.py --markdown --database sqlite,postgresql \
+        --processes 1,2 --concurrency 8,32 --rate 300 --repeat 3   # and 2 bot processes
 
 Method: a fresh database in a temporary directory; ``--games`` games (default 500) are started
 through the service the ordinary way (a challenge, then its acceptance), each in its own channel
@@ -49,6 +51,10 @@ durability).  Each run gets a new database on that server, opened through ``open
 ``postgresql://`` DSN exactly as the bot opens ``DATABASE_URL``; the server's version and settings
 are printed with the table.  The server and the bench share the machine's cores.
 
+``--processes 1,2`` runs each PostgreSQL load also split among that many bot processes, each
+the process of one shard with its games in a server on that shard (``bench/service_fleet.py``);
+the server, the processes and their submitters share the machine's cores.
+
 The script checks as it goes that every move was accepted and that the service's position after
 each move equals the submitter's copy; it exits non-zero otherwise, or when ``--check`` is given
 and a target is missed.  ``--profile FILE`` writes a cProfile of the first closed-loop run (event
@@ -81,6 +87,7 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/service.py` without 
 
 from bot.results import Player  # noqa: E402
 from bot.service import GameService  # noqa: E402
+from bot.store import EVERY_SHARD, Shards, shard_of  # noqa: E402
 from rules.game import Game  # noqa: E402
 from rules.variants import VARIANTS, Color, find_variant  # noqa: E402
 
@@ -160,14 +167,35 @@ class Row:
         return ordered[rank - 1] * 1000
 
 
+def server_on(shard: int, count: int) -> int:
+    """A server id (a snowflake) whose events come on ``shard`` of ``count``."""
+    guild = 1_200_000_000_000 << 22
+    while shard_of(guild, count) != shard:
+        guild += 1 << 22
+    return guild
+
+
 class Bench:
     """A database with ``games`` live games and the submitters' copies of them: a SQLite file
     (a :class:`Path`) or a PostgreSQL database (a ``postgresql://`` DSN)."""
 
-    def __init__(self, location: Path | str, games: int, variants: list[str], seed: int) -> None:
+    def __init__(
+        self,
+        location: Path | str,
+        games: int,
+        variants: list[str],
+        seed: int,
+        shards: Shards = EVERY_SHARD,
+        base: int = 0,
+    ) -> None:
+        """``shards``: the process's shards (its games are in a server on the first of them);
+        ``base`` keeps several processes' channels and players apart."""
         self.location = location
         self.games = games
         self.variants = variants
+        self.shards = shards
+        self.guild_id = server_on(min(shards.ids), shards.count)
+        self.base = base
         self.rng = random.Random(seed)
         self.tables: dict[int, Table] = {}
         self.free: list[int] = []
@@ -176,13 +204,16 @@ class Bench:
 
     async def open(self) -> None:
         self.svc = await GameService.open(
-            self.location, bot_user_id=BOT_ID, rng=random.Random(self.rng.random())
+            self.location,
+            bot_user_id=BOT_ID,
+            rng=random.Random(self.rng.random()),
+            shards=self.shards,
         )
         for i in range(self.games):
             table = Table(
-                channel=1_000_000 + i,
-                white=Player(10_000 + 2 * i, f"White {i}"),
-                black=Player(10_001 + 2 * i, f"Black {i}"),
+                channel=1_000_000 + self.base + i,
+                white=Player(10_000 + 2 * (self.base + i), f"White {i}"),
+                black=Player(10_001 + 2 * (self.base + i), f"Black {i}"),
                 variant=self.variants[i % len(self.variants)],
             )
             await self._start(table)
@@ -190,7 +221,7 @@ class Bench:
 
     async def _start(self, table: Table) -> None:
         offer = await self.svc.challenge(
-            guild_id=1,
+            guild_id=self.guild_id,
             channel_id=table.channel,
             challenger=table.white,
             opponent=table.black,
@@ -326,8 +357,15 @@ async def fresh_location(database: str, server: Any) -> Any:
 
 
 async def run_one(
-    args: argparse.Namespace, database: str, mode: str, value: float, seed: int
+    args: argparse.Namespace, database: str, mode: str, value: float, seed: int, processes: int = 1
 ) -> Result:
+    if processes > 1:
+        from service_fleet import run_fleet
+
+        async with fresh_location(database, args.server) as dsn:
+            return await asyncio.to_thread(
+                run_fleet, args, dsn, mode, value, seed, processes, Result
+            )
     async with fresh_location(database, args.server) as location:
         bench = Bench(location, args.games, args.variants, seed)
         await bench.open()
@@ -404,8 +442,8 @@ def notes(args: argparse.Namespace) -> list[str]:
         shown = ", ".join(f"{k}={v}" for k, v in args.server_settings.items())
         lines.append(
             f"PostgreSQL: {args.server_version}, {args.server.binaries.source}, on "
-            f"127.0.0.1 (TCP loopback), one process, pool of {POOL_SIZE[0]}-{POOL_SIZE[1]} "
-            f"connections; {shown}. DB MB is pg_database_size at the end of a run."
+            f"127.0.0.1 (TCP loopback), a pool of {POOL_SIZE[0]}-{POOL_SIZE[1]} connections per "
+            f"bot process; {shown}. DB MB is pg_database_size at the end of a run."
         )
     return lines
 
@@ -497,6 +535,14 @@ def postgres_server(args: argparse.Namespace) -> Iterator[Any]:
             args.server = None
 
 
+def label_of(args: argparse.Namespace, database: str, processes: int, load: str) -> str:
+    """A row's name: the store when several are compared, the processes when several counts."""
+    parts = [database] if len(args.database) > 1 else []
+    if len(args.processes) > 1 or processes > 1:
+        parts.append(f"{processes} process{'es' if processes > 1 else ''}")
+    return ": ".join([", ".join(parts), load]) if parts else load
+
+
 def parse_variants(text: str) -> list[str]:
     try:
         return [find_variant(name.strip()).key for name in text.split(",") if name.strip()]
@@ -546,6 +592,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="a PostgreSQL server setting for the benchmark's server (repeatable)",
     )
+    parser.add_argument(
+        "--processes",
+        type=lambda t: parse_list(int, t),
+        default=[1],
+        help="bot processes sharing the load, each for one shard (PostgreSQL only; "
+        "bench/service_fleet.py); a comma-separated list runs each (default 1)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the first closed-loop run here")
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
@@ -558,23 +611,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.moves < 1 or args.repeat < 1:
         parser.error("--games, --moves and --repeat must be positive")
 
+    if max(args.processes) > 1 and "sqlite" in args.database:
+        parser.error(
+            "--processes above 1 needs --database postgresql (one process per SQLite file)"
+        )
     loads = [("closed", float(c), f"closed loop, {c} submitters") for c in args.concurrency]
     loads += [("open", rate, f"open loop, {rate:g} moves/s offered") for rate in args.rate]
     # Each load on each store in turn, every round (a slow spell hits both stores alike).
     runs = [
-        (database, mode, value, f"{database}: {label}" if len(args.database) > 1 else label)
+        (database, mode, value, n, label_of(args, database, n, label))
         for mode, value, label in loads
+        for n in args.processes
         for database in args.database
+        if (mode == "open" or value >= n)  # each process needs a submitter
+        and (database == "postgresql" or n == 1)  # a SQLite file serves one process
     ]
     results = [Row(label) for *_, label in runs]
     with postgres_server(args):
         for repeat in range(args.repeat):
-            for (database, mode, value, _), row in zip(runs, results, strict=True):
-                result = asyncio.run(run_one(args, database, mode, value, args.seed + repeat))
+            for (database, mode, value, n, _), row in zip(runs, results, strict=True):
+                seed = args.seed + repeat
+                result = asyncio.run(run_one(args, database, mode, value, seed, n))
                 row.runs.append(result)
         print(format_markdown(results, args) if args.markdown else format_plain(results, args))
     # The target: at 300 moves/s or more, p99 under 20 ms; judged on the open-loop runs.
-    judged = [row for row, (_, mode, _, _) in zip(results, runs, strict=True) if mode == "open"]
+    judged = [row for row, (_, mode, *_) in zip(results, runs, strict=True) if mode == "open"]
     missed = [
         row
         for row in judged
