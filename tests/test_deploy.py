@@ -421,6 +421,8 @@ class StrictLoader(yaml.SafeLoader):
 def _mapping(loader: StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue  # `<<: *anchor`: merged keys are overridden by written ones, by design
         key = loader.construct_object(key_node)
         if key in seen:
             raise yaml.constructor.ConstructorError(
@@ -484,6 +486,81 @@ def test_compose_root_filesystem_is_read_only_except_data_and_tmp():
     # The worker processes' forkserver puts its socket in a temporary directory.
     assert "/tmp" in bot["tmpfs"]
     assert bot["cap_drop"] == ["ALL"]
+
+
+# -- docker-compose.scale.yml ------------------------------------------------------------------
+
+
+def scale_compose() -> dict[str, Any]:
+    return yaml.load((ROOT / "docker-compose.scale.yml").read_text(), Loader=StrictLoader)
+
+
+def interpolated(value: str, env: dict[str, str]) -> str:
+    """Compose's ``${NAME:?message}`` interpolation (the only form the file uses)."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        assert name in env, f"{name} must be set: {match.group(2)}"
+        return env[name]
+
+    return re.sub(r"\$\{(\w+):\?([^}]*)\}", one, value)
+
+
+def bot_processes() -> dict[str, Settings]:
+    """Each bot service's settings, as the bot would read them from its environment."""
+    services = scale_compose()["services"]
+    env = {"POSTGRES_PASSWORD": "s3cret"}
+    return {
+        name: Settings.from_env(
+            {k: interpolated(str(v), env) for k, v in body["environment"].items()}
+        )
+        for name, body in services.items()
+        if name.startswith("bot")
+    }
+
+
+def test_scale_compose_runs_two_processes_covering_every_shard_once():
+    processes = bot_processes()
+    assert len(processes) == 2
+    counts = {settings.shard_count for settings in processes.values()}
+    assert len(counts) == 1 and None not in counts  # one SHARD_COUNT for all of them
+    [count] = counts
+    owned = [settings.shards.ids for settings in processes.values()]
+    assert set().union(*owned) == set(range(count or 0))
+    assert sum(len(ids) for ids in owned) == count, "a shard is run by two processes"
+    assert all(0 < len(ids) < (count or 0) for ids in owned)
+
+
+def test_scale_compose_shares_one_postgresql_database_whose_password_stays_in_env():
+    processes = bot_processes()
+    urls = {settings.database_url for settings in processes.values()}
+    assert len(urls) == 1 and urls != {None}
+    [url] = urls
+    assert url is not None and "@postgres:5432/" in url and "s3cret" in url
+    text = (ROOT / "docker-compose.scale.yml").read_text()
+    assert "${POSTGRES_PASSWORD:?" in text and "s3cret" not in text
+    services = scale_compose()["services"]
+    postgres = services["postgres"]
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert "ports" not in postgres  # reachable by the bots only
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in postgres["volumes"])
+    for name in processes:
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+
+
+def test_scale_compose_bots_are_run_like_the_single_bot():
+    services = scale_compose()["services"]
+    single = service()
+    for name in bot_processes():
+        bot = services[name]
+        for key in ("build", "env_file", "restart", "init", "stop_signal", "healthcheck"):
+            assert bot[key] == single[key], key
+        assert bot["read_only"] is True and "/tmp" in bot["tmpfs"]
+        assert bot["cap_drop"] == ["ALL"] and "ports" not in bot
+        # Two processes share the machine's CPUs: each says how many engine workers it runs.
+        assert int(bot["environment"]["ENGINE_WORKERS"]) >= 1
+        heartbeat = PurePosixPath(bot["environment"]["HEARTBEAT_PATH"])
+        assert str(heartbeat.parent) in bot["tmpfs"]  # writable in a read-only container
 
 
 def test_compose_reader_refuses_a_key_written_twice():
