@@ -27,6 +27,10 @@ SQLITE_ONLY = "sqlite_only"
 """``@pytest.mark.sqlite_only(reason="...")``: a test of the service fixtures that is about the
 SQLite file itself (read with sqlite3, backed up, migrated from an old SQLite schema) runs on
 SQLite alone instead of on every backend."""
+OWN_DATABASES = "own_databases"
+"""``@pytest.mark.own_databases(reason="...")``: an end-to-end test that chooses its databases
+itself (a SQLite file, then PostgreSQL): it runs in the main run, and is left out of the
+``E2E_DATABASE=postgresql`` run, which would only repeat it."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,6 +57,11 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{SQLITE_ONLY}(reason): about the SQLite file itself: a service test runs on SQLite "
         f"only, an end-to-end test is left out when {E2E_DATABASE}=postgresql",
     )
+    config.addinivalue_line(
+        "markers",
+        f"{OWN_DATABASES}(reason): an end-to-end test choosing its databases itself: left out "
+        f"when {E2E_DATABASE}=postgresql, which would repeat it",
+    )
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -62,16 +71,17 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On PostgreSQL, the end-to-end tests about SQLite files (each marked with its reason) are
     left out: they are not checks PostgreSQL skips but checks of something it does not have,
-    and they run on SQLite."""
+    and they run on SQLite.  So are those that choose their databases themselves (they ran in
+    the main run)."""
     if e2e_backend(config) != "postgresql":
         return
     kept, left_out = [], []
     for item in items:
-        marker = item.get_closest_marker(SQLITE_ONLY)
+        marker = item.get_closest_marker(SQLITE_ONLY) or item.get_closest_marker(OWN_DATABASES)
         if marker is not None and item.get_closest_marker("e2e") is not None:
             reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
             if not reason:
-                raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason")
+                raise pytest.UsageError(f"{item.nodeid}: {marker.name} needs a reason")
             left_out.append(item)
         else:
             kept.append(item)

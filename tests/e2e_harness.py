@@ -15,6 +15,13 @@ when Discord could not deliver them; :func:`component`, :func:`select_options` a
 and :func:`images_without_alt_text`. DMs: ``fake.dms_to(user)``, :func:`dm_number`,
 ``fake.block_dms(user)``.
 
+Several guilds and shards: with ``FakeDiscord(guilds=[...])`` (see ``fake_discord.guild_on_shard``)
+:class:`Users` act in the guild of the channel they use (a member of it: ``guild.user_id(name)``,
+``guild.channel_id("general")``); ``BotProcess(fake, workdir, database_url, shards=[0, 1],
+DEV_GUILD_ID="", SHARD_COUNT=..., ...)`` runs one process of a sharded bot, syncing its commands
+globally, and :meth:`BotProcess.start` waits for its shards; ``fake.delivered_to(sent.payload)``
+tells which gateway session (``.shard``) got an interaction.
+
 The database: a SQLite file in the test's folder, or, when the suite runs against PostgreSQL
 (``E2E_DATABASE=postgresql`` or ``pytest --e2e-database=postgresql``), a fresh database on the
 session's PostgreSQL server for each test (``DATABASE_URL``; conftest's ``e2e_database`` fixture
@@ -47,6 +54,7 @@ import pytest
 from fake_discord import (
     EPHEMERAL,
     FakeDiscord,
+    Guild,
     RecordedRequest,
     Upload,
     find_component,
@@ -151,24 +159,44 @@ async def poll(predicate: Callable[[], Any], timeout: float) -> Any:
 class BotProcess:
     """The bot as a separate process, with a log file and one database that outlives restarts:
     ``workdir/draughts.db``, or the PostgreSQL database :data:`DATABASE_URLS` gives the folder
-    (``database_url`` overrides)."""
+    (``database_url`` overrides).
+
+    ``settings`` are environment variables over the defaults of :meth:`env`: an empty value
+    leaves a setting out, e.g. ``DEV_GUILD_ID=""`` for a bot that syncs its commands globally
+    (they then apply in every guild of the fake). Several processes may share one database: give
+    each its own ``workdir`` (log, heartbeat) and the same ``database_url`` (or point
+    ``DATABASE_PATH`` at one SQLite file). ``shards``: the shard ids the process connects (its
+    settings choose them); :meth:`start` then also waits until the fake has a session on each.
+    """
 
     def __init__(
-        self, fake: FakeDiscord, workdir: Path, database_url: str | None = None, **settings: str
+        self,
+        fake: FakeDiscord,
+        workdir: Path,
+        database_url: str | None = None,
+        *,
+        shards: Iterable[int] | None = None,
+        **settings: str,
     ) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.database_file = workdir / "draughts.db"
+        shared_file = settings.get("DATABASE_PATH", "").strip()
+        self.database_file = Path(shared_file) if shared_file else workdir / "draughts.db"
         self.database_url = database_url or DATABASE_URLS.get(workdir)
         self.database: Path | str = self.database_url or self.database_file
         """Where the bot keeps its data: the SQLite file, or the PostgreSQL DSN."""
-        self.heartbeat = (
-            workdir / "heartbeat" if self.database_url else Path(f"{self.database_file}-alive")
-        )
-        """The heartbeat file (``bot.config``: beside the SQLite file, or in its folder with
-        ``DATABASE_URL``)."""
+        heartbeat = settings.get("HEARTBEAT_PATH", "").strip()
+        if heartbeat:
+            self.heartbeat = workdir / heartbeat  # relative to the bot's working directory
+        elif self.database_url:
+            self.heartbeat = self.database_file.parent / "heartbeat"
+        else:
+            self.heartbeat = Path(f"{self.database_file}-alive")
+        """The heartbeat file (``bot.config``: ``HEARTBEAT_PATH``, else beside the SQLite file,
+        or in its folder with ``DATABASE_URL``)."""
         self.log_path = workdir / "bot.log"
         self.settings = settings
+        self.shards: frozenset[int] | None = None if shards is None else frozenset(shards)
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -215,24 +243,33 @@ class BotProcess:
 
     async def start(self) -> None:
         """Start the bot and wait until it has synced its commands and identified on the gateway
-        (after that it answers interactions)."""
+        (on each of :attr:`shards`, when given; after that it answers interactions). A process
+        without shard 0 syncs no commands (shard 0's process does), so that is not waited for."""
         identified = self.fake.sessions_identified
         settled = len(COMMANDS_SETTLED.findall(self.log()))
+        syncs = self.shards is None or 0 in self.shards
         self.spawn()
         await self.alive(
             poll(
                 lambda: (
                     # synced, or (a restart on the same database) found unchanged
-                    len(COMMANDS_SETTLED.findall(self.log())) > settled
+                    (not syncs or len(COMMANDS_SETTLED.findall(self.log())) > settled)
                     and self.fake.sessions_identified > identified
                     and self._ready_logged()
                 ),
                 timeout=STARTUP_TIMEOUT,
             )
         )
+        if self.shards is not None:
+            # discord.py identifies one shard every 5 seconds.
+            await self.alive(self.fake.wait_for_shards(*self.shards, timeout=STARTUP_TIMEOUT))
 
     def _command_syncs(self) -> list[RecordedRequest]:
-        path = f"/applications/{self.fake.application_id}/guilds/{self.fake.guild.id}/commands"
+        """The bot's command syncs: to its development guild, or global without one."""
+        guild_id = self.env().get("DEV_GUILD_ID", "").strip()
+        app = self.fake.application_id
+        path = f"/applications/{app}/guilds/{guild_id}/commands" if guild_id else None
+        path = path or f"/applications/{app}/commands"
         return [r for r in self.fake.requests if r.method == "PUT" and r.path == path]
 
     def _ready_logged(self) -> bool:
@@ -328,7 +365,9 @@ class Sent:
 
 
 class Users:
-    """What people in the fake guild do."""
+    """What people in the fake's guilds do: each command, autocomplete, press or select comes
+    from the guild of its channel (the message's channel for a press or a select), or from a
+    DM, and the user must be a member there."""
 
     def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
         self.fake = fake
@@ -340,27 +379,42 @@ class Users:
     def locale(self, user_id: str) -> str:
         return self.locales.get(user_id, "en-US")
 
-    def _member(self, user_id: str) -> dict[str, Any]:
-        member = self.fake.member_object(user_id)
+    def _member(self, user_id: str, guild: Guild | None = None) -> dict[str, Any]:
+        member = self.fake.member_object(user_id, guild=guild)
         member.pop("user")
         return member
 
     def _user(self, user_id: str) -> dict[str, Any]:
         if user_id == self.fake.bot_user["id"]:
             return dict(self.fake.bot_user)
-        return user_object(user_id, self.fake.guild.users[user_id])
+        username = self.fake.username(user_id)
+        if username is None:
+            raise KeyError(f"user {user_id} is in none of the fake's guilds")
+        return user_object(user_id, username)
 
     def options(self, **values: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """Discord option objects for keyword values; a value wrapped by :func:`user` is a user
-        option with its resolved user and member, one wrapped by :func:`channel` a channel
-        option with its resolved channel."""
+        option with its resolved user and member (of the primary guild), one wrapped by
+        :func:`channel` a channel option with its resolved channel."""
+        return self._options(values, None)
+
+    def _options(
+        self, values: dict[str, Any], channel_id: str | None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """:meth:`options` for a command in a channel (None: the primary guild): a user
+        option's resolved member is of the channel's guild, and there is none for a user who
+        is not a member there, or in a DM, as Discord resolves them."""
+        in_dm = channel_id is not None and channel_id in self.fake.dm_recipients
+        guild = (self.fake.guild_of(channel_id) if channel_id else None) or self.fake.guild
         options: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {"users": {}, "members": {}}
         for name, value in values.items():
             if isinstance(value, UserRef):
                 options.append({"name": name, "type": USER, "value": value.id})
                 resolved["users"][value.id] = self._user(value.id)
-                resolved["members"][value.id] = self._member(value.id)
+                is_member = value.id in guild.users or value.id == self.fake.bot_user["id"]
+                if is_member and not in_dm:
+                    resolved["members"][value.id] = self._member(value.id, guild)
             elif isinstance(value, ChannelRef):
                 options.append({"name": name, "type": CHANNEL, "value": value.id})
                 channel_data = {**self.fake.channel_object(value.id)}
@@ -376,8 +430,8 @@ class Users:
 
     async def command(self, name: str, user: str, channel: str = GENERAL, /, **values: Any) -> Sent:
         """``/name`` by ``user`` in ``channel`` with typed options (positional-only parameters,
-        so options may be called ``user`` or ``channel`` too)."""
-        options, resolved = self.options(**values)
+        so options may be called ``user`` or ``channel`` too). The guild is the channel's."""
+        options, resolved = self._options(values, channel)
         payload = self.fake.command_interaction(
             name,
             options,
@@ -392,7 +446,7 @@ class Users:
     async def autocomplete(
         self, name: str, user: str, channel: str, focused: str, **values: Any
     ) -> list[dict[str, Any]]:
-        options, _ = self.options(**values)
+        options, _ = self._options(values, channel)
         payload = self.fake.autocomplete_interaction(
             name, options, focused, user_id=user, channel_id=channel, locale=self.locale(user)
         )

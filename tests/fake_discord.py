@@ -8,11 +8,12 @@ The bot process is pointed at the fake by ``tests/discord_launcher.py`` (it over
 ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` and guards
 the process against any non-loopback connection). The fake:
 
-* serves the gateway at ``/gateway``: HELLO, IDENTIFY → READY + GUILD_CREATE (one guild),
-  heartbeats, RESUME, member chunk requests; :meth:`FakeDiscord.dispatch` pushes any event;
-* serves the REST endpoints discord.py uses at start-up, for application commands, interaction
-  responses, follow-ups, channel messages and threads under ``/api/v10``; unknown routes answer
-  404 and are recorded with ``unknown=True``;
+* serves the gateway at ``/gateway``: HELLO, IDENTIFY → READY + one GUILD_CREATE per guild of
+  the session's shard, heartbeats, RESUME, member chunk requests; :meth:`FakeDiscord.dispatch`
+  pushes any event (to the shard of its guild, see *Guilds and shards* below);
+* serves the REST endpoints discord.py uses at start-up (``GET /gateway/bot`` included), for
+  application commands, interaction responses, follow-ups, channel messages and threads under
+  ``/api/v10``; unknown routes answer 404 and are recorded with ``unknown=True``;
 * records every REST request (:attr:`FakeDiscord.requests`) with its JSON body or multipart
   parts (``payload_json`` decoded into ``json``, files kept as bytes), and every gateway payload
   the client sent (:attr:`FakeDiscord.gateway_received`);
@@ -32,6 +33,46 @@ the process against any non-loopback connection). The fake:
   one id per user: :meth:`FakeDiscord.dm_channel_id`), posts there are recorded like channel
   posts (:meth:`FakeDiscord.dms_to`, :meth:`FakeDiscord.dm_messages`), and a component there
   comes as a DM interaction (``user``, no guild, context 1).
+
+Guilds and shards, as on Discord:
+
+* **Guilds.** ``FakeDiscord(guilds=[...])`` serves several guilds (``guild=`` one; default: one
+  :class:`Guild` with the fixed ids the tests use). :attr:`FakeDiscord.guild` is the first, the
+  primary one, the default for whatever names no channel. Everything else follows the channel:
+  a channel or thread belongs to one guild (:meth:`FakeDiscord.guild_of`), and its messages,
+  threads, interactions (``guild_id``, ``guild_locale``, the member and its permissions,
+  ``authorizing_integration_owners``) and CHANNEL_UPDATEs are that guild's; an interaction
+  from a guild channel by a user who is not a member there raises ValueError. A user may be
+  in several guilds (``GET /users/{id}`` and DMs know a user of any of them). Guild commands
+  are per guild (``PUT /applications/{app}/guilds/{guild}/commands`` for a guild the bot is
+  in; another answers 403 50001 Missing Access); global ones apply in every guild and in DMs.
+  :func:`guild_on_shard` (``shard, shard_count, index``) makes a guild on a chosen shard, with
+  ids of its own (see its docstring), its own three members unless given ``users`` (e.g. the
+  primary guild's, to share them); ``Guild.channel_id("general")`` and ``Guild.user_id(name)``
+  find its ids.
+* **Shards.** ``GET /gateway/bot`` answers the fake's gateway url, ``shards``
+  (:attr:`FakeDiscord.recommended_shards`: set by the test, else :attr:`FakeDiscord.shard_count`,
+  else 1) and a fixed ``session_start_limit`` (discord.py's ``AutoShardedClient`` asks only when it
+  has no ``shard_count``, and connects there; with one, it connects to its default gateway, which
+  the launcher points here, as it does to re-identify a shard after op 9 ``false``). An IDENTIFY
+  with ``"shard": [id, count]`` makes a session on that shard (:class:`GatewaySession`: ``shard``,
+  ``connected``, ``identify``): READY carries that ``shard`` and lists only the guilds with
+  ``(guild_id >> 22) % count == id`` (:func:`shard_of`), each followed by its GUILD_CREATE; one
+  without ``shard`` is shard ``[0, 1]``, every guild. A bad shard (not two integers, ``count < 1``,
+  ``id >= count``, or a count other than :attr:`FakeDiscord.shard_count` when the test set one) is
+  closed with 4010 "Invalid shard.", and no shard at all while the test set a ``shard_count`` above
+  1 with 4011 "Sharding required." (both recorded in :attr:`FakeDiscord.gateway_closes`). An event
+  goes to the sessions whose shard covers its ``guild_id``; an event with none (a DM interaction) to
+  shard 0; an unsharded session gets everything. :meth:`FakeDiscord.send_interaction` records where
+  each interaction went (:meth:`FakeDiscord.delivered_to`, :meth:`GatewaySession.interactions`);
+  when there are gateway sessions but none on the interaction's shard it raises
+  :class:`NoSessionForGuild` instead of dispatching (``must_reach=False``: recorded in
+  :attr:`FakeDiscord.undelivered` and sent to nobody, a shard that is down); with no session at all
+  it is only recorded there (tests that drive the REST routes themselves). A RESUME resumes its
+  session on its shard; an IDENTIFY drops the disconnected sessions of the shards it overlaps (a new
+  process took over). :meth:`FakeDiscord.connected_shards`, :meth:`FakeDiscord.session_on_shard`,
+  :meth:`FakeDiscord.wait_for_shards`, and ``request_reconnect``/``invalidate_session`` take a
+  ``shard=`` to act on one shard.
 
 It is as strict as Discord, and can fail the way Discord fails:
 
@@ -78,9 +119,11 @@ It is as strict as Discord, and can fail the way Discord fails:
   without those bits; ``fake.allow(channel_id)`` undoes it. Interaction responses need no
   channel permission, as on Discord.
 * **Gateway.** ``await fake.request_reconnect()`` sends op 7 and ``await
-  fake.invalidate_session(resumable)`` op 9; RESUME replays the events the session missed and
-  answers RESUMED, or op 9 ``false`` for an unknown or invalidated session (the client then
-  identifies afresh). :attr:`FakeDiscord.sessions_resumed` counts resumes.
+  fake.invalidate_session(resumable)`` op 9 (to every connected session, or with ``shard=`` to
+  that shard's); RESUME replays the events the session missed and answers RESUMED, or op 9
+  ``false`` for an unknown or invalidated session (the client then identifies afresh).
+  :attr:`FakeDiscord.sessions_identified` and :attr:`FakeDiscord.sessions_resumed` count
+  identifies and resumes.
 * **Outages.** ``await fake.go_offline()`` closes every socket and stops listening (new
   connections are refused); ``await fake.go_online()`` listens again on the same port.
 * **Idempotent posts.** A channel message created with ``nonce`` and ``enforce_nonce: true``
@@ -334,19 +377,71 @@ class Violation:
         return f"<Violation {self.method} {self.path}: {'; '.join(self.problems)}>"
 
 
-@dataclass
-class _Session:
-    """One gateway session: what it was sent, so that a RESUME can replay what it missed."""
+@dataclass(eq=False)
+class GatewaySession:
+    """One gateway session, on one shard: what it was sent, so that a RESUME can replay what it
+    missed. An IDENTIFY without ``shard`` makes a session on shard ``(0, 1)``, which covers every
+    guild (and DMs)."""
 
     id: str
     sequence: int = 0
     sent: list[dict[str, Any]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
+    shard: tuple[int, int] = (0, 1)
+    """``(shard_id, shard_count)`` as identified (``(0, 1)`` when IDENTIFY had no ``shard``)."""
+    sharded: bool = False
+    """Whether IDENTIFY carried a ``shard`` (an unsharded client sends none)."""
+    identify: dict[str, Any] = field(default_factory=dict)
+    """The ``d`` of the IDENTIFY that made the session."""
+
+    @property
+    def shard_id(self) -> int:
+        return self.shard[0]
+
+    @property
+    def shard_count(self) -> int:
+        return self.shard[1]
+
+    @property
+    def connected(self) -> bool:
+        """A client is on the session now (else it is waiting for a RESUME)."""
+        return self.ws is not None and not self.ws.closed
+
+    def covers(self, guild_id: str | int | None) -> bool:
+        """Whether the session gets the guild's events (``None``: a DM, or an event of no
+        guild, which shard 0 gets), as Discord routes them."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
+
+    def interactions(self) -> list[dict[str, Any]]:
+        """The interactions dispatched to this session (sent, or kept for its RESUME), oldest
+        first among the last :data:`REPLAYED_EVENTS` events."""
+        return [e["d"] for e in self.sent if e.get("t") == "INTERACTION_CREATE"]
+
+
+class NoSessionForGuild(AssertionError):
+    """:meth:`FakeDiscord.send_interaction` found gateway sessions, but none on the shard of the
+    interaction's guild (shard 0 for a DM): on Discord the user would see "The application did
+    not respond", and the test would wait in vain for an answer, so it fails at once instead."""
+
+
+def shard_of(guild_id: str | int, shard_count: int) -> int:
+    """The shard that gets a guild's events: ``(guild_id >> 22) % shard_count`` (Discord's
+    formula)."""
+    return (int(guild_id) >> 22) % shard_count
+
+
+def _shards_overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether some guild is on shard ``a`` and on shard ``b`` (of their own counts)."""
+    return (a[0] - b[0]) % math.gcd(a[1], b[1]) == 0
 
 
 @dataclass
 class Guild:
-    """The one guild the fake serves, with fixed ids so tests can refer to them."""
+    """A guild the fake serves, with fixed ids so tests can refer to them. The defaults are the
+    fake's primary guild (``FakeDiscord().guild``); :func:`guild_on_shard` makes others, each
+    with ids of its own."""
 
     id: str = "1100000000000000001"
     name: str = "Fake Guild"
@@ -373,6 +468,102 @@ class Guild:
     # Users whose interactions carry every permission (moderators); others get MEMBER_PERMISSIONS.
     moderators: set[str] = field(default_factory=lambda: {"1100000000000000101"})
 
+    def shard(self, shard_count: int) -> int:
+        """The shard that gets this guild's events when the bot runs ``shard_count`` shards."""
+        return shard_of(self.id, shard_count)
+
+    def channel_id(self, name: str) -> str:
+        """The id of the channel with this name (e.g. ``"general"``)."""
+        for channel_id, channel_name in self.channels.items():
+            if channel_name == name:
+                return channel_id
+        raise KeyError(f"guild {self.id} has no channel {name!r}: {self.channels}")
+
+    def user_id(self, name: str) -> str:
+        """The id of the member with this username."""
+        for user_id, username in self.users.items():
+            if username == name:
+                return user_id
+        raise KeyError(f"guild {self.id} has no member {name!r}: {self.users}")
+
+
+# Ids of the guilds guild_on_shard() makes: snowflakes of a moment (early 2024) that neither the
+# primary guild's fixed ids (2023) nor the fake's own snowflakes (now) use.
+_SHARDED_GUILD_EPOCH = 1_200_000_000_000_000_000 >> 22
+_MAX_SHARD_COUNT = 1023  # the shard count is kept in bits 12..21 of the ids
+_MEMBER_NAMES = ("alice", "bob", "carol")
+
+
+def guild_on_shard(
+    shard: int,
+    shard_count: int,
+    index: int = 0,
+    *,
+    users: dict[str, str] | None = None,
+    moderators: set[str] | None = None,
+    name: str | None = None,
+    locale: str = "en-US",
+) -> Guild:
+    """A guild whose events go to shard ``shard`` of ``shard_count`` (``(int(id) >> 22) %
+    shard_count == shard``); ``index`` tells apart several guilds on the same shard.
+
+    Its ids are all its own, never those of another ``(shard, shard_count, index)`` nor of the
+    primary guild: the guild id is ``(t << 22) | (shard_count << 12)`` with ``t`` (the
+    snowflake's timestamp) ``≡ shard (mod shard_count)`` in early 2024; its channels
+    ``general``, ``draughts``, ``off-topic`` are the guild id ``| 0x201``, ``| 0x202``,
+    ``| 0x203``, its Admin role ``| 0x301``. Its members are ``users`` (user id -> username;
+    pass ids of another guild, e.g. the primary guild's Alice, to put the same person in both, as
+    on Discord), by default three of its own: ``| 0x101``, ``| 0x102``, ``| 0x103``, named
+    ``alice.S.I``, ``bob.S.I``, ``carol.S.I`` (``S`` the shard, ``I`` the index). The owner is
+    the first member, and the only moderator unless ``moderators`` says otherwise."""
+    if not 1 <= shard_count <= _MAX_SHARD_COUNT:
+        raise ValueError(f"shard_count must be 1..{_MAX_SHARD_COUNT}, not {shard_count}")
+    if not 0 <= shard < shard_count:
+        raise ValueError(f"shard must be 0..{shard_count - 1}, not {shard}")
+    if index < 0:
+        raise ValueError(f"index must be at least 0, not {index}")
+    base = -(-_SHARDED_GUILD_EPOCH // shard_count) * shard_count  # a multiple of the count
+    t = base + index * shard_count + shard
+    guild_id = (t << 22) | (shard_count << 12)
+
+    def sub(low: int) -> str:
+        return str(guild_id | low)
+
+    if users is None:
+        users = {sub(0x101 + n): f"{who}.{shard}.{index}" for n, who in enumerate(_MEMBER_NAMES)}
+    if not users:
+        raise ValueError("a guild needs at least one member (its owner)")
+    owner = next(iter(users))
+    guild = Guild(
+        id=str(guild_id),
+        name=name or f"Fake Guild {shard}/{shard_count} #{index}",
+        owner_id=owner,
+        locale=locale,
+        channels={sub(0x201): "general", sub(0x202): "draughts", sub(0x203): "off-topic"},
+        users=dict(users),
+        extra_role_id=sub(0x301),
+        moderators=set(moderators) if moderators is not None else {owner},
+    )
+    assert guild.shard(shard_count) == shard
+    return guild
+
+
+def _check_distinct_ids(guilds: list[Guild], bot_id: str) -> None:
+    """Guild, channel and role ids are Discord snowflakes: no two things share one (a user may
+    be in several guilds, but is no guild, channel or role)."""
+    seen: dict[str, str] = {bot_id: "the bot"}
+    for guild in guilds:
+        things = [(guild.id, f"guild {guild.id}"), (guild.extra_role_id, f"role of {guild.id}")]
+        things += [(cid, f"channel {cid} of guild {guild.id}") for cid in guild.channels]
+        for thing_id, what in things:
+            if thing_id in seen:
+                raise ValueError(f"id {thing_id} is both {seen[thing_id]} and {what}")
+            seen[thing_id] = what
+    for guild in guilds:
+        for user_id in guild.users:
+            if user_id in seen:
+                raise ValueError(f"user id {user_id} of guild {guild.id} is {seen[user_id]}")
+
 
 def user_object(user_id: str, username: str, *, bot: bool = False) -> dict[str, Any]:
     return {
@@ -395,11 +586,24 @@ class FakeDiscord:
         self,
         *,
         guild: Guild | None = None,
+        guilds: Iterable[Guild] | None = None,
         bot_id: str = "1100000000000000010",
         bot_name: str = "DraughtsBot",
         heartbeat_interval_ms: int = 41250,
+        shard_count: int | None = None,
     ) -> None:
-        self.guild = guild or Guild()
+        if guild is not None and guilds is not None:
+            raise ValueError("pass guild= (one guild) or guilds= (several), not both")
+        self.guilds: list[Guild] = list(guilds) if guilds is not None else [guild or Guild()]
+        """Every guild the bot is in; the first is :attr:`guild`."""
+        if not self.guilds:
+            raise ValueError("the fake serves at least one guild")
+        _check_distinct_ids(self.guilds, bot_id)
+        self.guild = self.guilds[0]
+        """The primary guild: the default for everything not tied to a channel."""
+        self.shard_count = shard_count
+        """The shard count IDENTIFY must use (else closed with 4010); None: any count."""
+        self._recommended_shards: int | None = None
         self.application_id = bot_id  # a bot's application id equals its user id
         self.bot_user = user_object(bot_id, bot_name, bot=True)
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -427,6 +631,11 @@ class FakeDiscord:
         self.dms_blocked: set[str] = set()
         self.sessions_identified = 0
         self.sessions_resumed = 0
+        # Shards: the gateway closes this went through (code, reason), where each interaction
+        # went (interaction id -> the sessions it was dispatched to), those no session took.
+        self.gateway_closes: list[tuple[int, str]] = []
+        self.deliveries: dict[str, list[GatewaySession]] = {}
+        self.undelivered: list[dict[str, Any]] = []
         # The bot's own permissions in interactions (``app_permissions``); tests may narrow them
         # for every channel, or per channel with deny().
         self.app_permissions = ALL_PERMISSIONS
@@ -444,7 +653,7 @@ class FakeDiscord:
         self._expired_tokens: set[str] = set()
         self._acknowledged: set[str] = set()  # tokens with an initial response
         self._nonces: dict[tuple[str, str], tuple[float, str]] = {}
-        self._sessions: dict[str, _Session] = {}
+        self._sessions: dict[str, GatewaySession] = {}
         self._sockets: list[web.WebSocketResponse] = []  # every open gateway socket
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
@@ -514,6 +723,41 @@ class FakeDiscord:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def recommended_shards(self) -> int:
+        """The ``shards`` of ``GET /gateway/bot``: what the test set, else :attr:`shard_count`,
+        else 1."""
+        if self._recommended_shards is not None:
+            return self._recommended_shards
+        return self.shard_count or 1
+
+    @recommended_shards.setter
+    def recommended_shards(self, value: int) -> None:
+        self._recommended_shards = value
+
+    # ------------------------------------------------------------------ guilds
+
+    def guild_by_id(self, guild_id: str | int | None) -> Guild | None:
+        """The guild with this id, if the bot is in it."""
+        return next((g for g in self.guilds if g.id == str(guild_id)), None)
+
+    def guild_of(self, channel_id: str) -> Guild | None:
+        """The guild a channel or thread belongs to; None for a DM or an unknown channel."""
+        thread = self.threads.get(channel_id)
+        if thread is not None:
+            return self.guild_by_id(thread.get("guild_id"))
+        return next((g for g in self.guilds if channel_id in g.channels), None)
+
+    def username(self, user_id: str) -> str | None:
+        """The user's username, if the user is in any of the bot's guilds (or is the bot)."""
+        if user_id == self.bot_user["id"]:
+            return str(self.bot_user["username"])
+        return next((g.users[user_id] for g in self.guilds if user_id in g.users), None)
+
+    def guilds_on_shard(self, shard: int, shard_count: int) -> list[Guild]:
+        """The bot's guilds whose events go to that shard."""
+        return [g for g in self.guilds if g.shard(shard_count) == shard]
 
     # ------------------------------------------------------------------ waiting helpers
 
@@ -654,7 +898,9 @@ class FakeDiscord:
         return str(int(self.app_permissions) & ~self.denied_in(channel_id))
 
     def _announce_channel(self, channel_id: str) -> None:
-        if not self._sessions or channel_id not in self.guild.channels:
+        """CHANNEL_UPDATE for a guild channel, to the sessions of its guild's shard."""
+        guild = self.guild_of(channel_id)
+        if not self._sessions or guild is None or channel_id not in guild.channels:
             return
         self._spawn(self.dispatch("CHANNEL_UPDATE", self.channel_object(channel_id)))
 
@@ -699,17 +945,52 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH (op 0) event to every gateway session; a session whose client is
-        disconnected keeps it for a RESUME."""
+    @property
+    def sessions(self) -> list[GatewaySession]:
+        """The gateway sessions: connected ones, and those waiting for a RESUME."""
+        return list(self._sessions.values())
+
+    def sessions_for(self, guild_id: str | int | None) -> list[GatewaySession]:
+        """The sessions that get a guild's events (``None``: a DM's, shard 0's), connected or
+        waiting for a RESUME; an unsharded session gets every guild's."""
+        return [s for s in self._sessions.values() if s.covers(guild_id)]
+
+    def connected_shards(self) -> set[int]:
+        """The shard ids with a client connected now (0 for an unsharded session)."""
+        return {s.shard_id for s in self._sessions.values() if s.connected}
+
+    def session_on_shard(self, shard_id: int) -> GatewaySession | None:
+        """The newest session identified on that shard, if any."""
+        found = [s for s in self._sessions.values() if s.shard_id == shard_id]
+        return found[-1] if found else None
+
+    def delivered_to(self, interaction: dict[str, Any] | str) -> list[GatewaySession]:
+        """The sessions an interaction (or interaction id) was dispatched to by
+        :meth:`send_interaction`: its guild's shard, shard 0 for a DM (a session waiting for a
+        RESUME gets it when it resumes); ``[]`` if none took it or it was never sent."""
+        iid = interaction if isinstance(interaction, str) else str(interaction["id"])
+        return list(self.deliveries.get(iid, []))
+
+    async def wait_for_shards(self, *shard_ids: int, timeout: float = 10.0) -> None:
+        """Wait until a client is connected (READY sent) on each of these shards."""
+        wanted = set(shard_ids)
+        await self.wait_until(lambda: wanted <= self.connected_shards(), timeout)
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> list[GatewaySession]:
+        """Send a DISPATCH (op 0) event to the sessions whose shard covers ``data["guild_id"]``
+        (no ``guild_id``: shard 0), as Discord routes events; an unsharded session gets them
+        all. A session whose client is disconnected keeps it for a RESUME. Returns the
+        sessions it went to."""
         self.sequence += 1
         if event == "INTERACTION_CREATE":
             self.interactions[data["token"]] = data
             self._dispatched_at[data["token"]] = time.monotonic()
-        for session in list(self._sessions.values()):
+        sessions = self.sessions_for(data.get("guild_id"))
+        for session in sessions:
             await self._send_to(session, event, data)
+        return sessions
 
-    async def _send_to(self, session: _Session, event: str, data: dict[str, Any]) -> None:
+    async def _send_to(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.sequence += 1
         payload = {"op": 0, "t": event, "s": session.sequence, "d": data}
         session.sent.append(payload)
@@ -721,10 +1002,22 @@ class FakeDiscord:
             except ConnectionResetError:  # the client is going away; it may RESUME
                 session.ws = None
 
-    async def send_interaction(self, interaction: dict[str, Any]) -> dict[str, Any]:
-        """Dispatch an interaction. A component interaction is checked again against the
-        message it carries (see :meth:`component_interaction`), so a hand-edited payload is
-        refused too, unless it was built with ``forged=True``."""
+    async def send_interaction(
+        self, interaction: dict[str, Any], *, must_reach: bool = True
+    ) -> dict[str, Any]:
+        """Dispatch an interaction to the sessions of its guild's shard (shard 0 for a DM; see
+        :meth:`dispatch`) and return it; :meth:`delivered_to` tells which sessions got it.
+
+        If no session covers it, it is appended to :attr:`undelivered`; and when some gateway
+        session exists (a bot is there, only not on that shard) and ``must_reach`` is true, it
+        is not dispatched at all and :class:`NoSessionForGuild` is raised, since the test would
+        wait in vain for an answer (``must_reach=False``: a test of a shard that is down).
+        With no session at all (tests that drive the REST routes themselves) it is recorded
+        and kept, as before.
+
+        A component interaction is checked again against the message it carries (see
+        :meth:`component_interaction`), so a hand-edited payload is refused too, unless it was
+        built with ``forged=True``."""
         if interaction.get("type") == MESSAGE_COMPONENT and interaction["id"] not in self._forged:
             data = interaction.get("data") or {}
             user = interaction.get("member", {}).get("user") or interaction.get("user") or {}
@@ -737,26 +1030,45 @@ class FakeDiscord:
                     f"component_type {data.get('component_type')} but {data.get('custom_id')!r}"
                     f" is of type {component.get('type')}"
                 )
-        await self.dispatch("INTERACTION_CREATE", interaction)
+        guild_id = interaction.get("guild_id")
+        if not self.sessions_for(guild_id):
+            if not self._sessions or not must_reach:
+                self.undelivered.append(interaction)
+            else:
+                shards = sorted({s.shard for s in self._sessions.values()})
+                raise NoSessionForGuild(
+                    f"interaction {interaction['id']} in "
+                    f"{'guild ' + str(guild_id) if guild_id else 'a DM'}: no gateway session "
+                    f"on its shard (sessions on {shards}); pass must_reach=False to send it "
+                    f"to nobody"
+                )
+        sessions = await self.dispatch("INTERACTION_CREATE", interaction)
+        self.deliveries[str(interaction["id"])] = sessions
         return interaction
 
-    async def request_reconnect(self) -> None:
-        """Op 7 on every connected session: the client closes and RESUMEs."""
-        for ws in self._session_sockets():
-            await ws.send_json({"op": 7, "d": None})
+    def _shard_sessions(self, shard: int | None) -> list[GatewaySession]:
+        return [
+            s
+            for s in self._sessions.values()
+            if s.connected and (shard is None or s.shard_id == shard)
+        ]
 
-    async def invalidate_session(self, resumable: bool) -> None:
-        """Op 9 on every connected session. Not resumable: the sessions are forgotten, so the
-        client must IDENTIFY again (a RESUME of them gets op 9 ``false``)."""
-        connected = [s for s in self._sessions.values() if s.ws is not None and not s.ws.closed]
-        for session in connected:
+    async def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Op 7 on every connected session (or those on shard ``shard``): the client closes
+        and RESUMEs."""
+        for session in self._shard_sessions(shard):
+            assert session.ws is not None
+            await session.ws.send_json({"op": 7, "d": None})
+
+    async def invalidate_session(self, resumable: bool, *, shard: int | None = None) -> None:
+        """Op 9 on every connected session (or those on shard ``shard``). Not resumable: the
+        sessions are forgotten, so the client must IDENTIFY again (a RESUME of them gets op 9
+        ``false``)."""
+        for session in self._shard_sessions(shard):
             assert session.ws is not None
             await session.ws.send_json({"op": 9, "d": resumable})
             if not resumable:
                 del self._sessions[session.id]
-
-    def _session_sockets(self) -> list[web.WebSocketResponse]:
-        return [s.ws for s in self._sessions.values() if s.ws is not None and not s.ws.closed]
 
     async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
         await self.wait_until(lambda: self.sessions_resumed >= count, timeout)
@@ -786,13 +1098,8 @@ class FakeDiscord:
         op = payload.get("op")
         if op == 1:  # heartbeat
             await ws.send_json({"op": 11})
-        elif op == 2:  # identify: a new session (sessions nobody is connected to are dropped)
-            self._sessions = {k: v for k, v in self._sessions.items() if v.ws is not None}
-            session = _Session(id="fake-session-" + self.snowflake(), ws=ws)
-            self._sessions[session.id] = session
-            self.sessions_identified += 1
-            await self._send_to(session, "READY", self.ready_payload(session.id))
-            await self._send_to(session, "GUILD_CREATE", self.guild_payload())
+        elif op == 2:  # identify: a new session on a shard
+            await self._identify(ws, payload.get("d") or {})
         elif op == 6:  # resume: replay what the session missed, or refuse
             d = payload.get("d") or {}
             session = self._sessions.get(str(d.get("session_id")))
@@ -807,31 +1114,98 @@ class FakeDiscord:
             self.sessions_resumed += 1
             await self._send_to(session, "RESUMED", {"_trace": ["fake-discord"]})
         elif op == 8:  # request guild members: answered on the asking session
-            members = self.member_objects()
-            asking = next((s for s in self._sessions.values() if s.ws is ws), None)
-            if asking is None:
-                return
-            await self._send_to(
-                asking,
-                "GUILD_MEMBERS_CHUNK",
-                {
-                    "guild_id": self.guild.id,
-                    "members": members,
-                    "chunk_index": 0,
-                    "chunk_count": 1,
-                    "not_found": [],
-                    "nonce": payload["d"].get("nonce"),
-                },
-            )
+            await self._request_members(ws, payload.get("d") or {})
 
-    def ready_payload(self, session_id: str = "fake-session") -> dict[str, Any]:
+    async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> None:
+        """IDENTIFY: READY with the guilds of the shard, one GUILD_CREATE for each; a bad
+        ``shard`` is closed with 4010 (see :meth:`_identify_shard`)."""
+        if d.get("shard") is None and (self.shard_count or 1) > 1:
+            # The test made the bot shard: a session for every guild is refused, as Discord
+            # refuses one that would hold too many guilds.
+            await self._close(ws, 4011, "Sharding required.")
+            return
+        shard = self._identify_shard(d.get("shard"))
+        if shard is None:
+            await self._close(ws, 4010, "Invalid shard.")
+            return
+        # Sessions nobody is connected to are dropped when a session for (some of) their guilds
+        # identifies: a new process took over.
+        self._sessions = {
+            k: v
+            for k, v in self._sessions.items()
+            if v.ws is not None or not _shards_overlap(v.shard, shard)
+        }
+        session = GatewaySession(
+            id="fake-session-" + self.snowflake(),
+            ws=ws,
+            shard=shard,
+            sharded=d.get("shard") is not None,
+            identify=dict(d),
+        )
+        self._sessions[session.id] = session
+        self.sessions_identified += 1
+        await self._send_to(session, "READY", self.ready_payload(session.id, shard))
+        for guild in self.guilds_on_shard(*shard):
+            await self._send_to(session, "GUILD_CREATE", self.guild_payload(guild))
+
+    async def _close(self, ws: web.WebSocketResponse, code: int, reason: str) -> None:
+        self.gateway_closes.append((code, reason))
+        await ws.close(code=code, message=reason.encode())
+
+    async def _request_members(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> None:
+        """Op 8: every member in one chunk, on the asking session, for a guild of its shard
+        (Discord sends nothing for another guild)."""
+        asking = next((s for s in self._sessions.values() if s.ws is ws), None)
+        guild = self.guild_by_id(d["guild_id"]) if "guild_id" in d else self.guild
+        if asking is None or guild is None or not asking.covers(guild.id):
+            return
+        await self._send_to(
+            asking,
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": guild.id,
+                "members": self.member_objects(guild),
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+                "nonce": d.get("nonce"),
+            },
+        )
+
+    def _identify_shard(self, shard: Any) -> tuple[int, int] | None:
+        """The ``(shard_id, shard_count)`` of an IDENTIFY (none: ``(0, 1)``), or None for one
+        Discord closes with 4010 "Invalid shard": not two whole numbers, a count below 1, an id
+        outside ``0..count-1``, or (when the test set :attr:`shard_count`) another count. (No
+        ``shard`` while the test set a :attr:`shard_count` above 1 is closed with 4011 "Sharding
+        required" before this.)"""
+        if shard is None:
+            return (0, 1)
+        if (
+            not isinstance(shard, list)
+            or len(shard) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+        ):
+            return None
+        shard_id, count = shard
+        if count < 1 or not 0 <= shard_id < count:
+            return None
+        if self.shard_count is not None and count != self.shard_count:
+            return None
+        return (shard_id, count)
+
+    def ready_payload(
+        self, session_id: str = "fake-session", shard: tuple[int, int] = (0, 1)
+    ) -> dict[str, Any]:
+        """READY for a session on ``shard``: the guilds on that shard, as unavailable (each
+        GUILD_CREATE follows)."""
+        guilds = self.guilds_on_shard(*shard)
         return {
             "v": 10,
             "user": {**self.bot_user, "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": self.guild.id, "unavailable": True}],
+            "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
             "session_id": session_id,
             "resume_gateway_url": self.gateway_url,
-            "shard": [0, 1],
+            "shard": list(shard),
             "application": {"id": self.application_id, "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -841,18 +1215,22 @@ class FakeDiscord:
             "_trace": ["fake-discord"],
         }
 
-    def member_object(self, user_id: str, *, with_permissions: bool = False) -> dict[str, Any]:
+    def member_object(
+        self, user_id: str, *, with_permissions: bool = False, guild: Guild | None = None
+    ) -> dict[str, Any]:
+        """The user as a member of ``guild`` (default: the primary guild)."""
+        guild = guild or self.guild
         username = self.bot_user["username"] if user_id == self.bot_user["id"] else None
         user = (
             self.bot_user
             if username is not None
-            else user_object(user_id, self.guild.users.get(user_id, f"user{user_id[-4:]}"))
+            else user_object(user_id, guild.users.get(user_id, f"user{user_id[-4:]}"))
         )
         member: dict[str, Any] = {
             "user": user,
             "nick": None,
             "avatar": None,
-            "roles": [self.guild.extra_role_id] if user_id == self.guild.owner_id else [],
+            "roles": [guild.extra_role_id] if user_id == guild.owner_id else [],
             "joined_at": "2024-01-01T00:00:00+00:00",
             "premium_since": None,
             "deaf": False,
@@ -863,25 +1241,30 @@ class FakeDiscord:
         }
         if with_permissions:
             member["permissions"] = (
-                ALL_PERMISSIONS if user_id in self.guild.moderators else MEMBER_PERMISSIONS
+                ALL_PERMISSIONS if user_id in guild.moderators else MEMBER_PERMISSIONS
             )
         return member
 
-    def member_objects(self) -> list[dict[str, Any]]:
-        ids = [self.bot_user["id"], *self.guild.users]
-        return [self.member_object(uid) for uid in ids]
+    def member_objects(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The bot and every user of ``guild`` (default: the primary guild) as members."""
+        guild = guild or self.guild
+        ids = [self.bot_user["id"], *guild.users]
+        return [self.member_object(uid, guild=guild) for uid in ids]
 
     def channel_object(self, channel_id: str) -> dict[str, Any]:
+        """A thread, a DM channel, or a text channel of the guild it belongs to (an unknown id:
+        a channel of the primary guild)."""
         if channel_id in self.threads:
             return self.threads[channel_id]
         if channel_id in self.dm_recipients:
             return self.dm_channel_object(channel_id)
-        names = list(self.guild.channels)
+        guild = self.guild_of(channel_id) or self.guild
+        names = list(guild.channels)
         return {
             "id": channel_id,
             "type": 0,
-            "guild_id": self.guild.id,
-            "name": self.guild.channels.get(channel_id, f"channel-{channel_id[-4:]}"),
+            "guild_id": guild.id,
+            "name": guild.channels.get(channel_id, f"channel-{channel_id[-4:]}"),
             "position": names.index(channel_id) if channel_id in names else 0,
             "parent_id": None,
             "topic": None,
@@ -912,7 +1295,7 @@ class FakeDiscord:
             "type": DM_CHANNEL,
             "last_message_id": last[-1] if last else None,
             "flags": 0,
-            "recipients": [user_object(user_id, self.guild.users.get(user_id, "user"))],
+            "recipients": [user_object(user_id, self.username(user_id) or "user")],
         }
 
     def dms_to(self, user_id: str, *, delivered: bool = True) -> list[RecordedRequest]:
@@ -937,9 +1320,10 @@ class FakeDiscord:
             return []
         return [{"id": self.bot_user["id"], "type": 1, "allow": "0", "deny": str(bits)}]
 
-    def guild_payload(self) -> dict[str, Any]:
-        g = self.guild
-        members = self.member_objects()
+    def guild_payload(self, guild: Guild | None = None) -> dict[str, Any]:
+        """GUILD_CREATE of ``guild`` (default: the primary guild)."""
+        g = guild or self.guild
+        members = self.member_objects(g)
         roles = [
             {
                 "id": g.id,  # @everyone has the guild's id
@@ -1029,12 +1413,12 @@ class FakeDiscord:
         channel_id: str | None,
         locale: str,
     ) -> dict[str, Any]:
-        user_id = user_id or next(iter(self.guild.users))
         channel_id = channel_id or next(iter(self.guild.channels))
         interaction_id = self.snowflake()
         token = f"itoken-{interaction_id}"
         if channel_id in self.dm_recipients:
             # In the bot's DM: ``user`` instead of ``member``, no guild (context BOT_DM).
+            user_id = user_id or self.dm_recipients[channel_id]
             return {
                 "id": interaction_id,
                 "application_id": self.application_id,
@@ -1042,7 +1426,7 @@ class FakeDiscord:
                 "data": data,
                 "channel_id": channel_id,
                 "channel": {**self.dm_channel_object(channel_id), "permissions": DM_PERMISSIONS},
-                "user": user_object(user_id, self.guild.users.get(user_id, "user")),
+                "user": user_object(user_id, self.username(user_id) or "user"),
                 "token": token,
                 "version": 1,
                 "app_permissions": DM_PERMISSIONS,
@@ -1052,6 +1436,13 @@ class FakeDiscord:
                 "context": 1,
                 "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             }
+        guild = self.guild_of(channel_id) or self.guild
+        user_id = user_id or next(iter(guild.users))
+        if user_id not in guild.users:
+            raise ValueError(
+                f"user {user_id} is not a member of guild {guild.id} (channel {channel_id}): "
+                f"Discord sends no interaction from there; members: {list(guild.users)}"
+            )
         channel = dict(self.channel_object(channel_id))
         channel["permissions"] = self.permissions_in(channel_id)
         return {
@@ -1059,32 +1450,42 @@ class FakeDiscord:
             "application_id": self.application_id,
             "type": type_,
             "data": data,
-            "guild_id": self.guild.id,
-            "guild": {"id": self.guild.id, "locale": self.guild.locale, "features": []},
-            "guild_locale": self.guild.locale,
+            "guild_id": guild.id,
+            "guild": {"id": guild.id, "locale": guild.locale, "features": []},
+            "guild_locale": guild.locale,
             "channel_id": channel_id,
             "channel": channel,
-            "member": self.member_object(user_id, with_permissions=True),
+            "member": self.member_object(user_id, with_permissions=True, guild=guild),
             "token": token,
             "version": 1,
             "app_permissions": self.permissions_in(channel_id),
             "locale": locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.guild.id},
+            "authorizing_integration_owners": {"0": guild.id},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
 
-    def _command_id(self, name: str) -> str:
-        for scope in (self.guild.id, None):
+    def _command_scope(self, channel_id: str | None) -> Guild | None:
+        """The guild whose commands apply in a channel (None in a DM: global ones only)."""
+        channel_id = channel_id or next(iter(self.guild.channels))
+        if channel_id in self.dm_recipients:
+            return None
+        return self.guild_of(channel_id) or self.guild
+
+    def _command_id(self, name: str, guild: Guild | None) -> str:
+        """The id of the command as registered for the guild, else globally (a fresh id for
+        one that was never registered)."""
+        for scope in ((guild.id,) if guild is not None else ()) + (None,):
             for cmd in self.commands.get(scope, []):
                 if cmd["name"] == name:
-                    return cmd["id"]
+                    return str(cmd["id"])
         return self.snowflake()
 
-    def _command_guild(self, name: str) -> str | None:
-        if any(c["name"] == name for c in self.commands.get(self.guild.id, [])):
-            return self.guild.id
+    def _command_guild(self, name: str, guild: Guild | None) -> str | None:
+        """The guild id of a guild command (its interactions carry ``data.guild_id``)."""
+        if guild is not None and any(c["name"] == name for c in self.commands.get(guild.id, [])):
+            return guild.id
         return None
 
     def command_interaction(
@@ -1099,13 +1500,14 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         """A slash command (type 2). ``options`` are Discord option objects, e.g.
         ``{"name": "variant", "type": 3, "value": "russian"}`` (sub-commands nest them)."""
+        scope = self._command_scope(channel_id)
         data: dict[str, Any] = {
-            "id": self._command_id(name),
+            "id": self._command_id(name, scope),
             "name": name,
             "type": 1,
             "options": list(options),
         }
-        if (gid := self._command_guild(name)) is not None:
+        if (gid := self._command_guild(name, scope)) is not None:
             data["guild_id"] = gid
         if resolved is not None:
             data["resolved"] = resolved
@@ -1188,27 +1590,30 @@ class FakeDiscord:
         ``min_values`` / more than ``max_values`` (both default to 1), an ephemeral message or
         a DM by anyone but the user it was for, a deleted or unknown message. ``forged=True``
         skips every check: a hand-made payload of a modified client, which real Discord never
-        delivers."""
-        user_id = user_id or next(iter(self.guild.users))
+        delivers.
+
+        The interaction comes from the message's channel, so from its guild (a DM's user
+        when ``user_id`` is not given; else the guild's first member)."""
         if forged:
-            if isinstance(message, str):
-                message = self.messages[message]
-            component = find_component(message, custom_id) or {}
+            shown = self.messages[message] if isinstance(message, str) else message
+        else:
+            shown = self._message_as_seen(message)
+        channel_id = str(shown["channel_id"])
+        if user_id is None:
+            guild = self.guild_of(channel_id) or self.guild
+            user_id = self.dm_recipients.get(channel_id) or next(iter(guild.users))
+        if forged:
+            component = find_component(shown, custom_id) or {}
             kind = component.get("type") or (BUTTON if values is None else STRING_SELECT)
         else:
-            message = self._message_as_seen(message)
-            kind = self._check_component_use(message, custom_id, values, user_id)["type"]
+            kind = self._check_component_use(shown, custom_id, values, user_id)["type"]
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
             data["values"] = list(values)
         interaction = self._interaction_base(
-            MESSAGE_COMPONENT,
-            data,
-            user_id=user_id,
-            channel_id=message["channel_id"],
-            locale=locale,
+            MESSAGE_COMPONENT, data, user_id=user_id, channel_id=channel_id, locale=locale
         )
-        interaction["message"] = copy.deepcopy(message)
+        interaction["message"] = copy.deepcopy(shown)
         if forged:
             self._forged.add(interaction["id"])
         return interaction
@@ -1334,6 +1739,8 @@ class FakeDiscord:
         message = r"(?P<message_id>\d+|@original)"
         webhook = r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)"
         table: list[tuple[str, str, Callable[..., Any]]] = [
+            ("GET", r"/gateway", self._get_gateway),
+            ("GET", r"/gateway/bot", self._get_gateway_bot),
             ("GET", r"/users/@me", self._get_me),
             ("GET", r"/users/(?P<user_id>\d+)", self._get_user),
             ("POST", r"/users/@me/channels", self._create_dm),
@@ -1536,21 +1943,41 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST handlers
 
+    def _get_gateway(self, rec: RecordedRequest) -> dict[str, Any]:
+        return {"url": self.gateway_url}
+
+    def _get_gateway_bot(self, rec: RecordedRequest) -> dict[str, Any]:
+        """Where to connect and how many shards to run (an ``AutoShardedClient`` without a
+        ``shard_count`` asks, then connects to ``url``)."""
+        return {
+            "url": self.gateway_url,
+            "shards": self.recommended_shards,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 14400000,
+                "max_concurrency": 1,
+            },
+        }
+
     def _get_me(self, rec: RecordedRequest) -> dict[str, Any]:
         return {**self.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
     def _get_user(self, rec: RecordedRequest, user_id: str) -> dict[str, Any]:
         if user_id == self.bot_user["id"]:
             return dict(self.bot_user)
-        if user_id not in self.guild.users:
+        username = self.username(user_id)  # a user of any of the bot's guilds
+        if username is None:
             raise _ApiError(404, "Unknown User", 10013)
-        return user_object(user_id, self.guild.users[user_id])
+        return user_object(user_id, username)
 
     def _create_dm(self, rec: RecordedRequest) -> dict[str, Any]:
         """POST /users/@me/channels ``{recipient_id}``: the DM channel (type 1), the same one
-        every time for a user."""
+        every time for a user (a user of any of the bot's guilds)."""
         recipient = (rec.json or {}).get("recipient_id") if isinstance(rec.json, dict) else None
-        if recipient is None or str(recipient) not in self.guild.users:
+        if recipient is None or str(recipient) == self.bot_user["id"]:
+            raise _ApiError(400, "Invalid Recipient(s)", 50033)
+        if self.username(str(recipient)) is None:
             raise _ApiError(400, "Invalid Recipient(s)", 50033)
         return self.dm_channel_object(self.dm_channel_id(str(recipient)))
 
@@ -1573,19 +2000,21 @@ class FakeDiscord:
             "redirect_uris": [],
             "interactions_endpoint_url": None,
             "tags": [],
-            "approximate_guild_count": 1,
+            "approximate_guild_count": len(self.guilds),
         }
 
     def _get_commands(
         self, rec: RecordedRequest, app_id: str, guild_id: str | None = None
     ) -> list[dict[str, Any]]:
         self._check_app(app_id)
+        self._check_command_guild(guild_id)
         return self.commands.get(guild_id, [])
 
     def _put_commands(
         self, rec: RecordedRequest, app_id: str, guild_id: str | None = None
     ) -> list[dict[str, Any]]:
         self._check_app(app_id)
+        self._check_command_guild(guild_id)
         old = {c["name"]: c["id"] for c in self.commands.get(guild_id, [])}
         echoed = []
         for cmd in rec.json or []:
@@ -1611,9 +2040,17 @@ class FakeDiscord:
         if app_id != self.application_id:
             raise _ApiError(404, "Unknown Application", 10002)
 
+    def _check_command_guild(self, guild_id: str | None) -> None:
+        """Guild commands only in a guild the bot is in (Discord: 403 50001 Missing Access)."""
+        if guild_id is not None and self.guild_by_id(guild_id) is None:
+            raise _ApiError(403, "Missing Access", 50001)
+
     def _check_channel(self, channel_id: str) -> None:
-        known = (self.guild.channels, self.threads, self.dm_recipients)
-        if not any(channel_id in where for where in known):
+        if not (
+            channel_id in self.threads
+            or channel_id in self.dm_recipients
+            or self.guild_of(channel_id) is not None
+        ):
             raise _ApiError(404, "Unknown Channel", 10003)
 
     def _interaction(self, token: str) -> dict[str, Any]:
@@ -1632,12 +2069,13 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         body = body if body is not None else (rec.json or {})
         message_id = self.snowflake()
+        guild = self.guild_of(channel_id) or self.guild
         msg: dict[str, Any] = {
             "id": message_id,
             "channel_id": channel_id,
-            "guild_id": self.guild.id,
+            "guild_id": guild.id,
             "author": self.bot_user,
-            "member": {k: v for k, v in self.member_object(self.bot_user["id"]).items()},
+            "member": self.member_object(self.bot_user["id"], guild=guild),
             "content": body.get("content") or "",
             "timestamp": _now_iso(),
             "edited_timestamp": None,
@@ -1790,7 +2228,7 @@ class FakeDiscord:
             "token": token,
             "application_id": self.application_id,
             "channel_id": interaction["channel_id"],
-            "guild_id": self.guild.id,
+            "guild_id": interaction.get("guild_id"),  # None for a DM interaction
             "name": self.bot_user["username"],
             "avatar": None,
         }
@@ -1910,7 +2348,7 @@ class FakeDiscord:
         thread = {
             "id": thread_id,
             "type": int(body.get("type") or 11),
-            "guild_id": self.guild.id,
+            "guild_id": (self.guild_of(channel_id) or self.guild).id,
             "parent_id": channel_id,
             "owner_id": self.bot_user["id"],
             "name": body.get("name", "thread"),

@@ -6,22 +6,47 @@ the 3-second window, expired tokens, denied permissions, gateway op 7 and op 9, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import io
 import json
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
 import pytest
-from discord_launcher import GUARD_MARKER
-from e2e_harness import attachments_of, custom_ids, images_without_alt_text, select_values
-from fake_discord import ComponentRefused, FakeDiscord, RecordedRequest
+import yarl
+from discord_launcher import (
+    GUARD_MARKER,
+    install_network_guard,
+    point_discord_at,
+    set_network_guard,
+)
+from e2e_harness import (
+    BotProcess,
+    Users,
+    attachments_of,
+    custom_ids,
+    images_without_alt_text,
+    select_values,
+)
+from e2e_harness import user as e2e_user
+from fake_discord import (
+    ALL_PERMISSIONS,
+    MEMBER_PERMISSIONS,
+    ComponentRefused,
+    FakeDiscord,
+    Guild,
+    NoSessionForGuild,
+    RecordedRequest,
+    guild_on_shard,
+    shard_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -398,6 +423,7 @@ async def test_offline_and_back_on_the_same_port(fake: FakeDiscord, probe: Probe
 
 ALICE = "1100000000000000101"
 BOB = "1100000000000000102"
+CAROL = "1100000000000000103"
 PNG = b"\x89PNG\r\n\x1a\n-a-board-"
 
 
@@ -988,3 +1014,434 @@ async def test_selects_alt_text_dms_and_stripped_buttons_with_discord_py(
     log = probe.log()
     assert GUARD_MARKER not in log and "Traceback" not in log, log
     assert code == 0, log
+
+
+# -- several guilds and several shards -------------------------------------------------------------
+
+SHARDS = 4
+
+
+def four_guilds() -> list[Guild]:
+    """One guild per shard of four, the first sharing the primary guild's Alice and Bob."""
+    shared = {ALICE: "alice", BOB: "bob"}
+    return [guild_on_shard(0, SHARDS, users=shared)] + [
+        guild_on_shard(shard, SHARDS) for shard in range(1, SHARDS)
+    ]
+
+
+@contextlib.asynccontextmanager
+async def serving(**options: Any) -> AsyncIterator[FakeDiscord]:
+    """A fake made with these options, checked like the ``fake`` fixture's."""
+    install_network_guard()
+    try:
+        async with FakeDiscord(**options) as server:
+            yield server
+            assert server.violations == [], server.violations
+            assert server.unknown_requests == [], server.unknown_requests
+    finally:
+        set_network_guard(False)
+
+
+@pytest.fixture
+def discord_at() -> Iterator[Callable[[FakeDiscord], None]]:
+    """Point this process's discord.py at a fake (as the launcher does in a bot process), and
+    back at Discord after the test."""
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    yield lambda fake: point_discord_at(fake.port)
+    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+class ShardedClient(discord.AutoShardedClient):
+    """A real ``AutoShardedClient`` (discord.py's own identify pacing: 5 seconds between the
+    shards of a process) that notes every interaction it gets."""
+
+    def __init__(self, shard_ids: list[int] | None, shard_count: int | None = SHARDS) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            guild_ready_timeout=0.3,
+        )
+        self.seen: list[tuple[str, int | None]] = []  # (interaction id, guild id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.seen.append((str(interaction.id), interaction.guild_id))
+
+    def saw(self, interaction: dict[str, Any]) -> bool:
+        return any(iid == interaction["id"] for iid, _ in self.seen)
+
+
+@contextlib.asynccontextmanager
+async def running(*clients: discord.Client) -> AsyncIterator[None]:
+    """``client.start()`` of each client in the background (together: each process paces its
+    own shards) until all are ready, or the error of one that stopped; closed at the end."""
+    started = [asyncio.create_task(c.start("test-token")) for c in clients]
+    ready = asyncio.gather(*(c.wait_until_ready() for c in clients))
+    try:
+        pending: set[asyncio.Future[Any]] = {ready, *started}
+        deadline = time.monotonic() + 30
+        while not ready.done() and time.monotonic() < deadline:
+            done, pending = await asyncio.wait(
+                pending, timeout=deadline - time.monotonic(), return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in done:
+                if task is not ready:
+                    task.result()  # raises what stopped it
+                    raise AssertionError("a client stopped before it was ready")
+        assert ready.done(), "the clients did not get ready in 30 s"
+        yield
+    finally:
+        ready.cancel()
+        for client in clients:
+            await client.close()
+        for task in started:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 10)
+
+
+async def settle(predicate: Callable[[], Any], timeout: float = STEP_TIMEOUT) -> Any:
+    """Wait for what the fake's own waiters do not see (a client's state, a spawned event)."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, "condition not met"
+        await asyncio.sleep(0.02)
+    return value
+
+
+async def test_two_sharded_processes_each_get_their_own_guilds(discord_at: Any) -> None:
+    guilds = four_guilds()
+    async with serving(guilds=guilds, shard_count=SHARDS) as fake:
+        discord_at(fake)
+        first, second = ShardedClient([0, 1]), ShardedClient([2, 3])
+        async with running(first, second):
+            # Each sees exactly the guilds of its shards; discord.py agrees on the shards.
+            assert {str(g.id) for g in first.guilds} == {guilds[0].id, guilds[1].id}
+            assert {str(g.id) for g in second.guilds} == {guilds[2].id, guilds[3].id}
+            for client, ids in ((first, [0, 1]), (second, [2, 3])):
+                assert sorted(client.shards) == ids and client.shard_count == SHARDS
+                assert all(client.shards[i].id == i for i in ids)
+                assert all(client.shards[i].shard_count == SHARDS for i in ids)
+                assert all(g.shard_id == guilds[g.shard_id].shard(SHARDS) for g in client.guilds)
+            assert fake.connected_shards() == {0, 1, 2, 3} and fake.sessions_identified == 4
+            for shard in range(SHARDS):
+                session = fake.session_on_shard(shard)
+                assert session is not None and session.sharded
+                assert session.shard == (shard, SHARDS)
+                assert session.identify["shard"] == [shard, SHARDS]
+                ready = session.sent[0]
+                assert ready["t"] == "READY" and ready["d"]["shard"] == [shard, SHARDS]
+                assert ready["d"]["guilds"] == [{"id": guilds[shard].id, "unavailable": True}]
+                creates = [e["d"]["id"] for e in session.sent if e["t"] == "GUILD_CREATE"]
+                assert creates == [guilds[shard].id]
+
+
+async def test_interactions_reach_the_process_of_their_shard(discord_at: Any) -> None:
+    guilds = four_guilds()
+    async with serving(guilds=guilds, shard_count=SHARDS) as fake:
+        discord_at(fake)
+        first, second = ShardedClient([0, 1]), ShardedClient([2, 3])
+        async with running(first, second):
+            general = guilds[2].channel_id("general")
+            in_two = await fake.send_interaction(
+                fake.command_interaction("ping", channel_id=general)
+            )
+            (session,) = fake.delivered_to(in_two)
+            assert session.shard == (2, SHARDS) and in_two in session.interactions()
+            await settle(lambda: second.saw(in_two))
+            assert second.seen == [(in_two["id"], int(guilds[2].id))]
+            # A DM is shard 0's: the first process; it never saw the guild's interaction
+            # (which its socket would have carried first).
+            dm = fake.dm_channel_id(ALICE)
+            in_dm = await fake.send_interaction(fake.command_interaction("ping", channel_id=dm))
+            assert "guild_id" not in in_dm
+            assert [s.shard for s in fake.delivered_to(in_dm)] == [(0, SHARDS)]
+            await settle(lambda: first.saw(in_dm))
+            assert first.seen == [(in_dm["id"], None)]
+            assert len(second.seen) == 1
+            # Guild 1's interaction goes to the first process, on shard 1.
+            one = guilds[1].channel_id("draughts")
+            in_one = await fake.send_interaction(fake.command_interaction("x", channel_id=one))
+            assert [s.shard_id for s in fake.delivered_to(in_one)] == [1]
+            await settle(lambda: first.saw(in_one))
+            # CHANNEL_UPDATE goes to the channel's shard only.
+            fake.deny(guilds[3].channel_id("general"), "send_messages")
+            three = fake.session_on_shard(3)
+            assert three is not None
+            await settle(lambda: any(e["t"] == "CHANNEL_UPDATE" for e in three.sent))
+            for shard in (0, 1, 2):
+                session_of = fake.session_on_shard(shard)
+                assert session_of is not None
+                assert all(e["t"] != "CHANNEL_UPDATE" for e in session_of.sent)
+            # One shard reconnects and RESUMEs its own session; the others are untouched.
+            await fake.request_reconnect(shard=2)
+            await fake.wait_for_resume(timeout=STEP_TIMEOUT)
+            assert fake.sessions_identified == 4 and fake.session_on_shard(2) is session
+            again = await fake.send_interaction(
+                fake.command_interaction("ping", channel_id=general)
+            )
+            assert fake.delivered_to(again) == [session]
+            await settle(lambda: second.saw(again))
+            assert not first.saw(again) and not first.saw(in_two)
+
+
+async def test_a_bad_shard_is_closed_with_4010(discord_at: Any) -> None:
+    async with serving(guilds=four_guilds(), shard_count=SHARDS) as fake:
+        async with aiohttp.ClientSession() as session:
+            for shard in ([4, 4], [0, 2], [0, 0], [-1, 4], [1], "0,4", [0.0, 4]):
+                async with session.ws_connect(fake.gateway_url) as ws:
+                    assert (await ws.receive_json())["op"] == 10
+                    await ws.send_json({"op": 2, "d": {"token": "test-token", "shard": shard}})
+                    closed = await ws.receive()
+                    assert closed.type == aiohttp.WSMsgType.CLOSE, (shard, closed)
+                    assert (closed.data, closed.extra) == (4010, "Invalid shard."), shard
+        assert fake.gateway_closes == [(4010, "Invalid shard.")] * 7
+        assert fake.sessions == [] and fake.sessions_identified == 0
+        # discord.py stops on it (4010 is not a close it reconnects after).
+        discord_at(fake)
+        client = ShardedClient([0], shard_count=2)
+        try:
+            with pytest.raises(discord.ConnectionClosed) as closed_with:
+                await asyncio.wait_for(client.start("test-token"), 30)
+        finally:
+            await client.close()
+        assert closed_with.value.code == 4010
+        # The test made the bot shard: a session for every guild is refused (Discord: 4011).
+        async with aiohttp.ClientSession() as session, session.ws_connect(fake.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": "test-token"}})
+            closed = await ws.receive()
+            assert (closed.data, closed.extra) == (4011, "Sharding required.")
+        assert fake.gateway_closes[-2:] == [(4010, "Invalid shard."), (4011, "Sharding required.")]
+        # Without a shard count set, any valid shard is taken; no shard at all is [0, 1].
+        fake.shard_count = None
+        async with aiohttp.ClientSession() as session:
+            for shard, guilds in (([1, 2], 2), (None, 4)):
+                async with session.ws_connect(fake.gateway_url) as ws:
+                    await ws.receive_json()
+                    d: dict[str, Any] = {"token": "test-token"}
+                    if shard is not None:
+                        d["shard"] = shard
+                    await ws.send_json({"op": 2, "d": d})
+                    ready = await ws.receive_json()
+                    assert ready["d"]["shard"] == (shard or [0, 1])
+                    assert len(ready["d"]["guilds"]) == guilds
+
+
+async def test_an_interaction_no_session_covers() -> None:
+    guilds = four_guilds()
+    async with (
+        serving(guilds=guilds, shard_count=SHARDS) as fake,
+        aiohttp.ClientSession() as session,
+    ):
+        # No session at all (tests of the REST routes alone): recorded, nothing raised.
+        alone = await fake.send_interaction(
+            fake.command_interaction("ping", channel_id=guilds[2].channel_id("general"))
+        )
+        assert fake.undelivered == [alone] and fake.delivered_to(alone) == []
+        async with session.ws_connect(fake.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": "test-token", "shard": [0, SHARDS]}})
+            ready = await ws.receive_json()
+            assert (await ws.receive_json())["t"] == "GUILD_CREATE"
+            # A bot is there, only not on shard 2: the test would wait in vain.
+            on_two = fake.command_interaction("ping", channel_id=guilds[2].channel_id("general"))
+            with pytest.raises(NoSessionForGuild, match="no gateway session on its shard"):
+                await fake.send_interaction(on_two)
+            assert fake.undelivered == [alone] and on_two["token"] not in fake.interactions
+            await fake.send_interaction(on_two, must_reach=False)  # a shard that is down
+            assert fake.undelivered == [alone, on_two] and fake.delivered_to(on_two) == []
+            # Shard 0 takes its guild's and the DMs.
+            on_zero = await fake.send_interaction(
+                fake.command_interaction("ping", channel_id=guilds[0].channel_id("general"))
+            )
+            assert (await ws.receive_json())["d"]["id"] == on_zero["id"]
+            (zero,) = fake.sessions
+            assert fake.delivered_to(on_zero) == [zero] and fake.connected_shards() == {0}
+        await fake.wait_until(lambda: not zero.connected)
+        # Disconnected, the session still takes shard 0's events, for its RESUME.
+        dm = fake.dm_channel_id(BOB)
+        missed = await fake.send_interaction(fake.command_interaction("ping", channel_id=dm))
+        assert fake.delivered_to(missed) == [zero] and fake.connected_shards() == set()
+        async with session.ws_connect(fake.gateway_url) as ws:
+            await ws.receive_json()
+            seq = 3  # READY, GUILD_CREATE, the interaction
+            resume = {"token": "test-token", "session_id": ready["d"]["session_id"], "seq": seq}
+            await ws.send_json({"op": 6, "d": resume})
+            replayed = await ws.receive_json()
+            assert replayed["d"]["id"] == missed["id"] and "guild_id" not in replayed["d"]
+            assert (await ws.receive_json())["t"] == "RESUMED"
+            assert fake.sessions == [zero] and zero.connected and zero.shard == (0, SHARDS)
+
+
+async def test_gateway_bot_tells_the_url_and_the_shard_count(discord_at: Any) -> None:
+    guilds = [guild_on_shard(0, 2), guild_on_shard(1, 2)]
+    async with serving(guilds=guilds) as fake:
+        fake.recommended_shards = 2
+        status, answer = await rest(fake, "GET", "/gateway/bot")
+        assert status == 200
+        assert answer == {
+            "url": fake.gateway_url,
+            "shards": 2,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 14400000,
+                "max_concurrency": 1,
+            },
+        }
+        assert await rest(fake, "GET", "/gateway") == (200, {"url": fake.gateway_url})
+        # An AutoShardedClient without a shard count asks, and connects to the url it is given
+        # (its default gateway here leads nowhere).
+        discord_at(fake)
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws://127.0.0.1:9/gateway")
+        client = ShardedClient(None, shard_count=None)
+        async with running(client):
+            assert len(fake.find_requests("GET", r"/gateway/bot")) == 2  # the test's, the client's
+            assert client.shard_count == 2 and sorted(client.shards) == [0, 1]
+            assert {s.shard for s in fake.sessions} == {(0, 2), (1, 2)}
+            assert {str(g.id) for g in client.guilds} == {guilds[0].id, guilds[1].id}
+
+
+async def test_interactions_in_another_guild_are_that_guilds(tmp_path: Path) -> None:
+    guilds = [Guild(), *four_guilds()]
+    primary, other = guilds[0], guilds[3]  # other: shard 2, with members of its own
+    other.locale = "fr"
+    async with serving(guilds=guilds) as fake:
+        assert fake.guild is primary and fake.guilds == guilds
+        general = other.channel_id("general")
+        owner, member = other.owner_id, other.user_id("bob.2.0")
+        assert fake.guild_of(general) is other and fake.guild_of(GENERAL) is primary
+        # Commands: per guild for a guild the bot is in; global ones everywhere.
+        app = fake.application_id
+        status, _ = await rest(
+            fake,
+            "PUT",
+            f"/applications/{app}/guilds/{other.id}/commands",
+            [{"name": "move", "description": "Move", "type": 1}],
+        )
+        assert status == 200
+        status, error = await rest(fake, "PUT", f"/applications/{app}/guilds/42/commands", [])
+        assert (status, error["code"]) == (403, 50001)
+        fake.refusals.clear()
+        status, (global_help,) = await rest(
+            fake,
+            "PUT",
+            f"/applications/{app}/commands",
+            [{"name": "help", "description": "Help", "type": 1}],
+        )
+        assert status == 200
+
+        move = fake.command_interaction("move", user_id=owner, channel_id=general)
+        assert move["guild_id"] == other.id and move["guild_locale"] == "fr"
+        assert move["guild"] == {"id": other.id, "locale": "fr", "features": []}
+        assert move["authorizing_integration_owners"] == {"0": other.id}
+        assert move["channel"]["guild_id"] == other.id and move["channel_id"] == general
+        assert move["member"]["user"]["username"] == "alice.2.0"
+        assert move["member"]["roles"] == [other.extra_role_id]
+        assert move["member"]["permissions"] == ALL_PERMISSIONS  # the owner moderates
+        (registered,) = fake.commands[other.id]
+        assert move["data"]["id"] == registered["id"] and move["data"]["guild_id"] == other.id
+        by_member = fake.command_interaction("help", user_id=member, channel_id=general)
+        assert by_member["member"]["permissions"] == MEMBER_PERMISSIONS
+        assert by_member["data"]["id"] == global_help["id"] and "guild_id" not in by_member["data"]
+        # The primary guild has no "move" of its own: a fresh id, no guild_id.
+        here = fake.command_interaction("move", user_id=ALICE, channel_id=GENERAL)
+        assert here["guild_id"] == primary.id and "guild_id" not in here["data"]
+        assert here["data"]["id"] != registered["id"]
+        # The default user is the channel's guild's; someone from elsewhere cannot be there.
+        assert fake.command_interaction("help", channel_id=general)["member"]["user"]["id"] == (
+            owner
+        )
+        with pytest.raises(ValueError, match="not a member of guild"):
+            fake.command_interaction("help", user_id=CAROL, channel_id=general)
+        complete = fake.autocomplete_interaction(
+            "move", [{"name": "move", "type": 3, "value": "1"}], "move", channel_id=general
+        )
+        assert complete["guild_id"] == other.id and complete["type"] == 4
+
+        # Messages, threads and components in that guild's channel are that guild's.
+        status, posted = await rest(
+            fake,
+            "POST",
+            f"/channels/{general}/messages",
+            {"content": "m", "components": board_components()},
+        )
+        assert status == 200 and posted["guild_id"] == other.id
+        press = fake.button_interaction("go", posted["id"], user_id=member)
+        pick = fake.select_interaction("pick", posted["id"], ["a"])
+        for payload in (press, pick):
+            assert payload["guild_id"] == other.id and payload["guild_locale"] == "fr"
+            assert payload["authorizing_integration_owners"] == {"0": other.id}
+        assert pick["member"]["user"]["id"] == owner
+        assert fake.component_interaction("go", posted["id"], user_id=member)["guild_id"] == (
+            other.id
+        )
+        status, thread = await rest(
+            fake, "POST", f"/channels/{general}/threads", {"name": "t", "type": 11}
+        )
+        assert status == 200 and thread["guild_id"] == other.id
+        assert fake.guild_of(thread["id"]) is other
+        in_thread = fake.command_interaction("help", user_id=member, channel_id=thread["id"])
+        assert in_thread["guild_id"] == other.id
+        assert fake.channel_object(general)["guild_id"] == other.id
+        assert fake.guild_payload(other)["id"] == other.id
+        assert [m["user"]["id"] for m in fake.member_objects(other)][1:] == list(other.users)
+
+        # A user shared by two guilds, as on Discord; users of any guild are known.
+        shared = guilds[1]
+        assert ALICE in shared.users and ALICE in primary.users
+        in_shared = fake.command_interaction(
+            "help", user_id=ALICE, channel_id=shared.channel_id("general")
+        )
+        assert in_shared["guild_id"] == shared.id and in_shared["member"]["user"]["id"] == ALICE
+        assert (await rest(fake, "GET", f"/users/{member}"))[1]["username"] == "bob.2.0"
+        status, dm = await rest(fake, "POST", "/users/@me/channels", {"recipient_id": member})
+        assert status == 200 and dm["recipients"][0]["username"] == "bob.2.0"
+        dm_command = fake.command_interaction("help", channel_id=dm["id"])
+        assert dm_command["user"]["id"] == member and "guild_id" not in dm_command
+        assert dm_command["data"]["id"] == global_help["id"]
+
+        # The harness's users act in whichever guild the channel is in.
+        users = Users(fake, BotProcess(fake, tmp_path))
+        sent = await users.command(
+            "move", owner, general, opponent=e2e_user(member), where=e2e_user(ALICE)
+        )
+        assert sent.payload["guild_id"] == other.id
+        resolved = sent.payload["data"]["resolved"]
+        assert resolved["members"][member]["roles"] == []
+        assert set(resolved["users"]) == {member, ALICE}
+        assert ALICE not in resolved["members"]  # not a member of that guild
+        pressed = await users.press("go", posted["id"], member)
+        assert pressed.payload["guild_id"] == other.id
+        chosen = await users.select("pick", posted["id"], owner, ["b"])
+        assert chosen.payload["guild_id"] == other.id
+        assert fake.undelivered[-3:] == [sent.payload, pressed.payload, chosen.payload]
+
+
+def test_guilds_on_shards_have_ids_of_their_own() -> None:
+    made = [
+        guild_on_shard(shard, count, index)
+        for count in (1, 2, 3, 4, 16)
+        for shard in range(count)
+        for index in range(3)
+    ]
+    ids = [Guild().id, *Guild().channels, *Guild().users, Guild().extra_role_id]
+    for guild in made:
+        count = int(guild.id) >> 12 & 0x3FF
+        assert (int(guild.id) >> 22) % count == guild.shard(count) == shard_of(guild.id, count)
+        ids += [guild.id, *guild.channels, *guild.users, guild.extra_role_id]
+    assert len(ids) == len(set(ids))  # no id used twice, the primary guild's included
+    assert all(int(i) < (int(time.time() * 1000) - 1420070400000) << 22 for i in ids)
+    assert [guild_on_shard(s, 4).shard(4) for s in range(4)] == [0, 1, 2, 3]
+    with pytest.raises(ValueError):
+        guild_on_shard(4, 4)
+    with pytest.raises(ValueError):
+        guild_on_shard(0, 0)
+    with pytest.raises(ValueError, match="both"):
+        FakeDiscord(guilds=[Guild(), Guild()])
+    with pytest.raises(ValueError, match="not both"):
+        FakeDiscord(guild=Guild(), guilds=[Guild()])
+    # A guild= of its own is the primary guild, alone.
+    only = guild_on_shard(1, 2)
+    fake = FakeDiscord(guild=only)
+    assert fake.guild is only and fake.guilds == [only]

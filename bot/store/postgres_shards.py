@@ -32,7 +32,14 @@ COUNT_SPACE = SHARD_SPACE + 1
 """The first key of the shard-count locks; the second key is the count."""
 GATE_SPACE = SHARD_SPACE + 2
 """The first key of the lock under which a process compares its count with the others'."""
-LOST = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+LOST = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a query on a session the server has just ended
+)
+"""What a lost or refused session raises (the shards are then owned by nobody here)."""
 
 OTHER_COUNT = (
     "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
