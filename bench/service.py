@@ -611,10 +611,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.moves < 1 or args.repeat < 1:
         parser.error("--games, --moves and --repeat must be positive")
 
-    if max(args.processes) > 1 and "sqlite" in args.database:
-        parser.error(
-            "--processes above 1 needs --database postgresql (one process per SQLite file)"
-        )
+    if max(args.processes) > 1 and "postgresql" not in args.database:
+        parser.error("--processes above 1 needs PostgreSQL (one process per SQLite file)")
     loads = [("closed", float(c), f"closed loop, {c} submitters") for c in args.concurrency]
     loads += [("open", rate, f"open loop, {rate:g} moves/s offered") for rate in args.rate]
     # Each load on each store in turn, every round (a slow spell hits both stores alike).
