@@ -22,7 +22,7 @@ from bot.service.views import game_view, status_of
 from bot.store import GameRow
 from bot.ui.buttons import Buttons, ChallengeAnswer
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
-from bot.ui.client import DraughtsBot
+from bot.ui.client import DraughtsBot, make_bot
 from bot.ui.embeds import (
     challenge_embed,
     game_embed,
@@ -612,3 +612,45 @@ def test_a_repost_of_a_message_has_its_nonce_and_other_messages_do_not() -> None
     assert len(nonces) == 2 * len(parts)
     assert nonce(event, "board-8") == nonce(event, "board-8")
     assert all(1 <= len(n) <= 25 for n in nonces)
+
+
+# -- shards --------------------------------------------------------------------------------------
+
+
+async def test_the_client_is_sharded_only_when_a_shard_count_is_set() -> None:
+    plain = make_bot(Settings())
+    sharded = make_bot(Settings(shard_count=4, shard_ids=(2, 3)))
+    every = make_bot(Settings(shard_count=2))
+    try:
+        assert type(plain) is DraughtsBot
+        assert isinstance(sharded, discord.AutoShardedClient)
+        assert (sharded.shard_count, sharded.shard_ids) == (4, [2, 3])
+        assert (every.shard_count, every.shard_ids) == (2, [0, 1])
+    finally:
+        for bot in (plain, sharded, every):
+            await asyncio.to_thread(bot.media.close)
+
+
+async def test_players_are_heard_only_while_every_shard_of_the_process_is_connected() -> None:
+    """One shard down is its servers' players unheard: the scheduler pauses (and the silence is
+    given back to their clocks) until every shard of the process is up again."""
+    bot = make_bot(Settings(shard_count=4, shard_ids=(2, 3)))
+
+    async def gateway(event: str, shard: int) -> None:
+        """What discord.py does on that shard's event: call the listeners added for it."""
+        for listener in bot.extra_events[f"on_{event}"]:
+            await listener(shard)
+
+    try:
+        bot._listen_to_gateway()
+        assert not bot.gateway_up
+        await gateway("shard_ready", 2)
+        assert not bot.gateway_up  # shard 3 still connecting
+        await gateway("shard_ready", 3)
+        assert bot.gateway_up
+        await gateway("shard_disconnect", 3)
+        assert not bot.gateway_up and bot.shards_up == {2}
+        await gateway("shard_resumed", 3)
+        assert bot.gateway_up
+    finally:
+        await asyncio.to_thread(bot.media.close)
