@@ -8,7 +8,8 @@
   none; closing, or a ``kill -9`` of the owner, frees its shards at once.
 - Two services for shards 0-1 and 2-3 of 4 on one database: each times out, reminds, expires and
   announces its own servers' games only, once; a second service for the same shards waits until
-  the first is gone, then takes over what it left.
+  the first is gone, then takes over what it left; a process's silence is measured per shard,
+  so a restart gives back to its own players' clocks the time it was away, not to the others'.
 """
 
 from __future__ import annotations
@@ -385,3 +386,32 @@ async def test_a_second_process_for_the_same_shards_waits_then_takes_over(
         assert await new.tick() == []
     finally:
         await services.close_all()
+
+
+async def test_a_process_s_silence_is_measured_from_its_own_shards_records(
+    services: Services, database: Database, clock: Clock
+) -> None:
+    """B (shards 2-3) is down for 50 minutes while A (shards 0-1) runs on: B's players could not
+    move, so B's restart gives their clocks the silence back; A's players were heard all along
+    and keep their deadlines."""
+    low = await services.open(database, shards=LOW)
+    high = await services.open(database, shards=HIGH)
+    on_low = await start_in(low, 1, 801)
+    on_high = await start_in(high, 3, 802)
+    await low.tick()
+    await high.tick()
+    await high.close()
+    seen_by_low = []
+    for _ in range(50):  # A checks every minute meanwhile
+        clock.advance(60)
+        seen_by_low += [(e.action, e.game and e.game.id) for e in await low.tick()]
+    assert seen_by_low == [(Action.REMINDER, on_low)]  # half time: A's clock ran, heard
+    high = await services.open(database, shards=HIGH)
+    [extended] = await high.tick()
+    assert (extended.action, extended.game and extended.game.id) == (
+        Action.CLOCK_EXTENDED,
+        on_high,
+    )
+    assert extended.game is not None and extended.game.deadline is not None
+    assert extended.game.deadline >= clock() + 600  # the ten minutes left, and then some
+    assert (await low.game_view(on_low)).deadline == T0 + MOVE_TIME
