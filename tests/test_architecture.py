@@ -66,6 +66,7 @@ _POSTGRES_STORE = (
     "bot.store.postgres_schema",
     "bot.store.postgres_sql",
     "bot.store.postgres_shards",
+    "bot.store.postgres_writes",
     "bot.store.migrate",
 )
 _STORE_IMPLEMENTATIONS = (*_SQLITE_STORE, *_POSTGRES_STORE)

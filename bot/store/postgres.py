@@ -26,11 +26,10 @@ an advisory lock; a database written by a newer version of the bot is refused wi
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
 import asyncpg
 
@@ -54,6 +53,7 @@ from .postgres_sql import (
     rate_game,
     save_keyed,
 )
+from .postgres_writes import Orphans, shielded_write
 from .rows import (
     ChallengeRow,
     EventRow,
@@ -87,53 +87,19 @@ GAMES = select_from(GameRow, "games")
 ENDED = "status <> 'running'"
 
 
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-def shielded_write(
-    method: Callable[Concatenate[PostgresStore, P], Awaitable[T]],
-) -> Callable[Concatenate[PostgresStore, P], Coroutine[Any, Any, T]]:
-    """Run a write to completion even if the caller is cancelled (as
-    :func:`bot.store.mapping.shielded` does for SQLite), and make the store's later operations
-    wait for it meanwhile.  On SQLite's one connection a later statement queues behind the write;
-    a pool would hand it another connection at once, so the service, which drops its copy of a
-    game when an action is cancelled and rereads it, could read the game from before the write
-    (and then refuse the next move as "the position changed", or as not the player's turn)."""
-
-    @functools.wraps(method)
-    async def wrapper(self: PostgresStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        write = asyncio.ensure_future(method(self, *args, **kwargs))
-        try:
-            return await asyncio.shield(write)
-        except asyncio.CancelledError:
-            if not write.done():
-                self._orphans.add(write)
-                write.add_done_callback(self._orphan_done)
-            raise
-
-    return wrapper
-
-
 class PostgresStore:
     """An asyncpg pool and the queries on it.  Use :meth:`open`."""
 
     def __init__(self, pool: Any, dsn: str) -> None:
         self._pool = pool
         self.dsn = dsn
-        self._orphans: set[asyncio.Future[Any]] = set()
+        self.orphans = Orphans()
         """Writes still running whose callers were cancelled (:func:`shielded_write`)."""
         self._shard_locks = ShardLocks(dsn)
 
-    def _orphan_done(self, write: asyncio.Future[Any]) -> None:
-        self._orphans.discard(write)
-        if not write.cancelled():
-            write.exception()  # its caller is gone; a failure is the write's own to log
-
     async def _settled(self) -> Any:
         """The pool, once the writes left running by cancelled callers are done."""
-        while self._orphans:
-            await asyncio.wait(set(self._orphans))
+        await self.orphans.settled()
         return self._pool
 
     @classmethod
