@@ -415,3 +415,19 @@ async def test_a_process_s_silence_is_measured_from_its_own_shards_records(
     assert extended.game is not None and extended.game.deadline is not None
     assert extended.game.deadline >= clock() + 600  # the ten minutes left, and then some
     assert (await low.game_view(on_low)).deadline == T0 + MOVE_TIME
+
+
+async def test_the_first_sharded_start_measures_the_silence_of_the_single_process(
+    services: Services, database: Database, clock: Clock
+) -> None:
+    """Moving from one process to shards (a stop, perhaps a migration, then the new processes):
+    no shard has a record of its own yet, so the single process's last check tells how long the
+    players were unheard."""
+    single = await services.open(database)
+    game = await start_in(single, 2, 901)
+    await single.tick()
+    await single.close()
+    clock.advance(50 * 60)
+    high = await services.open(database, shards=HIGH)
+    [extended] = await high.tick()
+    assert (extended.action, extended.game and extended.game.id) == (Action.CLOCK_EXTENDED, game)

@@ -76,8 +76,11 @@ class Downtime:
         now, mono = self.clock(), self.monotonic()
         keys = [heard_at_key(shards.count, shard) for shard in sorted(shards.ids)]
         if self._last is None:
-            # The latest record of these shards (a shard never recorded tells nothing).
+            # The latest record of these shards (a shard never recorded tells nothing); none at
+            # all: the bot ran as one process until now, and its record is theirs.
             known = [_since(await self.store.meta(key), now) for key in keys]
+            if all(s is None for s in known) and HEARD_AT not in keys:
+                known = [_since(await self.store.meta(HEARD_AT), now)]
             silence = min([s for s in known if s is not None], default=0.0)
         else:
             wall0, mono0 = self._last
