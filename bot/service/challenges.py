@@ -368,6 +368,9 @@ class Challenges:
         if thread_id is not None:
             channel = thread_id
         elif await self._needs_thread(row):
+            # The game in the channel may be this challenge's, started by a racing accept (in
+            # another process, on PostgreSQL): then it is no longer open, and that is the answer.
+            await self._open_challenge(challenge_id)
             raise ThreadRequired("the game needs a thread")
         return await self.starter.start(
             guild_id=row.guild_id,
