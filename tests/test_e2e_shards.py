@@ -33,6 +33,7 @@ from e2e_harness import (
     BotProcess,
     Users,
     channel_posts,
+    custom_ids,
     embed_of,
     footer_of,
     headline_of,
@@ -101,7 +102,7 @@ async def human_game(users: Users, guild: Guild, channel: str, move_time: int = 
     )
     answer = await sent.callback()
     assert not is_ephemeral(answer), answer.json
-    accept = [c for c in _custom_ids(sent.message()) if c.startswith("challenge:accept:")]
+    accept = [c for c in custom_ids(sent.message()) if c.startswith("challenge:accept:")]
     press = await users.press(accept[0], sent.message(), bob)
     assert (await press.callback()).json["type"] == 7
     board = await press.followup()
@@ -109,15 +110,6 @@ async def human_game(users: Users, guild: Guild, channel: str, move_time: int = 
     found = re.match(r"Game #(\d+) ", footer)
     assert found, footer
     return int(found[1])
-
-
-def _custom_ids(message: dict[str, object]) -> list[str]:
-    ids = []
-    for row in message.get("components") or []:  # type: ignore[attr-defined]
-        for item in row.get("components", []):
-            if "custom_id" in item:
-                ids.append(item["custom_id"])
-    return ids
 
 
 async def move(users: Users, player: str, channel: str, text: str) -> dict[str, object]:
