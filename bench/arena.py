@@ -1,0 +1,496 @@
+"""Engine matches at equal time per move: our engine against dame-rs, or against our own engine
+as it was at an earlier commit, with an Elo estimate and its error bar.
+
+Why it exists: issue 17 judges the computer opponent by two numbers, its score against a real
+draughts engine (``dame-rs``, a Rust International engine on the package index, a bench-only
+dependency) and its Elo gain over the pure-Python engine of ``aee848e`` in self-play.  Both come
+from here (py-draughts' weaker SimpleEngine keeps its own harness, ``bench/match.py``).
+
+How to run (``dame-rs`` is in the optional ``bench`` extra)::
+
+    python3 -m venv /tmp/bvenv && /tmp/bvenv/bin/pip install -c constraints.txt -e ".[bench]"
+    /tmp/bvenv/bin/python bench/arena.py --opponent dame --games 34 --movetime 0.2
+    /tmp/bvenv/bin/python bench/arena.py --opponent dame --games 34 --movetime 1 --markdown
+    /tmp/bvenv/bin/python bench/arena.py --opponent aee848e --variants english,international \\
+        --games 40 --movetime 0.2 --pdn /tmp/games
+
+Method:
+
+* **Players in processes of their own.**  Each engine thinks in a worker process
+  (:mod:`multiprocessing`, spawned), so neither shares a core's interpreter with the other, nor
+  with the referee; one game is played at a time and only the side to move thinks.  Our engine
+  is ``engine.best_move`` at level 6 with ``movetime``.  An earlier commit's engine is its own
+  ``engine`` and ``rules`` packages, extracted with ``git archive`` into a temporary folder that
+  comes first on the worker's ``sys.path``: it plays exactly as it did then, rules included.
+  dame-rs searches with ``Engine.search(board, time=movetime)`` (its table kept from move to
+  move, as ours is within a game) in its worker.  The time of a move is measured in the worker,
+  around the search alone.
+* **The referee.**  ``rules.Game`` plays every move and ends every game (no pieces or moves,
+  repetition, the variant's counts).  A move from a player is refused unless ``rules`` lists
+  it, which stops the run.  Against dame-rs the two boards are compared before every move (the
+  legal moves as from, to and captured squares, and the position).  A game still running after
+  ``--max-plies`` plies is adjudicated a draw and counted as such.
+* **Openings.**  English: the ACF three-move ballots :mod:`bench.match` plays.  The others have
+  no published list: distinct random starts of ``--opening-plies`` plies drawn with ``--seed``
+  ("balloted"), so a fixed set per seed.  Each opening is played twice, each engine taking each
+  colour once.
+* **Elo.**  From the score fraction ``p`` over ``n`` games: ``-400 log10(1/p - 1)``, with a 95%
+  interval from the games' own spread of results (wins, draws and losses, so draws narrow it),
+  ``p ± 1.96 sd/sqrt(n)``, each end turned into Elo the same way.  A score of 0 or 1 has no
+  finite Elo: the interval is then one-sided and the report says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:  # runnable as `python bench/arena.py` without installing
+    sys.path.insert(0, str(_ROOT))
+if str(_ROOT / "bench") not in sys.path:
+    sys.path.insert(0, str(_ROOT / "bench"))
+
+from match import Opening, english_openings  # noqa: E402
+
+from rules import Color, Game, Move, find_variant, write_game  # noqa: E402
+from rules.variants import Variant  # noqa: E402
+
+OURS = "ours"
+DAME = "dame"
+
+
+# -- players, each in a worker process ------------------------------------------------------------
+
+
+Played = tuple[str, int, int, tuple[int, ...]]
+"""A move as the workers are told it: PDN, origin, destination, captured squares (sorted)."""
+
+
+def played(move: Move) -> Played:
+    return (move.pdn(), move.path[0], move.path[-1], tuple(sorted(move.captured)))
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a worker is asked: the variant, the moves from the start, and the time."""
+
+    variant: str
+    moves: tuple[Played, ...]
+    movetime: float
+
+
+@dataclass(frozen=True)
+class Answer:
+    move: Played
+    seconds: float
+    """The search alone, timed in the worker."""
+    depth: int | None
+    nodes: int | None
+
+
+def _serve(kind: str, source: str | None, requests: Any, answers: Any) -> None:
+    """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
+    installed one, or the commit extracted at ``source``) or ``dame``.  A failure is answered
+    as the exception, which the referee raises."""
+    if source is not None:
+        sys.path.insert(0, source)
+        for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
+            del sys.modules[name]
+    think = _dame_thinker() if kind == DAME else _our_thinker()
+    while True:
+        request = requests.get()
+        if request is None:
+            return
+        try:
+            answers.put(think(request))
+        except Exception as exc:
+            answers.put(ArenaError(f"{kind} worker: {exc!r}"))
+
+
+def _our_thinker() -> Any:
+    """Our engine (this checkout's, or the extracted commit's), replaying the game with its own
+    rules, which refuse a move they do not know."""
+    from engine import Iteration, Limits, best_move
+    from rules import Game as WorkerGame
+    from rules import find_variant as worker_variant
+
+    def think(request: Request) -> Answer:
+        game = WorkerGame(worker_variant(request.variant))
+        for move in request.moves:
+            game.play(move[0])
+        iterations: list[Iteration] = []
+        started = time.perf_counter()
+        result = best_move(
+            game, Limits(movetime=request.movetime, level=6), on_iteration=iterations.append
+        )
+        seconds = time.perf_counter() - started
+        last = iterations[-1] if iterations else None
+        return Answer(
+            played(result.move),
+            seconds,
+            last.depth if last else None,
+            sum(i.nodes for i in iterations) if iterations else None,
+        )
+
+    return think
+
+
+def _dame_thinker() -> Any:
+    """dame-rs, its board kept in step with ours and compared with it before every search."""
+    import dame
+
+    engine = dame.Engine(hash_mb=64)
+    board = dame.Board()
+    seen: list[Played] = []
+
+    def think(request: Request) -> Answer:
+        nonlocal board, seen
+        if list(request.moves[: len(seen)]) != seen:  # a new game
+            board, seen = dame.Board(), []
+            engine.clear()
+        for move in request.moves[len(seen) :]:
+            board.push(_dame_move(board, move))
+            seen.append(move)
+        _same_board(request, board)
+        started = time.perf_counter()
+        result = engine.search(board, time=request.movetime)
+        seconds = time.perf_counter() - started
+        chosen = result.best_move
+        move = ("", chosen.from_square, chosen.to_square, tuple(sorted(chosen.captured)))
+        return Answer(move, seconds, int(result.depth), int(result.nodes))
+
+    return think
+
+
+def _dame_move(board: Any, move: Played) -> Any:
+    """dame-rs's move with the same origin, destination and captured squares."""
+    _, origin, destination, captured = move
+    for candidate in board.legal_moves:
+        key = (candidate.from_square, candidate.to_square, tuple(sorted(candidate.captured)))
+        if key == (origin, destination, captured):
+            return candidate
+    raise ArenaError(f"dame-rs has no move {move[0]}: {board.legal_moves}")
+
+
+def _same_board(request: Request, board: Any) -> None:
+    """Our position and legal moves, by our rules, equal dame-rs's (else the run stops)."""
+    import dame
+
+    game = Game(find_variant(request.variant))
+    for move in request.moves:
+        game.play(move[0])
+    ours = {(m.path[0], m.path[-1], tuple(sorted(m.captured))) for m in game.legal_moves()}
+    theirs = {(m.from_square, m.to_square, tuple(sorted(m.captured))) for m in board.legal_moves}
+    if ours != theirs:
+        raise ArenaError(f"legal moves differ after {len(request.moves)} plies: {ours ^ theirs}")
+    position = game.position
+    pieces = {
+        square: (colour, king)
+        for colour, men, kings in (
+            ("white", position.white_men, position.white_kings),
+            ("black", position.black_men, position.black_kings),
+        )
+        for bits, king in ((men, False), (kings, True))
+        for square in position.variant.geometry.squares_in(bits)
+    }
+    mapped = {
+        square: ("white" if piece.color == dame.Color.WHITE else "black", bool(piece.is_king))
+        for square, piece in board.piece_map().items()
+    }
+    if pieces != mapped:
+        raise ArenaError(f"the boards differ after {len(request.moves)} plies")
+
+
+class ArenaError(RuntimeError):
+    """A player's move the referee does not know, or boards that disagree: the run stops."""
+
+
+class Player:
+    """One engine in its worker process."""
+
+    def __init__(self, name: str, kind: str, source: str | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        context = multiprocessing.get_context("spawn")
+        self._requests: Any = context.Queue()
+        self._answers: Any = context.Queue()
+        self._process = context.Process(
+            target=_serve, args=(kind, source, self._requests, self._answers), daemon=True
+        )
+        self._process.start()
+
+    def choose(self, game: Game, movetime: float) -> tuple[Move, Answer]:
+        """The player's move in ``game`` (checked by the referee), and how it was found."""
+        request = Request(game.variant.key, tuple(played(m) for m in game.moves), movetime)
+        self._requests.put(request)
+        answer = self._answers.get(timeout=60 + 10 * movetime)
+        if isinstance(answer, Exception):
+            raise answer
+        return referee_move(game, answer.move), answer
+
+    def close(self) -> None:
+        self._requests.put(None)
+        self._process.join(10)
+        if self._process.is_alive():
+            self._process.kill()
+
+
+def referee_move(game: Game, move: Played) -> Move:
+    """The legal move of ``game`` that a worker named: by its PDN from our engines, by origin,
+    destination and captured squares from dame-rs (routes with the same captures leave the same
+    position)."""
+    text, origin, destination, captured = move
+    for legal in game.legal_moves():
+        if text and legal.pdn() == text:
+            return legal
+        if not text and played(legal)[1:] == (origin, destination, captured):
+            return legal
+    raise ArenaError(f"{text or (origin, destination, captured)} is not legal here")
+
+
+# -- openings and games ---------------------------------------------------------------------------
+
+
+def random_starts(variant: Variant, count: int, plies: int, seed: int) -> list[Opening]:
+    """``count`` distinct random starts of ``plies`` plies (the game still running)."""
+    import random
+
+    rng = random.Random(f"arena:{variant.key}:{seed}")
+    found: list[tuple[str, ...]] = []
+    attempts = 0
+    while len(found) < count and attempts < 1000 * count:
+        attempts += 1
+        game = Game(variant)
+        line = []
+        for _ in range(plies):
+            move = rng.choice(game.legal_moves())
+            line.append(game.play(move).pdn())
+        if not game.is_over and tuple(line) not in found:
+            found.append(tuple(line))
+    return [Opening(f"ballot #{i + 1}", moves) for i, moves in enumerate(found)]
+
+
+@dataclass
+class Side:
+    """One engine's moves in a match: times, depths, nodes."""
+
+    seconds: list[float] = field(default_factory=list)
+    depths: list[int] = field(default_factory=list)
+    nodes: int = 0
+
+    def add(self, answer: Answer) -> None:
+        self.seconds.append(answer.seconds)
+        if answer.depth is not None:
+            self.depths.append(answer.depth)
+        self.nodes += answer.nodes or 0
+
+
+@dataclass
+class Match:
+    variant: Variant
+    ours: Side = field(default_factory=Side)
+    theirs: Side = field(default_factory=Side)
+    results: list[float] = field(default_factory=list)
+    """Our points per game: 1, 0.5 or 0."""
+    adjudicated: int = 0
+    games: list[Game] = field(default_factory=list)
+
+    @property
+    def wdl(self) -> tuple[int, int, int]:
+        return (
+            self.results.count(1.0),
+            self.results.count(0.5),
+            self.results.count(0.0),
+        )
+
+
+def play(
+    variant: Variant,
+    opening: Opening,
+    our_colour: Color,
+    ours: Player,
+    theirs: Player,
+    args: argparse.Namespace,
+    match: Match,
+) -> None:
+    game = Game(variant)
+    for text in opening.moves:
+        game.play(text)
+    while not game.is_over and game.ply < args.max_plies:
+        mover, side = (ours, match.ours) if game.turn is our_colour else (theirs, match.theirs)
+        move, answer = mover.choose(game, args.movetime)
+        side.add(answer)
+        game.play(move)
+    if not game.is_over:
+        match.adjudicated += 1
+        game.offer_draw(game.turn)
+        game.accept_draw(game.turn.other)
+    winner = game.outcome.winner if game.outcome is not None else None
+    match.results.append(0.5 if winner is None else 1.0 if winner is our_colour else 0.0)
+    match.games.append(game)
+
+
+# -- Elo ------------------------------------------------------------------------------------------
+
+
+def elo(p: float) -> float:
+    """The Elo difference that scores ``p`` (inf at 1, -inf at 0)."""
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return -400 * math.log10(1 / p - 1)
+
+
+def elo_interval(results: Sequence[float]) -> tuple[float, float, float]:
+    """(Elo, low, high) at 95% from the games' results (1, 0.5, 0)."""
+    n = len(results)
+    p = sum(results) / n
+    sd = math.sqrt(sum((r - p) ** 2 for r in results) / n)
+    half = 1.96 * sd / math.sqrt(n)
+    return elo(p), elo(max(0.0, p - half)), elo(min(1.0, p + half))
+
+
+def shown(value: float) -> str:
+    return "-inf" if value == -math.inf else "+inf" if value == math.inf else f"{value + 0.0:+.0f}"
+
+
+# -- the run --------------------------------------------------------------------------------------
+
+
+def extract(commit: str, into: Path) -> Path:
+    """The ``engine`` and ``rules`` packages of ``commit``, unpacked under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "engine", "rules"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def openings_for(variant: Variant, args: argparse.Namespace) -> list[Opening]:
+    count = math.ceil(args.games / 2)
+    if variant.key == "english":
+        return english_openings(count)
+    return random_starts(variant, count, args.opening_plies, args.seed)
+
+
+def run(args: argparse.Namespace) -> list[Match]:
+    matches = []
+    with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
+        if args.opponent == DAME:
+            theirs = Player("dame-rs 0.2.0", DAME)
+        else:
+            theirs = Player(
+                f"engine at {args.opponent}", OURS, str(extract(args.opponent, Path(tmp)))
+            )
+        ours = Player("ours", OURS)
+        try:
+            for variant in args.variants:
+                match = Match(variant)
+                openings = openings_for(variant, args)
+                number = 0
+                for opening in openings:
+                    for colour in (Color.WHITE, Color.BLACK):
+                        if number == args.games:
+                            break
+                        number += 1
+                        play(variant, opening, colour, ours, theirs, args, match)
+                        w, d, l_ = match.wdl
+                        print(
+                            f"{variant.key} game {number}/{args.games} ({opening.name}, ours "
+                            f"{colour.label}): {match.results[-1]:g}; so far +{w} ={d} -{l_}",
+                            file=sys.stderr,
+                        )
+                matches.append(match)
+        finally:
+            ours.close()
+            theirs.close()
+    return matches
+
+
+def report(matches: list[Match], args: argparse.Namespace) -> str:
+    columns = (
+        "variant",
+        "games",
+        "ours +/=/-",
+        "score",
+        "Elo (95%)",
+        "adjudicated",
+        "our depth",
+        "their depth",
+        "our s/move",
+        "their s/move",
+    )
+    lines = ["| " + " | ".join(columns) + " |", "|---|" + "---:|" * (len(columns) - 1)]
+    for m in matches:
+        w, d, l_ = m.wdl
+        n = len(m.results)
+        value, low, high = elo_interval(m.results)
+
+        def mean(xs: list[float] | list[int]) -> str:
+            return f"{sum(xs) / len(xs):.1f}" if xs else "-"
+
+        lines.append(
+            f"| {m.variant.key} | {n} | {w}/{d}/{l_} | {100 * sum(m.results) / n:.0f}% | "
+            f"{shown(value)} ({shown(low)} to {shown(high)}) | {m.adjudicated} | "
+            f"{mean(m.ours.depths)} | {mean(m.theirs.depths)} | "
+            f"{sum(m.ours.seconds) / max(1, len(m.ours.seconds)):.2f} | "
+            f"{sum(m.theirs.seconds) / max(1, len(m.theirs.seconds)):.2f} |"
+        )
+    opponent = "dame-rs 0.2.0" if args.opponent == DAME else f"our engine at {args.opponent}"
+    lines += [
+        "",
+        f"Opponent: {opponent}; {args.movetime:g} s per move each; openings: English ACF "
+        f"ballots, others {args.opening_plies}-ply random starts (seed {args.seed}), each "
+        f"played with both colours; a draw is adjudicated after {args.max_plies} plies.",
+    ]
+    return "\n".join(lines)
+
+
+def parse_variants(text: str) -> list[Variant]:
+    return [find_variant(name.strip()) for name in text.split(",") if name.strip()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--opponent",
+        default=DAME,
+        help="dame (dame-rs, International only) or a git commit of this repository",
+    )
+    parser.add_argument("--variants", type=parse_variants, default=None)
+    parser.add_argument("--games", type=int, default=34)
+    parser.add_argument("--movetime", type=float, default=0.2)
+    parser.add_argument("--max-plies", type=int, default=250)
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pdn", type=Path, help="write each game to this folder as PDN")
+    args = parser.parse_args(argv)
+    if args.variants is None:
+        args.variants = parse_variants("international" if args.opponent == DAME else "english")
+    if args.opponent == DAME and any(v.key != "international" for v in args.variants):
+        parser.error("dame-rs plays International draughts only")
+    matches = run(args)
+    if args.pdn is not None:
+        args.pdn.mkdir(parents=True, exist_ok=True)
+        for m in matches:
+            for i, game in enumerate(m.games, 1):
+                (args.pdn / f"{m.variant.key}-{i:03d}.pdn").write_text(write_game(game))
+    print(report(matches, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
