@@ -1,6 +1,34 @@
 # The bot as an image: `python -m bot` as an unprivileged user, the database on the /data volume.
 # Build with `docker build -t draughts-bot .`; run with docker-compose.yml or as
 # docs/OPERATIONS.md says. tests/test_deploy.py checks the promises made here.
+#
+# Two stages, because the engine's native core (engine._core, C sources in engine/core/) must be
+# compiled and the slim Python image has no compiler: `builder` installs one and turns the source
+# into a wheel; the image itself starts again from the same slim Python, without a compiler or the
+# source, and installs that wheel.
+
+FROM python:3.11-slim-bookworm AS builder
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
+
+# A C compiler and the C library's headers (Python's own headers come with the image).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+
+# The build backend at its pinned version; this layer is rebuilt only when constraints.txt changes.
+COPY constraints.txt ./
+RUN pip install -c constraints.txt setuptools
+
+# Then the source (.dockerignore keeps everything but the package, its metadata and its build
+# script out), built into a wheel without the index: the backend is installed already.
+COPY . .
+RUN pip wheel --no-deps --no-build-isolation --no-index --wheel-dir /wheels .
+
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,15 +48,18 @@ WORKDIR /src
 COPY constraints.txt ./
 RUN pip install -r constraints.txt
 
-# Then the bot itself, without the index: its dependencies and its build backend are installed
-# already, and `pip check` fails the build if pyproject.toml asks for something the pins lack.
-# .dockerignore keeps everything but the package and its metadata out of the build context.
-COPY . .
-RUN pip install --no-deps --no-build-isolation . \
-    && pip check
+# Then the bot itself, the builder's wheel, without the index: its dependencies are installed
+# already, `pip check` fails the build if pyproject.toml asks for something the pins lack, and the
+# import fails it if the native core does not load here. (/wheels holds one small wheel; removing
+# it keeps it out of the running container, not out of the COPY layer.)
+COPY --from=builder /wheels /wheels
+RUN pip install --no-deps --no-index /wheels/*.whl \
+    && pip check \
+    && python -c "import engine._core" \
+    && rm -rf /wheels
 
 # Run from an empty directory the bot cannot write to, so it imports the installed package (not
-# the copy in /src) and no stray .env or ./data is picked up from the working directory.
+# anything in /src) and no stray .env or ./data is picked up from the working directory.
 WORKDIR /app
 USER draughts
 VOLUME /data

@@ -28,6 +28,13 @@ py-draughts differences handled here:
   is missing, the row falls back to ``AmericanBoard`` and says that its tree is different.
 * For International it also has an internal, board-free ``turbo`` perft; it is reported as an
   extra reference row.
+
+``--native`` times the engine's native core instead (``engine._core``, issue 17: move generation
+and perft in C, built by ``pip install -e .``) against ``rules``' pure-Python perft on the same
+trees in the same run, for every variant, then the core alone ``--native-extra`` plies deeper
+(where the core's speed is measured over seconds rather than milliseconds)::
+
+    /work/venv/bin/python bench/perft.py --native --markdown --repeat 3
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +59,7 @@ from rules.position import Position  # noqa: E402
 from rules.variants import find_variant  # noqa: E402
 
 DEFAULT_ROWS = "english:8,international:6,russian:8"
+NATIVE_ROWS = "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9"
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     "english": (7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_680),
@@ -338,23 +347,147 @@ def format_plain(report: Report) -> str:
     return "\n".join(lines)
 
 
+# -- the native core against rules ---------------------------------------------------------------
+
+
+@dataclass
+class NativeRow:
+    """One variant: rules and the core on the same tree, then the core alone deeper."""
+
+    key: str
+    depth: int
+    rules: Timing
+    core: Timing
+    deeper: Timing | None
+    extra: int
+    interior: int
+    """Positions above the leaves of the deeper tree (perft 0 .. depth - 1): each had its moves
+    generated (or counted, one ply above the leaves) and was reached by a make-move, so
+    ``interior / seconds`` is the rate of the work a search does per node, without evaluation."""
+
+
+def run_native(
+    rows: list[tuple[str, int]], repeat: int, extra: int
+) -> tuple[list[NativeRow], list[str], bool]:
+    """Time ``rules.perft`` and the core's perft taking turns; every count is checked against the
+    other side and against the published figure where there is one."""
+    from engine.native import perft as core_perft  # needs the compiled extension
+
+    out: list[NativeRow] = []
+    notes: list[str] = []
+    matched: list[str] = []
+    failed = False
+    for key, depth in rows:
+        start = Position.start(find_variant(key))
+        python, core = time_runs(
+            [partial(perft, start, depth), partial(core_perft, start, depth)], repeat
+        )
+        deeper = (
+            time_runs([partial(core_perft, start, depth + extra)], repeat)[0] if extra else None
+        )
+        if python.nodes != core.nodes:
+            failed = True
+            notes.append(f"FAIL {key} d{depth}: core {core.nodes} != rules {python.nodes}.")
+        for d, timing in ((depth, core), (depth + extra, deeper)):
+            published = PUBLISHED.get((key, d))
+            if timing is None or published is None:
+                continue
+            if timing.nodes != published:
+                failed = True
+                notes.append(f"FAIL {key} d{d}: {timing.nodes} != published {published}.")
+            else:
+                matched.append(f"{key} d{d}")
+        interior = sum(core_perft(start, d) for d in range(depth + extra))
+        out.append(NativeRow(key, depth, python, core, deeper, extra, interior))
+    notes.append("Published counts matched: " + (", ".join(matched) or "none in these rows") + ".")
+    return out, notes, failed
+
+
+NATIVE_HEADER = (
+    "variant",
+    "depth",
+    "nodes",
+    "rules s",
+    "rules nodes/s",
+    "core s",
+    "core nodes/s",
+    "speed-up",
+    "core alone: depth",
+    "nodes",
+    "s",
+    "nodes/s",
+    "positions/s",
+)
+
+
+def native_cells(row: NativeRow) -> list[str]:
+    out = [
+        row.key,
+        str(row.depth),
+        f"{row.core.nodes:,}",
+        f"{row.rules.best:.3f}",
+        f"{row.rules.nps:,.0f}",
+        f"{row.core.best:.4f}",
+        f"{row.core.nps:,.0f}",
+        f"{row.core.nps / row.rules.nps:.0f}x",
+    ]
+    if row.deeper is None:
+        return [*out, "", "", "", "", ""]
+    return [
+        *out,
+        str(row.depth + row.extra),
+        f"{row.deeper.nodes:,}",
+        f"{row.deeper.best:.3f}",
+        f"{row.deeper.nps:,.0f}",
+        f"{row.interior / row.deeper.best:,.0f}",
+    ]
+
+
+def format_native(rows: list[NativeRow], notes: list[str], markdown: bool) -> str:
+    table = [list(NATIVE_HEADER), *(native_cells(row) for row in rows)]
+    if markdown:
+        lines = ["| " + " | ".join(r) + " |" for r in table]
+        lines.insert(1, "|" + "---|" + "---:|" * (len(NATIVE_HEADER) - 1))
+        return "\n".join([*lines, "", *(f"- {note}" for note in notes)])
+    widths = [max(len(r[i]) for r in table) for i in range(len(NATIVE_HEADER))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in table]
+    return "\n".join([*lines, "", *notes])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--rows",
         type=parse_rows,
-        default=parse_rows(DEFAULT_ROWS),
-        help=f"comma-separated VARIANT:DEPTH list (default {DEFAULT_ROWS})",
+        default=None,
+        help=f"comma-separated VARIANT:DEPTH list (default {DEFAULT_ROWS}; "
+        f"with --native {NATIVE_ROWS})",
     )
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs per measurement; the best is reported"
     )
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="time the native core (engine._core) against rules instead of py-draughts",
+    )
+    parser.add_argument(
+        "--native-extra",
+        type=int,
+        default=2,
+        help="with --native: plies deeper for the core alone (0: none; default 2)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
 
-    report = run(args.rows, args.repeat)
+    if args.native:
+        rows = args.rows or parse_rows(NATIVE_ROWS)
+        native_rows, notes, failed = run_native(rows, args.repeat, max(args.native_extra, 0))
+        print(format_native(native_rows, notes, args.markdown))
+        return 1 if failed else 0
+    report = run(args.rows or parse_rows(DEFAULT_ROWS), args.repeat)
     print(format_markdown(report) if args.markdown else format_plain(report))
     return 1 if report.failed else 0
 

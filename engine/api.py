@@ -7,6 +7,7 @@ bot runs it in a worker process.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -21,7 +22,11 @@ from rules.variants import Variant
 
 from .board import board_for, state_of
 from .evaluate import evaluator
+from .native_search import root_scores as native_root_scores
+from .native_search import search as native_search
 from .search import MATE, WIN_BOUND, Iteration, Searcher
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MOVETIME = 2.0
 """Seconds per move at level 6 (the bot's default)."""
@@ -110,27 +115,118 @@ def best_move(
     limits: Limits = Limits(),
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
-    """The engine's move for the side to move of ``game`` (which must be running)."""
-    if game.is_over:
-        raise ValueError("the game is over")
-    position = game.position
-    legal = game.legal_moves()
+    """The engine's move for the side to move of ``game`` (which must be running), found by the
+    native search (:mod:`engine.native_search`) and checked by the referee; the Python search
+    (:func:`python_best_move`) stands in should the core ever return a move ``rules`` does not
+    know."""
+    try:
+        return native_best_move(game, limits, on_iteration)
+    except IllegalCoreMove:
+        log.exception("the native search returned an illegal move; searching in Python")
+        return python_best_move(game, limits, on_iteration)
+
+
+class IllegalCoreMove(ValueError):
+    """A move from the core that the referee does not list: a bug in the core."""
+
+
+def _checked(position: Position, raw: RawMove) -> Move:
+    try:
+        return to_move(position, raw)
+    except ValueError as exc:
+        raise IllegalCoreMove(str(exc)) from exc
+
+
+def _budget(game: Game, limits: Limits, level: Level) -> float | None:
+    budget = None if limits.movetime is None else limits.movetime * level.time_share
+    if budget is not None and len(game.legal_moves()) == 1:
+        budget /= 10  # the move is forced; search only for its score
+    return budget
+
+
+def _level(limits: Limits) -> Level:
     level = LEVELS.get(limits.level)
     if level is None:
         raise ValueError("the level must be between 1 and 6")
+    return level
+
+
+def native_best_move(
+    game: Game,
+    limits: Limits = Limits(),
+    on_iteration: Callable[[Iteration], None] | None = None,
+) -> Result:
+    """:func:`best_move` by the native search alone (no fallback)."""
+    if game.is_over:
+        raise ValueError("the game is over")
+    position = game.position
+    level = _level(limits)
+    past, quiet = repetition_history(game)
+    max_depth = min(level.depth, limits.depth or level.depth)
+    if level.choices > 1:
+        scored = native_root_scores(position, quiet=quiet, past=past, depth=max_depth)
+        return _pick(position, scored, level, limits.seed)
+    found = native_search(
+        position,
+        quiet=quiet,
+        past=past,
+        max_depth=max_depth,
+        seconds=_budget(game, limits, level),
+        nodes=limits.nodes,
+        fresh=limits.movetime is None,
+        exact=limits.movetime is None,
+    )
+    if found.move is None:
+        # Not even depth 1 finished (a tiny budget): the first legal move.
+        move = game.legal_moves()[0]
+        return Result(move, 0, (move,))
+    if on_iteration is not None:
+        for done in found.iterations:
+            line = found.pv if done.depth == found.depth else (done.move,)
+            on_iteration(Iteration(done.depth, done.score, done.nodes, done.seconds, line))
+    move = _checked(position, found.move)
+    pv = [move]
+    after = position.play(move)
+    for raw in found.pv[1:]:
+        try:
+            step = to_move(after, raw)
+        except ValueError:
+            break  # the line read back from the table ended in another position
+        pv.append(step)
+        after = after.play(step)
+    return Result(move, found.score, tuple(pv))
+
+
+def _pick(position: Position, scored: list[tuple[int, RawMove]], level: Level, seed: int) -> Result:
+    """The weaker levels' choice among the good moves (human-looking mistakes)."""
+    rng = random.Random((seed << 64) ^ position.key)
+    best = scored[0][0]
+    pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
+    raw = rng.choice(pool)
+    move = _checked(position, raw)
+    return Result(move, next(s for s, m in scored if m == raw), (move,))
+
+
+def python_best_move(
+    game: Game,
+    limits: Limits = Limits(),
+    on_iteration: Callable[[Iteration], None] | None = None,
+) -> Result:
+    """:func:`best_move` by the pure-Python search (the engine before the native core, kept as
+    the reference the benchmarks compare with and as the fallback)."""
+    if game.is_over:
+        raise ValueError("the game is over")
+    position = game.position
+    level = _level(limits)
     searcher = searcher_for(game.variant)
     state = state_of(position)
     past, quiet = repetition_history(game)
-    budget = None if limits.movetime is None else limits.movetime * level.time_share
-    if len(legal) == 1 and budget is not None:
-        budget /= 10  # the move is forced; search only for its score
+    budget = _budget(game, limits, level)
     deadline = float("inf") if budget is None else time.perf_counter() + budget
     max_depth = min(level.depth, limits.depth or level.depth)
     rng = random.Random((limits.seed << 64) ^ state[5])
 
     if level.choices > 1:
-        # Weaker levels: every root move scored at their shallow depth, then a pick among the
-        # good ones.  The depth is small, so this stays quick even without the time cut.
         scored = searcher.root_scores(state, max_depth, float("inf"), past, quiet)
         best = scored[0][0]
         pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
@@ -148,7 +244,6 @@ def best_move(
         on_iteration=on_iteration,
     )
     if not done or not done[-1].pv:
-        # Not even depth 1 finished (a tiny budget): the first move in search order.
         ordered = searcher.board.moves(state)
         move = to_move(position, ordered[0])
         return Result(move, 0, (move,))

@@ -17,7 +17,9 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from dataclasses import dataclass
 from importlib import metadata
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -98,9 +100,49 @@ def index_of(instructions: list[tuple[str, str]], wanted: str, pattern: str) -> 
     return hits[0]
 
 
-def test_dockerfile_installs_pinned_dependencies_before_the_source():
-    steps = dockerfile()
-    dependencies = index_of(steps, "RUN", r"pip install\b.*\s-[rc]\s*constraints\.txt")
+@dataclass(frozen=True)
+class Stage:
+    """One ``FROM`` of a multi-stage Dockerfile and the instructions up to the next."""
+
+    image: str
+    name: str
+    """The ``AS`` name, or "" for an unnamed stage."""
+    steps: list[tuple[str, str]]
+
+
+def stages(instructions: list[tuple[str, str]] | None = None) -> list[Stage]:
+    """The Dockerfile's build stages in order; the last one is the image that runs."""
+    instructions = dockerfile() if instructions is None else instructions
+    assert instructions and instructions[0][0] == "FROM", "a Dockerfile starts with FROM"
+    found: list[Stage] = []
+    for keyword, args in instructions:
+        if keyword == "FROM":
+            words = args.split()
+            assert len(words) in (1, 3) and (len(words) == 1 or words[1].upper() == "AS"), args
+            found.append(Stage(words[0], words[2] if len(words) == 3 else "", []))
+        else:
+            found[-1].steps.append((keyword, args))
+    return found
+
+
+def image_steps() -> list[tuple[str, str]]:
+    """The instructions of the stage that becomes the image."""
+    return stages()[-1].steps
+
+
+COMPILER = r"\b(gcc|cc|clang|build-essential)\b"
+
+
+def test_dockerfile_builds_the_wheel_in_a_stage_with_a_compiler():
+    """The native core is C: a builder stage with a compiler makes the wheel from the source,
+    which is copied once, after the pinned build backend, and built without the index."""
+    builder, image = stages()
+    assert builder.name, "the builder stage is named so that the image can copy from it"
+    assert builder.image == image.image, "the wheel is built for the very Python that runs it"
+    steps = builder.steps
+    compiler = index_of(steps, "RUN", rf"apt-get install\b.*{COMPILER}")
+    backend = index_of(steps, "RUN", r"pip install\b.*\s-[rc]\s*constraints\.txt")
+    assert re.search(r"\bsetuptools\b", steps[backend][1]), "the build backend, pinned"
     sources = [
         i
         for i, (keyword, args) in enumerate(steps)
@@ -108,25 +150,56 @@ def test_dockerfile_installs_pinned_dependencies_before_the_source():
     ]
     assert len(sources) == 1, "the source is copied in one step, the whole (allowlisted) context"
     source = sources[0]
-    package = index_of(steps, "RUN", r"pip install\b.*--no-deps")
-    assert dependencies < source < package
-    # Before the dependencies are installed, only the dependency metadata may be in the image:
-    # anything else would invalidate the dependency layer on every edit.
+    wheel = index_of(steps, "RUN", r"pip wheel\b")
+    assert compiler < source and backend < source < wheel
+    for flag in ("--no-deps", "--no-build-isolation", "--no-index"):
+        assert flag in steps[wheel][1], flag
+    # Before the backend is installed, only the pins may be in the stage: anything else would
+    # invalidate that layer on every edit.
     copied_early = [
-        source_path
+        path
+        for keyword, args in steps[:backend]
+        if keyword in ("COPY", "ADD")
+        for path in copy_sources(args)
+    ]
+    assert set(copied_early) <= {"constraints.txt", "pyproject.toml"}
+
+
+def test_dockerfile_installs_pinned_dependencies_before_the_built_bot():
+    builder, image = stages()
+    steps = image.steps
+    dependencies = index_of(steps, "RUN", r"pip install\b.*\s-[rc]\s*constraints\.txt")
+    wheels = index_of(steps, "COPY", rf"--from={re.escape(builder.name)}\s")
+    package = index_of(steps, "RUN", r"pip install\b.*--no-deps")
+    assert dependencies < wheels < package
+    # The image takes exactly what the builder wrote: its wheel directory.
+    wheel_run = next(args for keyword, args in builder.steps if re.search(r"pip wheel\b", args))
+    wheel_dir = re.search(r"(?:--wheel-dir|-w)[ =](\S+)", wheel_run)
+    assert wheel_dir and copy_sources(steps[wheels][1]) == [wheel_dir[1]]
+    assert re.search(rf"pip install\b.*\s{re.escape(wheel_dir[1])}/\S*\.whl", steps[package][1])
+    # Without the index (the pins are installed already), checked, and the native core loads.
+    assert "--no-index" in steps[package][1]
+    assert "pip check" in steps[package][1]
+    assert "import engine._core" in steps[package][1]
+    copied_early = [
+        path
         for keyword, args in steps[:dependencies]
         if keyword in ("COPY", "ADD")
-        for source_path in copy_sources(args)
+        for path in copy_sources(args)
     ]
     assert "constraints.txt" in copied_early
     assert set(copied_early) <= {"constraints.txt", "pyproject.toml"}
-    # The bot itself is installed without the index (its build backend is pinned with the rest).
-    assert "--no-build-isolation" in steps[package][1]
-    assert "pip check" in steps[package][1]
+    # Neither the source nor a compiler reaches the image.
+    assert not [
+        args
+        for keyword, args in steps
+        if keyword in ("COPY", "ADD") and {".", "./"} & set(copy_sources(args))
+    ]
+    assert not [args for keyword, args in steps if keyword == "RUN" and re.search(COMPILER, args)]
 
 
 def test_dockerfile_puts_the_database_on_the_volume_and_runs_unprivileged():
-    steps = dockerfile()
+    steps = image_steps()
     env = env_instructions(steps)
     database = PurePosixPath(env["DATABASE_PATH"])
     assert database.is_absolute()
@@ -146,7 +219,7 @@ def test_dockerfile_puts_the_database_on_the_volume_and_runs_unprivileged():
 
 
 def test_dockerfile_health_stop_and_command():
-    steps = dockerfile()
+    steps = image_steps()
     health = [args for keyword, args in steps if keyword == "HEALTHCHECK"]
     assert len(health) == 1
     options, _, command = health[0].partition("CMD ")
@@ -157,21 +230,33 @@ def test_dockerfile_health_stop_and_command():
 
 
 def test_dockerfile_python_is_the_one_the_pins_were_resolved_for():
-    image = dockerfile()[0]
-    assert image[0] == "FROM"
-    match = re.fullmatch(r"python:(3\.\d+)(-[a-z0-9.-]+)?", image[1])
-    assert match, image
-    assert Version(match[1]) in Requirement(f"x{PYPROJECT['project']['requires-python']}").specifier
-    assert f"for Python {match[1]} on Linux" in CONSTRAINTS.read_text()
+    supported = Requirement(f"x{PYPROJECT['project']['requires-python']}").specifier
+    for stage in stages():
+        match = re.fullmatch(r"python:(3\.\d+)(-[a-z0-9.-]+)?", stage.image)
+        assert match, stage.image
+        assert Version(match[1]) in supported
+        assert f"for Python {match[1]} on Linux" in CONSTRAINTS.read_text()
 
 
 def test_dockerfile_reader_sees_a_source_copy_before_the_dependencies():
-    """The check above would catch the old Dockerfile (everything copied, then one install)."""
+    """The checks above would catch the old Dockerfile (everything copied, then one install)."""
     old = "FROM python:3.11-slim\nWORKDIR /app\nCOPY . .\nRUN pip install --no-cache-dir .\n"
     steps = dockerfile(old)
     with pytest.raises(AssertionError):
         index_of(steps, "RUN", r"pip install\b.*\s-[rc]\s*constraints\.txt")
     assert [keyword for keyword, _ in steps] == ["FROM", "WORKDIR", "COPY", "RUN"]
+    # One stage: nothing to compile the native core in.
+    assert [(stage.image, stage.name) for stage in stages(steps)] == [("python:3.11-slim", "")]
+
+
+def test_dockerfile_reader_splits_the_stages():
+    text = "FROM python:3.11 AS build\nRUN make\nFROM python:3.11-slim\nCOPY --from=build /w /w\n"
+    found = stages(dockerfile(text))
+    assert [(s.image, s.name, [k for k, _ in s.steps]) for s in found] == [
+        ("python:3.11", "build", ["RUN"]),
+        ("python:3.11-slim", "", ["COPY"]),
+    ]
+    assert copy_sources(found[1].steps[0][1]) == ["/w"]
 
 
 # -- .env.example ------------------------------------------------------------------------------
@@ -226,7 +311,7 @@ def known_settings() -> set[str]:
 
 def test_env_example_overrides_nothing_the_image_sets():
     live = live_settings(ROOT / ".env.example")
-    image = env_instructions(dockerfile())
+    image = env_instructions(image_steps())
     compose = service()["environment"]
     assert not set(live) & set(image), "a live line in .env.example overrides the image's ENV"
     assert not set(live) & set(compose)
@@ -237,7 +322,7 @@ def test_env_example_overrides_nothing_the_image_sets():
 def test_env_example_check_catches_the_old_database_line(tmp_path: Path):
     old = tmp_path / ".env"
     old.write_text("DISCORD_TOKEN=\n# comment\nDATABASE_PATH=./data/draughts.db\n")
-    assert set(live_settings(old)) & set(env_instructions(dockerfile())) == {"DATABASE_PATH"}
+    assert set(live_settings(old)) & set(env_instructions(image_steps())) == {"DATABASE_PATH"}
 
 
 def test_env_example_reads_the_same_under_docker_and_the_bot():
@@ -329,6 +414,7 @@ def test_build_context_holds_the_package_and_nothing_private():
     context = set(build_context())
     assert {
         "pyproject.toml",
+        "setup.py",  # builds the native core
         "constraints.txt",
         PYPROJECT["project"]["readme"],
         "LICENSE",
@@ -338,7 +424,12 @@ def test_build_context_holds_the_package_and_nothing_private():
     ]
     for package in packages:
         assert f"{package}/__init__.py" in context, f"{package}/ is missing from the build context"
-        sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py")}
+        # Python modules, type stubs and the native core's C sources.
+        sources = {
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / package).rglob("*")
+            if p.suffix in (".py", ".pyi", ".c", ".h")
+        }
         assert {s for s in sources if "__pycache__" not in s} <= context
     for package, globs in PYPROJECT["tool"]["setuptools"].get("package-data", {}).items():
         for glob in globs:
@@ -356,24 +447,43 @@ def test_build_context_holds_the_package_and_nothing_private():
         "bot/__pycache__/config.cpython-311.pyc",
         "rules/data/x.pyc",
         ".hypothesis/x",
+        # The native core as compiled on the host (an editable install builds it in place).
+        "engine/_core.cpython-311-x86_64-linux-gnu.so",
+        "build/lib.linux-x86_64-cpython-311/engine/_core.cpython-311-x86_64-linux-gnu.so",
     ):
         assert ignored(private, rules), f"{private} would be sent to the image build"
     assert not any(
-        name.endswith((".pyc", ".db")) or "/." in "/" + name for name in context - {".dockerignore"}
+        name.endswith((".pyc", ".db", ".so")) or "/." in "/" + name
+        for name in context - {".dockerignore"}
     )
 
 
 def test_build_context_alone_runs_the_bot(tmp_path: Path):
-    """A copy of exactly the build context imports every module and answers ``--help``: nothing
-    the image needs was left out by the allowlist."""
+    """A copy of exactly the build context, built as the image's builder stage builds its wheel
+    (the packages, their data and the native core compiled from engine/core/), imports every
+    module from what was built and answers ``--help``: nothing the image needs was left out by
+    the allowlist or by the packaging."""
     context = tmp_path / "context"
     for name in build_context():
         target = context / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, target)
+    lib = tmp_path / "lib"
+    where = [f"--build-lib={lib}", f"--build-temp={tmp_path / 'temp'}"]
+    built = subprocess.run(
+        [sys.executable, "setup.py", "--quiet", "build", *where],
+        cwd=context,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    assert any((lib / "engine" / f"_core{end}").is_file() for end in EXTENSION_SUFFIXES)
+    assert not list(lib.rglob("*.c")), "the wheel carries C sources"
     empty = tmp_path / "app"
     empty.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(context), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(lib), "PYTHONDONTWRITEBYTECODE": "1"}
     for name in ("DISCORD_TOKEN", "DATABASE_PATH"):
         env.pop(name, None)
     packages = [
@@ -383,9 +493,11 @@ def test_build_context_alone_runs_the_bot(tmp_path: Path):
         "import importlib, pkgutil, sys\n"
         f"for top in {packages!r}:\n"
         "    package = importlib.import_module(top)\n"
-        f"    assert package.__file__.startswith({str(context)!r}), package.__file__\n"
+        f"    assert package.__file__.startswith({str(lib)!r}), package.__file__\n"
         "    for module in pkgutil.walk_packages(package.__path__, top + '.'):\n"
-        "        importlib.import_module(module.name)\n"
+        "        imported = importlib.import_module(module.name)\n"
+        f"        assert imported.__file__.startswith({str(lib)!r}), imported.__file__\n"
+        "import engine._core\n"
         "print('imported')\n"
     )
     imported = subprocess.run(
@@ -455,7 +567,7 @@ def seconds(duration: str) -> float:
 
 def test_compose_runs_the_image_with_its_database_on_a_named_volume():
     bot = service()
-    image_env = env_instructions(dockerfile())
+    image_env = env_instructions(image_steps())
     assert bot["build"] == "."
     assert bot["env_file"] == ".env"
     assert bot["environment"]["DATABASE_PATH"] == image_env["DATABASE_PATH"]
@@ -593,7 +705,7 @@ def pins(text: str | None = None) -> dict[str, Version]:
 
 def target_environment(extra: str = "") -> dict[str, str]:
     """Marker values of the image (Linux, CPython, the Dockerfile's Python), whatever runs us."""
-    python = re.match(r"python:(3\.\d+)", dockerfile()[0][1])
+    python = re.match(r"python:(3\.\d+)", stages()[-1].image)
     assert python
     env = dict(default_environment())
     env.update(

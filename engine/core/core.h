@@ -1,0 +1,77 @@
+/* The native core's data: bitboards, positions, moves and the rules of one variant.
+ *
+ * Everything is plain C with no Python in it, so the future search can walk the tree without
+ * touching a Python object.  The bit layout is exactly the one of rules/geometry.py: PDN square s
+ * (1-based) lives at bit (s - 1) + (s - 1) / size, one unused "ghost" bit after every pair of
+ * rows, so the four diagonal neighbours of every square are at a constant offset and a shift of a
+ * whole bitboard never wraps from one edge to the other.  A 10x10 board needs 54 bits, so one
+ * uint64_t holds every board size the variants use (8 and 10).
+ *
+ * Positions are seen from the side to move, as in engine/board.py and the rules' raw generator:
+ * "own" pieces move, "opp" pieces are captured; side 0 is White (moves towards square 1) and
+ * side 1 is Black.
+ */
+#ifndef DRAUGHTS_CORE_H
+#define DRAUGHTS_CORE_H
+
+#include <stdint.h>
+
+typedef uint64_t core_bb;
+
+#define CORE_BIT(i) ((core_bb)1 << (i))
+
+/* Largest board whose ghost layout fits in 64 bits (10x10: 54 bits; 12x12 would need 76). */
+#define CORE_MAX_SIZE 10
+#define CORE_MAX_BITS 64
+/* Longest diagonal ray from a square, not counting the square itself. */
+#define CORE_MAX_RAY (CORE_MAX_SIZE - 1)
+
+/* Directions, in the order of rules.geometry.DIRECTIONS; "up" is towards square 1. */
+enum { CORE_UP_LEFT = 0, CORE_UP_RIGHT = 1, CORE_DOWN_LEFT = 2, CORE_DOWN_RIGHT = 3 };
+
+/* rules.variants.Crowning, as codes (engine/native.py maps the enum onto these). */
+enum {
+    CORE_CROWN_ENDS_MOVE = 0,        /* crowned on arrival, the move ends there */
+    CORE_CROWN_AT_END = 1,           /* crowned only if the move ends on the far row */
+    CORE_CROWN_CONTINUES_AS_KING = 2 /* crowned on arrival, the capture goes on as a king */
+};
+
+/* The rules of one variant plus the tables of its board size; read-only once built. */
+typedef struct {
+    int size;     /* squares along one side */
+    int half;     /* playable squares per row */
+    int squares;  /* playable squares (N) */
+    int bits;     /* internal bits used, ghosts included */
+    core_bb valid;          /* every playable bit */
+    core_bb promo[2];       /* crowning row per side: the top row for White, the bottom for Black */
+    int men_capture_backward;
+    int flying_kings;
+    int majority;           /* captures must take the most pieces */
+    int crowning;           /* a CORE_CROWN_* code */
+    int delta[4];           /* internal index offset of the neighbour per direction */
+    int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
+    int man_ndirs[2];
+    int8_t neighbour[CORE_MAX_BITS][4];              /* index of the neighbour, or -1 */
+    int8_t ray[CORE_MAX_BITS][4][CORE_MAX_RAY];      /* squares along a direction, nearest first */
+    uint8_t ray_len[CORE_MAX_BITS][4];
+} CoreRules;
+
+/* A position from the mover's side. */
+typedef struct {
+    core_bb men, kings, opp_men, opp_kings;
+    int side;
+} CorePos;
+
+/* A raw move as rules.movegen.RawMove: one per capture sequence (landing path), so two routes
+ * with the same origin, destination and captured pieces appear twice, as they do in rules. */
+typedef struct {
+    core_bb from, to, captured;
+    int crowns;
+} CoreMove;
+
+/* Fill *r for a board of `size` (even, 4..CORE_MAX_SIZE) and the given rule flags; 0 on
+ * success, -1 if the size or the crowning code is not supported. */
+int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying_kings,
+                    int majority, int crowning);
+
+#endif

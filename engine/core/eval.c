@@ -1,0 +1,107 @@
+/* Static evaluation: see eval.h.  The tables are built exactly as engine/evaluate.py builds its
+ * own (same formulas, same truncation), so the two evaluations agree on every position; the
+ * tests compare them. */
+#include "eval.h"
+
+#include <math.h>
+
+#define MAN 100
+
+static int popcount(core_bb b) { return __builtin_popcountll(b); }
+
+static int king_value(const CoreRules *r)
+{
+    if (!r->flying_kings)
+        return 150;
+    return r->size >= 10 ? 300 : 250;
+}
+
+void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
+{
+    int size = r->size, half = r->half;
+    double centre = (size - 1) / 2.0;
+    e->king_value = king_value(r);
+    e->flying = r->flying_kings;
+    e->start_pieces = 2 * men_rows * half;
+    e->mobility = r->flying_kings ? 2 : 3;
+    e->shift_a = half;
+    e->shift_b = half + 1;
+    e->valid = r->valid;
+    for (int side = 0; side < 2; side++) {
+        for (int g = 0; g < CORE_MAX_BITS; g++) {
+            e->men_middle[side][g] = e->men_end[side][g] = e->kings[side][g] = 0;
+        }
+        for (int s = 1; s <= r->squares; s++) {
+            int g = (s - 1) + (s - 1) / size;
+            int row = (s - 1) / half;
+            int column = 2 * ((s - 1) % half) + (row % 2 == 0 ? 1 : 0);
+            int advanced = side == 0 ? size - 1 - row : row;
+            int to_crown = size - 1 - advanced;
+            int run = to_crown == 1 ? 50 : to_crown == 2 ? 25 : to_crown == 3 ? 10 : 0;
+            double central = 1.0 - (fabs(column - centre) + fabs(row - centre)) / (2 * centre);
+            int edge = column == 0 || column == size - 1;
+            int home_guard = advanced == 0 ? 12 : 0;
+            e->men_middle[side][g] =
+                (int16_t)(MAN + 3 * advanced + run / 2 + home_guard + 10 * central - 4 * edge);
+            e->men_end[side][g] = (int16_t)(MAN + 6 * advanced + run + 4 * central - 2 * edge);
+            e->kings[side][g] = (int16_t)(e->king_value + 20 * central - (edge ? 8 : 0));
+        }
+    }
+}
+
+static int table_sum(const int16_t *table, core_bb b)
+{
+    int total = 0;
+    while (b) {
+        total += table[__builtin_ctzll(b)];
+        b &= b - 1;
+    }
+    return total;
+}
+
+static int king_mobility(const CoreEval *e, core_bb kings, core_bb empty)
+{
+    if (!kings)
+        return 0;
+    return popcount((kings << e->shift_a) & empty & e->valid) +
+           popcount((kings >> e->shift_a) & empty) +
+           popcount((kings << e->shift_b) & empty & e->valid) +
+           popcount((kings >> e->shift_b) & empty);
+}
+
+/* Python's floor division, for the blend and the trade-down bonus (which can be negative). */
+static int floor_div(int a, int b)
+{
+    int q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}
+
+int core_evaluate(const CoreEval *e, const CorePos *p)
+{
+    int side = p->side, other = side ^ 1;
+    core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;
+    int own = popcount(om | ok), theirs = popcount(tm | tk);
+    int total = own + theirs;
+    int phase = total < e->start_pieces ? total : e->start_pieces;
+    int rest = e->start_pieces - phase;
+    int middle = table_sum(e->men_middle[side], om) - table_sum(e->men_middle[other], tm);
+    int end = table_sum(e->men_end[side], om) - table_sum(e->men_end[other], tm);
+    int score = floor_div(middle * phase + end * rest, e->start_pieces);
+    score += table_sum(e->kings[side], ok) - table_sum(e->kings[other], tk);
+    core_bb empty = e->valid & ~(om | ok | tm | tk);
+    score += e->mobility * (king_mobility(e, ok, empty) - king_mobility(e, tk, empty));
+    int material =
+        MAN * (popcount(om) - popcount(tm)) + e->king_value * (popcount(ok) - popcount(tk));
+    if (material)
+        score += floor_div(material * (e->start_pieces - total), 3 * e->start_pieces);
+    if (om || tm)
+        return score;
+    if (own == theirs)
+        return floor_div(score, 4);
+    int least = own < theirs ? own : theirs, most = own < theirs ? theirs : own;
+    if (e->flying && least == 1 && most <= 3)
+        return floor_div(score, 8);
+    return score;
+}

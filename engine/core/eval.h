@@ -1,0 +1,29 @@
+/* Static evaluation in C, in hundredths of a man from the side to move's point of view.
+ *
+ * The same terms as engine/evaluate.py (material, advancement with a run bonus near the crowning
+ * row, home-row guard, centre and edge, king mobility, trading down when ahead, drawish endings),
+ * with the same weights, so the native engine starts from the judgement the Python engine had;
+ * the per-square terms are plain tables indexed by bit.
+ */
+#ifndef DRAUGHTS_EVAL_H
+#define DRAUGHTS_EVAL_H
+
+#include "core.h"
+
+typedef struct {
+    int16_t men_middle[2][CORE_MAX_BITS]; /* per side (0 White, 1 Black), per internal bit */
+    int16_t men_end[2][CORE_MAX_BITS];
+    int16_t kings[2][CORE_MAX_BITS];
+    int king_value;
+    int flying;
+    int start_pieces;
+    int mobility;
+    int shift_a, shift_b; /* half and half + 1: the diagonal steps */
+    core_bb valid;
+} CoreEval;
+
+void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows);
+
+int core_evaluate(const CoreEval *e, const CorePos *p);
+
+#endif

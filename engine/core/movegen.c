@@ -1,0 +1,331 @@
+/* The move generator, driven by a CoreRules (never by a variant's name), as rules/movegen.py.
+ *
+ * Steps and the first jump of every man are found for all men at once with bitboard shifts; only
+ * pieces that can capture are searched one by one, depth first.  During a capture the captured
+ * ("dead") pieces stay on the board as a barrier and can never be jumped again; a flying king may
+ * change direction after each jump and must land where it can go on capturing when such a square
+ * exists; a man reaching the far row mid-capture does what the variant's crowning code says.
+ * Under the majority rule only the sequences that take the most pieces are kept: the list is
+ * reset whenever a longer sequence appears, which keeps the survivors in generation order, the
+ * same list as rules' filter after the fact.
+ */
+#include "movegen.h"
+
+#include <stddef.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCOUNT(x) __builtin_popcountll(x)
+#define LOWEST(x) __builtin_ctzll(x)
+#else
+static int popcount_portable(core_bb x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+static int lowest_portable(core_bb x)
+{
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#define POPCOUNT(x) popcount_portable(x)
+#define LOWEST(x) lowest_portable(x)
+#endif
+
+/* A signed shift: negative moves towards square 1 (a right shift of the bitboard). */
+static inline core_bb shift(core_bb x, int k) { return k >= 0 ? x << k : x >> -k; }
+
+/* -- capturers --------------------------------------------------------------------------------- */
+
+/* The pieces of `pieces` with a first short jump in one of `dirs` (exact for men and for kings
+ * that do not fly). */
+static core_bb short_capturers(const CoreRules *r, core_bb pieces, core_bb opp, core_bb empty,
+                               const int *dirs, int ndirs)
+{
+    core_bb found = 0;
+    for (int i = 0; i < ndirs; i++) {
+        int k = r->delta[dirs[i]];
+        found |= shift(shift(shift(pieces, k) & opp, k) & empty, -2 * k);
+    }
+    return found;
+}
+
+static const int ALL_DIRECTIONS[4] = {CORE_UP_LEFT, CORE_UP_RIGHT, CORE_DOWN_LEFT, CORE_DOWN_RIGHT};
+
+/* -- capture search ---------------------------------------------------------------------------- */
+
+/* What one capture search needs; shared by every capturing piece of the position so that the
+ * majority rule sees all sequences. */
+typedef struct {
+    const CoreRules *r;
+    core_bb opp;   /* every enemy piece; dead ones stay in it, and are told apart by `dead` */
+    core_bb occ;   /* every piece except the moving one (dead pieces included: a barrier) */
+    core_bb promo; /* the mover's crowning row */
+    const int *man_dirs;
+    int man_ndirs;
+    core_bb from; /* origin of the moving piece */
+    int from_man; /* whether it started the move as a man */
+    CoreMove *out;
+    int cap;
+    int n;    /* sequences kept so far (may exceed cap) */
+    int best; /* most pieces taken by a sequence so far (majority rule) */
+} Capture;
+
+static void emit(Capture *c, int to, core_bb dead, int taken, int king)
+{
+    if (c->r->majority) {
+        if (taken < c->best)
+            return;
+        if (taken > c->best) {
+            c->best = taken;
+            c->n = 0;
+        }
+    }
+    if (c->n < c->cap) {
+        CoreMove *m = &c->out[c->n];
+        m->from = c->from;
+        m->to = CORE_BIT(to);
+        m->captured = dead;
+        m->crowns = c->from_man && (king || ((c->promo >> to) & 1));
+    }
+    c->n++;
+}
+
+/* Emit every complete capture sequence that continues from `g` (the piece has taken `taken`
+ * pieces, those of `dead`); return whether any jump was possible from there. */
+static int search(Capture *c, int g, int king, core_bb dead, int taken)
+{
+    const CoreRules *r = c->r;
+    const core_bb occ = c->occ;
+    int jumped = 0;
+
+    if (king && r->flying_kings) {
+        for (int d = 0; d < 4; d++) {
+            const int8_t *ray = r->ray[g][d];
+            int n = r->ray_len[g][d];
+            int i = 0;
+            while (i < n && !((occ >> ray[i]) & 1))
+                i++;
+            if (i >= n - 1)
+                continue;
+            core_bb victim = CORE_BIT(ray[i]);
+            if (!(c->opp & victim) || (dead & victim) || ((occ >> ray[i + 1]) & 1))
+                continue;
+            jumped = 1;
+            core_bb now_dead = dead | victim;
+            int continued = 0;
+            int stops[CORE_MAX_RAY];
+            int nstops = 0;
+            for (int j = i + 1; j < n && !((occ >> ray[j]) & 1); j++) {
+                if (search(c, ray[j], 1, now_dead, taken + 1))
+                    continued = 1;
+                else
+                    stops[nstops++] = ray[j];
+            }
+            /* Only when no landing square lets the king go on may it stop on any of them. */
+            if (!continued)
+                for (int s = 0; s < nstops; s++)
+                    emit(c, stops[s], now_dead, taken + 1, 1);
+        }
+        return jumped;
+    }
+
+    const int *dirs = king ? ALL_DIRECTIONS : c->man_dirs;
+    int ndirs = king ? 4 : c->man_ndirs;
+    for (int i = 0; i < ndirs; i++) {
+        int d = dirs[i];
+        int over = r->neighbour[g][d];
+        if (over < 0)
+            continue;
+        int land = r->neighbour[over][d];
+        if (land < 0)
+            continue;
+        core_bb victim = CORE_BIT(over);
+        if (!(c->opp & victim) || (dead & victim) || ((occ >> land) & 1))
+            continue;
+        jumped = 1;
+        core_bb now_dead = dead | victim;
+        int now_king = king;
+        if (!king && ((c->promo >> land) & 1)) {
+            if (r->crowning == CORE_CROWN_ENDS_MOVE) {
+                emit(c, land, now_dead, taken + 1, 0);
+                continue;
+            }
+            if (r->crowning == CORE_CROWN_CONTINUES_AS_KING)
+                now_king = 1;
+        }
+        if (!search(c, land, now_king, now_dead, taken + 1))
+            emit(c, land, now_dead, taken + 1, now_king);
+    }
+    return jumped;
+}
+
+/* Every allowed capture sequence of the given capturing men, then kings; the number kept. */
+static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_capturing,
+                    core_bb men, core_bb kings, core_bb opp, int side, CoreMove *out, int cap)
+{
+    Capture c;
+    core_bb occupied = men | kings | opp;
+    c.r = r;
+    c.opp = opp;
+    c.promo = r->promo[side];
+    c.man_dirs = r->man_dirs[side];
+    c.man_ndirs = r->man_ndirs[side];
+    c.out = out;
+    c.cap = out ? cap : 0;
+    c.n = 0;
+    c.best = 0;
+    for (int king = 0; king < 2; king++) {
+        core_bb pieces = king ? kings_capturing : men_capturing;
+        while (pieces) {
+            int g = LOWEST(pieces);
+            pieces &= pieces - 1;
+            c.from = CORE_BIT(g);
+            c.from_man = !king;
+            c.occ = occupied ^ c.from;
+            search(&c, g, king, 0, 0);
+        }
+    }
+    return c.n;
+}
+
+/* The capturing men, and the kings that may capture (exact for short kings, every king when
+ * kings fly: finding a flying king's capture takes a ray walk, done by the search). */
+static void capturers(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
+                      core_bb *men_capturing, core_bb *kings_capturing)
+{
+    core_bb empty = r->valid & ~(men | kings | opp);
+    *men_capturing = short_capturers(r, men, opp, empty, r->man_dirs[side], r->man_ndirs[side]);
+    if (r->flying_kings || !kings)
+        *kings_capturing = kings;
+    else
+        *kings_capturing = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4);
+}
+
+/* -- steps ------------------------------------------------------------------------------------- */
+
+static inline void put(CoreMove *out, int cap, int n, core_bb from, core_bb to, int crowns)
+{
+    if (n < cap) {
+        out[n].from = from;
+        out[n].to = to;
+        out[n].captured = 0;
+        out[n].crowns = crowns;
+    }
+}
+
+/* Steps in rules' order: men per step direction (destinations ascending), then kings. */
+static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
+                 CoreMove *out, int cap)
+{
+    core_bb empty = r->valid & ~(men | kings | opp);
+    core_bb promo = r->promo[side];
+    const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
+    int n = 0;
+    if (!out)
+        cap = 0;
+    for (int i = 0; i < 2; i++) {
+        int k = r->delta[dirs[i]];
+        core_bb dest = shift(men, k) & empty;
+        while (dest) {
+            core_bb low = dest & (~dest + 1);
+            dest ^= low;
+            put(out, cap, n++, shift(low, -k), low, (low & promo) != 0);
+        }
+    }
+    if (!kings)
+        return n;
+    if (r->flying_kings) {
+        core_bb occ = ~empty;
+        core_bb b = kings;
+        while (b) {
+            int g = LOWEST(b);
+            b &= b - 1;
+            for (int d = 0; d < 4; d++) {
+                const int8_t *ray = r->ray[g][d];
+                int len = r->ray_len[g][d];
+                for (int i = 0; i < len && !((occ >> ray[i]) & 1); i++)
+                    put(out, cap, n++, CORE_BIT(g), CORE_BIT(ray[i]), 0);
+            }
+        }
+    } else {
+        for (int d = 0; d < 4; d++) {
+            int k = r->delta[d];
+            core_bb dest = shift(kings, k) & empty;
+            while (dest) {
+                core_bb low = dest & (~dest + 1);
+                dest ^= low;
+                put(out, cap, n++, shift(low, -k), low, 0);
+            }
+        }
+    }
+    return n;
+}
+
+/* The number of steps, or -1 if a king can capture (then no step is legal); the caller has
+ * found already that no man can capture. */
+static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side)
+{
+    core_bb empty = r->valid & ~(men | kings | opp);
+    const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
+    int total = POPCOUNT(shift(men, r->delta[dirs[0]]) & empty) +
+                POPCOUNT(shift(men, r->delta[dirs[1]]) & empty);
+    if (!kings)
+        return total;
+    if (r->flying_kings) {
+        core_bb occ = ~empty;
+        core_bb b = kings;
+        while (b) {
+            int g = LOWEST(b);
+            b &= b - 1;
+            for (int d = 0; d < 4; d++) {
+                const int8_t *ray = r->ray[g][d];
+                int len = r->ray_len[g][d];
+                int i = 0;
+                while (i < len && !((occ >> ray[i]) & 1))
+                    i++;
+                if (i < len - 1 && ((opp >> ray[i]) & 1) && !((occ >> ray[i + 1]) & 1))
+                    return -1;
+                total += i;
+            }
+        }
+        return total;
+    }
+    if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4))
+        return -1;
+    for (int d = 0; d < 4; d++)
+        total += POPCOUNT(shift(kings, r->delta[d]) & empty);
+    return total;
+}
+
+/* -- public ------------------------------------------------------------------------------------ */
+
+int core_moves(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
+               CoreMove *out, int cap)
+{
+    core_bb men_capturing, kings_capturing;
+    capturers(r, men, kings, opp, side, &men_capturing, &kings_capturing);
+    if (men_capturing || kings_capturing) {
+        int n = captures(r, men_capturing, kings_capturing, men, kings, opp, side, out, cap);
+        if (n)
+            return n;
+    }
+    return steps(r, men, kings, opp, side, out, cap);
+}
+
+int core_count(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side)
+{
+    core_bb men_capturing, kings_capturing;
+    capturers(r, men, kings, opp, side, &men_capturing, &kings_capturing);
+    if (men_capturing || (kings_capturing && !r->flying_kings))
+        return captures(r, men_capturing, kings_capturing, men, kings, opp, side, NULL, 0);
+    int n = count_steps(r, men, kings, opp, side);
+    if (n >= 0)
+        return n;
+    return captures(r, 0, kings, men, kings, opp, side, NULL, 0);
+}

@@ -1,0 +1,47 @@
+/* Move generation, move counting and making a move: the hot loop under perft and the search.
+ *
+ * The generator mirrors rules/movegen.py move for move and in the same order, so that the core
+ * can be proved equal to the referee by comparing lists: captures if any exist (men first, then
+ * kings, each in ascending bit order, directions in rules.geometry order, nearest landing square
+ * first), else steps.  Nothing here allocates: callers pass the output buffer.
+ */
+#ifndef DRAUGHTS_MOVEGEN_H
+#define DRAUGHTS_MOVEGEN_H
+
+#include "core.h"
+
+/* Moves a tree walker keeps on the C stack per ply; a position with more legal moves than this
+ * (only contrived ones with many flying kings) makes the walker use a heap buffer for that node. */
+#define CORE_STACK_MOVES 256
+
+/* Store the legal moves of the side with `men`/`kings` against `opp` into out[0..cap) and return
+ * how many there are.  A return value above `cap` means the list was cut short: call again with
+ * room for that many (the generator is deterministic).  `out` may be NULL when `cap` is 0. */
+int core_moves(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
+               CoreMove *out, int cap);
+
+/* The number of legal moves, as core_moves would return it, without building them: steps are
+ * counted in bulk with shifts and only pieces that can capture are searched (perft's leaves). */
+int core_count(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side);
+
+/* The position after `m` (a legal move of `p`), seen from the new side to move. */
+static inline void core_make(const CorePos *p, const CoreMove *m, CorePos *child)
+{
+    core_bb men = p->men, kings = p->kings;
+    if (men & m->from) {
+        men ^= m->from;
+        if (m->crowns)
+            kings |= m->to;
+        else
+            men |= m->to;
+    } else {
+        kings = (kings ^ m->from) | m->to;
+    }
+    child->men = p->opp_men & ~m->captured;
+    child->kings = p->opp_kings & ~m->captured;
+    child->opp_men = men;
+    child->opp_kings = kings;
+    child->side = p->side ^ 1;
+}
+
+#endif

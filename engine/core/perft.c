@@ -1,0 +1,52 @@
+/* Perft: a depth-first walk with one fixed move buffer per ply on the C stack, so a node costs
+ * no allocation and no Python object; only a position with more than CORE_STACK_MOVES legal
+ * moves borrows a heap buffer for its own ply. */
+#include "perft.h"
+
+#include <stdlib.h>
+
+#include "movegen.h"
+
+static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
+{
+    core_bb opp = p->opp_men | p->opp_kings;
+    if (depth == 1)
+        return core_count(r, p->men, p->kings, opp, p->side);
+
+    CoreMove stack_moves[CORE_STACK_MOVES];
+    CoreMove *moves = stack_moves;
+    int n = core_moves(r, p->men, p->kings, opp, p->side, moves, CORE_STACK_MOVES);
+    if (n > CORE_STACK_MOVES) {
+        moves = malloc((size_t)n * sizeof *moves);
+        if (!moves)
+            return -1;
+        core_moves(r, p->men, p->kings, opp, p->side, moves, n);
+    }
+
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        CorePos child;
+        core_make(p, &moves[i], &child);
+        int64_t below;
+        if (depth == 2)
+            below = core_count(r, child.men, child.kings, child.opp_men | child.opp_kings,
+                               child.side);
+        else
+            below = walk(r, &child, depth - 1);
+        if (below < 0) {
+            total = -1;
+            break;
+        }
+        total += below;
+    }
+    if (moves != stack_moves)
+        free(moves);
+    return total;
+}
+
+int64_t core_perft(const CoreRules *r, const CorePos *p, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    return walk(r, p, depth);
+}

@@ -1,0 +1,551 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
+/* The search: see search.h.  Scores are from the side to move; a win in n plies from the root
+ * scores CORE_MATE - n.  Table scores of wins are stored relative to the node, so they stay
+ * right when the position is reached by another path. */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "movegen.h"
+
+#define INF (CORE_MATE + 1)
+#define CHECK_EVERY 4096
+#define ASPIRATION 40
+#define NO_SQUARE 255
+
+enum { EXACT = 0, LOWER = 1, UPPER = 2 };
+
+static double monotonic(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int bit_index(core_bb b) { return __builtin_ctzll(b); }
+
+int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_mb,
+                     int quiet_limit, int man_moves_progress, int crownings_progress)
+{
+    memset(s, 0, sizeof *s);
+    s->rules = r;
+    core_eval_init(&s->eval, r, men_rows);
+    uint64_t seed = 0x64726175676874ULL; /* until core_search_set_keys: fixed keys */
+    for (int kind = 0; kind < 4; kind++)
+        for (int g = 0; g < CORE_MAX_BITS; g++)
+            s->zobrist[kind][g] = splitmix(&seed);
+    s->zobrist_black = splitmix(&seed);
+    s->quiet_limit = quiet_limit;
+    s->man_moves_progress = man_moves_progress;
+    s->crownings_progress = crownings_progress;
+    uint64_t entries = 1;
+    uint64_t wanted = ((uint64_t)(hash_mb > 0 ? hash_mb : 1) << 20) / sizeof(CoreTTEntry);
+    while (entries * 2 <= wanted)
+        entries *= 2;
+    s->tt = calloc(entries, sizeof(CoreTTEntry));
+    if (s->tt == NULL)
+        return -1;
+    s->tt_mask = entries - 1;
+    return 0;
+}
+
+void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS], uint64_t black)
+{
+    memcpy(s->zobrist, tables, sizeof s->zobrist);
+    s->zobrist_black = black;
+    core_search_clear(s); /* stored keys were of the old tables */
+}
+
+void core_search_free(CoreSearch *s)
+{
+    free(s->tt);
+    s->tt = NULL;
+}
+
+void core_search_clear(CoreSearch *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(CoreTTEntry));
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    s->age = 0;
+}
+
+uint64_t core_key(const CoreSearch *s, const CorePos *p)
+{
+    const uint64_t(*own_men) = s->zobrist[2 * p->side];
+    const uint64_t(*own_kings) = s->zobrist[2 * p->side + 1];
+    const uint64_t(*opp_men) = s->zobrist[2 * (p->side ^ 1)];
+    const uint64_t(*opp_kings) = s->zobrist[2 * (p->side ^ 1) + 1];
+    uint64_t key = p->side ? s->zobrist_black : 0;
+    for (core_bb b = p->men; b; b &= b - 1)
+        key ^= own_men[bit_index(b)];
+    for (core_bb b = p->kings; b; b &= b - 1)
+        key ^= own_kings[bit_index(b)];
+    for (core_bb b = p->opp_men; b; b &= b - 1)
+        key ^= opp_men[bit_index(b)];
+    for (core_bb b = p->opp_kings; b; b &= b - 1)
+        key ^= opp_kings[bit_index(b)];
+    return key;
+}
+
+/* The key after `m`, from the parent's key (cheaper than core_key). */
+static uint64_t child_key(const CoreSearch *s, const CorePos *p, const CoreMove *m, uint64_t key)
+{
+    const uint64_t *own_men = s->zobrist[2 * p->side];
+    const uint64_t *own_kings = s->zobrist[2 * p->side + 1];
+    const uint64_t *opp_men = s->zobrist[2 * (p->side ^ 1)];
+    const uint64_t *opp_kings = s->zobrist[2 * (p->side ^ 1) + 1];
+    int f = bit_index(m->from), t = bit_index(m->to);
+    key ^= s->zobrist_black;
+    if (p->men & m->from)
+        key ^= own_men[f] ^ (m->crowns ? own_kings[t] : own_men[t]);
+    else
+        key ^= own_kings[f] ^ own_kings[t];
+    for (core_bb b = m->captured; b; b &= b - 1) {
+        int i = bit_index(b);
+        key ^= (p->opp_men & (b & -b)) ? opp_men[i] : opp_kings[i];
+    }
+    return key;
+}
+
+static int is_progress(const CoreSearch *s, const CorePos *p, const CoreMove *m)
+{
+    if (m->captured)
+        return 1;
+    if (s->man_moves_progress && (p->men & m->from))
+        return 1;
+    return s->crownings_progress && m->crowns;
+}
+
+static int to_tt(int score, int ply)
+{
+    if (score >= CORE_WIN_BOUND)
+        return score + ply;
+    if (score <= -CORE_WIN_BOUND)
+        return score - ply;
+    return score;
+}
+
+static int from_tt(int score, int ply)
+{
+    if (score >= CORE_WIN_BOUND)
+        return score - ply;
+    if (score <= -CORE_WIN_BOUND)
+        return score + ply;
+    return score;
+}
+
+static CoreTTEntry *probe(CoreSearch *s, uint64_t key) { return &s->tt[key & s->tt_mask]; }
+
+static void store(CoreSearch *s, uint64_t key, int depth, int flag, int score, int ply,
+                  const CoreMove *best)
+{
+    CoreTTEntry *e = probe(s, key);
+    if (e->key == key && e->age == s->age && e->depth > depth && flag != EXACT)
+        return; /* keep the deeper result of this search */
+    e->key = key;
+    e->depth = (int16_t)depth;
+    e->flag = (uint8_t)flag;
+    e->score = to_tt(score, ply);
+    e->age = s->age;
+    e->from = best ? (uint8_t)bit_index(best->from) : NO_SQUARE;
+    e->to = best ? (uint8_t)bit_index(best->to) : NO_SQUARE;
+}
+
+/* Moves that differ only in the path (the same origin, destination, captures and crowning) leave
+ * the same position: the search keeps one of each, as engine/board.py does. */
+static int unique_moves(CoreMove *moves, int n)
+{
+    if (n < 2 || !moves[0].captured)
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++)
+            seen = moves[j].from == moves[i].from && moves[j].to == moves[i].to &&
+                   moves[j].captured == moves[i].captured && moves[j].crowns == moves[i].crowns;
+        if (!seen)
+            moves[kept++] = moves[i];
+    }
+    return kept;
+}
+
+static int repeated(const CoreSearch *s, uint64_t key, int ply)
+{
+    for (int i = 0; i < ply; i++)
+        if (s->path[i] == key)
+            return 1;
+    for (int i = 0; i < s->past_len; i++)
+        if (s->past[i] == key)
+            return 1;
+    return 0;
+}
+
+/* Order moves (insertion sort by a rank): the table's move, captures by pieces taken, killers,
+ * then history. */
+static void order(CoreSearch *s, CoreMove *moves, int n, int tt_from, int tt_to, int ply)
+{
+    int32_t rank[CORE_STACK_MOVES];
+    if (n > CORE_STACK_MOVES)
+        return;
+    for (int i = 0; i < n; i++) {
+        int f = bit_index(moves[i].from), t = bit_index(moves[i].to);
+        int32_t r;
+        if (f == tt_from && t == tt_to)
+            r = 1 << 30;
+        else if (moves[i].captured)
+            r = (1 << 28) + __builtin_popcountll(moves[i].captured);
+        else if (s->killers[ply][0][0] == f && s->killers[ply][0][1] == t)
+            r = (1 << 27) + 1;
+        else if (s->killers[ply][1][0] == f && s->killers[ply][1][1] == t)
+            r = 1 << 27;
+        else
+            r = s->history[f][t];
+        rank[i] = r;
+    }
+    for (int i = 1; i < n; i++) {
+        CoreMove m = moves[i];
+        int32_t r = rank[i];
+        int j = i - 1;
+        while (j >= 0 && rank[j] < r) {
+            moves[j + 1] = moves[j];
+            rank[j + 1] = rank[j];
+            j--;
+        }
+        moves[j + 1] = m;
+        rank[j + 1] = r;
+    }
+}
+
+static void remember_cutoff(CoreSearch *s, const CoreMove *m, int ply, int depth)
+{
+    int f = bit_index(m->from), t = bit_index(m->to);
+    if (s->killers[ply][0][0] != f || s->killers[ply][0][1] != t) {
+        s->killers[ply][1][0] = s->killers[ply][0][0];
+        s->killers[ply][1][1] = s->killers[ply][0][1];
+        s->killers[ply][0][0] = f;
+        s->killers[ply][0][1] = t;
+    }
+    int32_t h = s->history[f][t] + depth * depth;
+    s->history[f][t] = h > (1 << 26) ? 1 << 26 : h;
+}
+
+static int check_clock(CoreSearch *s)
+{
+    if ((s->nodes & (CHECK_EVERY - 1)) == 0) {
+        if ((s->node_limit > 0 && s->nodes >= s->node_limit) ||
+            (s->deadline > 0 && monotonic() >= s->deadline))
+            s->stopped = 1;
+    }
+    return s->stopped;
+}
+
+static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int alpha, int beta,
+                   int ply, int quiet)
+{
+    s->nodes++;
+    if (check_clock(s))
+        return 0;
+    CoreMove buffer[CORE_STACK_MOVES];
+    CoreMove *moves = buffer;
+    int n = core_moves(s->rules, p->men, p->kings, p->opp_men | p->opp_kings, p->side, buffer,
+                       CORE_STACK_MOVES);
+    if (n > CORE_STACK_MOVES) {
+        moves = malloc((size_t)n * sizeof *moves);
+        if (moves == NULL) {
+            s->stopped = 1;
+            return 0;
+        }
+        core_moves(s->rules, p->men, p->kings, p->opp_men | p->opp_kings, p->side, moves, n);
+    }
+    int result;
+    if (n == 0) {
+        result = -CORE_MATE + ply; /* before the draw checks: a blocking move on the last ply wins */
+        goto done;
+    }
+    if (ply && repeated(s, key, ply)) {
+        result = 0;
+        goto done;
+    }
+    if (s->quiet_limit && quiet >= s->quiet_limit) {
+        result = 0;
+        goto done;
+    }
+    n = unique_moves(moves, n);
+    int forced = moves[0].captured != 0;
+    if (n == 1 && ply < CORE_MAX_PLY)
+        depth += 1; /* a forced reply costs no depth: exchanges stay inside the horizon */
+    if (depth <= 0) {
+        if (!forced || ply >= CORE_MAX_PLY) {
+            result = core_evaluate(&s->eval, p);
+            goto done;
+        }
+        depth = 0; /* a capture is pending: search the captures (quiescence) */
+    }
+
+    int original_alpha = alpha;
+    CoreTTEntry *e = probe(s, key);
+    int tt_from = NO_SQUARE, tt_to = NO_SQUARE;
+    if (e->key == key) {
+        tt_from = e->from;
+        tt_to = e->to;
+        if (ply && e->depth >= depth) {
+            int score = from_tt(e->score, ply);
+            if (e->flag == EXACT || (e->flag == LOWER && score >= beta) ||
+                (e->flag == UPPER && score <= alpha)) {
+                result = score;
+                goto done;
+            }
+        }
+    }
+    if (n > 1)
+        order(s, moves, n, tt_from, tt_to, ply);
+
+    int best = -INF;
+    int best_index = -1;
+    s->path[ply] = key;
+    for (int i = 0; i < n; i++) {
+        CorePos child;
+        core_make(p, &moves[i], &child);
+        uint64_t ckey = child_key(s, p, &moves[i], key);
+        int q = is_progress(s, p, &moves[i]) ? 0 : quiet + 1;
+        int score;
+        if (i == 0) {
+            score = -negamax(s, &child, ckey, depth - 1, -beta, -alpha, ply + 1, q);
+        } else {
+            int reduction = 0;
+            /* Late quiet moves at depth are searched shallower first (late-move reduction);
+             * one that beats alpha is searched again at full depth. */
+            if (s->reductions && depth >= 3 && i >= 3 && !forced && !moves[i].crowns)
+                reduction = i >= 8 && depth >= 5 ? 2 : 1;
+            score = -negamax(s, &child, ckey, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, q);
+            if (reduction && score > alpha && !s->stopped)
+                score = -negamax(s, &child, ckey, depth - 1, -alpha - 1, -alpha, ply + 1, q);
+            if (score > alpha && score < beta && !s->stopped)
+                score = -negamax(s, &child, ckey, depth - 1, -beta, -score, ply + 1, q);
+        }
+        if (s->stopped) {
+            result = 0;
+            goto done;
+        }
+        if (score > best) {
+            best = score;
+            best_index = i;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) {
+                    if (!moves[i].captured)
+                        remember_cutoff(s, &moves[i], ply, depth);
+                    break;
+                }
+            }
+        }
+    }
+    int flag = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
+    store(s, key, depth, flag, best, ply, best_index >= 0 ? &moves[best_index] : NULL);
+    result = best;
+done:
+    if (moves != buffer)
+        free(moves);
+    return result;
+}
+
+/* One iteration at the root over `moves` (kept in order, the best moved first); the score, with
+ * *best_index set; s->stopped when the clock ran out. */
+static int search_root(CoreSearch *s, const CorePos *root, uint64_t key, CoreMove *moves, int n,
+                       int depth, int alpha, int beta, int quiet, int *best_index)
+{
+    s->nodes++;
+    int best = -INF;
+    *best_index = 0;
+    s->path[0] = key;
+    if (n == 1)
+        depth += 1; /* a forced move costs no depth, at the root as below it */
+    for (int i = 0; i < n; i++) {
+        CorePos child;
+        core_make(root, &moves[i], &child);
+        uint64_t ckey = child_key(s, root, &moves[i], key);
+        int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
+        int score;
+        if (i == 0) {
+            score = -negamax(s, &child, ckey, depth - 1, -beta, -alpha, 1, q);
+        } else {
+            score = -negamax(s, &child, ckey, depth - 1, -alpha - 1, -alpha, 1, q);
+            if (score > alpha && score < beta && !s->stopped)
+                score = -negamax(s, &child, ckey, depth - 1, -beta, -score, 1, q);
+        }
+        if (s->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            *best_index = i;
+            if (score > alpha)
+                alpha = score;
+            if (alpha >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult *out)
+{
+    CorePos p = *root;
+    out->pv_len = 0;
+    out->pv[out->pv_len++] = out->best;
+    CoreMove first = out->best;
+    key = child_key(s, &p, &first, key);
+    CorePos next;
+    core_make(&p, &first, &next);
+    p = next;
+    uint64_t seen[CORE_MAX_PV];
+    int seen_len = 0;
+    while (out->pv_len < CORE_MAX_PV && out->pv_len < out->depth) {
+        CoreTTEntry *e = probe(s, key);
+        if (e->key != key || e->from == NO_SQUARE)
+            break;
+        for (int i = 0; i < seen_len; i++)
+            if (seen[i] == key)
+                return;
+        seen[seen_len++] = key;
+        CoreMove moves[CORE_STACK_MOVES];
+        int n = core_moves(s->rules, p.men, p.kings, p.opp_men | p.opp_kings, p.side, moves,
+                           CORE_STACK_MOVES);
+        int found = -1;
+        for (int i = 0; i < n && i < CORE_STACK_MOVES && found < 0; i++)
+            if (bit_index(moves[i].from) == e->from && bit_index(moves[i].to) == e->to)
+                found = i;
+        if (found < 0)
+            return;
+        out->pv[out->pv_len++] = moves[found];
+        key = child_key(s, &p, &moves[found], key);
+        core_make(&p, &moves[found], &next);
+        p = next;
+    }
+}
+
+static void set_past(CoreSearch *s, const uint64_t *past, int past_len)
+{
+    if (past_len > CORE_MAX_PAST) {
+        past += past_len - CORE_MAX_PAST; /* the most recent ones */
+        past_len = CORE_MAX_PAST;
+    }
+    memcpy(s->past, past, (size_t)past_len * sizeof *past);
+    s->past_len = past_len;
+}
+
+int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past, int past_len,
+                int max_depth, double seconds, int64_t node_limit, int exact, CoreResult *out)
+{
+    double started = monotonic();
+    memset(out, 0, sizeof *out);
+    CoreMove moves[CORE_STACK_MOVES];
+    int n = core_moves(s->rules, root->men, root->kings, root->opp_men | root->opp_kings,
+                       root->side, moves, CORE_STACK_MOVES);
+    if (n == 0)
+        return -1;
+    if (n > CORE_STACK_MOVES)
+        n = CORE_STACK_MOVES; /* contrived positions only; the search keeps the first ones */
+    n = unique_moves(moves, n);
+    set_past(s, past, past_len);
+    s->age++;
+    s->nodes = 0;
+    s->stopped = 0;
+    s->node_limit = node_limit;
+    s->deadline = seconds > 0 ? started + seconds : 0;
+    s->reductions = !exact;
+    memset(s->killers, 0, sizeof s->killers);
+    for (int f = 0; f < CORE_MAX_BITS; f++)
+        for (int t = 0; t < CORE_MAX_BITS; t++)
+            s->history[f][t] /= 8; /* old history still hints, but this position decides */
+    uint64_t key = core_key(s, root);
+    /* The table's move first, then captures by size (the root's own order). */
+    CoreTTEntry *e = probe(s, key);
+    if (n > 1)
+        order(s, moves, n, e->key == key ? e->from : NO_SQUARE, e->key == key ? e->to : NO_SQUARE,
+              0);
+    int score = 0;
+    for (int depth = 1; depth <= max_depth && depth < CORE_MAX_PLY; depth++) {
+        int alpha = -INF, beta = INF;
+        if (depth >= 4 && score > -CORE_WIN_BOUND && score < CORE_WIN_BOUND) {
+            alpha = score - ASPIRATION;
+            beta = score + ASPIRATION;
+        }
+        int best_index, found;
+        for (int widened = 0;; widened++) {
+            found = search_root(s, root, key, moves, n, depth, alpha, beta, quiet, &best_index);
+            if (s->stopped)
+                break;
+            /* Outside the window: widen it on that side (to the full range the second time). */
+            if (found <= alpha && alpha > -INF)
+                alpha = widened ? -INF : found - 4 * ASPIRATION;
+            else if (found >= beta && beta < INF)
+                beta = widened ? INF : found + 4 * ASPIRATION;
+            else
+                break;
+        }
+        if (s->stopped)
+            break;
+        score = found;
+        CoreMove best = moves[best_index];
+        memmove(&moves[1], &moves[0], (size_t)best_index * sizeof *moves);
+        moves[0] = best; /* the next iteration searches the best move first */
+        store(s, key, depth, EXACT, score, 0, &best);
+        out->best = best;
+        out->has_move = 1;
+        out->score = score;
+        out->depth = depth;
+        read_pv(s, root, key, out);
+        CoreIteration *done = &out->iteration[out->iterations++];
+        done->depth = depth;
+        done->score = score;
+        done->nodes = s->nodes;
+        done->seconds = monotonic() - started;
+        done->best = best;
+        if (score >= CORE_WIN_BOUND || score <= -CORE_WIN_BOUND)
+            break; /* a forced result: deeper search cannot change it */
+        double elapsed = monotonic() - started;
+        if (seconds > 0 && elapsed > 0.55 * seconds)
+            break; /* the next iteration would not finish in time */
+    }
+    out->nodes = s->nodes;
+    out->seconds = monotonic() - started;
+    return 0;
+}
+
+int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past,
+                     int past_len, int depth, CoreMove *moves, int *scores, int cap)
+{
+    int n = core_moves(s->rules, root->men, root->kings, root->opp_men | root->opp_kings,
+                       root->side, moves, cap);
+    if (n > cap)
+        n = cap;
+    n = unique_moves(moves, n);
+    set_past(s, past, past_len);
+    s->age++;
+    s->nodes = 0;
+    s->stopped = 0;
+    s->node_limit = 0;
+    s->deadline = 0;
+    s->reductions = 0; /* exact scores: the levels choose among them */
+    uint64_t key = core_key(s, root);
+    s->path[0] = key;
+    for (int i = 0; i < n; i++) {
+        CorePos child;
+        core_make(root, &moves[i], &child);
+        int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
+        scores[i] = -negamax(s, &child, child_key(s, root, &moves[i], key), depth - 1, -INF, INF,
+                             1, q);
+    }
+    return n;
+}

@@ -1,0 +1,107 @@
+/* The search in C: iterative deepening principal-variation search over core_moves, with a
+ * transposition table kept from move to move, aspiration windows, late-move reductions, killer
+ * and history ordering, capture search at the horizon (captures are compulsory, so a position
+ * with a capture pending is never evaluated), forced replies searched deeper, repetition and
+ * no-progress draws, and a clock read every few thousand nodes.
+ *
+ * Nothing here touches Python: engine/core/module.c wraps a CoreSearch in a Python object and
+ * releases the GIL while it searches.  Every move it returns is one of core_moves' moves, and the
+ * Python side has the referee (rules) check it again before it is played.
+ */
+#ifndef DRAUGHTS_SEARCH_H
+#define DRAUGHTS_SEARCH_H
+
+#include "core.h"
+#include "eval.h"
+
+#define CORE_MATE 1000000
+#define CORE_WIN_BOUND (CORE_MATE - 10000)
+#define CORE_MAX_PLY 128
+#define CORE_MAX_PV 64
+#define CORE_MAX_PAST 512
+
+typedef struct {
+    uint64_t key;
+    int32_t score;
+    int16_t depth;
+    uint8_t flag;
+    uint8_t age;
+    uint8_t from, to; /* the best move's origin and destination bits (255: none) */
+    uint8_t pad[6];
+} CoreTTEntry;
+
+typedef struct {
+    int depth, score;
+    int64_t nodes; /* nodes so far when the iteration ended */
+    double seconds;
+    CoreMove best;
+} CoreIteration;
+
+typedef struct {
+    CoreMove best;
+    int has_move;
+    int score;        /* centimen from the mover's side; wins are near CORE_MATE */
+    int depth;        /* last completed iteration */
+    int64_t nodes;
+    double seconds;
+    int pv_len;
+    CoreMove pv[CORE_MAX_PV];
+    int iterations; /* completed iterations, each reported in iteration[] */
+    CoreIteration iteration[CORE_MAX_PLY];
+} CoreResult;
+
+typedef struct {
+    const CoreRules *rules;
+    CoreEval eval;
+    uint64_t zobrist[4][CORE_MAX_BITS]; /* white men, white kings, black men, black kings */
+    uint64_t zobrist_black;             /* XORed in when Black is to move */
+    int quiet_limit;                    /* plies without progress that draw (0: none) */
+    int man_moves_progress, crownings_progress;
+    CoreTTEntry *tt;
+    uint64_t tt_mask;
+    uint8_t age;
+    int killers[CORE_MAX_PLY + 8][2][2]; /* (from, to) bit indices per ply */
+    int32_t history[CORE_MAX_BITS][CORE_MAX_BITS];
+    uint64_t path[CORE_MAX_PLY + 8];
+    uint64_t past[CORE_MAX_PAST];
+    int past_len;
+    int64_t nodes, node_limit;
+    double deadline; /* monotonic seconds */
+    int stopped;
+    int reductions; /* late-move reductions on (a timed search) or off (exact: fixed depth) */
+} CoreSearch;
+
+/* Set up a searcher for `rules` with a table of about `hash_mb` megabytes; 0, or -1 when the
+ * table cannot be allocated.  `men_rows` is the variant's rows of men at the start (the evaluation
+ * blends by material left); `quiet_limit` and the two flags are the variant's no-progress rule
+ * as engine/board.py reads it.  core_search_free releases the table. */
+int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_mb, int quiet_limit,
+                     int man_moves_progress, int crownings_progress);
+void core_search_free(CoreSearch *s);
+
+/* Use these Zobrist tables (white men, white kings, black men, black kings, by internal bit) and
+ * Black-to-move key: rules.position's, so core_key equals rules' Position.key and the game's
+ * history can be handed over as it is.  Clears the table. */
+void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS], uint64_t black);
+
+/* Forget everything learnt (a new game). */
+void core_search_clear(CoreSearch *s);
+
+/* The Zobrist key of a position (the game's history is given to core_search as these keys). */
+uint64_t core_key(const CoreSearch *s, const CorePos *p);
+
+/* Search `root` (with `quiet` plies since the game's last progress move; `past` the keys of the
+ * game's positions since then) for up to `max_depth` plies, `seconds` of wall time (<= 0: no
+ * limit) and `node_limit` nodes (<= 0: no limit).  `exact`: no late-move reductions, so a
+ * fixed-depth search is a full alpha-beta search to that depth (the weaker levels and the tests
+ * rely on exact scores).  Fills *out with the last completed iteration and a summary of each;
+ * returns 0, or -1 when the root has no legal move. */
+int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past, int past_len,
+                int max_depth, double seconds, int64_t node_limit, int exact, CoreResult *out);
+
+/* Every root move with its exact score at `depth` (the weaker levels pick among good moves):
+ * scores[i] for moves[i]; returns the number of moves (at most `cap`). */
+int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past,
+                     int past_len, int depth, CoreMove *moves, int *scores, int cap);
+
+#endif

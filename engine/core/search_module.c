@@ -1,0 +1,313 @@
+/* engine._core.Searcher: the search in C (search.c) on one Rules, for engine/native_search.py.
+ *
+ * A Searcher keeps its transposition table from search to search (a game's moves share most of
+ * their trees); the search runs with the GIL released, so a worker thread or process waiting on
+ * it costs nothing.  Moves come back as rules' raw moves, which the Python side has the referee
+ * check before anything is played.
+ */
+#include "pyobjects.h"
+#include "search.h"
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *rules; /* the Rules it searches with, kept alive */
+    CoreSearch *search;
+} SearcherObject;
+
+static void Searcher_dealloc(SearcherObject *self)
+{
+    if (self->search) {
+        core_search_free(self->search);
+        PyMem_RawFree(self->search);
+    }
+    Py_XDECREF(self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int read_keys(PyObject *tables, PyObject *black, uint64_t out[4][CORE_MAX_BITS],
+                     uint64_t *black_out)
+{
+    PyObject *seq = PySequence_Fast(tables, "zobrist must be four sequences of keys");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 4) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "zobrist must be four sequences of keys");
+        return -1;
+    }
+    for (int kind = 0; kind < 4; kind++) {
+        PyObject *table = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, kind),
+                                          "zobrist must be four sequences of keys");
+        if (!table) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (PySequence_Fast_GET_SIZE(table) < CORE_MAX_BITS) {
+            Py_DECREF(table);
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "each zobrist table needs %d keys", CORE_MAX_BITS);
+            return -1;
+        }
+        for (int g = 0; g < CORE_MAX_BITS; g++) {
+            out[kind][g] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(table, g));
+        }
+        Py_DECREF(table);
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    *black_out = PyLong_AsUnsignedLongLongMask(black);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"rules",   "men_rows",          "hash_mb",            "quiet_limit",
+                               "man_moves_progress", "crownings_progress", "zobrist", "black",
+                               NULL};
+    PyObject *rules, *tables, *black;
+    int men_rows, hash_mb, quiet_limit, man_progress, crown_progress;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiippOO:Searcher", keywords, &RulesType,
+                                     &rules, &men_rows, &hash_mb, &quiet_limit, &man_progress,
+                                     &crown_progress, &tables, &black))
+        return NULL;
+    if (men_rows < 1 || hash_mb < 1 || hash_mb > 4096 || quiet_limit < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "men_rows >= 1, hash_mb 1 to 4096 and quiet_limit >= 0 are needed");
+        return NULL;
+    }
+    uint64_t keys[4][CORE_MAX_BITS], black_key;
+    if (read_keys(tables, black, keys, &black_key) < 0)
+        return NULL;
+    SearcherObject *self = (SearcherObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->search = PyMem_RawCalloc(1, sizeof(CoreSearch));
+    if (!self->search) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    Py_INCREF(rules);
+    self->rules = rules;
+    const CoreRules *r = &((RulesObject *)rules)->rules;
+    if (core_search_init(self->search, r, men_rows, hash_mb, quiet_limit, man_progress,
+                         crown_progress) < 0) {
+        PyMem_RawFree(self->search);
+        self->search = NULL;
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    core_search_set_keys(self->search, (const uint64_t(*)[CORE_MAX_BITS])keys, black_key);
+    return (PyObject *)self;
+}
+
+static const CoreRules *rules_of(SearcherObject *self)
+{
+    return &((RulesObject *)self->rules)->rules;
+}
+
+/* The game's keys since its last progress move, as a C array (caller frees); -1 on error. */
+static int read_past(PyObject *past, uint64_t **out, int *len)
+{
+    PyObject *seq = PySequence_Fast(past, "past must be a sequence of keys");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    *out = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(uint64_t));
+    if (!*out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        (*out)[i] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    if (PyErr_Occurred()) {
+        PyMem_Free(*out);
+        return -1;
+    }
+    *len = (int)n;
+    return 0;
+}
+
+/* search(own_men, own_kings, opp_men, opp_kings, side, quiet, past, max_depth, seconds,
+ *        node_limit, exact) -> (move or None, score, depth, nodes, seconds, pv, iterations) */
+static PyObject *Searcher_search(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("search", nargs, 11) < 0 || read_position(rules_of(self), args, &p) < 0)
+        return NULL;
+    int exact = PyObject_IsTrue(args[10]);
+    if (exact < 0)
+        return NULL;
+    int quiet = (int)PyLong_AsLong(args[5]);
+    int max_depth = (int)PyLong_AsLong(args[7]);
+    double seconds = PyFloat_AsDouble(args[8]);
+    long long node_limit = PyLong_AsLongLong(args[9]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (quiet < 0 || max_depth < 1) {
+        PyErr_SetString(PyExc_ValueError, "quiet >= 0 and max_depth >= 1 are needed");
+        return NULL;
+    }
+    uint64_t *past;
+    int past_len;
+    if (read_past(args[6], &past, &past_len) < 0)
+        return NULL;
+    CoreResult *out = PyMem_RawMalloc(sizeof *out);
+    if (!out) {
+        PyMem_Free(past);
+        return PyErr_NoMemory();
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = core_search(self->search, &p, quiet, past, past_len, max_depth, seconds,
+                         (int64_t)node_limit, exact, out);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(past);
+    if (status < 0) {
+        PyMem_RawFree(out);
+        PyErr_SetString(PyExc_ValueError, "the position has no legal move");
+        return NULL;
+    }
+    PyObject *pv = PyList_New(out->has_move ? out->pv_len : 0);
+    for (int i = 0; pv && out->has_move && i < out->pv_len; i++) {
+        PyObject *move = move_tuple(&out->pv[i]);
+        if (!move) {
+            Py_CLEAR(pv);
+            break;
+        }
+        PyList_SET_ITEM(pv, i, move);
+    }
+    PyObject *iterations = PyList_New(out->iterations);
+    for (int i = 0; iterations && i < out->iterations; i++) {
+        const CoreIteration *it = &out->iteration[i];
+        PyObject *item = Py_BuildValue("(iiLdN)", it->depth, it->score, (long long)it->nodes,
+                                       it->seconds, move_tuple(&it->best));
+        if (!item) {
+            Py_CLEAR(iterations);
+            break;
+        }
+        PyList_SET_ITEM(iterations, i, item);
+    }
+    PyObject *best = out->has_move ? move_tuple(&out->best) : Py_NewRef(Py_None);
+    PyObject *result = NULL;
+    if (pv && best && iterations)
+        result = Py_BuildValue("(OiiLdOO)", best, out->score, out->depth, (long long)out->nodes,
+                               out->seconds, pv, iterations);
+    Py_XDECREF(pv);
+    Py_XDECREF(best);
+    Py_XDECREF(iterations);
+    PyMem_RawFree(out);
+    return result;
+}
+
+/* root_scores(own_men, own_kings, opp_men, opp_kings, side, quiet, past, depth)
+ *   -> [(score, move), ...] best first */
+static PyObject *Searcher_root_scores(SearcherObject *self, PyObject *const *args,
+                                      Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("root_scores", nargs, 8) < 0 || read_position(rules_of(self), args, &p) < 0)
+        return NULL;
+    int quiet = (int)PyLong_AsLong(args[5]);
+    int depth = (int)PyLong_AsLong(args[7]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (quiet < 0 || depth < 1 || depth > 32) {
+        PyErr_SetString(PyExc_ValueError, "quiet >= 0 and depth 1 to 32 are needed");
+        return NULL;
+    }
+    uint64_t *past;
+    int past_len;
+    if (read_past(args[6], &past, &past_len) < 0)
+        return NULL;
+    enum { CAP = 512 };
+    CoreMove *moves = PyMem_RawMalloc(CAP * sizeof *moves);
+    int *scores = PyMem_RawMalloc(CAP * sizeof *scores);
+    if (!moves || !scores) {
+        PyMem_Free(past);
+        PyMem_RawFree(moves);
+        PyMem_RawFree(scores);
+        return PyErr_NoMemory();
+    }
+    int n;
+    Py_BEGIN_ALLOW_THREADS
+    n = core_root_scores(self->search, &p, quiet, past, past_len, depth, moves, scores, CAP);
+    Py_END_ALLOW_THREADS
+    PyMem_Free(past);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(iN)", scores[i], move_tuple(&moves[i]));
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    PyMem_RawFree(moves);
+    PyMem_RawFree(scores);
+    return list;
+}
+
+static PyObject *Searcher_evaluate(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("evaluate", nargs, 5) < 0 || read_position(rules_of(self), args, &p) < 0)
+        return NULL;
+    return PyLong_FromLong(core_evaluate(&self->search->eval, &p));
+}
+
+static PyObject *Searcher_key(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("key", nargs, 5) < 0 || read_position(rules_of(self), args, &p) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(core_key(self->search, &p));
+}
+
+static PyObject *Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored))
+{
+    core_search_clear(self->search);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Searcher_methods[] = {
+    {"search", (PyCFunction)(void (*)(void))Searcher_search, METH_FASTCALL,
+     "search(own_men, own_kings, opp_men, opp_kings, side, quiet, past, max_depth, seconds, "
+     "node_limit, exact) -> (move or None, score, depth, nodes, seconds, pv, iterations)"},
+    {"root_scores", (PyCFunction)(void (*)(void))Searcher_root_scores, METH_FASTCALL,
+     "root_scores(own_men, own_kings, opp_men, opp_kings, side, quiet, past, depth) -> "
+     "[(score, move), ...]"},
+    {"evaluate", (PyCFunction)(void (*)(void))Searcher_evaluate, METH_FASTCALL,
+     "The static evaluation, in centimen from the side to move."},
+    {"key", (PyCFunction)(void (*)(void))Searcher_key, METH_FASTCALL,
+     "The position's Zobrist key (rules' Position.key with rules' tables)."},
+    {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table (a new game)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject SearcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine._core.Searcher",
+    .tp_basicsize = sizeof(SearcherObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Searcher(rules, men_rows, hash_mb, quiet_limit, man_moves_progress, "
+              "crownings_progress, zobrist, black)\n--\n\nThe search in C on one Rules.",
+    .tp_new = Searcher_new,
+    .tp_dealloc = (destructor)Searcher_dealloc,
+    .tp_methods = Searcher_methods,
+};
+
+int core_add_searcher(PyObject *module)
+{
+    if (PyType_Ready(&SearcherType) < 0)
+        return -1;
+    Py_INCREF(&SearcherType);
+    if (PyModule_AddObject(module, "Searcher", (PyObject *)&SearcherType) < 0) {
+        Py_DECREF(&SearcherType);
+        return -1;
+    }
+    return 0;
+}

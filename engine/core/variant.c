@@ -1,0 +1,95 @@
+/* Building a CoreRules: the board tables of rules/geometry.py and a variant's rule flags.
+ *
+ * Neighbours are derived from square coordinates, not from the offsets, and then checked against
+ * the offsets, exactly as rules/geometry.py does: the shift tricks of the generator rely on the
+ * ghost layout, so a broken layout fails here instead of producing wrong moves.
+ */
+#include "core.h"
+
+#include <string.h>
+
+static int index_of(int size, int square) { return (square - 1) + (square - 1) / size; }
+
+int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying_kings,
+                    int majority, int crowning)
+{
+    static const int steps[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}; /* (column, row) */
+    int grid[CORE_MAX_SIZE][CORE_MAX_SIZE];
+
+    if (size % 2 != 0 || size < 4 || size > CORE_MAX_SIZE)
+        return -1;
+    if (crowning != CORE_CROWN_ENDS_MOVE && crowning != CORE_CROWN_AT_END &&
+        crowning != CORE_CROWN_CONTINUES_AS_KING)
+        return -1;
+
+    memset(r, 0, sizeof *r);
+    memset(r->neighbour, -1, sizeof r->neighbour);
+    r->size = size;
+    r->half = size / 2;
+    r->squares = r->half * size;
+    r->bits = index_of(size, r->squares) + 1;
+    r->men_capture_backward = men_capture_backward != 0;
+    r->flying_kings = flying_kings != 0;
+    r->majority = majority != 0;
+    r->crowning = crowning;
+    r->delta[CORE_UP_LEFT] = -(r->half + 1);
+    r->delta[CORE_UP_RIGHT] = -r->half;
+    r->delta[CORE_DOWN_LEFT] = r->half;
+    r->delta[CORE_DOWN_RIGHT] = r->half + 1;
+
+    for (int column = 0; column < size; column++)
+        for (int row = 0; row < size; row++)
+            grid[column][row] = -1;
+    for (int s = 1; s <= r->squares; s++) {
+        int g = index_of(size, s);
+        int row = (s - 1) / r->half;
+        int column = 2 * ((s - 1) % r->half) + (row % 2 == 0 ? 1 : 0);
+        grid[column][row] = g;
+        r->valid |= CORE_BIT(g);
+        if (s <= r->half)
+            r->promo[0] |= CORE_BIT(g);
+        if (s > r->squares - r->half)
+            r->promo[1] |= CORE_BIT(g);
+    }
+    for (int column = 0; column < size; column++) {
+        for (int row = 0; row < size; row++) {
+            int g = grid[column][row];
+            if (g < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int c = column + steps[d][0], w = row + steps[d][1];
+                if (c < 0 || c >= size || w < 0 || w >= size || grid[c][w] < 0)
+                    continue;
+                if (grid[c][w] - g != r->delta[d])
+                    return -1; /* the ghost layout is broken: never happens for even sizes */
+                r->neighbour[g][d] = (int8_t)grid[c][w];
+            }
+        }
+    }
+    for (int g = 0; g < r->bits; g++) {
+        if (!(r->valid & CORE_BIT(g)))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int n = 0;
+            for (int cur = r->neighbour[g][d]; cur >= 0; cur = r->neighbour[cur][d])
+                r->ray[g][d][n++] = (int8_t)cur;
+            r->ray_len[g][d] = (uint8_t)n;
+        }
+    }
+
+    /* Men capture in their forward directions, or in all four; the order is the generator's. */
+    if (r->men_capture_backward) {
+        for (int side = 0; side < 2; side++) {
+            for (int d = 0; d < 4; d++)
+                r->man_dirs[side][d] = d;
+            r->man_ndirs[side] = 4;
+        }
+    } else {
+        r->man_dirs[0][0] = CORE_UP_LEFT;
+        r->man_dirs[0][1] = CORE_UP_RIGHT;
+        r->man_dirs[1][0] = CORE_DOWN_LEFT;
+        r->man_dirs[1][1] = CORE_DOWN_RIGHT;
+        r->man_ndirs[0] = r->man_ndirs[1] = 2;
+    }
+    return 0;
+}

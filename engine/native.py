@@ -1,0 +1,86 @@
+"""The bridge from ``rules``' data to the native core (:mod:`engine._core`).
+
+The core generates moves in C for every variant, but it must never know a variant by its name:
+like :mod:`rules.movegen`, it is driven only by the rule data of a
+:class:`~rules.variants.Variant`.  This module is the one place that reads that data and turns it
+into the core's parameters (:func:`core_rules`), and a :class:`~rules.position.Position` into the
+core's view of a position (:func:`core_state`).  The mappings are explicit tables, so a new
+:class:`~rules.variants.Crowning` or :class:`~rules.variants.CaptureChoice` fails loudly here
+(``KeyError``) instead of being played by the wrong rule.
+
+The native search (:mod:`engine.native_search`) is built on these; the tests prove the core equal
+to ``rules`` through them, and ``bench/perft.py --native`` measures it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules.movegen import RawMove
+from rules.position import Position
+from rules.variants import CaptureChoice, Color, Crowning, Variant
+
+from ._core import AT_END, CONTINUES_AS_KING, ENDS_MOVE, Rules
+
+CoreState = tuple[int, int, int, int, int]
+"""``(own men, own kings, their men, their kings, side)`` with side 0 for White, 1 for Black: the
+position seen from the side to move, as :data:`engine.board.State` without the Zobrist key."""
+
+CROWNING_CODES: dict[Crowning, int] = {
+    Crowning.ENDS_MOVE: ENDS_MOVE,
+    Crowning.AT_END: AT_END,
+    Crowning.CONTINUES_AS_KING: CONTINUES_AS_KING,
+}
+"""The core's code for each crowning rule."""
+
+MAJORITY: dict[CaptureChoice, bool] = {
+    CaptureChoice.FREE: False,
+    CaptureChoice.MAJORITY: True,
+}
+"""Whether each capture choice obliges the player to take the most pieces."""
+
+
+@cache
+def core_rules(variant: Variant) -> Rules:
+    """The core's descriptor of ``variant`` (one per variant, built on first use).
+
+    Raises ``ValueError`` for a board the core cannot hold (larger than
+    ``engine._core.MAX_SIZE``: its bitboards are 64 bits wide, and the ghost layout of 12x12
+    needs 76).
+    """
+    return Rules(
+        size=variant.size,
+        men_capture_backward=variant.men_capture_backward,
+        flying_kings=variant.flying_kings,
+        majority=MAJORITY[variant.capture_choice],
+        crowning=CROWNING_CODES[variant.crowning],
+    )
+
+
+def core_state(position: Position) -> CoreState:
+    """``position`` from the side to move, as every call of the core takes it."""
+    if position.turn is Color.WHITE:
+        return (
+            position.white_men,
+            position.white_kings,
+            position.black_men,
+            position.black_kings,
+            0,
+        )
+    return (position.black_men, position.black_kings, position.white_men, position.white_kings, 1)
+
+
+def legal_moves(position: Position) -> list[RawMove]:
+    """The core's legal moves of ``position``: the list ``rules`` gives for the same bitboards
+    (:meth:`rules.movegen.MoveGenerator.moves_raw`), one raw move per capture path, same order."""
+    return core_rules(position.variant).legal_moves(*core_state(position))
+
+
+def make(variant: Variant, state: CoreState, move: RawMove) -> CoreState:
+    """The state after ``move`` (a legal move of ``state``), from the new side to move."""
+    return core_rules(variant).make(*state, move)
+
+
+def perft(position: Position, depth: int) -> int:
+    """:func:`rules.perft.perft` computed by the core (the GIL is released while it runs)."""
+    return core_rules(position.variant).perft(*core_state(position), depth)

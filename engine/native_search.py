@@ -1,0 +1,118 @@
+"""The native search (``engine._core.Searcher``, C) as the engine's searcher.
+
+One searcher per variant and process, built on first use: its transposition table (``HASH_MB``)
+lives as long as the worker process, so the moves of a game share what earlier searches learnt.
+Its Zobrist tables are ``rules.position``'s, so its keys are ``Position.key`` and the game's
+repetition history is handed over as the rules keep it.  What it returns are raw moves; the
+caller (:mod:`engine.api`) has the referee turn each into a legal :class:`rules.Move` before it is
+played, and falls back to the Python search should the core ever return anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import NamedTuple
+
+from rules.movegen import RawMove
+from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
+from rules.variants import Variant
+
+from ._core import Searcher
+from .board import board_for
+from .native import core_rules, core_state
+
+HASH_MB = 32
+"""The table of each variant's searcher, per process (pages are only used as they fill)."""
+KEY_BITS = 64
+"""Zobrist keys the core reads per piece kind: one per internal bit of its 64-bit boards."""
+
+
+class NativeIteration(NamedTuple):
+    """One completed iteration: its depth, score, the nodes and seconds so far, its move."""
+
+    depth: int
+    score: int
+    nodes: int
+    seconds: float
+    move: RawMove
+
+
+class NativeResult(NamedTuple):
+    move: RawMove | None
+    """None when not even the first iteration finished (a tiny budget)."""
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[RawMove, ...]
+    iterations: tuple[NativeIteration, ...]
+
+
+@cache
+def native_searcher(variant: Variant) -> Searcher:
+    """The process's native searcher for ``variant``."""
+    board = board_for(variant)
+    return Searcher(
+        core_rules(variant),
+        men_rows=variant.men_rows,
+        hash_mb=HASH_MB,
+        quiet_limit=board.quiet_limit,
+        man_moves_progress=board.man_moves_progress,
+        crownings_progress=board.crownings_progress,
+        zobrist=[table[:KEY_BITS] for table in ZOBRIST],
+        black=ZOBRIST_BLACK_TO_MOVE,
+    )
+
+
+def search(
+    position: Position,
+    *,
+    quiet: int,
+    past: Iterable[int],
+    max_depth: int,
+    seconds: float | None,
+    nodes: int | None,
+    fresh: bool = False,
+    exact: bool = False,
+) -> NativeResult:
+    """Search ``position`` (``quiet`` plies since the game's last progress move, ``past`` the
+    keys of the positions since then) to ``max_depth``, ``seconds`` and ``nodes`` at most.
+    ``fresh``: forget the table first, so the result depends on the position alone (a search
+    limited by depth or nodes, not by time, promises that); ``exact``: no late-move reductions,
+    a full alpha-beta search to the depth (its scores are the true ones at that depth)."""
+    searcher = native_searcher(position.variant)
+    if fresh:
+        searcher.clear()
+    move, score, depth, counted, spent, pv, iterations = searcher.search(
+        *core_state(position),
+        quiet,
+        tuple(past),
+        max_depth,
+        seconds or 0.0,
+        nodes or 0,
+        exact,
+    )
+    done = tuple(NativeIteration(*iteration) for iteration in iterations)
+    return NativeResult(move, score, depth, counted, spent, tuple(pv), done)
+
+
+def root_scores(
+    position: Position, *, quiet: int, past: Iterable[int], depth: int
+) -> list[tuple[int, RawMove]]:
+    """Every root move with its exact score at ``depth``, best first (from an empty table, so
+    the weaker levels' choices depend on the position and their seed alone)."""
+    searcher = native_searcher(position.variant)
+    searcher.clear()
+    scored = searcher.root_scores(*core_state(position), quiet, tuple(past), depth)
+    return sorted(scored, key=lambda item: -item[0])
+
+
+def evaluate(position: Position) -> int:
+    """The core's static evaluation of ``position`` (centimen, from the side to move)."""
+    return native_searcher(position.variant).evaluate(*core_state(position))
+
+
+def key(position: Position) -> int:
+    """The core's key of ``position`` (equal to ``position.key``)."""
+    return native_searcher(position.variant).key(*core_state(position))

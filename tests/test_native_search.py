@@ -1,0 +1,141 @@
+"""The native search (``engine._core.Searcher``) against the Python engine and the referee.
+
+- Its evaluation equals ``engine.evaluate`` and its keys equal ``Position.key``, position for
+  position, in every variant (random games), so it judges and recognises positions as the
+  Python engine did.
+- An exact fixed-depth search (no reductions, a fresh table) finds the same score as the Python
+  search at every depth tried, and a move of that score, in every variant.
+- Timed and node-limited searches, with reductions and a table kept from move to move, return
+  only moves the referee lists, in whole games played against itself.
+- The game's history counts: a position repeating one of the game's is a draw to it.
+- A move the referee does not list is never played: the engine searches again in Python.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+from engine import Limits, best_move, native_search
+from engine import api as engine_api
+from engine.api import native_best_move, python_best_move
+from engine.board import state_of
+from engine.evaluate import evaluator
+from engine.native_search import NativeResult, native_searcher
+from rules import Game, find_variant
+from rules.fen import parse_fen
+from rules.variants import VARIANTS
+
+VARIANT_KEYS = sorted(VARIANTS)
+
+
+def random_games(key: str, count: int, seed: int) -> list[Game]:
+    """``count`` running games of random length (up to 80 plies), as positions."""
+    rng = random.Random(f"{key}:{seed}")
+    variant = find_variant(key)
+    found = []
+    while len(found) < count:
+        game = Game(variant)
+        for _ in range(rng.randint(0, 80)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if not game.is_over:
+            found.append(game)
+    return found
+
+
+@pytest.mark.parametrize("key", VARIANT_KEYS)
+def test_evaluation_and_keys_equal_the_python_engine_s(key: str) -> None:
+    evaluate = evaluator(find_variant(key))
+    checked = 0
+    for game in random_games(key, 150, seed=1):
+        for position in game.positions[-20:]:
+            assert native_search.evaluate(position) == evaluate(state_of(position)), position.fen()
+            assert native_search.key(position) == position.key, position.fen()
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("key", VARIANT_KEYS)
+def test_an_exact_search_scores_as_the_python_search(key: str) -> None:
+    """Same evaluation, same rules of search (capture search, forced replies, draws): with
+    reductions off and a fresh table, the scores must agree exactly."""
+    for n, game in enumerate(random_games(key, 12, seed=2)):
+        fresh = Game(game.variant, game.position)  # no history: both see the same past
+        for depth in (1, 2, 3, 4, 5):
+            limits = Limits(movetime=None, depth=depth, level=6)
+            ours = native_best_move(fresh, limits)
+            theirs = python_best_move(fresh, limits)
+            assert ours.score == theirs.score, (fresh.position.fen(), depth, n)
+            assert ours.move in fresh.legal_moves()
+
+
+@pytest.mark.parametrize("key", VARIANT_KEYS)
+def test_games_against_itself_play_only_legal_moves(key: str) -> None:
+    """Timed and node-limited searches (reductions on, the table kept between moves): every move
+    the engine chooses is the referee's (``best_move`` would fall back to Python otherwise, so
+    the native search is asked directly)."""
+    variant = find_variant(key)
+    native_searcher(variant).clear()
+    for seed in range(2):
+        game = Game(variant)
+        rng = random.Random(seed)
+        while not game.is_over and game.ply < 120:
+            if rng.random() < 0.2:  # some variety: a random move now and then
+                game.play(rng.choice(game.legal_moves()))
+                continue
+            past, quiet = engine_api.repetition_history(game)
+            found = native_search.search(
+                game.position, quiet=quiet, past=past, max_depth=64, seconds=None, nodes=3000
+            )
+            assert found.move is not None
+            move = engine_api.to_move(game.position, found.move)  # raises if not legal
+            assert found.iterations and found.iterations[-1].depth == found.depth
+            game.play(move)
+
+
+def test_a_repetition_of_the_game_is_a_draw_to_the_search() -> None:
+    """White (one king) against Black (two kings) in English: a win for Black. If the only
+    winning moves lead to positions of the game's history, the search must not count them as
+    wins; here, one of the two positions after White's move is marked as already played."""
+    english = find_variant("english")
+    game = Game(english, parse_fen("W:WK32:BK1,K2", english))
+    fresh = native_search.search(
+        game.position, quiet=0, past=(), max_depth=6, seconds=None, nodes=None, fresh=True
+    )
+    after = {move.pdn(): game.position.play(move).key for move in game.position.legal_moves()}
+    assert fresh.move is not None
+    # Mark every reply's position as seen: any move repeats the game, a draw.
+    repeated = native_search.search(
+        game.position,
+        quiet=0,
+        past=tuple(after.values()),
+        max_depth=6,
+        seconds=None,
+        nodes=None,
+        fresh=True,
+    )
+    assert repeated.score == 0
+    assert fresh.score != 0
+
+
+def test_a_move_the_referee_does_not_list_is_never_played(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A core that returned a wrong move (a bug) must not reach the game: the engine logs it and
+    searches in Python instead."""
+    game = Game(find_variant("english"))
+    wrong = (1, 1 << 20, 0, False)
+
+    def broken(*args: object, **kwargs: object) -> NativeResult:
+        return NativeResult(wrong, 0, 1, 1, 0.0, (wrong,), ())
+
+    monkeypatch.setattr(engine_api, "native_search", broken)
+    with caplog.at_level(logging.ERROR, logger="engine.api"):
+        result = best_move(game, Limits(movetime=None, depth=3))
+    assert result.move in game.legal_moves()
+    assert result == python_best_move(game, Limits(movetime=None, depth=3))
+    assert "illegal move" in caplog.text
