@@ -10,7 +10,9 @@ played, and falls back to the Python search should the core ever return anything
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import NamedTuple
 
@@ -49,6 +51,17 @@ class NativeResult(NamedTuple):
     iterations: tuple[NativeIteration, ...]
 
 
+_lock = threading.Lock()
+"""A searcher is one C struct with one table: it runs one search at a time (the bot's workers
+search one game at a time each; this keeps a thread of a test or a tool from entering twice)."""
+
+
+@contextmanager
+def _searching(variant: Variant) -> Iterator[Searcher]:
+    with _lock:
+        yield native_searcher(variant)
+
+
 @cache
 def native_searcher(variant: Variant) -> Searcher:
     """The process's native searcher for ``variant``."""
@@ -81,18 +94,18 @@ def search(
     ``fresh``: forget the table first, so the result depends on the position alone (a search
     limited by depth or nodes, not by time, promises that); ``exact``: no late-move reductions,
     a full alpha-beta search to the depth (its scores are the true ones at that depth)."""
-    searcher = native_searcher(position.variant)
-    if fresh:
-        searcher.clear()
-    move, score, depth, counted, spent, pv, iterations = searcher.search(
-        *core_state(position),
-        quiet,
-        tuple(past),
-        max_depth,
-        seconds or 0.0,
-        nodes or 0,
-        exact,
-    )
+    with _searching(position.variant) as searcher:
+        if fresh:
+            searcher.clear()
+        move, score, depth, counted, spent, pv, iterations = searcher.search(
+            *core_state(position),
+            quiet,
+            tuple(past),
+            max_depth,
+            seconds or 0.0,
+            nodes or 0,
+            exact,
+        )
     done = tuple(NativeIteration(*iteration) for iteration in iterations)
     return NativeResult(move, score, depth, counted, spent, tuple(pv), done)
 
@@ -102,17 +115,19 @@ def root_scores(
 ) -> list[tuple[int, RawMove]]:
     """Every root move with its exact score at ``depth``, best first (from an empty table, so
     the weaker levels' choices depend on the position and their seed alone)."""
-    searcher = native_searcher(position.variant)
-    searcher.clear()
-    scored = searcher.root_scores(*core_state(position), quiet, tuple(past), depth)
+    with _searching(position.variant) as searcher:
+        searcher.clear()
+        scored = searcher.root_scores(*core_state(position), quiet, tuple(past), depth)
     return sorted(scored, key=lambda item: -item[0])
 
 
 def evaluate(position: Position) -> int:
     """The core's static evaluation of ``position`` (centimen, from the side to move)."""
-    return native_searcher(position.variant).evaluate(*core_state(position))
+    with _searching(position.variant) as searcher:
+        return searcher.evaluate(*core_state(position))
 
 
 def key(position: Position) -> int:
     """The core's key of ``position`` (equal to ``position.key``)."""
-    return native_searcher(position.variant).key(*core_state(position))
+    with _searching(position.variant) as searcher:
+        return searcher.key(*core_state(position))
