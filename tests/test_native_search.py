@@ -24,7 +24,7 @@ from engine.api import native_best_move, python_best_move
 from engine.board import state_of
 from engine.evaluate import evaluator
 from engine.native_search import NativeResult, native_searcher
-from rules import Game, find_variant
+from rules import Color, Game, find_variant
 from rules.fen import parse_fen
 from rules.variants import VARIANTS
 
@@ -139,3 +139,23 @@ def test_a_move_the_referee_does_not_list_is_never_played(
     assert result.move in game.legal_moves()
     assert result == python_best_move(game, Limits(movetime=None, depth=3))
     assert "illegal move" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK29,K30,K31,K32:BK1,K2",  # the strong side in the far corner, the weak in its double
+        "B:WK29,K30,K31,K32:BK3,K4",  # the weak side to move
+        "W:WK17,K18,K22,K23:BK1,K5",
+    ],
+)
+def test_four_kings_beat_two_in_english(fen: str) -> None:
+    """The ending the Python engine failed to win in 200 plies (issue 17): White's four kings
+    against two, the same engine defending. Searches limited by nodes (300,000 a move, about a
+    twentieth of a second), so the game is the same on any machine."""
+    english = find_variant("english")
+    game = Game(english, parse_fen(fen, english))
+    while not game.is_over and game.ply < 200:
+        game.play(best_move(game, Limits(movetime=None, depth=64, nodes=300_000)).move)
+    assert game.outcome is not None and game.outcome.winner is Color.WHITE, game.outcome
+    assert game.ply < 60
