@@ -450,11 +450,16 @@ def report(matches: list[Match], args: argparse.Namespace) -> str:
             f"{sum(m.theirs.seconds) / max(1, len(m.theirs.seconds)):.2f} |"
         )
     opponent = "dame-rs 0.2.0" if args.opponent == DAME else f"our engine at {args.opponent}"
+    kinds = []
+    if any(m.variant.key == "english" for m in matches):
+        kinds.append("English: ACF three-move ballots")
+    if any(m.variant.key != "english" for m in matches):
+        kinds.append(f"{args.opening_plies}-ply random starts (seed {args.seed})")
     lines += [
         "",
-        f"Opponent: {opponent}; {args.movetime:g} s per move each; openings: English ACF "
-        f"ballots, others {args.opening_plies}-ply random starts (seed {args.seed}), each "
-        f"played with both colours; a draw is adjudicated after {args.max_plies} plies.",
+        f"Opponent: {opponent}; {args.movetime:g} s per move each; openings: "
+        f"{'; '.join(kinds)}, each played with both colours; a draw is adjudicated after "
+        f"{args.max_plies} plies.",
     ]
     return "\n".join(lines)
 
