@@ -165,7 +165,7 @@ def native_best_move(
     max_depth = min(level.depth, limits.depth or level.depth)
     if level.choices > 1:
         scored = native_root_scores(position, quiet=quiet, past=past, depth=max_depth)
-        return _pick(position, scored, level, limits.seed)
+        return _pick(position, scored, level, limits.seed, _checked)
     found = native_search(
         position,
         quiet=quiet,
@@ -197,13 +197,21 @@ def native_best_move(
     return Result(move, found.score, tuple(pv))
 
 
-def _pick(position: Position, scored: list[tuple[int, RawMove]], level: Level, seed: int) -> Result:
-    """The weaker levels' choice among the good moves (human-looking mistakes)."""
+def _pick(
+    position: Position,
+    scored: list[tuple[int, RawMove]],
+    level: Level,
+    seed: int,
+    check: Callable[[Position, RawMove], Move] = to_move,
+) -> Result:
+    """The weaker levels' choice among the good moves (human-looking mistakes): at random, by
+    ``seed`` and the position, among the ``level.choices`` best within ``level.margin`` of the
+    best; ``scored`` is best first."""
     rng = random.Random((seed << 64) ^ position.key)
     best = scored[0][0]
     pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
     raw = rng.choice(pool)
-    move = _checked(position, raw)
+    move = check(position, raw)
     return Result(move, next(s for s, m in scored if m == raw), (move,))
 
 
@@ -224,15 +232,9 @@ def python_best_move(
     budget = _budget(game, limits, level)
     deadline = float("inf") if budget is None else time.perf_counter() + budget
     max_depth = min(level.depth, limits.depth or level.depth)
-    rng = random.Random((limits.seed << 64) ^ state[5])
-
     if level.choices > 1:
         scored = searcher.root_scores(state, max_depth, float("inf"), past, quiet)
-        best = scored[0][0]
-        pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
-        raw = rng.choice(pool)
-        move = to_move(position, raw)
-        return Result(move, next(s for s, m in scored if m == raw), (move,))
+        return _pick(position, scored, level, limits.seed)
 
     done = searcher.search(
         state,
