@@ -18,10 +18,7 @@ session of its shard (``tests/fake_discord.py``).  The bots are the real ``pytho
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -43,6 +40,7 @@ from e2e_harness import (
     user,
 )
 from fake_discord import FakeDiscord, Guild, guild_on_shard
+from test_migrate_db import migrate_cli
 
 from rules import Game, find_variant, read_game
 
@@ -164,21 +162,6 @@ async def computer_replied(users: Users, channel: str, local: Game, index: int) 
     assert to_move_in(reply) is not None
 
 
-def migrate(database_file: Path, dsn: str, workdir: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env["DATABASE_PATH"] = str(database_file)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "migrate-db", "--to", dsn],
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
 def final_posts(fake: FakeDiscord, channel: str, game_id: int) -> list[tuple[int, str]]:
     """Posts in ``channel`` saying ``game_id`` was lost on time: (the request's number among
     everything the bots sent, who ran out)."""
@@ -219,8 +202,9 @@ async def test_two_processes_share_the_shards_after_a_migration_and_survive_a_ki
     clean_stop_log(solo)
 
     # 2. The file, into PostgreSQL.
-    report = migrate(solo.database_file, pg_dsn, tmp_path)
-    assert "verified: 2 games replayed" in report, report
+    done = migrate_cli(solo.database_file, pg_dsn, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "verified: 2 games replayed" in done.stdout, done.stdout
 
     # 3. Two processes, two shards each, one database.
     fake.shard_count = COUNT
