@@ -64,6 +64,10 @@ WORKDIR /app
 USER draughts
 VOLUME /data
 ENV DATABASE_PATH=/data/draughts.db
+# The engine's endgame databases (engine/endgame.py) are not built into the image (38 MB for
+# English alone, about a minute of CPU): each is built once, at first use and in the background,
+# onto the volume, so a new container reuses them.
+ENV ENGINE_ENDGAME_DIR=/data/endgame
 
 # Python handles SIGTERM even as PID 1 (the bot installs a handler): in-flight work is finished
 # and the database closed within a few seconds. Compose's stop_grace_period leaves room for it.

@@ -13,6 +13,12 @@ How to run (``dame-rs`` is in the optional ``bench`` extra)::
     /tmp/bvenv/bin/python bench/arena.py --opponent dame --games 34 --movetime 1 --markdown
     /tmp/bvenv/bin/python bench/arena.py --opponent aee848e --variants english,international \\
         --games 40 --movetime 0.2 --pdn /tmp/games
+    /work/venv/bin/python bench/arena.py --opponent classic --variants russian --games 30 \
+        --movetime 0.1 [--weights /tmp/learned/flying-8.bin]
+
+``--opponent classic`` is this checkout's engine with its classic evaluation at every level
+(``Limits(classic=True)``) against ours with the learned one (the shipped weights, or the
+candidate ``--weights`` file): the match that decides whether a family's weights ship (issue 17).
 
 Method:
 
@@ -67,6 +73,9 @@ from rules.variants import Variant  # noqa: E402
 
 OURS = "ours"
 DAME = "dame"
+CLASSIC = "classic"
+"""Our engine (this checkout's) with the classic evaluation at every level: the opponent that
+measures the learned evaluation (issue 17) at equal time."""
 
 
 # -- players, each in a worker process ------------------------------------------------------------
@@ -98,7 +107,9 @@ class Answer:
     nodes: int | None
 
 
-def _serve(kind: str, source: str | None, requests: Any, answers: Any) -> None:
+def _serve(
+    kind: str, source: str | None, requests: Any, answers: Any, weights: str | None = None
+) -> None:
     """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
     installed one, or the commit extracted at ``source``) or ``dame``.  A failure is answered
     as the exception, which the referee raises."""
@@ -106,7 +117,7 @@ def _serve(kind: str, source: str | None, requests: Any, answers: Any) -> None:
         sys.path.insert(0, source)
         for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
             del sys.modules[name]
-    think = _dame_thinker() if kind == DAME else _our_thinker()
+    think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights)
     while True:
         request = requests.get()
         if request is None:
@@ -117,21 +128,34 @@ def _serve(kind: str, source: str | None, requests: Any, answers: Any) -> None:
             answers.put(ArenaError(f"{kind} worker: {exc!r}"))
 
 
-def _our_thinker() -> Any:
+def _our_thinker(classic: bool = False, weights: str | None = None) -> Any:
     """Our engine (this checkout's, or the extracted commit's), replaying the game with its own
-    rules, which refuse a move they do not know."""
+    rules, which refuse a move they do not know; ``classic``: with the classic evaluation only;
+    ``weights``: with these learned weights (a file not yet shipped) instead of the shipped
+    ones."""
     from engine import Iteration, Limits, best_move
     from rules import Game as WorkerGame
     from rules import find_variant as worker_variant
 
+    extra = {"classic": True} if classic else {}
+    loaded: set[str] = set()
+
     def think(request: Request) -> Answer:
-        game = WorkerGame(worker_variant(request.variant))
+        variant = worker_variant(request.variant)
+        if weights is not None and variant.key not in loaded:
+            from engine.native_search import native_searcher
+
+            native_searcher(variant).load_weights(Path(weights).read_bytes())
+            loaded.add(variant.key)
+        game = WorkerGame(variant)
         for move in request.moves:
             game.play(move[0])
         iterations: list[Iteration] = []
         started = time.perf_counter()
         result = best_move(
-            game, Limits(movetime=request.movetime, level=6), on_iteration=iterations.append
+            game,
+            Limits(movetime=request.movetime, level=6, **extra),
+            on_iteration=iterations.append,
         )
         seconds = time.perf_counter() - started
         last = iterations[-1] if iterations else None
@@ -218,14 +242,18 @@ class ArenaError(RuntimeError):
 class Player:
     """One engine in its worker process."""
 
-    def __init__(self, name: str, kind: str, source: str | None = None) -> None:
+    def __init__(
+        self, name: str, kind: str, source: str | None = None, weights: str | None = None
+    ) -> None:
         self.name = name
         self.kind = kind
         context = multiprocessing.get_context("spawn")
         self._requests: Any = context.Queue()
         self._answers: Any = context.Queue()
         self._process = context.Process(
-            target=_serve, args=(kind, source, self._requests, self._answers), daemon=True
+            target=_serve,
+            args=(kind, source, self._requests, self._answers, weights),
+            daemon=True,
         )
         self._process.start()
 
@@ -369,14 +397,40 @@ def shown(value: float) -> str:
 
 
 def extract(commit: str, into: Path) -> Path:
-    """The ``engine`` and ``rules`` packages of ``commit``, unpacked under ``into``."""
+    """The ``engine`` and ``rules`` packages of ``commit``, unpacked under ``into``, with the
+    native core built when the commit has one."""
     archive = subprocess.run(
         ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "engine", "rules"],
         check=True,
         capture_output=True,
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    core = into / "engine" / "core"
+    if core.is_dir():  # a commit with the native core: build its extension in place
+        subprocess.run(
+            [sys.executable, "-c", _BUILD_CORE, "build_ext", "--inplace", "--quiet"],
+            cwd=into,
+            check=True,
+            capture_output=True,
+        )
     return into
+
+
+_BUILD_CORE = """
+from pathlib import Path
+from setuptools import Extension, setup
+core = Path("engine") / "core"
+setup(
+    script_args=__import__("sys").argv[1:],
+    ext_modules=[Extension(
+        "engine._core",
+        sources=sorted(str(p) for p in core.glob("*.c")),
+        extra_compile_args=["-std=c11", "-O2"],
+    )],
+)
+"""
+"""The build of an extracted commit's ``engine._core``, as its setup.py declares it (the
+commit's own setup.py is not extracted: the oldest commits have none)."""
 
 
 def openings_for(variant: Variant, args: argparse.Namespace) -> list[Opening]:
@@ -391,11 +445,13 @@ def run(args: argparse.Namespace) -> list[Match]:
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         if args.opponent == DAME:
             theirs = Player("dame-rs 0.2.0", DAME)
+        elif args.opponent == CLASSIC:
+            theirs = Player("ours, classic evaluation", CLASSIC)
         else:
             theirs = Player(
                 f"engine at {args.opponent}", OURS, str(extract(args.opponent, Path(tmp)))
             )
-        ours = Player("ours", OURS)
+        ours = Player("ours", OURS, weights=args.weights)
         try:
             for variant in args.variants:
                 match = Match(variant)
@@ -449,7 +505,13 @@ def report(matches: list[Match], args: argparse.Namespace) -> str:
             f"{sum(m.ours.seconds) / max(1, len(m.ours.seconds)):.2f} | "
             f"{sum(m.theirs.seconds) / max(1, len(m.theirs.seconds)):.2f} |"
         )
-    opponent = "dame-rs 0.2.0" if args.opponent == DAME else f"our engine at {args.opponent}"
+    opponent = (
+        "dame-rs 0.2.0"
+        if args.opponent == DAME
+        else "this checkout with the classic evaluation"
+        if args.opponent == CLASSIC
+        else f"our engine at {args.opponent}"
+    )
     kinds = []
     if any(m.variant.key == "english" for m in matches):
         kinds.append("English: ACF three-move ballots")
@@ -473,7 +535,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--opponent",
         default=DAME,
-        help="dame (dame-rs, International only) or a git commit of this repository",
+        help="dame (dame-rs, International only), classic (this checkout with the classic "
+        "evaluation) or a git commit of this repository",
+    )
+    parser.add_argument(
+        "--weights",
+        help="our engine plays with these learned weights (a .bin from tools/train_eval.py)",
     )
     parser.add_argument("--variants", type=parse_variants, default=None)
     parser.add_argument("--games", type=int, default=34)

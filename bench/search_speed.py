@@ -17,7 +17,8 @@ each searcher for ``--movetime`` seconds, one after the other in this process, t
 with a fresh table (as a new game's first move).  A node is a position the search visited
 (interior, leaf or capture search), counted the same way by both.  Reported: nodes/s over all
 positions (total nodes / total time), the median depth of the last completed iteration, and the
-speed-up.
+speed-up, and the share of its time budget the native search used (its clock, wall time
+around the whole call).
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import platform
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
+from typing import NamedTuple
 
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:  # runnable as `python bench/search_speed.py` without installing
@@ -54,20 +57,32 @@ def positions(variant: Variant, count: int, seed: int) -> list[Game]:
     return found
 
 
-def measure(games: list[Game], movetime: float, native: bool) -> tuple[int, float, list[int]]:
-    """Total nodes, total seconds and the depth of each search."""
-    nodes, seconds, depths = 0, 0.0, []
+class Measured(NamedTuple):
+    nodes: int
+    """Nodes of the last completed iterations, summed over the positions."""
+    seconds: float
+    """Their seconds (the nodes/s figure is nodes over these)."""
+    depths: list[int]
+    """The last completed iteration's depth, per position."""
+    used: float
+    """Wall time of the whole search (unfinished last iteration included) over the budget."""
+
+
+def measure(games: list[Game], movetime: float, native: bool) -> Measured:
+    nodes, seconds, depths, wall = 0, 0.0, [], 0.0
     for game in games:
         if native:
             native_searcher(game.variant).clear()
         iterations: list[Iteration] = []
         search = native_best_move if native else python_best_move
+        started = time.perf_counter()
         search(game, Limits(movetime=movetime, level=6), on_iteration=iterations.append)
+        wall += time.perf_counter() - started
         last = iterations[-1]
         nodes += last.nodes
         seconds += last.seconds
         depths.append(last.depth)
-    return nodes, seconds, depths
+    return Measured(nodes, seconds, depths, wall / (movetime * len(games)))
 
 
 def main() -> int:
@@ -82,20 +97,29 @@ def main() -> int:
     for key in args.variants.split(","):
         variant = find_variant(key.strip())
         games = positions(variant, args.positions, args.seed)
-        py_nodes, py_seconds, py_depths = measure(games, args.movetime, native=False)
-        c_nodes, c_seconds, c_depths = measure(games, args.movetime, native=True)
-        py_rate, c_rate = py_nodes / py_seconds, c_nodes / c_seconds
+        py = measure(games, args.movetime, native=False)
+        c = measure(games, args.movetime, native=True)
+        py_rate, c_rate = py.nodes / py.seconds, c.nodes / c.seconds
         rows.append(
             (
                 variant.key,
                 f"{py_rate:,.0f}",
-                f"{statistics.median(py_depths):g}",
+                f"{statistics.median(py.depths):g}",
                 f"{c_rate:,.0f}",
-                f"{statistics.median(c_depths):g}",
+                f"{statistics.median(c.depths):g}",
                 f"{c_rate / py_rate:.0f}x",
+                f"{c.used:.0%}",
             )
         )
-    header = ("variant", "Python nodes/s", "Python depth", "native nodes/s", "native depth", "")
+    header = (
+        "variant",
+        "Python nodes/s",
+        "Python depth",
+        "native nodes/s",
+        "native depth",
+        "",
+        "native time used",
+    )
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|---|" + "---:|" * (len(header) - 1))
@@ -108,7 +132,8 @@ def main() -> int:
     print(
         f"\n{args.positions} positions per variant (the start and random games, seed "
         f"{args.seed}), {args.movetime:g} s each, level 6; depth: median of the last completed "
-        f"iteration. Python {platform.python_version()}."
+        f"iteration; time used: the native searches' wall time over their budget. Python "
+        f"{platform.python_version()}."
     )
     return 0
 

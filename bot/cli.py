@@ -77,6 +77,10 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
   ENGINE_WORKERS  engine processes, each thinking for one game at a time (default: one per
                   CPU but one, at least two; with several bot processes on one machine, give
                   each its share of the CPUs)
+  ENGINE_ENDGAME_DIR
+                  where the engine's endgame databases are kept (default:
+                  ~/.cache/draughts-bot/endgame); built at first use in the background, about a
+                  minute of CPU and 38 MB for English; "off" turns them off
 
 for tests and demos:
   CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open at least (default: 900)

@@ -11,6 +11,7 @@ ENDS_MOVE: Final[int]
 AT_END: Final[int]
 CONTINUES_AS_KING: Final[int]
 MAX_SIZE: Final[int]
+EGDB_WIN_SCORE: Final[int]
 
 class Rules:
     """The rules of one variant as the core reads them (build it with
@@ -119,3 +120,79 @@ class Searcher:
         self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
     ) -> int: ...
     def clear(self) -> None: ...
+    def set_endgame(self, table: EndgameTable | None, /) -> None:
+        """Probe these endgame databases in timed searches from the next search on (None:
+        none); ValueError when the table is for other rules or has no values yet."""
+    def load_weights(self, data: bytes, /) -> None:
+        """The learned evaluation's weights (a weight file, see engine/learned.py); ValueError
+        when they are not for this searcher's board or the file is corrupt."""
+    def use_learned(self, flag: bool, /) -> bool:
+        """Evaluate with the learned weights (if loaded) or the classic evaluation; returns
+        whether the learned one is now in use."""
+
+# The learned evaluation (engine/core/patterns.c, learned_module.c): its features as the tests
+# see them, and the trainer tools/train_eval.py drives.
+LEARNED_VERSION: Final[int]
+LEARNED_UNIT: Final[int]
+LEARNED_SAMPLE_SIZE: Final[int]
+
+def learned_layout(rules: Rules, men_rows: int, /) -> tuple[int, int, int, int]: ...
+def learned_features(
+    rules: Rules,
+    men_rows: int,
+    own_men: int,
+    own_kings: int,
+    opp_men: int,
+    opp_kings: int,
+    side: int,
+    /,
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]: ...
+def learned_loss(
+    rules: Rules, men_rows: int, samples: bytes, weights: bytearray, scale: float, /
+) -> float: ...
+def learned_train(
+    rules: Rules,
+    men_rows: int,
+    samples: bytes,
+    weights: bytearray,
+    m: bytearray,
+    v: bytearray,
+    step: int,
+    epochs: int,
+    batch: int,
+    lr: float,
+    l2: float,
+    scale: float,
+    seed: int,
+    /,
+) -> tuple[float, int]: ...
+def learned_check(rules: Rules, men_rows: int, data: bytes, /) -> None: ...
+
+class EndgameTable:
+    """Win/loss/draw of every position of up to ``max_pieces`` pieces under one :class:`Rules`
+    (engine/core/egdb.c; built, stored and loaded by :mod:`engine.endgame`).  ``probe`` answers
+    0 (not in the table), 1 (the side to move wins), 2 (it loses) or 3 (a draw)."""
+
+    def __new__(cls, rules: Rules, max_pieces: int) -> EndgameTable: ...
+    @property
+    def max_pieces(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    @property
+    def ready(self) -> bool: ...
+    def build(self) -> None: ...
+    def tobytes(self) -> bytes: ...
+    def load(self, data: bytes | memoryview, dtcs: list[int], /) -> None: ...
+    def slices(self) -> list[tuple[int, int, int, int, int, int, bool]]: ...
+    def set_policy(self, counted: list[bool], quiet_limit: int, /) -> None: ...
+    def trusted(self, slice: int, quiet: int, quiet_limit: int, /) -> bool: ...
+    def probe(
+        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+    ) -> int: ...
+    def locate(
+        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+    ) -> tuple[int, int] | None: ...
+    def position(self, slice: int, index: int, /) -> tuple[int, int, int, int, int] | None: ...
+    def distance(
+        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+    ) -> int | None: ...

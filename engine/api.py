@@ -36,21 +36,28 @@ DEFAULT_MOVETIME = 2.0
 class Level:
     """How one level plays: a depth cap, a share of the time limit, and how far it strays from
     the best move (levels 1-3 pick at random among the moves within ``margin`` of the best of
-    their ``choices`` best, which makes human-looking mistakes rather than absurd ones)."""
+    their ``choices`` best, which makes human-looking mistakes rather than absurd ones).
+    ``careless``: the share of moves played without looking at all (any legal move, at random),
+    the beginner's blunders; level 1 needs them to lose to a beginner who sees one-move captures
+    (:mod:`engine.beginner`), which a 2-ply search alone already beats."""
 
     depth: int
     time_share: float
     choices: int
     margin: int
+    careless: float = 0.0
+    learned: bool = False
+    """Evaluate with the family's learned weights (:mod:`engine.learned`) where it has them; the
+    weaker levels keep the classic evaluation and play exactly as before it."""
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(depth=2, time_share=0.10, choices=4, margin=250),
-    2: Level(depth=3, time_share=0.15, choices=3, margin=120),
+    1: Level(depth=2, time_share=0.10, choices=4, margin=250, careless=0.2),
+    2: Level(depth=3, time_share=0.15, choices=3, margin=120, careless=0.05),
     3: Level(depth=4, time_share=0.25, choices=2, margin=40),
-    4: Level(depth=8, time_share=0.50, choices=1, margin=0),
-    5: Level(depth=64, time_share=0.75, choices=1, margin=0),
-    6: Level(depth=64, time_share=1.00, choices=1, margin=0),
+    4: Level(depth=8, time_share=0.50, choices=1, margin=0, learned=True),
+    5: Level(depth=12, time_share=0.50, choices=1, margin=0, learned=True),
+    6: Level(depth=64, time_share=1.00, choices=1, margin=0, learned=True),
 }
 
 
@@ -65,6 +72,9 @@ class Limits:
     depth: int | None = None
     nodes: int | None = None
     seed: int = 0
+    classic: bool = False
+    """Evaluate with the classic evaluation at every level (the Python search's: comparisons
+    with it, and the learned evaluation's benchmarks)."""
 
 
 class Result(NamedTuple):
@@ -175,6 +185,7 @@ def native_best_move(
         nodes=limits.nodes,
         fresh=limits.movetime is None,
         exact=limits.movetime is None,
+        learned=level.learned and not limits.classic,
     )
     if found.move is None:
         # Not even depth 1 finished (a tiny budget): the first legal move.
@@ -206,10 +217,14 @@ def _pick(
 ) -> Result:
     """The weaker levels' choice among the good moves (human-looking mistakes): at random, by
     ``seed`` and the position, among the ``level.choices`` best within ``level.margin`` of the
-    best; ``scored`` is best first."""
+    best, or, for the ``level.careless`` share of positions, among all moves; ``scored`` is best
+    first."""
     rng = random.Random((seed << 64) ^ position.key)
     best = scored[0][0]
-    pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
+    if level.careless and rng.random() < level.careless:
+        pool = [m for _, m in scored]
+    else:
+        pool = [m for s, m in scored[: level.choices] if s >= best - level.margin]
     raw = rng.choice(pool)
     move = check(position, raw)
     return Result(move, next(s for s, m in scored if m == raw), (move,))

@@ -20,8 +20,9 @@ from rules.movegen import RawMove
 from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
 from rules.variants import Variant
 
-from ._core import Searcher
+from ._core import EndgameTable, Searcher
 from .board import board_for
+from .learned import load_into as load_learned
 from .native import core_rules, core_state
 
 HASH_MB = 32
@@ -66,7 +67,7 @@ def _searching(variant: Variant) -> Iterator[Searcher]:
 def native_searcher(variant: Variant) -> Searcher:
     """The process's native searcher for ``variant``."""
     board = board_for(variant)
-    return Searcher(
+    searcher = Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
@@ -76,6 +77,19 @@ def native_searcher(variant: Variant) -> Searcher:
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )
+    load_learned(searcher, variant)  # the family's learned weights, if it has any
+    # The endgame databases, built or loaded in the background and attached when ready (the
+    # searcher works without them meanwhile; ENGINE_ENDGAME_DIR=off: never).
+    from .endgame import attach_later  # here: `python -m engine.endgame` imports this module
+
+    attach_later(variant, lambda table: set_endgame(variant, table))
+    return searcher
+
+
+def set_endgame(variant: Variant, table: EndgameTable | None) -> None:
+    """Have ``variant``'s searcher probe ``table`` (None: no tables) from its next search on."""
+    with _searching(variant) as searcher:
+        searcher.set_endgame(table)
 
 
 def search(
@@ -88,13 +102,17 @@ def search(
     nodes: int | None,
     fresh: bool = False,
     exact: bool = False,
+    learned: bool = False,
 ) -> NativeResult:
     """Search ``position`` (``quiet`` plies since the game's last progress move, ``past`` the
     keys of the positions since then) to ``max_depth``, ``seconds`` and ``nodes`` at most.
     ``fresh``: forget the table first, so the result depends on the position alone (a search
     limited by depth or nodes, not by time, promises that); ``exact``: no late-move reductions,
-    a full alpha-beta search to the depth (its scores are the true ones at that depth)."""
+    a full alpha-beta search to the depth (its scores are the true ones at that depth);
+    ``learned``: with the family's learned evaluation when it has weights (:mod:`engine.learned`),
+    else the classic one."""
     with _searching(position.variant) as searcher:
+        searcher.use_learned(learned)
         if fresh:
             searcher.clear()
         move, score, depth, counted, spent, pv, iterations = searcher.search(
@@ -116,14 +134,17 @@ def root_scores(
     """Every root move with its exact score at ``depth``, best first (from an empty table, so
     the weaker levels' choices depend on the position and their seed alone)."""
     with _searching(position.variant) as searcher:
+        searcher.use_learned(False)  # the weaker levels play with the classic evaluation
         searcher.clear()
         scored = searcher.root_scores(*core_state(position), quiet, tuple(past), depth)
     return sorted(scored, key=lambda item: -item[0])
 
 
-def evaluate(position: Position) -> int:
-    """The core's static evaluation of ``position`` (centimen, from the side to move)."""
+def evaluate(position: Position, learned: bool = False) -> int:
+    """The core's static evaluation of ``position`` (centimen, from the side to move): the
+    classic one, or with ``learned`` the learned one where the family has weights."""
     with _searching(position.variant) as searcher:
+        searcher.use_learned(learned)
         return searcher.evaluate(*core_state(position))
 
 

@@ -21,6 +21,12 @@ from store_backends import BACKENDS
 from bot.service import GameService
 from bot.store import Store
 
+# The engine's endgame databases are built in the background at first use (engine/endgame.py):
+# not in the test run, which would spend minutes of CPU on them and write to the user's cache;
+# tests/test_endgame.py builds small ones of its own in temporary directories.  Bots the
+# end-to-end tests launch inherit this.
+os.environ["ENGINE_ENDGAME_DIR"] = "off"
+
 # -- the game service -------------------------------------------------------------------------
 
 SQLITE_ONLY = "sqlite_only"

@@ -61,12 +61,13 @@ def test_evaluation_and_keys_equal_the_python_engine_s(key: str) -> None:
 
 @pytest.mark.parametrize("key", VARIANT_KEYS)
 def test_an_exact_search_scores_as_the_python_search(key: str) -> None:
-    """Same evaluation, same rules of search (capture search, forced replies, draws): with
-    reductions off and a fresh table, the scores must agree exactly."""
+    """Same evaluation (the classic one: ``classic=True``), same rules of search (capture
+    search, forced replies, draws): with reductions off and a fresh table, the scores must agree
+    exactly."""
     for n, game in enumerate(random_games(key, 12, seed=2)):
         fresh = Game(game.variant, game.position)  # no history: both see the same past
         for depth in (1, 2, 3, 4, 5):
-            limits = Limits(movetime=None, depth=depth, level=6)
+            limits = Limits(movetime=None, depth=depth, level=6, classic=True)
             ours = native_best_move(fresh, limits)
             theirs = python_best_move(fresh, limits)
             assert ours.score == theirs.score, (fresh.position.fen(), depth, n)

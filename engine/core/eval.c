@@ -27,6 +27,8 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
     e->shift_a = half;
     e->shift_b = half + 1;
     e->valid = r->valid;
+    e->learned.weights = NULL;
+    e->use_learned = 0;
     for (int side = 0; side < 2; side++) {
         for (int g = 0; g < CORE_MAX_BITS; g++) {
             e->men_middle[side][g] = e->men_end[side][g] = e->kings[side][g] = 0;
@@ -79,6 +81,13 @@ static int floor_div(int a, int b)
 }
 
 int core_evaluate(const CoreEval *e, const CorePos *p)
+{
+    if (e->use_learned && e->learned.weights && (p->men | p->opp_men))
+        return core_learned_eval(&e->learned, p);
+    return core_classic_evaluate(e, p);
+}
+
+int core_classic_evaluate(const CoreEval *e, const CorePos *p)
 {
     int side = p->side, other = side ^ 1;
     core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;

@@ -9,6 +9,7 @@
 #define DRAUGHTS_EVAL_H
 
 #include "core.h"
+#include "patterns.h"
 
 typedef struct {
     int16_t men_middle[2][CORE_MAX_BITS]; /* per side (0 White, 1 Black), per internal bit */
@@ -20,10 +21,18 @@ typedef struct {
     int mobility;
     int shift_a, shift_b; /* half and half + 1: the diagonal steps */
     core_bb valid;
+    /* The learned evaluation (patterns.h), used instead when weights are loaded and use_learned
+     * is set, for positions with men on the board; core_eval_init leaves it off. */
+    CoreLearned learned;
+    int use_learned;
 } CoreEval;
 
 void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows);
 
+/* The evaluation the search calls: the learned one if it is on, else the classic one. */
 int core_evaluate(const CoreEval *e, const CorePos *p);
+
+/* The classic evaluation alone (engine/evaluate.py's, term for term). */
+int core_classic_evaluate(const CoreEval *e, const CorePos *p);
 
 #endif

@@ -14,6 +14,8 @@
 #include <stddef.h>
 
 #include "core.h"
+#include "egdb_module.h"
+#include "learned_module.h"
 #include "movegen.h"
 #include "perft.h"
 #include "pyobjects.h"
@@ -309,7 +311,8 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_DECREF(module);
         return NULL;
     }
-    if (core_add_searcher(module) < 0) {
+    if (core_add_searcher(module) < 0 || core_add_learned(module) < 0 ||
+        core_add_endgame(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

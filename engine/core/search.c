@@ -8,12 +8,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "egdb_search.h"
 #include "movegen.h"
 
 #define INF (CORE_MATE + 1)
 #define CHECK_EVERY 4096
 #define ASPIRATION 40
 #define NO_SQUARE 255
+#define STABLE_SHARE 0.5   /* of the budget: no new iteration after it while the best move holds */
+#define UNSTABLE_SHARE 0.8 /* the same after a change of best move or a falling score */
+#define UNSTABLE_DROP 30   /* centimen a score may fall from one iteration to the next */
 
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
@@ -281,6 +285,8 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
         result = 0;
         goto done;
     }
+    if (ply && s->egdb_on && core_egdb_node(s, p, ply, quiet, &result))
+        goto done; /* the endgame databases know it */
     n = unique_moves(moves, n);
     int forced = moves[0].captured != 0;
     if (n == 1 && ply < CORE_MAX_PLY)
@@ -361,7 +367,9 @@ done:
 }
 
 /* One iteration at the root over `moves` (kept in order, the best moved first); the score, with
- * *best_index set; s->stopped when the clock ran out. */
+ * *best_index set.  When the clock runs out (s->stopped) the iteration is unfinished, but a move
+ * that was searched in full and beat the first one is still the better move at this depth:
+ * *best_index then names it (0 otherwise) and the caller may play it. */
 static int search_root(CoreSearch *s, const CorePos *root, uint64_t key, CoreMove *moves, int n,
                        int depth, int alpha, int beta, int quiet, int *best_index)
 {
@@ -385,7 +393,7 @@ static int search_root(CoreSearch *s, const CorePos *root, uint64_t key, CoreMov
                 score = -negamax(s, &child, ckey, depth - 1, -beta, -score, 1, q);
         }
         if (s->stopped)
-            return 0;
+            return best;
         if (score > best) {
             best = score;
             *best_index = i;
@@ -434,6 +442,31 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
     }
 }
 
+static int same_move(const CoreMove *a, const CoreMove *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+/* Time management: whether to start another iteration after `elapsed` of `budget` seconds.  An
+ * iteration costs a few times the one before it, so one started late is mostly cut off by the
+ * deadline: without a change of mind the search stops starting them at half the budget; when the
+ * last iteration changed its best move or its score fell, the position is not understood yet and
+ * it goes on to four fifths.  A new iteration whose expected length (the last one's times the
+ * growth seen between the last two) fits in what is left is always started.  The deadline itself
+ * is the budget, which no search passes by more than a clock check (CHECK_EVERY nodes). */
+static int keep_going(double elapsed, double budget, double last_took, double previous_took,
+                      int unstable)
+{
+    double growth = previous_took > 0 ? last_took / previous_took : 4.0;
+    if (growth < 1.5)
+        growth = 1.5;
+    if (growth > 8.0)
+        growth = 8.0;
+    if (elapsed + growth * last_took <= budget)
+        return 1;
+    return elapsed < (unstable ? UNSTABLE_SHARE : STABLE_SHARE) * budget;
+}
+
 static void set_past(CoreSearch *s, const uint64_t *past, int past_len)
 {
     if (past_len > CORE_MAX_PAST) {
@@ -457,6 +490,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     if (n > CORE_STACK_MOVES)
         n = CORE_STACK_MOVES; /* contrived positions only; the search keeps the first ones */
     n = unique_moves(moves, n);
+    n = core_egdb_root(s, root, quiet, moves, n, !exact); /* won table root: winning moves only */
     set_past(s, past, past_len);
     s->age++;
     s->nodes = 0;
@@ -475,7 +509,9 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         order(s, moves, n, e->key == key ? e->from : NO_SQUARE, e->key == key ? e->to : NO_SQUARE,
               0);
     int score = 0;
+    double last_took = 0, previous_took = 0; /* the last two iterations' seconds */
     for (int depth = 1; depth <= max_depth && depth < CORE_MAX_PLY; depth++) {
+        double iteration_started = monotonic();
         int alpha = -INF, beta = INF;
         if (depth >= 4 && score > -CORE_WIN_BOUND && score < CORE_WIN_BOUND) {
             alpha = score - ASPIRATION;
@@ -494,8 +530,17 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
             else
                 break;
         }
-        if (s->stopped)
+        if (s->stopped) {
+            /* An unfinished iteration still proved a move better than the last one's best. */
+            if (best_index > 0 && out->has_move) {
+                out->best = moves[best_index];
+                out->score = found;
+                read_pv(s, root, key, out);
+            }
             break;
+        }
+        int unstable = out->has_move && (!same_move(&moves[best_index], &out->best) ||
+                                         found < score - UNSTABLE_DROP);
         score = found;
         CoreMove best = moves[best_index];
         memmove(&moves[1], &moves[0], (size_t)best_index * sizeof *moves);
@@ -506,17 +551,19 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         out->score = score;
         out->depth = depth;
         read_pv(s, root, key, out);
+        double now = monotonic();
         CoreIteration *done = &out->iteration[out->iterations++];
         done->depth = depth;
         done->score = score;
         done->nodes = s->nodes;
-        done->seconds = monotonic() - started;
+        done->seconds = now - started;
         done->best = best;
         if (score >= CORE_WIN_BOUND || score <= -CORE_WIN_BOUND)
             break; /* a forced result: deeper search cannot change it */
-        double elapsed = monotonic() - started;
-        if (seconds > 0 && elapsed > 0.55 * seconds)
-            break; /* the next iteration would not finish in time */
+        previous_took = last_took;
+        last_took = now - iteration_started;
+        if (seconds > 0 && !keep_going(now - started, seconds, last_took, previous_took, unstable))
+            break;
     }
     out->nodes = s->nodes;
     out->seconds = monotonic() - started;
@@ -538,6 +585,7 @@ int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64
     s->node_limit = 0;
     s->deadline = 0;
     s->reductions = 0; /* exact scores: the levels choose among them */
+    s->egdb_on = 0;    /* nor endgame probes */
     uint64_t key = core_key(s, root);
     s->path[0] = key;
     for (int i = 0; i < n; i++) {

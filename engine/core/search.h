@@ -69,6 +69,12 @@ typedef struct {
     double deadline; /* monotonic seconds */
     int stopped;
     int reductions; /* late-move reductions on (a timed search) or off (exact: fixed depth) */
+    /* Endgame databases (egdb_search.h): the table or NULL, whether this search probes it (not
+     * when exact), and the root's slice and its mirror when the root is a won or lost table
+     * position (-1: none). */
+    const struct Egdb *egdb;
+    int egdb_on;
+    int egdb_skip[2];
 } CoreSearch;
 
 /* Set up a searcher for `rules` with a table of about `hash_mb` megabytes; 0, or -1 when the
@@ -94,8 +100,10 @@ uint64_t core_key(const CoreSearch *s, const CorePos *p);
  * game's positions since then) for up to `max_depth` plies, `seconds` of wall time (<= 0: no
  * limit) and `node_limit` nodes (<= 0: no limit).  `exact`: no late-move reductions, so a
  * fixed-depth search is a full alpha-beta search to that depth (the weaker levels and the tests
- * rely on exact scores).  Fills *out with the last completed iteration and a summary of each;
- * returns 0, or -1 when the root has no legal move. */
+ * rely on exact scores).  Fills *out with the last completed iteration and a summary of each
+ * (its move may be a better one an unfinished iteration proved); returns 0, or -1 when the root
+ * has no legal move.  `seconds` is spent as search.c's keep_going decides: never beyond it, and
+ * longer while the best move keeps changing. */
 int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past, int past_len,
                 int max_depth, double seconds, int64_t node_limit, int exact, CoreResult *out);
 

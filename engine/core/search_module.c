@@ -5,22 +5,27 @@
  * it costs nothing.  Moves come back as rules' raw moves, which the Python side has the referee
  * check before anything is played.
  */
+#include "egdb_module.h"
+#include "learned_module.h"
 #include "pyobjects.h"
 #include "search.h"
 
 typedef struct {
     PyObject_HEAD
     PyObject *rules; /* the Rules it searches with, kept alive */
+    PyObject *endgame; /* the EndgameTable it probes (engine/endgame.py), or NULL */
     CoreSearch *search;
 } SearcherObject;
 
 static void Searcher_dealloc(SearcherObject *self)
 {
     if (self->search) {
+        core_learned_free(&self->search->eval.learned);
         core_search_free(self->search);
         PyMem_RawFree(self->search);
     }
     Py_XDECREF(self->rules);
+    Py_XDECREF(self->endgame);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -274,7 +279,59 @@ static PyObject *Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignore
     Py_RETURN_NONE;
 }
 
+/* load_weights(data): the learned evaluation's weights (a weight file's bytes, checked) */
+static PyObject *Searcher_load_weights(SearcherObject *self, PyObject *data)
+{
+    if (core_eval_load_learned(&self->search->eval, rules_of(self), data) < 0)
+        return NULL;
+    if (self->search->eval.use_learned)
+        core_search_clear(self->search); /* the table's scores came from other weights */
+    Py_RETURN_NONE;
+}
+
+/* use_learned(flag) -> whether the learned evaluation is now used (it needs weights); the table
+ * is cleared when the evaluation changes, its scores being the other one's. */
+static PyObject *Searcher_use_learned(SearcherObject *self, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    CoreEval *e = &self->search->eval;
+    int before = e->use_learned && e->learned.weights;
+    e->use_learned = on;
+    int after = e->use_learned && e->learned.weights;
+    if (before != after)
+        core_search_clear(self->search);
+    return PyBool_FromLong(after);
+}
+
+/* set_endgame(table or None): probe these endgame databases (of this Searcher's rules) from the
+ * next search on; None stops probing. */
+static PyObject *Searcher_set_endgame(SearcherObject *self, PyObject *table)
+{
+    const Egdb *eg = NULL;
+    if (table != Py_None) {
+        eg = core_endgame_table(table);
+        if (!eg)
+            return NULL;
+        const CoreRules *a = &eg->rules, *b = rules_of(self);
+        if (a->size != b->size || a->men_capture_backward != b->men_capture_backward ||
+            a->flying_kings != b->flying_kings || a->majority != b->majority ||
+            a->crowning != b->crowning) {
+            PyErr_SetString(PyExc_ValueError, "the table is for other rules");
+            return NULL;
+        }
+    }
+    Py_XSETREF(self->endgame, table == Py_None ? NULL : Py_NewRef(table));
+    self->search->egdb = eg;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Searcher_methods[] = {
+    {"load_weights", (PyCFunction)Searcher_load_weights, METH_O,
+     "load_weights(data): the learned evaluation's weights (ValueError if they do not fit)."},
+    {"use_learned", (PyCFunction)Searcher_use_learned, METH_O,
+     "use_learned(flag) -> whether the learned evaluation is now used."},
     {"search", (PyCFunction)(void (*)(void))Searcher_search, METH_FASTCALL,
      "search(own_men, own_kings, opp_men, opp_kings, side, quiet, past, max_depth, seconds, "
      "node_limit, exact) -> (move or None, score, depth, nodes, seconds, pv, iterations)"},
@@ -286,6 +343,8 @@ static PyMethodDef Searcher_methods[] = {
     {"key", (PyCFunction)(void (*)(void))Searcher_key, METH_FASTCALL,
      "The position's Zobrist key (rules' Position.key with rules' tables)."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table (a new game)."},
+    {"set_endgame", (PyCFunction)Searcher_set_endgame, METH_O,
+     "set_endgame(table or None): the endgame databases to probe (timed searches only)."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SearcherType = {

@@ -1,0 +1,369 @@
+/* The learned evaluation: see patterns.h. */
+#include "patterns.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char MAGIC[8] = {'D', 'R', 'L', 'E', 'A', 'R', 'N', '\0'};
+
+static int popcount(core_bb b) { return __builtin_popcountll(b); }
+
+static int bit_of(int size, int row, int column)
+{
+    int s = row * (size / 2) + column / 2; /* 0-based square */
+    return s + s / size;
+}
+
+void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
+{
+    int size = r->size;
+    memset(l, 0, sizeof *l);
+    l->size = size;
+    l->start_pieces = 2 * men_rows * r->half;
+    l->shift_a = r->half;
+    l->shift_b = r->half + 1;
+    l->valid = r->valid;
+    int w = 0;
+    for (int r0 = 0; r0 + 4 <= size; r0 += 2) {
+        for (int c0 = 0; c0 + 4 <= size && w < CORE_LEARNED_MAX_WINDOWS; c0 += 2) {
+            for (int i = 0; i < 4; i++) {
+                int row = r0 + i, column = c0 + ((row + c0) % 2 == 0 ? 1 : 0);
+                /* White sees the board as it is: the pair's lower bit is its left square.
+                 * Black sees it turned: the lower bit is the right square of its row. */
+                l->window_pair[0][w][i] = (int8_t)bit_of(size, row, column);
+                l->window_pair[1][w][i] =
+                    (int8_t)bit_of(size, size - 1 - row, size - 1 - (column + 2));
+            }
+            w++;
+        }
+    }
+    for (int x = 0; x < 256; x++) {
+        int straight = 0, swapped = 0, power = 1;
+        for (int k = 0; k < 8; k++, power *= 3) {
+            straight += ((x >> k) & 1) * power;
+            swapped += ((x >> (k ^ 1)) & 1) * power; /* the pair's two squares change places */
+        }
+        l->base3[0][x] = (uint16_t)straight;
+        l->base3[1][x] = (uint16_t)swapped;
+    }
+    l->windows = w;
+    l->per_phase = CORE_LEARNED_DENSE + w * CORE_LEARNED_STATES;
+    for (int row = 0; row < size; row++) {
+        for (int column = 0; column < size; column++) {
+            if ((row + column) % 2 == 0)
+                continue;
+            int g = bit_of(size, row, column);
+            l->to_crown[0][g] = (int8_t)row;
+            l->to_crown[1][g] = (int8_t)(size - 1 - row);
+            for (int row2 = 0; row2 < size; row2++) {
+                for (int column2 = 0; column2 < size; column2++) {
+                    if ((row2 + column2) % 2 == 0)
+                        continue;
+                    int spread = abs(column2 - column);
+                    if (row2 < row && spread <= row - row2)
+                        l->cone[0][g] |= CORE_BIT(bit_of(size, row2, column2));
+                    if (row2 > row && spread <= row2 - row)
+                        l->cone[1][g] |= CORE_BIT(bit_of(size, row2, column2));
+                }
+            }
+            if (row == size - 1)
+                l->home[0] |= CORE_BIT(g);
+            if (row == 0)
+                l->home[1] |= CORE_BIT(g);
+        }
+    }
+}
+
+static int king_mobility(const CoreLayout *l, core_bb kings, core_bb empty)
+{
+    if (!kings)
+        return 0;
+    return popcount((kings << l->shift_a) & empty & l->valid) +
+           popcount((kings >> l->shift_a) & empty) +
+           popcount((kings << l->shift_b) & empty & l->valid) +
+           popcount((kings >> l->shift_b) & empty);
+}
+
+/* Runaway men of one side by distance bucket (into run[3]) and their rows advanced (returned). */
+static int men_terms(const CoreLayout *l, int side, core_bb men, core_bb enemies, int sign,
+                     int *run)
+{
+    int tempo = 0;
+    while (men) {
+        int g = __builtin_ctzll(men);
+        men &= men - 1;
+        int to_crown = l->to_crown[side][g];
+        tempo += l->size - 1 - to_crown;
+        if (!(l->cone[side][g] & enemies))
+            run[to_crown <= 2 ? 0 : to_crown <= 4 ? 1 : 2] += sign;
+    }
+    return tempo;
+}
+
+int core_learned_features(const CoreLayout *l, const CorePos *p, int *idx, int *dense)
+{
+    int side = p->side, other = side ^ 1;
+    core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;
+    const uint16_t *base3 = l->base3[side];
+    for (int w = 0; w < l->windows; w++) {
+        const int8_t *low = l->window_pair[side][w];
+        unsigned own = 0, theirs = 0;
+        for (int i = 0; i < 4; i++) {
+            own |= (unsigned)((om >> low[i]) & 3) << (2 * i);
+            theirs |= (unsigned)((tm >> low[i]) & 3) << (2 * i);
+        }
+        idx[w] = base3[own] + 2 * base3[theirs];
+    }
+    int run[3] = {0, 0, 0};
+    dense[CORE_F_BIAS] = 1;
+    dense[CORE_F_MEN] = popcount(om) - popcount(tm);
+    dense[CORE_F_KINGS] = popcount(ok) - popcount(tk);
+    dense[CORE_F_LONE_KING] = (ok && !tk) - (tk && !ok);
+    dense[CORE_F_TEMPO] =
+        men_terms(l, side, om, tm | tk, 1, run) - men_terms(l, other, tm, om | ok, -1, run);
+    dense[CORE_F_RUN_NEAR] = run[0];
+    dense[CORE_F_RUN_MID] = run[1];
+    dense[CORE_F_RUN_FAR] = run[2];
+    dense[CORE_F_HOME] = popcount(om & l->home[side]) - popcount(tm & l->home[other]);
+    core_bb empty = l->valid & ~(om | ok | tm | tk);
+    dense[CORE_F_KING_MOBILITY] = king_mobility(l, ok, empty) - king_mobility(l, tk, empty);
+    int total = popcount(om | ok | tm | tk);
+    return total < l->start_pieces ? total : l->start_pieces;
+}
+
+int core_learned_eval(const CoreLearned *w, const CorePos *p)
+{
+    const CoreLayout *l = &w->layout;
+    int idx[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
+    int phase = core_learned_features(l, p, idx, dense);
+    const int16_t *open = w->weights, *end = w->weights + l->per_phase;
+    int sum_open = 0, sum_end = 0;
+    for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
+        sum_open += open[d] * dense[d];
+        sum_end += end[d] * dense[d];
+    }
+    for (int k = 0; k < l->windows; k++) {
+        int at = CORE_LEARNED_DENSE + k * CORE_LEARNED_STATES + idx[k];
+        sum_open += open[at];
+        sum_end += end[at];
+    }
+    int blended = (sum_open * phase + sum_end * (l->start_pieces - phase)) / l->start_pieces;
+    return blended / CORE_LEARNED_UNIT;
+}
+
+/* -- the weight file --------------------------------------------------------------------------- */
+
+static uint32_t read_u32(const unsigned char *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint32_t fnv1a(const unsigned char *b, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const unsigned char *data,
+                      size_t len, const char **error)
+{
+    CoreLayout layout;
+    core_layout_init(&layout, r, men_rows);
+    if (len < CORE_LEARNED_HEADER || memcmp(data, MAGIC, sizeof MAGIC) != 0) {
+        *error = "not a learned-evaluation weight file (bad magic)";
+        return -1;
+    }
+    if (read_u32(data + 8) != CORE_LEARNED_VERSION) {
+        *error = "unsupported weight file version";
+        return -1;
+    }
+    if ((int)read_u32(data + 12) != r->size || (int)read_u32(data + 16) != r->flying_kings) {
+        *error = "the weight file is for another variant family (board size or kings)";
+        return -1;
+    }
+    uint32_t count = read_u32(data + 28);
+    if ((int)read_u32(data + 20) != layout.windows ||
+        read_u32(data + 24) != CORE_LEARNED_DENSE || count != 2u * (uint32_t)layout.per_phase) {
+        *error = "the weight file's shape does not match this board's features";
+        return -1;
+    }
+    if (read_u32(data + 32) != CORE_LEARNED_UNIT) {
+        *error = "the weight file's unit is not the one this engine reads";
+        return -1;
+    }
+    if (len != CORE_LEARNED_HEADER + 2 * (size_t)count) {
+        *error = "the weight file is truncated or too long";
+        return -1;
+    }
+    const unsigned char *body = data + CORE_LEARNED_HEADER;
+    if (fnv1a(body, 2 * (size_t)count) != read_u32(data + 36)) {
+        *error = "the weight file's checksum does not match its weights (corrupt)";
+        return -1;
+    }
+    int16_t *weights = malloc(2 * (size_t)count);
+    if (!weights) {
+        *error = "out of memory";
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        weights[i] = (int16_t)(uint16_t)(body[2 * i] | body[2 * i + 1] << 8);
+    core_learned_free(out);
+    out->layout = layout;
+    out->flying = r->flying_kings;
+    out->weights = weights;
+    return 0;
+}
+
+void core_learned_free(CoreLearned *w)
+{
+    free(w->weights);
+    w->weights = NULL;
+}
+
+/* -- training ------------------------------------------------------------------------------------ */
+
+static void sample_pos(const CoreSample *s, CorePos *p)
+{
+    p->men = s->men;
+    p->kings = s->kings;
+    p->opp_men = s->opp_men;
+    p->opp_kings = s->opp_kings;
+    p->side = s->side;
+}
+
+/* The floating score of p and its features (the window weights' indices in at[]). */
+static double float_eval(const CoreLayout *l, const CorePos *p, const double *weights, int *at,
+                         int *dense, double *phi)
+{
+    int phase = core_learned_features(l, p, at, dense);
+    *phi = (double)phase / l->start_pieces;
+    const double *open = weights, *end = weights + l->per_phase;
+    double so = 0, se = 0;
+    for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
+        so += open[d] * dense[d];
+        se += end[d] * dense[d];
+    }
+    for (int k = 0; k < l->windows; k++) {
+        at[k] += CORE_LEARNED_DENSE + k * CORE_LEARNED_STATES;
+        so += open[at[k]];
+        se += end[at[k]];
+    }
+    return so * *phi + se * (1 - *phi);
+}
+
+static double cross_entropy(double z, double t)
+{
+    double softplus = (z > 0 ? z : 0) + log1p(exp(-fabs(z)));
+    return softplus - t * z;
+}
+
+double core_learned_loss(const CoreLayout *l, const CoreSample *data, size_t n,
+                         const double *weights, double scale)
+{
+    double total = 0;
+    int at[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
+    for (size_t i = 0; i < n; i++) {
+        CorePos p;
+        double phi;
+        sample_pos(&data[i], &p);
+        double e = float_eval(l, &p, weights, at, dense, &phi);
+        total += cross_entropy(e / scale, data[i].target);
+    }
+    return n ? total / (double)n : 0.0;
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n, double *weights,
+                          double *m, double *v, long long *step, int epochs, int batch, double lr,
+                          double l2, double scale, uint64_t seed)
+{
+    size_t count = 2 * (size_t)l->per_phase;
+    double *grad = calloc(count, sizeof *grad);
+    unsigned char *seen = calloc(count, 1);
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    size_t touched_cap = (size_t)batch * 2 * (CORE_LEARNED_MAX_WINDOWS + CORE_LEARNED_DENSE) + 1;
+    size_t *touched = malloc(touched_cap * sizeof *touched);
+    double loss = -1;
+    if (!grad || !seen || !order || !touched)
+        goto done;
+    uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    for (int epoch = 0; epoch < epochs; epoch++) {
+        for (size_t i = n; i > 1; i--) {
+            size_t j = (size_t)(next_random(&state) % i);
+            size_t t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        double total = 0;
+        for (size_t start = 0; start < n; start += (size_t)batch) {
+            size_t stop = start + (size_t)batch < n ? start + (size_t)batch : n;
+            size_t ntouched = 0;
+            for (size_t i = start; i < stop; i++) {
+                const CoreSample *s = &data[order[i]];
+                CorePos p;
+                int at[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
+                double phi;
+                sample_pos(s, &p);
+                double z = float_eval(l, &p, weights, at, dense, &phi) / scale;
+                total += cross_entropy(z, s->target);
+                double g = (1.0 / (1.0 + exp(-z)) - s->target) / scale / (double)(stop - start);
+                for (int phase = 0; phase < 2; phase++) {
+                    double share = phase == 0 ? phi : 1 - phi;
+                    size_t base = phase == 0 ? 0 : (size_t)l->per_phase;
+                    for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
+                        size_t j = base + (size_t)d;
+                        grad[j] += g * share * dense[d];
+                        if (!seen[j]) {
+                            seen[j] = 1;
+                            touched[ntouched++] = j;
+                        }
+                    }
+                    for (int k = 0; k < l->windows; k++) {
+                        size_t j = base + (size_t)at[k];
+                        grad[j] += g * share;
+                        if (!seen[j]) {
+                            seen[j] = 1;
+                            touched[ntouched++] = j;
+                        }
+                    }
+                }
+            }
+            *step += 1;
+            double c1 = 1 - pow(b1, (double)*step), c2 = 1 - pow(b2, (double)*step);
+            for (size_t t = 0; t < ntouched; t++) {
+                size_t j = touched[t];
+                double g = grad[j];
+                if (j % (size_t)l->per_phase >= CORE_LEARNED_DENSE)
+                    g += l2 * weights[j];
+                m[j] = b1 * m[j] + (1 - b1) * g;
+                v[j] = b2 * v[j] + (1 - b2) * g * g;
+                weights[j] -= lr * (m[j] / c1) / (sqrt(v[j] / c2) + eps);
+                grad[j] = 0;
+                seen[j] = 0;
+            }
+        }
+        loss = n ? total / (double)n : 0.0;
+    }
+done:
+    free(grad);
+    free(seen);
+    free(order);
+    free(touched);
+    return loss;
+}

@@ -1,0 +1,106 @@
+/* The learned evaluation: overlapping board regions ("patterns") of men plus a few counted terms,
+ * weighted by numbers fitted on the engine's own games (tools/train_eval.py), per variant family.
+ *
+ * Everything is seen from the side to move: the board is turned half a turn when Black moves,
+ * so the mover's men always walk towards oriented row 0 and the same weights serve both colours
+ * (a position and its colour-flipped mirror have the same features, hence the same score).
+ *
+ * Features, each with two weights (opening and ending) blended by the pieces left, as the classic
+ * evaluation blends its men tables:
+ * - windows of 4x4 squares (8 dark squares) every 2 rows and 2 columns, overlapping (9 on 8x8,
+ *   16 on 10x10); each window's men (empty or king / own man / their man per square) are one of
+ *   3^8 = 6561 states, each state one weight;
+ * - CORE_LEARNED_DENSE counted terms (own minus theirs): a constant (the move's worth), men,
+ *   kings, a king against none, runaway men (nothing of the opponent's in the triangle ahead)
+ *   by distance to the crowning row, tempo (rows advanced), men on the home row, king mobility.
+ * A position without men (kings only) is left to the classic evaluation and its drawn-ending
+ * rules.
+ *
+ * One feature extractor serves play (core_learned_eval, integer weights from a file) and
+ * training (core_learned_train, floating weights), so what is fitted is what is played.
+ */
+#ifndef DRAUGHTS_PATTERNS_H
+#define DRAUGHTS_PATTERNS_H
+
+#include <stddef.h>
+
+#include "core.h"
+
+#define CORE_LEARNED_VERSION 1
+#define CORE_LEARNED_STATES 6561 /* 3^8 */
+#define CORE_LEARNED_WINDOW 8    /* dark squares per window */
+#define CORE_LEARNED_MAX_WINDOWS 16
+#define CORE_LEARNED_DENSE 10
+#define CORE_LEARNED_UNIT 8 /* stored weights are eighths of a centiman */
+#define CORE_LEARNED_HEADER 40
+
+enum {
+    CORE_F_BIAS = 0,
+    CORE_F_MEN,
+    CORE_F_KINGS,
+    CORE_F_LONE_KING,
+    CORE_F_RUN_NEAR, /* 1-2 rows to the crowning row */
+    CORE_F_RUN_MID,  /* 3-4 */
+    CORE_F_RUN_FAR,  /* 5 or more */
+    CORE_F_TEMPO,
+    CORE_F_HOME,
+    CORE_F_KING_MOBILITY
+};
+
+typedef struct {
+    int size, windows, start_pieces;
+    int per_phase; /* weights per phase: CORE_LEARNED_DENSE + windows * CORE_LEARNED_STATES */
+    /* Each window row holds two dark squares on neighbouring bits: the lower bit of each of its
+     * four rows (per mover side), gathered into 8 bits that base3[side] turns into the state. */
+    int8_t window_pair[2][CORE_LEARNED_MAX_WINDOWS][4];
+    uint16_t base3[2][256];
+    core_bb cone[2][CORE_MAX_BITS]; /* squares ahead of a man of each side (0 White) */
+    int8_t to_crown[2][CORE_MAX_BITS];
+    core_bb home[2];
+    int shift_a, shift_b;
+    core_bb valid;
+} CoreLayout;
+
+typedef struct {
+    CoreLayout layout;
+    int flying;
+    int16_t *weights; /* [2][per_phase]: opening, then ending */
+} CoreLearned;
+
+/* The features of a board of `r`'s size whose sides start with `men_rows` rows of men. */
+void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows);
+
+/* The features of p: idx[windows] window states, dense[CORE_LEARNED_DENSE] counts; returns the
+ * phase, the pieces on the board capped at start_pieces (start_pieces: the opening weights
+ * alone, 0: the ending weights alone). */
+int core_learned_features(const CoreLayout *l, const CorePos *p, int *idx, int *dense);
+
+/* The learned score of p in centimen from the mover's side (p must have men on the board). */
+int core_learned_eval(const CoreLearned *w, const CorePos *p);
+
+/* Check a weight file (see engine/learned.py for its layout) against the rules it is for and
+ * load it into *out (weights allocated with malloc; core_learned_free releases them).  0, or -1
+ * with *error naming what is wrong. */
+int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const unsigned char *data,
+                      size_t len, const char **error);
+void core_learned_free(CoreLearned *w);
+
+/* One training record, as tools/train_eval.py packs it ("<4Qfi"). */
+typedef struct {
+    uint64_t men, kings, opp_men, opp_kings;
+    float target; /* the mover's expected score, 0 to 1 */
+    int32_t side;
+} CoreSample;
+
+/* Mean cross-entropy of sigmoid(eval / scale) against the targets, with floating weights. */
+double core_learned_loss(const CoreLayout *l, const CoreSample *data, size_t n,
+                         const double *weights, double scale);
+
+/* Epochs of mini-batch Adam (lazy: only the weights a batch touches move) with L2 on the
+ * weights, over data in an order shuffled by `seed`; m, v and *step are Adam's state, kept by
+ * the caller between calls.  Returns the mean loss seen during the last epoch. */
+double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n, double *weights,
+                          double *m, double *v, long long *step, int epochs, int batch, double lr,
+                          double l2, double scale, uint64_t seed);
+
+#endif

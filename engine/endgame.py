@@ -1,0 +1,340 @@
+"""Endgame databases: win/loss/draw of every position with few pieces, for the native search.
+
+The tables are solved by our own retrograde solver in C (``engine/core/egdb.c``, exposed as
+``engine._core.EndgameTable``) from a variant's rule data alone, so variants that move and capture
+alike share one file (English and German Dame do).  They are built at first use into a cache
+directory and kept there:
+
+- ``ENGINE_ENDGAME_DIR`` names the directory (default: ``$XDG_CACHE_HOME/draughts-bot/endgame``,
+  i.e. ``~/.cache/draughts-bot/endgame``); ``off`` turns the tables off.
+- A searcher starts without tables; :func:`attach_later` builds or loads them in a background
+  thread (the C solver releases the GIL) and attaches them when they are ready, so no search and
+  no answer ever waits for them.  A file lock makes one process build while the others wait for
+  its file; the file is written to a temporary name and renamed, so a reader never sees half a
+  file.  ``python -m engine.endgame build`` builds them ahead (the Dockerfile does not: see
+  docs/OPERATIONS.md).
+- A file starts with a header of 4096 bytes (magic, format version, the rule data, the slice list
+  with each slice's size and distance, the value bytes' length and BLAKE2b checksum) followed by
+  the values, 2 bits per position, mapped into memory so every worker process shares the pages.
+  A file whose header or checksum does not match is rebuilt.
+
+Table values are pure game-theoretic results under the move and capture rules.  Counting rules
+can turn a table win into a draw (FMJD's 16- and 5-move endgame rules, the no-progress counts of
+:mod:`engine.board`); :func:`counted_slices` tells the core which slices they govern, and the core
+then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import hashlib
+import json
+import logging
+import mmap
+import os
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rules.variants import VARIANTS, Variant, find_variant
+
+from ._core import EndgameTable
+from .board import board_for
+from .native import core_rules
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"DRGTEGDB"
+VERSION = 1
+HEADER = 4096
+"""Bytes before the values (a page, so the values can be mapped on their own)."""
+
+WIN, LOSS, DRAW = 1, 2, 3
+"""What :meth:`EndgameTable.probe` returns for the side to move (0: not in the table)."""
+
+ENV = "ENGINE_ENDGAME_DIR"
+OFF = "off"
+
+
+class CorruptTable(ValueError):
+    """A table file that does not match what it claims, or what this build would make."""
+
+
+def default_pieces(variant: Variant) -> int:
+    """How many pieces a variant's tables hold by default: 5 where kings step one square on 8x8
+    (151 million positions, about 40 MB), 4 where kings fly or the board is 10x10."""
+    return 5 if variant.size == 8 and not variant.flying_kings else 4
+
+
+def signature(variant: Variant) -> str:
+    """The part of a file name that says which move rules the table is for."""
+    r = core_rules(variant)
+    flags = (
+        ("b" if r.men_capture_backward else "")
+        + ("f" if r.flying_kings else "")
+        + ("m" if r.majority else "")
+    )
+    return f"{r.size}x{r.size}{flags}-c{r.crowning}"
+
+
+def directory(env: dict[str, str] | None = None) -> Path | None:
+    """Where the tables live (``ENGINE_ENDGAME_DIR``), or None when they are turned off."""
+    env = dict(os.environ) if env is None else env
+    value = env.get(ENV, "").strip()
+    if value.lower() == OFF:
+        return None
+    if value:
+        return Path(value).expanduser()
+    cache = env.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+    return Path(cache) / "draughts-bot" / "endgame"
+
+
+def path_for(variant: Variant, pieces: int, where: Path) -> Path:
+    return where / f"egdb-{signature(variant)}-{pieces}.bin"
+
+
+def new_table(variant: Variant, pieces: int) -> EndgameTable:
+    return EndgameTable(core_rules(variant), pieces)
+
+
+def _rule_data(variant: Variant) -> dict[str, int | bool]:
+    r = core_rules(variant)
+    return {
+        "size": r.size,
+        "men_capture_backward": r.men_capture_backward,
+        "flying_kings": r.flying_kings,
+        "majority": r.majority,
+        "crowning": r.crowning,
+    }
+
+
+def _checksum(data: bytes | memoryview) -> str:
+    return hashlib.blake2b(data, digest_size=32).hexdigest()
+
+
+def write(table: EndgameTable, variant: Variant, path: Path) -> None:
+    """Write a built table to ``path`` atomically (a temporary file, then a rename)."""
+    data = table.tobytes()
+    meta = {
+        "rules": _rule_data(variant),
+        "max_pieces": table.max_pieces,
+        "slices": [list(s[:6]) for s in table.slices()],
+        "nbytes": len(data),
+        "blake2b": _checksum(data),
+    }
+    text = json.dumps(meta, separators=(",", ":")).encode()
+    head = MAGIC + struct.pack("<II", VERSION, len(text)) + text
+    if len(head) > HEADER:
+        raise ValueError("the table's header does not fit")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(temporary, "wb") as out:
+            out.write(head.ljust(HEADER, b"\0"))
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def read(variant: Variant, pieces: int, path: Path) -> EndgameTable:
+    """The table in ``path``, mapped into memory; :class:`CorruptTable` if anything is off,
+    ``OSError`` if it cannot be read."""
+    table = new_table(variant, pieces)
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < HEADER:
+            raise CorruptTable(f"{path} is shorter than its header")
+        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    head = mapped[:HEADER]
+    if head[: len(MAGIC)] != MAGIC:
+        raise CorruptTable(f"{path} is not an endgame table")
+    version, length = struct.unpack_from("<II", head, len(MAGIC))
+    if version != VERSION:
+        raise CorruptTable(f"{path} has format version {version}, not {VERSION}")
+    try:
+        meta = json.loads(head[len(MAGIC) + 8 : len(MAGIC) + 8 + length])
+    except ValueError as exc:
+        raise CorruptTable(f"{path} has an unreadable header") from exc
+    expected = [list(s[:5]) for s in table.slices()]
+    if (
+        not isinstance(meta, dict)
+        or meta.get("rules") != _rule_data(variant)
+        or meta.get("max_pieces") != pieces
+        or [s[:5] for s in meta.get("slices", [])] != expected
+        or meta.get("nbytes") != table.nbytes
+        or size != HEADER + table.nbytes
+    ):
+        raise CorruptTable(f"{path} is for other rules or slices, or truncated")
+    values = memoryview(mapped)[HEADER:]
+    if _checksum(values) != meta.get("blake2b"):
+        raise CorruptTable(f"{path} fails its checksum")
+    table.load(values, [s[5] for s in meta["slices"]])
+    return table
+
+
+def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
+    """Per slice of ``table``: whether one of the variant's endgame counting rules governs its
+    material (then its wins and losses depend on a move count the position does not show)."""
+    flags = []
+    for men, kings, opp_men, opp_kings, *_ in table.slices():
+        # EndgameRule.strong reads (own kings, own men, opponent kings, opponent men).
+        one = (kings, men, opp_kings, opp_men)
+        other = (opp_kings, opp_men, kings, men)
+        flags.append(any(rule.strong(one) or rule.strong(other) for rule in variant.endgames))
+    return flags
+
+
+def apply_policy(variant: Variant, table: EndgameTable) -> None:
+    """Tell ``table`` which wins and losses the search may believe under ``variant``'s draw
+    rules (the same table serves variants with different draw rules: one object per variant)."""
+    table.set_policy(counted_slices(variant, table), board_for(variant).quiet_limit)
+
+
+def obtain(
+    variant: Variant,
+    pieces: int | None = None,
+    where: Path | None = None,
+    *,
+    build: bool = True,
+    on_build: Callable[[float], None] | None = None,
+) -> EndgameTable | None:
+    """The variant's table: loaded from the cache, else (``build``) built and stored there first,
+    under a file lock so that one process builds while the others wait.  A corrupt file is
+    rebuilt.  None when the tables are off or absent and not to be built.  ``on_build`` hears the
+    seconds a build took."""
+    pieces = default_pieces(variant) if pieces is None else pieces
+    where = directory() if where is None else where
+    if where is None:
+        return None
+    path = path_for(variant, pieces, where)
+    where.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            try:
+                table = read(variant, pieces, path)
+            except FileNotFoundError:
+                table = None
+            except CorruptTable as exc:
+                log.warning("rebuilding the endgame table: %s", exc)
+                table = None
+            if table is None:
+                if not build:
+                    return None
+                started = time.monotonic()
+                built = new_table(variant, pieces)
+                built.build()
+                write(built, variant, path)
+                if on_build is not None:
+                    on_build(time.monotonic() - started)
+                del built
+                table = read(variant, pieces, path)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    apply_policy(variant, table)
+    return table
+
+
+def _lower_priority() -> None:
+    """Make the calling thread yield the CPU to the searches (Linux gives each thread its own
+    nice value; elsewhere this does nothing)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+_started: set[Variant] = set()
+_started_lock = threading.Lock()
+
+
+def attach_later(
+    variant: Variant,
+    attach: Callable[[EndgameTable], None],
+    where: Path | None = None,
+    pieces: int | None = None,
+) -> threading.Thread | None:
+    """Obtain the variant's table in a background thread and hand it to ``attach`` (once per
+    variant and process); None when the tables are off or were started already."""
+    where = directory() if where is None else where
+    if where is None:
+        return None
+    with _started_lock:
+        if variant in _started:
+            return None
+        _started.add(variant)
+
+    def run() -> None:
+        _lower_priority()
+        try:
+            table = obtain(variant, pieces, where)
+        except Exception:  # a full disk or a read-only cache must not take the engine down
+            log.exception("the %s endgame tables could not be made", variant.key)
+            return
+        if table is not None:
+            attach(table)
+
+    thread = threading.Thread(target=run, name=f"endgame-{variant.key}", daemon=True)
+    thread.start()
+    return thread
+
+
+def _families(names: Sequence[str]) -> list[Variant]:
+    chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
+    seen: set[tuple[str, int]] = set()
+    unique = []
+    for v in chosen:
+        if (signature(v), default_pieces(v)) not in seen:
+            seen.add((signature(v), default_pieces(v)))
+            unique.append(v)
+    return unique
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.endgame",
+        description="Build or check the endgame databases (win/loss/draw tables).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("build", "build (or check) the tables"), ("info", "describe them")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--variant", action="append", default=[], help="variant (repeatable)")
+        p.add_argument("--pieces", type=int, default=None, help="most pieces (default per rules)")
+        p.add_argument("--dir", type=Path, default=None, help=f"directory (default: ${ENV})")
+    args = parser.parse_args(argv)
+    where = args.dir or directory()
+    if where is None:
+        print(f"{ENV}=off: the endgame tables are turned off", file=sys.stderr)
+        return 1
+    for variant in _families(args.variant):
+        pieces = args.pieces or default_pieces(variant)
+        path = path_for(variant, pieces, where)
+        if args.command == "build":
+            took: list[float] = []
+            table = obtain(variant, pieces, where, on_build=took.append)
+            assert table is not None
+            what = f"built in {took[0]:.1f} s" if took else "present"
+            print(f"{variant.key}: {path} ({path.stat().st_size / 1e6:.1f} MB) {what}")
+        else:
+            try:
+                table = read(variant, pieces, path)
+            except (OSError, CorruptTable) as exc:
+                print(f"{variant.key}: {path}: {exc}")
+                continue
+            positions = sum(s[4] for s in table.slices())
+            longest = max(s[5] for s in table.slices())
+            print(
+                f"{variant.key}: {path}: {len(table.slices())} slices, {positions} indices, "
+                f"{path.stat().st_size / 1e6:.1f} MB, longest conversion {longest} plies"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

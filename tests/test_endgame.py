@@ -1,0 +1,523 @@
+"""The endgame databases (issue 17): our retrograde solver in C (engine/core/egdb.c), their files
+and cache (engine/endgame.py) and their use in the native search.
+
+- The solver against a brute-force solver written here on the referee (``rules``' move
+  generator and a plain fixed-point iteration), for every position of small closed sets of
+  material, both sides to move: English up to 3 pieces, International up to 2 and its kings-only
+  endings of 3, Russian up to 2 (crowning mid-capture).
+- Consistency on random positions of larger tables (English and Brazilian, 4 pieces): a
+  position's value is the best of its successors' values, the successors found by ``rules``.
+- Index round trips, side-to-move symmetry, the file format's checks (corrupt or truncated files
+  are rebuilt), two processes building at once, a background build that does not block a search.
+- The search: exact searches never probe, a draw scores 0, counting rules and the no-progress
+  count keep a table win from being believed, and the engine converts won endings.
+
+Tables are built small here (a few seconds at most), in temporary directories.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+import time
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import endgame, native_search
+from engine._core import EGDB_WIN_SCORE, EndgameTable
+from engine.api import repetition_history, to_move
+from engine.endgame import DRAW, LOSS, WIN
+from engine.native import core_state
+from rules.fen import parse_fen
+from rules.game import Game
+from rules.movegen import generator
+from rules.variants import VARIANTS, Color, Variant
+
+State = tuple[int, int, int, int, int]
+
+
+def make(state: State, move: tuple[int, int, int, bool]) -> State:
+    om, ok, tm, tk, side = state
+    fb, tb, dead, crowns = move
+    if om & fb:
+        om ^= fb
+        if crowns:
+            ok |= tb
+        else:
+            om |= tb
+    else:
+        ok = (ok ^ fb) | tb
+    return (tm & ~dead, tk & ~dead, om, ok, side ^ 1)
+
+
+def all_positions(variant: Variant, materials: list[tuple[int, int, int, int]]) -> list[State]:
+    """Every position of these materials (own men, own kings, their men, their kings), both sides
+    to move, men never on their crowning row: enumerated here, not by the table's index."""
+    g = variant.geometry
+    bits = [g.bit(s) for s in range(1, g.squares + 1)]
+    found = []
+    for side in (0, 1):
+        own_row, opp_row = (g.top_row, g.bottom_row) if side == 0 else (g.bottom_row, g.top_row)
+        own_men = [b for b in bits if not b & own_row]
+        opp_men = [b for b in bits if not b & opp_row]
+        for a, b, c, d in materials:
+            for om in itertools.combinations(own_men, a):
+                for tm in itertools.combinations(opp_men, c):
+                    if set(om) & set(tm):
+                        continue
+                    rest = [x for x in bits if x not in om and x not in tm]
+                    for ok in itertools.combinations(rest, b):
+                        left = [x for x in rest if x not in ok]
+                        for tk in itertools.combinations(left, d):
+                            found.append((sum(om), sum(ok), sum(tm), sum(tk), side))
+    return found
+
+
+def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) -> dict[State, int]:
+    """Win/loss/draw of every position of a set of materials closed under moves, by iterating
+    "won if a move reaches a lost position, lost if every move reaches a won one" to a fixed
+    point on the referee's moves; what never settles is a draw."""
+    gen = generator(variant)
+    states = all_positions(variant, materials)
+    where = {s: i for i, s in enumerate(states)}
+    children: list[list[int]] = []
+    for s in states:
+        om, ok, tm, tk, side = s
+        row = []
+        for move in gen.moves_raw(om, ok, tm | tk, side):
+            child = make(s, move)
+            row.append(-1 if not child[0] | child[1] else where[child])  # -1: no pieces left
+        children.append(row)
+    value = [0] * len(states)
+    pending = list(range(len(states)))
+    while True:
+        left = []
+        for i in pending:
+            row = children[i]
+            if any(j < 0 or value[j] == LOSS for j in row):
+                value[i] = WIN
+            elif all(j >= 0 and value[j] == WIN for j in row):
+                value[i] = LOSS
+            else:
+                left.append(i)
+        if len(left) == len(pending):
+            break
+        pending = left
+    return {s: v or DRAW for s, v in zip(states, value, strict=True)}
+
+
+def materials(pieces: int, kings_only: bool = False) -> list[tuple[int, int, int, int]]:
+    return [
+        (a, b, c, d)
+        for a, b, c, d in itertools.product(range(pieces + 1), repeat=4)
+        if a + b and c + d and a + b + c + d <= pieces and not (kings_only and a + c)
+    ]
+
+
+@cache
+def built(key: str, pieces: int) -> EndgameTable:
+    table = endgame.new_table(VARIANTS[key], pieces)
+    table.build()
+    return table
+
+
+@pytest.mark.parametrize(
+    ("key", "pieces", "kings_only"),
+    [
+        ("english", 3, False),
+        ("international", 2, False),
+        ("international", 3, True),
+        ("russian", 2, False),
+    ],
+)
+def test_the_solver_equals_a_brute_force_solver_on_the_referee(
+    key: str, pieces: int, kings_only: bool
+) -> None:
+    table = built(key, pieces)
+    truth = brute_force(VARIANTS[key], materials(pieces, kings_only))
+    wrong = [(s, v, table.probe(*s)) for s, v in truth.items() if table.probe(*s) != v]
+    assert not wrong, (len(wrong), wrong[:5])
+    counts = {v: sum(1 for x in truth.values() if x == v) for v in (WIN, LOSS, DRAW)}
+    assert all(counts.values()), counts  # every outcome occurs: the check has teeth
+
+
+@pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4)])
+def test_a_value_is_the_best_of_the_successors_values(key: str, pieces: int) -> None:
+    table = built(key, pieces)
+    gen = generator(VARIANTS[key])
+    rng = random.Random(17)
+    checked = 0
+    for number, (*_, size, _dtc, _trusted) in enumerate(table.slices()):
+        for _ in range(60):
+            state = table.position(number, rng.randrange(size))
+            if state is None:
+                continue
+            om, ok, tm, tk, side = state
+            values = [table.probe(*make(state, m)) for m in gen.moves_raw(om, ok, tm | tk, side)]
+            expected = WIN if LOSS in values else DRAW if DRAW in values else LOSS
+            assert table.probe(*state) == expected, (state, values)
+            checked += 1
+    assert checked > 1000
+
+
+def rotated(variant: Variant, state: State) -> State:
+    """The same position turned by 180 degrees with the colours swapped (the other side to move
+    in the mirror image: the same game)."""
+    g = variant.geometry
+
+    def turn(bb: int) -> int:
+        return g.mask_of([g.squares + 1 - s for s in g.squares_in(bb)])
+
+    om, ok, tm, tk, side = state
+    return (turn(om), turn(ok), turn(tm), turn(tk), side ^ 1)
+
+
+@pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4)])
+def test_both_sides_to_move_are_stored_once_and_agree(key: str, pieces: int) -> None:
+    table = built(key, pieces)
+    rng = random.Random(5)
+    for number, (*_, size, _dtc, _trusted) in enumerate(table.slices()):
+        for _ in range(30):
+            state = table.position(number, rng.randrange(size))
+            if state is not None:
+                mirror = rotated(VARIANTS[key], state)
+                assert table.locate(*mirror) == table.locate(*state)
+                assert table.probe(*mirror) == table.probe(*state)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_indices_round_trip(data: st.DataObject) -> None:
+    table = endgame.new_table(VARIANTS[data.draw(st.sampled_from(["english", "international"]))], 5)
+    slices = table.slices()
+    number = data.draw(st.integers(0, len(slices) - 1))
+    index = data.draw(st.integers(0, slices[number][4] - 1))
+    state = table.position(number, index)
+    if state is None:  # two men on one square: an unused index
+        return
+    assert table.locate(*state) == (number, index)
+    pieces = [bin(b).count("1") for b in state[:4]]
+    assert tuple(pieces) == slices[number][:4]
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def test_a_table_is_written_read_and_found_again(tmp_path: Path) -> None:
+    english = VARIANTS["english"]
+    builds: list[float] = []
+    table = endgame.obtain(english, 3, tmp_path, on_build=builds.append)
+    assert table is not None and len(builds) == 1
+    again = endgame.obtain(english, 3, tmp_path, on_build=builds.append)
+    assert again is not None and len(builds) == 1  # read, not rebuilt
+    assert again.tobytes() == built("english", 3).tobytes()
+    assert [s[5] for s in again.slices()] == [s[5] for s in built("english", 3).slices()]
+    # German Dame moves as English does: one file serves both.
+    assert endgame.path_for(VARIANTS["dame"], 3, tmp_path) == endgame.path_for(english, 3, tmp_path)
+    assert endgame.obtain(english, 3, tmp_path, build=False) is not None
+    assert endgame.obtain(VARIANTS["russian"], 3, tmp_path, build=False) is None
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "magic", "version", "rules", "empty"])
+def test_a_damaged_file_is_detected_and_rebuilt(tmp_path: Path, damage: str) -> None:
+    english = VARIANTS["english"]
+    endgame.obtain(english, 3, tmp_path)
+    path = endgame.path_for(english, 3, tmp_path)
+    raw = bytearray(path.read_bytes())
+    if damage == "flip":
+        raw[-100] ^= 0x10
+    elif damage == "truncate":
+        del raw[-1:]
+    elif damage == "magic":
+        raw[0:4] = b"XXXX"
+    elif damage == "version":
+        raw[8] += 1
+    elif damage == "rules":
+        raw[:4096] = raw[:4096].replace(b'"size":8', b'"size":6')
+    else:
+        raw = bytearray()
+    path.write_bytes(bytes(raw))
+    with pytest.raises(endgame.CorruptTable):
+        endgame.read(english, 3, path)
+    builds: list[float] = []
+    table = endgame.obtain(english, 3, tmp_path, on_build=builds.append)
+    assert builds and table is not None
+    assert table.tobytes() == built("english", 3).tobytes()
+    endgame.read(english, 3, path)  # good again
+
+
+BUILDER = """
+import sys
+from pathlib import Path
+from engine import endgame
+from rules.variants import VARIANTS
+took = []
+table = endgame.obtain(VARIANTS["english"], 4, Path(sys.argv[1]), on_build=took.append)
+print("built" if took else "read", table.probe(0, 1 << 0, 0, 1 << 31, 0))
+"""
+
+
+def test_two_processes_building_at_once_make_one_good_file(tmp_path: Path) -> None:
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", BUILDER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outputs = sorted(run.communicate(timeout=120)[0].split()[0] for run in runs)
+    assert all(run.returncode == 0 for run in runs)
+    assert outputs == ["built", "read"]
+    files = sorted(p.name for p in tmp_path.iterdir())
+    name = endgame.path_for(VARIANTS["english"], 4, tmp_path).name
+    assert files == [name, name + ".lock"]
+    table = endgame.read(VARIANTS["english"], 4, tmp_path / files[0])
+    assert table.tobytes() == built("english", 4).tobytes()
+
+
+def test_the_background_build_does_not_block_a_search(tmp_path: Path) -> None:
+    pool = VARIANTS["pool"]
+    attached: list[EndgameTable] = []
+    thread = endgame.attach_later(pool, attached.append, tmp_path, pieces=4)
+    assert thread is not None
+    game = Game(pool)
+    started = time.monotonic()
+    found = native_search.search(
+        game.position, quiet=0, past=(), max_depth=4, seconds=None, nodes=None, exact=True
+    )
+    took = time.monotonic() - started
+    assert found.move is not None
+    assert thread.is_alive() and not attached  # the search finished while the table was built
+    assert took < 1.0
+    thread.join(timeout=120)
+    assert attached and attached[0].ready
+    assert endgame.attach_later(pool, attached.append, tmp_path) is None  # once per process
+
+
+def test_the_tables_can_be_turned_off() -> None:
+    assert endgame.directory({"ENGINE_ENDGAME_DIR": "off"}) is None
+    assert endgame.directory({"ENGINE_ENDGAME_DIR": "/x/y"}) == Path("/x/y")
+    assert endgame.directory({"XDG_CACHE_HOME": "/c"}) == Path("/c/draughts-bot/endgame")
+    assert endgame.attach_later(VARIANTS["english"], print, None) is None  # conftest: off
+
+
+# -- the search -------------------------------------------------------------------------------
+
+
+def searched(
+    key: str,
+    fen: str,
+    table: EndgameTable | None,
+    *,
+    quiet: int = 0,
+    nodes: int = 20_000,
+    exact: bool = False,
+) -> native_search.NativeResult:
+    variant = VARIANTS[key]
+    native_search.set_endgame(variant, table)
+    try:
+        return native_search.search(
+            parse_fen(fen, variant),
+            quiet=quiet,
+            past=(),
+            max_depth=64 if not exact else 4,
+            seconds=None,
+            nodes=None if exact else nodes,
+            fresh=True,
+            exact=exact,
+        )
+    finally:
+        native_search.set_endgame(variant, None)
+
+
+def known_win(score: int) -> bool:
+    """Whether a score is in the band of table wins (not a win the search saw to its end)."""
+    return EGDB_WIN_SCORE - 50_000 <= score <= EGDB_WIN_SCORE + 50_000
+
+
+def policy(key: str, table: EndgameTable, counted: bool | None = None) -> EndgameTable:
+    if counted is None:
+        endgame.apply_policy(VARIANTS[key], table)
+    else:
+        table.set_policy([counted] * len(table.slices()), 0)
+    return table
+
+
+WON_ENGLISH = "W:WK22,K23:BK1"  # two kings against one in the double corner: won, slowly
+CAPTURE_INTO_WIN = "W:WK22,K23,K30:BK18,K1"
+DRAWN_ENGLISH = "W:W20,23:BK15"  # two men held by a king: a draw the evaluation scores above 0
+
+
+def test_a_searcher_takes_only_a_table_of_its_rules() -> None:
+    with pytest.raises(ValueError, match="other rules"):
+        native_search.set_endgame(VARIANTS["international"], built("english", 3))
+    with pytest.raises(ValueError, match="no values"):
+        native_search.set_endgame(VARIANTS["english"], endgame.new_table(VARIANTS["english"], 3))
+    native_search.set_endgame(VARIANTS["dame"], built("english", 3))  # Dame moves as English
+    native_search.set_endgame(VARIANTS["dame"], None)
+
+
+def test_an_exact_search_never_probes() -> None:
+    table = policy("english", built("english", 4))
+    for fen in (WON_ENGLISH, DRAWN_ENGLISH, "B:W18,K23:BK1,5"):
+        with_table = searched("english", fen, table, exact=True)
+        without = searched("english", fen, None, exact=True)
+        assert with_table[:4] + with_table[5:6] == without[:4] + without[5:6]
+        assert [i[:3] + i[4:] for i in with_table.iterations] == [
+            i[:3] + i[4:] for i in without.iterations
+        ]
+
+
+def test_a_table_draw_scores_zero_and_a_table_win_a_known_win() -> None:
+    table = policy("english", built("english", 4))
+    assert table.probe(*core_state(parse_fen(DRAWN_ENGLISH, VARIANTS["english"]))) == DRAW
+    assert searched("english", DRAWN_ENGLISH, table).score == 0
+    assert searched("english", DRAWN_ENGLISH, None).score != 0
+    # Five pieces, one more than the table: the capture leads into a won ending of four.
+    assert known_win(searched("english", CAPTURE_INTO_WIN, table, nodes=5_000).score)
+    assert not known_win(searched("english", CAPTURE_INTO_WIN, None, nodes=5_000).score)
+    # At a won root the search does not stop at the table's word (every move would score the
+    # same), it plays on among the moves that keep the win.
+    assert table.probe(*core_state(parse_fen(WON_ENGLISH, VARIANTS["english"]))) == WIN
+    assert searched("english", WON_ENGLISH, table, nodes=5_000).score < 10_000
+
+
+def test_counting_rules_keep_a_table_win_from_being_believed() -> None:
+    table = built("english", 4)
+    policy("english", table, counted=True)
+    assert not any(s[6] for s in table.slices())
+    assert not known_win(searched("english", CAPTURE_INTO_WIN, table, nodes=5_000).score)
+    assert searched("english", DRAWN_ENGLISH, table).score == 0  # a draw is always a draw
+    policy("english", table)
+    assert all(s[6] for s in table.slices())  # English has no endgame counts; its dtc fit
+    # The no-progress count: near its end a win that takes more plies may be a draw.
+    # The no-progress count (80 plies in English): a slice whose wins take up to dtc plies to
+    # convert is believed only while the plies without progress leave room for them.
+    limit = 80
+    for number, (*_, dtc, _trusted) in enumerate(table.slices()):
+        assert 0 < dtc < limit
+        assert table.trusted(number, limit - dtc - 1, limit)
+        assert not table.trusted(number, limit - dtc, limit)
+    # A slice that can reach one needing more plies than the count allows is not believed.
+    table.set_policy([False] * len(table.slices()), 30)
+    trusted = {s[:4]: s[6] for s in table.slices()}
+    assert not trusted[(0, 2, 0, 2)] and not trusted[(1, 1, 0, 2)]
+    # FMJD's 16- and 5-move rules govern every small ending with kings, and the tables'
+    # wins there are never believed (the count is not part of the position).
+    international = built("international", 3)
+    policy("international", international)
+    counted = endgame.counted_slices(VARIANTS["international"], international)
+    by_material = {s[:4]: (s[6], c) for s, c in zip(international.slices(), counted, strict=True)}
+    assert by_material[(0, 2, 0, 1)] == (False, True)  # two kings against one: 5-move rule
+    assert by_material[(0, 1, 0, 1)] == (False, True)
+    assert by_material[(2, 0, 1, 0)] == (False, False)  # men only, but crowning leads to counts
+    # Every capture here leaves two kings against one that the table wins, but the 5-move rule
+    # may draw it first: the search does not take the table's word, unless told to.
+    fen = "W:WK13,K46:BK31,35"
+    position = parse_fen(fen, VARIANTS["international"])
+    assert {international.probe(*core_state(position.play(m))) for m in position.legal_moves()} == {
+        LOSS
+    }
+    assert not known_win(searched("international", fen, international, nodes=3_000).score)
+    policy("international", international, counted=False)
+    assert known_win(searched("international", fen, international, nodes=3_000).score)
+    policy("international", international)
+
+
+def play_out(key: str, fen: str, table: EndgameTable, plies: int, nodes: int = 100_000) -> Game:
+    variant = VARIANTS[key]
+    native_search.set_endgame(variant, table)
+    try:
+        game = Game(variant, parse_fen(fen, variant))
+        while not game.is_over and game.ply < plies:
+            past, quiet = repetition_history(game)
+            found = native_search.search(
+                game.position,
+                quiet=quiet,
+                past=past,
+                max_depth=64,
+                seconds=None,
+                nodes=nodes,
+                fresh=True,
+                exact=False,
+            )
+            assert found.move is not None
+            game.play(to_move(game.position, found.move))
+        return game
+    finally:
+        native_search.set_endgame(variant, None)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK8,K13:BK14",  # two kings against one
+        "W:WK7,K9:BK16",
+        "W:W9,K7:BK2,K12",  # a king and a man against two kings
+        "W:WK1,K7:B3,K26",  # two kings against a king and a man, 62 plies from a capture
+        "W:W9,K10:B1,K4",
+        "W:WK1,K2,K3:BK30",  # three kings against one
+    ],
+)
+def test_the_engine_wins_won_table_endings(fen: str) -> None:
+    """Endings the same engine without tables does not win in 80 plies at 3,000 nodes a move
+    (searches limited by nodes: the same game on any machine), the engine defending itself.
+    At a won root the moves that bring the conversion closer are chosen among (the distances
+    of the root's material are recomputed on the spot), so the win cannot slip away."""
+    table = policy("english", built("english", 4))
+    position = parse_fen(fen, VARIANTS["english"])
+    assert table.probe(*core_state(position)) == WIN
+    game = play_out("english", fen, table, plies=80, nodes=3_000)
+    assert game.outcome is not None and game.outcome.winner is position.turn, game.outcome
+
+
+def test_distances_fall_by_one_along_the_best_line() -> None:
+    """The distances a won root recomputes: a won position is one ply farther than its closest
+    lost successor in the slice (0 when a move leaves it winning), a lost one one ply farther
+    than its farthest won successor (0 when every move leaves the slice)."""
+    table = built("english", 4)
+    english = VARIANTS["english"]
+    gen = generator(english)
+    rng = random.Random(3)
+    number = next(i for i, s in enumerate(table.slices()) if s[:4] == (0, 2, 0, 1))
+
+    def far(state: State) -> int:
+        distance = table.distance(*state)
+        assert distance is not None
+        return distance
+
+    checked = 0
+    while checked < 300:
+        state = table.position(number, rng.randrange(table.slices()[number][4]))
+        if state is None or table.probe(*state) == DRAW:
+            continue
+        value, distance = table.probe(*state), far(state)
+        inside: list[tuple[int, State]] = []
+        leaving: list[tuple[int, State]] = []
+        for move in gen.moves_raw(state[0], state[1], state[2] | state[3], state[4]):
+            child = make(state, move)
+            same = not move[2] and not move[3]
+            (inside if same else leaving).append((table.probe(*child), child))
+        if value == WIN:
+            if any(v == LOSS for v, _ in leaving):
+                assert distance == 0
+            else:
+                assert distance == 1 + min(far(c) for v, c in inside if v == LOSS)
+        else:
+            assert distance == 1 + max((far(c) for _, c in inside), default=-1)
+        checked += 1
+
+
+@pytest.mark.parametrize("fen", ["B:WK50,K47,K2:BK44", "B:WK32,K22,K18:BK4"])
+def test_the_engine_wins_international_three_kings_against_one_within_the_count(fen: str) -> None:
+    """Won table positions (the lone king off the long diagonal) under the 16-move rule, which
+    the game record applies: the tables' wins are not believed here (the count is not in the
+    position), the search finds the catch itself, with the small tables' draws to prune."""
+    table = policy("international", built("international", 3))
+    game = play_out("international", fen, table, plies=32)
+    assert game.outcome is not None and game.outcome.winner is Color.WHITE, game.outcome

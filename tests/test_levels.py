@@ -1,0 +1,80 @@
+"""The weakest levels against a beginner: the yardstick issue 17 sets for level 1.
+
+A beginner "who sees one-move captures" (:mod:`engine.beginner`) must beat level 1 and lose to
+level 2, in every variant.  Levels 1 and 2 search by depth alone here (no time limit), and the
+beginner and the levels are seeded, so each match has one fixed outcome: these are regression
+tests of the levels' strength, not samples (``bench/ladder.py`` measures the ratings).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import LEVELS, Limits, best_move
+from engine.beginner import beginner_move
+from rules import Color, Game, find_variant, parse_fen
+from rules.variants import VARIANTS
+
+GAMES = 24
+MAX_PLIES = 200
+
+
+def beginner_score(variant: str, level: int) -> float:
+    """The beginner's points out of ``GAMES`` against ``level``, half the games with each
+    colour; a game still running after ``MAX_PLIES`` plies counts as a draw."""
+    points = 0.0
+    for number in range(GAMES):
+        rng = random.Random(number)
+        beginner = Color.WHITE if number % 2 else Color.BLACK
+        game = Game(find_variant(variant))
+        while not game.is_over and game.ply < MAX_PLIES:
+            if game.turn is beginner:
+                game.play(beginner_move(game, rng))
+            else:
+                limits = Limits(movetime=None, level=level, seed=rng.getrandbits(32))
+                game.play(best_move(game, limits).move)
+        winner = game.outcome.winner if game.outcome is not None else None
+        points += 0.5 if winner is None else 1.0 if winner is beginner else 0.0
+    return points
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_level_one_loses_to_a_beginner(variant: str) -> None:
+    assert beginner_score(variant, 1) > GAMES / 2
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_level_two_beats_a_beginner(variant: str) -> None:
+    assert beginner_score(variant, 2) < GAMES / 2
+
+
+def test_level_one_is_careless_and_the_others_are_not() -> None:
+    """Level 1's losses come from careless moves: without them it beats the beginner."""
+    assert LEVELS[1].careless > 0
+    assert all(LEVELS[n].careless == 0 for n in (3, 4, 5, 6))
+
+
+def play(variant: str, fen: str) -> set[str]:
+    """Every move the beginner chooses in ``fen`` over 200 seeds."""
+    v = find_variant(variant)
+    game = Game(v, parse_fen(fen, v))
+    return {beginner_move(game, random.Random(seed)).pdn() for seed in range(200)}
+
+
+def test_beginner_takes_the_biggest_capture() -> None:
+    # English, White to move: 27x20 takes one man, 27x18x11 two and 28x19x10x1 three (the
+    # longest is not compulsory in English; the beginner takes it).
+    assert play("english", "W:W27,28:B23,24,15,6") == {"28x19x10x1"}
+
+
+def test_beginner_avoids_giving_a_capture_and_is_random_otherwise() -> None:
+    # English, White to move: 21-17 puts the man in front of 14 (14x21 follows); 30-25 and
+    # 30-26 leave nothing to take, and the beginner plays both.
+    assert play("english", "W:W21,30:B14") == {"30-25", "30-26"}
+
+
+def test_beginner_moves_into_a_capture_only_when_every_move_does() -> None:
+    # English, White's man on 22 between Black men on 13 and 15: both moves are taken.
+    assert play("english", "W:W22:B13,15") == {"22-17", "22-18"}
