@@ -24,8 +24,9 @@ Method:
   uses its share of it) and a fresh seed per move, as the bot gives it.
 * **Ratings.**  Each rung's score gives an Elo difference with a 95% interval (arena's
   formula); the ladder adds them up from the beginner, who is put at 1000.  Only differences are
-  measured: the anchor is a convention, not a federation rating.  A rung won or lost by every
-  game has no finite difference; it is shown as such and the chain stops there.
+  measured: the anchor is a convention, not a federation rating.  A rung won by every game (a
+  sweep) has no finite estimate: its one-sided 95% bound stands in (the step is at least that),
+  and every rating above it is a lower bound, shown ">=".
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/ladder.py` without i
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
-from arena import elo_interval, openings_for, parse_variants, shown  # noqa: E402
+from arena import elo, elo_interval, openings_for, parse_variants, shown  # noqa: E402
 
 from rules import Color, Game, Move  # noqa: E402
 from rules.variants import Variant  # noqa: E402
@@ -169,29 +170,55 @@ def play_rung(variant: Variant, weaker: int, args: argparse.Namespace, rng: rand
     return Rung(variant, weaker, stronger, results, adjudicated, time.perf_counter() - started)
 
 
+def sweep_bound(games: int) -> float:
+    """The Elo step a rung won by all of its ``games`` shows at 95% confidence: the lowest score
+    per game under which a clean sweep still has a 5% chance, 0.05 ** (1 / games) (draws counted
+    as losses, so it is an underestimate)."""
+    return elo(0.05 ** (1 / games))
+
+
+def step_of(results: list[float]) -> tuple[float, bool]:
+    """The rung's Elo step for the ratings, and whether it is only a lower bound (a sweep, which
+    has no finite estimate; its 95% bound stands in)."""
+    value, _, _ = elo_interval(results)
+    if math.isfinite(value):
+        return value, False
+    if value > 0:
+        return sweep_bound(len(results)), True
+    return -sweep_bound(len(results)), True
+
+
 def report(rungs: list[Rung], args: argparse.Namespace) -> str:
     columns = ("variant", "rung", "games", "stronger +/=/-", "score", "Elo step (95%)", "rating")
     lines = ["| " + " | ".join(columns) + " |", "|---|---|" + "---:|" * (len(columns) - 2)]
     rating: dict[str, float] = {}
+    bounded: dict[str, str] = {}
     for rung in rungs:
         key = rung.variant.key
-        base = rating.setdefault(key, ANCHOR)
+        base = rating.setdefault(key, args.base)
         value, low, high = elo_interval(rung.results)
+        step, bound = step_of(rung.results)
+        if bound:
+            bounded[key] = ">=" if step > 0 else "<="
+        rating[key] = base + step
         wins, draws = rung.results.count(1.0), rung.results.count(0.5)
         losses = len(rung.results) - wins - draws
-        rating[key] = base + value  # inf or nan once a rung has no finite difference
-        shown_rating = f"{rating[key]:.0f}" if math.isfinite(rating[key]) else "-"
+        shown_step = f"{shown(value)} ({shown(low)} to {shown(high)})"
+        if bound:
+            shown_step = f"sweep: {'>=' if step > 0 else '<='} {shown(step)}"
         lines.append(
             f"| {key} | {name(rung.weaker)} v {name(rung.stronger)} | {len(rung.results)} | "
             f"{wins}/{draws}/{losses} | {100 * sum(rung.results) / len(rung.results):.0f}% | "
-            f"{shown(value)} ({shown(low)} to {shown(high)}) | {shown_rating} |"
+            f"{shown_step} | {bounded.get(key, '')}{rating[key]:.0f} |"
         )
     lines += [
         "",
         f"{args.movetime:g} s per move as the level-6 budget (each level uses its share); "
         f"openings played with both colours; a draw adjudicated after {args.max_plies} plies "
-        f"({sum(r.adjudicated for r in rungs)} were). Ratings: the beginner at {ANCHOR:g}, each "
-        f"level the one below plus its step. {sum(r.seconds for r in rungs) / 60:.0f} minutes.",
+        f"({sum(r.adjudicated for r in rungs)} were). Ratings: {name(rungs[0].weaker)} at "
+        f"{args.base:g}, each level the one below plus its step; a sweep (every game won) has "
+        f"no estimate, so its 95% lower bound stands in and the ratings above it are lower "
+        f"bounds (>=). {sum(r.seconds for r in rungs) / 60:.0f} minutes.",
     ]
     return "\n".join(lines)
 
@@ -202,6 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--movetime", type=float, default=0.5)
     parser.add_argument("--rungs", default="0-5", help="weaker sides, e.g. 0-5 or 3,4")
+    parser.add_argument(
+        "--base",
+        type=float,
+        default=ANCHOR,
+        help="the rating of the first rung's weaker side (the beginner's is 1000; give a "
+        "level's measured rating to go on from it)",
+    )
     parser.add_argument("--max-plies", type=int, default=250)
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
