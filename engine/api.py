@@ -48,7 +48,8 @@ class Level:
     careless: float = 0.0
     learned: bool = False
     """Evaluate with the family's learned weights (:mod:`engine.learned`) where it has them; the
-    weaker levels keep the classic evaluation and play exactly as before it."""
+    weaker levels keep the classic evaluation (their choices among near-equal moves are what
+    makes them weak, and their ratings in docs/COMMANDS.md were measured with it)."""
 
 
 LEVELS: dict[int, Level] = {
