@@ -150,6 +150,10 @@ class Settings:
     game at a time, so this many computer games think side by side."""
     engine_move_time: float = 2.0
     """Seconds the computer thinks per move at level 6 (lower levels use less)."""
+    engine_endgame_dir: str = ""
+    """``ENGINE_ENDGAME_DIR``: where the engine's endgame databases are kept ("": the user's
+    cache directory; ``off``: none).  The engine workers read it from the environment they
+    inherit (engine/endgame.py); it is here to be documented and shown with the others."""
     move_time_scale: float = 1.0
     """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
     one, e.g. 0.001 turns 1 day into 86 seconds)."""
@@ -180,6 +184,7 @@ class Settings:
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),
+            engine_endgame_dir=env.get("ENGINE_ENDGAME_DIR", "").strip(),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
             heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),
