@@ -59,7 +59,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -311,38 +311,24 @@ class Statement:
 
 
 class Recorder:
-    """Wraps the store's two read helpers to note each statement and the method that ran it."""
+    """Notes each statement the store reads with, and the store method that ran it; handed to
+    the store's public read observer (:meth:`SqlStore.observing_reads`)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self) -> None:
         self.statements: dict[str, Statement] = {}
         self.case: str | None = None
         self.count = 0
-        self._originals = (store._fetch_one, store._fetch_all)
 
-    def __enter__(self) -> Recorder:
-        fetch_one, fetch_all = self._originals
-        self.store._fetch_one = self._wrap(fetch_one)  # type: ignore[method-assign]
-        self.store._fetch_all = self._wrap(fetch_all)  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        del self.store._fetch_one, self.store._fetch_all  # back to the class's methods
-
-    def _wrap(self, fetch: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        def recorded(sql: str, params: tuple[Any, ...] = ()) -> Awaitable[Any]:
-            frame = sys._getframe(1)
-            while frame.f_code.co_name.startswith("_") and frame.f_back is not None:
-                frame = frame.f_back  # past the store's private read helpers
-            method = frame.f_code.co_name  # the Store method that asked
-            statement = self.statements.setdefault(sql, Statement(method, sql))
-            if self.case is not None and self.case not in statement.cases:
-                statement.cases.append(self.case)
-            statement.params.append(tuple(params))
-            self.count += 1
-            return fetch(sql, params)
-
-        return recorded
+    def record(self, sql: str, params: Sequence[Any]) -> None:
+        frame = sys._getframe(1)
+        while frame.f_code.co_name.startswith("_") and frame.f_back is not None:
+            frame = frame.f_back  # past the store's private read helpers
+        method = frame.f_code.co_name  # the Store method that asked
+        statement = self.statements.setdefault(sql, Statement(method, sql))
+        if self.case is not None and self.case not in statement.cases:
+            statement.cases.append(self.case)
+        statement.params.append(tuple(params))
+        self.count += 1
 
 
 def cases(svc: GameService, players: list[int], rng: random.Random) -> list[Case]:
@@ -390,7 +376,9 @@ async def measure(
     try:
         built = await build(svc.store, args, rng)
         timed = cases(svc, built.players, rng)
-        with Recorder(svc.store) as recorder:  # one untimed call each: the statements they run
+        recorder = Recorder()
+        assert isinstance(svc.store, Store)  # the SQLite store of ``path``
+        with svc.store.observing_reads(recorder.record):  # one untimed call each: what they read
             for case in timed:
                 recorder.case, before = case.label, recorder.count
                 await case.call()

@@ -55,18 +55,17 @@ _POSTGRES = ("asyncpg",)
 _SQL = (*_SQLITE, *_POSTGRES)
 _SQLITE_STORE = (
     "bot.store.sqlite",
+    "bot.store.sqlite_connection",
     "bot.store.sqlite_schema",
     "bot.store.sqlite_guard",
     "bot.store.sqlite_backup",
-    "bot.store.sqlite_sql",
     "bot.store.migrate",  # migrate-db: reads SQLite, writes PostgreSQL
 )
 _POSTGRES_STORE = (
     "bot.store.postgres",
+    "bot.store.postgres_connection",
     "bot.store.postgres_schema",
-    "bot.store.postgres_sql",
     "bot.store.postgres_shards",
-    "bot.store.postgres_writes",
     "bot.store.migrate",
 )
 _STORE_IMPLEMENTATIONS = (*_SQLITE_STORE, *_POSTGRES_STORE)

@@ -1,19 +1,16 @@
 """How rows cross between a database and the store's row types, for every implementation:
 decoding a ``SELECT`` into the dataclasses of :mod:`bot.store.rows` (enums and flags restored),
-the column lists and value tuples built once from the dataclasses' fields, and the shield that
-lets a write finish when its caller is cancelled.  No driver is imported here: the SQL dialects
-(placeholders, upserts, error codes) stay with each implementation.
+and the column lists and value tuples built once from the dataclasses' fields.  No driver is
+imported here.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
 from .rows import (
@@ -31,8 +28,6 @@ from .rows import (
 )
 
 Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, PrefsRow, RatingRow, SettingsRow)
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 def enum_of(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
@@ -123,16 +118,3 @@ def row_values(record: NewChallenge | NewMove | RatingRow | NewEvent) -> tuple[A
 
 def select_from(cls: type[Any], table: str) -> str:
     return f"SELECT {COLUMNS[cls]} FROM {table}"
-
-
-def shielded(method: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Run a write to completion even if the caller is cancelled (a command timing out, a
-    shutdown): a transaction interrupted between statements would otherwise leave the shared
-    connection inside ``BEGIN`` for the next caller.  The caller still sees the cancellation and
-    the service drops its in-memory copy, so it rereads whatever the write did."""
-
-    @functools.wraps(method)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        return await asyncio.shield(asyncio.ensure_future(method(*args, **kwargs)))
-
-    return wrapper

@@ -1,11 +1,17 @@
-"""The SQLite schema, as the migrations that build it in order.
+"""The SQLite schema: its history, and the shared schema in SQLite's words.
 
-The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` are applied in order at
-start-up, each in its own transaction, so an old file upgrades in place.  A migration is never
-edited once released; a change is a new one.
+The schema is versioned with ``PRAGMA user_version``.  A new file is created whole from the
+schema both backends share (:mod:`bot.store.schema`, at version 8, then its later migrations).
+A file made by an older bot is upgraded in place by :data:`MIGRATIONS`, the history from
+version 1 that ends at the same tables, then by the shared later migrations; each is applied in
+its own transaction (:func:`migrations_after`).  A migration is never edited once released; a
+change is a new one, in :mod:`bot.store.schema`.
 """
 
 from __future__ import annotations
+
+from . import schema
+from .schema import Words, render, statements
 
 SCHEMA_V1 = """
 CREATE TABLE challenges (
@@ -232,6 +238,18 @@ last seen for it; per user, the Discord locale last seen (direct messages are wr
 Plain words without ``CHECK``: a catalog added later needs no table rebuild, and an unknown
 code reads as English."""
 
+WORDS = Words(
+    id="INTEGER PRIMARY KEY",
+    sequence="INTEGER PRIMARY KEY AUTOINCREMENT",
+    snowflake="INTEGER",
+    time="REAL",
+    flag="INTEGER",
+    off="0",
+    without_rowid=" WITHOUT ROWID",
+)
+"""SQLite's words for the shared schema: the types the history above uses (``INTEGER PRIMARY
+KEY`` is the row id itself; the outbox's sequence never reuses a number)."""
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
@@ -241,6 +259,19 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, SCHEMA_V6),
     (7, SCHEMA_V7),
     (8, SCHEMA_V8),
+    *((number, render(sql, WORDS)) for number, sql in schema.LATER_MIGRATIONS),
 )
-"""(version, SQL) in order; the database's ``user_version`` is the last one applied."""
+"""(version, SQL) in order: SQLite's own history up to version 8, then the shared later
+migrations; the database's ``user_version`` is the last one applied."""
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def migrations_after(version: int) -> list[tuple[int, list[str]]]:
+    """The migrations a file at ``version`` needs, in order, each as (the version it reaches,
+    its statements): a new file (version 0) is created whole at the shared schema's version."""
+    steps = []
+    if version == 0:
+        steps.append((schema.VERSION_WHOLE, render(schema.SCHEMA_V8, WORDS)))
+        version = schema.VERSION_WHOLE
+    steps += [(number, sql) for number, sql in MIGRATIONS if number > version]
+    return [(number, statements(sql)) for number, sql in steps]

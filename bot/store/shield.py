@@ -1,11 +1,13 @@
-"""Writes that outlive a cancelled caller, and the reads that wait for them, on a pool.
+"""Writes that outlive a cancelled caller, and the operations that wait for them.
 
-A write whose caller is cancelled runs on to its end (as :func:`bot.store.mapping.shielded`
-does for SQLite), and the store's later operations wait for it meanwhile.  On SQLite's one
-connection a later statement queues behind the write; a pool would hand it another connection at
-once, so the service, which drops its copy of a game when an action is cancelled and rereads it,
-could read the game from before the write (and then refuse the next move as "the position
-changed", or as not the player's turn).
+A write whose caller is cancelled (a command timing out, a shutdown) runs on to its end: a
+transaction interrupted between statements would otherwise be rolled back half-way through the
+caller's intent, or leave a shared connection inside ``BEGIN``.  The caller still sees the
+cancellation, and the service, which drops its copy of a game when an action is cancelled,
+rereads it; the store's later operations wait for such writes meanwhile.  On SQLite's one
+connection a later statement would queue behind the write anyway; a pool would hand it another
+connection at once, so the reread could find the game from before the write (and then refuse the
+next move as "the position changed", or as not the player's turn).
 """
 
 from __future__ import annotations
