@@ -296,14 +296,17 @@ class Statement:
     plan: list[str] = field(default_factory=list)
     micros: list[float] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)
+    tables: frozenset[str] = frozenset()
+    """The database's tables, to tell a table's scan from a subquery's."""
 
     @property
     def full_scan(self) -> bool:
-        """A plan step that reads a whole table (``SCAN t`` with no index)."""
+        """A plan step that reads a whole table (``SCAN t`` with no index); ``SCAN w`` or
+        ``SCAN (subquery-1)`` walks a subquery's few rows, not a table."""
         return any(
-            s.startswith("SCAN ") and " USING " not in s and not s.startswith("SCAN (")
+            s.startswith("SCAN ") and " USING " not in s and s.split()[1] in self.tables
             for s in self.plan
-        )  # ``SCAN (subquery-1)`` walks a subquery's few rows, not a table
+        )
 
     @property
     def slow(self) -> bool:
@@ -396,12 +399,17 @@ async def measure(
     return built, timed, statements
 
 
+TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
+
+
 def explain(path: Path, statements: list[Statement]) -> None:
     """Each statement's query plan, and its time in plain sqlite3 (median of repeated runs, for
     each parameter set it was run with)."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
+        tables = frozenset(name for (name,) in db.execute(TABLES))
         for s in statements:
+            s.tables = tables
             s.plan = [str(row[3]) for row in db.execute("EXPLAIN QUERY PLAN " + s.sql, s.params[0])]
             for params in dict.fromkeys(s.params):
                 runs = []

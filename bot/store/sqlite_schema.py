@@ -11,7 +11,7 @@ change is a new one, in :mod:`bot.store.schema`.
 from __future__ import annotations
 
 from . import schema
-from .schema import Words, render, statements
+from .schema import render, statements
 
 SCHEMA_V1 = """
 CREATE TABLE challenges (
@@ -238,18 +238,6 @@ last seen for it; per user, the Discord locale last seen (direct messages are wr
 Plain words without ``CHECK``: a catalog added later needs no table rebuild, and an unknown
 code reads as English."""
 
-WORDS = Words(
-    id="INTEGER PRIMARY KEY",
-    sequence="INTEGER PRIMARY KEY AUTOINCREMENT",
-    snowflake="INTEGER",
-    time="REAL",
-    flag="INTEGER",
-    off="0",
-    without_rowid=" WITHOUT ROWID",
-)
-"""SQLite's words for the shared schema: the types the history above uses (``INTEGER PRIMARY
-KEY`` is the row id itself; the outbox's sequence never reuses a number)."""
-
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
@@ -259,7 +247,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, SCHEMA_V6),
     (7, SCHEMA_V7),
     (8, SCHEMA_V8),
-    *((number, render(sql, WORDS)) for number, sql in schema.LATER_MIGRATIONS),
+    *((number, render(sql, "sqlite")) for number, sql in schema.LATER_MIGRATIONS),
 )
 """(version, SQL) in order: SQLite's own history up to version 8, then the shared later
 migrations; the database's ``user_version`` is the last one applied."""
@@ -271,7 +259,7 @@ def migrations_after(version: int) -> list[tuple[int, list[str]]]:
     its statements): a new file (version 0) is created whole at the shared schema's version."""
     steps = []
     if version == 0:
-        steps.append((schema.VERSION_WHOLE, render(schema.SCHEMA_V8, WORDS)))
+        steps.append((schema.VERSION_WHOLE, render(schema.SCHEMA_V8, "sqlite")))
         version = schema.VERSION_WHOLE
     steps += [(number, sql) for number, sql in MIGRATIONS if number > version]
     return [(number, statements(sql)) for number, sql in steps]
