@@ -4,7 +4,7 @@
  * with a capture pending is never evaluated), forced replies searched deeper, repetition and
  * no-progress draws, and a clock read every few thousand nodes.
  *
- * Nothing here touches Python: engine/core/module.c wraps a CoreSearch in a Python object and
+ * Nothing here touches Python: engine/core/search_module.c wraps a CoreSearch in a Python object and
  * releases the GIL while it searches.  Every move it returns is one of core_moves' moves, and the
  * Python side has the referee (rules) check it again before it is played.
  */
