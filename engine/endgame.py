@@ -20,8 +20,8 @@ directory and kept there:
 
 Table values are pure game-theoretic results under the move and capture rules.  Counting rules
 can turn a table win into a draw (FMJD's 16- and 5-move endgame rules, the no-progress counts of
-:mod:`engine.board`); :func:`counted_slices` tells the core which slices they govern, and the core
-then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
+:class:`rules.variants.NoProgressRule`); :func:`counted_slices` tells the core which slices they
+govern, and the core then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from pathlib import Path
 from rules.variants import VARIANTS, Variant, find_variant
 
 from ._core import EndgameTable
-from .board import board_for
 from .native import core_rules
 
 log = logging.getLogger(__name__)
@@ -195,7 +194,7 @@ def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
 def apply_policy(variant: Variant, table: EndgameTable) -> None:
     """Tell ``table`` which wins and losses the search may believe under ``variant``'s draw
     rules (the same table serves variants with different draw rules: one object per variant)."""
-    table.set_policy(counted_slices(variant, table), board_for(variant).quiet_limit)
+    table.set_policy(counted_slices(variant, table), variant.no_progress.plies)
 
 
 def obtain(

@@ -28,11 +28,11 @@ import pytest
 
 from engine import Limits, _core, native_search
 from engine.api import native_best_move, python_best_move, repetition_history
-from engine.board import board_for, state_of
-from engine.evaluate import evaluator
 from engine.learned import family, header, load_into, pack, weight_file
 from engine.native import core_rules, core_state
 from engine.native_search import KEY_BITS
+from engine.reference.board import board_for, state_of
+from engine.reference.evaluate import evaluator
 from rules import Color, Game, find_variant
 from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
 from rules.variants import VARIANTS, Variant

@@ -51,7 +51,6 @@ if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
 from engine import _core  # noqa: E402
-from engine.board import board_for  # noqa: E402
 from engine.learned import family, pack  # noqa: E402
 from engine.native import core_rules, core_state  # noqa: E402
 from engine.native_search import native_searcher  # noqa: E402
@@ -77,14 +76,13 @@ def play_game(
 ) -> list[bytes]:
     """One game of the engine against itself; its quiet searched positions as records."""
     rules = core_rules(variant)
-    board = board_for(variant)
     searcher = native_searcher(variant)
     searcher.clear()
     state = core_state(Game(variant).position)
     past: list[int] = []
     seen: list[tuple[tuple[int, int, int, int, int], int]] = []
     winner = -1  # side, or -1 for a draw
-    quiet_limit = board.quiet_limit or 100
+    quiet_limit = variant.no_progress.plies or 100
     for ply in range(MAX_PLIES):
         moves = rules.legal_moves(*state)
         if not moves:
