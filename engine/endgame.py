@@ -284,7 +284,9 @@ def attach_later(
     return thread
 
 
-def _families(names: Sequence[str]) -> list[Variant]:
+def table_variants(names: Sequence[str]) -> list[Variant]:
+    """One variant per distinct table among the variants ``names`` (all when empty): variants
+    with the same move rules and table size share a file, so each is built or shown once."""
     chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
     seen: set[tuple[str, int]] = set()
     unique = []
@@ -311,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if where is None:
         print(f"{ENV}=off: the endgame tables are turned off", file=sys.stderr)
         return 1
-    for variant in _families(args.variant):
+    for variant in table_variants(args.variant):
         pieces = args.pieces or default_pieces(variant)
         path = path_for(variant, pieces, where)
         if args.command == "build":
