@@ -22,9 +22,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # the child runs as `python bench/service_fleet.py`
+    sys.path.insert(0, str(HERE))
+
+from service_load import Bench, Result, parse_variants  # noqa: E402
 
 
 def share(total: float, processes: int, index: int) -> float:
@@ -42,10 +45,9 @@ def run_fleet(
     value: float,
     seed: int,
     processes: int,
-    result_type: Any,
-) -> Any:
+) -> Result:
     """One timed run of the load (``mode``, ``value``) split among ``processes`` processes on
-    the database ``dsn``; a ``result_type`` (``service.Result``) of them all."""
+    the database ``dsn``; the :class:`Result` of them all."""
     children = []
     for i in range(processes):
         command = [
@@ -99,7 +101,7 @@ def run_fleet(
                 child.kill()
                 child.wait()
     latencies = [x for answer in answers for x in answer["latencies"]]
-    return result_type(
+    return Result(
         moves=len(latencies),
         seconds=max(answer["seconds"] for answer in answers),
         latencies=latencies,
@@ -112,8 +114,6 @@ def run_fleet(
 
 async def child(args: argparse.Namespace) -> None:
     """One bot process's share: set up, say ``ready``, wait for ``go``, run, answer in JSON."""
-    from service import Bench
-
     from bot.store import Shards
 
     shards = Shards.of(args.count, (args.shard,))
@@ -138,8 +138,6 @@ async def child(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    from service import parse_variants
-
     parser = argparse.ArgumentParser(description="one process of a bench/service.py fleet")
     parser.add_argument("--child", required=True, help="the database's DSN")
     parser.add_argument("--shard", type=int, required=True)

@@ -4,6 +4,13 @@ Every :class:`ServiceError` carries a reason fit to show the user (ephemerally),
 (:class:`bot.i18n.Text`) the Discord layer puts into the user's language; the Discord layer
 catches the family and never logs a traceback for it.  Anything else escaping the service is a
 bug.
+
+:class:`IllegalMoveError`, :class:`GameOverError` and :class:`TakebackError` are the user's side
+of what the rules refuse (any ``rules.MoveError``, ``rules.GameEndedError``,
+``rules.game.TakebackCountError``): the service catches the rules' error and raises one of these
+with its words.  The rules' classes have names of their own, so a module can import both
+families without aliases; these keep the names because the service, the Discord layer and their
+tests use them the most.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Knows nothing of Discord, SQLite or asyncio.  The API is :func:`best_move`; ``py
 is the command line.
 """
 
-from .api import DEFAULT_MOVETIME, LEVELS, Level, Limits, Result, best_move, describe_score
-from .search import MATE, Iteration
+from .api import DEFAULT_MOVETIME, LEVELS, Level, Limits, Result, best_move
+from .scores import MATE, Iteration, describe_score
 
 __all__ = [
     "DEFAULT_MOVETIME",

@@ -14,8 +14,8 @@ from rules.fen import FenError, parse_fen
 from rules.game import Game
 from rules.variants import find_variant
 
-from .api import Limits, _line, best_move, describe_score
-from .search import Iteration
+from .api import Limits, best_move, to_moves
+from .scores import Iteration, describe_score
 
 
 def _variant(name: str):  # type: ignore[no-untyped-def]
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     def show(it: Iteration) -> None:
-        pv = " ".join(m.pdn() for m in _line(game.position, it.pv))
+        pv = " ".join(m.pdn() for m in to_moves(game.position, it.pv))
         print(
             f"depth {it.depth} score {describe_score(it.score)} nodes {it.nodes} "
             f"nps {it.nps} time {it.seconds * 1000:.0f}ms pv {pv}"

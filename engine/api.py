@@ -20,11 +20,12 @@ from rules.movegen import RawMove
 from rules.position import Position
 from rules.variants import Variant
 
-from .board import board_for, state_of
-from .evaluate import evaluator
 from .native_search import root_scores as native_root_scores
 from .native_search import search as native_search
-from .search import MATE, WIN_BOUND, Iteration, Searcher
+from .reference.board import board_for, state_of
+from .reference.evaluate import evaluator
+from .reference.search import Searcher
+from .scores import Iteration
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class Limits:
     nodes: int | None = None
     seed: int = 0
     classic: bool = False
-    """Evaluate with the classic evaluation at every level (the Python search's: comparisons
+    """Evaluate with the classic evaluation at every level (the reference search's: comparisons
     with it, and the learned evaluation's benchmarks)."""
 
 
@@ -112,7 +113,9 @@ def to_move(position: Position, raw: RawMove) -> Move:
     raise ValueError(f"{raw} is not a legal move here")
 
 
-def _line(position: Position, raws: tuple[RawMove, ...]) -> tuple[Move, ...]:
+def to_moves(position: Position, raws: tuple[RawMove, ...]) -> tuple[Move, ...]:
+    """The rules' moves of a line of raw moves played from ``position`` (a principal
+    variation)."""
     moves = []
     for raw in raws:
         move = to_move(position, raw)
@@ -127,9 +130,9 @@ def best_move(
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
     """The engine's move for the side to move of ``game`` (which must be running), found by the
-    native search (:mod:`engine.native_search`) and checked by the referee; the Python search
-    (:func:`python_best_move`) stands in should the core ever return a move ``rules`` does not
-    know."""
+    native search (:mod:`engine.native_search`) and checked by the referee; the reference search
+    (:func:`python_best_move`, :mod:`engine.reference`) stands in should the core ever return a
+    move ``rules`` does not know."""
     try:
         return native_best_move(game, limits, on_iteration)
     except IllegalCoreMove:
@@ -236,8 +239,8 @@ def python_best_move(
     limits: Limits = Limits(),
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
-    """:func:`best_move` by the pure-Python search (the engine before the native core, kept as
-    the reference the benchmarks compare with and as the fallback)."""
+    """:func:`best_move` by the reference search (:mod:`engine.reference`: the engine before the
+    native core, kept as what the tests and benchmarks compare with and as the fallback)."""
     if game.is_over:
         raise ValueError("the game is over")
     position = game.position
@@ -266,14 +269,5 @@ def python_best_move(
         move = to_move(position, ordered[0])
         return Result(move, 0, (move,))
     last = done[-1]
-    pv = _line(position, last.pv)
+    pv = to_moves(position, last.pv)
     return Result(pv[0], last.score, pv)
-
-
-def describe_score(score: int) -> str:
-    """``+0.35`` in men, or ``win in 7`` / ``loss in 4`` (plies)."""
-    if score >= WIN_BOUND:
-        return f"win in {MATE - score}"
-    if score <= -WIN_BOUND:
-        return f"loss in {MATE + score}"
-    return f"{score / 100:+.2f}"

@@ -20,8 +20,8 @@ directory and kept there:
 
 Table values are pure game-theoretic results under the move and capture rules.  Counting rules
 can turn a table win into a draw (FMJD's 16- and 5-move endgame rules, the no-progress counts of
-:mod:`engine.board`); :func:`counted_slices` tells the core which slices they govern, and the core
-then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
+:class:`rules.variants.NoProgressRule`); :func:`counted_slices` tells the core which slices they
+govern, and the core then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from pathlib import Path
 from rules.variants import VARIANTS, Variant, find_variant
 
 from ._core import EndgameTable
-from .board import board_for
 from .native import core_rules
 
 log = logging.getLogger(__name__)
@@ -195,7 +194,7 @@ def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
 def apply_policy(variant: Variant, table: EndgameTable) -> None:
     """Tell ``table`` which wins and losses the search may believe under ``variant``'s draw
     rules (the same table serves variants with different draw rules: one object per variant)."""
-    table.set_policy(counted_slices(variant, table), board_for(variant).quiet_limit)
+    table.set_policy(counted_slices(variant, table), variant.no_progress.plies)
 
 
 def obtain(
@@ -285,7 +284,9 @@ def attach_later(
     return thread
 
 
-def _families(names: Sequence[str]) -> list[Variant]:
+def table_variants(names: Sequence[str]) -> list[Variant]:
+    """One variant per distinct table among the variants ``names`` (all when empty): variants
+    with the same move rules and table size share a file, so each is built or shown once."""
     chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
     seen: set[tuple[str, int]] = set()
     unique = []
@@ -312,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if where is None:
         print(f"{ENV}=off: the endgame tables are turned off", file=sys.stderr)
         return 1
-    for variant in _families(args.variant):
+    for variant in table_variants(args.variant):
         pieces = args.pieces or default_pieces(variant)
         path = path_for(variant, pieces, where)
         if args.command == "build":

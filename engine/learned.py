@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 MAGIC = b"DRLEARN\0"
 HEADER = struct.Struct("<8s8I")
+UNIT = LEARNED_UNIT
+"""Weights in a file are int16 in ``1 / UNIT`` centiman."""
 
 
 class Header(NamedTuple):
@@ -79,7 +81,7 @@ def pack(size: int, flying: bool, windows: int, dense: int, weights: Sequence[in
         windows,
         dense,
         len(weights),
-        LEARNED_UNIT,
+        UNIT,
         fnv1a(body),
     )
     return head + body

@@ -24,7 +24,8 @@ from ._core import AT_END, CONTINUES_AS_KING, ENDS_MOVE, Rules
 
 CoreState = tuple[int, int, int, int, int]
 """``(own men, own kings, their men, their kings, side)`` with side 0 for White, 1 for Black: the
-position seen from the side to move, as :data:`engine.board.State` without the Zobrist key."""
+position seen from the side to move, as :data:`engine.reference.board.State` without the Zobrist
+key."""
 
 CROWNING_CODES: dict[Crowning, int] = {
     Crowning.ENDS_MOVE: ENDS_MOVE,

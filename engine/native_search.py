@@ -5,7 +5,8 @@ lives as long as the worker process, so the moves of a game share what earlier s
 Its Zobrist tables are ``rules.position``'s, so its keys are ``Position.key`` and the game's
 repetition history is handed over as the rules keep it.  What it returns are raw moves; the
 caller (:mod:`engine.api`) has the referee turn each into a legal :class:`rules.Move` before it is
-played, and falls back to the Python search should the core ever return anything else.
+played, and falls back to the reference search (:mod:`engine.reference`) should the core ever
+return anything else.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
 from rules.variants import Variant
 
 from ._core import EndgameTable, Searcher
-from .board import board_for
 from .learned import load_into as load_learned
 from .native import core_rules, core_state
 
@@ -66,14 +66,14 @@ def _searching(variant: Variant) -> Iterator[Searcher]:
 @cache
 def native_searcher(variant: Variant) -> Searcher:
     """The process's native searcher for ``variant``."""
-    board = board_for(variant)
+    rule = variant.no_progress
     searcher = Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
-        quiet_limit=board.quiet_limit,
-        man_moves_progress=board.man_moves_progress,
-        crownings_progress=board.crownings_progress,
+        quiet_limit=rule.plies,
+        man_moves_progress=rule.man_moves,
+        crownings_progress=rule.crownings,
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )

@@ -5,14 +5,14 @@ Pure Python with no I/O and no dependency on the rest of the project (``engine``
 """
 
 from .fen import FenError, parse_fen, position_to_fen
-from .game import AdvantageCount, DrawOfferError, Game, GameError, GameOverError
+from .game import AdvantageCount, DrawOfferError, Game, GameEndedError, GameError
 from .move import Move
 from .movegen import generator, legal_moves
 from .notation import (
     AmbiguousMoveError,
     CaptureRequiredError,
-    IllegalMoveError,
     MoveError,
+    MoveNotLegalError,
     NoPieceError,
     NotationError,
     NotYourPieceError,
@@ -36,11 +36,11 @@ __all__ = [
     "DrawOfferError",
     "FenError",
     "Game",
+    "GameEndedError",
     "GameError",
-    "GameOverError",
-    "IllegalMoveError",
     "Move",
     "MoveError",
+    "MoveNotLegalError",
     "NoPieceError",
     "NotYourPieceError",
     "NotationError",

@@ -23,7 +23,7 @@ from typing import Any
 from .fen import parse_fen
 from .messages import N_, Message, MessageError, N_n, counted, message
 from .move import Move
-from .notation import IllegalMoveError, moves_message, parse_move, side_name
+from .notation import MoveNotLegalError, moves_message, parse_move, side_name
 from .outcome import Outcome, Termination
 from .position import Position
 from .variants import Color, EndgameRule, Variant, find_variant
@@ -34,7 +34,7 @@ class GameError(MessageError):
     :mod:`rules.messages` for its words in other languages."""
 
 
-class GameOverError(GameError):
+class GameEndedError(GameError):
     """The game has ended; nothing more can be played or offered."""
 
 
@@ -42,7 +42,7 @@ class DrawOfferError(GameError):
     """A draw offer that cannot be made, accepted or declined now."""
 
 
-class TakebackError(GameError):
+class TakebackCountError(GameError):
     """A takeback of no moves, or of more moves than have been played."""
 
 
@@ -121,7 +121,7 @@ class Game:
 
     def play(self, move: Move | str) -> Move:
         """Play ``move`` (a :class:`Move` or text in any accepted form) for the side to move and
-        apply the draw rules.  Raises :class:`GameOverError` or a
+        apply the draw rules.  Raises :class:`GameEndedError` or a
         :class:`~rules.notation.MoveError`; the game is unchanged when anything is raised."""
         self._require_ongoing()
         legal = self.legal_moves()
@@ -130,7 +130,7 @@ class Game:
         elif move in legal:
             move = legal[legal.index(move)]  # this position's own instance (its crowning flag)
         else:
-            raise IllegalMoveError(
+            raise MoveNotLegalError(
                 message(
                     N_("{move} is not a legal move; legal moves: {moves}"),
                     move=str(move),
@@ -185,9 +185,9 @@ class Game:
         like :meth:`to_dict`, the record does not remember it.  The earlier position is not over
         (the game went on from it), so the game stays ongoing.
 
-        Raises :class:`GameOverError` once the game is over (a result stands) and
-        :class:`TakebackError` unless ``1 <= plies <= ply``; the game is unchanged when anything
-        is raised.
+        Raises :class:`GameEndedError` once the game is over (a result stands) and
+        :class:`TakebackCountError` unless ``1 <= plies <= ply``; the game is unchanged when
+        anything is raised.
 
         >>> game = Game(find_variant("english"))
         >>> [str(game.play(m)) for m in ("11-15", "23-19", "8-11")]
@@ -200,7 +200,7 @@ class Game:
         self._require_ongoing()
         if not 1 <= plies <= self.ply:
             if plies < 1:
-                raise TakebackError(
+                raise TakebackCountError(
                     counted(
                         N_n(
                             "cannot take back {count} move: at least one is needed",
@@ -210,11 +210,11 @@ class Game:
                     )
                 )
             if self.ply == 0:
-                raise TakebackError(message(N_("there is no move to take back")))
+                raise TakebackCountError(message(N_("there is no move to take back")))
             played = counted(
                 N_n("only {count} has been played", "only {count} have been played"), self.ply
             )
-            raise TakebackError(
+            raise TakebackCountError(
                 counted(
                     N_n(
                         "cannot take back {count} move: {played}",
@@ -395,7 +395,7 @@ class Game:
 
     def _require_ongoing(self) -> None:
         if self.outcome is not None:
-            raise GameOverError(_over(self.outcome, self.variant))
+            raise GameEndedError(_over(self.outcome, self.variant))
 
     # -- presentation ---------------------------------------------------------------------------
 

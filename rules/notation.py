@@ -28,8 +28,8 @@ __all__ = [
     "MAX_LISTED",
     "AmbiguousMoveError",
     "CaptureRequiredError",
-    "IllegalMoveError",
     "MoveError",
+    "MoveNotLegalError",
     "NoPieceError",
     "NotYourPieceError",
     "Notation",
@@ -76,7 +76,7 @@ class NotYourPieceError(MoveError):
     """The move starts on a piece of the side not to move."""
 
 
-class IllegalMoveError(MoveError):
+class MoveNotLegalError(MoveError):
     """The move is not legal here; ``legal`` holds the moves that are."""
 
     def __init__(self, reason: str | Message, legal: list[Move]) -> None:
@@ -84,7 +84,7 @@ class IllegalMoveError(MoveError):
         self.legal = legal
 
 
-class CaptureRequiredError(IllegalMoveError):
+class CaptureRequiredError(MoveNotLegalError):
     """A capture is compulsory and the move is not one of the allowed captures."""
 
 
@@ -365,7 +365,7 @@ def _explain(
         )
     from_here = sorted((m for m in legal if m.path[0] == first), key=lambda m: m.path)
     if from_here:
-        return IllegalMoveError(
+        return MoveNotLegalError(
             message(
                 N_("{move} is not a legal move: the piece on {square} can go to {targets}"),
                 move=f"{name(first)}{separator}{name(last)}",
@@ -375,7 +375,7 @@ def _explain(
             sorted(legal, key=lambda m: m.path),
         )
     ordered = sorted(legal, key=lambda m: m.path)
-    return IllegalMoveError(
+    return MoveNotLegalError(
         message(
             N_("the piece on {square} cannot move; legal moves: {moves}"),
             square=name(first),

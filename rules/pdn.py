@@ -459,7 +459,7 @@ def replay(record: PdnRecord, variant: Variant | str | None = None) -> PdnReadRe
     for ply, text in enumerate(record.moves):
         try:
             game.play(text)
-        except ValueError as exc:  # MoveError, GameOverError: both say why in words
+        except ValueError as exc:  # MoveError, GameEndedError: both say why in words
             errors.append(
                 f"move {_move_label(ply, game.start)} {text}: {exc}; the moves before it are kept"
             )

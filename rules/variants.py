@@ -92,6 +92,11 @@ class NoProgressRule:
     label: str = "no-progress count"
     """Name of the running count in status lines (``no-progress count: 12 left``)."""
 
+    @property
+    def plies(self) -> int:
+        """The limit in plies (both players' moves), as the engines count it."""
+        return 2 * self.moves
+
 
 @dataclass(frozen=True)
 class EndgameRule:

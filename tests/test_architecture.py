@@ -385,6 +385,29 @@ def test_only_the_postgres_store_talks_to_postgres() -> None:
     assert "bot.store.postgres" in talkers
 
 
+REFERENCE_BUILDS_ON = ("engine.reference", "engine.scores")
+"""What the reference search (:mod:`engine.reference`) may import of the engine: itself and the
+score scale both searches share.  It is what the native search is checked against and what stands
+in when the core returns a wrong move, so it must not rest on the core or anything built on it."""
+
+
+def reference_problems(root: Path) -> list[str]:
+    """The imports of ``engine.reference`` that reach the rest of the engine."""
+    return [
+        f"{found.importer} imports {found.imported} ({found.where})"
+        for found in all_imports(root, "engine")
+        if _names(found.importer, "engine.reference")
+        and _names(found.imported, "engine")
+        and not any(_names(found.imported, allowed) for allowed in REFERENCE_BUILDS_ON)
+    ]
+
+
+def test_the_reference_search_stands_apart_from_the_core() -> None:
+    modules = modules_of(ROOT, "engine")
+    assert "engine.reference.search" in modules, "no reference search"
+    assert reference_problems(ROOT) == []
+
+
 # -- the checks can fail ------------------------------------------------------------------------
 
 
@@ -484,6 +507,30 @@ def test_a_room_that_reaches_past_its_boundary_is_found(tmp_path: Path) -> None:
         "bot.service imports bot.store.sqlite (bot/service/__init__.py:3)"
     ]
     assert room_problems(tmp_path, "bot.store", BOT_ROOMS["bot.store"]) == []
+
+
+def test_a_reference_module_that_leans_on_the_core_is_found(tmp_path: Path) -> None:
+    _write_package(
+        tmp_path,
+        "engine",
+        {
+            "__init__.py": "",
+            "scores.py": "",
+            "native.py": "",
+            "reference/__init__.py": "",
+            "reference/board.py": "from engine._core import Rules\n",
+            "reference/search.py": (
+                "from ..scores import MATE\n"
+                "from .board import Board\n"
+                "def f():\n"
+                "    from engine import native\n"
+            ),
+        },
+    )
+    assert reference_problems(tmp_path) == [
+        "engine.reference.board imports engine._core (engine/reference/board.py:1)",
+        "engine.reference.search imports engine.native (engine/reference/search.py:4)",
+    ]
 
 
 def test_missing_package_is_an_error_not_an_empty_graph(tmp_path: Path) -> None:

@@ -33,9 +33,10 @@ from hypothesis import strategies as st
 
 import engine.api as api
 from engine import LEVELS, MATE, Limits, Result, best_move, describe_score
-from engine.board import board_for, state_of
-from engine.evaluate import evaluator
-from engine.search import WIN_BOUND, Searcher
+from engine.reference.board import board_for, state_of
+from engine.reference.evaluate import evaluator
+from engine.reference.search import Searcher
+from engine.scores import WIN_BOUND
 from rules import (
     VARIANTS,
     Color,

@@ -26,13 +26,13 @@ from types import ModuleType
 
 import pytest
 
-from engine import Limits, _core, native_search
+from engine import Limits, _core, native_search, training
 from engine.api import native_best_move, python_best_move, repetition_history
-from engine.board import board_for, state_of
-from engine.evaluate import evaluator
 from engine.learned import family, header, load_into, pack, weight_file
 from engine.native import core_rules, core_state
 from engine.native_search import KEY_BITS
+from engine.reference.board import board_for, state_of
+from engine.reference.evaluate import evaluator
 from rules import Color, Game, find_variant
 from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
 from rules.variants import VARIANTS, Variant
@@ -387,22 +387,32 @@ def test_the_trainer_runs_end_to_end_and_lowers_its_loss(tmp_path: Path) -> None
 
 
 def test_training_moves_a_weight_towards_the_results() -> None:
-    """One feature, perfectly predictive: its weight must grow."""
+    """One feature, perfectly predictive: its weight must grow (through engine.training, the
+    face tools/train_eval.py uses)."""
     variant = find_variant("english")
-    rules = core_rules(variant)
-    _, _, per_phase, _ = _core.learned_layout(rules, variant.men_rows)
+    per_phase = training.layout(variant).per_phase
     start = Game(variant).position
     # The mover (White) has one man more than at the start, and always wins.
     om, ok, tm, tk, side = core_state(start)
     extra = variant.geometry.bit(20)
-    sample = struct.pack("<4Qfi", om | extra, ok, tm, tk, 1.0, side)
+    sample = training.SAMPLE.pack(om | extra, ok, tm, tk, 1.0, side)
     weights = bytearray(8 * 2 * per_phase)
-    m, v = bytearray(len(weights)), bytearray(len(weights))
-    before = _core.learned_loss(rules, variant.men_rows, sample * 10, weights, 100.0)
-    loss, step = _core.learned_train(
-        rules, variant.men_rows, sample * 10, weights, m, v, 0, 5, 4, 0.5, 0.0, 100.0, 1
+    moments = bytearray(len(weights)), bytearray(len(weights))
+    before = training.loss(variant, sample * 10, weights, 100.0)
+    loss, step = training.train(
+        variant,
+        sample * 10,
+        weights,
+        moments,
+        0,
+        epochs=5,
+        batch=4,
+        lr=0.5,
+        l2=0.0,
+        scale=100.0,
+        seed=1,
     )
-    after = _core.learned_loss(rules, variant.men_rows, sample * 10, weights, 100.0)
+    after = training.loss(variant, sample * 10, weights, 100.0)
     assert step == 15 and after < before and loss > 0
     men_weight = struct.unpack_from("<d", weights, 8 * 1)[0]
     assert men_weight > 0

@@ -39,9 +39,9 @@ from sample_games import HELPMATE
 from test_perft import read_perft_file
 
 from engine import _core, native
-from engine.board import make as engine_make
-from engine.board import state_of
 from engine.native import CROWNING_CODES, MAJORITY, CoreState, core_rules, core_state
+from engine.reference.board import make as engine_make
+from engine.reference.board import state_of
 from rules.fen import FenError, parse_fen
 from rules.movegen import RawMove, generator
 from rules.notation import parse_move

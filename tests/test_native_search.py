@@ -1,8 +1,8 @@
 """The native search (``engine._core.Searcher``) against the Python engine and the referee.
 
-- Its evaluation equals ``engine.evaluate`` and its keys equal ``Position.key``, position for
-  position, in every variant (random games), so it judges and recognises positions as the
-  Python engine did.
+- Its evaluation equals ``engine.reference.evaluate`` and its keys equal ``Position.key``,
+  position for position, in every variant (random games), so it judges and recognises positions
+  as the Python engine did.
 - An exact fixed-depth search (no reductions, a fresh table) finds the same score as the Python
   search at every depth tried, and a move of that score, in every variant.
 - Timed and node-limited searches, with reductions and a table kept from move to move, return
@@ -21,9 +21,9 @@ import pytest
 from engine import Limits, best_move, native_search
 from engine import api as engine_api
 from engine.api import native_best_move, python_best_move
-from engine.board import state_of
-from engine.evaluate import evaluator
 from engine.native_search import NativeResult, native_searcher
+from engine.reference.board import state_of
+from engine.reference.evaluate import evaluator
 from rules import Color, Game, find_variant
 from rules.fen import parse_fen
 from rules.variants import VARIANTS

@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.fen import FenError, parse_fen
-from rules.game import Game, GameError, GameOverError
+from rules.game import Game, GameEndedError, GameError
 from rules.messages import Message, MessageError, counted
 from rules.move import Move
 from rules.notation import (
     MAX_INPUT_LENGTH,
     AmbiguousMoveError,
     CaptureRequiredError,
-    IllegalMoveError,
     MoveError,
+    MoveNotLegalError,
     NoPieceError,
     Notation,
     NotationError,
@@ -221,17 +221,17 @@ def test_not_your_piece() -> None:
 
 def test_illegal_step_lists_where_the_piece_can_go() -> None:
     pos = Position.start(ENGLISH)
-    error = raises(IllegalMoveError, lambda: parse_move(pos, "9-15"))
+    error = raises(MoveNotLegalError, lambda: parse_move(pos, "9-15"))
     assert not isinstance(error, CaptureRequiredError)
     assert "9-15 is not a legal move" in str(error)
     assert "the piece on 9 can go to 13 or 14" in str(error)
-    assert isinstance(error, IllegalMoveError)
+    assert isinstance(error, MoveNotLegalError)
     assert sorted(m.pdn() for m in error.legal) == sorted(m.pdn() for m in pos.legal_moves())
 
 
 def test_illegal_step_of_a_blocked_piece_lists_the_legal_moves() -> None:
     pos = Position.start(ENGLISH)
-    error = raises(IllegalMoveError, lambda: parse_move(pos, "1-6"))
+    error = raises(MoveNotLegalError, lambda: parse_move(pos, "1-6"))
     message = str(error)
     assert "the piece on 1 cannot move" in message
     assert "9-13" in message
@@ -242,7 +242,7 @@ def test_capture_is_compulsory_lists_the_captures() -> None:
     pos = pos_of(TWO_CAPTURES)
     error = raises(CaptureRequiredError, lambda: parse_move(pos, "24-20"))
     assert "a capture is compulsory: 22x15 or 23x14" in str(error)
-    assert isinstance(error, IllegalMoveError)
+    assert isinstance(error, MoveNotLegalError)
     assert sorted(m.pdn() for m in error.legal) == ["22x15", "23x14"]
 
 
@@ -363,7 +363,7 @@ def test_move_errors_are_value_errors() -> None:
         UnknownSquareError,
         NoPieceError,
         NotYourPieceError,
-        IllegalMoveError,
+        MoveNotLegalError,
         CaptureRequiredError,
         AmbiguousMoveError,
     ):
@@ -542,10 +542,10 @@ def test_numbered_moves_from_a_position_where_the_second_side_moves() -> None:
 
 def test_refusals_name_squares_in_the_notation_asked_for() -> None:
     position = Position.start(RUSSIAN)  # White to move: c3-d4 is 22-18
-    with pytest.raises(IllegalMoveError) as numeric:
+    with pytest.raises(MoveNotLegalError) as numeric:
         parse_move(position, "22-15")
     assert str(numeric.value) == "22-15 is not a legal move: the piece on 22 can go to 17 or 18"
-    with pytest.raises(IllegalMoveError) as algebraic:
+    with pytest.raises(MoveNotLegalError) as algebraic:
         parse_move(position, "22-15", notation=Notation.ALGEBRAIC)
     message = str(algebraic.value)
     assert message.startswith("c3-e5 is not a legal move: the piece on c3 can go to b4 or d4")
@@ -707,7 +707,7 @@ def test_refusals_of_one_take_back_say_has() -> None:
 def test_game_over_refusal_for_every_ending(termination: Termination) -> None:
     game = Game(ENGLISH)
     game.outcome = Outcome(termination, Color.WHITE)
-    with pytest.raises(GameOverError) as refused:
+    with pytest.raises(GameEndedError) as refused:
         game.play("11-15")
     assert str(refused.value) == f"the game is over ({game.outcome.summary(ENGLISH)})"
     _check_explained(refused.value)
@@ -716,7 +716,7 @@ def test_game_over_refusal_for_every_ending(termination: Termination) -> None:
 def test_game_over_refusal_with_a_rule_of_its_own_is_shown_as_it_is() -> None:
     game = Game(ENGLISH)
     game.outcome = Outcome(Termination.NO_PROGRESS, None, ENGLISH.no_progress.description)
-    with pytest.raises(GameOverError) as refused:
+    with pytest.raises(GameEndedError) as refused:
         game.play("11-15")
     assert str(refused.value) == f"the game is over ({game.outcome.summary(ENGLISH)})"
     assert refused.value.template is None

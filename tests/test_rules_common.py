@@ -22,7 +22,7 @@ from rules_support import (
     walk_but_last,
 )
 
-from rules.game import Game, GameOverError
+from rules.game import Game, GameEndedError
 from rules.notation import CaptureRequiredError
 from rules.outcome import Termination
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
@@ -468,9 +468,9 @@ def test_resignation_at_any_time_and_agreement(variant):
         assert g.outcome.termination is Termination.RESIGNATION
         assert g.outcome.winner is winner
         assert g.result() == result
-        with pytest.raises(GameOverError):
+        with pytest.raises(GameEndedError):
             g.play(g.position.legal_moves()[0])
-        with pytest.raises(GameOverError):
+        with pytest.raises(GameEndedError):
             g.offer_draw(winner)
     for offerer in Color:
         g = Game(variant)

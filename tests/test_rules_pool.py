@@ -19,7 +19,7 @@ from rules_support import (
     walk_game,
 )
 
-from rules.game import GameOverError
+from rules.game import GameEndedError
 from rules.notation import CaptureRequiredError
 from rules.outcome import Termination
 from rules.variants import POOL, Color
@@ -68,7 +68,7 @@ class TestPoolThreeKingsAgainstOne:
         assert g.status_line() == "1/2-1/2 three kings against one king not won in 13 moves"
         # Over: nothing more may be played.
         assert g.legal_moves() == []
-        with pytest.raises(GameOverError):
+        with pytest.raises(GameEndedError):
             g.play(g.position.legal_moves()[0])
 
     def test_a_win_on_the_13th_move_counts(self):

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules.game import AdvantageCount, Game, GameError, GameOverError, TakebackError
+from rules.game import AdvantageCount, Game, GameEndedError, GameError, TakebackCountError
 from rules.move import Move
 from rules.position import Position
 from rules.variants import VARIANTS, Color, Variant, find_variant
@@ -70,7 +70,7 @@ def random_game(
         if game.is_over:
             # A finished game's result stands...
             before = game.to_dict()
-            with pytest.raises(GameOverError):
+            with pytest.raises(GameEndedError):
                 game.take_back(1)
             assert game.to_dict() == before
             # ...so continue with the game as it was before the last move.
@@ -118,7 +118,7 @@ def assert_same_state(game: Game, other: Game) -> None:
 def check_takeback(data: st.DataObject, game: Game) -> None:
     assert not game.is_over
     if game.ply == 0:
-        with pytest.raises(TakebackError):
+        with pytest.raises(TakebackCountError):
             game.take_back(1)
         return
     original = game.to_dict()
@@ -247,7 +247,7 @@ def test_the_game_goes_on_after_a_takeback() -> None:
 def test_refuses_no_moves_and_more_moves_than_played(plies: int, message: str) -> None:
     game = english("11-15", "23-19", "8-11")
     before = game.to_dict()
-    with pytest.raises(TakebackError, match=message):
+    with pytest.raises(TakebackCountError, match=message):
         game.take_back(plies)
     assert game.to_dict() == before
     assert game.ply == 3
@@ -255,13 +255,13 @@ def test_refuses_no_moves_and_more_moves_than_played(plies: int, message: str) -
 
 def test_refuses_a_takeback_before_any_move() -> None:
     game = english()
-    with pytest.raises(TakebackError, match="no move to take back"):
+    with pytest.raises(TakebackCountError, match="no move to take back"):
         game.take_back()
 
 
 def test_takeback_error_is_a_game_error() -> None:
-    assert issubclass(TakebackError, GameError)
-    assert issubclass(TakebackError, ValueError)
+    assert issubclass(TakebackCountError, GameError)
+    assert issubclass(TakebackCountError, ValueError)
 
 
 @pytest.mark.parametrize(
@@ -278,7 +278,7 @@ def test_refuses_once_the_game_is_over(end: Any) -> None:
     game = english("11-15", "23-19")
     end(game)
     before = game.to_dict()
-    with pytest.raises(GameOverError):
+    with pytest.raises(GameEndedError):
         game.take_back()
     assert game.to_dict() == before
 
@@ -300,7 +300,7 @@ def test_refuses_after_a_draw_by_repetition_but_not_before() -> None:
     for move in cycle:
         game.play(move)
     assert game.is_over  # the start position for the third time
-    with pytest.raises(GameOverError):
+    with pytest.raises(GameEndedError):
         game.take_back()
 
 

@@ -16,7 +16,7 @@ Two steps, rerunnable (issue 17):
 
 ``train``
     Logistic regression of the game result on the features (mini-batch Adam with L2, in C:
-    ``engine._core.learned_train``, the extractor the search uses).  The score is in centimen: the
+    ``engine.training``, on the extractor the search uses).  The score is in centimen: the
     sigmoid's scale is fitted first on the classic evaluation, so 100 stays about a man and the
     search's margins keep their meaning.  The target blends the result with the search's score
     (``--lam`` the result's share).  Writes ``engine/weights/<family>.bin`` and its note
@@ -50,17 +50,16 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
-from engine import _core  # noqa: E402
-from engine.board import board_for  # noqa: E402
-from engine.learned import family, pack  # noqa: E402
+from engine import training  # noqa: E402
+from engine.learned import UNIT, family, header, pack  # noqa: E402
 from engine.native import core_rules, core_state  # noqa: E402
 from engine.native_search import native_searcher  # noqa: E402
+from engine.scores import WIN_BOUND  # noqa: E402
+from engine.training import SAMPLE  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
 from rules.variants import Variant  # noqa: E402
 
 RECORD = struct.Struct("<4Qfii")
-SAMPLE = struct.Struct("<4Qfi")
-WIN_BOUND = 990_000
 MAX_PLIES = 300
 FAMILY_VARIANTS = {
     "short-8": ("english", "dame"),
@@ -77,14 +76,13 @@ def play_game(
 ) -> list[bytes]:
     """One game of the engine against itself; its quiet searched positions as records."""
     rules = core_rules(variant)
-    board = board_for(variant)
     searcher = native_searcher(variant)
     searcher.clear()
     state = core_state(Game(variant).position)
     past: list[int] = []
     seen: list[tuple[tuple[int, int, int, int, int], int]] = []
     winner = -1  # side, or -1 for a draw
-    quiet_limit = board.quiet_limit or 100
+    quiet_limit = variant.no_progress.plies or 100
     for ply in range(MAX_PLIES):
         moves = rules.legal_moves(*state)
         if not moves:
@@ -231,9 +229,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     variant = find_variant(FAMILY_VARIANTS[args.family][0])
     if family(variant) != args.family:
         raise SystemExit(f"{variant.key} is not of family {args.family}")
-    rules = core_rules(variant)
-    men_rows = variant.men_rows
-    windows, dense, per_phase, _ = _core.learned_layout(rules, men_rows)
+    windows, dense, per_phase, _ = training.layout(variant)
     records = read_records(args.data)
     if not records:
         raise SystemExit("no positions in the data")
@@ -257,7 +253,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         return bytes(out)
 
     train_data, valid_data = samples(train_records), samples(valid_records)
-    valid_targets = list(struct.iter_unpack("<4Qfi", valid_data))
+    valid_targets = list(SAMPLE.iter_unpack(valid_data))
     classic_valid = logloss(
         [(float(searcher.evaluate(*r[:4], r[5])), r[4]) for r in valid_targets], scale
     )
@@ -270,35 +266,32 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         struct.pack_into("<d", w, 8 * (phase * per_phase + 1), 100.0)  # men
         struct.pack_into("<d", w, 8 * (phase * per_phase + 2), king)  # kings
     m, v = bytearray(8 * count), bytearray(8 * count)
-    initial = _core.learned_loss(rules, men_rows, valid_data, w, scale)
+    initial = training.loss(variant, valid_data, w, scale)
     best, best_w, step = initial, bytes(w), 0
     history = []
     lr = args.lr
     for epoch in range(args.epochs):
-        seen, step = _core.learned_train(
-            rules,
-            men_rows,
+        seen, step = training.train(
+            variant,
             train_data,
             w,
-            m,
-            v,
+            (m, v),
             step,
-            1,
-            args.batch,
-            lr,
-            args.l2,
-            scale,
-            args.seed + epoch,
+            epochs=1,
+            batch=args.batch,
+            lr=lr,
+            l2=args.l2,
+            scale=scale,
+            seed=args.seed + epoch,
         )
-        valid = _core.learned_loss(rules, men_rows, valid_data, w, scale)
+        valid = training.loss(variant, valid_data, w, scale)
         history.append((round(seen, 5), round(valid, 5)))
         print(f"epoch {epoch + 1}: train {seen:.5f} valid {valid:.5f} lr {lr:.3f}", file=sys.stderr)
         if valid < best:
             best, best_w = valid, bytes(w)
         lr *= args.decay
     final = struct.unpack(f"<{count}d", best_w)
-    unit = _core.LEARNED_UNIT
-    ints = [max(-32767, min(32767, round(x * unit))) for x in final]
+    ints = [max(-32767, min(32767, round(x * UNIT))) for x in final]
     data = pack(variant.size, variant.flying_kings, windows, dense, ints)
     seconds = time.perf_counter() - started
     out = Path(args.out or _ROOT / "engine" / "weights" / f"{args.family}.bin")
@@ -315,13 +308,13 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         "sha256": hashlib.sha256(data).hexdigest(),
         "bytes": len(data),
         "header": {
-            "version": _core.LEARNED_VERSION,
+            "version": header(data).version,
             "size": variant.size,
             "flying": int(variant.flying_kings),
             "windows": windows,
             "dense": dense,
             "weights": len(ints),
-            "unit": unit,
+            "unit": UNIT,
         },
         "commit": git_commit(),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

@@ -15,8 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Required, TypedDict, Unpack
 
 from rules.ballots import draw_ballot
-from rules.game import Game
-from rules.game import GameError as RulesGameError
+from rules.game import Game, GameError
 from rules.notation import MoveError
 from rules.variants import Variant, find_variant
 
@@ -107,7 +106,7 @@ def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
     for text in opening:
         try:
             moves.append(game.play(text).pdn())
-        except (MoveError, RulesGameError) as exc:
+        except (MoveError, GameError) as exc:
             raise ChallengeError(
                 _(
                     "the opening move {move} is not playable: {reason}",

@@ -17,8 +17,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TypeVar
 
-from rules.game import DrawOfferError, Game
-from rules.game import GameError as RulesGameError
+from rules.game import DrawOfferError, Game, GameError
 from rules.variants import Color
 
 from ..enums import GameStatus
@@ -60,7 +59,7 @@ def apply_rules(action: Callable[[], T]) -> T:
         return action()
     except DrawOfferError as exc:
         raise DrawError(from_rules(exc)) from None
-    except RulesGameError as exc:
+    except GameError as exc:
         raise GameOverError(from_rules(exc)) from None
 
 

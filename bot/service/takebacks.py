@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.game import GameError as RulesGameError
+from rules.game import GameError
 from rules.variants import Color
 
 from ..enums import Side
@@ -179,7 +179,7 @@ class Takebacks:
         row, game = live.row, live.game
         try:
             game.take_back(plies)
-        except RulesGameError as exc:
+        except GameError as exc:
             raise TakebackError(from_rules(exc)) from None
         now = self.clock()
         changes = state_changes(game)

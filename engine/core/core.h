@@ -7,9 +7,9 @@
  * whole bitboard never wraps from one edge to the other.  A 10x10 board needs 54 bits, so one
  * uint64_t holds every board size the variants use (8 and 10).
  *
- * Positions are seen from the side to move, as in engine/board.py and the rules' raw generator:
- * "own" pieces move, "opp" pieces are captured; side 0 is White (moves towards square 1) and
- * side 1 is Black.
+ * Positions are seen from the side to move, as in engine/reference/board.py and the rules' raw
+ * generator: "own" pieces move, "opp" pieces are captured; side 0 is White (moves towards
+ * square 1) and side 1 is Black.
  */
 #ifndef DRAUGHTS_CORE_H
 #define DRAUGHTS_CORE_H

@@ -2,7 +2,7 @@
 #ifndef DRAUGHTS_EGDB_MODULE_H
 #define DRAUGHTS_EGDB_MODULE_H
 
-#include "pyobjects.h"
+#include "rules_object.h"
 
 #include "egdb.h"
 

@@ -1,6 +1,6 @@
-/* Static evaluation: see eval.h.  The tables are built exactly as engine/evaluate.py builds its
- * own (same formulas, same truncation), so the two evaluations agree on every position; the
- * tests compare them. */
+/* Static evaluation: see eval.h.  The tables are built exactly as
+ * engine/reference/evaluate.py builds its own (same formulas, same truncation), so the two
+ * evaluations agree on every position; the tests compare them. */
 #include "eval.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /* Static evaluation in C, in hundredths of a man from the side to move's point of view.
  *
- * The same terms as engine/evaluate.py (material, advancement with a run bonus near the crowning
- * row, home-row guard, centre and edge, king mobility, trading down when ahead, drawish endings),
- * with the same weights, so the native engine starts from the judgement the Python engine had;
- * the per-square terms are plain tables indexed by bit.
+ * The same terms as engine/reference/evaluate.py (material, advancement with a run bonus near
+ * the crowning row, home-row guard, centre and edge, king mobility, trading down when ahead,
+ * drawish endings), with the same weights, so the native engine starts from the judgement the
+ * Python engine had; the per-square terms are plain tables indexed by bit.
  */
 #ifndef DRAUGHTS_EVAL_H
 #define DRAUGHTS_EVAL_H
@@ -32,7 +32,7 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows);
 /* The evaluation the search calls: the learned one if it is on, else the classic one. */
 int core_evaluate(const CoreEval *e, const CorePos *p);
 
-/* The classic evaluation alone (engine/evaluate.py's, term for term). */
+/* The classic evaluation alone (engine/reference/evaluate.py's, term for term). */
 int core_classic_evaluate(const CoreEval *e, const CorePos *p);
 
 #endif

@@ -4,7 +4,7 @@
 #include "eval.h"
 #include "patterns.h"
 #include "learned_module.h"
-#include "pyobjects.h"
+#include "rules_object.h"
 
 int core_eval_load_learned(CoreEval *e, const CoreRules *r, PyObject *data)
 {

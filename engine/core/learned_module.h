@@ -2,7 +2,7 @@
 #ifndef DRAUGHTS_LEARNED_MODULE_H
 #define DRAUGHTS_LEARNED_MODULE_H
 
-#include "pyobjects.h"
+#include "rules_object.h"
 
 #include "eval.h"
 

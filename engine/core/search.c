@@ -167,7 +167,7 @@ static void store(CoreSearch *s, uint64_t key, int depth, int flag, int score, i
 }
 
 /* Moves that differ only in the path (the same origin, destination, captures and crowning) leave
- * the same position: the search keeps one of each, as engine/board.py does. */
+ * the same position: the search keeps one of each, as engine/reference/board.py does. */
 static int unique_moves(CoreMove *moves, int n)
 {
     if (n < 2 || !moves[0].captured)

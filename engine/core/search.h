@@ -4,9 +4,9 @@
  * with a capture pending is never evaluated), forced replies searched deeper, repetition and
  * no-progress draws, and a clock read every few thousand nodes.
  *
- * Nothing here touches Python: engine/core/module.c wraps a CoreSearch in a Python object and
- * releases the GIL while it searches.  Every move it returns is one of core_moves' moves, and the
- * Python side has the referee (rules) check it again before it is played.
+ * Nothing here touches Python: engine/core/search_module.c wraps a CoreSearch in a Python object
+ * and releases the GIL while it searches.  Every move it returns is one of core_moves' moves, and
+ * the Python side has the referee (rules) check it again before it is played.
  */
 #ifndef DRAUGHTS_SEARCH_H
 #define DRAUGHTS_SEARCH_H
@@ -80,7 +80,8 @@ typedef struct {
 /* Set up a searcher for `rules` with a table of about `hash_mb` megabytes; 0, or -1 when the
  * table cannot be allocated.  `men_rows` is the variant's rows of men at the start (the evaluation
  * blends by material left); `quiet_limit` and the two flags are the variant's no-progress rule
- * as engine/board.py reads it.  core_search_free releases the table. */
+ * (rules.variants.NoProgressRule: plies, man_moves, crownings).  core_search_free releases the
+ * table. */
 int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_mb, int quiet_limit,
                      int man_moves_progress, int crownings_progress);
 void core_search_free(CoreSearch *s);

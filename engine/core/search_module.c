@@ -7,7 +7,8 @@
  */
 #include "egdb_module.h"
 #include "learned_module.h"
-#include "pyobjects.h"
+#include "rules_object.h"
+#include "search_module.h"
 #include "search.h"
 
 typedef struct {

@@ -1,6 +1,6 @@
-"""The search: iterative deepening principal-variation search with a transposition table.
+"""The reference search: iterative deepening principal-variation search with a transposition table.
 
-- Negamax over :mod:`engine.board` states (always from the mover's side).
+- Negamax over :mod:`engine.reference.board` states (always from the mover's side).
 - Transposition table keyed by the Zobrist key: depth, bound type, score and best move; win
   scores are stored relative to the node so they stay right when reached by another path.
 - Move ordering: the table's move, then captures by the number of pieces taken, then the two
@@ -19,16 +19,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rules.movegen import RawMove
 
+from ..scores import MATE, WIN_BOUND, Iteration
 from .board import Board, State, make
 from .evaluate import Evaluator
 
-MATE = 1_000_000
-"""Score of a won position at the root; a win in n plies scores ``MATE - n``."""
-WIN_BOUND = MATE - 10_000
 INF = MATE + 1
 MAX_PLY = 128
 CHECK_EVERY = 512
@@ -38,21 +35,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 class Timeout(Exception):
     """The deadline passed; the current iteration is abandoned."""
-
-
-@dataclass(frozen=True)
-class Iteration:
-    """What one completed iteration found (``--info`` prints these)."""
-
-    depth: int
-    score: int
-    nodes: int
-    seconds: float
-    pv: tuple[RawMove, ...]
-
-    @property
-    def nps(self) -> int:
-        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
 
 
 class Searcher:

@@ -1,4 +1,4 @@
-"""The search's own view of a position: six ints, seen from the side to move.
+"""The reference search's own view of a position: six ints, seen from the side to move.
 
 ``(own men, own kings, their men, their kings, side, key)`` with ``side`` 0 for White and 1 for
 Black and ``key`` the same Zobrist hash as :attr:`rules.Position.key`.  Seeing every position
@@ -89,4 +89,4 @@ class Board:
 @cache
 def board_for(variant: Variant) -> Board:
     rule = variant.no_progress
-    return Board(variant, generator(variant), 2 * rule.moves, rule.man_moves, rule.crownings)
+    return Board(variant, generator(variant), rule.plies, rule.man_moves, rule.crownings)

@@ -1,0 +1,278 @@
+/* engine._core.Rules: the rules of one variant as the core needs them (built from a
+ * rules.variants.Variant by engine/native.py, never from a variant's name), with the calls that
+ * prove the core equal to the referee and measure it: legal_moves, count, make and perft.
+ *
+ * Its own unit because every other Python face is built on it: a Searcher (search_module.c), an
+ * EndgameTable (egdb_module.c) and the learned evaluation (learned_module.c) take a Rules and read
+ * positions and write moves with the helpers below, while module.c only assembles the module.
+ * Every call takes the position as four bitboards seen from the side to move plus the side
+ * (0 White, 1 Black), checks them, and converts once at the boundary; inside, no Python object
+ * is touched (perft runs with the GIL released).
+ */
+#include "rules_object.h"
+
+#include <stddef.h>
+
+#include "movegen.h"
+#include "perft.h"
+
+/* -- construction -------------------------------------------------------------------------- */
+
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"size",     "men_capture_backward", "flying_kings",
+                               "majority", "crowning",             NULL};
+    int size, backward, flying, majority, crowning;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ipppi:Rules", keywords, &size, &backward,
+                                     &flying, &majority, &crowning))
+        return NULL;
+    RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    if (core_rules_init(&self->rules, size, backward, flying, majority, crowning) < 0) {
+        Py_DECREF(self);
+        PyErr_Format(PyExc_ValueError,
+                     "unsupported rules: size %d (even, 4 to %d) or crowning code %d", size,
+                     CORE_MAX_SIZE, crowning);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* -- reading arguments --------------------------------------------------------------------- */
+
+static int read_bitboard(PyObject *value, core_bb *out)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = (core_bb)v;
+    return 0;
+}
+
+/* args[0..5): own men, own kings, their men, their kings, side; refused unless the pieces are
+ * on playable squares and no square holds two. */
+int read_position(const CoreRules *r, PyObject *const *args, CorePos *p)
+{
+    if (read_bitboard(args[0], &p->men) < 0 || read_bitboard(args[1], &p->kings) < 0 ||
+        read_bitboard(args[2], &p->opp_men) < 0 || read_bitboard(args[3], &p->opp_kings) < 0)
+        return -1;
+    long side = PyLong_AsLong(args[4]);
+    if (side == -1 && PyErr_Occurred())
+        return -1;
+    if (side != 0 && side != 1) {
+        PyErr_SetString(PyExc_ValueError, "side must be 0 (White) or 1 (Black)");
+        return -1;
+    }
+    p->side = (int)side;
+    core_bb all = p->men | p->kings | p->opp_men | p->opp_kings;
+    if (all & ~r->valid) {
+        PyErr_SetString(PyExc_ValueError, "a piece stands outside the board's playable squares");
+        return -1;
+    }
+    if ((p->men & p->kings) || ((p->men | p->kings) & (p->opp_men | p->opp_kings)) ||
+        (p->opp_men & p->opp_kings)) {
+        PyErr_SetString(PyExc_ValueError, "two pieces stand on the same square");
+        return -1;
+    }
+    return 0;
+}
+
+int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t wanted)
+{
+    if (nargs == wanted)
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd positional arguments (%zd given)", name,
+                 wanted, nargs);
+    return -1;
+}
+
+PyObject *move_tuple(const CoreMove *m)
+{
+    return Py_BuildValue("(KKKO)", (unsigned long long)m->from, (unsigned long long)m->to,
+                         (unsigned long long)m->captured, m->crowns ? Py_True : Py_False);
+}
+
+/* -- methods ------------------------------------------------------------------------------- */
+
+static PyObject *Rules_legal_moves(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("legal_moves", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
+        return NULL;
+    core_bb opp = p.opp_men | p.opp_kings;
+    CoreMove stack_moves[CORE_STACK_MOVES];
+    CoreMove *moves = stack_moves;
+    int n = core_moves(&self->rules, p.men, p.kings, opp, p.side, moves, CORE_STACK_MOVES);
+    if (n > CORE_STACK_MOVES) {
+        moves = PyMem_New(CoreMove, (size_t)n);
+        if (!moves)
+            return PyErr_NoMemory();
+        core_moves(&self->rules, p.men, p.kings, opp, p.side, moves, n);
+    }
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = move_tuple(&moves[i]);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    if (moves != stack_moves)
+        PyMem_Free(moves);
+    return list;
+}
+
+static PyObject *Rules_count(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("count", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
+        return NULL;
+    return PyLong_FromLong(
+        core_count(&self->rules, p.men, p.kings, p.opp_men | p.opp_kings, p.side));
+}
+
+static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p, child;
+    CoreMove m;
+    PyObject *crowns;
+    if (check_nargs("make", nargs, 6) < 0 || read_position(&self->rules, args, &p) < 0)
+        return NULL;
+    if (!PyTuple_Check(args[5]) || PyTuple_GET_SIZE(args[5]) != 4) {
+        PyErr_SetString(PyExc_TypeError, "a move is a tuple (from, to, captured, crowns)");
+        return NULL;
+    }
+    if (read_bitboard(PyTuple_GET_ITEM(args[5], 0), &m.from) < 0 ||
+        read_bitboard(PyTuple_GET_ITEM(args[5], 1), &m.to) < 0 ||
+        read_bitboard(PyTuple_GET_ITEM(args[5], 2), &m.captured) < 0)
+        return NULL;
+    crowns = PyTuple_GET_ITEM(args[5], 3);
+    int truth = PyObject_IsTrue(crowns);
+    if (truth < 0)
+        return NULL;
+    m.crowns = truth;
+    /* Enough checking that a wrong move cannot build an impossible state (legality is the
+     * caller's business, as for rules' Position.play). */
+    int one_from = m.from && !(m.from & (m.from - 1)) && (m.from & (p.men | p.kings));
+    int one_to = m.to && !(m.to & (m.to - 1)) && (m.to & self->rules.valid);
+    core_bb others = (p.men | p.kings | p.opp_men | p.opp_kings) & ~m.from;
+    if (!one_from || !one_to || (m.to & others) || (m.captured & ~(p.opp_men | p.opp_kings))) {
+        PyErr_SetString(PyExc_ValueError, "the move does not fit the position");
+        return NULL;
+    }
+    core_make(&p, &m, &child);
+    return Py_BuildValue("(KKKKi)", (unsigned long long)child.men, (unsigned long long)child.kings,
+                         (unsigned long long)child.opp_men, (unsigned long long)child.opp_kings,
+                         child.side);
+}
+
+static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    CorePos p;
+    if (check_nargs("perft", nargs, 6) < 0 || read_position(&self->rules, args, &p) < 0)
+        return NULL;
+    long depth = PyLong_AsLong(args[5]);
+    if (depth == -1 && PyErr_Occurred())
+        return NULL;
+    if (depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "perft depth above 64");
+        return NULL;
+    }
+    int64_t leaves;
+    Py_BEGIN_ALLOW_THREADS
+    leaves = core_perft(&self->rules, &p, (int)depth);
+    Py_END_ALLOW_THREADS
+    if (leaves < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)leaves);
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"legal_moves", (PyCFunction)(void (*)(void))Rules_legal_moves, METH_FASTCALL,
+     "legal_moves(own_men, own_kings, opp_men, opp_kings, side, /)\n--\n\n"
+     "The legal moves as rules' raw moves (from_bit, to_bit, captured, crowns), one per capture "
+     "path, in rules' order."},
+    {"count", (PyCFunction)(void (*)(void))Rules_count, METH_FASTCALL,
+     "count(own_men, own_kings, opp_men, opp_kings, side, /)\n--\n\n"
+     "len(legal_moves(...)) without building the moves."},
+    {"make", (PyCFunction)(void (*)(void))Rules_make, METH_FASTCALL,
+     "make(own_men, own_kings, opp_men, opp_kings, side, move, /)\n--\n\n"
+     "The position after a legal move, seen from the new side to move."},
+    {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
+     "perft(own_men, own_kings, opp_men, opp_kings, side, depth, /)\n--\n\n"
+     "The number of move sequences of exactly depth plies, counted as rules.perft counts."},
+    {NULL, NULL, 0, NULL}};
+
+/* -- attributes ---------------------------------------------------------------------------- */
+
+static PyObject *get_size(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->rules.size);
+}
+static PyObject *get_squares(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->rules.squares);
+}
+static PyObject *get_valid(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->rules.valid);
+}
+static PyObject *get_top_row(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->rules.promo[0]);
+}
+static PyObject *get_bottom_row(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->rules.promo[1]);
+}
+static PyObject *get_men_capture_backward(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.men_capture_backward);
+}
+static PyObject *get_flying_kings(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.flying_kings);
+}
+static PyObject *get_majority(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.majority);
+}
+static PyObject *get_crowning(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->rules.crowning);
+}
+
+static PyGetSetDef Rules_getset[] = {
+    {"size", (getter)get_size, NULL, "Squares along one side.", NULL},
+    {"squares", (getter)get_squares, NULL, "Playable squares.", NULL},
+    {"valid", (getter)get_valid, NULL, "Bitboard of the playable bits (ghosts excluded).", NULL},
+    {"top_row", (getter)get_top_row, NULL, "Where White's men are crowned.", NULL},
+    {"bottom_row", (getter)get_bottom_row, NULL, "Where Black's men are crowned.", NULL},
+    {"men_capture_backward", (getter)get_men_capture_backward, NULL, NULL, NULL},
+    {"flying_kings", (getter)get_flying_kings, NULL, NULL, NULL},
+    {"majority", (getter)get_majority, NULL, "Captures must take the most pieces.", NULL},
+    {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine._core.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Rules(size, men_capture_backward, flying_kings, majority, crowning)\n--\n\n"
+              "The rules of one variant as the native core reads them.",
+    .tp_new = Rules_new,
+    .tp_methods = Rules_methods,
+    .tp_getset = Rules_getset,
+};
