@@ -40,7 +40,7 @@ from e2e_harness import (
     user,
 )
 from fake_discord import FakeDiscord, Guild, guild_on_shard
-from test_migrate_db import migrate_cli
+from support.migrate_cli import migrate_cli
 
 from rules import Game, find_variant, read_game
 

@@ -4,7 +4,7 @@ Issue 17 moves the engine's hot loop to C, and the one promise that makes that s
 core's move generation equals ``rules`` move for move in every variant.  Proved here four ways:
 
 - perft from every start position equals ``rules``' perft depth by depth, and the perft figures the
-  repository records (``tests/perft/*.perft``, ``bench/perft.py``'s published series) are reached
+  repository records (``tests/support/perft/*.perft``, ``bench/perft.py``'s published series) are reached
   by the core alone, deeper than the Python comparison goes;
 - thousands of positions per variant from random playouts refereed by ``rules`` (kings, multiple
   and majority captures, crowning during captures): the core's raw moves are ``rules``' raw moves
@@ -36,7 +36,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_games import HELPMATE
-from test_perft import read_perft_file
+from support.perft_records import PERFT_DIR, read_perft_file
 
 from engine import _core, native
 from engine.board import make as engine_make
@@ -112,7 +112,7 @@ def _load_bench_perft() -> ModuleType:
 def recorded_perft() -> list[tuple[str, Position, int, int]]:
     """Every perft figure the repository records: (label, position, depth, leaves)."""
     figures = []
-    for path in sorted((ROOT / "tests" / "perft").glob("*.perft")):
+    for path in sorted(PERFT_DIR.glob("*.perft")):
         for record in read_perft_file(path):
             variant = VARIANTS[record.variant]
             start = record.fen == "start"

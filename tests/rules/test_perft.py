@@ -4,10 +4,8 @@ bulk leaf counter against the move generator over many positions of real games."
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import pytest
+from support.perft_records import PERFT_DIR, PerftRecord, read_perft_file
 
 from rules.fen import parse_fen
 from rules.perft import divide, perft
@@ -22,42 +20,6 @@ from rules.variants import (
     VARIANTS,
     find_variant,
 )
-
-PERFT_DIR = Path(__file__).parent / "perft"
-
-
-@dataclass
-class PerftRecord:
-    id: str
-    variant: str = ""
-    fen: str = ""
-    counts: dict[int, int] = field(default_factory=dict)
-
-
-def read_perft_file(path: Path) -> list[PerftRecord]:
-    """Records of a ``.perft`` file: ``id``, ``variant``, ``fen`` and ``perft D N`` lines."""
-    records: list[PerftRecord] = []
-    for number, raw in enumerate(path.read_text().splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition(" ")
-        value = value.strip()
-        if key == "id":
-            records.append(PerftRecord(value))
-        elif not records:
-            raise ValueError(f"{path.name}:{number}: {key!r} before the first id")
-        elif key == "variant":
-            records[-1].variant = value
-        elif key == "fen":
-            records[-1].fen = value
-        elif key == "perft":
-            depth, count = value.split()
-            records[-1].counts[int(depth)] = int(count)
-        else:
-            raise ValueError(f"{path.name}:{number}: unknown key {key!r}")
-    return records
-
 
 def _record_position(record: PerftRecord) -> Position:
     variant = find_variant(record.variant)

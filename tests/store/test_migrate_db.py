@@ -8,15 +8,13 @@ challenge, the announcements of all of it in the outbox, server settings and use
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
+from support.migrate_cli import migrate_cli
 from service_harness import (
     ALICE,
     BOB,
@@ -43,7 +41,6 @@ from bot.migrate_db import migrate_to_postgres
 from bot.store import StoreError
 from bot.store.migrate import TABLES
 
-ROOT = Path(__file__).resolve().parent.parent
 TAKEBACK_CHANNEL, COMPUTER_CHANNEL, OPEN_CHANNEL = 102, 103, 104
 PASSWORD = "migr4te-s3cret"
 
@@ -108,20 +105,6 @@ async def pg_counts(dsn: str) -> dict[str, int]:
 def with_password(dsn: str) -> str:
     """The DSN with a password (the test server trusts every local connection, so any works)."""
     return dsn.replace("postgresql://postgres@", f"postgresql://postgres:{PASSWORD}@", 1)
-
-
-def migrate_cli(source: Path, target: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
-    env["DATABASE_PATH"] = str(source)
-    env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "migrate-db", "--to", target],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 async def test_a_migrated_database_is_verified_and_the_games_go_on(

@@ -1,8 +1,8 @@
 """Names are shown as typed and can never become Markdown: no link, heading, list, quote,
 subtext, spoiler, code, emphasis, mention or mass mention comes from a player's name.
 
-:func:`live_marks` reads a text the way Discord's Markdown would, without trusting
-:mod:`bot.markdown`: every mark Discord would act on (an unescaped special character, a
+:func:`support.markdown_marks.live_marks` reads a text the way Discord's Markdown would, without
+trusting :mod:`bot.markdown`: every mark Discord would act on (an unescaped special character, a
 construct at the start of a line, a ``scheme://`` it would link, ``@everyone``).  A builder is
 safe when the marks of its output with hostile names are exactly the marks with harmless names:
 the bot's own bold, mentions, timestamps and code spans, and nothing from the names.
@@ -10,12 +10,11 @@ the bot's own bold, mentions, timestamps and code spans, and nothing from the na
 
 from __future__ import annotations
 
-import re
-
 import discord
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.markdown_marks import PUNCTUATION, live_marks, unescape
 from test_ui_limits import BIG_ID, challenge_view, game_view, player, stats_of, summary, units
 
 from bot.enums import ChallengeStatus
@@ -23,10 +22,6 @@ from bot.markdown import ELLIPSIS, NAME_LIMIT, SHOWN_MAX, clusters, one_line, pl
 from bot.ui.embeds import challenge_embed, game_embed, games_embed, result_words, status_words
 from bot.ui.social_embeds import history_embed, stats_embed
 from bot.ui.texts import moves_text
-
-PUNCTUATION = r"""!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~"""
-_LINE_START = re.compile(r"\s*(?:#{1,3}\s|-#\s|[-*+]\s|\d+[.)]\s|>>>\s|>\s)")
-_SPECIAL = set("*_~|`[]<>")
 
 HOSTILE = [
     "[claim nitro](https://evil.example/x)",
@@ -62,37 +57,6 @@ HOSTILE = [
     "a\n# line",
     "\u202e]k(nil)[",
 ]
-
-
-def unescape(text: str) -> str:
-    """What Discord shows for escaped text: a backslash before punctuation is dropped."""
-    return re.sub(r"\\([" + re.escape(PUNCTUATION) + "])", r"\1", text)
-
-
-def live_marks(text: str) -> list[str]:
-    """The Markdown marks Discord would act on in ``text``, in order."""
-    marks: list[str] = []
-    i = 0
-    line_start = True
-    while i < len(text):
-        if line_start:
-            head = _LINE_START.match(text, i)
-            if head is not None:
-                marks.append("line:" + head.group().strip())
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in PUNCTUATION:
-            i += 2
-            line_start = False
-            continue
-        if ch in _SPECIAL:
-            marks.append(ch)
-        elif text.startswith("://", i) and i and text[i - 1].isalnum():
-            marks.append("url")
-        elif re.match(r"@(everyone|here)", text[i:], re.IGNORECASE):
-            marks.append("@" + text[i + 1 : i + 5])
-        line_start = ch == "\n"
-        i += 1
-    return marks
 
 
 def embed_texts(embed: discord.Embed) -> list[str]:
