@@ -1,4 +1,4 @@
-"""Each documented Discord limit of ``tests/discord_limits.py``: the value at the limit is
+"""Each documented Discord limit of ``tests/support/discord_limits.py``: the value at the limit is
 accepted and the first one past it refused; then the same checks through the fake's HTTP
 answers (Discord's error codes and ``errors`` object, violations recorded, ``enforce_nonce``)."""
 
@@ -12,11 +12,11 @@ from typing import Any
 
 import aiohttp
 import discord
-import discord_limits as limits
-import openapi_check
 import pytest
 from discord.http import handle_message_parameters
-from fake_discord import ATTACHMENT_SIZE_LIMIT, FakeDiscord
+from support import discord_limits as limits
+from support import openapi_check
+from support.fake_discord import ATTACHMENT_SIZE_LIMIT, FakeDiscord
 
 MAX = 2**53 - 1
 

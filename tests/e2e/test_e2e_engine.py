@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_harness import (
+from support.e2e_harness import (
     ALICE,
     BOB,
     GENERAL,
@@ -32,7 +32,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord
+from support.fake_discord import FakeDiscord
 
 from rules import Game, find_variant, read_game
 

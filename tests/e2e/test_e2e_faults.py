@@ -4,8 +4,8 @@ change players must see is shown exactly once, never lost and never doubled.
 The outbox promises that (an announcement is written with its change, delivered by the
 interaction's answer or else posted in the channel with a nonce, retried, and posted late after a
 restart).  These tests break each step of that path on the fake Discord of
-``tests/fake_discord.py`` (a long 429 or 5xx on the answer, an expired token on a follow-up, a
-permission taken away from a scheduler post, gateway reconnects and invalid sessions, SIGTERM in a
+``tests/support/fake_discord.py`` (a long 429 or 5xx on the answer, an expired token on a follow-up,
+a permission taken away from a scheduler post, gateway reconnects and invalid sessions, SIGTERM in a
 burst of posts, SIGKILL between a commit and its post, an answer still on its way when the bot
 gets ready, a restart after two hours away) and count what players can see: every message the
 fake holds, answer or post, that shows a given ply's board (its image is
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from support.e2e_harness import (
     ALICE,
     BOB,
     GENERAL,
@@ -44,7 +44,7 @@ from e2e_harness import (
     poll,
     user,
 )
-from fake_discord import FakeDiscord
+from support.fake_discord import FakeDiscord
 from test_e2e_delivery import owed, started_game
 
 from bot.results import Player

@@ -1,4 +1,5 @@
-"""End-to-end games: the real bot process against the fake Discord (``tests/e2e_harness.py``).
+"""End-to-end games: the real bot process against the fake Discord
+(``tests/support/e2e_harness.py``).
 
 Each test starts its own bot on a fresh database and plays what users would do — challenge,
 accept, move (with autocomplete), offer and answer draws, resign, rematch — and checks what they
@@ -15,7 +16,8 @@ import time
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from PIL import Image
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -50,8 +52,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord, RecordedRequest
-from PIL import Image
+from support.fake_discord import FakeDiscord, RecordedRequest
 
 from rules import Game, Termination, find_variant, read_game
 

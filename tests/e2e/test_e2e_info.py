@@ -2,7 +2,7 @@
 until both have moved, moderators any time), ``/board``, ``/moves``, ``/pdn``, ``/games``,
 ``/rules``, ``/help``, and the answer every game command gives in a channel without a game.
 
-The real bot process runs against the fake Discord (``tests/e2e_harness.py``); what the bot
+The real bot process runs against the fake Discord (``tests/support/e2e_harness.py``); what the bot
 shows is checked against :mod:`rules` (legal moves, PDN records, variant facts).
 """
 
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -40,7 +40,7 @@ from e2e_harness import (
     user,
     white_at_bottom,
 )
-from fake_discord import FakeDiscord, RecordedRequest
+from support.fake_discord import FakeDiscord, RecordedRequest
 
 from bot.ui.texts import rules_summary
 from rules import VARIANTS, Game, find_variant, read_game

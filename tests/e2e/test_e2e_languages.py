@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from PIL import ImageChops
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -32,8 +33,7 @@ from e2e_harness import (
     select_options,
     user,
 )
-from fake_discord import FakeDiscord, RecordedRequest
-from PIL import ImageChops
+from support.fake_discord import FakeDiscord, RecordedRequest
 
 from bot.i18n import Text, _, _p, render
 from bot.service.words import variant_title

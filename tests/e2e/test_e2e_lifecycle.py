@@ -3,8 +3,9 @@ old buttons still working, reminders and a loss on time, challenge expiry, a cle
 global command sync, a missing thread permission, and the token read from ``.env``.
 
 Each test runs the real bot process (``python -m bot``'s ``main``) against the fake Discord of
-``tests/fake_discord.py`` through ``tests/e2e_harness.py``; the moves the bot reports are replayed
-with :mod:`rules` to check they are legal and that the bot's record (``/pdn``) agrees.
+``tests/support/fake_discord.py`` through ``tests/support/e2e_harness.py``; the moves the bot
+reports are replayed with :mod:`rules` to check they are legal and that the bot's record (``/pdn``)
+agrees.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_launcher import GUARD_MARKER
-from e2e_harness import (
+from support.discord_launcher import GUARD_MARKER
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -58,7 +59,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import ALL_PERMISSIONS, FakeDiscord, RecordedRequest
+from support.fake_discord import ALL_PERMISSIONS, FakeDiscord, RecordedRequest
 
 from rules import Game, find_variant, read_game
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 import pytest
-from e2e_harness import (
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -30,7 +30,7 @@ from e2e_harness import (
     is_ephemeral,
     user,
 )
-from fake_discord import FakeDiscord
+from support.fake_discord import FakeDiscord
 
 from bot.i18n import Text
 from bot.ui.permissions import missing

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from PIL import Image
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -34,9 +35,8 @@ from e2e_harness import (
     select_options,
     user,
 )
-from fake_discord import FakeDiscord, RecordedRequest
-from PIL import Image
-from sample_games import HELPMATE
+from support.fake_discord import FakeDiscord, RecordedRequest
+from support.sample_games import HELPMATE
 
 from render import THEMES, render_png, square_centre
 from rules import Game, find_variant

@@ -2,7 +2,7 @@
 0-1 and 2-3 of 4, a ``kill -9`` of one and its restart.
 
 The fake Discord serves four guilds, one per shard, and routes each guild's interactions to the
-session of its shard (``tests/fake_discord.py``).  The bots are the real ``python -m bot``:
+session of its shard (``tests/support/fake_discord.py``).  The bots are the real ``python -m bot``:
 
 1. One unsharded bot on a SQLite file starts a game in the guild of shard 0 and one in the guild
    of shard 2, and stops.
@@ -24,8 +24,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
-from e2e_harness import (
+from support.discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
+from support.e2e_harness import (
     COMMANDS_SETTLED,
     BotProcess,
     Users,
@@ -39,7 +39,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord, Guild, guild_on_shard
+from support.fake_discord import FakeDiscord, Guild, guild_on_shard
 from support.migrate_cli import migrate_cli
 
 from rules import Game, find_variant, read_game

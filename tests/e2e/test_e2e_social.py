@@ -3,8 +3,8 @@
 takebacks (between people and against the computer), ACF ballot openings, two-game matches, and
 the moderators' ``/settings`` (default variant and time, game channels, thread policy).
 
-The real bot process runs against the fake Discord (``tests/e2e_harness.py``), one launch per
-scenario group; positions and records are checked by replaying the moves with :mod:`rules`.
+The real bot process runs against the fake Discord (``tests/support/e2e_harness.py``), one launch
+per scenario group; positions and records are checked by replaying the moves with :mod:`rules`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import re
 from typing import Any
 
 import pytest
-from e2e_harness import (
+from PIL import Image
+from support.e2e_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -52,8 +53,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord, RecordedRequest
-from PIL import Image
+from support.fake_discord import FakeDiscord, RecordedRequest
 
 from rules import Game, find_variant, read_game
 from rules.ballots import ACF_BALLOTS, CROSSBOARD

@@ -5,7 +5,8 @@ second bot on the same file refused before logging in, tokens kept out of a DEBU
 health check.
 
 Each test runs the real bot process (``python -m bot``'s ``main`` through
-``tests/discord_launcher.py``) against the fake Discord of ``tests/fake_discord.py``.
+``tests/support/discord_launcher.py``) against the fake Discord of
+``tests/support/fake_discord.py``.
 """
 
 from __future__ import annotations
@@ -27,9 +28,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_launcher import GUARD_MARKER
-from e2e_harness import ALICE, GENERAL, TESTS, BotProcess, Users, db_rows, first_answer, poll, user
-from fake_discord import FakeDiscord
+from support.discord_launcher import GUARD_MARKER
+from support.e2e_harness import (
+    ALICE,
+    GENERAL,
+    TESTS,
+    BotProcess,
+    Users,
+    db_rows,
+    first_answer,
+    poll,
+    user,
+)
+from support.fake_discord import FakeDiscord
 
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_schema import SCHEMA_VERSION
@@ -293,7 +304,7 @@ async def start_refused(
         extra["preexec_fn"] = _without_dac_override
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        str(TESTS / "discord_launcher.py"),
+        str(TESTS / "support" / "discord_launcher.py"),
         str(fake.port),
         "bot.__main__:main",
         "--main",

@@ -1,7 +1,7 @@
 """The fake Discord API with the real discord.py client, in a subprocess started by
-``tests/discord_launcher.py``: a smoke test (log in, sync a guild command, answer ``/ping`` and a
-button), then each failure the fake can inject (429, 5xx, errors with codes, a slow Discord and
-the 3-second window, expired tokens, denied permissions, gateway op 7 and op 9, an outage)."""
+``tests/support/discord_launcher.py``: a smoke test (log in, sync a guild command, answer ``/ping``
+and a button), then each failure the fake can inject (429, 5xx, errors with codes, a slow Discord
+and the 3-second window, expired tokens, denied permissions, gateway op 7 and op 9, an outage)."""
 
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ import aiohttp
 import discord
 import pytest
 import yarl
-from discord_launcher import (
+from support.discord_launcher import (
     GUARD_MARKER,
     install_network_guard,
     point_discord_at,
     set_network_guard,
 )
-from e2e_harness import (
+from support.e2e_harness import (
     BotProcess,
     Users,
     attachments_of,
@@ -35,8 +35,8 @@ from e2e_harness import (
     images_without_alt_text,
     select_values,
 )
-from e2e_harness import user as e2e_user
-from fake_discord import (
+from support.e2e_harness import user as e2e_user
+from support.fake_discord import (
     ALL_PERMISSIONS,
     MEMBER_PERMISSIONS,
     ComponentRefused,
@@ -50,7 +50,7 @@ from fake_discord import (
 
 pytestmark = pytest.mark.e2e
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 20.0
 STEP_TIMEOUT = 10.0
 T = TypeVar("T")
@@ -89,9 +89,9 @@ async def test_echo_bot_answers_ping_and_button(fake: FakeDiscord, tmp_path: Pat
         proc = subprocess.Popen(
             [
                 sys.executable,
-                str(TESTS / "discord_launcher.py"),
+                str(TESTS / "support" / "discord_launcher.py"),
                 str(fake.port),
-                "e2e_echo_bot:make_client",
+                "support.e2e_echo_bot:make_client",
                 "--token",
                 "test-token",
             ],
@@ -158,11 +158,11 @@ DRAUGHTS = "1100000000000000202"
 
 
 class Probe:
-    """``tests/fake_probe_bot.py`` (or another client factory) in its own process against the
-    fake."""
+    """``tests/support/fake_probe_bot.py`` (or another client factory) in its own process against
+    the fake."""
 
     def __init__(
-        self, fake: FakeDiscord, tmp_path: Path, factory: str = "fake_probe_bot:make_client"
+        self, fake: FakeDiscord, tmp_path: Path, factory: str = "support.fake_probe_bot:make_client"
     ) -> None:
         self.fake = fake
         self.factory = factory
@@ -174,7 +174,7 @@ class Probe:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
-                    str(TESTS / "discord_launcher.py"),
+                    str(TESTS / "support" / "discord_launcher.py"),
                     str(self.fake.port),
                     self.factory,
                 ],
@@ -936,7 +936,7 @@ def make_picker_client() -> PickerClient:
 async def test_selects_alt_text_dms_and_stripped_buttons_with_discord_py(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    probe = Probe(fake, tmp_path, "test_fake_discord:make_picker_client")
+    probe = Probe(fake, tmp_path, "e2e.test_fake_discord:make_picker_client")
     await probe.start()
     try:
         # An ephemeral picker: Alice's alone; a select updates it (7), the next defers (6)

@@ -48,7 +48,7 @@ from rules import (
     parse_fen,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 ENGLISH = find_variant("english")
 

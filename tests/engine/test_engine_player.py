@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from worker_probes import rendezvous
+from support.worker_probes import rendezvous
 
 from bot.engine_player import EngineComputer
 from bot.workers import PoolClosed, default_workers

@@ -37,7 +37,7 @@ from rules import Color, Game, find_variant
 from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
 from rules.variants import VARIANTS, Variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 WEIGHTS = ROOT / "engine" / "weights"
 FAMILY_OF = {"english": "short-8", "russian": "flying-8", "international": "flying-10"}
 STATES = 6561

@@ -4,8 +4,8 @@ Issue 17 moves the engine's hot loop to C, and the one promise that makes that s
 core's move generation equals ``rules`` move for move in every variant.  Proved here four ways:
 
 - perft from every start position equals ``rules``' perft depth by depth, and the perft figures the
-  repository records (``tests/support/perft/*.perft``, ``bench/perft.py``'s published series) are reached
-  by the core alone, deeper than the Python comparison goes;
+  repository records (``tests/support/perft/*.perft``, ``bench/perft.py``'s published series) are
+  reached by the core alone, deeper than the Python comparison goes;
 - thousands of positions per variant from random playouts refereed by ``rules`` (kings, multiple
   and majority captures, crowning during captures): the core's raw moves are ``rules``' raw moves
   as a list (same multiset, duplicates of different paths included, even the same order), its
@@ -35,8 +35,8 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sample_games import HELPMATE
 from support.perft_records import PERFT_DIR, read_perft_file
+from support.sample_games import HELPMATE
 
 from engine import _core, native
 from engine.board import make as engine_make
@@ -57,7 +57,7 @@ from rules.variants import (
     Variant,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 CORE_SOURCES = ROOT / "engine" / "core"
 KEYS = list(VARIANTS)
 ALL = [pytest.param(v, id=k) for k, v in VARIANTS.items()]
@@ -308,7 +308,7 @@ def rules_test_positions() -> list[tuple[Variant, Position]]:
     """Every FEN written in the rules' tests, in every variant whose board it fits: the positions
     chosen by hand to show each rule (landing squares, crowning mid-capture, majority, ...)."""
     texts: set[str] = set()
-    for path in sorted((ROOT / "tests").glob("test_rules_*.py")):
+    for path in sorted((ROOT / "tests" / "rules").glob("test_rules_*.py")):
         texts |= set(re.findall(r"\"([WB]:[^\"]*)\"", path.read_text()))
     found = []
     for text in sorted(texts):

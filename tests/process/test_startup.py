@@ -39,7 +39,7 @@ from bot.store.sqlite_guard import (
 )
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 # -- real databases, and ways to damage them ----------------------------------------------------

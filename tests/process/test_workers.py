@@ -17,15 +17,15 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
 import pytest
-import worker_probes
 from PIL import Image
+from support import worker_probes
 
 from bot.ui.media import Media
 from bot.workers import PoolClosed, WorkerCrashed, WorkerPool, default_workers
 from rules import Game, find_variant, read_game
 from rules.pdn import write_game
 
-HERE = Path(__file__).parent
+TESTS = Path(__file__).parent.parent
 GONE_WITHIN = 10.0
 """Seconds the processes of a killed bot get to exit (the issue: "within a few seconds")."""
 
@@ -96,11 +96,11 @@ def wait_gone(pids: Iterable[int], timeout: float) -> set[int]:
 
 def test_kill_9_of_the_bot_takes_every_worker_process_with_it() -> None:
     host = subprocess.Popen(
-        [sys.executable, str(HERE / "worker_host.py")],
+        [sys.executable, str(TESTS / "support" / "worker_host.py")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=HERE.parent,
+        cwd=TESTS.parent,
     )
     below: dict[int, int] = {}
     try:

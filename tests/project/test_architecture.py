@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 """The directory holding the project's packages."""
 
 CYCLE_FREE = ("rules", "engine", "render", "bot")

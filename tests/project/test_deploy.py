@@ -33,7 +33,7 @@ from packaging.version import Version
 
 from bot.config import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 CONSTRAINTS = ROOT / "constraints.txt"
 
@@ -442,7 +442,7 @@ def test_build_context_holds_the_package_and_nothing_private():
         ".venv/bin/python",
         "data/draughts.db",
         "data/draughts.db-wal",
-        "tests/test_deploy.py",
+        "tests/project/test_deploy.py",
         "docs/OPERATIONS.md",
         "bot/__pycache__/config.cpython-311.pyc",
         "rules/data/x.pyc",

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageStat
-from render_cases import (
+from support.render_cases import (
     CASES,
     MAX_SAMPLE_DISTANCE,
     RGB,
@@ -93,7 +93,7 @@ from rules.pdn import write_game
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
 from rules.variants import VARIANTS, Color, Variant, find_variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 KIND_NAMES = {
     None: "nothing recognisable",
     EMPTY: "empty",
@@ -1003,7 +1003,7 @@ def test_gif_final_caption_fits_in_the_strip() -> None:
     """The last frame's caption carries the result; it must not run off the image.  An English
     game drawn by the 40-move rule: ``41... White 6-2 · 1/2-1/2 40 moves each without a man move
     or capture``."""
-    from rules_support import walk_game
+    from support.rules_support import walk_game
 
     rules = find_variant("english")
     game = Game(

@@ -1,6 +1,6 @@
-"""Golden images: one fixed midgame per variant (tests/render_cases.py), drawn with a capture
-highlight, kings of both sides and a mix of themes, flips, arrows and status strips, compared
-with the PNGs in tests/golden/ after decoding both.
+"""Golden images: one fixed midgame per variant (tests/support/render_cases.py), drawn with a
+capture highlight, kings of both sides and a mix of themes, flips, arrows and status strips,
+compared with the PNGs in tests/render/golden/ after decoding both.
 
 The global tolerance absorbs antialiasing differences between Pillow/FreeType versions (a few
 pixels along the edges of discs, crowns and text): mean absolute difference per channel at most
@@ -9,7 +9,7 @@ man on a 10x10 board through (about 0.4% of the pixels at 480 px), so the flat i
 square -- the centre, the face beside a king's crown, and the highlight corner -- must also agree
 closely: they are far from any edge, so antialiasing does not move them.
 
-After an intended change run ``python tests/golden/regenerate.py`` and look at the new images
+After an intended change run ``python tests/render/golden/regenerate.py`` and look at the new images
 before committing them.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageChops
-from render_cases import (
+from support.render_cases import (
     CASES,
     GOLDEN_WIDTH,
     Case,
@@ -40,7 +40,9 @@ MAX_BIG_FRACTION = 0.005
 """At most this share of pixels may differ by more than ``BIG_DIFF`` in some channel."""
 MAX_INTERIOR_DIFF = 24.0
 """RGB distance allowed at the interior sample points of each square."""
-HINT = "if the change is intended, run python tests/golden/regenerate.py and review the images"
+HINT = (
+    "if the change is intended, run python tests/render/golden/regenerate.py and review the images"
+)
 
 
 def global_difference(fresh: Image.Image, golden: Image.Image) -> tuple[float, float]:
@@ -91,7 +93,9 @@ def mismatches(fresh: Image.Image, golden: Image.Image, case: Case) -> list[str]
 def test_one_golden_per_variant() -> None:
     assert sorted(case.variant for case in CASES) == sorted(VARIANTS)
     for case in CASES:
-        assert case.golden.exists(), f"missing {case.golden}: run python tests/golden/regenerate.py"
+        assert case.golden.exists(), (
+            f"missing {case.golden}: run python tests/render/golden/regenerate.py"
+        )
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.variant)

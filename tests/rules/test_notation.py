@@ -590,7 +590,7 @@ def test_shown_moves_read_back_and_number_in_order(game: Game, notation: Any) ->
 # -- refusals in other languages (rules.messages) ---------------------------------------------
 
 RULES_SOURCE = "".join(
-    (Path(__file__).resolve().parent.parent / "rules" / name).read_text(encoding="utf-8")
+    (Path(__file__).resolve().parent.parent.parent / "rules" / name).read_text(encoding="utf-8")
     for name in ("notation.py", "game.py", "messages.py")
 )
 

@@ -4,6 +4,7 @@ bulk leaf counter against the move generator over many positions of real games."
 from __future__ import annotations
 
 import random
+
 import pytest
 from support.perft_records import PERFT_DIR, PerftRecord, read_perft_file
 
@@ -20,6 +21,7 @@ from rules.variants import (
     VARIANTS,
     find_variant,
 )
+
 
 def _record_position(record: PerftRecord) -> Position:
     variant = find_variant(record.variant)

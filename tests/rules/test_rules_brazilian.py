@@ -11,7 +11,7 @@ them in ``test_rules_common.py``; this file keeps what is its own.
 from __future__ import annotations
 
 import pytest
-from rules_support import game, pdns, pos, walk_but_last
+from support.rules_support import game, pdns, pos, walk_but_last
 
 from rules.outcome import Termination
 from rules.variants import BRAZILIAN, INTERNATIONAL

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from rules_support import (
+from support.rules_support import (
     blunder_and_capture,
     find,
     game,

@@ -10,7 +10,7 @@ them in ``test_rules_common.py``; this file keeps what is its own.
 from __future__ import annotations
 
 import pytest
-from rules_support import (
+from support.rules_support import (
     game,
     is_man_move,
     pdns,

@@ -14,7 +14,7 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOT,
     BOT_ID,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     CHANNEL,

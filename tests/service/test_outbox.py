@@ -12,7 +12,7 @@ import dataclasses
 import json
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,
@@ -318,7 +318,7 @@ async def test_entries_are_written_in_the_games_transaction(
     database: Database, clock: Clock
 ) -> None:
     """Read through a separate connection: the entry and the move are there together."""
-    from service_harness import opened
+    from support.service_harness import opened
 
     async with opened(database, clock) as svc:
         game = await start(svc)

@@ -15,10 +15,10 @@ import time
 from typing import Any
 
 import pytest
-from e2e_harness import ALICE as ALICE_E2E
-from e2e_harness import BOB as BOB_E2E
-from e2e_harness import CAROL as CAROL_E2E
-from e2e_harness import (
+from support.e2e_harness import ALICE as ALICE_E2E
+from support.e2e_harness import BOB as BOB_E2E
+from support.e2e_harness import CAROL as CAROL_E2E
+from support.e2e_harness import (
     GENERAL,
     Launch,
     content_of,
@@ -32,8 +32,8 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord
-from service_harness import (
+from support.fake_discord import FakeDiscord
+from support.service_harness import (
     ALICE,
     BOB,
     CAROL,

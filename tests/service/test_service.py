@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

@@ -2,15 +2,16 @@
 
 The same games are played twice, once by players with plain names and once by players whose
 names are Markdown (a masked link, a heading, a mention...), and each sentence is read the way
-Discord would (:func:`support.markdown_marks.live_marks`): the hostile run may hold no mark the plain
-run does not.  Issue 13 found names unescaped in eight messages; this covers the service's side
-of all of them, whatever action or time produced the sentence.
+Discord would (:func:`support.markdown_marks.live_marks`): the hostile run may hold no mark the
+plain run does not.  Issue 13 found names unescaped in eight messages; this covers the service's
+side of all of them, whatever action or time produced the sentence.
 """
 
 from __future__ import annotations
 
 import pytest
-from service_harness import (
+from support.markdown_marks import live_marks
+from support.service_harness import (
     CHANNEL,
     MOVE_TIME,
     OTHER_CHANNEL,
@@ -20,7 +21,6 @@ from service_harness import (
     challenge,
     open_service,
 )
-from support.markdown_marks import live_marks
 
 from bot.errors import ServiceError
 from bot.results import Player

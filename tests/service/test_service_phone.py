@@ -9,7 +9,7 @@ messages are in ``test_service_fair.py``.
 from __future__ import annotations
 
 import pytest
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

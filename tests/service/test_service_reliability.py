@@ -7,8 +7,8 @@
   with and without ``expected_ply``, through one service or two services on the same file):
   exactly one lands per ply, every other attempt gets a :class:`ServiceError`, and the moves table
   has no gap or duplicate.
-- Crash: a subprocess (``tests/crash_player.py``) plays moves and acknowledges each one; it is
-  killed with SIGKILL at random moments; every acknowledged move is in the database, the records
+- Crash: a subprocess (``tests/support/crash_player.py``) plays moves and acknowledges each one; it
+  is killed with SIGKILL at random moments; every acknowledged move is in the database, the records
   replay, and ``PRAGMA integrity_check`` is ok.
 - Bad input: fuzzed move text and refused actions (non-players, finished games, wrong turn) raise a
   :class:`ServiceError` with a readable reason and change nothing.
@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT_ID,
@@ -73,7 +73,7 @@ from rules.game import Game
 from rules.notation import MoveError
 from rules.variants import find_variant
 
-HERE = Path(__file__).resolve().parent
+SUPPORT = Path(__file__).resolve().parent.parent / "support"
 
 
 async def start_game(
@@ -515,7 +515,7 @@ def _kill_at_random(path: Path, seed: int, delay: float) -> list[tuple[int, int,
     """Run the crash player, SIGKILL it ``delay`` seconds after it is ready, and return the moves
     it acknowledged."""
     proc = subprocess.Popen(
-        [sys.executable, str(HERE / "crash_player.py"), str(path), str(seed)],
+        [sys.executable, str(SUPPORT / "crash_player.py"), str(path), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import service_harness as harness
-from service_harness import (
+from support import service_harness as harness
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

@@ -28,7 +28,7 @@ import asyncpg
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     CAROL,
@@ -38,7 +38,7 @@ from service_harness import (
     Services,
     start_moved,
 )
-from store_backends import FINISHED, T0, new_challenge, new_game
+from support.store_backends import FINISHED, T0, new_challenge, new_game
 
 from bot.results import Action, ActionResult
 from bot.service import GameService
@@ -212,7 +212,7 @@ async def test_a_shard_has_one_owner_at_a_time(pg_dsn: str) -> None:
 
 async def test_ownership_is_per_database(pg_server: object, pg_dsn: str) -> None:
     """Advisory locks belong to a database: bots on two databases of one server are apart."""
-    from pg_server import PostgresServer
+    from support.pg_server import PostgresServer
 
     assert isinstance(pg_server, PostgresServer)
     async with pg_server.fresh_database() as other_dsn:

@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 import pytest
 from support.migrate_cli import migrate_cli
-from service_harness import (
+from support.service_harness import (
     ALICE,
     BOB,
     BOT,

@@ -1,6 +1,7 @@
-"""The PostgreSQL test harness itself (``tests/pg_server.py``, ``tests/pg_fixtures.py``): a real
-server starts, never as root, each test gets its own empty database, asyncpg talks to it, and a
-stopped server has really gone (port closed, process ended, folder deleted), on errors too.
+"""The PostgreSQL test harness itself (``tests/support/pg_server.py``,
+``tests/support/pg_fixtures.py``): a real server starts, never as root, each test gets its own empty
+database, asyncpg talks to it, and a stopped server has really gone (port closed, process ended,
+folder deleted), on errors too.
 
 The fixtures are imported here directly so these tests run before they are wired into
 ``conftest.py``. Once ``conftest.py`` imports them, drop that import here: while both do, this
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from pg_server import (
+from support.pg_server import (
     Binaries,
     PostgresServer,
     find_binaries,

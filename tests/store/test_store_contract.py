@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-from store_backends import FINISHED, START_FEN, T0, first_move, new_challenge, new_game
+from support.store_backends import FINISHED, START_FEN, T0, first_move, new_challenge, new_game
 
 from bot.enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
 from bot.errors import ConflictError

@@ -6,7 +6,7 @@ change, users' preferences and the new server settings.  Protocol methods only.
 
 from __future__ import annotations
 
-from store_backends import FINISHED, T0, new_game
+from support.store_backends import FINISHED, T0, new_game
 
 from bot.enums import GameStatus
 from bot.store import LadderChange, NewGame, RatedGame, RatingRow, Store

@@ -1,8 +1,8 @@
-"""What only the PostgreSQL store has to show, against a real server (``tests/pg_fixtures.py``):
-the choice of backend by address, migrations when several processes start at once, a database
-written by a newer bot, an unreachable server, and races between two processes (two pools on one
-database) that the contract tests run inside one.  The behaviour shared with SQLite is in
-``test_store_contract.py``, which runs against both.
+"""What only the PostgreSQL store has to show, against a real server
+(``tests/support/pg_fixtures.py``): the choice of backend by address, migrations when several
+processes start at once, a database written by a newer bot, an unreachable server, and races between
+two processes (two pools on one database) that the contract tests run inside one.  The behaviour
+shared with SQLite is in ``test_store_contract.py``, which runs against both.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from store_backends import FINISHED, T0, first_move, new_game
+from support.store_backends import FINISHED, T0, first_move, new_game
 
 from bot.store import (
     LadderChange,

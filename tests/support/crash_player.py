@@ -1,9 +1,10 @@
-"""Crash-test helper for ``tests/test_service_reliability.py``: plays moves until it is killed.
+"""Crash-test helper for ``tests/service/test_service_reliability.py``: plays moves until it is
+killed.
 
-Run as ``python tests/crash_player.py DATABASE SEED``.  It opens the game service on DATABASE,
-prints ``READY``, then keeps ``GAMES`` games going at once (one per channel), resuming the running
-game of each channel if there is one, accepting a challenge a killed predecessor left open, and
-starting a new game when one ends.  Each loop plays random legal moves (seeded), now and then
+Run as ``python tests/support/crash_player.py DATABASE SEED``.  It opens the game service on
+DATABASE, prints ``READY``, then keeps ``GAMES`` games going at once (one per channel), resuming the
+running game of each channel if there is one, accepting a challenge a killed predecessor left open,
+and starting a new game when one ends.  Each loop plays random legal moves (seeded), now and then
 offering a draw first or resigning, and acknowledges every move only after ``move()`` has returned
 (that is, after its transaction committed) with one flushed line::
 

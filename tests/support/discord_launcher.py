@@ -1,9 +1,9 @@
-"""Run a discord.py client against the fake Discord API of ``tests/fake_discord.py``.
+"""Run a discord.py client against the fake Discord API of ``tests/support/fake_discord.py``.
 
 Usage::
 
-    python tests/discord_launcher.py PORT MODULE:FACTORY [--token TOKEN]
-    python tests/discord_launcher.py PORT MODULE:MAIN --main
+    python tests/support/discord_launcher.py PORT MODULE:FACTORY [--token TOKEN]
+    python tests/support/discord_launcher.py PORT MODULE:MAIN --main
 
 It first installs a network guard (any connection to, datagram to or DNS lookup of a
 non-loopback address raises, after printing ``FAKE-DISCORD NETWORK GUARD`` to stderr), then
@@ -141,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     install_network_guard()
-    here = Path(__file__).resolve().parent
-    for path in (str(here.parent), str(here)):  # the project root (bot, rules, ...) and tests/
+    tests = Path(__file__).resolve().parent.parent
+    for path in (str(tests.parent), str(tests)):  # the project root (bot, rules, ...) and tests/
         if path not in sys.path:
             sys.path.insert(0, path)
     point_discord_at(args.port)

@@ -1,11 +1,11 @@
 """Discord's documented limits on what a bot may send, as small table-driven checks.
 
-The fake Discord (``tests/fake_discord.py``) runs these on every request body, refuses what Discord
-would refuse and records it as a violation; ``tests/test_discord_limits.py`` shows each check
-refusing the first value past a limit and accepting the limit itself. The numbers are Discord's
-documented ones (application commands, message, embed, component and interaction-response
-references); the OpenAPI description (``tests/openapi_check.py``) adds the shapes. Select menus
-are checked in full (1-25 options with unique values, label/value/description lengths, the
+The fake Discord (``tests/support/fake_discord.py``) runs these on every request body, refuses what
+Discord would refuse and records it as a violation; ``tests/e2e/test_discord_limits.py`` shows each
+check refusing the first value past a limit and accepting the limit itself. The numbers are
+Discord's documented ones (application commands, message, embed, component and interaction-response
+references); the OpenAPI description (``tests/support/openapi_check.py``) adds the shapes. Select
+menus are checked in full (1-25 options with unique values, label/value/description lengths, the
 placeholder, ``min_values``/``max_values`` and their defaults of 1, ``default`` flags, emoji
 shape), and so are the alt text and file names of ``attachments`` entries (1024 characters).
 

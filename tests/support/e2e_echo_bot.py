@@ -1,16 +1,17 @@
-"""A tiny discord.py bot for the fake-Discord smoke test (``tests/test_fake_discord.py``).
+"""A tiny discord.py bot for the fake-Discord smoke test (``tests/e2e/test_fake_discord.py``).
 
 ``/ping`` answers "pong" with an "Again" button; pressing it edits the message to "pong again".
 The command is synced to the fake's guild in ``setup_hook``. Run it through the launcher::
 
-    python tests/discord_launcher.py PORT e2e_echo_bot:make_client
+    python tests/support/discord_launcher.py PORT support.e2e_echo_bot:make_client
 """
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
-from fake_discord import Guild
+
+from support.fake_discord import Guild
 
 GUILD_ID = int(Guild().id)
 

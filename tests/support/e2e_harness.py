@@ -1,5 +1,6 @@
 """The end-to-end harness: the real bot process (``python -m bot``'s ``main`` through
-``tests/discord_launcher.py``) against the fake Discord of ``tests/fake_discord.py``.
+``tests/support/discord_launcher.py``) against the fake Discord of
+``tests/support/fake_discord.py``.
 
 :class:`BotProcess` starts, stops (SIGTERM), kills (SIGKILL) and restarts the bot on one database
 file; :class:`Users` sends what Discord users would do (slash commands with typed options,
@@ -51,7 +52,10 @@ from typing import Any, TypeVar
 
 import asyncpg
 import pytest
-from fake_discord import (
+from PIL import Image, ImageStat
+
+from render.board import layout, square_centre
+from support.fake_discord import (
     EPHEMERAL,
     FakeDiscord,
     Guild,
@@ -60,11 +64,8 @@ from fake_discord import (
     find_component,
     user_object,
 )
-from PIL import Image, ImageStat
 
-from render.board import layout, square_centre
-
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 30.0
 STEP_TIMEOUT = 15.0
 COMMANDS_SETTLED = re.compile(r"synced \d+ commands|commands unchanged since the last sync")
@@ -229,7 +230,7 @@ class BotProcess:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
-                    str(TESTS / "discord_launcher.py"),
+                    str(TESTS / "support" / "discord_launcher.py"),
                     str(self.fake.port),
                     "bot.__main__:main",
                     "--main",

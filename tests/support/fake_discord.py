@@ -1,10 +1,10 @@
 """A fake Discord API (REST + gateway) on 127.0.0.1 that the real, unmodified discord.py client
 can talk to, for end-to-end tests of the bot.
 
-Imported as a plain module (``from fake_discord import FakeDiscord``): pytest puts this
-directory on ``sys.path`` because ``tests/`` is not a package.
+Imported as ``from support.fake_discord import FakeDiscord`` (pytest puts ``tests/`` on
+``sys.path``, see ``tests/support/__init__.py``).
 
-The bot process is pointed at the fake by ``tests/discord_launcher.py`` (it overrides
+The bot process is pointed at the fake by ``tests/support/discord_launcher.py`` (it overrides
 ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` and guards
 the process against any non-loopback connection). The fake:
 
@@ -77,18 +77,19 @@ Guilds and shards, as on Discord:
 It is as strict as Discord, and can fail the way Discord fails:
 
 * **Documented limits and the OpenAPI schema.** Every request body (JSON, or a multipart
-  ``payload_json``) is checked against Discord's documented limits (``tests/discord_limits.py``:
-  command names and sizes, message content, embeds, components, attachments, callback types and
-  flags, autocomplete choices, nonces) and against the request-body schema of the matching
-  operation in Discord's own OpenAPI description (``tests/openapi_check.py``; skipped, with the
-  reason in :data:`openapi_check.SKIP_REASON`, only when no copy of the spec can be found). A
-  body Discord would refuse is answered as Discord does (400, code 50035 "Invalid Form Body" with
-  an ``errors`` object; 50006 "Cannot send an empty message"; 413 40005 for oversized files) and
-  appended to :attr:`FakeDiscord.violations`; the ``fake`` fixture fails any test that leaves a
-  violation behind. Refusals that depend on timing or state rather than on the body (a second
-  callback: 400 40060; a callback later than :attr:`FakeDiscord.interaction_window` seconds after
-  the dispatch, default 3.0: 404 10062; a webhook call on an expired token: 401 50027; a post
-  without permission: 403 50013/50001) are answered the same way but recorded only in
+  ``payload_json``) is checked against Discord's documented limits
+  (``tests/support/discord_limits.py``: command names and sizes, message content, embeds,
+  components, attachments, callback types and flags, autocomplete choices, nonces) and against the
+  request-body schema of the matching operation in Discord's own OpenAPI description
+  (``tests/support/openapi_check.py``; skipped, with the reason in
+  :data:`openapi_check.SKIP_REASON`, only when no copy of the spec can be found). A body Discord
+  would refuse is answered as Discord does (400, code 50035 "Invalid Form Body" with an ``errors``
+  object; 50006 "Cannot send an empty message"; 413 40005 for oversized files) and appended to
+  :attr:`FakeDiscord.violations`; the ``fake`` fixture fails any test that leaves a violation
+  behind. Refusals that depend on timing or state rather than on the body (a second callback: 400
+  40060; a callback later than :attr:`FakeDiscord.interaction_window` seconds after the dispatch,
+  default 3.0: 404 10062; a webhook call on an expired token: 401 50027; a post without permission:
+  403 50013/50001) are answered the same way but recorded only in
   :attr:`FakeDiscord.refusals`, since tests provoke them on purpose.
 * **Fault injection.** ``fault = fake.inject(method, path, status, *, code=0, message=None,
   times=1, retry_after=None, delay=0.0)``: the next ``times`` requests (``-1``: until
@@ -149,9 +150,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import discord_limits
-import openapi_check
 from aiohttp import WSMsgType, web
+
+from support import discord_limits, openapi_check
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1420070400000

@@ -1,7 +1,7 @@
 """A small discord.py bot that reports what Discord answered it, for the tests of the fake
-Discord's failure modes (``tests/test_fake_discord.py``). Run through the launcher::
+Discord's failure modes (``tests/e2e/test_fake_discord.py``). Run through the launcher::
 
-    python tests/discord_launcher.py PORT fake_probe_bot:make_client
+    python tests/support/discord_launcher.py PORT support.fake_probe_bot:make_client
 
 Commands (synced to the fake's guild):
 
@@ -20,7 +20,8 @@ import asyncio
 
 import discord
 from discord import app_commands
-from fake_discord import Guild
+
+from support.fake_discord import Guild
 
 GUILD_ID = int(Guild().id)
 

@@ -11,6 +11,7 @@ PUNCTUATION = r"""!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~"""
 _LINE_START = re.compile(r"\s*(?:#{1,3}\s|-#\s|[-*+]\s|\d+[.)]\s|>>>\s|>\s)")
 _SPECIAL = set("*_~|`[]<>")
 
+
 def unescape(text: str) -> str:
     """What Discord shows for escaped text: a backslash before punctuation is dropped."""
     return re.sub(r"\\([" + re.escape(PUNCTUATION) + "])", r"\1", text)

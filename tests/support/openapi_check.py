@@ -9,8 +9,9 @@ The spec is not part of the project; it is found at run time, in this order:
    ``origin`` remote, when that remote is a local path.
 
 If none exists (a machine without ``shared/``), :func:`validate` checks nothing and
-:data:`SKIP_REASON` says why; the documented-limit checks of ``tests/discord_limits.py`` still run.
-``.ci/run`` locates the spec the same way and exports ``DISCORD_API_SPEC``, so CI never skips.
+:data:`SKIP_REASON` says why; the documented-limit checks of ``tests/support/discord_limits.py``
+still run. ``.ci/run`` locates the spec the same way and exports ``DISCORD_API_SPEC``, so CI never
+skips.
 
 The spec (about 1 MB of JSON) is parsed once per process and each operation's validator is built
 on first use, so a request costs one schema walk.
@@ -33,7 +34,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 ENV_VAR = "DISCORD_API_SPEC"
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 SPEC_IN_SHARED = Path("shared", "discord-api-spec", "openapi.json")
 _SPEC_URI = "urn:discord-openapi"
 SKIP_REASON = (
@@ -210,7 +211,7 @@ def _describe(template: str, method: str, error: ValidationError) -> str:
 
 
 def main() -> int:
-    """``python tests/openapi_check.py``: print where the spec is (``.ci/run`` exports it as
+    """``python tests/support/openapi_check.py``: print where the spec is (``.ci/run`` exports it as
     ``DISCORD_API_SPEC``); exit 1, saying why, when it cannot be found."""
     import sys
 

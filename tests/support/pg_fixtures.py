@@ -1,8 +1,8 @@
-"""Pytest fixtures for a real PostgreSQL server (see ``tests/pg_server.py``).
+"""Pytest fixtures for a real PostgreSQL server (see ``tests/support/pg_server.py``).
 
 Import them into ``tests/conftest.py``::
 
-    from pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
+    from support.pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
 
 ``pg_server`` is session-scoped: one ``initdb`` and server start (about a second) for the whole
 run, and only in a run that has a test asking for it. ``pg_dsn`` gives every test its own new,
@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from pg_server import PostgresServer
+
+from support.pg_server import PostgresServer
 
 
 @pytest.fixture(scope="session")

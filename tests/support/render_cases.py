@@ -2,11 +2,11 @@
 
 One hand-made midgame per variant, each with kings of both sides and a capture to play, drawn
 with a mix of themes, orientations, arrows and status strips so that the goldens between them
-cover every feature of the renderer.  Imported as a plain module (``from render_cases import
-...``): pytest puts ``tests/`` on ``sys.path``; ``tests/golden/regenerate.py`` and
+cover every feature of the renderer.  Imported as ``from support.render_cases import
+...``: pytest puts ``tests/`` on ``sys.path``; ``tests/render/golden/regenerate.py`` and
 ``docs/images/make_gallery.py`` add it themselves.
 
-Changing a case changes its golden: run ``python tests/golden/regenerate.py`` afterwards.
+Changing a case changes its golden: run ``python tests/render/golden/regenerate.py`` afterwards.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Variant, find_variant
 
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "render" / "golden"
 GOLDEN_WIDTH = 480
 """Small enough to keep the goldens (and the repository) small, big enough to show detail."""
 
@@ -142,7 +142,7 @@ CASES: tuple[Case, ...] = (
         note="a man crowned by a capture, flipped, status strip",
     ),
 )
-"""One golden per variant (``tests/golden/<variant>.png``)."""
+"""One golden per variant (``tests/render/golden/<variant>.png``)."""
 
 
 def quiet_game(variant: str, plies: int, seed: int) -> Game:

@@ -1,8 +1,8 @@
 """Helpers shared by the rule tests (test_rules_*.py, test_perft.py): hand-made positions and
 long quiet move sequences for the draw counts.
 
-Imported as a plain module (``from rules_support import ...``): pytest puts this directory on
-``sys.path`` because ``tests/`` is not a package.
+Imported as ``from support.rules_support import ...`` (pytest puts ``tests/`` on ``sys.path``, see
+``tests/support/__init__.py``).
 """
 
 from __future__ import annotations

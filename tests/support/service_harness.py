@@ -10,8 +10,8 @@ clock the tests move by hand (:class:`Clock`), a seeded random source and a seed
 ``tests/conftest.py``; a test about the SQLite file itself is marked
 ``@pytest.mark.sqlite_only(reason=...)`` and runs once, on SQLite.
 
-Imported as a plain module (``from service_harness import ...``): pytest puts this directory on
-``sys.path`` because ``tests/`` is not a package.
+Imported as ``from support.service_harness import ...`` (pytest puts ``tests/`` on ``sys.path``,
+see ``tests/support/__init__.py``).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-from pg_server import PostgresServer
 
 from bot.results import ActionResult, GameView, Player
 from bot.service import GameService
 from bot.service.computer import RandomComputer
 from rules.game import Game
 from rules.move import Move
+from support.pg_server import PostgresServer
 
 T0 = 1_700_000_000.0
 MOVE_TIME = 3600

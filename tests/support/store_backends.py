@@ -2,7 +2,7 @@
 
 Each backend names the fixture giving a fresh place for a database and a function that opens an
 empty, migrated store there; a new backend is one more entry in :data:`BACKENDS`, and
-``tests/test_store_contract.py`` runs unchanged against it.
+``tests/store/test_store_contract.py`` runs unchanged against it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ class Backend:
 
     location: str
     """The fixture that gives a fresh, empty place for the database: ``tmp_path`` (a folder)
-    for SQLite, ``pg_dsn`` (a new database on the session's server, ``tests/pg_fixtures.py``)
-    for PostgreSQL."""
+    for SQLite, ``pg_dsn`` (a new database on the session's server,
+    ``tests/support/pg_fixtures.py``) for PostgreSQL."""
     open: Callable[[Any], Awaitable[Store]]
     """Opens (creating and migrating) the store at what that fixture gave."""
 

@@ -1,4 +1,4 @@
-"""A stand-in for the bot process in the kill -9 test of tests/test_workers.py: it opens the
+"""A stand-in for the bot process in the kill -9 test of tests/process/test_workers.py: it opens the
 engine's and the replay renderer's pools as the bot does, uses both once (so every worker, the
 forkserver and the resource tracker are running), prints ``READY`` and waits to be killed."""
 

@@ -1,7 +1,7 @@
 """The bot's contract with Discord: its whole synced command payload passes Discord's
-documented limits (``tests/discord_limits.py``) and the request-body schema of Discord's OpenAPI
-description (``tests/openapi_check.py``); each check catches a deliberate violation; and the spec
-is found the documented ways (environment, ``../shared``, beside a clone's origin)."""
+documented limits (``tests/support/discord_limits.py``) and the request-body schema of Discord's
+OpenAPI description (``tests/support/openapi_check.py``); each check catches a deliberate violation;
+and the spec is found the documented ways (environment, ``../shared``, beside a clone's origin)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import discord_limits as limits
-import openapi_check
 import pytest
+from support import discord_limits as limits
+from support import openapi_check
 
 from bot.config import Settings
 from bot.service import GameService
@@ -27,7 +27,7 @@ needs_spec = pytest.mark.skipif(not openapi_check.available(), reason=openapi_ch
 
 async def synced_payload(service: GameService) -> list[dict[str, Any]]:
     """The commands exactly as ``CommandTree.sync`` sends them (built as the client builds
-    them; the same construction as the payload pinned in ``tests/test_bot_ui.py``)."""
+    them; the same construction as the payload pinned in ``tests/ui/test_bot_ui.py``)."""
     bot = DraughtsBot(Settings())
     try:
         await bot.add_commands(service)

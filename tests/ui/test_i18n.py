@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import discord
-import discord_limits as limits
 import pytest
 from babel.messages.catalog import Catalog
 from hypothesis import given
 from hypothesis import strategies as st
+from support import discord_limits as limits
 
 from bot.i18n import (
     SOURCE,

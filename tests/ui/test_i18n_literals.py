@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 CHECKED = [
     *sorted((ROOT / "bot" / "ui").glob("*.py")),
     *sorted((ROOT / "bot" / "service").glob("*.py")),

@@ -4,8 +4,8 @@ captures are compulsory (*Schlagzwang*), a man is crowned on the opponent's *Gru
 is a *Remis*, and one plays *Züge* on *Felder*.
 
 The seeds are not part of the project: they are found beside it as the OpenAPI spec is
-(``tests/openapi_check.py``), and ``.ci/run`` makes sure that is so.  The terms are listed here,
-so the German catalog is held to them even where the seeds are absent; where they are present,
+(``tests/support/openapi_check.py``), and ``.ci/run`` makes sure that is so.  The terms are listed
+here, so the German catalog is held to them even where the seeds are absent; where they are present,
 each term is checked to really be the seeds' word.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import openapi_check
 import pytest
+from support import openapi_check
 
 from bot.i18n import render
 from bot.ui.texts import help_paragraphs, rules_summary

@@ -23,7 +23,7 @@ from typing import Any
 import discord
 import pytest
 from discord import app_commands
-from e2e_harness import (
+from support.e2e_harness import (
     ALICE,
     BOB,
     DRAUGHTS,
@@ -40,7 +40,7 @@ from e2e_harness import (
     to_move_in,
     user,
 )
-from fake_discord import FakeDiscord, user_object
+from support.fake_discord import FakeDiscord, user_object
 
 from bot.config import Settings
 from bot.errors import NotFoundError

@@ -1,6 +1,6 @@
 """The picker's menus as pure functions: which pieces are offered and how, how a piece's moves
 are labelled (full paths only where captures share a landing square), and the pages of a menu
-longer than Discord's 25 options.  The picker end to end is in tests/test_e2e_phone.py."""
+longer than Discord's 25 options.  The picker end to end is in tests/e2e/test_e2e_phone.py."""
 
 from __future__ import annotations
 

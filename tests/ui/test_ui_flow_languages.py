@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 import pytest
-from pseudo_language import use_pseudo_language
+from support.pseudo_language import use_pseudo_language
 from test_bot_ui import ALICE, BOB, view_of
 
 from bot.enums import ChallengeStatus, ColorChoice

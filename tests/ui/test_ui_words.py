@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 import pytest
-from pseudo_language import PSEUDO, use_pseudo_language
+from support.pseudo_language import PSEUDO, use_pseudo_language
 from test_ui_limits import BIG_ID, leaderboard_of, player, stats_of, summary
 
 from bot.enums import BoardTheme, ColorChoice, Orientation, ThreadMode

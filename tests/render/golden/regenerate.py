@@ -1,8 +1,9 @@
-"""Regenerate the golden board images: ``python tests/golden/regenerate.py``.
+"""Regenerate the golden board images: ``python tests/render/golden/regenerate.py``.
 
-Run it deliberately, after a change to the renderer or to ``tests/render_cases.py`` that is meant
-to change the pictures; then look at the new images (``git diff`` shows them as changed binaries)
-before committing them.  ``tests/test_render_golden.py`` compares fresh renders against these.
+Run it deliberately, after a change to the renderer or to ``tests/support/render_cases.py`` that is
+meant to change the pictures; then look at the new images (``git diff`` shows them as changed
+binaries) before committing them.  ``tests/render/test_render_golden.py`` compares fresh renders
+against these.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent.parent.parent
 ROOT = TESTS.parent
 for entry in (str(ROOT), str(TESTS)):
     if entry not in sys.path:
@@ -18,7 +19,7 @@ for entry in (str(ROOT), str(TESTS)):
 
 
 def main() -> int:
-    from render_cases import CASES, GOLDEN_DIR, GOLDEN_WIDTH, render_case
+    from support.render_cases import CASES, GOLDEN_DIR, GOLDEN_WIDTH, render_case
 
     GOLDEN_DIR.mkdir(exist_ok=True)
     for case in CASES:
