@@ -1,6 +1,6 @@
 # The bot as an image: `python -m bot` as an unprivileged user, the database on the /data volume.
 # Build with `docker build -t draughts-bot .`; run with docker-compose.yml or as
-# docs/OPERATIONS.md says. tests/test_deploy.py checks the promises made here.
+# docs/OPERATIONS.md says. tests/project/test_deploy.py checks the promises made here.
 #
 # Two stages, because the engine's native core (engine._core, C sources in engine/core/) must be
 # compiled and the slim Python image has no compiler: `builder` installs one and turns the source

@@ -4,8 +4,9 @@ board message (embed + PNG) reaches the API.
 Why it exists: what a player feels is the time from pressing Enter to seeing the new board.  In
 the bot that is discord.py's gateway and HTTP code, the service's guarded SQLite write, the board
 rendered in the worker thread pool, and the multipart upload.  This runs the real bot process
-(``python -m bot``'s ``main`` through ``tests/discord_launcher.py``) against the fake Discord API
-of ``tests/fake_discord.py`` on 127.0.0.1, so everything but Discord's own network is measured.
+(``python -m bot``'s ``main`` through ``tests/support/discord_launcher.py``) against the fake
+Discord API of ``tests/support/fake_discord.py`` on 127.0.0.1, so everything but Discord's own
+network is measured.
 
 How to run::
 
@@ -40,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from fake_discord import FakeDiscord, Guild  # noqa: E402
+from support.fake_discord import FakeDiscord, Guild  # noqa: E402
 
 from rules import Game, find_variant  # noqa: E402
 
@@ -125,7 +126,7 @@ async def run(args: argparse.Namespace) -> None:
             proc = subprocess.Popen(
                 [
                     sys.executable,
-                    str(ROOT / "tests" / "discord_launcher.py"),
+                    str(ROOT / "tests" / "support" / "discord_launcher.py"),
                     str(fake.port),
                     "bot.__main__:main",
                     "--main",

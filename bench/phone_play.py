@@ -10,14 +10,14 @@ board, so the public messages of one fixed game are counted and weighed in this 
 an older one (``--root``), through the same fake Discord.
 
 Like ``bench/discord_roundtrip.py`` this runs the real bot process (``python -m bot``'s ``main``
-through ``tests/discord_launcher.py``) against the fake Discord of ``tests/fake_discord.py`` on
-127.0.0.1, so everything but Discord's own network is measured.  Both trees use this checkout's
-fake and launcher; only the bot's code (``bot``, ``rules``, ``render``, ``engine``) comes from
-``--root``, put first on the bot process's ``PYTHONPATH`` (as ``bench/thinking_load.py`` puts
-``--root`` first on its own ``sys.path``).  The fake refuses the command list of bots older than
-issue 13, ``aee848e`` among them (two options' ``max_value`` is 2**53, one above Discord's
-limit): here, and only for that request, the refusal is recorded as a violation and the list is
-taken, so such a bot can start and be counted.
+through ``tests/support/discord_launcher.py``) against the fake Discord of
+``tests/support/fake_discord.py`` on 127.0.0.1, so everything but Discord's own network is
+measured.  Both trees use this checkout's fake and launcher; only the bot's code (``bot``,
+``rules``, ``render``, ``engine``) comes from ``--root``, put first on the bot process's
+``PYTHONPATH`` (as ``bench/thinking_load.py`` puts ``--root`` first on its own ``sys.path``).  The
+fake refuses the command list of bots older than issue 13, ``aee848e`` among them (two options'
+``max_value`` is 2**53, one above Discord's limit): here, and only for that request, the refusal
+is recorded as a violation and the list is taken, so such a bot can start and be counted.
 
 How to run (the project's dependencies are enough)::
 
@@ -35,9 +35,9 @@ type 7 update; skipped when only one piece can move: the picker then opens on it
 chosen until the public board has been received in full (the interaction's first follow-up,
 ``POST /webhooks/<app>/<token>``); the picker's closing (type 7) comes before it and is timed too.
 The first ``--warmup`` plies (worker processes starting) are not counted.  Part 2: the 29-ply game
-HELPMATE of ``tests/sample_games.py`` is played by ``/move`` in each tree (and by taps in this
-one); once it is over and the channel has been quiet for two seconds, every request the bot made
-for that channel is sorted: messages created public (not ephemeral) in the channel, their JSON
+HELPMATE of ``tests/support/sample_games.py`` is played by ``/move`` in each tree (and by taps in
+this one); once it is over and the channel has been quiet for two seconds, every request the bot
+made for that channel is sorted: messages created public (not ephemeral) in the channel, their JSON
 payloads (the body, or the ``payload_json`` part of a multipart body) and attachments by kind
 (board PNGs, PDN, replay GIF), later edits of those messages, and private (ephemeral) messages.
 For each board message (one with a PNG): the image's size, the embed's field count, and how many
@@ -68,9 +68,9 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from fake_discord import FakeDiscord, Guild, RecordedRequest  # noqa: E402
 from PIL import Image  # noqa: E402
-from sample_games import HELPMATE  # noqa: E402
+from support.fake_discord import FakeDiscord, Guild, RecordedRequest  # noqa: E402
+from support.sample_games import HELPMATE  # noqa: E402
 
 from rules import Game, find_variant  # noqa: E402
 
@@ -142,7 +142,7 @@ class BotProcess:
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
-                    str(ROOT / "tests" / "discord_launcher.py"),
+                    str(ROOT / "tests" / "support" / "discord_launcher.py"),
                     str(self.fake.port),
                     "bot.__main__:main",
                     "--main",

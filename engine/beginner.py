@@ -5,8 +5,8 @@ player, written down so it can be played against: it sees the captures it has no
 its move would hand the opponent at once, and nothing further.  So it takes the biggest capture
 on offer, and otherwise moves at random among the moves that leave nothing to take (any move, if
 every move leaves something).  It has no plan, no evaluation and no look-ahead beyond that one
-reply.  ``tests/test_levels.py`` plays it against level 1, and ``bench/ladder.py`` anchors the
-levels' ratings on it.
+reply.  ``tests/engine/test_levels.py`` plays it against level 1, and ``bench/ladder.py`` anchors
+the levels' ratings on it.
 """
 
 from __future__ import annotations

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
-from e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
-from fake_discord import FakeDiscord
-from pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
-from pg_server import PostgresServer
-from service_harness import Clock, Database, Databases, Services, opened
-from store_backends import BACKENDS
+from support.discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
+from support.e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
+from support.fake_discord import FakeDiscord
+from support.pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
+from support.pg_server import PostgresServer
+from support.service_harness import Clock, Database, Databases, Services, opened
+from support.store_backends import BACKENDS
 
 from bot.service import GameService
 from bot.store import Store

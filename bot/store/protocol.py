@@ -1,8 +1,8 @@
 """The storage boundary: every read and write the service needs, as one typed protocol.
 
 The service is written against :class:`Store` only, so a second backend is a second class with
-these methods (the same contract tests run against each, see ``tests/test_store_contract.py``).
-What every implementation promises:
+these methods (the same contract tests run against each, see
+``tests/store/test_store_contract.py``). What every implementation promises:
 
 - Each write is one transaction: it lands whole or not at all, also when the caller is cancelled
   or the process dies between two statements.

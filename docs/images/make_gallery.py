@@ -1,10 +1,10 @@
 """Regenerate the example images in this folder: ``python docs/images/make_gallery.py``.
 
 Writes ``<variant>-<theme>.png`` for every variant and theme (the midgame of each variant from
-``tests/render_cases.py`` with its last move, a capture, highlighted), ``capture-highlight.png``
-(a triple capture with its path, the captured pieces as ghosts and the status strip) and
-``game.gif`` (a short game, with the players' names in a header line).  Images are 480 px wide
-to keep the repository small; the script prints each file with its size and the total.
+``tests/support/render_cases.py`` with its last move, a capture, highlighted),
+``capture-highlight.png`` (a triple capture with its path, the captured pieces as ghosts and the
+status strip) and ``game.gif`` (a short game, with the players' names in a header line).  Images are
+480 px wide to keep the repository small; the script prints each file with its size and the total.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ GAME_NAMES = ("Alice", "Bob")
 
 
 def main() -> int:
-    from render_cases import CASES
+    from support.render_cases import CASES
 
     from render.board import render_png, status_text
     from render.gif import render_gif

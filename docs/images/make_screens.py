@@ -1,9 +1,10 @@
 """Phone-sized pictures of what the bot really sends: ``python docs/images/make_screens.py``.
 
 There is no Discord client here, so this plays a short English game between Alice and Bob with
-the real bot process (``python -m bot``'s ``main`` through ``tests/discord_launcher.py``) against
-the fake Discord of ``tests/fake_discord.py`` on 127.0.0.1, as ``bench/discord_roundtrip.py`` and
-the end-to-end tests do, and keeps three messages exactly as the bot sent them:
+the real bot process (``python -m bot``'s ``main`` through ``tests/support/discord_launcher.py``)
+against the fake Discord of ``tests/support/fake_discord.py`` on 127.0.0.1, as
+``bench/discord_roundtrip.py`` and the end-to-end tests do, and keeps three messages exactly as the
+bot sent them:
 
 * ``phone-board.png``: the public board message after a few moves (content, embed, the board PNG,
   the buttons under it);
@@ -17,7 +18,8 @@ machine's fonts.  ``make_screens.py de`` draws them for a German server and Germ
 (``phone-board-de.png``...).  The
 text, the menus and the images are the bot's own; the rest (avatar, colours, sizes) only
 approximates Discord.  Nothing but loopback is contacted: this process runs the network guard of
-``tests/discord_launcher.py`` too.  Needs the test dependencies (``pip install -e ".[test]"``).
+``tests/support/discord_launcher.py`` too.  Needs the test dependencies
+(``pip install -e ".[test]"``).
 """
 
 from __future__ import annotations
@@ -41,10 +43,18 @@ for entry in (str(ROOT), str(ROOT / "tests")):
         sys.path.insert(0, entry)
 
 from babel.dates import format_timedelta  # noqa: E402
-from discord_launcher import install_network_guard  # noqa: E402
-from e2e_harness import ALICE, BOB, GENERAL, BotProcess, Users, custom_ids, user  # noqa: E402
-from fake_discord import FakeDiscord  # noqa: E402
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from support.discord_launcher import install_network_guard  # noqa: E402
+from support.e2e_harness import (  # noqa: E402
+    ALICE,
+    BOB,
+    GENERAL,
+    BotProcess,
+    Users,
+    custom_ids,
+    user,
+)
+from support.fake_discord import FakeDiscord  # noqa: E402
 
 OPENING = (("11-15", ALICE), ("23-19", BOB), ("8-11", ALICE), ("22-17", BOB))
 """The moves played before the pictures (Alice has Black and moves first)."""

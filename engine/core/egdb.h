@@ -5,7 +5,7 @@
  * 1) as White does: a position with Black to move is rotated by 180 degrees and its colours
  * swapped first.  The move rules of every variant are symmetric under that turn (a man's forward
  * directions, the crowning rows and the capture rules all follow it), so one side to move is
- * enough; tests/test_endgame.py checks it against the referee.
+ * enough; tests/engine/test_endgame.py checks it against the referee.
  *
  * The positions of one material (own men, own kings, their men, their kings) form a slice,
  * indexed by combinatorial ranks: own men on the squares off their crowning row, their men off

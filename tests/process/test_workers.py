@@ -1,0 +1,282 @@
+"""The worker pools of bot/workers.py, with real processes: they die with the bot (kill -9 of a
+real process that uses them), heal when a worker is killed, run jobs side by side, and close at
+once even in the middle of a job."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from support import worker_probes
+
+from bot.ui.media import Media
+from bot.workers import PoolClosed, WorkerCrashed, WorkerPool, default_workers
+from rules import Game, find_variant, read_game
+from rules.pdn import write_game
+
+TESTS = Path(__file__).parent.parent
+GONE_WITHIN = 10.0
+"""Seconds the processes of a killed bot get to exit (the issue: "within a few seconds")."""
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+# -- /proc ------------------------------------------------------------------------------------
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first), or None if gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie only waits for its parent to read its status: it is gone)."""
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def children_of(pids: Iterable[int]) -> dict[int, int]:
+    """Every live process whose parent is in ``pids``, with that parent."""
+    wanted = set(pids)
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        fields = stat_fields(int(entry.name))
+        if fields is not None and int(fields[1]) in wanted and fields[0] not in ("Z", "X"):
+            found[int(entry.name)] = int(fields[1])
+    return found
+
+
+def descendants(root: int) -> dict[int, int]:
+    """Every live process below ``root``, with its parent."""
+    found: dict[int, int] = {}
+    level = {root}
+    while level:
+        below = {p: parent for p, parent in children_of(level).items() if p not in found}
+        found.update(below)
+        level = set(below)
+    return found
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
+
+
+def wait_gone(pids: Iterable[int], timeout: float) -> set[int]:
+    """Wait until none of ``pids`` runs; those still running after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        left = {p for p in left if alive(p)}
+        time.sleep(0.05)
+    return {p for p in left if alive(p)}
+
+
+# -- dying with the bot -----------------------------------------------------------------------
+
+
+def test_kill_9_of_the_bot_takes_every_worker_process_with_it() -> None:
+    host = subprocess.Popen(
+        [sys.executable, str(TESTS / "support" / "worker_host.py")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=TESTS.parent,
+    )
+    below: dict[int, int] = {}
+    try:
+        assert host.stdout is not None
+        ready, _, _ = select.select([host.stdout], [], [], 120)
+        line = host.stdout.readline() if ready else "(nothing in 120 s)"
+        if line != "READY\n":
+            host.kill()
+            pytest.fail(f"the stand-in bot did not get ready: {line!r}\n{host.communicate()[1]}")
+        below = descendants(host.pid)
+        roles = {pid: command_line(pid) for pid in below}
+        forkservers = [p for p, cmd in roles.items() if "multiprocessing.forkserver" in cmd]
+        (forkserver,) = [p for p in forkservers if below[p] == host.pid]
+        workers = [p for p, parent in below.items() if parent == forkserver]
+        trackers = [p for p, cmd in roles.items() if "multiprocessing.resource_tracker" in cmd]
+        # What the bot leaves behind when it dies: two engine workers and the replay renderer
+        # (children of the forkserver), the forkserver and the resource tracker.
+        assert len(workers) == 3 and len(trackers) == 1, roles
+
+        host.kill()
+        host.wait(10)
+        survivors = wait_gone(below, GONE_WITHIN)
+        assert survivors == set(), {p: roles[p] for p in survivors}
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(10)
+        for pid in below:  # never leave a failed run's processes behind
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+# -- healing ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[WorkerPool]:
+    pool = WorkerPool("test", 2)
+    try:
+        yield pool
+    finally:
+        pids = pool.pids()
+        await asyncio.to_thread(pool.close)
+        assert wait_gone(pids, GONE_WITHIN) == set()
+
+
+async def test_a_worker_killed_while_idle_is_replaced(pool: WorkerPool) -> None:
+    first = await pool.run(worker_probes.pid)
+    os.kill(first, signal.SIGKILL)
+    assert wait_gone([first], GONE_WITHIN) == set()
+    second = await pool.run(worker_probes.pid)
+    assert second != first and alive(second)
+    assert await pool.run(worker_probes.pid) in pool.pids()
+
+
+async def test_a_job_whose_worker_dies_runs_again_on_a_fresh_pool(
+    pool: WorkerPool, tmp_path: Path
+) -> None:
+    marker = tmp_path / "died"
+    survivor = await pool.run(worker_probes.die_once, str(marker))
+    assert marker.exists()  # the first try did die
+    assert alive(survivor)
+    assert await pool.run(worker_probes.pid) in pool.pids()
+
+
+async def running_jobs(pool: WorkerPool, folder: Path, count: int) -> list[asyncio.Future[int]]:
+    """``count`` jobs, each running in its own worker by the time this returns."""
+    jobs = []
+    for n in range(count):
+        marker = folder / f"job{n}"
+        jobs.append(asyncio.ensure_future(pool.run(worker_probes.running, str(marker), 1.0)))
+        while not marker.exists():
+            await asyncio.sleep(0.01)
+    return jobs
+
+
+async def test_jobs_beside_the_dying_one_are_retried_too(pool: WorkerPool, tmp_path: Path) -> None:
+    # A worker is killed while both run a job: the executor fails both, the pool reruns both.
+    jobs = await running_jobs(pool, tmp_path, 2)
+    first = set(pool.pids())
+    assert len(first) == 2
+    os.kill(min(first), signal.SIGKILL)
+    pids = await asyncio.gather(*jobs)
+    assert set(pids).isdisjoint(first)  # both ran again, in workers of the fresh pool
+    assert set(pids) <= set(pool.pids())
+
+
+async def test_a_job_that_kills_every_worker_gives_a_clear_error(pool: WorkerPool) -> None:
+    with pytest.raises(WorkerCrashed, match="test worker died 3 times running die"):
+        await pool.run(worker_probes.die)
+    # ...and the pool still works afterwards.
+    assert await pool.run(worker_probes.pid) in pool.pids()
+
+
+async def test_errors_of_the_job_itself_are_not_retried(pool: WorkerPool) -> None:
+    with pytest.raises(ValueError, match="bad position"):
+        await pool.run(worker_probes.fail, "bad position")
+    assert len(pool.pids()) == 1  # the worker that raised is still the one
+
+
+# -- side by side -----------------------------------------------------------------------------
+
+
+async def test_jobs_run_side_by_side_in_different_workers(pool: WorkerPool, tmp_path: Path) -> None:
+    # Each job waits (up to 30 s) for the other to be running: in turn, neither would see it.
+    results = await asyncio.gather(
+        *(pool.run(worker_probes.rendezvous, str(tmp_path), 2, 30.0) for _ in range(2))
+    )
+    assert [met for _, met in results] == [True, True]
+    assert len({pid for pid, _ in results}) == 2
+
+
+def test_pool_size_leaves_one_cpu_to_the_event_loop() -> None:
+    assert [default_workers(n) for n in (1, 2, 3, 8, 64)] == [2, 2, 2, 7, 63]
+    assert default_workers() == max(2, len(os.sched_getaffinity(0)) - 1)
+    with pytest.raises(ValueError):
+        WorkerPool("none", 0)
+
+
+# -- closing ----------------------------------------------------------------------------------
+
+
+async def test_close_stops_a_running_job_at_once_and_is_idempotent() -> None:
+    pool = WorkerPool("test", 1)
+    job = asyncio.ensure_future(pool.run(worker_probes.stamp, 60.0))
+    while not pool.pids():
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.3)
+    assert not job.done()
+    (worker,) = pool.pids()
+    began = time.monotonic()
+    await asyncio.to_thread(pool.close)
+    # "A shutdown must not wait for a running search longer than a second or so": generous.
+    assert time.monotonic() - began < 5.0
+    assert not alive(worker)
+    with pytest.raises(PoolClosed):
+        await job
+    await asyncio.to_thread(pool.close)
+    with pytest.raises(PoolClosed):
+        await pool.run(worker_probes.pid)
+
+
+# -- the replay renderer ----------------------------------------------------------------------
+
+
+def long_game() -> str:
+    """A long international game (random moves, fixed seed) as PDN: a replay that renders for a
+    while (about 0.4 s here)."""
+    rng = random.Random(16)
+    game = Game(find_variant("international"))
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    return write_game(game, {"White": "Alice", "Black": "Bob"})
+
+
+async def test_a_replay_whose_renderer_is_killed_is_made_again() -> None:
+    media = Media()
+    try:
+        short = Game(find_variant("english"))
+        short.play("11-15")
+        await media.replay(write_game(short, {}))  # the renderer is up and warm
+        (renderer,) = media.replays.pids()
+        pdn = long_game()
+        replay = asyncio.ensure_future(media.replay(pdn))
+        await asyncio.sleep(0.05)
+        assert not replay.done()
+        os.kill(renderer, signal.SIGKILL)  # mid-render
+        frames = Image.open(io.BytesIO((await replay).data)).n_frames
+        assert frames == len(read_game(pdn).game.moves) + 1
+        (fresh,) = media.replays.pids()
+        assert fresh != renderer and not alive(renderer)
+        # Later replays work too, and an idle renderer killed is replaced as well.
+        os.kill(fresh, signal.SIGKILL)
+        assert wait_gone([fresh], GONE_WITHIN) == set()
+        assert (
+            Image.open(io.BytesIO((await media.replay(write_game(short, {}))).data)).n_frames == 2
+        )
+    finally:
+        await asyncio.to_thread(media.close)

@@ -1,0 +1,170 @@
+"""Perft: start positions against published counts, small hand-counted trees with kings, and the
+bulk leaf counter against the move generator over many positions of real games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support.perft_records import PERFT_DIR, PerftRecord, read_perft_file
+
+from rules.fen import parse_fen
+from rules.perft import divide, perft
+from rules.position import Position
+from rules.variants import (
+    BRAZILIAN,
+    DAME,
+    ENGLISH,
+    INTERNATIONAL,
+    POOL,
+    RUSSIAN,
+    VARIANTS,
+    find_variant,
+)
+
+
+def _record_position(record: PerftRecord) -> Position:
+    variant = find_variant(record.variant)
+    if record.fen == "start":
+        return Position.start(variant)
+    return parse_fen(record.fen, variant)
+
+
+PERFT_CASES = [
+    pytest.param(record, depth, count, id=f"{record.id}-d{depth}")
+    for path in sorted(PERFT_DIR.glob("*.perft"))
+    for record in read_perft_file(path)
+    for depth, count in sorted(record.counts.items())
+]
+
+
+def test_perft_files_are_found_and_cover_the_published_tables():
+    ids = {record.id for path in PERFT_DIR.glob("*.perft") for record in read_perft_file(path)}
+    assert {"english-start", "international-start", "brazilian-start"} <= ids
+    assert len(PERFT_CASES) >= 20
+
+
+@pytest.mark.parametrize(("record", "depth", "count"), PERFT_CASES)
+def test_perft_file(record: PerftRecord, depth: int, count: int):
+    assert perft(_record_position(record), depth) == count
+
+
+def test_english_start_perft_published():
+    start = Position.start(ENGLISH)
+    expected = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
+    assert [perft(start, d) for d in range(1, 9)] == expected
+
+
+def test_international_start_perft_published():
+    start = Position.start(INTERNATIONAL)
+    expected = [9, 81, 658, 4265, 27117, 167140]
+    assert [perft(start, d) for d in range(1, 7)] == expected
+
+
+def test_brazilian_start_perft_published():
+    start = Position.start(BRAZILIAN)
+    expected = [7, 49, 302, 1469, 7473, 37628]
+    assert [perft(start, d) for d in range(1, 7)] == expected
+
+
+def test_dame_moves_exactly_like_english():
+    # Same board, men, kings, captures and crowning: only the draw rules differ.
+    english, dame = Position.start(ENGLISH), Position.start(DAME)
+    assert [perft(dame, d) for d in range(1, 7)] == [perft(english, d) for d in range(1, 7)]
+
+
+def test_perft_depth_zero_is_one():
+    assert perft(Position.start(ENGLISH), 0) == 1
+
+
+# -- small trees counted by hand ------------------------------------------------------------------
+
+
+def test_english_short_king_captures_by_hand():
+    # White king d4 (18); black men c5 (14), e5 (15), a7 (5).
+    # d1: 18x9 (takes 14) or 18x11 (takes 15) = 2.
+    # d2: after 18x9 black must capture 5x14; after 18x11 black has 14-17, 14-18, 5-9: 1 + 3 = 4.
+    # d3: after 18x9 5x14 White has no piece (0); after 18x11 the king on f6 has e7, g7, e5, g5
+    #     after each of the three replies: 3 * 4 = 12.
+    pos = parse_fen("W:WK18:B14,15,5", ENGLISH)
+    assert [perft(pos, d) for d in (1, 2, 3)] == [2, 4, 12]
+    assert divide(pos, 2) == {"18x9": 1, "18x11": 3}
+
+
+def test_english_kings_in_opposite_corners_by_hand():
+    # Black king h8 (4) can only go to g7; White king a1 (29) only to b2; then the black king on
+    # g7 has f8, h8, f6, h6.
+    pos = parse_fen("B:WK29:BK4", ENGLISH)
+    assert [perft(pos, d) for d in (1, 2, 3)] == [1, 1, 4]
+
+
+@pytest.mark.parametrize("variant", [POOL, RUSSIAN, BRAZILIAN])
+def test_flying_kings_on_the_long_diagonal_by_hand(variant):
+    # Black king h8 (4) flies to any of g7..b2 (6 moves).  The white king a1 (29) must then
+    # capture it, landing on any free square beyond: 1 + 2 + 3 + 4 + 5 + 6 = 21.  Black then has
+    # no pieces: depth 3 is 0.
+    pos = parse_fen("B:WK29:BK4", variant)
+    assert [perft(pos, d) for d in (1, 2, 3)] == [6, 21, 0]
+    assert divide(pos, 2) == {"4-8": 1, "4-11": 2, "4-15": 3, "4-18": 4, "4-22": 5, "4-25": 6}
+
+
+def test_international_flying_king_by_hand():
+    # White king a1 (46), black man f6 (23), black king a9 (6).  White must capture f6 and may
+    # land on g7, h8, i9 or j10 (4).  The black king then has b10 plus b8..i1 (9) each time: 36.
+    pos = parse_fen("W:WK46:B23,K6", INTERNATIONAL)
+    assert perft(pos, 1) == 4
+    assert divide(pos, 2) == {"46x19": 9, "46x14": 9, "46x10": 9, "46x5": 9}
+    assert perft(pos, 2) == 36
+
+
+def test_international_lone_king_steps_by_hand():
+    # King e5 (28) on an empty 10x10 board: 4 + 5 + 4 + 4 = 17 squares along its diagonals; a
+    # black man on j10 (5) blocks the last one and cannot be taken (nothing beyond).
+    assert perft(parse_fen("W:WK28:B", INTERNATIONAL), 1) == 17
+    assert perft(parse_fen("W:WK28:B5", INTERNATIONAL), 1) == 16
+
+
+# -- the bulk counter against the generator ------------------------------------------------------
+
+
+def _random_game_positions(variant, games: int, plies: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        pos = Position.start(variant)
+        for _ in range(plies):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            out.append(pos)
+            pos = pos.play(rng.choice(moves))
+        out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_perft_one_equals_number_of_legal_moves(variant):
+    positions = _random_game_positions(variant, games=12, plies=160, seed=7)
+    assert len(positions) > 300
+    # Random games must reach kings and captures, or this checks little.
+    assert any(p.white_kings | p.black_kings for p in positions)
+    assert any(m.is_capture for p in positions for m in p.legal_moves())
+    for p in positions:
+        assert perft(p, 1) == len(p.legal_moves()), p.fen()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_perft_two_equals_sum_of_children_moves(variant):
+    positions = _random_game_positions(variant, games=4, plies=120, seed=11)[::3]
+    for p in positions:
+        expected = sum(len(p.play(m).legal_moves()) for m in p.legal_moves())
+        assert perft(p, 2) == expected, p.fen()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_perft_three_equals_divide(variant):
+    positions = _random_game_positions(variant, games=2, plies=100, seed=3)[::10]
+    for p in positions:
+        counts = divide(p, 3)
+        assert sum(counts.values()) == perft(p, 3), p.fen()
+        assert len(counts) == len(p.legal_moves())

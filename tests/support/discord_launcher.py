@@ -1,0 +1,169 @@
+"""Run a discord.py client against the fake Discord API of ``tests/support/fake_discord.py``.
+
+Usage::
+
+    python tests/support/discord_launcher.py PORT MODULE:FACTORY [--token TOKEN]
+    python tests/support/discord_launcher.py PORT MODULE:MAIN --main
+
+It first installs a network guard (any connection to, datagram to or DNS lookup of a
+non-loopback address raises, after printing ``FAKE-DISCORD NETWORK GUARD`` to stderr), then
+applies the two overrides that point discord.py at the fake::
+
+    discord.http.Route.BASE = "http://127.0.0.1:PORT/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws://127.0.0.1:PORT/gateway")
+
+(a non-sharded client never asks ``GET /gateway/bot``; it goes to the hard-coded gateway, and
+back there after an invalid session), imports ``MODULE`` and calls ``FACTORY()``. If that returns
+a :class:`discord.Client`, the launcher starts it with the token; if it returns an awaitable
+(e.g. the bot's own ``main()`` coroutine, which reads its token itself), it awaits it. SIGTERM and
+SIGINT close the client cleanly (exit status 0). With ``--main``, ``MAIN()`` is an entry point
+that runs its own event loop and signal handling (``bot.__main__:main``, reading its settings from
+the environment): the launcher calls it and exits with its return value.  Nothing here changes
+the bot's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import inspect
+import ipaddress
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+GUARD_MARKER = "FAKE-DISCORD NETWORK GUARD"
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+_guard_installed = False
+_guard_active = False
+
+
+class NetworkGuardError(RuntimeError):
+    """A guarded process tried to reach the network beyond loopback."""
+
+
+def _is_loopback_host(host: Any) -> bool:
+    if host is None:
+        return True
+    if isinstance(host, bytes | bytearray):
+        host = bytes(host).decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    host = host.strip("[]").split("%", 1)[0]
+    if host == "" or host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_loopback_address(address: Any) -> bool:
+    if isinstance(address, str | bytes | bytearray):  # AF_UNIX path (or abstract socket)
+        return True
+    if isinstance(address, tuple) and address:
+        return _is_loopback_host(address[0])
+    return False
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if not _guard_active:
+        return
+    what: str | None = None
+    if event == "socket.connect" or event == "socket.sendto":
+        if not _is_loopback_address(args[1]):
+            what = f"{event} to {args[1]!r}"
+    elif event == "socket.getaddrinfo":
+        if not _is_loopback_host(args[0]):
+            what = f"DNS lookup (getaddrinfo) of {args[0]!r}"
+    elif event in ("socket.gethostbyname", "socket.gethostbyaddr") and not _is_loopback_host(
+        args[0]
+    ):
+        what = f"DNS lookup ({event}) of {args[0]!r}"
+    if what is not None:
+        message = f"{GUARD_MARKER}: blocked {what} (pid {os.getpid()})"
+        print(message, file=sys.stderr, flush=True)
+        raise NetworkGuardError(message)
+
+
+def install_network_guard() -> None:
+    """Make non-loopback connections and DNS lookups raise in this process (idempotent).
+
+    It is an audit hook (so it also sees C-level calls) and cannot be removed; use
+    :func:`set_network_guard` to switch it off again, e.g. at the end of a test."""
+    global _guard_installed
+    if not _guard_installed:
+        sys.addaudithook(_audit)
+        _guard_installed = True
+    set_network_guard(True)
+
+
+def set_network_guard(active: bool) -> None:
+    global _guard_active
+    _guard_active = active
+
+
+def point_discord_at(port: int) -> None:
+    """The two overrides; they must run before the client is created."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+
+
+async def _run(factory: Any, token: str) -> None:
+    import discord
+
+    loop = asyncio.get_running_loop()
+    main = asyncio.current_task()
+    assert main is not None
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, main.cancel)
+    made = factory()
+    if inspect.isawaitable(made):
+        made = await made
+    if isinstance(made, discord.Client):
+        async with made:
+            await made.start(token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("port", type=int)
+    parser.add_argument("factory", help="MODULE:CALLABLE returning a discord.Client or awaitable")
+    parser.add_argument("--token", default=os.environ.get("FAKE_DISCORD_TOKEN", "test-token"))
+    parser.add_argument("--main", action="store_true", help="call MAIN() and exit with its code")
+    args = parser.parse_args(argv)
+
+    install_network_guard()
+    tests = Path(__file__).resolve().parent.parent
+    for path in (str(tests.parent), str(tests)):  # the project root (bot, rules, ...) and tests/
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    point_discord_at(args.port)
+
+    module_name, _, attr = args.factory.partition(":")
+    factory = getattr(importlib.import_module(module_name), attr or "main")
+    if args.main:
+        sys.argv = [module_name]  # the entry point parses its own (empty) command line
+        return int(factory())
+
+    import discord.utils
+
+    discord.utils.setup_logging()
+    try:
+        asyncio.run(_run(factory, args.token))
+    except asyncio.CancelledError:
+        pass
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

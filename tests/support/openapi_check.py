@@ -1,0 +1,231 @@
+"""Request bodies checked against Discord's own OpenAPI description.
+
+The spec is not part of the project; it is found at run time, in this order:
+
+1. the file named by the environment variable ``DISCORD_API_SPEC`` (if that file is missing,
+   :func:`spec` raises: a run that asked for the check must not quietly skip it);
+2. ``<repo>/../shared/discord-api-spec/openapi.json``;
+3. for a clone (CI clones the repository elsewhere), the same path beside the directory of the
+   ``origin`` remote, when that remote is a local path.
+
+If none exists (a machine without ``shared/``), :func:`validate` checks nothing and
+:data:`SKIP_REASON` says why; the documented-limit checks of ``tests/support/discord_limits.py``
+still run. ``.ci/run`` locates the spec the same way and exports ``DISCORD_API_SPEC``, so CI never
+skips.
+
+The spec (about 1 MB of JSON) is parsed once per process and each operation's validator is built
+on first use, so a request costs one schema walk.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+ENV_VAR = "DISCORD_API_SPEC"
+REPO = Path(__file__).resolve().parent.parent.parent
+SPEC_IN_SHARED = Path("shared", "discord-api-spec", "openapi.json")
+_SPEC_URI = "urn:discord-openapi"
+SKIP_REASON = (
+    f"Discord's OpenAPI spec not found (set {ENV_VAR}, or put the spec at "
+    f"../{SPEC_IN_SHARED} beside the repository): request bodies are checked against the "
+    "documented limits only"
+)
+
+
+class SpecMissing(RuntimeError):
+    """``DISCORD_API_SPEC`` names a file that does not exist."""
+
+
+def _origin_dir(repo: Path) -> Path | None:
+    """The origin remote's directory, when it is a local path (a clone made from a checkout)."""
+    try:
+        url = subprocess.run(
+            ["git", "-C", str(repo), "remote", "get-url", "origin"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if not url:
+        return None
+    parsed = urlparse(url)
+    if parsed.scheme == "file":
+        return Path(unquote(parsed.path))
+    if parsed.scheme or re.match(r"^[\w.-]+@[\w.-]+:", url):  # https://, ssh://, git@host:
+        return None
+    path = Path(url)
+    return path if path.is_absolute() else (repo / path).resolve()
+
+
+def locate(repo: Path = REPO) -> Path | None:
+    """Where the spec is (see the module docstring), or None."""
+    named = os.environ.get(ENV_VAR)
+    if named:
+        path = Path(named)
+        if not path.is_file():
+            raise SpecMissing(f"{ENV_VAR}={named} but there is no such file")
+        return path
+    beside = repo.parent / SPEC_IN_SHARED
+    if beside.is_file():
+        return beside
+    origin = _origin_dir(repo)
+    if origin is not None:
+        candidate = origin.parent / SPEC_IN_SHARED
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@functools.cache
+def spec() -> dict[str, Any] | None:
+    """The parsed spec (once per process), or None when it cannot be found."""
+    path = locate()
+    if path is None:
+        return None
+    with path.open(encoding="utf-8") as f:
+        loaded: dict[str, Any] = json.load(f)
+    _accept_integer_snowflakes(loaded)
+    return loaded
+
+
+def _accept_integer_snowflakes(document: dict[str, Any]) -> None:
+    """The spec writes a snowflake as a decimal string only, but Discord's API takes a JSON
+    integer too, and discord.py sends integers (``allowed_mentions.users``, for one): without
+    this every discord.py bot would "violate" the schema while Discord accepts the request."""
+    schemas = document["components"]["schemas"]
+    as_string = schemas["SnowflakeType"]
+    schemas["SnowflakeType"] = {
+        "anyOf": [as_string, {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]
+    }
+
+
+def available() -> bool:
+    return spec() is not None
+
+
+@functools.cache
+def _registry() -> Registry:
+    document = spec()
+    assert document is not None
+    resource = Resource.from_contents(document, default_specification=DRAFT202012)
+    return Registry().with_resource(_SPEC_URI, resource)
+
+
+@functools.cache
+def _operations() -> list[tuple[re.Pattern[str], str]]:
+    """Path templates as regexes, those with more literal segments first (so that
+    ``.../messages/@original`` wins over ``.../messages/{message_id}``)."""
+    document = spec()
+    assert document is not None
+    templates = sorted(document["paths"], key=lambda t: (t.count("{"), -len(t)))
+    out = []
+    for template in templates:
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        out.append((re.compile(pattern), template))
+    return out
+
+
+def template_for(path: str) -> str | None:
+    """The spec's path template for a request path (after ``/api/v10``)."""
+    for pattern, template in _operations():
+        if pattern.fullmatch(path):
+            return template
+    return None
+
+
+def _pointer(*parts: str) -> str:
+    return "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+@functools.cache
+def _validator(template: str, method: str) -> Draft202012Validator | None:
+    document = spec()
+    assert document is not None
+    operation = document["paths"][template].get(method.lower())
+    if not operation or "requestBody" not in operation:
+        return None
+    content = operation["requestBody"]["content"]
+    media = "application/json" if "application/json" in content else next(iter(content))
+    ref = _pointer("#", "paths", template, method.lower(), "requestBody", "content", media)
+    schema = {"$ref": f"{_SPEC_URI}{ref}/schema"}
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def validate(method: str, path: str, body: Any) -> list[str]:
+    """Problems of a request body (JSON, or a multipart's ``payload_json``) against the
+    request-body schema of the operation (path template + method); empty when it conforms, or
+    when the spec is unavailable or the operation takes no body."""
+    if spec() is None:
+        return []
+    template = template_for(path)
+    if template is None:
+        return []
+    validator = _validator(template, method)
+    if validator is None:
+        return []
+    errors = list(validator.iter_errors(body))
+    if not errors:
+        return []
+    return [_describe(template, method, error) for error in _most_relevant(errors)]
+
+
+def _most_relevant(errors: list[ValidationError]) -> list[ValidationError]:
+    """jsonschema's best match, and the deepest errors under any ``anyOf``/``oneOf`` (the best
+    match of a union sometimes names a branch the body was never meant for)."""
+    best = best_match(errors)
+    leaves: list[ValidationError] = []
+    stack = list(errors)
+    while stack:
+        error = stack.pop()
+        if error.context:
+            stack.extend(error.context)
+        else:
+            leaves.append(error)
+    leaves.sort(key=lambda e: len(e.absolute_path), reverse=True)
+    chosen = [best] if best is not None else []
+    for leaf in leaves:
+        if len(chosen) >= 3:
+            break
+        if all(leaf.message != c.message or leaf.absolute_path != c.absolute_path for c in chosen):
+            chosen.append(leaf)
+    return chosen
+
+
+def _describe(template: str, method: str, error: ValidationError) -> str:
+    where = ".".join(str(p) for p in error.absolute_path) or "(body)"
+    return f"OpenAPI {method} {template}: {where}: {error.message[:300]}"
+
+
+def main() -> int:
+    """``python tests/support/openapi_check.py``: print where the spec is (``.ci/run`` exports it as
+    ``DISCORD_API_SPEC``); exit 1, saying why, when it cannot be found."""
+    import sys
+
+    try:
+        path = locate()
+    except SpecMissing as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if path is None:
+        print(SKIP_REASON, file=sys.stderr)
+        return 1
+    print(path.resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
