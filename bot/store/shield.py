@@ -33,6 +33,11 @@ class Orphans:
         if not write.cancelled():
             write.exception()  # its caller is gone; a failure is the write's own to log
 
+    @property
+    def running(self) -> bool:
+        """Whether an adopted write has not ended yet (then wait until :meth:`settled`)."""
+        return bool(self._running)
+
     async def settled(self) -> None:
         """Return once every adopted write has ended."""
         while self._running:

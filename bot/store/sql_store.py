@@ -104,7 +104,8 @@ class SqlStore:
     async def _transaction(self) -> AsyncIterator[Transaction]:
         """One transaction, after the writes left running by cancelled callers; a unique-index
         violation that means something to players leaves as its domain error."""
-        await self.orphans.settled()
+        if self.orphans.running:
+            await self.orphans.settled()
         try:
             async with self._database.transaction() as db:
                 yield db
@@ -112,13 +113,15 @@ class SqlStore:
             raise domain_refusal(self._database.violated_index(exc), exc) from None
 
     async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None:
-        await self.orphans.settled()
+        if self.orphans.running:
+            await self.orphans.settled()
         if self._observer is not None:
             self._observer(sql, params)
         return await self._database.fetchrow(sql, params)
 
     async def _fetch_all(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
-        await self.orphans.settled()
+        if self.orphans.running:
+            await self.orphans.settled()
         if self._observer is not None:
             self._observer(sql, params)
         return await self._database.fetchall(sql, params)

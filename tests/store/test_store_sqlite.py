@@ -5,6 +5,7 @@ against the protocol in ``test_store_contract.py``."""
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -157,6 +158,51 @@ async def test_version_1_database_upgrades_in_place_keeping_its_data(tmp_path: P
         assert moved.game is not None and moved.game.ply == 3
     finally:
         await service.close()
+
+
+def definitions(path: Path) -> dict[str, object]:
+    """What every table and index of a file is, as SQLite reports it (columns with their types,
+    defaults, keys; indexes with their columns, uniqueness and conditions; foreign keys; checks;
+    row-id and autoincrement options), so two files compare by what they hold rather than by the
+    statements that made them (``ALTER TABLE`` or one ``CREATE TABLE``, ``!=`` or ``<>``)."""
+    found: dict[str, object] = {}
+    with sqlite3.connect(path) as db:
+        for kind, name, sql in db.execute("SELECT type, name, sql FROM sqlite_master"):
+            if name.startswith("sqlite_"):
+                continue
+            text = " ".join((sql or "").replace("!=", "<>").split())
+            if kind == "index":
+                found[name] = (db.execute(f"PRAGMA index_xinfo({name})").fetchall(), text)
+                continue
+            found[name] = (
+                db.execute(f"PRAGMA table_xinfo({name})").fetchall(),
+                sorted(row[1:] for row in db.execute(f"PRAGMA index_list({name})")),
+                db.execute(f"PRAGMA foreign_key_list({name})").fetchall(),
+                sorted(re.findall(r"CHECK \((.*?\)?)\)", text)),
+                "WITHOUT ROWID" in text,
+                "AUTOINCREMENT" in text,
+            )
+    return found
+
+
+async def test_a_file_upgraded_from_any_version_holds_what_a_new_file_holds(
+    tmp_path: Path,
+) -> None:
+    # A new file is created from the schema both backends share, an old one upgraded by
+    # SQLite's own history: they must end at the same tables.
+    fresh = tmp_path / "fresh.db"
+    await (await Store.open(fresh)).close()
+    assert len(definitions(fresh)) > 20
+    for version in range(1, SCHEMA_VERSION):
+        path = tmp_path / f"v{version}.db"
+        with sqlite3.connect(path) as db:
+            for number, sql in MIGRATIONS:
+                if number <= version:
+                    db.executescript(sql)
+            db.execute(f"PRAGMA user_version = {version}")
+        await (await Store.open(path)).close()
+        assert user_version(path) == SCHEMA_VERSION
+        assert definitions(path) == definitions(fresh), f"upgraded from version {version}"
 
 
 async def test_reopening_a_current_database_changes_nothing(tmp_path: Path) -> None:
