@@ -29,7 +29,7 @@ class Controls(GatewayHub):
     ) -> Fault:
         """Answer the next ``times`` matching requests (``-1``: until :meth:`clear_faults`),
         after letting ``skip`` of them through, with this error instead of handling them; see
-        the module docstring. Faults are tried in the order they were injected."""
+        the package docstring. Faults are tried in the order they were injected."""
         fault = Fault(
             method=method.upper(),
             path=re.compile(path),

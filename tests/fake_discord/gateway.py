@@ -299,34 +299,8 @@ class GatewayHub(MessageStore):
         g = guild or self.guild
         members = self.member_objects(g)
         roles = [
-            {
-                "id": g.id,  # @everyone has the guild's id
-                "name": "@everyone",
-                "permissions": "1071698660929",
-                "position": 0,
-                "color": 0,
-                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-                "hoist": False,
-                "managed": False,
-                "mentionable": False,
-                "icon": None,
-                "unicode_emoji": None,
-                "flags": 0,
-            },
-            {
-                "id": g.extra_role_id,
-                "name": "Admin",
-                "permissions": "8",
-                "position": 1,
-                "color": 0,
-                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-                "hoist": False,
-                "managed": False,
-                "mentionable": False,
-                "icon": None,
-                "unicode_emoji": None,
-                "flags": 0,
-            },
+            _role(g.id, "@everyone", "1071698660929", 0),  # @everyone has the guild's id
+            _role(g.extra_role_id, "Admin", "8", 1),
         ]
         return {
             "id": g.id,
@@ -375,3 +349,21 @@ class GatewayHub(MessageStore):
             "soundboard_sounds": [],
             "lazy": True,
         }
+
+
+def _role(role_id: str, name: str, permissions: str, position: int) -> dict[str, Any]:
+    """A role of a GUILD_CREATE, uncoloured, unhoisted, unmanaged."""
+    return {
+        "id": role_id,
+        "name": name,
+        "permissions": permissions,
+        "position": position,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "icon": None,
+        "unicode_emoji": None,
+        "flags": 0,
+    }

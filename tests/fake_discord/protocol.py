@@ -1,6 +1,6 @@
 """Discord's API numbers (interaction, callback and component types, permission bits), the
-times the fake holds Discord to (the 3-second window, a token's 15 minutes, the nonce window) and
-its snowflakes: the vocabulary the other modules of the fake share."""
+time limits Discord holds a bot to (the 3-second window, a token's 15 minutes, the nonce window)
+and snowflakes: the vocabulary the other modules of the fake share."""
 
 from __future__ import annotations
 

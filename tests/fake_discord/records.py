@@ -1,6 +1,6 @@
 """What the fake records of each REST request: the request as it came
-(:class:`RecordedRequest`, its multipart :class:`Part` s and the :class:`Upload` s they carry) and
-the :class:`Violation` of a body Discord would have refused."""
+(:class:`RecordedRequest`), its multipart parts (:class:`Part`) and the files they upload
+(:class:`Upload`), and the :class:`Violation` of a body Discord would have refused."""
 
 from __future__ import annotations
 

@@ -99,6 +99,8 @@ class RestApi(AppRoutes, InteractionRoutes, ChannelRoutes):
         raise ApiError(404, f"404: Not Found (fake Discord has no {rec.method} {rec.path})", 0)
 
     def _no_content(self, rec: RecordedRequest, **_: str) -> web.Response:
+        """Routes Discord answers with 204 and nothing the fake keeps (joining a thread,
+        typing)."""
         return web.Response(status=204)
 
     async def _attachment(self, request: web.Request) -> web.Response:

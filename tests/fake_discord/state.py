@@ -93,7 +93,7 @@ class DiscordState:
         # for every channel, or per channel with deny().
         self.app_permissions = ALL_PERMISSIONS
         self.sequence = 0  # dispatches so far (each session numbers its own events)
-        # Strictness: see the module docstring.
+        # Strictness: see the package docstring.
         self.violations: list[Violation] = []
         self.refusals: list[RecordedRequest] = []
         self.interaction_window = INTERACTION_WINDOW
@@ -111,6 +111,8 @@ class DiscordState:
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
         self._expected: dict[tuple[str, str], asyncio.Future[RecordedRequest]] = {}
+
+    # ------------------------------------------------------------------ where it listens
 
     @property
     def base_url(self) -> str:
@@ -159,7 +161,7 @@ class DiscordState:
         """The bot's guilds whose events go to that shard."""
         return [g for g in self.guilds if g.shard(shard_count) == shard]
 
-    # ------------------------------------------------------------------ waiting helpers
+    # ------------------------------------------------------------------ the record, and waiting
 
     async def _notify(self) -> None:
         async with self._changed:
@@ -216,6 +218,15 @@ class DiscordState:
     def unknown_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.unknown]
 
+    def _spawn(self, coro: Any) -> None:
+        """Run ``coro`` (a dispatch nobody waits for) on the loop, keeping the task until it is
+        done."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ permissions
+
     def denied_in(self, channel_id: str) -> int:
         """Permission bits the bot lacks in a channel (a thread inherits its parent's)."""
         bits = self.denied.get(channel_id, 0)
@@ -228,10 +239,15 @@ class DiscordState:
         """The bot's ``app_permissions`` in a channel, as interactions from there carry them."""
         return str(int(self.app_permissions) & ~self.denied_in(channel_id))
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _overwrites(self, channel_id: str) -> list[dict[str, Any]]:
+        """The bot member's overwrite for what deny() took away (discord.py computes the bot's
+        own permissions from these)."""
+        bits = self.denied.get(channel_id, 0)
+        if not bits:
+            return []
+        return [{"id": self.bot_user["id"], "type": 1, "allow": "0", "deny": str(bits)}]
+
+    # ------------------------------------------------------------------ members and channels
 
     def member_object(
         self, user_id: str, *, with_permissions: bool = False, guild: Guild | None = None
@@ -329,11 +345,3 @@ class DiscordState:
         """The messages (as stored, with later edits) in the bot's DM channel with the user."""
         channel_id = self.dm_channels.get(user_id)
         return [m for m in self.messages.values() if m["channel_id"] == channel_id]
-
-    def _overwrites(self, channel_id: str) -> list[dict[str, Any]]:
-        """The bot member's overwrite for what deny() took away (discord.py computes the bot's
-        own permissions from these)."""
-        bits = self.denied.get(channel_id, 0)
-        if not bits:
-            return []
-        return [{"id": self.bot_user["id"], "type": 1, "allow": "0", "deny": str(bits)}]
