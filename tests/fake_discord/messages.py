@@ -27,6 +27,8 @@ class MessageStore(DiscordState):
         interaction: dict[str, Any] | None = None,
         body: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """Store a new message of the bot in the channel, made from ``body`` (default: the
+        request's JSON): a channel post, or a follow-up or response of ``interaction``."""
         body = body if body is not None else (rec.json or {})
         message_id = self.snowflake()
         guild = self.guild_of(channel_id) or self.guild
@@ -116,6 +118,8 @@ class MessageStore(DiscordState):
     def _edit_message(
         self, rec: RecordedRequest, message_id: str, body: dict[str, Any] | None = None
     ) -> dict[str, Any]:
+        """Apply an edit (``body``, default: the request's JSON) to a stored message: the
+        fields it names are replaced, attachments kept by id or added."""
         try:
             msg = self.messages[message_id]
         except KeyError:
@@ -131,6 +135,7 @@ class MessageStore(DiscordState):
         return msg
 
     def _delete(self, message_id: str) -> None:
+        """Delete a message; it is kept aside, so a press on it can be told apart."""
         self.deleted_messages[message_id] = self.messages.pop(message_id)
 
     def _message_as_seen(self, message: dict[str, Any] | str) -> dict[str, Any]:
