@@ -147,11 +147,14 @@ Modules (each imports only those listed before it):
 * ``interactions``: ``InteractionBuilders``, interaction payloads as Discord sends them.
 * ``controls``: ``Controls``, faults, expired tokens, permissions and DMs on demand.
 * ``validation``: request bodies against Discord's limits and its OpenAPI schema.
-* ``refusals``: ``Refusals``, the refusals of REST requests that depend on state and time.
-* ``routes_app``, ``routes_interactions``, ``routes_channels``: the REST route handlers.
-* ``rest``: ``RestApi``, every REST request recorded, checked, faulted or routed.
-* ``server``: :class:`FakeDiscord`, the aiohttp server; it mixes the behaviours above over the
-  one state.
+* ``refusals``: ``Refusals``, the refusals of REST requests that depend on state and time, the
+  base of each group of route handlers.
+* ``routes_app``, ``routes_interactions``, ``routes_channels``: the REST route handlers, in groups
+  that each hold the fake (``AppRoutes``, ``InteractionRoutes``, ``ChannelRoutes``).
+* ``rest``: ``RestApi``, every REST request recorded, checked, faulted or routed to a group.
+* ``server``: :class:`FakeDiscord`, the aiohttp server: the state with the behaviours of
+  ``messages``, ``gateway``, ``interactions`` and ``controls`` mixed in (what tests call on
+  ``fake``), and a ``RestApi`` over it (what the bot calls).
 
 Everything runs on the test's event loop; no thread is involved.
 """

@@ -49,7 +49,7 @@ class Controls(GatewayHub):
 
     def expire_token(self, token: str) -> None:
         """The interaction token's webhook is gone, as 15 minutes after the interaction."""
-        self._expired_tokens.add(token)
+        self.expired_tokens.add(token)
 
     def deny(self, channel_id: str, *permissions: str) -> None:
         """The bot lacks these permissions (names in :data:`PERMISSION_BITS`) in the channel
@@ -83,4 +83,4 @@ class Controls(GatewayHub):
         guild = self.guild_of(channel_id)
         if not self._sessions or guild is None or channel_id not in guild.channels:
             return
-        self._spawn(self.dispatch("CHANNEL_UPDATE", self.channel_object(channel_id)))
+        self.spawn(self.dispatch("CHANNEL_UPDATE", self.channel_object(channel_id)))

@@ -60,7 +60,7 @@ class GatewayHub(MessageStore):
         self.sequence += 1
         if event == "INTERACTION_CREATE":
             self.interactions[data["token"]] = data
-            self._dispatched_at[data["token"]] = time.monotonic()
+            self.dispatched_at[data["token"]] = time.monotonic()
         sessions = self.sessions_for(data.get("guild_id"))
         for session in sessions:
             await self._send_to(session, event, data)
@@ -164,13 +164,13 @@ class GatewayHub(MessageStore):
                 payload = json.loads(msg.data)
                 self.gateway_received.append(payload)
                 await self._on_gateway_payload(ws, payload)
-                await self._notify()
+                await self.notify_changed()
         finally:
             self._sockets.remove(ws)
             for session in self._sessions.values():
                 if session.ws is ws:
                     session.ws = None
-            await self._notify()
+            await self.notify_changed()
         return ws
 
     async def _on_gateway_payload(self, ws: web.WebSocketResponse, payload: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from .state import DiscordState
 class MessageStore(DiscordState):
     """Makes, edits and deletes the fake's messages, and answers what they are now."""
 
-    def _make_message(
+    def make_message(
         self,
         rec: RecordedRequest,
         channel_id: str,
@@ -70,11 +70,11 @@ class MessageStore(DiscordState):
                 self.ephemeral_for[message_id] = str(user.get("id"))
         msg["attachments"] = self._attachments(rec, channel_id, body, [])
         self.messages[message_id] = msg
-        self._remember(msg)
+        self.remember_components(msg)
         rec.message_id = message_id
         return msg
 
-    def _remember(self, msg: dict[str, Any]) -> None:
+    def remember_components(self, msg: dict[str, Any]) -> None:
         """Keep the message's components among the states a client may show."""
         versions = self.component_versions.setdefault(msg["id"], [])
         components = copy.deepcopy(msg.get("components") or [])
@@ -115,7 +115,7 @@ class MessageStore(DiscordState):
             kept.append(attachment)
         return kept
 
-    def _edit_message(
+    def edit_message(
         self, rec: RecordedRequest, message_id: str, body: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """Apply an edit (``body``, default: the request's JSON) to a stored message: the
@@ -130,11 +130,11 @@ class MessageStore(DiscordState):
                 msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         msg["attachments"] = self._attachments(rec, msg["channel_id"], body, msg["attachments"])
         msg["edited_timestamp"] = now_iso()
-        self._remember(msg)
+        self.remember_components(msg)
         rec.message_id = message_id
         return msg
 
-    def _delete(self, message_id: str) -> None:
+    def delete_message(self, message_id: str) -> None:
         """Delete a message; it is kept aside, so a press on it can be told apart."""
         self.deleted_messages[message_id] = self.messages.pop(message_id)
 

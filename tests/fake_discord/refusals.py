@@ -13,35 +13,41 @@ from .records import RecordedRequest
 from .responses import ApiError
 
 
-class Refusals(GatewayHub):
-    """The checks the REST route handlers make before acting."""
+class Refusals:
+    """The checks the REST route handlers make before acting, on the fake's state; the base of
+    each group of handlers."""
 
-    def _check_window(self, token: str) -> None:
+    def __init__(self, fake: GatewayHub) -> None:
+        self.fake = fake
+
+    def check_window(self, token: str) -> None:
         """The initial response must come within the window after the dispatch."""
-        sent = self._dispatched_at.get(token)
-        late = sent is not None and time.monotonic() - sent > self.interaction_window
-        if late or token in self._expired_tokens:
+        sent = self.fake.dispatched_at.get(token)
+        late = sent is not None and time.monotonic() - sent > self.fake.interaction_window
+        if late or token in self.fake.expired_tokens:
             raise ApiError(404, "Unknown interaction", 10062)
 
-    def _check_token(self, token: str) -> None:
+    def check_token(self, token: str) -> None:
         """Follow-ups and webhook edits work for 15 minutes after the interaction."""
-        sent = self._dispatched_at.get(token)
-        old = sent is not None and time.monotonic() - sent > self.token_lifetime
-        if old or token in self._expired_tokens:
+        sent = self.fake.dispatched_at.get(token)
+        old = sent is not None and time.monotonic() - sent > self.fake.token_lifetime
+        if old or token in self.fake.expired_tokens:
             raise ApiError(401, "Invalid Webhook Token", 50027)
 
-    def _check_permissions(self, channel_id: str, *needed: str) -> None:
+    def check_permissions(self, channel_id: str, *needed: str) -> None:
         """A bot request in a channel, refused as Discord would when deny() took a needed
         permission away."""
-        denied = self.denied_in(channel_id)
+        denied = self.fake.denied_in(channel_id)
         if denied & PERMISSION_BITS["view_channel"]:
             raise ApiError(403, "Missing Access", 50001)
         if any(denied & PERMISSION_BITS[name] for name in needed):
             raise ApiError(403, "Missing Permissions", 50013)
 
-    def _post_permissions(self, rec: RecordedRequest, channel_id: str) -> list[str]:
+    def post_permissions(self, rec: RecordedRequest, channel_id: str) -> list[str]:
         body = rec.json or {}
-        needed = ["send_messages_in_threads" if channel_id in self.threads else "send_messages"]
+        needed = [
+            "send_messages_in_threads" if channel_id in self.fake.threads else "send_messages"
+        ]
         if body.get("embeds"):
             needed.append("embed_links")
         if any(p.filename is not None for p in rec.parts):
@@ -50,25 +56,25 @@ class Refusals(GatewayHub):
             needed.append("read_message_history")
         return needed
 
-    def _check_app(self, app_id: str) -> None:
-        if app_id != self.application_id:
+    def check_app(self, app_id: str) -> None:
+        if app_id != self.fake.application_id:
             raise ApiError(404, "Unknown Application", 10002)
 
-    def _check_command_guild(self, guild_id: str | None) -> None:
+    def check_command_guild(self, guild_id: str | None) -> None:
         """Guild commands only in a guild the bot is in (Discord: 403 50001 Missing Access)."""
-        if guild_id is not None and self.guild_by_id(guild_id) is None:
+        if guild_id is not None and self.fake.guild_by_id(guild_id) is None:
             raise ApiError(403, "Missing Access", 50001)
 
-    def _check_channel(self, channel_id: str) -> None:
+    def check_channel(self, channel_id: str) -> None:
         if not (
-            channel_id in self.threads
-            or channel_id in self.dm_recipients
-            or self.guild_of(channel_id) is not None
+            channel_id in self.fake.threads
+            or channel_id in self.fake.dm_recipients
+            or self.fake.guild_of(channel_id) is not None
         ):
             raise ApiError(404, "Unknown Channel", 10003)
 
-    def _interaction(self, token: str) -> dict[str, Any]:
+    def known_interaction(self, token: str) -> dict[str, Any]:
         try:
-            return self.interactions[token]
+            return self.fake.interactions[token]
         except KeyError:
             raise ApiError(401, "Invalid Webhook Token", 50027) from None

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from .faults import fault_response, take_fault
+from .gateway import GatewayHub
 from .protocol import API_PREFIX
 from .records import Part, RecordedRequest
 from .responses import ApiError, json_response
@@ -24,10 +25,16 @@ from .routes_interactions import InteractionRoutes
 from .validation import check_body
 
 
-class RestApi(AppRoutes, InteractionRoutes, ChannelRoutes):
-    """Answers ``/api/v10`` as Discord does, through the handlers of :data:`ROUTES`."""
+class RestApi:
+    """Answers ``/api/v10`` as Discord does, through the route handlers, on the fake's state
+    (the state is all in the fake: a RestApi holds nothing of its own but its routes)."""
 
-    async def _rest(self, request: web.Request) -> web.StreamResponse:
+    def __init__(self, fake: GatewayHub) -> None:
+        self.fake = fake
+        self.routes = _route_table(AppRoutes(fake), InteractionRoutes(fake), ChannelRoutes(fake))
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Record the request, check its body, answer an injected fault or route it."""
         path = request.path[len(API_PREFIX) :]
         rec = RecordedRequest(
             method=request.method,
@@ -56,10 +63,10 @@ class RestApi(AppRoutes, InteractionRoutes, ChannelRoutes):
                     rec.json = json.loads(rec.body)
                 except ValueError:
                     rec.json = None
-        self.requests.append(rec)
+        self.fake.requests.append(rec)
         try:
-            refusal = check_body(rec, self)  # recorded as a violation even if a fault answers
-            fault = take_fault(self.faults, rec)
+            refusal = check_body(rec, self.fake)  # recorded as a violation even if a fault answers
+            fault = take_fault(self.fake.faults, rec)
             if fault is not None:
                 rec.injected = True
                 if fault.delay > 0:
@@ -74,7 +81,7 @@ class RestApi(AppRoutes, InteractionRoutes, ChannelRoutes):
             rec.error = exc.body()
             response = json_response(rec.error, status=exc.status)
             if not rec.unknown:
-                self.refusals.append(rec)
+                self.fake.refusals.append(rec)
         except Exception as exc:  # a bug in the fake: make it visible, not a hang
             print(f"fake_discord: handler error for {rec!r}: {exc!r}", file=sys.stderr)
             response = json_response(
@@ -82,37 +89,40 @@ class RestApi(AppRoutes, InteractionRoutes, ChannelRoutes):
             )
             rec.unknown = True
         rec.status = response.status
-        expected = self._expected.pop((rec.method, rec.path), None)
+        expected = self.fake.expected_requests.pop((rec.method, rec.path), None)
         if expected is not None and not expected.done():
             expected.set_result(rec)
-        await self._notify()
+        await self.fake.notify_changed()
         return response
 
     async def _route(self, rec: RecordedRequest) -> web.StreamResponse:
-        for method, pattern, handler in ROUTES:
+        for method, pattern, handler in self.routes:
             if method == rec.method and (m := pattern.fullmatch(rec.path)):
-                result = handler(self, rec, **m.groupdict())
+                result = handler(rec, **m.groupdict())
                 if isinstance(result, web.StreamResponse):
                     return result
                 return json_response(result)
         rec.unknown = True
         raise ApiError(404, f"404: Not Found (fake Discord has no {rec.method} {rec.path})", 0)
 
-    def _no_content(self, rec: RecordedRequest, **_: str) -> web.Response:
-        """Routes Discord answers with 204 and nothing the fake keeps (joining a thread,
-        typing)."""
-        return web.Response(status=204)
-
-    async def _attachment(self, request: web.Request) -> web.Response:
-        data = self.files.get(request.match_info["aid"])
+    async def serve_attachment(self, request: web.Request) -> web.Response:
+        """An uploaded file at its attachment url."""
+        data = self.fake.files.get(request.match_info["aid"])
         if data is None:
             return web.Response(status=404)
         return web.Response(body=data)
 
 
-def _route_table() -> list[tuple[str, re.Pattern[str], Callable[..., Any]]]:
+def _no_content(rec: RecordedRequest, **_: str) -> web.Response:
+    """Routes Discord answers with 204 and nothing the fake keeps (joining a thread, typing)."""
+    return web.Response(status=204)
+
+
+def _route_table(
+    application: AppRoutes, interactions: InteractionRoutes, channels: ChannelRoutes
+) -> list[tuple[str, re.Pattern[str], Callable[..., Any]]]:
     """The routes the fake serves: method, path regex (after ``/api/v10``, its named groups
-    passed to the handler) and handler, called with the fake and the recorded request."""
+    passed to the handler) and handler, called with the recorded request."""
 
     app = r"(?P<app_id>\d+)"
     guild = r"(?P<guild_id>\d+)"
@@ -120,39 +130,44 @@ def _route_table() -> list[tuple[str, re.Pattern[str], Callable[..., Any]]]:
     message = r"(?P<message_id>\d+|@original)"
     webhook = r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)"
     table: list[tuple[str, str, Callable[..., Any]]] = [
-        ("GET", r"/gateway", RestApi._get_gateway),
-        ("GET", r"/gateway/bot", RestApi._get_gateway_bot),
-        ("GET", r"/users/@me", RestApi._get_me),
-        ("GET", r"/users/(?P<user_id>\d+)", RestApi._get_user),
-        ("POST", r"/users/@me/channels", RestApi._create_dm),
-        ("GET", r"/oauth2/applications/@me", RestApi._get_application),
-        ("GET", r"/applications/@me", RestApi._get_application),
-        ("GET", rf"/applications/{app}/commands", RestApi._get_commands),
-        ("PUT", rf"/applications/{app}/commands", RestApi._put_commands),
-        ("GET", rf"/applications/{app}/guilds/{guild}/commands", RestApi._get_commands),
-        ("PUT", rf"/applications/{app}/guilds/{guild}/commands", RestApi._put_commands),
-        ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", RestApi._callback),
-        ("GET", webhook, RestApi._get_webhook),
-        ("POST", webhook, RestApi._webhook_execute),
-        ("GET", webhook + rf"/messages/{message}", RestApi._webhook_get_message),
-        ("PATCH", webhook + rf"/messages/{message}", RestApi._webhook_edit_message),
-        ("DELETE", webhook + rf"/messages/{message}", RestApi._webhook_delete_message),
-        ("GET", rf"/channels/{channel}", RestApi._get_channel),
-        ("POST", rf"/channels/{channel}/messages", RestApi._channel_post_message),
-        ("GET", rf"/channels/{channel}/messages/(?P<message_id>\d+)", RestApi._channel_get_msg),
-        ("PATCH", rf"/channels/{channel}/messages/(?P<message_id>\d+)", RestApi._channel_edit),
-        ("DELETE", rf"/channels/{channel}/messages/(?P<message_id>\d+)", RestApi._channel_del),
-        ("POST", rf"/channels/{channel}/threads", RestApi._create_thread),
+        ("GET", r"/gateway", application.get_gateway),
+        ("GET", r"/gateway/bot", application.get_gateway_bot),
+        ("GET", r"/users/@me", application.get_me),
+        ("GET", r"/users/(?P<user_id>\d+)", application.get_user),
+        ("POST", r"/users/@me/channels", application.create_dm),
+        ("GET", r"/oauth2/applications/@me", application.get_application),
+        ("GET", r"/applications/@me", application.get_application),
+        ("GET", rf"/applications/{app}/commands", application.get_commands),
+        ("PUT", rf"/applications/{app}/commands", application.put_commands),
+        ("GET", rf"/applications/{app}/guilds/{guild}/commands", application.get_commands),
+        ("PUT", rf"/applications/{app}/guilds/{guild}/commands", application.put_commands),
+        ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", interactions.callback),
+        ("GET", webhook, interactions.get_webhook),
+        ("POST", webhook, interactions.execute_webhook),
+        ("GET", webhook + rf"/messages/{message}", interactions.get_webhook_message),
+        ("PATCH", webhook + rf"/messages/{message}", interactions.edit_webhook_message),
+        ("DELETE", webhook + rf"/messages/{message}", interactions.delete_webhook_message),
+        ("GET", rf"/channels/{channel}", channels.get_channel),
+        ("POST", rf"/channels/{channel}/messages", channels.post_channel_message),
+        ("GET", rf"/channels/{channel}/messages/(?P<message_id>\d+)", channels.get_channel_message),
+        (
+            "PATCH",
+            rf"/channels/{channel}/messages/(?P<message_id>\d+)",
+            channels.edit_channel_message,
+        ),
+        (
+            "DELETE",
+            rf"/channels/{channel}/messages/(?P<message_id>\d+)",
+            channels.delete_channel_message,
+        ),
+        ("POST", rf"/channels/{channel}/threads", channels.create_thread),
         (
             "POST",
             rf"/channels/{channel}/messages/(?P<message_id>\d+)/threads",
-            RestApi._create_thread,
+            channels.create_thread,
         ),
-        ("PUT", rf"/channels/{channel}/thread-members/(?P<user_id>@me|\d+)", RestApi._no_content),
-        ("POST", rf"/channels/{channel}/typing", RestApi._no_content),
+        ("PUT", rf"/channels/{channel}/thread-members/(?P<user_id>@me|\d+)", _no_content),
+        ("POST", rf"/channels/{channel}/typing", _no_content),
     ]
 
     return [(m, re.compile(p), h) for m, p, h in table]
-
-
-ROUTES = _route_table()

@@ -18,80 +18,82 @@ from .responses import ApiError
 class ChannelRoutes(Refusals):
     """Handlers of the channel, message and thread routes."""
 
-    def _get_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
-        self._check_channel(channel_id)
-        self._check_permissions(channel_id)
-        return self.channel_object(channel_id)
+    def get_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id)
+        return self.fake.channel_object(channel_id)
 
-    def _channel_post_message(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
-        self._check_channel(channel_id)
-        self._check_permissions(channel_id, *self._post_permissions(rec, channel_id))
-        recipient = self.dm_recipients.get(channel_id)
-        if recipient is not None and recipient in self.dms_blocked:
+    def post_channel_message(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id, *self.post_permissions(rec, channel_id))
+        recipient = self.fake.dm_recipients.get(channel_id)
+        if recipient is not None and recipient in self.fake.dms_blocked:
             raise ApiError(403, "Cannot send messages to this user", 50007)
         body = rec.json or {}
         key = (channel_id, str(body.get("nonce")))
         now = time.monotonic()
         if body.get("enforce_nonce") and body.get("nonce") is not None:
-            earlier = self._nonces.get(key)
-            if earlier is not None and now - earlier[0] <= self.nonce_window:
-                existing = self.messages.get(earlier[1])
+            earlier = self.fake.nonces.get(key)
+            if earlier is not None and now - earlier[0] <= self.fake.nonce_window:
+                existing = self.fake.messages.get(earlier[1])
                 if existing is not None:
                     rec.message_id = existing["id"]
                     return existing
-        message = self._make_message(rec, channel_id)
+        message = self.fake.make_message(rec, channel_id)
         if body.get("nonce") is not None:
             message["nonce"] = body["nonce"]
             if body.get("enforce_nonce"):
-                self._nonces[key] = (now, message["id"])
+                self.fake.nonces[key] = (now, message["id"])
         return message
 
     def _channel_message(self, channel_id: str, message_id: str) -> dict[str, Any]:
         """A message through the channel routes; an ephemeral one is not there (only its
         interaction's webhook reaches it)."""
-        self._check_channel(channel_id)
-        msg = self.messages.get(message_id)
-        if msg is None or msg["channel_id"] != channel_id or message_id in self.ephemeral_for:
+        self.check_channel(channel_id)
+        msg = self.fake.messages.get(message_id)
+        if msg is None or msg["channel_id"] != channel_id or message_id in self.fake.ephemeral_for:
             raise ApiError(404, "Unknown Message", 10008)
         return msg
 
-    def _channel_get_msg(
+    def get_channel_message(
         self, rec: RecordedRequest, channel_id: str, message_id: str
     ) -> dict[str, Any]:
-        self._check_permissions(channel_id, "read_message_history")
+        self.check_permissions(channel_id, "read_message_history")
         return self._channel_message(channel_id, message_id)
 
-    def _channel_edit(
+    def edit_channel_message(
         self, rec: RecordedRequest, channel_id: str, message_id: str
     ) -> dict[str, Any]:
-        self._check_permissions(channel_id)
+        self.check_permissions(channel_id)
         self._channel_message(channel_id, message_id)
-        return self._edit_message(rec, message_id)
+        return self.fake.edit_message(rec, message_id)
 
-    def _channel_del(self, rec: RecordedRequest, channel_id: str, message_id: str) -> web.Response:
-        self._check_permissions(channel_id)
+    def delete_channel_message(
+        self, rec: RecordedRequest, channel_id: str, message_id: str
+    ) -> web.Response:
+        self.check_permissions(channel_id)
         self._channel_message(channel_id, message_id)
-        self._delete(message_id)
+        self.fake.delete_message(message_id)
         return web.Response(status=204)
 
-    def _create_thread(
+    def create_thread(
         self, rec: RecordedRequest, channel_id: str, message_id: str | None = None
     ) -> dict[str, Any]:
-        self._check_channel(channel_id)
-        if channel_id in self.dm_recipients or channel_id in self.threads:
+        self.check_channel(channel_id)
+        if channel_id in self.fake.dm_recipients or channel_id in self.fake.threads:
             raise ApiError(400, "Cannot execute action on this channel type", 50024)
-        self._check_permissions(channel_id, "create_public_threads")
+        self.check_permissions(channel_id, "create_public_threads")
         body = rec.json or {}
         if message_id is not None:
             self._channel_message(channel_id, message_id)
         # A thread started from a message has the message's id.
-        thread_id = message_id or self.snowflake()
+        thread_id = message_id or self.fake.snowflake()
         thread = {
             "id": thread_id,
             "type": int(body.get("type") or 11),
-            "guild_id": (self.guild_of(channel_id) or self.guild).id,
+            "guild_id": (self.fake.guild_of(channel_id) or self.fake.guild).id,
             "parent_id": channel_id,
-            "owner_id": self.bot_user["id"],
+            "owner_id": self.fake.bot_user["id"],
             "name": body.get("name", "thread"),
             "last_message_id": None,
             "rate_limit_per_user": int(body.get("rate_limit_per_user") or 0),
@@ -109,12 +111,12 @@ class ChannelRoutes(Refusals):
             },
             "member": {
                 "id": thread_id,
-                "user_id": self.bot_user["id"],
+                "user_id": self.fake.bot_user["id"],
                 "join_timestamp": now_iso(),
                 "flags": 0,
             },
         }
-        self.threads[thread_id] = thread
+        self.fake.threads[thread_id] = thread
         # Discord also announces the new thread on the gateway (discord.py caches it from there).
-        self._spawn(self.dispatch("THREAD_CREATE", {**thread, "newly_created": True}))
+        self.fake.spawn(self.fake.dispatch("THREAD_CREATE", {**thread, "newly_created": True}))
         return thread

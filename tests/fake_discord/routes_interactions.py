@@ -25,14 +25,14 @@ from .responses import ApiError, json_response
 class InteractionRoutes(Refusals):
     """Handlers of the interaction callback and webhook routes."""
 
-    def _callback(self, rec: RecordedRequest, iid: str, token: str) -> web.StreamResponse:
-        interaction = self._interaction(token)
+    def callback(self, rec: RecordedRequest, iid: str, token: str) -> web.StreamResponse:
+        interaction = self.known_interaction(token)
         if interaction["id"] != iid:
             raise ApiError(404, "Unknown interaction", 10062)
-        if token in self._acknowledged:
+        if token in self.fake.acknowledged_tokens:
             raise ApiError(400, "Interaction has already been acknowledged.", 40060)
-        self._check_window(token)
-        self._acknowledged.add(token)
+        self.check_window(token)
+        self.fake.acknowledged_tokens.add(token)
         body = rec.json or {}
         cb_type = body.get("type")
         data = body.get("data") or {}
@@ -48,20 +48,20 @@ class InteractionRoutes(Refusals):
         if cb_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             if cb_type == DEFERRED_CHANNEL_MESSAGE:  # a "thinking" message: only flags count
                 data = {"flags": data.get("flags")} if data.get("flags") is not None else {}
-            message = self._make_message(
+            message = self.fake.make_message(
                 rec, interaction["channel_id"], interaction=interaction, body=data
             )
-            self.original_responses[token] = message["id"]
+            self.fake.original_responses[token] = message["id"]
         elif cb_type in (UPDATE_MESSAGE, DEFERRED_UPDATE) and "message" in interaction:
             mid = interaction["message"]["id"]
-            if mid in self.deleted_messages and mid not in self.messages:
+            if mid in self.fake.deleted_messages and mid not in self.fake.messages:
                 raise ApiError(404, "Unknown Message", 10008)
-            if mid not in self.messages:  # a forged payload's message: take it as it came
-                self.messages[mid] = interaction["message"]
-                self._remember(interaction["message"])
-            self.original_responses[token] = mid
+            if mid not in self.fake.messages:  # a forged payload's message: take it as it came
+                self.fake.messages[mid] = interaction["message"]
+                self.fake.remember_components(interaction["message"])
+            self.fake.original_responses[token] = mid
             if cb_type == UPDATE_MESSAGE:
-                message = self._edit_message(rec, mid, data)
+                message = self.fake.edit_message(rec, mid, data)
         elif cb_type not in (AUTOCOMPLETE_RESULT, MODAL, DEFERRED_UPDATE, UPDATE_MESSAGE):
             raise ApiError(400, f"Invalid interaction response type {cb_type}", 50035)
         if message is not None:
@@ -74,57 +74,57 @@ class InteractionRoutes(Refusals):
             return json_response(result)
         return web.Response(status=204)
 
-    def _get_webhook(self, rec: RecordedRequest, app_id: str, token: str) -> dict[str, Any]:
-        interaction = self._interaction(token)
-        self._check_token(token)
+    def get_webhook(self, rec: RecordedRequest, app_id: str, token: str) -> dict[str, Any]:
+        interaction = self.known_interaction(token)
+        self.check_token(token)
         return {
             "id": app_id,
             "type": 3,
             "token": token,
-            "application_id": self.application_id,
+            "application_id": self.fake.application_id,
             "channel_id": interaction["channel_id"],
             "guild_id": interaction.get("guild_id"),  # None for a DM interaction
-            "name": self.bot_user["username"],
+            "name": self.fake.bot_user["username"],
             "avatar": None,
         }
 
-    def _webhook_execute(self, rec: RecordedRequest, app_id: str, token: str) -> web.StreamResponse:
-        interaction = self._interaction(token)
-        self._check_app(app_id)
-        self._check_token(token)
-        msg = self._make_message(rec, interaction["channel_id"], interaction=interaction)
+    def execute_webhook(self, rec: RecordedRequest, app_id: str, token: str) -> web.StreamResponse:
+        interaction = self.known_interaction(token)
+        self.check_app(app_id)
+        self.check_token(token)
+        msg = self.fake.make_message(rec, interaction["channel_id"], interaction=interaction)
         if rec.query.get("wait") in ("1", "true", "True"):
             return json_response(msg)
         return web.Response(status=204)
 
     def _webhook_message_id(self, token: str, message_id: str) -> str:
-        self._interaction(token)
-        self._check_token(token)
+        self.known_interaction(token)
+        self.check_token(token)
         if message_id == "@original":
             try:
-                return self.original_responses[token]
+                return self.fake.original_responses[token]
             except KeyError:
                 raise ApiError(404, "Unknown Message", 10008) from None
         return message_id
 
-    def _webhook_get_message(
+    def get_webhook_message(
         self, rec: RecordedRequest, app_id: str, token: str, message_id: str
     ) -> dict[str, Any]:
         mid = self._webhook_message_id(token, message_id)
-        if mid not in self.messages:
+        if mid not in self.fake.messages:
             raise ApiError(404, "Unknown Message", 10008)
-        return self.messages[mid]
+        return self.fake.messages[mid]
 
-    def _webhook_edit_message(
+    def edit_webhook_message(
         self, rec: RecordedRequest, app_id: str, token: str, message_id: str
     ) -> dict[str, Any]:
-        return self._edit_message(rec, self._webhook_message_id(token, message_id))
+        return self.fake.edit_message(rec, self._webhook_message_id(token, message_id))
 
-    def _webhook_delete_message(
+    def delete_webhook_message(
         self, rec: RecordedRequest, app_id: str, token: str, message_id: str
     ) -> web.Response:
         mid = self._webhook_message_id(token, message_id)
-        if mid not in self.messages:
+        if mid not in self.fake.messages:
             raise ApiError(404, "Unknown Message", 10008)
-        self._delete(mid)
+        self.fake.delete_message(mid)
         return web.Response(status=204)

@@ -1,8 +1,10 @@
 """The fake Discord server: one aiohttp application on 127.0.0.1 serving the gateway
-(:mod:`.gateway`), the REST API (:mod:`.rest`) and attachment urls, started, stopped, taken
-offline and brought back on the same port."""
+(:mod:`.gateway`), the REST API (:mod:`.rest`, an object over the fake) and attachment urls,
+started, stopped, taken offline and brought back on the same port."""
 
 from __future__ import annotations
+
+import functools
 
 import openapi_check
 from aiohttp import web
@@ -13,12 +15,17 @@ from .protocol import API_PREFIX
 from .rest import RestApi
 
 
-class FakeDiscord(RestApi, InteractionBuilders, Controls):
+class FakeDiscord(InteractionBuilders, Controls):
     """The fake API server. ``async with FakeDiscord() as fake:`` starts it on a random port.
     Its arguments are :class:`~.state.DiscordState`'s; what it does is told in the package's
     docstring."""
 
     _runner: web.AppRunner | None = None
+
+    @functools.cached_property
+    def _rest_api(self) -> RestApi:
+        """The REST API over this fake's state (made once, served again after a restart)."""
+        return RestApi(self)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -26,8 +33,8 @@ class FakeDiscord(RestApi, InteractionBuilders, Controls):
         # A fresh application per start: an aiohttp app cannot be served again once cleaned up.
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
-        app.router.add_get("/attachments/{cid}/{aid}/{filename}", self._attachment)
-        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        app.router.add_get("/attachments/{cid}/{aid}/{filename}", self._rest_api.serve_attachment)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest_api.handle)
         return app
 
     async def start(self) -> None:

@@ -3,8 +3,9 @@ and interactions, the permissions tests took from the bot, the gateway sessions,
 everything the client did (every REST request, every gateway payload), with the waits on that
 record and the objects Discord describes members and channels with.
 
-The other modules of the package are behaviour over this one state (gateway, messages,
-interaction builders, REST routes, controls), mixed together into :class:`FakeDiscord`."""
+The other modules of the package are behaviour over this one state: the message store, the
+gateway, the interaction builders and the controls are mixed into :class:`FakeDiscord` (they are
+what tests call on ``fake``); the REST API is an object of its own that holds the fake."""
 
 from __future__ import annotations
 
@@ -102,15 +103,15 @@ class DiscordState:
         self.faults: list[Fault] = []
         self.denied: dict[str, int] = {}  # channel id -> permission bits the bot lacks there
         self.online = False
-        self._dispatched_at: dict[str, float] = {}  # token -> loop time of INTERACTION_CREATE
-        self._expired_tokens: set[str] = set()
-        self._acknowledged: set[str] = set()  # tokens with an initial response
-        self._nonces: dict[tuple[str, str], tuple[float, str]] = {}
+        self.dispatched_at: dict[str, float] = {}  # token -> loop time of INTERACTION_CREATE
+        self.expired_tokens: set[str] = set()
+        self.acknowledged_tokens: set[str] = set()  # tokens with an initial response
+        self.nonces: dict[tuple[str, str], tuple[float, str]] = {}
         self._sessions: dict[str, GatewaySession] = {}
         self._sockets: list[web.WebSocketResponse] = []  # every open gateway socket
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
-        self._expected: dict[tuple[str, str], asyncio.Future[RecordedRequest]] = {}
+        self.expected_requests: dict[tuple[str, str], asyncio.Future[RecordedRequest]] = {}
 
     # ------------------------------------------------------------------ where it listens
 
@@ -163,7 +164,8 @@ class DiscordState:
 
     # ------------------------------------------------------------------ the record, and waiting
 
-    async def _notify(self) -> None:
+    async def notify_changed(self) -> None:
+        """Something was recorded: every :meth:`wait_until` checks its condition again."""
         async with self._changed:
             self._changed.notify_all()
 
@@ -211,14 +213,14 @@ class DiscordState:
         """A future for the next request with exactly this method and path: O(1) per request,
         for benchmarks that would otherwise rescan every recorded request on each arrival."""
         future = asyncio.get_running_loop().create_future()
-        self._expected[(method, path)] = future
+        self.expected_requests[(method, path)] = future
         return future
 
     @property
     def unknown_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.unknown]
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
         """Run ``coro`` (a dispatch nobody waits for) on the loop, keeping the task until it is
         done."""
         task = asyncio.get_running_loop().create_task(coro)
