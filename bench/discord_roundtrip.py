@@ -5,7 +5,7 @@ Why it exists: what a player feels is the time from pressing Enter to seeing the
 the bot that is discord.py's gateway and HTTP code, the service's guarded SQLite write, the board
 rendered in the worker thread pool, and the multipart upload.  This runs the real bot process
 (``python -m bot``'s ``main`` through ``tests/support/discord_launcher.py``) against the fake
-Discord API of ``tests/support/fake_discord.py`` on 127.0.0.1, so everything but Discord's own
+Discord API of ``tests/support/fake_discord/`` on 127.0.0.1, so everything but Discord's own
 network is measured.
 
 How to run::

@@ -11,7 +11,7 @@ an older one (``--root``), through the same fake Discord.
 
 Like ``bench/discord_roundtrip.py`` this runs the real bot process (``python -m bot``'s ``main``
 through ``tests/support/discord_launcher.py``) against the fake Discord of
-``tests/support/fake_discord.py`` on 127.0.0.1, so everything but Discord's own network is
+``tests/support/fake_discord/`` on 127.0.0.1, so everything but Discord's own network is
 measured.  Both trees use this checkout's fake and launcher; only the bot's code (``bot``,
 ``rules``, ``render``, ``engine``) comes from ``--root``, put first on the bot process's
 ``PYTHONPATH`` (as ``bench/thinking_load.py`` puts ``--root`` first on its own ``sys.path``).  The

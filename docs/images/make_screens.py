@@ -2,7 +2,7 @@
 
 There is no Discord client here, so this plays a short English game between Alice and Bob with
 the real bot process (``python -m bot``'s ``main`` through ``tests/support/discord_launcher.py``)
-against the fake Discord of ``tests/support/fake_discord.py`` on 127.0.0.1, as
+against the fake Discord of ``tests/support/fake_discord/`` on 127.0.0.1, as
 ``bench/discord_roundtrip.py`` and the end-to-end tests do, and keeps three messages exactly as the
 bot sent them:
 

@@ -1,0 +1,122 @@
+"""REST routes of channels: getting a channel, posting (idempotently with ``enforce_nonce``),
+getting, editing and deleting its messages, starting threads; ephemeral messages are not reached
+through them, and DMs refuse posts from users who take none."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from aiohttp import web
+
+from .protocol import now_iso
+from .records import RecordedRequest
+from .refusals import Refusals
+from .responses import ApiError
+
+
+class ChannelRoutes(Refusals):
+    """Handlers of the channel, message and thread routes."""
+
+    def get_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id)
+        return self.fake.channel_object(channel_id)
+
+    def post_channel_message(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id, *self.post_permissions(rec, channel_id))
+        recipient = self.fake.dm_recipients.get(channel_id)
+        if recipient is not None and recipient in self.fake.dms_blocked:
+            raise ApiError(403, "Cannot send messages to this user", 50007)
+        body = rec.json or {}
+        key = (channel_id, str(body.get("nonce")))
+        now = time.monotonic()
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            earlier = self.fake.nonces.get(key)
+            if earlier is not None and now - earlier[0] <= self.fake.nonce_window:
+                existing = self.fake.messages.get(earlier[1])
+                if existing is not None:
+                    rec.message_id = existing["id"]
+                    return existing
+        message = self.fake.make_message(rec, channel_id)
+        if body.get("nonce") is not None:
+            message["nonce"] = body["nonce"]
+            if body.get("enforce_nonce"):
+                self.fake.nonces[key] = (now, message["id"])
+        return message
+
+    def _channel_message(self, channel_id: str, message_id: str) -> dict[str, Any]:
+        """A message through the channel routes; an ephemeral one is not there (only its
+        interaction's webhook reaches it)."""
+        self.check_channel(channel_id)
+        msg = self.fake.messages.get(message_id)
+        if msg is None or msg["channel_id"] != channel_id or message_id in self.fake.ephemeral_for:
+            raise ApiError(404, "Unknown Message", 10008)
+        return msg
+
+    def get_channel_message(
+        self, rec: RecordedRequest, channel_id: str, message_id: str
+    ) -> dict[str, Any]:
+        self.check_permissions(channel_id, "read_message_history")
+        return self._channel_message(channel_id, message_id)
+
+    def edit_channel_message(
+        self, rec: RecordedRequest, channel_id: str, message_id: str
+    ) -> dict[str, Any]:
+        self.check_permissions(channel_id)
+        self._channel_message(channel_id, message_id)
+        return self.fake.edit_message(rec, message_id)
+
+    def delete_channel_message(
+        self, rec: RecordedRequest, channel_id: str, message_id: str
+    ) -> web.Response:
+        self.check_permissions(channel_id)
+        self._channel_message(channel_id, message_id)
+        self.fake.delete_message(message_id)
+        return web.Response(status=204)
+
+    def create_thread(
+        self, rec: RecordedRequest, channel_id: str, message_id: str | None = None
+    ) -> dict[str, Any]:
+        self.check_channel(channel_id)
+        if channel_id in self.fake.dm_recipients or channel_id in self.fake.threads:
+            raise ApiError(400, "Cannot execute action on this channel type", 50024)
+        self.check_permissions(channel_id, "create_public_threads")
+        body = rec.json or {}
+        if message_id is not None:
+            self._channel_message(channel_id, message_id)
+        # A thread started from a message has the message's id.
+        thread_id = message_id or self.fake.snowflake()
+        thread = {
+            "id": thread_id,
+            "type": int(body.get("type") or 11),
+            "guild_id": (self.fake.guild_of(channel_id) or self.fake.guild).id,
+            "parent_id": channel_id,
+            "owner_id": self.fake.bot_user["id"],
+            "name": body.get("name", "thread"),
+            "last_message_id": None,
+            "rate_limit_per_user": int(body.get("rate_limit_per_user") or 0),
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": int(body.get("auto_archive_duration") or 1440),
+                "archive_timestamp": now_iso(),
+                "locked": False,
+                "invitable": bool(body.get("invitable", True)),
+                "create_timestamp": now_iso(),
+            },
+            "member": {
+                "id": thread_id,
+                "user_id": self.fake.bot_user["id"],
+                "join_timestamp": now_iso(),
+                "flags": 0,
+            },
+        }
+        self.fake.threads[thread_id] = thread
+        # Discord also announces the new thread on the gateway (discord.py caches it from there).
+        self.fake.spawn(self.fake.dispatch("THREAD_CREATE", {**thread, "newly_created": True}))
+        return thread
