@@ -10,44 +10,19 @@ ask, every channel, White at the bottom, the wood theme).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rules.variants import find_variant
 
 from ..enums import BoardTheme, Orientation, ThreadMode, member_or
 from ..errors import ChallengeError, ForbiddenError
 from ..i18n import _, _n, from_rules
+from ..results import ServerSettings
 from ..store import SettingsChanges, Store
 
 DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600
 MAX_GAME_CHANNELS = 25
-
-
-@dataclass(frozen=True)
-class ServerSettings:
-    guild_id: int | None
-    variant: str
-    move_time: int
-    threads: ThreadMode
-    channels: tuple[int, ...]
-    """Channels games may be hosted in (threads of them too); empty: everywhere."""
-    orientation: Orientation = Orientation.WHITE
-    """Which side new games' public boards show at the bottom."""
-    theme: BoardTheme = BoardTheme.WOOD
-    """The theme public board images are drawn in."""
-
-    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
-        """Whether a game may be hosted in ``channel_id`` (a thread counts as its parent)."""
-        if not self.channels:
-            return True
-        return channel_id in self.channels or (parent_id is not None and parent_id in self.channels)
-
-    def check_channel(self, channel_id: int, parent_id: int | None = None) -> None:
-        """Refuse a channel the server does not host games in, naming the ones it does."""
-        if not self.allows(channel_id, parent_id):
-            where = ", ".join(f"<#{c}>" for c in self.channels)
-            raise ChallengeError(_("games on this server are played in {channels}", channels=where))
 
 
 DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, ThreadMode.OPTIONAL, ())
@@ -81,6 +56,12 @@ class SettingsBook:
             member_or(Orientation, row.orientation, Orientation.WHITE),
             member_or(BoardTheme, row.theme, BoardTheme.WOOD),
         )
+
+    async def theme(self, guild_id: int | None) -> BoardTheme:
+        """The theme of the server's public boards (one read: what every board posted needs,
+        where :meth:`get` reads the whole settings)."""
+        row = None if guild_id is None else await self.store.settings(guild_id)
+        return BoardTheme.WOOD if row is None else member_or(BoardTheme, row.theme, BoardTheme.WOOD)
 
     async def change(
         self,
