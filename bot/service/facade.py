@@ -2,23 +2,13 @@
 
 Each action takes ids and plain values and returns an :class:`~bot.results.ActionResult` (or a
 view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user; nothing is
-changed when an error is raised.  The work is done in the rooms of this package, wired here in the
-one order their dependencies allow (each module imports only those below it)::
-
-    views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
-    settings, prefs, notices          server settings, users' preferences, direct messages
-    languages                         servers' languages, the locales last seen
-    shards                            the servers whose background work is this process's
-    live                              running games in memory, locks, guarded writes
-    starting                          new games and their announcement
-    endings                           what a game's end adds to the message that ended it
-    computer_replies                  the computer's moves and draw answers, thought off the lock
-    challenges, play, draws,          the actions
-    takebacks, queries, downtime,
-    deadlines
-    events, outbox                    announcements written with each change, and those still owed
-
-The facade only assembles them and hands their methods out, so each action is written once.
+changed when an error is raised.  The work is done in the rooms of this package, built here in
+the one order their dependencies allow (docs/ARCHITECTURE.md lists them; each imports only those
+before it).  Every method the Discord layer calls is written out here with its signature and
+handed to the room that does the work, so ``service.move`` is found where it is called, the
+Discord layer needs nothing behind this face, and each action is still written once.  An
+action's result passes through :mod:`~bot.service.announcing` on its way out, to carry what
+posting it needs.
 """
 
 from __future__ import annotations
@@ -74,7 +64,9 @@ from .views import clean_name
 
 class GameService:
     """All game actions.  Create with :meth:`open` (or on a store you opened); one instance per
-    bot process."""
+    bot process.  The attributes it keeps (:attr:`store`, :attr:`settings`, :attr:`outbox`,
+    :attr:`standings`, :attr:`ownership`) are for the tests and tools that look inside the
+    service; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -104,11 +96,12 @@ class GameService:
         self.settings = SettingsBook(store, clock)
         self.standings = Standings(store, clock)
         self._prefs = prefs = PrefsBook(store, clock)
-        languages = LanguageBook(store, clock)
+        self._languages = languages = LanguageBook(store, clock)
         notices = Notices(prefs, computer_id=bot.id, clock=clock)
         self._live = live = LiveGames(store, clock)
         self.ownership = ownership = ShardOwnership(store, shards)
         ownership.on_gain(live.forget_all)  # another process may have changed them since
+        ownership.on_gain(self.settings.forget_all)
         starter = Starter(
             store,
             live,
@@ -131,12 +124,12 @@ class GameService:
             expiry=challenge_expiry,
             expiry_cap=challenge_expiry_cap,
         )
-        play = Play(store, live, replies, endings)
-        draws = Draws(live, replies, endings, bot=bot)
-        takebacks = Takebacks(live, notices, bot=bot, clock=clock)
-        queries = Queries(store, live, prefs)
-        downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
-        deadlines = Deadlines(
+        self._play = Play(store, live, replies, endings)
+        self._draws = Draws(live, replies, endings, bot=bot)
+        self._takebacks = Takebacks(live, notices, bot=bot, clock=clock)
+        self._queries = queries = Queries(store, live, prefs)
+        self._downtime = downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
+        self._deadlines = Deadlines(
             store,
             live,
             replies,
@@ -151,31 +144,21 @@ class GameService:
         self.outbox = Outbox(
             store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng
         )
-
         self._announcing = Announcing(self.settings, queries, self.outbox, languages)
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
-        self._play = play
-        self._draws = draws
-        self._takebacks = takebacks
-        self._queries = queries
-        self._languages = languages
-        self._deadlines = deadlines
-        self._downtime = downtime
 
     # -- challenges ------------------------------------------------------------------------
 
     async def challenge(
         self, *, guild_id: int | None, **terms: Unpack[ChallengeTerms]
     ) -> ActionResult:
-        """Post a challenge, or start a game at once against the bot itself
-        (:meth:`Challenges.challenge`)."""
+        """Post a challenge, or start a game against the bot (:meth:`Challenges.challenge`)."""
         return await self._ready(await self._challenges.challenge(guild_id=guild_id, **terms))
 
     async def check_challenge(
         self, *, guild_id: int | None = None, **terms: Unpack[ChallengeTerms]
     ) -> bool:
-        """Refuse what :meth:`challenge` would, writing nothing; whether accepting will need a
-        new thread (:meth:`Challenges.check_challenge`)."""
+        """Refuse what :meth:`challenge` would; whether accepting will need a new thread."""
         return await self._challenges.check_challenge(guild_id=guild_id, **terms)
 
     async def needs_thread(self, challenge_id: int) -> bool:
@@ -203,8 +186,7 @@ class GameService:
         return await self._challenges.challenge_view(challenge_id)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Remember the message showing the challenge (its buttons go when it is answered
-        elsewhere or expires)."""
+        """Remember the message showing the challenge (its buttons go when it closes)."""
         await self._challenges.set_challenge_message(challenge_id, message_id)
 
     async def rematch(
@@ -234,8 +216,7 @@ class GameService:
         expected_ply: int | None = None,
         ply: int | None = None,
     ) -> ActionResult:
-        """Play ``text`` for ``user_id`` in the channel's running game or in ``game_id``
-        (:meth:`Play.move`)."""
+        """Play ``text`` for ``user_id`` in the channel's game or ``game_id``."""
         played = await self._play.move(
             user_id,
             text,
@@ -249,8 +230,7 @@ class GameService:
     async def picker(
         self, game_id: int, user_id: int, ply: int | None
     ) -> tuple[GameView, list[Move]]:
-        """The game and its legal moves for the picker of its player to move
-        (:meth:`Play.picker`)."""
+        """The game and its legal moves for its player's picker (:meth:`Play.picker`)."""
         return await self._play.picker(game_id, user_id, ply)
 
     async def legal_moves(
@@ -328,16 +308,14 @@ class GameService:
         game_id: int | None = None,
         expected_ply: int | None = None,
     ) -> ActionResult:
-        """Accept or decline the opponent's takeback request
-        (:meth:`Takebacks.answer_takeback`)."""
+        """Accept or decline the opponent's takeback (:meth:`Takebacks.answer_takeback`)."""
         answered = await self._takebacks.answer_takeback(
             user_id, accept, channel_id=channel_id, game_id=game_id, expected_ply=expected_ply
         )
         return await self._ready(answered)
 
     async def computer_reply(self, game_id: int) -> ActionResult | None:
-        """The computer's reply claimed by an action on ``game_id``, once played
-        (:meth:`ComputerReplies.collect`)."""
+        """The computer's reply an action on ``game_id`` claimed, once played."""
         reply = await self._replies.collect(game_id)
         return None if reply is None else await self._ready(reply)
 
@@ -430,8 +408,7 @@ class GameService:
         orientation: Orientation | str | None = None,
         theme: BoardTheme | str | None = None,
     ) -> ServerSettings:
-        """Moderators change the server's settings together; the new settings
-        (:meth:`SettingsBook.change`)."""
+        """Moderators change the server's settings together; the new settings."""
         return await self.settings.change(
             guild_id,
             is_moderator=is_moderator,
@@ -500,8 +477,7 @@ class GameService:
     # -- posting announcements ---------------------------------------------------------------
 
     async def with_publishing(self, result: ActionResult) -> ActionResult:
-        """``result`` with what posting it needs, for a result that came without it (one kept
-        in the outbox): see :mod:`bot.service.announcing`."""
+        """``result``, kept in the outbox, with what posting it needs (:meth:`Announcing.ready`)."""
         return await self._announcing.ready(result)
 
     async def delivering(
@@ -541,8 +517,7 @@ class GameService:
         *,
         game_id: int | None = None,
     ) -> None:
-        """A delivery of ``event`` failed: keep ``result`` and try again later
-        (:meth:`Outbox.failed`)."""
+        """A delivery of ``event`` failed: keep ``result``, try again (:meth:`Outbox.failed`)."""
         await self.outbox.failed(event, result, attempts, game_id=game_id)
 
     def settled(self, game_id: int) -> None:
@@ -564,21 +539,15 @@ class GameService:
         return [await self._ready(result) for result in await self._deadlines.tick()]
 
     def deaf(self, seconds: float) -> None:
-        """Nobody could be heard for ``seconds``: the next check extends the deadlines that ran
-        out meanwhile (:meth:`Downtime.deaf`)."""
+        """Nobody could be heard for ``seconds``: deadlines move on (:meth:`Downtime.deaf`)."""
         self._downtime.deaf(seconds)
 
     async def resume_computer_games(self) -> int:
         """Wake the computer wherever it is its turn; in how many games."""
         return await self._deadlines.resume_computer_games()
 
-    async def resume_matches(self) -> list[ActionResult]:
-        """Start the second game of any match whose first game ended without it."""
-        return [await self._ready(result) for result in await self._deadlines.resume_matches()]
-
     async def settle(self) -> None:
-        """Wait until the computer has finished thinking in every game (a test's way to see
-        what it did)."""
+        """Wait until the computer has done thinking everywhere (a test's way to see it)."""
         await self._replies.settle()
 
     async def _ready(self, result: ActionResult) -> ActionResult:

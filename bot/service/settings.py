@@ -1,10 +1,10 @@
 """Per-server settings that moderators change with ``/settings``.
 
 They shape challenges rather than games: a game keeps the terms it started with, so changing a
-default never alters a game in progress (the board's orientation too is fixed on the game when it
-starts; only the board theme is read afresh for every public image).  A server that never used
-``/settings`` behaves as the defaults below say (English, a day per move, threads when players
-ask, every channel, White at the bottom, the wood theme).
+default never alters a game in progress (the board's orientation too is fixed on the game when
+it starts; only the board theme follows a change at once, in every public image).  A server that
+never used ``/settings`` behaves as the defaults below say (English, a day per move, threads
+when players ask, every channel, White at the bottom, the wood theme).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class SettingsBook:
     def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
+        self._themes: dict[int, BoardTheme] = {}
+        """Each server's board theme, as read or last changed here (see :meth:`theme`)."""
 
     async def get(self, guild_id: int | None) -> ServerSettings:
         if guild_id is None:
@@ -58,10 +60,27 @@ class SettingsBook:
         )
 
     async def theme(self, guild_id: int | None) -> BoardTheme:
-        """The theme of the server's public boards (one read: what every board posted needs,
-        where :meth:`get` reads the whole settings)."""
-        row = None if guild_id is None else await self.store.settings(guild_id)
-        return BoardTheme.WOOD if row is None else member_or(BoardTheme, row.theme, BoardTheme.WOOD)
+        """The theme of the server's public boards: what every board posted needs, read once
+        per server and kept, so a move costs no read for it.  The process that posts a server's
+        boards is the one that serves its ``/settings`` (its shard's), which forgets the theme
+        when it changes it (:meth:`change`) and whenever a shard comes to it
+        (:meth:`forget_all`: another process may have changed it meanwhile)."""
+        if guild_id is None:
+            return BoardTheme.WOOD
+        theme = self._themes.get(guild_id)
+        if theme is None:
+            row = await self.store.settings(guild_id)
+            theme = (
+                BoardTheme.WOOD
+                if row is None
+                else member_or(BoardTheme, row.theme, BoardTheme.WOOD)
+            )
+            self._themes[guild_id] = theme
+        return theme
+
+    def forget_all(self) -> None:
+        """Read every server's theme again (a shard came to this process)."""
+        self._themes.clear()
 
     async def change(
         self,
@@ -133,4 +152,5 @@ class SettingsBook:
             all_channels=all_channels,
             when=self.clock(),
         )
+        self._themes.pop(guild_id, None)
         return await self.get(guild_id)
