@@ -7,13 +7,24 @@ FEN, result codes, ratings as numbers) stays ``str``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Required, TypedDict
 
 from rules.variants import Notation
 
-from .enums import BoardTheme, ChallengeStatus, ColorChoice, GameStatus, Side
-from .i18n import Text
+from .enums import (
+    BoardTheme,
+    ChallengeStatus,
+    ColorChoice,
+    GameStatus,
+    Orientation,
+    Side,
+    ThreadMode,
+)
+from .errors import ChallengeError
+from .i18n import Text, _
 
 
 @dataclass(frozen=True)
@@ -185,6 +196,32 @@ class UserPrefs:
     """Send the last warning before this user's time runs out by direct message too."""
 
 
+NOT_STORED = {"stored": False}
+"""Field metadata: left out when an announcement is kept for later (:mod:`bot.service.events`)."""
+
+
+@dataclass(frozen=True)
+class Publishing:
+    """What posting a result needs besides the result, read by the service with the action, so
+    the Discord layer need not come back for it: the server's board theme (when a board is
+    shown) and the record of a game the result ended."""
+
+    theme: BoardTheme = BoardTheme.WOOD
+    record: tuple[str, str] | None = None
+    """``(file name, PDN text)`` of the game, when the result shows it ended."""
+
+
+@dataclass(frozen=True)
+class Locales:
+    """The Discord locales an interaction came with (its user's, and its server's when it came
+    from one), kept for the messages sent later without an interaction."""
+
+    user_id: int
+    locale: str | None
+    guild_id: int | None
+    guild_locale: str | None
+
+
 @dataclass(frozen=True)
 class ActionResult:
     """The outcome of one service action or scheduler event."""
@@ -208,6 +245,9 @@ class ActionResult:
     dms: tuple[DirectMessage, ...] = ()
     """Direct messages that go with the announcement (to players who opted in), delivered
     with it and, like it, again after a crash (the outbox rebuilds them)."""
+    publishing: Publishing | None = field(default=None, compare=False, metadata=NOT_STORED)
+    """What showing it needs besides itself, read by the service with the action (None: a
+    result from the outbox, whose poster reads it afresh)."""
 
     @property
     def finished(self) -> bool:
@@ -278,3 +318,56 @@ class Leaderboard:
     mine: tuple[int, int] | None
     """The asking user's (rank, players on the ladder), None if unrated."""
     my_line: RatingLine | None
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    guild_id: int | None
+    variant: str
+    move_time: int
+    threads: ThreadMode
+    channels: tuple[int, ...]
+    """Channels games may be hosted in (threads of them too); empty: everywhere."""
+    orientation: Orientation = Orientation.WHITE
+    """Which side new games' public boards show at the bottom."""
+    theme: BoardTheme = BoardTheme.WOOD
+    """The theme public board images are drawn in."""
+
+    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether a game may be hosted in ``channel_id`` (a thread counts as its parent)."""
+        if not self.channels:
+            return True
+        return channel_id in self.channels or (parent_id is not None and parent_id in self.channels)
+
+    def check_channel(self, channel_id: int, parent_id: int | None = None) -> None:
+        """Refuse a channel the server does not host games in, naming the ones it does."""
+        if not self.allows(channel_id, parent_id):
+            where = ", ".join(f"<#{c}>" for c in self.channels)
+            raise ChallengeError(_("games on this server are played in {channels}", channels=where))
+
+
+class ChallengeTerms(TypedDict, total=False):
+    """The keyword arguments of a challenge (defaults: the server's variant and time per move,
+    else English and a day; random colour, no thread, no opening, level 3 against the
+    computer)."""
+
+    channel_id: Required[int]
+    challenger: Required[Player]
+    opponent: Required[Player]
+    variant: str | None
+    color: ColorChoice | str
+    move_time: int | None
+    """Seconds per move."""
+    thread: bool
+    opening: Sequence[str]
+    """Opening moves to start from (tests and rematches of a balloted game)."""
+    ballot: bool
+    """Start from a random ACF three-move ballot (English only)."""
+    match: bool
+    """Two games with the same opening, colours swapped."""
+    level: int | None
+    thread_id: int | None
+    """The thread to start a computer game in, when one is needed."""
+    parent_id: int | None
+    """The channel the challenge's channel belongs to, when it is a thread (for the server's
+    list of game channels)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Required, TypedDict, Unpack
+from typing import Unpack
 
 from rules.ballots import draw_ballot
 from rules.game import Game, GameError
@@ -30,14 +30,14 @@ from ..errors import (
 )
 from ..i18n import _, from_rules
 from ..markdown import shown
-from ..results import Action, ActionResult, ChallengeView, Player
+from ..results import Action, ActionResult, ChallengeTerms, ChallengeView, Player
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
+from ..words import CHALLENGE_STATUS
 from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter
 from .views import challenge_closed_text, challenge_view, clean_name
-from .words import CHALLENGE_STATUS
 
 LEVELS = range(1, 7)
 DAY = 24 * 3600.0
@@ -45,33 +45,6 @@ OPEN_CHALLENGE = _("you already have an open challenge in this channel: cancel i
 BUSY_NO_THREADS = _(
     "a game is already running here, and this server plays without threads: wait for it to end"
 )
-
-
-class ChallengeTerms(TypedDict, total=False):
-    """The keyword arguments of a challenge (defaults: the server's variant and time per move,
-    else English and a day; random colour, no thread, no opening, level 3 against the
-    computer)."""
-
-    channel_id: Required[int]
-    challenger: Required[Player]
-    opponent: Required[Player]
-    variant: str | None
-    color: ColorChoice | str
-    move_time: int | None
-    """Seconds per move."""
-    thread: bool
-    opening: Sequence[str]
-    """Opening moves to start from (tests and rematches of a balloted game)."""
-    ballot: bool
-    """Start from a random ACF three-move ballot (English only)."""
-    match: bool
-    """Two games with the same opening, colours swapped."""
-    level: int | None
-    thread_id: int | None
-    """The thread to start a computer game in, when one is needed."""
-    parent_id: int | None
-    """The channel the challenge's channel belongs to, when it is a thread (for the server's
-    list of game channels)."""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from ..i18n import _
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChannelBusy, GameChanges, Store
+from ..words import NEVER_MOVED
 from .computer_replies import ComputerReplies
 from .downtime import Downtime
 from .endings import Endings
@@ -46,7 +47,6 @@ from .views import (
     player,
     reminder_text,
 )
-from .words import NEVER_MOVED
 
 
 class Deadlines:

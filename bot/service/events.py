@@ -55,7 +55,8 @@ def new_event(
 
 
 def encode(result: ActionResult) -> str:
-    """``result`` as JSON (enums by value, tuples as lists, words as :meth:`Text.to_json`)."""
+    """``result`` as JSON (enums by value, tuples as lists, words as :meth:`Text.to_json`),
+    without what its poster reads afresh (the fields marked :data:`~bot.results.NOT_STORED`)."""
     return json.dumps(_plain(result), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -73,7 +74,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Text):
         return value.to_json()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.metadata.get("stored", True)
+        }
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple | list):

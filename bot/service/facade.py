@@ -2,35 +2,44 @@
 
 Each action takes ids and plain values and returns an :class:`~bot.results.ActionResult` (or a
 view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user; nothing is
-changed when an error is raised.  The work is done in the rooms of this package, wired here in the
-one order their dependencies allow (each module imports only those below it)::
-
-    views, records, ladder, matches   pure: rows <-> rules records, sentences, ratings, matches
-    settings, prefs, notices          server settings, users' preferences, direct messages
-    languages                         servers' languages, the locales last seen
-    shards                            the servers whose background work is this process's
-    live                              running games in memory, locks, guarded writes
-    starting                          new games and their announcement
-    endings                           what a game's end adds to the message that ended it
-    computer_replies                  the computer's moves and draw answers, thought off the lock
-    challenges, play, draws,          the actions
-    takebacks, queries, downtime,
-    deadlines
-    events, outbox                    announcements written with each change, and those still owed
-
-The facade only assembles them and hands their methods out, so each action is written once.
+changed when an error is raised.  The work is done in the rooms of this package, built here in
+the one order their dependencies allow (docs/ARCHITECTURE.md lists them; each imports only those
+before it).  Every method the Discord layer calls is written out here with its signature and
+handed to the room that does the work, so ``service.move`` is found where it is called, the
+Discord layer needs nothing behind this face, and each action is still written once.  An
+action's result passes through :mod:`~bot.service.announcing` on its way out, to carry what
+posting it needs.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
-from ..results import ActionResult, Player
-from ..store import EVERY_SHARD, Shards, Store, open_store
+from rules.move import Move
+from rules.variants import Notation
+
+from ..enums import BoardTheme, Orientation, ThreadMode
+from ..i18n import Text
+from ..results import (
+    ActionResult,
+    ChallengeTerms,
+    ChallengeView,
+    GameSummary,
+    GameView,
+    Leaderboard,
+    Locales,
+    MoveChoice,
+    Player,
+    ServerSettings,
+    Stats,
+    UserPrefs,
+)
+from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
+from .announcing import Announcing
 from .challenges import Challenges
 from .computer import ComputerPlayer, RandomComputer
 from .computer_replies import ComputerReplies
@@ -41,7 +50,7 @@ from .endings import Endings
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
-from .outbox import Outbox
+from .outbox import Outbox, Owed
 from .play import Play
 from .prefs import PrefsBook
 from .queries import Queries
@@ -55,7 +64,9 @@ from .views import clean_name
 
 class GameService:
     """All game actions.  Create with :meth:`open` (or on a store you opened); one instance per
-    bot process."""
+    bot process.  The attributes it keeps (:attr:`store`, :attr:`settings`, :attr:`outbox`,
+    :attr:`standings`, :attr:`ownership`) are for the tests and tools that look inside the
+    service; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -85,11 +96,12 @@ class GameService:
         self.settings = SettingsBook(store, clock)
         self.standings = Standings(store, clock)
         self._prefs = prefs = PrefsBook(store, clock)
-        languages = LanguageBook(store, clock)
+        self._languages = languages = LanguageBook(store, clock)
         notices = Notices(prefs, computer_id=bot.id, clock=clock)
         self._live = live = LiveGames(store, clock)
         self.ownership = ownership = ShardOwnership(store, shards)
         ownership.on_gain(live.forget_all)  # another process may have changed them since
+        ownership.on_gain(self.settings.forget_all)
         starter = Starter(
             store,
             live,
@@ -102,7 +114,7 @@ class GameService:
         )
         endings = Endings(store, starter, notices, computer_id=bot.id)
         self._replies = replies = ComputerReplies(live, computer or RandomComputer(), endings, bot)
-        self._challenges = challenges = Challenges(
+        self._challenges = Challenges(
             store,
             self.settings,
             starter,
@@ -112,12 +124,12 @@ class GameService:
             expiry=challenge_expiry,
             expiry_cap=challenge_expiry_cap,
         )
-        play = Play(store, live, replies, endings)
-        draws = Draws(live, replies, endings, bot=bot)
-        takebacks = Takebacks(live, notices, bot=bot, clock=clock)
-        queries = Queries(store, live, prefs)
-        downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
-        deadlines = Deadlines(
+        self._play = Play(store, live, replies, endings)
+        self._draws = Draws(live, replies, endings, bot=bot)
+        self._takebacks = Takebacks(live, notices, bot=bot, clock=clock)
+        self._queries = queries = Queries(store, live, prefs)
+        self._downtime = downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
+        self._deadlines = Deadlines(
             store,
             live,
             replies,
@@ -132,55 +144,419 @@ class GameService:
         self.outbox = Outbox(
             store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng
         )
+        self._announcing = Announcing(self.settings, queries, self.outbox, languages)
+        self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
-        self.challenge = challenges.challenge
-        self.check_challenge = challenges.check_challenge
-        self.needs_thread = challenges.needs_thread
-        self.accept = challenges.accept
-        self.decline = challenges.decline
-        self.cancel = challenges.cancel
-        self.challenge_view = challenges.challenge_view
-        self.set_challenge_message = challenges.set_challenge_message
-        self.rematch = challenges.rematch
+    # -- challenges ------------------------------------------------------------------------
 
-        self.move = play.move
-        self.picker = play.picker
-        self.legal_moves = play.legal_moves
-        self.move_list = play.move_list
+    async def challenge(
+        self, *, guild_id: int | None, **terms: Unpack[ChallengeTerms]
+    ) -> ActionResult:
+        """Post a challenge, or start a game against the bot (:meth:`Challenges.challenge`)."""
+        return await self._ready(await self._challenges.challenge(guild_id=guild_id, **terms))
 
-        self.offer_draw = draws.offer_draw
-        self.accept_draw = draws.accept_draw
-        self.decline_draw = draws.decline_draw
-        self.resign = draws.resign
-        self.abort = draws.abort
+    async def check_challenge(
+        self, *, guild_id: int | None = None, **terms: Unpack[ChallengeTerms]
+    ) -> bool:
+        """Refuse what :meth:`challenge` would; whether accepting will need a new thread."""
+        return await self._challenges.check_challenge(guild_id=guild_id, **terms)
 
-        self.request_takeback = takebacks.request_takeback
-        self.answer_takeback = takebacks.answer_takeback
+    async def needs_thread(self, challenge_id: int) -> bool:
+        """Whether accepting ``challenge_id`` starts the game in a new thread."""
+        return await self._challenges.needs_thread(challenge_id)
 
-        self.game_in = queries.game_in
-        self.game_view = queries.game_view
-        self.games = queries.games
-        self.find_game = queries.find_game
-        self.pdn = queries.pdn
-        self.game_moves = queries.game_moves
-        self.board_posted = queries.board_posted
+    async def accept(
+        self, challenge_id: int, user_id: int, *, thread_id: int | None = None
+    ) -> ActionResult:
+        """The challenged user accepts: the game starts (:meth:`Challenges.accept`)."""
+        return await self._ready(
+            await self._challenges.accept(challenge_id, user_id, thread_id=thread_id)
+        )
 
-        self.prefs = prefs.get
-        self.set_prefs = prefs.change
+    async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
+        """The challenged user declines."""
+        return await self._ready(await self._challenges.decline(challenge_id, user_id))
 
-        self.server_locale = languages.server_locale
-        self.chosen_language = languages.chosen_language
-        self.user_locale = languages.user_locale
-        self.remember_locales = languages.remember_locales
-        self.set_server_language = languages.set_server_language
+    async def cancel(self, challenge_id: int, user_id: int) -> ActionResult:
+        """The challenger withdraws the challenge."""
+        return await self._ready(await self._challenges.cancel(challenge_id, user_id))
 
-        self.computer_reply = replies.collect
-        self.settle = replies.settle
+    async def challenge_view(self, challenge_id: int) -> ChallengeView:
+        """A challenge as it stands."""
+        return await self._challenges.challenge_view(challenge_id)
 
-        self.tick = deadlines.tick
-        self.deaf = downtime.deaf
-        self.resume_computer_games = deadlines.resume_computer_games
-        self.resume_matches = deadlines.resume_matches
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message showing the challenge (its buttons go when it closes)."""
+        await self._challenges.set_challenge_message(challenge_id, message_id)
+
+    async def rematch(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        thread_id: int | None = None,
+        parent_id: int | None = None,
+    ) -> ActionResult:
+        """A player of a finished game asks for a return game (:meth:`Challenges.rematch`)."""
+        return await self._ready(
+            await self._challenges.rematch(
+                game_id, user_id, thread_id=thread_id, parent_id=parent_id
+            )
+        )
+
+    # -- playing -----------------------------------------------------------------------------
+
+    async def move(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        expected_ply: int | None = None,
+        ply: int | None = None,
+    ) -> ActionResult:
+        """Play ``text`` for ``user_id`` in the channel's game or ``game_id``."""
+        played = await self._play.move(
+            user_id,
+            text,
+            channel_id=channel_id,
+            game_id=game_id,
+            expected_ply=expected_ply,
+            ply=ply,
+        )
+        return await self._ready(played)
+
+    async def picker(
+        self, game_id: int, user_id: int, ply: int | None
+    ) -> tuple[GameView, list[Move]]:
+        """The game and its legal moves for its player's picker (:meth:`Play.picker`)."""
+        return await self._play.picker(game_id, user_id, ply)
+
+    async def legal_moves(
+        self, channel_id: int, user_id: int, prefix: str = ""
+    ) -> list[MoveChoice]:
+        """Autocomplete: the legal moves of the player to move matching ``prefix``."""
+        return await self._play.legal_moves(channel_id, user_id, prefix)
+
+    async def move_list(
+        self, channel_id: int, notation: Notation | None = None
+    ) -> tuple[GameView, list[str]]:
+        """The channel's running game and every legal move of the side to move."""
+        return await self._play.move_list(channel_id, notation)
+
+    async def offer_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Offer a draw, or agree to the opponent's pending offer (:meth:`Draws.offer_draw`)."""
+        return await self._ready(
+            await self._draws.offer_draw(user_id, channel_id=channel_id, game_id=game_id)
+        )
+
+    async def accept_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Accept the draw the opponent offered."""
+        return await self._ready(
+            await self._draws.accept_draw(user_id, channel_id=channel_id, game_id=game_id)
+        )
+
+    async def decline_draw(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Decline the draw the opponent offered."""
+        return await self._ready(
+            await self._draws.decline_draw(user_id, channel_id=channel_id, game_id=game_id)
+        )
+
+    async def resign(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Resign the game."""
+        return await self._ready(
+            await self._draws.resign(user_id, channel_id=channel_id, game_id=game_id)
+        )
+
+    async def abort(
+        self,
+        user_id: int,
+        *,
+        is_moderator: bool = False,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+    ) -> ActionResult:
+        """End a game with no result (:meth:`Draws.abort`)."""
+        aborted = await self._draws.abort(
+            user_id, is_moderator=is_moderator, channel_id=channel_id, game_id=game_id
+        )
+        return await self._ready(aborted)
+
+    async def request_takeback(
+        self, user_id: int, *, channel_id: int | None = None, game_id: int | None = None
+    ) -> ActionResult:
+        """Ask to take back one's last move (:meth:`Takebacks.request_takeback`)."""
+        return await self._ready(
+            await self._takebacks.request_takeback(user_id, channel_id=channel_id, game_id=game_id)
+        )
+
+    async def answer_takeback(
+        self,
+        user_id: int,
+        accept: bool,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        expected_ply: int | None = None,
+    ) -> ActionResult:
+        """Accept or decline the opponent's takeback (:meth:`Takebacks.answer_takeback`)."""
+        answered = await self._takebacks.answer_takeback(
+            user_id, accept, channel_id=channel_id, game_id=game_id, expected_ply=expected_ply
+        )
+        return await self._ready(answered)
+
+    async def computer_reply(self, game_id: int) -> ActionResult | None:
+        """The computer's reply an action on ``game_id`` claimed, once played."""
+        reply = await self._replies.collect(game_id)
+        return None if reply is None else await self._ready(reply)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def game_in(self, channel_id: int) -> GameView | None:
+        """The running game of a channel, if any."""
+        return await self._queries.game_in(channel_id)
+
+    async def game_view(self, game_id: int) -> GameView:
+        """Any game by id, running or finished."""
+        return await self._queries.game_view(game_id)
+
+    async def games(self, guild_id: int | None) -> list[GameView]:
+        """The running games of a server."""
+        return await self._queries.games(guild_id)
+
+    async def find_game(
+        self,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        check_guild: bool = False,
+    ) -> GameRow:
+        """A game by id, else the channel's running or latest one (:meth:`Queries.find_game`)."""
+        return await self._queries.find_game(
+            game_id=game_id, channel_id=channel_id, guild_id=guild_id, check_guild=check_guild
+        )
+
+    async def pdn(
+        self,
+        *,
+        game_id: int | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        check_guild: bool = False,
+        words: Callable[[Text], str] = str,
+    ) -> tuple[str, str]:
+        """``(file name, PDN text)`` of a game found as :meth:`find_game` finds it."""
+        return await self._queries.pdn(
+            game_id=game_id,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            check_guild=check_guild,
+            words=words,
+        )
+
+    async def game_moves(
+        self,
+        game_id: int,
+        *,
+        notation: Notation | str | None = None,
+        user_id: int | None = None,
+    ) -> tuple[GameView, str]:
+        """Any game and its whole move list, numbered (:meth:`Queries.game_moves`)."""
+        return await self._queries.game_moves(game_id, notation=notation, user_id=user_id)
+
+    async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
+        """A player's rating, rank, record, streak and latest games in one variant."""
+        return await self.standings.stats(guild_id, player, variant)
+
+    async def leaderboard(self, guild_id: int | None, variant: str, user_id: int) -> Leaderboard:
+        """The server's top players in a variant and where ``user_id`` stands."""
+        return await self.standings.leaderboard(guild_id, variant, user_id)
+
+    async def history(
+        self, guild_id: int | None, user_id: int | None = None
+    ) -> tuple[GameSummary, ...]:
+        """The server's latest ended games (only ``user_id``'s when given), newest first."""
+        return await self.standings.history(guild_id, user_id)
+
+    # -- settings, preferences, languages ----------------------------------------------------
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings (the defaults where none were chosen)."""
+        return await self.settings.get(guild_id)
+
+    async def change_settings(
+        self,
+        guild_id: int | None,
+        *,
+        is_moderator: bool,
+        variant: str | None = None,
+        move_time: int | None = None,
+        threads: ThreadMode | str | None = None,
+        allow: Iterable[int] = (),
+        disallow: Iterable[int] = (),
+        all_channels: bool = False,
+        orientation: Orientation | str | None = None,
+        theme: BoardTheme | str | None = None,
+    ) -> ServerSettings:
+        """Moderators change the server's settings together; the new settings."""
+        return await self.settings.change(
+            guild_id,
+            is_moderator=is_moderator,
+            variant=variant,
+            move_time=move_time,
+            threads=threads,
+            allow=allow,
+            disallow=disallow,
+            all_channels=all_channels,
+            orientation=orientation,
+            theme=theme,
+        )
+
+    async def prefs(self, user_id: int) -> UserPrefs:
+        """``user_id``'s preferences (the defaults if they never set any)."""
+        return await self._prefs.get(user_id)
+
+    async def set_prefs(
+        self,
+        user_id: int,
+        *,
+        theme: BoardTheme | str | None = None,
+        notation: Notation | str | None = None,
+        dm_turn: bool | None = None,
+        last_warning: bool | None = None,
+    ) -> UserPrefs:
+        """Change the preferences given and return them all (:meth:`PrefsBook.change`)."""
+        return await self._prefs.change(
+            user_id, theme=theme, notation=notation, dm_turn=dm_turn, last_warning=last_warning
+        )
+
+    async def server_locale(self, guild_id: int) -> str | None:
+        """The server's Discord locale as last seen (None before any interaction from it)."""
+        return await self._languages.server_locale(guild_id)
+
+    async def chosen_language(self, guild_id: int | None) -> str | None:
+        """The moderators' language for ``guild_id`` (None: follow its Discord locale)."""
+        return await self._languages.chosen_language(guild_id)
+
+    async def user_locale(self, user_id: int) -> str | None:
+        """The Discord locale ``user_id`` last used (None before any interaction)."""
+        return await self._languages.user_locale(user_id)
+
+    async def remember_locales(
+        self,
+        *,
+        user_id: int,
+        locale: str | None,
+        guild_id: int | None,
+        guild_locale: str | None,
+    ) -> bool:
+        """Keep the locales of an interaction whose answer announced nothing (an announcement's
+        go with :meth:`shown`); True if the server's changed."""
+        return await self._languages.remember_locales(
+            user_id=user_id, locale=locale, guild_id=guild_id, guild_locale=guild_locale
+        )
+
+    async def set_server_language(
+        self, guild_id: int | None, language: str, *, is_moderator: bool
+    ) -> str | None:
+        """Moderators choose the language of the server's public messages; the choice."""
+        return await self._languages.set_server_language(
+            guild_id, language, is_moderator=is_moderator
+        )
+
+    # -- posting announcements ---------------------------------------------------------------
+
+    async def with_publishing(self, result: ActionResult) -> ActionResult:
+        """``result``, kept in the outbox, with what posting it needs (:meth:`Announcing.ready`)."""
+        return await self._announcing.ready(result)
+
+    async def delivering(
+        self, event: str, game_id: int | None, answer_token: str | None = None
+    ) -> bool:
+        """The announcement ``event`` is about to be shown (by the interaction answer of
+        ``answer_token``, when given); whether older ones of ``game_id`` must go first
+        (:meth:`Announcing.delivering`)."""
+        return await self._announcing.delivering(event, game_id, answer_token)
+
+    async def shown(
+        self,
+        event: str | None,
+        boards: Iterable[tuple[int, int]] = (),
+        locales: Locales | None = None,
+    ) -> dict[int, int]:
+        """Players saw ``event``; ``boards`` are the games' board messages now, ``locales`` the
+        interaction's; per game, the previous board message (:meth:`Announcing.shown`)."""
+        return await self._announcing.shown(event, boards, locales)
+
+    async def board_posted(self, game_id: int, message_id: int) -> int | None:
+        """A board of ``game_id`` shown outside an announcement (``/board``) is now its board
+        message; the previous one, whose buttons should go (:meth:`Queries.board_posted`)."""
+        return await self._queries.board_posted(game_id, message_id)
+
+    async def owed(
+        self, *, game_id: int | None = None, covered: bool = False, limit: int = 50
+    ) -> list[Owed]:
+        """The announcements due for delivery now, oldest first (:meth:`Outbox.owed`)."""
+        return await self.outbox.owed(game_id=game_id, covered=covered, limit=limit)
+
+    async def failed(
+        self,
+        event: str,
+        result: ActionResult | None,
+        attempts: int = 0,
+        *,
+        game_id: int | None = None,
+    ) -> None:
+        """A delivery of ``event`` failed: keep ``result``, try again (:meth:`Outbox.failed`)."""
+        await self.outbox.failed(event, result, attempts, game_id=game_id)
+
+    def settled(self, game_id: int) -> None:
+        """Everything owed of ``game_id`` was delivered."""
+        self.outbox.settled(game_id)
+
+    async def commands_synced(self, key: str) -> str | None:
+        """The fingerprint of the slash commands last synced under ``key`` (None: never)."""
+        return await self.store.meta(key)
+
+    async def set_commands_synced(self, key: str, fingerprint: str) -> None:
+        """The slash commands were synced under ``key`` as ``fingerprint``."""
+        await self.store.set_meta(key, fingerprint)
+
+    # -- the scheduler -----------------------------------------------------------------------
+
+    async def tick(self) -> list[ActionResult]:
+        """Everything due now, in this process's servers (:meth:`Deadlines.tick`)."""
+        return [await self._ready(result) for result in await self._deadlines.tick()]
+
+    def deaf(self, seconds: float) -> None:
+        """Nobody could be heard for ``seconds``: deadlines move on (:meth:`Downtime.deaf`)."""
+        self._downtime.deaf(seconds)
+
+    async def resume_computer_games(self) -> int:
+        """Wake the computer wherever it is its turn; in how many games."""
+        return await self._deadlines.resume_computer_games()
+
+    async def settle(self) -> None:
+        """Wait until the computer has done thinking everywhere (a test's way to see it)."""
+        await self._replies.settle()
+
+    async def _ready(self, result: ActionResult) -> ActionResult:
+        return await self._announcing.ready_or_bare(result)
+
+    async def _deliver_background(self, result: ActionResult) -> None:
+        deliver = self._on_background
+        if deliver is not None:
+            await deliver(await self._ready(result))
 
     @classmethod
     async def open(cls, database: str | Path, **options: Any) -> GameService:
@@ -206,11 +582,12 @@ class GameService:
     def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
         """Where results made in the background are shown: the computer's replies that no
         action claimed (the Discord layer posts them in the game's channel)."""
-        return self._replies.deliver
+        return self._on_background
 
     @on_background.setter
     def on_background(self, deliver: Callable[[ActionResult], Awaitable[None]] | None) -> None:
-        self._replies.deliver = deliver
+        self._on_background = deliver
+        self._replies.deliver = None if deliver is None else self._deliver_background
 
     async def stop_thinking(self) -> None:
         """Stop the computer's searches (a shutdown); the games are picked up after the

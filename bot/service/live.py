@@ -33,11 +33,11 @@ from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
+from ..words import termination_words
 from .events import new_event
 from .ladder import rated_game
 from .matches import second_game_after
 from .records import clock_changes, replay, state_changes
-from .words import termination_words
 
 log = logging.getLogger(__name__)
 

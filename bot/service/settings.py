@@ -1,53 +1,28 @@
 """Per-server settings that moderators change with ``/settings``.
 
 They shape challenges rather than games: a game keeps the terms it started with, so changing a
-default never alters a game in progress (the board's orientation too is fixed on the game when it
-starts; only the board theme is read afresh for every public image).  A server that never used
-``/settings`` behaves as the defaults below say (English, a day per move, threads when players
-ask, every channel, White at the bottom, the wood theme).
+default never alters a game in progress (the board's orientation too is fixed on the game when
+it starts; only the board theme follows a change at once, in every public image).  A server that
+never used ``/settings`` behaves as the defaults below say (English, a day per move, threads
+when players ask, every channel, White at the bottom, the wood theme).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rules.variants import find_variant
 
 from ..enums import BoardTheme, Orientation, ThreadMode, member_or
 from ..errors import ChallengeError, ForbiddenError
 from ..i18n import _, _n, from_rules
+from ..results import ServerSettings
 from ..store import SettingsChanges, Store
 
 DEFAULT_VARIANT = "english"
 DEFAULT_MOVE_TIME = 24 * 3600
 MAX_GAME_CHANNELS = 25
-
-
-@dataclass(frozen=True)
-class ServerSettings:
-    guild_id: int | None
-    variant: str
-    move_time: int
-    threads: ThreadMode
-    channels: tuple[int, ...]
-    """Channels games may be hosted in (threads of them too); empty: everywhere."""
-    orientation: Orientation = Orientation.WHITE
-    """Which side new games' public boards show at the bottom."""
-    theme: BoardTheme = BoardTheme.WOOD
-    """The theme public board images are drawn in."""
-
-    def allows(self, channel_id: int, parent_id: int | None = None) -> bool:
-        """Whether a game may be hosted in ``channel_id`` (a thread counts as its parent)."""
-        if not self.channels:
-            return True
-        return channel_id in self.channels or (parent_id is not None and parent_id in self.channels)
-
-    def check_channel(self, channel_id: int, parent_id: int | None = None) -> None:
-        """Refuse a channel the server does not host games in, naming the ones it does."""
-        if not self.allows(channel_id, parent_id):
-            where = ", ".join(f"<#{c}>" for c in self.channels)
-            raise ChallengeError(_("games on this server are played in {channels}", channels=where))
 
 
 DEFAULTS = ServerSettings(None, DEFAULT_VARIANT, DEFAULT_MOVE_TIME, ThreadMode.OPTIONAL, ())
@@ -59,6 +34,8 @@ class SettingsBook:
     def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
+        self._themes: dict[int, BoardTheme] = {}
+        """Each server's board theme, as read or last changed here (see :meth:`theme`)."""
 
     async def get(self, guild_id: int | None) -> ServerSettings:
         if guild_id is None:
@@ -81,6 +58,29 @@ class SettingsBook:
             member_or(Orientation, row.orientation, Orientation.WHITE),
             member_or(BoardTheme, row.theme, BoardTheme.WOOD),
         )
+
+    async def theme(self, guild_id: int | None) -> BoardTheme:
+        """The theme of the server's public boards: what every board posted needs, read once
+        per server and kept, so a move costs no read for it.  The process that posts a server's
+        boards is the one that serves its ``/settings`` (its shard's), which forgets the theme
+        when it changes it (:meth:`change`) and whenever a shard comes to it
+        (:meth:`forget_all`: another process may have changed it meanwhile)."""
+        if guild_id is None:
+            return BoardTheme.WOOD
+        theme = self._themes.get(guild_id)
+        if theme is None:
+            row = await self.store.settings(guild_id)
+            theme = (
+                BoardTheme.WOOD
+                if row is None
+                else member_or(BoardTheme, row.theme, BoardTheme.WOOD)
+            )
+            self._themes[guild_id] = theme
+        return theme
+
+    def forget_all(self) -> None:
+        """Read every server's theme again (a shard came to this process)."""
+        self._themes.clear()
 
     async def change(
         self,
@@ -152,4 +152,5 @@ class SettingsBook:
             all_channels=all_channels,
             when=self.clock(),
         )
+        self._themes.pop(guild_id, None)
         return await self.get(guild_id)

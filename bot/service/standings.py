@@ -16,9 +16,9 @@ from ..errors import ChallengeError
 from ..i18n import Text, _, from_rules
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
 from ..store import GameRow, RatingRow, Store
+from ..words import termination_words, variant_title
 from .ladder import glicko
 from .ratings import idle
-from .words import termination_words, variant_title
 
 HISTORY_LENGTH = 10
 RECENT_GAMES = 5

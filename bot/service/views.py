@@ -18,7 +18,7 @@ from ..i18n import Text, _, _n, duration
 from ..markdown import shown
 from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
-from .words import outcome_words, status_line, status_parts, variant_title
+from ..words import outcome_words, status_line, status_parts, variant_title
 
 MAX_NAME_LENGTH = 64
 RECENT_FULL_MOVES = 3

@@ -17,7 +17,7 @@ import discord
 
 from ..enums import GameStatus
 from ..i18n import Text, _, render
-from ..results import GameView
+from ..results import GameView, Publishing
 from ..service import GameService
 from .buttons import Buttons
 from .embeds import game_embed, turn_line
@@ -99,14 +99,17 @@ class Boards:
         headline: Text | str,
         mentions: tuple[int, ...],
         flip: bool | None = None,
-        record: tuple[str, str] | None = None,
+        publishing: Publishing | None = None,
     ) -> Outgoing:
         """The board message of ``view`` in the server's theme and language, from the game's
-        side unless ``flip`` says; a finished game adds its PDN (``record``, the service's
-        ``(file name, text)``, read here if not given)."""
-        server = await self.service.settings.get(view.guild_id)
+        side unless ``flip`` says; a finished game adds its PDN.  ``publishing`` carries the
+        theme and record read with the action; without it (``/board``) they are read here."""
+        if publishing is None:
+            theme = (await self.service.server_settings(view.guild_id)).theme
+            publishing = Publishing(theme)
         code = await self.languages.public(view.guild_id)
-        drawn = await self.media.board(board_request(view, flip, theme=server.theme, code=code))
+        request = board_request(view, flip, theme=publishing.theme, code=code)
+        drawn = await self.media.board(request)
         image = f"game-{view.id}-{view.ply}.png"
         out = Outgoing(
             embed=game_embed(view, headline, image, code),
@@ -121,7 +124,7 @@ class Boards:
             )
         else:
             out.content = pings(mentions) or None
-            name, text = record or await self.service.pdn(game_id=view.id)
+            name, text = publishing.record or await self.service.pdn(game_id=view.id)
             out.files.append(Upload(name, text.encode()))
             rematch = view.status == GameStatus.FINISHED and view.match_game != 1
             out.view = self.buttons.game(
@@ -130,7 +133,8 @@ class Boards:
         return out
 
     async def posted(self, view: GameView, sent: object) -> None:
-        """``sent`` is now the game's board message: the previous one loses its buttons."""
+        """``sent``, shown outside an announcement (``/board``), is now the game's board
+        message: the previous one loses its buttons."""
         new = message_id(sent)
         if new is None:
             return
@@ -139,8 +143,12 @@ class Boards:
         except Exception:  # bookkeeping only: the old buttons still answer correctly
             log.exception("the board message of game %s was not recorded", view.id)
             return
-        if previous is None or previous == new:
-            return
+        if previous is not None and previous != new:
+            await self.strip(view, previous)
+
+    async def strip(self, view: GameView, previous: int) -> None:
+        """Take the buttons off ``previous``, a board message of ``view``'s game that a newer
+        one replaced."""
         channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         try:
             await channel.get_partial_message(previous).edit(view=None)

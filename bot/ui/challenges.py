@@ -17,14 +17,14 @@ from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
 from ..i18n import _, render
 from ..markdown import shown
-from ..results import Action, ActionResult
+from ..results import Action, ActionResult, ChallengeTerms
 from ..service import GameService
-from ..service.challenges import ChallengeTerms
 from .buttons import Buttons, ChallengeAnswer
 from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
+from .delivery import Connection
 from .embeds import challenge_embed, mention
 from .permissions import check_room
-from .presenter import Connection, Presenter, parent_of, player_of
+from .presenter import Presenter, parent_of, player_of
 from .replies import Outgoing, Reply, send_to
 from .threads import open_thread, thread_home
 from .validation import checked_id
@@ -102,9 +102,9 @@ class Challenges(commands.Cog):
             guild_id = interaction.guild_id
             # A thread that was not asked for is needed because the channel is busy, unless the
             # server plays every game in a thread.
-            forced = (await self.service.settings.get(guild_id)).threads == ThreadMode.ALWAYS and (
-                parent is None
-            )
+            forced = (
+                await self.service.server_settings(guild_id)
+            ).threads == ThreadMode.ALWAYS and (parent is None)
             busy = not thread and not forced
             try:
                 needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
@@ -121,7 +121,7 @@ class Challenges(commands.Cog):
                 room = await open_thread(home, render(name, code))
                 terms["thread_id"] = room.id
                 result = await self.service.challenge(guild_id=guild_id, **terms)
-                await self.presenter.publish(lambda out: send_to(room, out), result)
+                await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
                 assert result.game is not None
                 started = _(
                     "Game #{id} against me started in {thread}.",
@@ -145,8 +145,10 @@ class Challenges(commands.Cog):
     async def _post_challenge(self, reply: Reply, result: ActionResult) -> None:
         """The new challenge with its buttons, as this interaction's answer."""
         assert result.challenge is not None
-        async with self.presenter.handing(result):
-            await self.presenter.post_challenge(reply.public, result.challenge, result.mentions)
+        async with self.presenter.delivery.handing(result):
+            await self.presenter.delivery.post_challenge(
+                reply.public, result.challenge, result.mentions
+            )
 
     # -- the buttons -------------------------------------------------------------------------
 
@@ -167,7 +169,7 @@ class Challenges(commands.Cog):
                     closed = result.challenge
                     assert closed is not None
                     code = await self.presenter.languages.public(closed.guild_id)
-                    async with self.presenter.handing(result):
+                    async with self.presenter.delivery.handing(result):
                         await reply.update(embed=challenge_embed(closed, code=code), view=None)
                         said = say(result.text, code)
                         await reply.public(
@@ -181,7 +183,7 @@ class Challenges(commands.Cog):
                     closed = result.challenge
                     assert closed is not None
                     code = await self.presenter.languages.public(closed.guild_id)
-                    async with self.presenter.handing(result):
+                    async with self.presenter.delivery.handing(result):
                         await reply.update(embed=challenge_embed(closed, code=code), view=None)
 
         await self.presenter.run(interaction, work)
@@ -213,7 +215,7 @@ class Challenges(commands.Cog):
             closed = await self.service.challenge_view(challenge_id)
             embed = challenge_embed(closed, game_channel=room.id, code=code)
             await reply.update(embed=embed, view=None)
-            await self.presenter.publish(lambda out: send_to(room, out), result)
+            await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
             return
         closed = await self.service.challenge_view(challenge_id)
         await reply.update(embed=challenge_embed(closed, code=code), view=None)
@@ -237,14 +239,14 @@ class Challenges(commands.Cog):
                 result = await self.service.rematch(
                     game_id, user, thread_id=room.id, parent_id=parent
                 )
-                await self.presenter.publish(lambda out: send_to(room, out), result)
+                await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
                 return
             if result.action is Action.CHALLENGE_CREATED:
                 assert result.challenge is not None
                 await self._post_challenge(reply, result)
                 return
             if result.challenge is not None:  # this press accepted the other player's rematch
-                await self.presenter.show_closed(result.challenge)
+                await self.presenter.delivery.show_closed(result.challenge)
             await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)

@@ -134,14 +134,14 @@ class DraughtsBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())  # commands in every catalog language
         presenter = await self.add_commands(service)
         self._presenter = presenter
-        service.on_background = presenter.on_event  # the computer's replies nobody claimed
+        service.on_background = presenter.delivery.on_event  # the computer's replies nobody claimed
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
         self._scheduler = Scheduler(
             service,
-            presenter.on_event,
+            presenter.delivery.on_event,
             self.settings.scheduler_interval,
-            deliver_owed=presenter.deliver_owed,
+            deliver_owed=presenter.delivery.deliver_owed,
             hearing=lambda: self.gateway_up,
         )
         self._scheduler.start()
@@ -153,7 +153,7 @@ class DraughtsBot(commands.Bot):
                 self.tree.copy_global_to(guild=discord.Object(guild_id))
             sync = CommandSync(
                 self,
-                service.store,
+                service,
                 guild_id,
                 first_retry=self.settings.sync_retry,
                 invite_url=invite,

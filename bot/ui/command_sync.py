@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..store import Store
+from ..service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +44,14 @@ class CommandSync:
     def __init__(
         self,
         client: commands.Bot,
-        store: Store,
+        service: GameService,
         guild_id: int | None,
         *,
         first_retry: float,
         invite_url: str,
     ) -> None:
         self.client = client
-        self.store = store
+        self.service = service
         self.guild = discord.Object(guild_id) if guild_id is not None else None
         self.first_retry = first_retry
         self.invite_url = invite_url
@@ -86,14 +86,14 @@ class CommandSync:
     async def sync_if_changed(self) -> bool:
         """Sync unless the stored fingerprint matches; True if a sync was made."""
         fingerprint = await self.fingerprint()
-        if await self.store.meta(self.meta_key) == fingerprint:
+        if await self.service.commands_synced(self.meta_key) == fingerprint:
             log.info(
                 "commands unchanged since the last sync (%s); not syncing them again", self.target
             )
             return False
         self.attempts += 1
         synced = await self.client.tree.sync(guild=self.guild)
-        await self.store.set_meta(self.meta_key, fingerprint)
+        await self.service.set_commands_synced(self.meta_key, fingerprint)
         if self.guild is not None:
             log.info("synced %d commands to the development server %s", len(synced), self.guild.id)
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import discord
 
 from ..i18n import SOURCE, negotiate
+from ..results import Locales
 from ..service import GameService
 
 
@@ -87,10 +88,22 @@ class Languages:
     async def seen(self, interaction: discord.Interaction) -> None:
         """Store the locales this interaction came with (the service writes only a change).  It
         runs after the interaction's answer, so it does not :meth:`note` them again: a newer
-        interaction may have noted newer ones meanwhile."""
+        interaction may have noted newer ones meanwhile.  (An answer that announced a change
+        hands them to the service with the announcement instead, see :meth:`locales_of`.)"""
+        locales = locales_of(interaction)
         await self.service.remember_locales(
-            user_id=interaction.user.id,
-            locale=_tag(interaction.locale),
-            guild_id=interaction.guild_id,
-            guild_locale=_tag(interaction.guild_locale) if interaction.guild_id else None,
+            user_id=locales.user_id,
+            locale=locales.locale,
+            guild_id=locales.guild_id,
+            guild_locale=locales.guild_locale,
         )
+
+
+def locales_of(interaction: discord.Interaction) -> Locales:
+    """The locales ``interaction`` came with, as the service keeps them."""
+    return Locales(
+        user_id=interaction.user.id,
+        locale=_tag(interaction.locale),
+        guild_id=interaction.guild_id,
+        guild_locale=_tag(interaction.guild_locale) if interaction.guild_id else None,
+    )

@@ -48,7 +48,7 @@ class Offers(commands.Cog):
             result = await act(interaction.user.id, channel_id=interaction.channel_id)
             if result.action is Action.DRAW_OFFERED:
                 assert result.game is not None
-                code = await self.presenter.public_language(result, interaction.guild_id)
+                code = await self.presenter.delivery.public_language(result, interaction.guild_id)
                 await self._ask(reply, result, self.buttons.draw(result.game.id, code), code)
             else:
                 await self.presenter.answer(reply, result)
@@ -92,7 +92,7 @@ class Offers(commands.Cog):
             if result.action is Action.TAKEBACK_OFFERED:
                 assert result.game is not None
                 game = result.game
-                code = await self.presenter.public_language(result, interaction.guild_id)
+                code = await self.presenter.delivery.public_language(result, interaction.guild_id)
                 await self._ask(reply, result, self.buttons.takeback(game.id, game.ply, code), code)
             else:
                 await self.presenter.answer(reply, result)
@@ -139,12 +139,12 @@ class Offers(commands.Cog):
             # The offer's message is public: it is rewritten in the server's language.
             if accept:
                 result = await self.service.accept_draw(user, game_id=game_id)
-                code = await self.presenter.public_language(result, interaction.guild_id)
+                code = await self.presenter.delivery.public_language(result, interaction.guild_id)
                 await reply.update(content=say(result.text, code), view=None)
                 await self.presenter.answer(reply, result)
             else:
                 result = await self.service.decline_draw(user, game_id=game_id)
-                code = await self.presenter.public_language(result, interaction.guild_id)
+                code = await self.presenter.delivery.public_language(result, interaction.guild_id)
                 await reply.update(content=say(result.text, code), view=None)
 
         await self.presenter.run(interaction, work)
@@ -157,7 +157,7 @@ class Offers(commands.Cog):
             result = await self.service.answer_takeback(
                 interaction.user.id, accept, game_id=game_id, expected_ply=ply
             )
-            code = await self.presenter.public_language(result, interaction.guild_id)
+            code = await self.presenter.delivery.public_language(result, interaction.guild_id)
             await reply.update(content=say(result.text, code), view=None)
             if result.action is Action.TAKEBACK_ACCEPTED:
                 await self.presenter.answer(reply, result)

@@ -32,10 +32,11 @@ from .languages import interaction_language
 from .limits import fit
 from .media import board_request
 from .picker_items import PIECES, PickerKit
-from .presenter import Presenter, user_error
+from .presenter import Presenter
 from .replies import Outgoing, Reply, Upload
 from .texts import moves_message
 from .validation import checked_id
+from .wording import user_error
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +304,7 @@ class Picker:
         to pick, and the menu with its page and back buttons."""
         code = interaction_language(interaction)
         prefs = await self.service.prefs(interaction.user.id)
-        server = await self.service.settings.get(interaction.guild_id)
+        server = await self.service.server_settings(interaction.guild_id)
         notation = str(prefs.notation or view.notation)
         names = find_variant(view.variant).geometry.names
         pieces = piece_options(moves, names, notation, code)

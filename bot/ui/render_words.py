@@ -18,7 +18,7 @@ from functools import cache
 from render.words import RenderWords, english_ordinal
 
 from ..i18n import SOURCE, Text, _n, _p, template
-from ..service.words import TERMINATIONS, VARIANT_TITLES
+from ..words import TERMINATIONS, VARIANT_TITLES
 
 
 def render_words(code: str) -> RenderWords:

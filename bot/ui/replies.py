@@ -93,6 +93,9 @@ class Reply:
         self.interaction = interaction
         self._thinking = False
         """A deferred "thinking" message is waiting to be filled in."""
+        self.locales_kept = False
+        """The interaction's locales went to the service with the announcement it answered
+        with, so they need not be stored on their own."""
 
     @property
     def language(self) -> str:

@@ -66,11 +66,9 @@ class Social(commands.Cog):
                         name=verbatim(shown(user.display_name)),
                     )
                 )
-            server = await self.service.settings.get(interaction.guild_id)
+            server = await self.service.server_settings(interaction.guild_id)
             who = player_of(user or interaction.user)
-            stats = await self.service.standings.stats(
-                interaction.guild_id, who, variant or server.variant
-            )
+            stats = await self.service.stats(interaction.guild_id, who, variant or server.variant)
             await reply.private_embed(stats_embed(stats, interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
@@ -82,8 +80,8 @@ class Social(commands.Cog):
         self, interaction: discord.Interaction, variant: VariantOption | None = None
     ) -> None:
         async def work(reply: Reply) -> None:
-            server = await self.service.settings.get(interaction.guild_id)
-            board = await self.service.standings.leaderboard(
+            server = await self.service.server_settings(interaction.guild_id)
+            board = await self.service.leaderboard(
                 interaction.guild_id, variant or server.variant, interaction.user.id
             )
             await reply.private_embed(leaderboard_embed(board, interaction_language(interaction)))
@@ -106,7 +104,7 @@ class Social(commands.Cog):
                         name=verbatim(shown(user.display_name)),
                     )
                 )
-            games = await self.service.standings.history(
+            games = await self.service.history(
                 interaction.guild_id, None if user is None else user.id
             )
             whose = None if user is None else user.display_name
@@ -202,7 +200,7 @@ class Social(commands.Cog):
             options = (variant, move_time, threads, allow_channel, disallow_channel, orientation)
             wants_change = any(x is not None for x in (*options, theme, language)) or all_channels
             if not wants_change:
-                current = await self.service.settings.get(guild)
+                current = await self.service.server_settings(guild)
                 chosen = await self.service.chosen_language(guild)
                 await reply.private_embed(settings_embed(current, False, code, chosen))
                 return
@@ -214,7 +212,7 @@ class Social(commands.Cog):
                 )
                 if guild is not None:
                     self.presenter.languages.forget_server(guild)
-            changed = await self.service.settings.change(
+            changed = await self.service.change_settings(
                 guild,
                 is_moderator=True,
                 variant=variant,

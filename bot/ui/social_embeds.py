@@ -14,9 +14,8 @@ import discord
 from ..enums import Orientation, ThreadMode
 from ..i18n import Text, _, _n, _p, as_text, duration, language_name, render, verbatim
 from ..markdown import shown
-from ..results import GameSummary, Leaderboard, Stats
-from ..service.settings import ServerSettings
-from ..service.words import variant_title
+from ..results import GameSummary, Leaderboard, ServerSettings, Stats
+from ..words import variant_title
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit_embed, listing
 from .texts import theme_word

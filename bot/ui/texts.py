@@ -29,7 +29,7 @@ from ..i18n import N_, Text, _, _n, _p, as_text, join, render, verbatim
 from ..markdown import ELLIPSIS, shown
 from ..markdown import size as text_size
 from ..results import GameView
-from ..service.words import variant_title
+from ..words import variant_title
 from .limits import CONTENT, listing
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (

@@ -25,8 +25,8 @@ from discord import app_commands
 
 from ..errors import NotFoundError, ServiceError
 from ..i18n import Text, _
-from .presenter import user_error
 from .replies import Reply
+from .wording import user_error
 
 log = logging.getLogger(__name__)
 

@@ -36,10 +36,10 @@ from support.e2e_harness import (
 from support.fake_discord import FakeDiscord, RecordedRequest
 
 from bot.i18n import Text, _, _p, render
-from bot.service.words import variant_title
 from bot.ui.info import help_embed, rules_embed
 from bot.ui.render_words import render_words
 from bot.ui.texts import help_paragraphs
+from bot.words import variant_title
 
 pytestmark = pytest.mark.e2e
 

@@ -16,6 +16,8 @@ rooms inside ``bot`` have their own rules in ``BOT_ROOMS``.
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +79,7 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.markdown": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.errors": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.words": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
     "bot.service": (
         *_STORE_IMPLEMENTATIONS,
@@ -91,7 +94,7 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     ),
     "bot.engine_player": ("bot.store", "bot.ui", "bot.scheduler", *_ENTRY, "discord", *_SQL),
     "bot.scheduler": ("bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
-    "bot.ui": (*_STORE_IMPLEMENTATIONS, "bot.__main__", "bot.cli", *_SQL),
+    "bot.ui": ("bot.store", "bot.__main__", "bot.cli", *_SQL),
 }
 """The rooms of ``bot`` and what each must not import (a module, or a package and everything in
 it), so dependencies point one way: the Discord layer on the service, the service on the storage
@@ -311,7 +314,6 @@ def test_the_rooms_of_bot_import_one_way(room: str) -> None:
 
 
 SERVICE_ORDER = (
-    "words",
     "views",
     "events",
     "records",
@@ -337,6 +339,7 @@ SERVICE_ORDER = (
     "downtime",
     "deadlines",
     "outbox",
+    "announcing",
     "facade",
 )
 """The service's modules in the order of docs/ARCHITECTURE.md: each imports only those before it
@@ -359,6 +362,137 @@ def order_problems(root: Path, package: str, order: tuple[str, ...]) -> list[str
 
 def test_the_service_rooms_import_in_the_documented_order() -> None:
     assert order_problems(ROOT, "bot.service", SERVICE_ORDER) == []
+
+
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+SERVICE_TABLE = "## The rooms of the service"
+
+
+def documented_order(page: str, heading: str) -> list[str]:
+    """The modules the first table after ``heading`` names in its first column, in order, each
+    as its file name without ``.py`` (a row may name several: ``ratings.py``, ``ladder.py``)."""
+    lines = page.split(heading, 1)[1].splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("|"))
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start + 2 :])
+    return [
+        name.removesuffix(".py")
+        for row in rows
+        for name in re.findall(r"`([a-z_]+\.py)`", row.split("|")[1])
+    ]
+
+
+def test_the_documented_rooms_of_the_service_are_in_the_enforced_order() -> None:
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    assert documented_order(page, SERVICE_TABLE) == list(SERVICE_ORDER)
+
+
+def test_a_documented_order_is_read_from_the_table() -> None:
+    page = (
+        "## Other\n\n| module | job |\n|---|---|\n| `x.py` | no |\n\n"
+        "## Rooms\n\nText.\n\n| module | job |\n|---|---|\n"
+        "| `b.py`, `a.py` | two, `c.py` in a job is not a room |\n| `d.py` | one |\n\n"
+        "| `e.py` | another table |\n"
+    )
+    assert documented_order(page, "## Rooms") == ["b", "a", "d"]
+
+
+FACES = {"bot.ui": ("bot.service", "bot.service.facade")}
+"""Rooms that may use the service only through its face: the package (which exports
+:class:`~bot.service.GameService`) and the facade's module, never a room behind it, whose types
+and words the Discord layer would then depend on."""
+
+
+def face_problems(root: Path, room: str, face: tuple[str, ...]) -> list[str]:
+    """The imports of ``room``'s modules that name a module of the service other than ``face``."""
+    return [
+        f"{found.importer} imports {found.imported} ({found.where})"
+        for found in all_imports(root, "bot")
+        if _names(found.importer, room)
+        and _names(found.imported, "bot.service")
+        and found.imported not in face
+    ]
+
+
+def facade_attributes(root: Path) -> set[str]:
+    """The public attributes :class:`GameService` sets on itself (its rooms, its store...), as
+    opposed to its methods, read from ``facade.py``."""
+    tree = ast.parse((root / "bot" / "service" / "facade.py").read_text(encoding="utf-8"))
+    return {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+        and not target.attr.startswith("_")
+    }
+
+
+def reach_problems(root: Path, room: str, attributes: set[str]) -> list[str]:
+    """Places in ``room``'s modules that reach through the service to one of ``attributes``
+    (``service.outbox.delivered``, ``self.service.store``): the face is its methods."""
+    problems: list[tuple[str, int, str, str]] = []
+    for module, path in modules_of(root, "bot").items():
+        if not _names(module, room):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or node.attr not in attributes:
+                continue
+            held = node.value
+            name = held.attr if isinstance(held, ast.Attribute) else getattr(held, "id", "")
+            if name in ("service", "_service"):
+                problems.append((module, node.lineno, node.attr, path.relative_to(root).as_posix()))
+    return [
+        f"{module} reaches service.{attr} ({where}:{line})"
+        for module, line, attr, where in sorted(problems)
+    ]
+
+
+@pytest.mark.parametrize("room", sorted(FACES))
+def test_the_discord_layer_uses_the_service_only_through_its_face(room: str) -> None:
+    assert face_problems(ROOT, room, FACES[room]) == []
+    attributes = facade_attributes(ROOT)
+    assert {"store", "outbox", "settings"} <= attributes  # what the check looks for is read
+    assert reach_problems(ROOT, room, attributes) == []
+
+
+def test_a_room_behind_the_face_is_found(tmp_path: Path) -> None:
+    _write_package(
+        tmp_path,
+        "bot",
+        {
+            "__init__.py": "",
+            "service/__init__.py": "from .facade import GameService\n",
+            "service/facade.py": (
+                "class GameService:\n"
+                "    def __init__(self, store):\n"
+                "        self.store = store\n"
+                "        self._rooms = ()\n"
+            ),
+            "service/settings.py": "class ServerSettings: ...\n",
+            "ui/__init__.py": "",
+            "ui/cog.py": (
+                "from ..service import GameService\n"
+                "from ..service.facade import GameService as Face\n"
+                "from ..service.settings import ServerSettings\n"
+                "def f(service, cog):\n"
+                "    from bot.service import settings\n"
+                "    cog.service.store.meta('x')\n"
+                "    return service._rooms, service.store\n"
+            ),
+        },
+    )
+    face = FACES["bot.ui"]
+    assert face_problems(tmp_path, "bot.ui", face) == [
+        "bot.ui.cog imports bot.service.settings (bot/ui/cog.py:3)",
+        "bot.ui.cog imports bot.service.settings (bot/ui/cog.py:5)",
+    ]
+    assert facade_attributes(tmp_path) == {"store"}
+    assert reach_problems(tmp_path, "bot.ui", {"store"}) == [
+        "bot.ui.cog reaches service.store (bot/ui/cog.py:6)",
+        "bot.ui.cog reaches service.store (bot/ui/cog.py:7)",
+    ]
 
 
 def _talkers(drivers: tuple[str, ...]) -> set[str]:

@@ -1,4 +1,4 @@
-"""The rules' words as the service says them (:mod:`bot.service.words`): catalog messages that
+"""The rules' words as the service says them (:mod:`bot.words`): catalog messages that
 read in English exactly as the rules' own words, for every variant."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from bot.i18n import Kind, Text
-from bot.service.words import _COUNT_LABELS as COUNT_LABELS
-from bot.service.words import (
+from bot.words import _COUNT_LABELS as COUNT_LABELS
+from bot.words import (
     NEVER_MOVED,
     VARIANT_TITLES,
     outcome_words,

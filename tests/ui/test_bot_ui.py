@@ -23,6 +23,7 @@ from bot.store import GameRow
 from bot.ui.buttons import Buttons, ChallengeAnswer
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
 from bot.ui.client import DraughtsBot, make_bot
+from bot.ui.delivery import nonce
 from bot.ui.embeds import (
     challenge_embed,
     game_embed,
@@ -33,9 +34,9 @@ from bot.ui.embeds import (
     turn_line,
 )
 from bot.ui.media import Media, board_request, draw_board, draw_replay
-from bot.ui.presenter import nonce, user_error
 from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
+from bot.ui.wording import user_error
 from render import square_centre
 from rules import Game, find_variant, write_game
 

@@ -15,8 +15,8 @@ from rules.game import Game
 from rules.outcome import Outcome
 from rules.variants import Color, Variant, find_variant
 
-from ..enums import ChallengeStatus
-from ..i18n import Text, _, _n, _p, join, verbatim
+from .enums import ChallengeStatus
+from .i18n import Text, _, _n, _p, join, verbatim
 
 VARIANT_TITLES: Mapping[str, Text] = {
     "english": _p("variant", "English draughts / American checkers"),

@@ -1,0 +1,515 @@
+"""Delivering what a change announces: the posts everyone sees, and the outbox's bookkeeping.
+
+What a result changed is shown the same way whatever caused it, a command, a button or the
+scheduler (:meth:`Delivery.publish`, :meth:`Delivery.on_event`): the board after a move, the
+result, record and replay after the end, otherwise the sentence, then the direct messages that go
+with it.  Every announcement was written with the change (:mod:`bot.service.outbox`), so each
+post is bookkept around it (:meth:`Delivery.handing`): older announcements of the same game
+still owed go first, and the entry is marked delivered once players saw it, or kept with the
+message for a later post when Discord refused it.  What is still owed after a failure or a
+restart is posted by :meth:`Delivery.deliver_owed`, each message with a nonce so a repeat shows
+once.  The service hands each result with what posting it needs (theme, record), so one post
+costs the service a call before it (:meth:`GameService.delivering`) and one after
+(:meth:`GameService.shown`).  No game rule lives here: the service decides, this posts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import itertools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+from ..enums import GameStatus
+from ..i18n import Arg, Text, _, as_text, join, render, verbatim
+from ..results import Action, ActionResult, ChallengeView, GameView, Locales
+from ..service import GameService
+from .boards import Boards, message_id, pings, replay_alt
+from .buttons import Buttons
+from .embeds import challenge_embed, mention, relative_time
+from .languages import Languages
+from .media import Media
+from .replies import Outgoing, Upload
+from .wording import guild_of, say
+
+log = logging.getLogger(__name__)
+
+LOADING = 1 << 7
+"""Message flag of a deferred answer still showing "thinking…"."""
+
+Send = Callable[[Outgoing], Awaitable[Any]]
+"""Where a message goes: an interaction's answer, or a channel."""
+
+
+class Connection(Protocol):
+    """What the Discord layer needs of the client: who the bot is, and where it can post
+    without an interaction (a :class:`discord.Client` is one)."""
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    def get_channel(self, id: int, /) -> object: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+    @property
+    def application_id(self) -> int | None: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
+
+
+class Posted:
+    """The board messages one announcement posted, recorded with it once it is shown (each
+    becomes its game's board message; the one it replaces loses its buttons)."""
+
+    def __init__(self) -> None:
+        self.boards: list[tuple[GameView, int]] = []
+
+
+def shows_board(result: ActionResult) -> bool:
+    """Whether ``result`` is shown with its game's board (after a move, and at the end)."""
+    view = result.game
+    return view is not None and (result.post_board or not view.running)
+
+
+class Delivery:
+    """One per client, shared by the command groups (through the presenter) and the
+    scheduler.  A public post is in its server's language, a direct message in its
+    recipient's (``languages``).  ``in_flight``: the tasks a shutdown waits for, to which the
+    posts of the computer's replies are added."""
+
+    def __init__(
+        self,
+        service: GameService,
+        media: Media,
+        connection: Connection,
+        buttons: Buttons,
+        boards: Boards,
+        *,
+        languages: Languages,
+        in_flight: set[asyncio.Task[Any]],
+    ) -> None:
+        self.service = service
+        self.media = media
+        self.connection = connection
+        self.buttons = buttons
+        self.boards = boards
+        self.languages = languages
+        self._in_flight = in_flight
+        self._delivery_locks: dict[tuple[str, object], asyncio.Lock] = {}
+
+    # -- what everyone sees ----------------------------------------------------------------
+
+    async def public_language(self, result: ActionResult, guild_id: int | None = None) -> str:
+        """The language ``result`` is posted in: its server's (``guild_id`` where the result
+        names no game or challenge)."""
+        guild = guild_of(result) if result.game or result.challenge else guild_id
+        return await self.languages.public(guild)
+
+    async def publish(
+        self,
+        send: Send,
+        result: ActionResult,
+        *,
+        guild_id: int | None = None,
+        answer_token: str | None = None,
+        locales: Locales | None = None,
+    ) -> bool:
+        """Post what ``result`` changed for everyone, in the server's language, bookkept as
+        :meth:`handing` says (``answer_token``: the interaction whose own message this is;
+        ``locales``: the interaction's, kept with the announcement).  When the action set the
+        computer thinking, its reply follows in the channel (after this answer, even a failed
+        one, so the channel reads in order).  True when ``locales`` were kept."""
+        try:
+            async with self.handing(result, answer_token=answer_token, locales=locales) as posted:
+                await self._show(send, result, guild_id, posted)
+                await self._send_dms(result)
+        finally:
+            if result.game is not None and result.game.computer_id is not None:
+                task = asyncio.create_task(self._computer_reply(result.game.id))
+                self._in_flight.add(task)
+                task.add_done_callback(self._in_flight.discard)
+        return locales is not None
+
+    async def _computer_reply(self, game_id: int) -> None:
+        """Post the computer's reply claimed by an action just shown (in the background: no
+        answer waits for a search; a shutdown waits for the post)."""
+        reply = await self.service.computer_reply(game_id)
+        if reply is None:
+            return
+        try:
+            await self.on_event(reply)
+        except Exception:  # it stays owed; the scheduler posts it
+            log.exception("the computer's reply in game %s could not be posted", game_id)
+
+    async def _show(
+        self, send: Send, result: ActionResult, guild_id: int | None, posted: Posted
+    ) -> None:
+        if result.publishing is None and shows_board(result):  # an announcement kept for later
+            result = await self.service.with_publishing(result)
+        view = result.game
+        code = await self.public_language(result, guild_id)
+        if view is not None and shows_board(result):
+            publishing = result.publishing
+            message = await self.boards.message(
+                view, result.text, result.mentions, publishing=publishing
+            )
+            sent = message_id(await send(message))
+            if sent is not None:
+                posted.boards.append((view, sent))
+            record = None if publishing is None else publishing.record
+            if record is not None and view.status == GameStatus.FINISHED:
+                await self._send_replay(send, view, record[1], code)
+        else:
+            content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
+            await send(Outgoing(content=content, mentions=result.mentions))
+        if result.follow_up is not None:  # a match's second game, in the same channel
+            try:
+                await self._show(send, result.follow_up, guild_id, posted)
+            except Exception as exc:  # the first part was shown: only the rest is owed
+                raise _ShownInPart(result.follow_up) from exc
+
+    async def _send_replay(self, send: Send, view: GameView, pdn_text: str, code: str) -> None:
+        """The animated replay of a finished game (rendered in a worker process), in the
+        language ``code``."""
+        try:
+            replay = await self.media.replay(pdn_text, flip=False, code=code)
+        except Exception:
+            log.exception("the replay of game %s could not be made", view.id)
+            return
+        caption = render(_("Replay of game #{id}.", id=view.id), code)
+        if replay.note:
+            caption += f" {say(replay.note, code)}"
+        ending = join((verbatim(view.result or ""), as_text(view.termination or "")))
+        try:
+            await send(
+                Outgoing(
+                    content=caption,
+                    files=[
+                        Upload(
+                            f"game-{view.id}.gif",
+                            replay.data,
+                            replay_alt(view.id, view.white.name, view.black.name, ending, code),
+                        )
+                    ],
+                    part=f"replay-{view.id}",
+                )
+            )
+        except discord.HTTPException as exc:  # a nicety: the result is shown; /replay makes it
+            log.warning("the replay of game %s was not posted: %s", view.id, exc)
+
+    # -- without an interaction ------------------------------------------------------------
+
+    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.abc.Messageable:
+        """Where to post about a game without an interaction (scheduler, start-up): a partial
+        channel needs no cache, so threads work after a restart too."""
+        known = self.connection.get_channel(channel_id)
+        if isinstance(known, discord.abc.Messageable):
+            return known
+        return self.connection.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def show_closed(self, challenge: ChallengeView) -> None:
+        """Take the buttons off a challenge's message once it is answered elsewhere or expired."""
+        if challenge.message_id is None:
+            return
+        channel = self.connection.get_partial_messageable(
+            challenge.channel_id, guild_id=challenge.guild_id
+        )
+        message = channel.get_partial_message(challenge.message_id)
+        code = await self.languages.public(challenge.guild_id)
+        try:
+            await message.edit(embed=challenge_embed(challenge, code=code), view=None)
+        except discord.HTTPException as exc:  # deleted meanwhile: nothing left to update
+            log.info("challenge %s message not updated: %s", challenge.id, exc)
+
+    async def post_challenge(
+        self, send: Send, challenge: ChallengeView, mentions: tuple[int, ...]
+    ) -> None:
+        """The open challenge with its buttons, in the server's language, remembered so its
+        buttons can be taken off when it is answered elsewhere or expires."""
+        code = await self.languages.public(challenge.guild_id)
+        called = _("{opponent}, you have been challenged!", opponent=mention(challenge.opponent))
+        out = Outgoing(
+            content=render(called, code),
+            embed=challenge_embed(challenge, code=code),
+            view=self.buttons.challenge(challenge.id, code),
+            mentions=mentions,
+        )
+        message_id = await send(out)
+        if isinstance(message_id, discord.Message):
+            message_id = message_id.id
+        if isinstance(message_id, int):
+            await self.service.set_challenge_message(challenge.id, message_id)
+
+    async def on_event(self, result: ActionResult) -> None:
+        """A scheduler event or a computer reply nobody claimed, posted in its channel.  A post
+        Discord refuses stays owed and is retried (a warning, not an error: a channel may well
+        refuse for a while)."""
+        try:
+            async with self.handing(result) as posted:
+                await self._post(result, posted)
+        except PostedLater as refused:
+            log.warning("announcement %s not delivered (%s); will retry", result.event, refused)
+
+    # -- announcements owed: the outbox ----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def handing(
+        self,
+        result: ActionResult,
+        *,
+        answer_token: str | None = None,
+        locales: Locales | None = None,
+    ) -> AsyncIterator[Posted]:
+        """Deliver ``result``'s announcement by the body of the ``with`` (which notes the board
+        messages it posts in the :class:`Posted` it is given): older announcements of the same
+        game still owed go first (in the channel), and the entry is marked delivered when the
+        body succeeds, with the boards posted and ``locales``, or kept with the message for a
+        later post when it fails (raising :class:`PostedLater`: the change stands, so the user
+        must not be told to try again).  ``answer_token``: the body answers the interaction of
+        that token in its own message (kept meanwhile, see :meth:`_answer_arrived`)."""
+        posted = Posted()
+        event = result.event
+        if event is None:
+            yield posted
+            await self._record(None, posted, locales)
+            return
+        async with self._delivery_lock(result):
+            game_id = None if result.game is None else result.game.id
+            if (game_id is not None or answer_token is not None) and await self.service.delivering(
+                event, game_id, answer_token
+            ):
+                await self._deliver_owed(game_id=game_id, skip=event, covered=True)
+            try:
+                yield posted
+            except _ShownInPart as part:
+                with contextlib.suppress(Exception):
+                    await self._failed(event, part.rest, posted, game_id=game_id)
+                raise PostedLater(str(part.__cause__)) from part.__cause__
+            except Exception as exc:
+                with contextlib.suppress(Exception):
+                    await self._failed(event, result, posted)
+                raise PostedLater(str(exc)) from exc
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self._failed(event, result, posted)
+                raise
+            await self._record(event, posted, locales)
+
+    async def _record(self, event: str | None, posted: Posted, locales: Locales | None) -> None:
+        """The service's bookkeeping of a post that went out (nothing to write: no call), then
+        the buttons off the board messages the new ones replaced."""
+        if event is None and not posted.boards and locales is None:
+            return
+        boards = [(view.id, sent) for view, sent in posted.boards]
+        previous = await self.service.shown(event, boards, locales)
+        for view, _sent in posted.boards:
+            if view.id in previous:
+                await self.boards.strip(view, previous[view.id])
+
+    async def _failed(
+        self,
+        event: str,
+        rest: ActionResult | None,
+        posted: Posted,
+        attempts: int = 0,
+        *,
+        game_id: int | None = None,
+    ) -> None:
+        """A post of ``event`` failed after showing ``posted``'s boards (recorded: they are the
+        games' board messages now); what is left, ``rest``, is kept for a later post."""
+        if posted.boards:
+            await self._record(None, posted, None)
+        await self.service.failed(event, rest, attempts, game_id=game_id)
+
+    def _delivery_lock(self, result: ActionResult) -> asyncio.Lock:
+        key: tuple[str, object]
+        if result.game is not None:
+            key = ("game", result.game.id)
+        elif result.challenge is not None:
+            key = ("challenge", result.challenge.id)
+        else:
+            key = ("event", result.event or "")
+        lock = self._delivery_locks.get(key)
+        if lock is None:
+            lock = self._delivery_locks[key] = asyncio.Lock()
+        return lock
+
+    async def deliver_owed(self) -> int:
+        """Post the announcements still owed (a failed answer, a failed post, a restart
+        between a change and its announcement), oldest first; how many were posted."""
+        return await self._deliver_owed()
+
+    async def _deliver_owed(
+        self, *, game_id: int | None = None, skip: str | None = None, covered: bool = False
+    ) -> int:
+        posted = 0
+        for owed in await self.service.owed(game_id=game_id, covered=covered):
+            if owed.event == skip:
+                continue
+            if owed.result is None:
+                await self.service.shown(owed.event)
+                continue
+            if owed.answer_token is not None and await self._answer_arrived(owed.answer_token):
+                await self.service.shown(owed.event)
+                continue
+            boards = Posted()
+            try:
+                await self._post(owed.result, boards)
+            except Exception as exc:
+                log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
+                await self._failed(
+                    owed.event, owed.result, boards, owed.attempts + 1, game_id=owed.game_id
+                )
+                if game_id is not None:
+                    break  # keep the game's order: its later announcements wait
+                continue
+            await self._record(owed.event, boards, None)
+            posted += 1
+        else:  # nothing of the game was left behind
+            if game_id is not None:
+                self.service.settled(game_id)
+        return posted
+
+    async def _answer_arrived(self, token: str) -> bool:
+        """Whether the interaction answer of ``token`` reached the channel (its message exists
+        and is not a "thinking…" placeholder).  When Discord cannot say, the announcement is
+        posted: a repeat is better than a loss."""
+        route = discord.http.Route(
+            "GET",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=self.connection.application_id,
+            webhook_token=token,
+        )
+        try:
+            message = await self.connection.http.request(route)
+        except discord.HTTPException as exc:
+            log.info("an earlier answer could not be looked up (%s); posting it", exc.status)
+            return False
+        return not int(message.get("flags") or 0) & LOADING
+
+    async def _post(self, result: ActionResult, posted: Posted) -> None:
+        """Post ``result`` in its channel, without an interaction.  Each message carries a
+        nonce made from its announcement, so a post repeated after a lost answer from Discord
+        is not shown twice."""
+        if result.challenge is not None and result.game is None:
+            challenge = result.challenge
+            if result.action is Action.CHALLENGE_CREATED:
+                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                await self.post_challenge(send, challenge, result.mentions)
+                return
+            await self.show_closed(challenge)
+            if result.action is not Action.CHALLENGE_EXPIRED:
+                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                code = await self.languages.public(challenge.guild_id)
+                content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
+                await send(Outgoing(content=content, mentions=result.mentions))
+            return
+        view = result.game
+        if view is None:
+            return
+        send = self._channel_sender(view.channel_id, view.guild_id, result.event)
+        if result.action in (Action.REMINDER, Action.LAST_WARNING):
+            assert view.to_move is not None and view.deadline is not None
+            code = await self.languages.public(view.guild_id)
+            await send(
+                Outgoing(content=render(reminder(result, view), code), mentions=result.mentions)
+            )
+        else:
+            await self._show(send, result, None, posted)
+        await self._send_dms(result)
+
+    async def _send_dms(self, result: ActionResult) -> None:
+        """The direct messages that go with ``result`` (to players who asked for them), each
+        with a link to the game.  A nicety next to the channel's message: one Discord refuses
+        (DMs closed, or any other failure) is logged and not retried, so it never holds up or
+        repeats the announcement itself."""
+        for dm in result.dms:
+            where = dm.guild_id if dm.guild_id is not None else "@me"
+            try:
+                code = await self.languages.direct(dm.user_id)
+            except Exception:  # a nicety: in English rather than not at all
+                log.exception("the language of user %s could not be read", dm.user_id)
+                code = "en"
+            text = f"{say(dm.text, code)}\nhttps://discord.com/channels/{where}/{dm.channel_id}"
+            kwargs = Outgoing(content=text).send_kwargs()
+            if result.event is not None:
+                kwargs["nonce"] = nonce(result.event, f"dm-{dm.user_id}")
+            try:
+                channel = await self.connection.create_dm(discord.Object(id=dm.user_id))
+                await channel.send(**kwargs)
+            except discord.HTTPException as exc:
+                log.info(
+                    "no direct message to user %s about game %s: %s", dm.user_id, dm.game_id, exc
+                )
+
+    def _channel_sender(self, channel_id: int, guild_id: int | None, event: str | None) -> Send:
+        """A :data:`Send` posting in a channel, each message with its own nonce."""
+        channel = self.channel(channel_id, guild_id)
+        numbers = itertools.count()
+
+        async def send(out: Outgoing) -> discord.Message:
+            kwargs = out.send_kwargs()
+            if event is not None:
+                kwargs["nonce"] = nonce(event, out.part or f"#{next(numbers)}")
+            return await channel.send(**kwargs)
+
+        return send
+
+
+def reminder(result: ActionResult, view: GameView) -> Text:
+    """The scheduler's reminder (half the time gone) or last warning to the player to move."""
+    assert view.to_move is not None and view.deadline is not None
+    args: dict[str, Arg] = {
+        "player": mention(view.to_move),
+        "id": view.id,
+        "deadline": relative_time(view.deadline),
+    }
+    if result.action is Action.REMINDER:
+        return _(
+            "{player}, it is your move in game #{id}: half of your time has passed; "
+            "the game is lost on time {deadline}.",
+            **args,
+        )
+    return _(
+        "{player}, it is your move in game #{id}: this is your last warning; "
+        "the game is lost on time {deadline}.",
+        **args,
+    )
+
+
+def nonce(event: str, part: str) -> str:
+    """The nonce of one message of an announcement: the same for a repost of that message (so
+    Discord shows it once), distinct for its other messages; 24 characters (Discord takes 25)."""
+    digest = hashlib.blake2b(f"{event}/{part}".encode(), digest_size=18).digest()
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+class _ShownInPart(Exception):
+    """The first part of a result was shown and ``rest`` (a match's next game) was not."""
+
+    def __init__(self, rest: ActionResult) -> None:
+        super().__init__("shown in part")
+        self.rest = rest
+
+
+class PostedLater(Exception):
+    """Discord refused the message announcing a change that was made; the outbox posts it in
+    the channel instead.  Told to the user as :data:`TEXT`, never as "try again" (the retry
+    would be refused: the move, say, was already played)."""
+
+    TEXT = _(
+        "Done, but Discord refused my message about it; "
+        "I will post it in the channel as soon as I can."
+    )
