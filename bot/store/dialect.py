@@ -49,15 +49,14 @@ class Transaction(Protocol):
 class Database(Protocol):
     """One backend's connection (or pool) and its dialect."""
 
-    integrity_error: type[Exception]
-    """The driver's exception for a violated constraint."""
-
     row_lock: str
     """Appended to a ``SELECT`` whose rows the transaction will update (``" FOR UPDATE"`` where
     writers run concurrently, ``""`` where the database has one writer)."""
 
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
-        """``BEGIN`` ... ``COMMIT``, rolled back on any exception (cancellation included)."""
+        """``BEGIN`` ... ``COMMIT``, rolled back on any exception (cancellation included); a
+        violated unique index that means something to players leaves as its domain error
+        (:func:`bot.store.sql_writes.domain_refusal`), other driver errors as they are."""
         ...
 
     async def fetchrow(self, sql: str, params: Params = ()) -> Sequence[Any] | None:
@@ -66,10 +65,6 @@ class Database(Protocol):
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
         """Every row of a query run outside any transaction."""
-        ...
-
-    def violated_index(self, error: Exception) -> str | None:
-        """The unique index an :attr:`integrity_error` names, if it is one of the schema's."""
         ...
 
     async def close(self) -> None: ...

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import asyncpg
 
 from .dialect import Params
+from .sql_writes import domain_refusal
 
 NAMED_LOCKS = 0x4C44  # "LD": first written for the ladder rows of a rated game
 """The class (first key) of the two-key advisory locks :meth:`PostgresTransaction.lock_names`
@@ -85,7 +86,6 @@ class PostgresTransaction:
 class PostgresConnection:
     """An asyncpg pool (made by :meth:`bot.store.postgres.PostgresStore.open`)."""
 
-    integrity_error: type[Exception] = asyncpg.UniqueViolationError
     row_lock = " FOR UPDATE"
 
     def __init__(self, pool: Any) -> None:
@@ -97,16 +97,17 @@ class PostgresConnection:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         """One connection of the pool inside ``BEGIN`` ... ``COMMIT``, rolled back on any
-        exception (including cancellation), so a change lands whole or not at all."""
-        async with self.pool.acquire() as connection, connection.transaction():
-            yield PostgresTransaction(connection)
+        exception (including cancellation), so a change lands whole or not at all; a unique
+        index that means something to players refuses as its domain error (PostgreSQL names
+        the violated index itself)."""
+        try:
+            async with self.pool.acquire() as connection, connection.transaction():
+                yield PostgresTransaction(connection)
+        except asyncpg.UniqueViolationError as exc:
+            raise domain_refusal(exc.constraint_name, exc) from None
 
     async def fetchrow(self, sql: str, params: Params = ()) -> Any:
         return await self.pool.fetchrow(numbered(sql), *params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
         return list(await self.pool.fetch(numbered(sql), *params))
-
-    def violated_index(self, error: Exception) -> str | None:
-        """PostgreSQL names the violated index itself."""
-        return getattr(error, "constraint_name", None)

@@ -18,7 +18,7 @@ writes whether the backend is one connection or a pool.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -53,7 +53,6 @@ from .sql_writes import (
     GAMES,
     INSERT_MOVE,
     RATING_OF,
-    domain_refusal,
     guarded_update,
     guild_is,
     insert_event,
@@ -100,17 +99,19 @@ class SqlStore:
         finally:
             self._observer = None
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Transaction]:
-        """One transaction, after the writes left running by cancelled callers; a unique-index
-        violation that means something to players leaves as its domain error."""
+    def _transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One transaction of the backend (a unique-index violation that means something to
+        players leaves it as its domain error), after the writes left running by cancelled
+        callers."""
         if self.orphans.running:
-            await self.orphans.settled()
-        try:
-            async with self._database.transaction() as db:
-                yield db
-        except self._database.integrity_error as exc:
-            raise domain_refusal(self._database.violated_index(exc), exc) from None
+            return self._after_orphans()
+        return self._database.transaction()
+
+    @asynccontextmanager
+    async def _after_orphans(self) -> AsyncIterator[Transaction]:
+        await self.orphans.settled()
+        async with self._database.transaction() as db:
+            yield db
 
     async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None:
         if self.orphans.running:

@@ -24,6 +24,7 @@ import aiosqlite
 
 from .dialect import Params
 from .errors import StoreError
+from .sql_writes import domain_refusal
 
 PRAGMAS = (
     "PRAGMA journal_mode = WAL",
@@ -39,6 +40,12 @@ UNIQUE_INDEXES = {
 }
 """SQLite names a violated unique index by its columns (``UNIQUE constraint failed:
 games.channel_id``): the index each list of columns stands for."""
+
+
+def violated_index(error: sqlite3.IntegrityError) -> str | None:
+    """The unique index of the schema an integrity error names, if any."""
+    text = str(error)
+    return next((index for columns, index in UNIQUE_INDEXES.items() if columns in text), None)
 
 
 class SqliteTransaction:
@@ -71,7 +78,6 @@ class SqliteTransaction:
 class SqliteConnection:
     """One configured aiosqlite connection; :meth:`open` it."""
 
-    integrity_error: type[Exception] = sqlite3.IntegrityError
     row_lock = ""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -102,13 +108,16 @@ class SqliteConnection:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception (including
-        cancellation), so a change lands whole or not at all."""
+        cancellation), so a change lands whole or not at all; a unique index that means
+        something to players refuses as its domain error."""
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._transaction
-            except BaseException:
+            except BaseException as exc:
                 await self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.IntegrityError):
+                    raise domain_refusal(violated_index(exc), exc) from None
                 raise
             await self._db.execute("COMMIT")
 
@@ -119,7 +128,3 @@ class SqliteConnection:
     async def fetchall(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
         async with self._lock, self._db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
-
-    def violated_index(self, error: Exception) -> str | None:
-        text = str(error)
-        return next((index for columns, index in UNIQUE_INDEXES.items() if columns in text), None)
