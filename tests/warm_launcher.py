@@ -29,7 +29,17 @@ from typing import IO, Any
 
 TESTS = Path(__file__).resolve().parent
 
-PRELOAD = ("discord", "aiohttp", "bot.__main__", "bot.ui.client", "bot.store.sqlite", "asyncpg")
+PRELOAD = (
+    "discord",
+    "aiohttp",
+    "asyncpg",
+    "bot.__main__",
+    "bot.logging_setup",
+    "bot.ui.client",
+    "bot.store.sqlite",
+    "bot.store.sqlite_guard",
+    "bot.store.postgres",
+)
 """What the server imports once: everything a bot imports on its way to logging in."""
 
 
