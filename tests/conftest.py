@@ -13,6 +13,7 @@ import pytest
 from discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
 from e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
 from fake_discord import FakeDiscord
+from hypothesis import HealthCheck, settings
 from pg_fixtures import pg_dsn, pg_server, pytest_configure_node  # noqa: F401  (fixtures, hook)
 from pg_server import PostgresServer
 from service_harness import Clock, Database, Databases, Services, opened
@@ -26,6 +27,12 @@ from bot.store import Store
 # tests/test_endgame.py builds small ones of its own in temporary directories.  Bots the
 # end-to-end tests launch inherit this.
 os.environ["ENGINE_ENDGAME_DIR"] = "off"
+
+# Hypothesis fails an example that takes over 200 ms of wall-clock time, and a strategy that is
+# slow to draw from: timings, which a loaded machine or a neighbouring xdist worker stretches
+# (a 0.5 s example failed a CI run so). The properties themselves are what the tests check.
+settings.register_profile("draughts", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("draughts")
 
 # -- the game service -------------------------------------------------------------------------
 
