@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 from support.discord_launcher import GUARD_MARKER, install_network_guard, set_network_guard
 from support.e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
 from support.fake_discord import FakeDiscord
-from support.pg_fixtures import pg_dsn, pg_server  # noqa: F401  (fixtures)
+from support.pg_fixtures import pg_dsn, pg_server, pytest_configure_node  # noqa: F401
 from support.pg_server import PostgresServer
 from support.service_harness import Clock, Database, Databases, Services, opened
 from support.store_backends import BACKENDS
@@ -27,6 +28,12 @@ from bot.store import Store
 # end-to-end tests launch inherit this.
 os.environ["ENGINE_ENDGAME_DIR"] = "off"
 
+# Hypothesis fails an example that takes over 200 ms of wall-clock time, and a strategy that is
+# slow to draw from: timings, which a loaded machine or a neighbouring xdist worker stretches
+# (a 0.5 s example failed a CI run so). The properties themselves are what the tests check.
+settings.register_profile("draughts", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("draughts")
+
 # -- the game service -------------------------------------------------------------------------
 
 SQLITE_ONLY = "sqlite_only"
@@ -39,22 +46,45 @@ itself (a SQLite file, then PostgreSQL): it runs in the main run, and is left ou
 ``E2E_DATABASE=postgresql`` run, which would only repeat it."""
 
 
+EVERY_DATABASE = "both"
+"""``--e2e-database=both``: every end-to-end test once on each database, in one run (each test
+id ends in ``[sqlite]`` or ``[postgresql]``), which pytest-xdist can spread over its workers;
+what ``.ci/run`` does instead of a second, PostgreSQL-only run after the first."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--e2e-database",
-        choices=sorted(BACKENDS),
+        choices=[*sorted(BACKENDS), EVERY_DATABASE],
         default=None,
         help=f"the database the end-to-end tests' bot runs on (default: ${E2E_DATABASE}, else "
-        "sqlite); postgresql gives each test a fresh database on the session's server",
+        "sqlite); postgresql gives each test a fresh database on the session's server; "
+        f"{EVERY_DATABASE} runs each end-to-end test on both",
     )
 
 
 def e2e_backend(config: pytest.Config) -> str:
-    """``sqlite`` or ``postgresql``: the option, else ``E2E_DATABASE``, else SQLite."""
+    """``sqlite``, ``postgresql`` or ``both``: the option, else ``E2E_DATABASE``, else
+    SQLite."""
     chosen = config.getoption("--e2e-database") or os.environ.get(E2E_DATABASE) or "sqlite"
-    if chosen not in BACKENDS:
-        raise pytest.UsageError(f"{E2E_DATABASE}={chosen}: expected one of {sorted(BACKENDS)}")
+    if chosen not in (*BACKENDS, EVERY_DATABASE):
+        raise pytest.UsageError(
+            f"{E2E_DATABASE}={chosen}: expected one of {[*sorted(BACKENDS), EVERY_DATABASE]}"
+        )
     return str(chosen)
+
+
+def left_out_on_postgresql(node: pytest.Item) -> bool:
+    """Whether an end-to-end test is not run on PostgreSQL: those about SQLite files (each
+    marked with its reason) are not checks PostgreSQL skips but checks of something it does
+    not have, and they run on SQLite; those that choose their databases themselves would only
+    repeat themselves."""
+    marker = node.get_closest_marker(SQLITE_ONLY) or node.get_closest_marker(OWN_DATABASES)
+    if marker is None or node.get_closest_marker("e2e") is None:
+        return False
+    if not (marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")):
+        raise pytest.UsageError(f"{node.nodeid}: {marker.name} needs a reason")
+    return True
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -75,22 +105,13 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL, the end-to-end tests about SQLite files (each marked with its reason) are
-    left out: they are not checks PostgreSQL skips but checks of something it does not have,
-    and they run on SQLite.  So are those that choose their databases themselves (they ran in
-    the main run)."""
+    """On PostgreSQL, the end-to-end tests :func:`left_out_on_postgresql` are deselected (with
+    ``both``, their PostgreSQL runs are never made: see :func:`pytest_generate_tests`)."""
     if e2e_backend(config) != "postgresql":
         return
     kept, left_out = [], []
     for item in items:
-        marker = item.get_closest_marker(SQLITE_ONLY) or item.get_closest_marker(OWN_DATABASES)
-        if marker is not None and item.get_closest_marker("e2e") is not None:
-            reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
-            if not reason:
-                raise pytest.UsageError(f"{item.nodeid}: {marker.name} needs a reason")
-            left_out.append(item)
-        else:
-            kept.append(item)
+        (left_out if left_out_on_postgresql(item) else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
@@ -99,7 +120,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test using the ``backend`` fixture (through ``service``, ``services``,
     ``database`` or ``databases``) runs once per store implementation, unless marked
-    ``sqlite_only`` (with its reason)."""
+    ``sqlite_only`` (with its reason).  With ``--e2e-database=both``, every end-to-end test
+    runs once per database (``e2e_database``), but on SQLite alone where
+    :func:`left_out_on_postgresql`."""
+    if metafunc.definition.get_closest_marker("e2e") is not None and (
+        e2e_backend(metafunc.config) == EVERY_DATABASE
+    ):
+        on_sqlite_only = left_out_on_postgresql(metafunc.definition)
+        names = ["sqlite"] if on_sqlite_only else sorted(BACKENDS)
+        metafunc.parametrize("e2e_database", names, indirect=True)
     if "backend" not in metafunc.fixturenames:
         return
     marker = metafunc.definition.get_closest_marker(SQLITE_ONLY)
@@ -199,13 +228,12 @@ async def store(store_location: tuple[str, Any]) -> AsyncIterator[Store]:
 
 @pytest.fixture(autouse=True)
 def e2e_database(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """With the end-to-end suite on PostgreSQL, an end-to-end test's bot processes (every
-    :class:`BotProcess` in its ``tmp_path``) run on a fresh database of the session's server,
-    dropped after the test; ``None`` (the SQLite file in ``tmp_path``) otherwise."""
-    if (
-        request.node.get_closest_marker("e2e") is None
-        or e2e_backend(request.config) != "postgresql"
-    ):
+    """With the end-to-end suite on PostgreSQL (this test's parameter with ``both``), an
+    end-to-end test's bot processes (every :class:`BotProcess` in its ``tmp_path``) run on a
+    fresh database of the session's server, dropped after the test; ``None`` (the SQLite file
+    in ``tmp_path``) otherwise."""
+    chosen = getattr(request, "param", None) or e2e_backend(request.config)
+    if request.node.get_closest_marker("e2e") is None or chosen != "postgresql":
         yield None
         return
     tmp_path: Path = request.getfixturevalue("tmp_path")

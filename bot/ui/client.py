@@ -238,6 +238,15 @@ class DraughtsBot(commands.Bot):
         )
         return presenter
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Events of a client whose close has finished are dropped: discord.py's wait before
+        ``on_ready`` (2 s after the last server arrives) is not cancelled by ``close()``, so a
+        stop within those seconds had it dispatch ``ready`` to a client with no event loop left,
+        and log a traceback on the way out."""
+        if self.loop is discord.utils.MISSING:
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         if self.closing:
             return await super().close()

@@ -1,4 +1,4 @@
-"""Run a discord.py client against the fake Discord API of ``tests/support/fake_discord.py``.
+"""Run a discord.py client against the fake Discord API of ``tests/support/fake_discord/``.
 
 Usage::
 
@@ -20,18 +20,37 @@ SIGINT close the client cleanly (exit status 0). With ``--main``, ``MAIN()`` is 
 that runs its own event loop and signal handling (``bot.__main__:main``, reading its settings from
 the environment): the launcher calls it and exits with its return value.  Nothing here changes
 the bot's code.
+
+Warm starts::
+
+    python tests/support/discord_launcher.py --serve MODULE [MODULE ...]
+
+installs the guard, imports the MODULEs (discord.py, the bot) once and then waits for requests,
+one JSON line each on stdin (``{"argv": [...], "env": {...}, "cwd": ..., "log": ...}``): each is
+served by a fork that takes that working directory, environment and log (as stdout and stderr)
+and runs :func:`main` with ``argv``, exactly as a fresh launcher would from that point.  What a
+fresh start spends importing (about a second of CPU per bot, most of an end-to-end test's) is
+then spent once per test process.  Replies go to stdout, one JSON line each: ``{"started": PID}``
+per request, in order, and ``{"exited": PID, "returncode": CODE}`` (negative: killed by that
+signal, as :attr:`subprocess.Popen.returncode`) when a fork ends.  On end of input (the test
+process is gone) the forks still running are killed and the server exits.
+``tests/support/warm_launcher.py`` is the tests' side of it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import inspect
 import ipaddress
+import json
 import os
+import selectors
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +151,15 @@ async def _run(factory: Any, token: str) -> None:
             await made.start(token)
 
 
+def put_project_on_path() -> None:
+    """Make the project's packages (``bot``, ``rules``...) and the tests' ``support`` package
+    importable, as pytest's ``pythonpath`` does for the tests themselves."""
+    tests = Path(__file__).resolve().parent.parent
+    for path in (str(tests), str(tests.parent)):  # the project root ends up first
+        if path not in sys.path:
+            sys.path.insert(0, path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("port", type=int)
@@ -141,10 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     install_network_guard()
-    tests = Path(__file__).resolve().parent.parent
-    for path in (str(tests.parent), str(tests)):  # the project root (bot, rules, ...) and tests/
-        if path not in sys.path:
-            sys.path.insert(0, path)
+    put_project_on_path()
     point_discord_at(args.port)
 
     module_name, _, attr = args.factory.partition(":")
@@ -165,5 +190,75 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _fork_for(request: dict[str, Any]) -> int:
+    """Fork; in the fork, take on ``request``'s working directory, log and environment (as a
+    process spawned with them would have) and return 0; in the server, return the fork's pid."""
+    pid = os.fork()
+    if pid:
+        return pid
+    os.chdir(request["cwd"])
+    log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    null = os.open(os.devnull, os.O_RDONLY)
+    for fd, target in ((null, 0), (log, 1), (log, 2)):
+        os.dup2(fd, target)
+    os.close(log)
+    os.close(null)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    return 0
+
+
+def serve(preload: list[str]) -> list[str] | None:
+    """The warm-start server (see the module's docstring).  Returns, in a fork, the launcher
+    arguments that fork is to run; in the server itself, None once its input has ended."""
+    install_network_guard()
+    put_project_on_path()
+    for module in preload:
+        importlib.import_module(module)
+    # A fork copies only the thread that forked: a thread started by an import would be missing
+    # in every bot, and a lock it held would stay locked there.
+    assert threading.active_count() == 1, threading.enumerate()
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing printed by mistake reaches the pipe
+    selector = selectors.DefaultSelector()
+    selector.register(0, selectors.EVENT_READ)
+    forks: dict[int, int] = {}  # pidfd -> pid
+    pending = b""
+    while True:
+        for key, _ in selector.select():
+            if key.fd in forks:
+                pid = forks.pop(key.fd)
+                selector.unregister(key.fd)
+                os.close(key.fd)
+                _, status = os.waitpid(pid, 0)
+                code = os.waitstatus_to_exitcode(status)
+                replies.write(json.dumps({"exited": pid, "returncode": code}) + "\n")
+                continue
+            data = os.read(0, 1 << 16)
+            if not data:
+                for pid in forks.values():
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                return None
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                request = json.loads(line)
+                pid = _fork_for(request)
+                if pid == 0:
+                    selector.close()
+                    for pidfd in forks:
+                        os.close(pidfd)
+                    replies.close()
+                    return [str(arg) for arg in request["argv"]]
+                pidfd = os.pidfd_open(pid)
+                forks[pidfd] = pid
+                selector.register(pidfd, selectors.EVENT_READ)
+                replies.write(json.dumps({"started": pid}) + "\n")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--serve"]:
+        launch = serve(sys.argv[2:])
+        sys.exit(0 if launch is None else main(launch))
     sys.exit(main())

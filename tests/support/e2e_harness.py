@@ -42,7 +42,6 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -55,6 +54,7 @@ import pytest
 from PIL import Image, ImageStat
 
 from render.board import layout, square_centre
+from support import warm_launcher
 from support.fake_discord import (
     EPHEMERAL,
     FakeDiscord,
@@ -64,6 +64,7 @@ from support.fake_discord import (
     find_component,
     user_object,
 )
+from support.warm_launcher import ForkedProcess
 
 TESTS = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 30.0
@@ -198,7 +199,7 @@ class BotProcess:
         self.log_path = workdir / "bot.log"
         self.settings = settings
         self.shards: frozenset[int] | None = None if shards is None else frozenset(shards)
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: ForkedProcess | None = None
         self.starts = 0
 
     def env(self) -> dict[str, str]:
@@ -224,22 +225,15 @@ class BotProcess:
         return env
 
     def spawn(self) -> None:
-        """Start the bot process (``python -m bot`` through the launcher), logging to
-        :attr:`log_path`; callers wait for what they need."""
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    str(TESTS / "support" / "discord_launcher.py"),
-                    str(self.fake.port),
-                    "bot.__main__:main",
-                    "--main",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=self.workdir,
-                env=self.env(),
-            )
+        """Start the bot process (``python -m bot``'s ``main`` through the launcher, forked
+        warm: see ``tests/support/warm_launcher.py``), logging to :attr:`log_path`; callers wait for
+        what they need."""
+        self.proc = warm_launcher.spawn(
+            [str(self.fake.port), "bot.__main__:main", "--main"],
+            self.env(),
+            self.workdir,
+            self.log_path,
+        )
         self.starts += 1
 
     async def start(self) -> None:
@@ -299,14 +293,12 @@ class BotProcess:
         assert proc is not None
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while proc.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        if proc.poll() is None:
+        try:  # waited for in a thread, so the fake goes on answering the bot's last requests
+            return await asyncio.to_thread(proc.wait, timeout)
+        except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
             pytest.fail(f"the bot did not stop on SIGTERM:\n{self.log()}")
-        return proc.returncode
 
     def kill(self) -> None:
         """SIGKILL: no cleanup at all, as in a crash or an OOM kill."""

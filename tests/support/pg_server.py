@@ -260,6 +260,22 @@ def _quote_ident(name: str) -> str:
 # -- the server -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class OwnedElsewhere:
+    """The server process of a server another test process started (see
+    :meth:`PostgresServer.attach`): its pid, and :meth:`poll` as on a :class:`subprocess.Popen`
+    (None while it runs)."""
+
+    pid: int
+
+    def poll(self) -> int | None:
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return -1
+        return None
+
+
 class PostgresServer:
     """One PostgreSQL server in its own temporary folder.
 
@@ -289,7 +305,7 @@ class PostgresServer:
         self.host = "127.0.0.1"
         self.port = 0
         self.directory: Path | None = None
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | OwnedElsewhere | None = None
         self.major_version = 0
         self.last_directory: Path | None = None
         self.timings: dict[str, float] = {}
@@ -310,6 +326,37 @@ class PostgresServer:
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    # -- one server for several test processes --
+
+    def shared(self) -> dict[str, Any]:
+        """What another process needs to use this running server (JSON): see :meth:`attach`."""
+        if self.process is None or self.directory is None:
+            raise RuntimeError("the server is not started")
+        return {
+            "host": self.host,
+            "port": self.port,
+            "pid": self.process.pid,
+            "directory": str(self.directory),
+            "major_version": self.major_version,
+            "bindir": str(self.binaries.bindir),
+            "source": self.binaries.source,
+            "account": [self.account.uid, self.account.gid, self.account.name],
+        }
+
+    @classmethod
+    def attach(cls, shared: Mapping[str, Any]) -> PostgresServer:
+        """The server another process started and described with :meth:`shared` (pytest-xdist's
+        workers use the one their controller runs): databases are made and dropped on it as on
+        one's own, but :meth:`stop` leaves it to its owner."""
+        server = cls(Binaries(Path(shared["bindir"]), shared["source"]))
+        server.account = RunAs(*shared["account"])
+        server.host = shared["host"]
+        server.port = int(shared["port"])
+        server.major_version = int(shared["major_version"])
+        server.process = OwnedElsewhere(int(shared["pid"]))
+        server.directory = Path(shared["directory"])
+        return server
 
     # -- life cycle --
 
@@ -360,6 +407,9 @@ class PostgresServer:
         Idempotent; also registered with :mod:`atexit` while the server runs."""
         atexit.unregister(self.stop)
         process, self.process = self.process, None
+        if isinstance(process, OwnedElsewhere):  # attached: its owner stops and deletes it
+            self.directory = None
+            return
         if process is not None:
             _shutdown(process)
         directory, self.directory = self.directory, None

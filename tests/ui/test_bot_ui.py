@@ -632,6 +632,25 @@ async def test_the_client_is_sharded_only_when_a_shard_count_is_set() -> None:
             await asyncio.to_thread(bot.media.close)
 
 
+async def test_an_event_after_the_close_is_dropped_not_a_traceback() -> None:
+    """discord.py's wait before ``on_ready`` outlives ``close()``: its ``ready`` arriving after
+    the close (a stop within 2 s of connecting) must not reach the closed client's lost loop."""
+    bot = make_bot(Settings())
+    heard: list[str] = []
+
+    async def on_ready() -> None:
+        heard.append("ready")
+
+    bot.add_listener(on_ready)
+    try:
+        await bot.close()
+        bot.dispatch("ready")  # raised AttributeError ('_MissingSentinel' has no create_task)
+        await asyncio.sleep(0)
+        assert heard == []
+    finally:
+        await asyncio.to_thread(bot.media.close)
+
+
 async def test_players_are_heard_only_while_every_shard_of_the_process_is_connected() -> None:
     """One shard down is its servers' players unheard: the scheduler pauses (and the silence is
     given back to their clocks) until every shard of the process is up again."""
