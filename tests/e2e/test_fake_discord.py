@@ -415,7 +415,9 @@ async def test_offline_and_back_on_the_same_port(fake: FakeDiscord, probe: Probe
                 pass
     await fake.go_online()
     assert fake.port == port
-    await probe.alive(fake.wait_for_resume(timeout=30))
+    # discord.py retries a refused connection after a random wait that doubles with each failure
+    # (up to 2, 4, 8, 16 s...): on a loaded machine the few seconds offline can cost it three.
+    await probe.alive(fake.wait_for_resume(timeout=60))
     await probe.answered(await probe.command("ping"))
 
 
