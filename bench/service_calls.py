@@ -3,8 +3,8 @@
 Why it exists: every call from the Discord layer into the service is a hop a reader follows and
 a place where the two layers can disagree; a ``/move`` should cost the action and its
 bookkeeping, not a round of look-ups.  This counts them in the real bot process, driven the way
-``bench/discord_roundtrip.py`` drives it (``tests/discord_launcher.py`` against the fake Discord
-of ``tests/fake_discord.py``), so nothing but Discord's own network is left out.
+``bench/discord_roundtrip.py`` drives it (``tests/support/discord_launcher.py`` against the fake
+Discord of ``tests/support/fake_discord/``), so nothing but Discord's own network is left out.
 
 How: the bot process is started through :func:`counted_main`, which wraps the service as it is
 built: each public method of :class:`bot.service.GameService` (and each public method of any
@@ -194,7 +194,7 @@ async def _start_game(fake: Any, opponent: dict[str, Any], level: int | None) ->
 
 
 async def _count(args: argparse.Namespace) -> None:
-    from fake_discord import FakeDiscord, Guild
+    from support.fake_discord import FakeDiscord, Guild
 
     from rules import Game, find_variant
 
@@ -214,7 +214,11 @@ async def _count(args: argparse.Namespace) -> None:
                 PYTHONPATH=os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),
                 **{LOG_VARIABLE: str(log)},
             )
-            command = [sys.executable, str(ROOT / "tests" / "discord_launcher.py"), str(fake.port)]
+            command = [
+                sys.executable,
+                str(ROOT / "tests" / "support" / "discord_launcher.py"),
+                str(fake.port),
+            ]
             proc = subprocess.Popen(
                 [*command, "service_calls:counted_main", "--main"],
                 cwd=tmp,

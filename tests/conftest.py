@@ -1,6 +1,7 @@
 """Shared fixtures: the game service on a real database of each store implementation in turn,
-with a hand-moved clock (see ``tests/service_harness.py``), and for the end-to-end tests a fake
-Discord on loopback with the bot launched against it (see ``tests/e2e_harness.py``)."""
+with a hand-moved clock (see ``tests/support/service_harness.py``), and for the end-to-end tests
+a fake Discord on loopback with the bot launched against it (see
+``tests/support/e2e_harness.py``)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from bot.store import Store
 
 # The engine's endgame databases are built in the background at first use (engine/endgame.py):
 # not in the test run, which would spend minutes of CPU on them and write to the user's cache;
-# tests/test_endgame.py builds small ones of its own in temporary directories.  Bots the
+# tests/engine/test_endgame.py builds small ones of its own in temporary directories.  Bots the
 # end-to-end tests launch inherit this.
 os.environ["ENGINE_ENDGAME_DIR"] = "off"
 
@@ -216,7 +217,7 @@ def store_location(request: pytest.FixtureRequest) -> tuple[str, Any]:
 
 @pytest.fixture
 async def store(store_location: tuple[str, Any]) -> AsyncIterator[Store]:
-    """A fresh store of each implementation in turn (``tests/store_backends.py``)."""
+    """A fresh store of each implementation in turn (``tests/support/store_backends.py``)."""
     name, location = store_location
     opened_store = await BACKENDS[name].open(location)
     yield opened_store
