@@ -55,6 +55,12 @@ class FakeDiscord(InteractionBuilders, Controls):
 
     async def stop(self) -> None:
         self.online = False
+        if self._runner is not None:
+            # Stop listening first: a client told "going away" reconnects at once, and a
+            # connection the closing server still accepted would never be answered (the client
+            # then waits a minute for its handshake) instead of being refused.
+            for site in list(self._runner.sites):
+                await site.stop()
         for ws in list(self._sockets):
             await ws.close(code=1001)  # "going away": a client reconnects after it
         if self._runner is not None:
