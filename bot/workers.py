@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
-from typing import TypeVar, TypeVarTuple
+from typing import Any, TypeVar, TypeVarTuple, cast
 
 log = logging.getLogger(__name__)
 
@@ -119,9 +119,21 @@ class _Generation:
 
     def retire(self, join: float) -> None:
         """Stop this generation: workers exit (killed if they linger ``join`` seconds), queued
-        jobs fail, and the executor's own thread is joined."""
-        processes = list((self.executor._processes or {}).values())
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        jobs fail, and the executor's own thread is joined.
+
+        A worker cut off while it sends its result (a replay is hundreds of kilobytes, more
+        than a pipe holds) leaves half a message in the result pipe, and the executor's thread
+        waits for the rest for ever: this process holds a write end of that pipe too, so no
+        end-of-file comes.  The interpreter joins that thread on its way out, so the bot
+        stopped but never exited.  Closing this process's write end once the workers are gone
+        gives the thread its end-of-file; it fails what was running and ends."""
+        executor = self.executor
+        with executor._shutdown_lock:  # a submit spawning a worker finishes first
+            processes = list((executor._processes or {}).values())
+            # (typeshed calls the thread a _ThreadWakeup, and the queue has no _writer there)
+            manager = cast("threading.Thread | None", executor._executor_manager_thread)
+            results: Any = executor._result_queue
+        executor.shutdown(wait=False, cancel_futures=True)
         self.held.close()  # the workers' lifeline: they exit now, mid-job or idle
         for process in processes:
             process.join(join)
@@ -129,7 +141,12 @@ class _Generation:
                 log.warning("%s worker %s ignored its lifeline; killing it", self.name, process.pid)
                 process.kill()
                 process.join(join)
-        self.executor.shutdown(wait=True)
+        if results is not None:
+            results._writer.close()
+        if manager is not None:
+            manager.join(join)
+            if manager.is_alive():
+                log.warning("the %s pool's thread did not end; leaving it", self.name)
         self.lifeline.close()
 
 

@@ -243,6 +243,49 @@ async def test_close_stops_a_running_job_at_once_and_is_idempotent() -> None:
         await pool.run(worker_probes.pid)
 
 
+CUT_OFF_HOST = """
+import asyncio, contextlib, os, sys, time
+from pathlib import Path
+from bot.workers import PoolClosed, WorkerPool
+from support import worker_probes
+
+async def main(marker):
+    pool = WorkerPool("test", 1)
+    job = asyncio.ensure_future(pool.run(worker_probes.cut_off_mid_result, marker))
+    while not Path(marker).exists():
+        await asyncio.sleep(0.01)
+    await asyncio.to_thread(pool.close)
+    with contextlib.suppress(PoolClosed):
+        await job
+    print("closed", flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_a_worker_cut_off_while_it_sends_its_result_does_not_hold_the_exit(
+    tmp_path: Path,
+) -> None:
+    """Closing the pool while a worker is halfway through sending a big result (a replay)
+    left the executor's thread waiting for the rest, and the interpreter waiting for that
+    thread at exit: the bot logged "stopped" and never exited (the SIGTERM test's hang)."""
+    host = subprocess.Popen(
+        [sys.executable, "-c", CUT_OFF_HOST, str(tmp_path / "sending")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=TESTS.parent,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS.parent), str(TESTS)])},
+    )
+    try:
+        out, err = host.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        host.kill()
+        out, err = host.communicate()
+        pytest.fail(f"the process did not exit after closing its pool:\n{out}{err}")
+    assert (host.returncode, out) == (0, "closed\n"), err
+
+
 # -- the replay renderer ----------------------------------------------------------------------
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import importlib
 import inspect
 import ipaddress
@@ -168,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--main", action="store_true", help="call MAIN() and exit with its code")
     args = parser.parse_args(argv)
 
+    faulthandler.enable()  # a bot stuck on its way out shows where, on SIGABRT (the harness)
     install_network_guard()
     put_project_on_path()
     point_discord_at(args.port)

@@ -296,6 +296,9 @@ class BotProcess:
         try:  # waited for in a thread, so the fake goes on answering the bot's last requests
             return await asyncio.to_thread(proc.wait, timeout)
         except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # the launcher's faulthandler logs every thread
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(5)
             proc.kill()
             proc.wait(5)
             pytest.fail(f"the bot did not stop on SIGTERM:\n{self.log()}")

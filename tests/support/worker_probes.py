@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import struct
+import sys
 import time
 from pathlib import Path
 
@@ -57,3 +59,19 @@ def die_once(marker: str) -> int:
 
 def fail(message: str) -> int:
     raise ValueError(message)
+
+
+def cut_off_mid_result(marker: str) -> int:
+    """Start sending a result and stop halfway, as a worker cut off by the pool's close while
+    it sends a big result (a replay) does: the length of a megabyte, a kilobyte of it, then
+    wait (``marker`` says the half message is in the pipe).  The pipe is the executor's
+    result queue, the ``result_queue`` argument of the worker's loop up the stack."""
+    frame = sys._getframe(1)
+    while frame.f_code.co_name != "_process_worker":
+        assert frame.f_back is not None, "not running in a ProcessPoolExecutor worker"
+        frame = frame.f_back
+    writer = frame.f_locals["result_queue"]._writer
+    os.write(writer.fileno(), struct.pack("!i", 1 << 20) + bytes(1024))
+    Path(marker).write_text(str(os.getpid()))
+    time.sleep(60.0)
+    return os.getpid()
