@@ -190,11 +190,13 @@ async def test_an_answer_on_its_way_when_the_bot_gets_ready_is_not_posted_too(
     """The first delivery of a process hands out what an earlier process left owed; a move
     answered (slowly, but within the window) while this process waits for discord.py's ready
     is this process's own and must not be posted in the channel as well."""
+    fake.hold_ready()  # servers keep arriving: discord.py is not ready until released
     bot, users = await launch()
     game_id = await started_game(users)
     fake.inject("POST", ANSWER, 0, delay=2.0)  # lands within the 3 s window
     sent = await users.command("move", ALICE, GENERAL, move="11-15")
-    assert heard_at(bot.database) is None, "too late: the bot was ready before the move"
+    fake.release_ready()  # ready about 2 s from now, while the answer is on its way
+    assert heard_at(bot.database) is None, "the bot was ready before the move"
     answer = await sent.callback()  # recorded on arrival, answered after the delay
     await bot.alive(poll(lambda: answer.status, timeout=WAIT))
     assert answer.status < 300, answer.error

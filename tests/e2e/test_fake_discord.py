@@ -38,6 +38,7 @@ from support.e2e_harness import (
 from support.e2e_harness import user as e2e_user
 from support.fake_discord import (
     ALL_PERMISSIONS,
+    LATE_GUILDS,
     MEMBER_PERMISSIONS,
     ComponentRefused,
     FakeDiscord,
@@ -1135,6 +1136,29 @@ async def test_two_sharded_processes_each_get_their_own_guilds(discord_at: Any) 
                 assert ready["d"]["guilds"] == [{"id": guilds[shard].id, "unavailable": True}]
                 creates = [e["d"]["id"] for e in session.sent if e["t"] == "GUILD_CREATE"]
                 assert creates == [guilds[shard].id]
+
+
+async def test_a_held_ready_keeps_discord_py_waiting_until_released(discord_at: Any) -> None:
+    """hold_ready: discord.py (its own 2 s wait for more guilds) is connected but not ready for
+    as long as the test holds, and ready soon after the release, with every guild."""
+    async with serving() as fake:
+        discord_at(fake)
+        fake.hold_ready()
+        client = discord.Client(intents=discord.Intents.default())
+        started = asyncio.create_task(client.start("test-token"))
+        try:
+            await fake.wait_for_shards(0)
+            await asyncio.sleep(4.0)  # twice discord.py's wait for the next guild
+            assert not client.is_ready() and not started.done()
+            assert len(client.guilds) > 4  # guilds keep arriving meanwhile
+            fake.release_ready()
+            await asyncio.wait_for(client.wait_until_ready(), 10)
+            assert fake.guild.id in {str(g.id) for g in client.guilds}
+            assert len(client.guilds) == 1 + LATE_GUILDS
+        finally:
+            await client.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(started, 10)
 
 
 async def test_interactions_reach_the_process_of_their_shard(discord_at: Any) -> None:

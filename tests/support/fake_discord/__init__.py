@@ -73,7 +73,9 @@ Guilds and shards, as on Discord:
   session on its shard; an IDENTIFY drops the disconnected sessions of the shards it overlaps (a new
   process took over). :meth:`FakeDiscord.connected_shards`, :meth:`FakeDiscord.session_on_shard`,
   :meth:`FakeDiscord.wait_for_shards`, and ``request_reconnect``/``invalidate_session`` take a
-  ``shard=`` to act on one shard.
+  ``shard=`` to act on one shard.  :meth:`FakeDiscord.hold_ready` keeps the sessions that identify
+  short of discord.py's ready (more guilds keep arriving, as for a bot in hundreds of servers)
+  until :meth:`FakeDiscord.release_ready`.
 
 It is as strict as Discord, and can fail the way Discord fails:
 
@@ -161,6 +163,7 @@ Everything runs on the test's event loop; no thread is involved.
 """
 
 from .components import ComponentRefused, find_component
+from .gateway import LATE_GUILDS
 from .guilds import Guild, guild_on_shard, shard_of, user_object
 from .protocol import ALL_PERMISSIONS, ATTACHMENT_SIZE_LIMIT, EPHEMERAL, MEMBER_PERMISSIONS
 from .records import RecordedRequest, Upload
@@ -171,6 +174,7 @@ __all__ = [
     "ALL_PERMISSIONS",
     "ATTACHMENT_SIZE_LIMIT",
     "EPHEMERAL",
+    "LATE_GUILDS",
     "MEMBER_PERMISSIONS",
     "ComponentRefused",
     "FakeDiscord",

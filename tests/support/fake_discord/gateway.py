@@ -5,6 +5,7 @@ their guild's shard, interactions included."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -12,10 +13,19 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .components import ComponentRefused
-from .guilds import Guild
+from .guilds import Guild, guild_on_shard
 from .messages import MessageStore
 from .protocol import MESSAGE_COMPONENT, REPLAYED_EVENTS
 from .sessions import GatewaySession, NoSessionForGuild, shards_overlap
+
+LATE_GUILDS = 240
+"""How many more guilds READY lists while :meth:`GatewayHub.hold_ready` holds: two minutes of
+them, one every :data:`LATE_GUILD_INTERVAL`."""
+LATE_GUILD_INTERVAL = 0.5
+"""Seconds between the held guilds' GUILD_CREATEs: well inside the 2 s discord.py waits for the
+next guild before it gives up and reports ready."""
+LATE_GUILD_INDEX = 500
+"""The first ``guild_on_shard`` index of the held guilds, clear of those tests make."""
 
 
 class GatewayHub(MessageStore):
@@ -46,6 +56,19 @@ class GatewayHub(MessageStore):
         RESUME gets it when it resumes); ``[]`` if none took it or it was never sent."""
         iid = interaction if isinstance(interaction, str) else str(interaction["id"])
         return list(self.deliveries.get(iid, []))
+
+    def hold_ready(self) -> None:
+        """Keep the sessions that identify from now on connected but short of discord.py's
+        ready, until :meth:`release_ready`: as for a bot in hundreds of servers, READY lists
+        :data:`LATE_GUILDS` more guilds and their GUILD_CREATEs arrive one every
+        :data:`LATE_GUILD_INTERVAL` (discord.py reports ready 2 s after the last guild, so it
+        keeps waiting).  The bot answers interactions meanwhile, as it would.  Deterministic
+        where racing discord.py's 2 s is not."""
+        self.ready_held = True
+
+    def release_ready(self) -> None:
+        """The held guilds' GUILD_CREATEs come at once: ready follows 2 s after the last."""
+        self.ready_held = False
 
     async def wait_for_shards(self, *shard_ids: int, timeout: float = 10.0) -> None:
         """Wait until a client is connected (READY sent) on each of these shards."""
@@ -223,8 +246,24 @@ class GatewayHub(MessageStore):
         )
         self._sessions[session.id] = session
         self.sessions_identified += 1
-        await self._send_to(session, "READY", self.ready_payload(session.id, shard))
+        late = (
+            [guild_on_shard(*shard, LATE_GUILD_INDEX + n) for n in range(LATE_GUILDS)]
+            if self.ready_held
+            else []
+        )
+        await self._send_to(session, "READY", self.ready_payload(session.id, shard, late))
         for guild in self.guilds_on_shard(*shard):
+            await self._send_to(session, "GUILD_CREATE", self.guild_payload(guild))
+        if late:
+            self.spawn(self._late_guilds(session, late))
+
+    async def _late_guilds(self, session: GatewaySession, late: list[Guild]) -> None:
+        """The held guilds of :meth:`hold_ready`, while the session is connected."""
+        for guild in late:
+            if self.ready_held:
+                await asyncio.sleep(LATE_GUILD_INTERVAL)
+            if not session.connected:
+                return
             await self._send_to(session, "GUILD_CREATE", self.guild_payload(guild))
 
     async def _close(self, ws: web.WebSocketResponse, code: int, reason: str) -> None:
@@ -273,11 +312,14 @@ class GatewayHub(MessageStore):
         return (shard_id, count)
 
     def ready_payload(
-        self, session_id: str = "fake-session", shard: tuple[int, int] = (0, 1)
+        self,
+        session_id: str = "fake-session",
+        shard: tuple[int, int] = (0, 1),
+        late: list[Guild] | None = None,
     ) -> dict[str, Any]:
-        """READY for a session on ``shard``: the guilds on that shard, as unavailable (each
-        GUILD_CREATE follows)."""
-        guilds = self.guilds_on_shard(*shard)
+        """READY for a session on ``shard``: the guilds on that shard and the ``late`` ones of
+        :meth:`hold_ready`, as unavailable (each GUILD_CREATE follows)."""
+        guilds = [*self.guilds_on_shard(*shard), *(late or [])]
         return {
             "v": 10,
             "user": {**self.bot_user, "verified": True, "mfa_enabled": False},

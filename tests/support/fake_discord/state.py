@@ -84,6 +84,7 @@ class DiscordState:
         self.dm_recipients: dict[str, str] = {}  # DM channel id -> user id
         self.dms_blocked: set[str] = set()
         self.sessions_identified = 0
+        self.ready_held = False  # see GatewayHub.hold_ready
         self.sessions_resumed = 0
         # Shards: the gateway closes this went through (code, reason), where each interaction
         # went (interaction id -> the sessions it was dispatched to), those no session took.
