@@ -45,6 +45,9 @@ OWN_DATABASES = "own_databases"
 """``@pytest.mark.own_databases(reason="...")``: an end-to-end test that chooses its databases
 itself (a SQLite file, then PostgreSQL): it runs in the main run, and is left out of the
 ``E2E_DATABASE=postgresql`` run, which would only repeat it."""
+NO_DATABASE = "no_database"
+"""``@pytest.mark.no_database(reason="...")``: an end-to-end test that starts no bot on a
+database (the fake Discord's own tests, discord.py against it): it runs once, in the main run."""
 
 
 EVERY_DATABASE = "both"
@@ -78,9 +81,16 @@ def e2e_backend(config: pytest.Config) -> str:
 def left_out_on_postgresql(node: pytest.Item) -> bool:
     """Whether an end-to-end test is not run on PostgreSQL: those about SQLite files (each
     marked with its reason) are not checks PostgreSQL skips but checks of something it does
-    not have, and they run on SQLite; those that choose their databases themselves would only
-    repeat themselves."""
-    marker = node.get_closest_marker(SQLITE_ONLY) or node.get_closest_marker(OWN_DATABASES)
+    not have, and they run on SQLite; those that choose their databases themselves, or use
+    none, would only repeat themselves."""
+    marker = next(
+        (
+            m
+            for name in (SQLITE_ONLY, OWN_DATABASES, NO_DATABASE)
+            if (m := node.get_closest_marker(name))
+        ),
+        None,
+    )
     if marker is None or node.get_closest_marker("e2e") is None:
         return False
     if not (marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")):
@@ -98,6 +108,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{OWN_DATABASES}(reason): an end-to-end test choosing its databases itself: left out "
         f"when {E2E_DATABASE}=postgresql, which would repeat it",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{NO_DATABASE}(reason): an end-to-end test that starts no bot on a database: run once, "
+        f"left out when {E2E_DATABASE}=postgresql",
     )
 
 

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.own_databases(
+        reason="the command line, each run with the settings its test gives (a SQLite file, "
+        "a PostgreSQL URL, or none)"
+    ),
+]
 
 
 def _run(

@@ -49,7 +49,12 @@ from support.fake_discord import (
     shard_of,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.no_database(
+        reason="the fake Discord itself, and discord.py against it: no bot runs on a database"
+    ),
+]
 
 TESTS = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 20.0

@@ -14,22 +14,21 @@ from typing import Any
 
 from aiohttp import web
 
+from .controls import Controls
 from .faults import fault_response, take_fault
-from .gateway import GatewayHub
 from .protocol import API_PREFIX
 from .records import Part, RecordedRequest
 from .responses import ApiError, json_response
 from .routes_app import AppRoutes
 from .routes_channels import ChannelRoutes
 from .routes_interactions import InteractionRoutes
-from .validation import check_body
 
 
 class RestApi:
     """Answers ``/api/v10`` as Discord does, through the route handlers, on the fake's state
     (the state is all in the fake: a RestApi holds nothing of its own but its routes)."""
 
-    def __init__(self, fake: GatewayHub) -> None:
+    def __init__(self, fake: Controls) -> None:
         self.fake = fake
         self.routes = _route_table(AppRoutes(fake), InteractionRoutes(fake), ChannelRoutes(fake))
 
@@ -65,7 +64,7 @@ class RestApi:
                     rec.json = None
         self.fake.requests.append(rec)
         try:
-            refusal = check_body(rec, self.fake)  # recorded as a violation even if a fault answers
+            refusal = self.fake.check_body(rec)  # recorded as a violation even if a fault answers
             fault = take_fault(self.fake.faults, rec)
             if fault is not None:
                 rec.injected = True
