@@ -16,6 +16,7 @@ from support.discord_launcher import GUARD_MARKER, install_network_guard, set_ne
 from support.e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
 from support.fake_discord import FakeDiscord
 from support.pg_fixtures import pg_dsn, pg_server, pytest_configure_node  # noqa: F401
+from support.pg_schemas import drop_schema, new_schema
 from support.pg_server import PostgresServer
 from support.service_harness import Clock, Database, Databases, Services, opened
 from support.store_backends import BACKENDS
@@ -246,21 +247,21 @@ async def store(store_location: tuple[str, Any]) -> AsyncIterator[Store]:
 def e2e_database(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """With the end-to-end suite on PostgreSQL (this test's parameter with ``both``), an
     end-to-end test's bot processes (every :class:`BotProcess` in its ``tmp_path``) run on a
-    fresh database of the session's server, dropped after the test; ``None`` (the SQLite file
-    in ``tmp_path``) otherwise."""
+    fresh schema of the session's server (:mod:`support.pg_schemas`), dropped after the test;
+    ``None`` (the SQLite file in ``tmp_path``) otherwise."""
     chosen = getattr(request, "param", None) or e2e_backend(request.config)
     if request.node.get_closest_marker("e2e") is None or chosen != "postgresql":
         yield None
         return
     tmp_path: Path = request.getfixturevalue("tmp_path")
     server: PostgresServer = request.getfixturevalue("pg_server")
-    name = run_sync(server.create_database("e2e"))
-    DATABASE_URLS[tmp_path] = server.dsn_for(name)
+    dsn = run_sync(new_schema(server, "e2e"))  # as good as a database: see support.pg_schemas
+    DATABASE_URLS[tmp_path] = dsn
     try:
-        yield DATABASE_URLS[tmp_path]
+        yield dsn
     finally:
         del DATABASE_URLS[tmp_path]
-        run_sync(server.drop_database(name))
+        run_sync(drop_schema(server, dsn))
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ saying how to get some, rather than skipping them: a skipped PostgreSQL run woul
 With pytest-xdist (``-n 2``) the run is still one server: the controller starts it as it sets up
 its first worker (:func:`pytest_configure_node`) and hands each worker its address, the workers
 attach to it (:meth:`PostgresServer.attach`), and the controller stops it at the end.  Each test
-still gets its own database; their names are random, so workers never meet.
+still gets its own database; their names are random, so workers never meet.  (The service and
+end-to-end tests take a schema instead, in a database of their worker's: ``support.pg_schemas``.)
 """
 
 from __future__ import annotations

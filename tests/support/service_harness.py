@@ -2,7 +2,8 @@
 the helpers that start games and check that a refusal changed nothing.
 
 The service runs on a real database of each store implementation in turn (a SQLite file, or a
-fresh database on the session's PostgreSQL server: :class:`Databases`, :data:`Database`) with a
+fresh schema on the session's PostgreSQL server, :mod:`support.pg_schemas`: :class:`Databases`,
+:data:`Database`) with a
 clock the tests move by hand (:class:`Clock`), a seeded random source and a seeded
 :class:`~bot.service.computer.RandomComputer`, so every deadline is an exact number and every
 "random" choice repeats.  The fixtures built on it (``clock``, ``backend``, ``databases``,
@@ -33,6 +34,7 @@ from bot.service import GameService
 from bot.service.computer import RandomComputer
 from rules.game import Game
 from rules.move import Move
+from support.pg_schemas import drop_schema, new_schema
 from support.pg_server import PostgresServer
 
 T0 = 1_700_000_000.0
@@ -85,7 +87,8 @@ def is_postgres(location: Database) -> bool:
 
 class Databases:
     """Fresh, empty databases of one backend for one test: files in its ``tmp_path`` for SQLite,
-    new databases on the session's server for PostgreSQL (dropped by :meth:`drop_all`)."""
+    new schemas on the session's server for PostgreSQL, each as good as a database of its own
+    (:mod:`support.pg_schemas`; dropped by :meth:`drop_all`)."""
 
     def __init__(self, backend: str, folder: Path, server: PostgresServer | None) -> None:
         if (backend == "postgresql") != (server is not None):
@@ -102,14 +105,14 @@ class Databases:
             if path.exists():
                 raise ValueError(f"{path} was handed out already")
             return path
-        created = await self.server.create_database(re.sub(r"\W", "_", name))
+        created = await new_schema(self.server, name)  # a schema: see support.pg_schemas
         self._created.append(created)
-        return self.server.dsn_for(created)
+        return created
 
     async def drop_all(self) -> None:
         if self.server is not None:
-            for name in self._created:
-                await self.server.drop_database(name)
+            for dsn in self._created:
+                await drop_schema(self.server, dsn)
 
 
 def location_of(service: GameService) -> Database:
