@@ -25,10 +25,10 @@ tells which gateway session (``.shard``) got an interaction.
 
 The database: a SQLite file in the test's folder, or, when the suite runs against PostgreSQL
 (``E2E_DATABASE=postgresql`` or ``pytest --e2e-database=postgresql``), a fresh schema on the
-session's PostgreSQL server for each test (``DATABASE_URL``, :mod:`support.pg_schemas`; conftest's ``e2e_database`` fixture
-registers it in :data:`DATABASE_URLS`).  ``bot.database`` is either; :func:`db_rows`,
-:func:`db_dicts` and :func:`db_run` read and write it through a connection of their own, with
-``?`` placeholders on both.
+session's PostgreSQL server for each test (``DATABASE_URL``, :mod:`support.pg_schemas`;
+conftest's ``e2e_database`` fixture registers it in :data:`DATABASE_URLS`).  ``bot.database``
+is either; :func:`db_rows`, :func:`db_dicts` and :func:`db_run` read and write it through a
+connection of their own, with ``?`` placeholders on both.
 """
 
 from __future__ import annotations
