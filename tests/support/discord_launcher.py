@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     faulthandler.enable()  # a bot stuck on its way out shows where, on SIGABRT (the harness)
+    signal.signal(signal.SIGUSR1, _print_tasks)  # and what its event loop waits for
     install_network_guard()
     put_project_on_path()
     point_discord_at(args.port)
@@ -190,6 +191,22 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _print_tasks(signum: int, frame: Any) -> None:
+    """SIGUSR1: every asyncio task of the running loop, with where it waits, on stderr (the
+    bot's log).  The harness sends it to a bot that does not stop, before SIGABRT, since
+    faulthandler shows threads but not what the coroutines of the event loop await."""
+    try:
+        loop = asyncio.get_running_loop()  # the handler runs in the loop's thread
+    except RuntimeError:
+        print("SIGUSR1: no event loop running", file=sys.stderr, flush=True)
+        return
+    tasks = asyncio.all_tasks(loop)
+    print(f"SIGUSR1: {len(tasks)} asyncio task(s)", file=sys.stderr, flush=True)
+    for task in tasks:
+        task.print_stack(limit=12, file=sys.stderr)
+    sys.stderr.flush()
 
 
 def _fork_for(request: dict[str, Any]) -> int:

@@ -296,7 +296,9 @@ class BotProcess:
         try:  # waited for in a thread, so the fake goes on answering the bot's last requests
             return await asyncio.to_thread(proc.wait, timeout)
         except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGABRT)  # the launcher's faulthandler logs every thread
+            proc.send_signal(signal.SIGUSR1)  # the launcher logs every asyncio task,
+            await asyncio.sleep(0.5)
+            proc.send_signal(signal.SIGABRT)  # and its faulthandler every thread
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(5)
             proc.kill()
