@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import importlib.metadata
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -31,6 +32,11 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_NO_TOKEN = 2
 EXIT_BAD_SETTINGS = 2
+
+PRIVATE_UMASK = 0o077
+"""Files the bot and its commands create are its user's alone (0600, folders 0700)."""
+SECRET_VARIABLES = ("DISCORD_TOKEN", "DATABASE_URL")
+"""Read once at start, then taken out of the environment (:func:`hide_secrets_from_children`)."""
 
 log = logging.getLogger("bot")
 
@@ -384,6 +390,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "catalogs":  # needs no settings: a translator's tool
         return catalogs_command(args.action, args.language)
+    # The database, its journal, backups and the heartbeat hold players' games and ids: only
+    # the bot's own user reads them (0600, folders 0700).
+    os.umask(PRIVATE_UMASK)
     # Only the .env of the working directory: searching parent directories could silently pick up
     # an unrelated project's secrets. Existing environment variables take precedence.
     load_dotenv(Path.cwd() / ".env", override=False)
@@ -411,4 +420,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not settings.token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return EXIT_NO_TOKEN
+    hide_secrets_from_children()
     return run_bot(settings)
+
+
+def hide_secrets_from_children() -> None:
+    """Take the token and the database URL out of the environment once they are read: the
+    processes the bot starts (the engine and replay workers, their forkserver) need neither,
+    and a process's environment can be read for as long as it runs (``/proc/PID/environ``,
+    ``ps e``).  ``PGPASSWORD`` stays: the driver reads it at every new connection."""
+    for name in SECRET_VARIABLES:
+        os.environ.pop(name, None)

@@ -13,10 +13,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from .health import HEARTBEAT_SUFFIX
-from .store.addresses import is_postgres_url, redact_url
+from .store.addresses import is_postgres_url, redact_url, url_passwords
 from .store.shards import EVERY_SHARD, Shards
 
 DEFAULT_DATABASE_PATH = "./data/draughts.db"
@@ -57,16 +57,14 @@ def _float(env: Mapping[str, str], name: str, default: float, low: float) -> flo
 
 
 def url_secrets(url: str | None) -> tuple[str, ...]:
-    """The password of ``url`` as written and decoded (``%40`` is ``@``), for the log filter."""
+    """The passwords of ``url`` (user part and query) as written and decoded (``%40`` is
+    ``@``), for the log filter."""
     if not url:
         return ()
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        return ()
-    if not password:
-        return ()
-    return tuple({password, unquote(password)})
+    found: set[str] = set()
+    for password in url_passwords(url):
+        found |= {password, unquote(password), unquote_plus(password)}
+    return tuple(sorted(p for p in found if p))
 
 
 def _database_url(env: Mapping[str, str]) -> str | None:

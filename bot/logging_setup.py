@@ -5,8 +5,10 @@ Interaction callbacks and follow-ups are addressed by the interaction's token
 (``/interactions/{id}/{token}/callback``, ``/webhooks/{app}/{token}``) and gateway events carry
 it as ``"token"``: anyone who reads the log could answer as the bot for fifteen minutes.  The
 filter renders each record (message, arguments, traceback) once and replaces those tokens, the
-bot's own ``DISCORD_TOKEN`` and the password of ``DATABASE_URL`` wherever they appear, and the
-password of any ``postgresql://user:password@`` address, before any handler writes it.
+bot's own ``DISCORD_TOKEN`` and the passwords of ``DATABASE_URL`` wherever they appear, the
+password of any ``postgresql://user:password@`` address or its ``?password=``, and anything shaped
+like a Discord interaction token, before any handler writes it.  aiosqlite's DEBUG lines (every
+statement's parameters) are not written at all.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ _PATTERNS = (
     # postgresql://user:<password>@host (a driver's message, a setting quoted back), unless
     # already masked as user:***@host
     re.compile(r"(postgres(?:ql)?://[^:/@\s]*:)(?!\*\*\*@)[^@\s]+(?=@)", re.IGNORECASE),
+    # ?password=... or &sslpassword=... in such an address's query, unless already masked
+    re.compile(r"([?&](?:ssl)?password=)(?!\*\*\*(?:[&\s'\"]|$))[^&\s'\"]+", re.IGNORECASE),
+    # an interaction token as Discord makes them ("interaction:" in base64, then more), where
+    # no route names it: a driver's dump of query parameters, a stored announcement
+    re.compile(r"()aW50ZXJhY3Rpb246[A-Za-z0-9_\-]+"),
 )
 
 
@@ -83,4 +90,8 @@ def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
     redacting = RedactingFilter(secrets)
     for handler in logging.getLogger().handlers:
         handler.addFilter(redacting)
+    # aiosqlite's DEBUG lines are every statement with its parameters (interaction tokens,
+    # players' names): nothing an operator debugging the bot needs, everything a log must not
+    # keep.
+    logging.getLogger("aiosqlite").setLevel(max(level_number, logging.INFO))
     return redacting

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +111,21 @@ def test_operator_commands_need_no_token(tmp_path: Path) -> None:
     result = _run(["healthcheck"], tmp_path, None, DATABASE_PATH=database)
     assert result.returncode == 1
     assert result.stderr.startswith("no heartbeat at") and result.stderr.count("\n") == 1
+
+
+def test_a_backup_is_readable_by_the_bots_user_alone(tmp_path: Path) -> None:
+    """A backup holds every game and player id: 0600, whatever the umask it was started with
+    (0644 before, like the database itself)."""
+    database = tmp_path / "draughts.db"
+    with sqlite3.connect(database) as made:  # any SQLite file: the copy is what is checked
+        made.execute("CREATE TABLE t (x)")
+    database.chmod(0o600)
+    os.umask(0o022)
+    result = _run(
+        ["backup", str(tmp_path / "copy.db")], tmp_path, None, DATABASE_PATH=str(database)
+    )
+    assert (tmp_path / "copy.db").exists(), result.stderr
+    assert oct((tmp_path / "copy.db").stat().st_mode & 0o777) == oct(0o600)
 
 
 PG_PASSWORD = "n0t-in-any-log"

@@ -27,12 +27,14 @@ from support.e2e_harness import (
     players_line,
     players_text,
     png_of,
+    poll,
     post_number,
     seat,
     to_move_in,
     user,
 )
 from support.fake_discord import FakeDiscord
+from support.procs import command_line, descendants, environment
 
 from rules import Game, find_variant, read_game
 
@@ -171,3 +173,35 @@ async def test_a_computer_move_cut_off_by_a_crash_is_made_after_the_restart(
     pdn = await users.command("pdn", ALICE, GENERAL)
     record = read_game((await pdn.callback()).files[f"draughts-game-{game_id}.pdn"]).game
     assert [m.pdn() for m in record.moves[:1]] == ["11-15"] and len(record.moves) == 2
+
+
+async def test_the_workers_know_no_secret_and_the_files_are_the_bots_alone(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    """The engine's worker processes (and their forkserver) need neither the token nor the
+    database URL, so their environments hold neither; what the bot writes (the database, its
+    journal, the heartbeat) only its own user can read."""
+    bot, users = await launch()
+    me = str(fake.bot_user["id"])
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(me), variant="english", color="black", level=1
+    )
+    await answered_at_once(sent)
+    await answered_at_once(await users.command("move", ALICE, GENERAL, move="11-15"))
+    reply = await post_number(users, GENERAL, 0, timeout=30)  # the engine's workers are up
+    assert REPLY.fullmatch(headline(reply))
+    assert bot.proc is not None
+    below = descendants(bot.proc.pid)
+    workers = [p for p in below if "multiprocessing" in command_line(p)]
+    assert len(workers) >= 2, {p: command_line(p) for p in below}  # a forkserver, a worker...
+    for pid in below:
+        seen = environment(pid)
+        assert seen, command_line(pid)
+        assert not {"DISCORD_TOKEN", "DATABASE_URL"} & set(seen), (command_line(pid), seen)
+        assert not any("test-token" in value for value in seen.values())
+    written = [bot.heartbeat]
+    if bot.database_url is None:
+        written += [bot.database_file, Path(f"{bot.database_file}-wal")]
+    await bot.alive(poll(lambda: all(p.exists() for p in written), timeout=10))
+    modes = {p.name: oct(p.stat().st_mode & 0o777) for p in written}
+    assert modes == dict.fromkeys(modes, oct(0o600))

@@ -188,6 +188,25 @@ def test_repr_and_shown_database_mask_the_password() -> None:
     assert set(settings.secrets()) == {SECRET, "pa%40ss-w0rd", "pa@ss-w0rd"}
 
 
+def test_a_password_in_the_query_is_masked_and_known_to_the_log_filter() -> None:
+    """libpq and asyncpg also read ``?password=`` (and ``sslpassword``): 724ab3b logged it."""
+    from bot.logging_setup import RedactingFilter
+
+    url = "postgresql://draughts@db.example:5432/games?sslmode=require&password=s%40cr+t&sslpassword=k3y"
+    settings = Settings.from_env({"DATABASE_URL": url})
+    shown = settings.database_shown
+    assert shown == (
+        "postgresql://draughts@db.example:5432/games?sslmode=require&password=***&sslpassword=***"
+    )
+    assert f"database_url='{shown}'" in repr(settings)
+    assert {"s%40cr+t", "s@cr t", "s@cr+t", "k3y"} <= set(settings.secrets())
+    said = RedactingFilter(settings.secrets()).redact(f"cannot reach {url}; s@cr t was refused")
+    assert "s%40cr" not in said and "s@cr" not in said and "k3y" not in said, said
+    # Any address's query password, even one the settings do not know.
+    other = RedactingFilter().redact("connect to postgres://bob@other/db?password=s3cr3t&x=1")
+    assert other == "connect to postgres://bob@other/db?password=[redacted]&x=1"
+
+
 def test_the_log_filter_hides_database_passwords() -> None:
     from bot.logging_setup import RedactingFilter
 

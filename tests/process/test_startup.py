@@ -9,6 +9,7 @@ request to Discord) are in ``test_e2e_startup.py``."""
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import sqlite3
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot import health
-from bot.logging_setup import REDACTED, RedactingFilter
+from bot.logging_setup import REDACTED, RedactingFilter, setup_logging
 from bot.store import StoreError
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_backup import (
@@ -422,6 +423,35 @@ def test_the_filter_redacts_interaction_tokens_and_the_bot_token() -> None:
         == f"POST /api/v10/interactions/123/{REDACTED}/callback has returned 204"
     )
     assert "webhooks/42/[redacted]/messages/@original" in cases[1].getMessage()
+
+
+def test_interaction_tokens_are_redacted_wherever_they_appear() -> None:
+    """A token Discord made (base64 of ``interaction:...``) outside any route: a driver's dump
+    of a statement's parameters, a stored announcement in a traceback."""
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpzZWNyZXQ_x-Y"
+    said = RedactingFilter().redact(f"executing ('UPDATE outbox SET token = ?', ('{token}', 7))")
+    assert token not in said and "[redacted]" in said, said
+
+
+def test_aiosqlite_statement_dumps_are_not_logged_even_at_debug() -> None:
+    root = logging.getLogger()
+    saved = (root.level, list(root.handlers), logging.getLogger("aiosqlite").level)
+    stream = io.StringIO()
+    try:
+        setup_logging("DEBUG")
+        for handler in root.handlers:
+            if isinstance(handler, logging.StreamHandler):
+                handler.setStream(stream)
+        logging.getLogger("aiosqlite").debug("executing %s", "('SELECT ?', ('secret',))")
+        logging.getLogger("bot.test").debug("the bot's own debug line")
+        for handler in root.handlers:
+            handler.flush()
+        written = stream.getvalue()
+        assert "the bot's own debug line" in written and "executing" not in written, written
+    finally:
+        root.handlers[:] = saved[1]
+        root.setLevel(saved[0])
+        logging.getLogger("aiosqlite").setLevel(saved[2])
 
 
 def test_the_filter_redacts_tracebacks_too() -> None:

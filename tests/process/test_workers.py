@@ -13,12 +13,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from PIL import Image
 from support import worker_probes
+from support.procs import alive, command_line, descendants, wait_gone
 
 from bot.ui.media import Media
 from bot.workers import PoolClosed, WorkerCrashed, WorkerPool, default_workers
@@ -30,65 +31,6 @@ GONE_WITHIN = 10.0
 """Seconds the processes of a killed bot get to exit (the issue: "within a few seconds")."""
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-
-
-# -- /proc ------------------------------------------------------------------------------------
-
-
-def stat_fields(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name (state first), or None if gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return text[text.rindex(")") + 2 :].split()
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie only waits for its parent to read its status: it is gone)."""
-    fields = stat_fields(pid)
-    return fields is not None and fields[0] not in ("Z", "X")
-
-
-def children_of(pids: Iterable[int]) -> dict[int, int]:
-    """Every live process whose parent is in ``pids``, with that parent."""
-    wanted = set(pids)
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        fields = stat_fields(int(entry.name))
-        if fields is not None and int(fields[1]) in wanted and fields[0] not in ("Z", "X"):
-            found[int(entry.name)] = int(fields[1])
-    return found
-
-
-def descendants(root: int) -> dict[int, int]:
-    """Every live process below ``root``, with its parent."""
-    found: dict[int, int] = {}
-    level = {root}
-    while level:
-        below = {p: parent for p, parent in children_of(level).items() if p not in found}
-        found.update(below)
-        level = set(below)
-    return found
-
-
-def command_line(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except (FileNotFoundError, ProcessLookupError):
-        return ""
-
-
-def wait_gone(pids: Iterable[int], timeout: float) -> set[int]:
-    """Wait until none of ``pids`` runs; those still running after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    left = set(pids)
-    while left and time.monotonic() < deadline:
-        left = {p for p in left if alive(p)}
-        time.sleep(0.05)
-    return {p for p in left if alive(p)}
 
 
 # -- dying with the bot -----------------------------------------------------------------------
