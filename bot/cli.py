@@ -136,7 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     backup = commands.add_parser(
         "backup", help="write a verified copy of the database (safe while the bot runs)"
     )
-    backup.add_argument("path", type=Path, help="the backup file (or a folder to put it in)")
+    backup.add_argument(
+        "path", help="the backup file, or a folder to put it in (made if missing: end it with /)"
+    )
     restore = commands.add_parser(
         "restore", help="replace the database with a backup (the bot must be stopped)"
     )
@@ -219,7 +221,7 @@ def _not_on_postgres(settings: Settings, command: str, tool: str) -> int | None:
     )
 
 
-def backup_command(settings: Settings, requested: Path) -> int:
+def backup_command(settings: Settings, requested: str) -> int:
     from .store.sqlite_backup import backup_target, copy_database
 
     refused = _not_on_postgres(settings, "backup", "pg_dump")

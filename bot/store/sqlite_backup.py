@@ -142,11 +142,16 @@ def copy_database(source: Path, target: Path) -> Snapshot:
     return expected
 
 
-def backup_target(requested: Path, database: Path, now: float | None = None) -> Path:
-    """The file a backup goes to: ``requested``, or a dated name inside it if it is a folder."""
-    if requested.is_dir():
-        return requested / f"{database.stem}-{timestamp(now)}{database.suffix or '.db'}"
-    return requested
+def backup_target(requested: str | Path, database: Path, now: float | None = None) -> Path:
+    """The file a backup goes to: ``requested``, or a dated name inside it if it is a folder:
+    one that exists, or one written with a trailing ``/`` (``backup backups/``), which the copy
+    creates.  Without that, a missing folder became a file of its name, and every later backup
+    to it replaced the one before."""
+    written = str(requested)
+    folder = Path(written)
+    if folder.is_dir() or written.endswith(("/", os.sep)):
+        return folder / f"{database.stem}-{timestamp(now)}{database.suffix or '.db'}"
+    return folder
 
 
 def backup_before_migration(database: Path, version: int) -> Path:

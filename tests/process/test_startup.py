@@ -285,6 +285,22 @@ async def test_backup_into_a_folder_gets_a_dated_name(tmp_path: Path) -> None:
     assert copy_database(source, target).rows["meta"] == 10
 
 
+async def test_backup_into_a_missing_folder_written_with_a_slash_makes_it(tmp_path: Path) -> None:
+    """``backup backups/`` before the folder exists: a dated file in a new folder, each time
+    (724ab3b wrote a file called ``backups`` and replaced it at every run)."""
+    source = await make_database(tmp_path / "draughts.db", rows=10)
+    first = backup_target(f"{tmp_path}/backups/", source, now=0)
+    assert first == tmp_path / "backups" / "draughts-19700101T000000Z.db"
+    copy_database(source, first)
+    second = backup_target(f"{tmp_path}/backups/", source, now=3600)
+    copy_database(source, second)
+    assert (tmp_path / "backups").is_dir()
+    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == [
+        "draughts-19700101T000000Z.db",
+        "draughts-19700101T010000Z.db",
+    ]
+
+
 async def test_backup_of_a_damaged_database_fails_and_writes_nothing(tmp_path: Path) -> None:
     source = await make_database(tmp_path / "draughts.db")
     overwrite(source, (source.stat().st_size // 4096 - 1) * 4096, b"\xff" * 8)
