@@ -325,8 +325,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             try:
                 table = read(variant, pieces, path)
+            except FileNotFoundError:
+                print(
+                    f"{variant.key}: {path}: not built yet (the bot builds it at first use, or "
+                    f"run: python -m engine.endgame build --variant {variant.key})"
+                )
+                continue
             except (OSError, CorruptTable) as exc:
-                print(f"{variant.key}: {path}: {exc}")
+                reason = getattr(exc, "strerror", None) or exc
+                print(f"{variant.key}: {path}: cannot be read: {reason}")
                 continue
             positions = sum(s[4] for s in table.slices())
             longest = max(s[5] for s in table.slices())

@@ -527,3 +527,19 @@ def test_the_engine_wins_international_three_kings_against_one_within_the_count(
     table = policy("international", built("international", 3))
     game = play_out("international", fen, table, plies=32)
     assert game.outcome is not None and game.outcome.winner is Color.WHITE, game.outcome
+
+
+def test_info_says_a_table_not_built_yet_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not ``[Errno 2] No such file or directory`` (724ab3b): what it means and what to run."""
+    assert endgame.main(["info", "--variant", "english", "--dir", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "not built yet" in said and "python -m engine.endgame build --variant english" in said
+    assert "Errno" not in said
+    path = endgame.path_for(
+        VARIANTS["english"], endgame.default_pieces(VARIANTS["english"]), tmp_path
+    )
+    path.write_bytes(b"not a table")
+    assert endgame.main(["info", "--variant", "english", "--dir", str(tmp_path)]) == 0
+    assert "cannot be read" in capsys.readouterr().out
