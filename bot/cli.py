@@ -187,8 +187,11 @@ def catalogs_command(action: str, language: str | None) -> int:
         print(f"created {path}: translate it, then run the tests")
         return 0
     if action == "update":
-        for code in catalog_tool.update_catalogs(source):
+        changed = catalog_tool.update_catalogs(source)
+        for code in changed:
             print(f"updated {catalog_path(code)}")
+        if not changed:
+            print("every catalog is up to date")
         return 0
     found = [
         problem for code in available_codes() for problem in catalog_tool.problems(source, code)

@@ -12,13 +12,15 @@ nothing generated is committed besides the ``.po`` files translators edit.
 from __future__ import annotations
 
 import asyncio
+import io
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import discord
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
@@ -134,16 +136,33 @@ def read_catalog(code: str) -> Catalog:
         return read_po(source, locale=code, domain=DOMAIN)
 
 
-def write_catalog(code: str, catalog: Catalog) -> None:
+CREATION_DATE = re.compile(rb'^"POT-Creation-Date: [^"]*"$', re.MULTILINE)
+"""The header line that changes at every write, whatever else does."""
+
+
+def write_catalog(code: str, catalog: Catalog) -> bool:
+    """Write ``catalog`` as ``code``'s file, unless that file already says the same (its
+    creation date aside): a clean tree stays clean.  Whether it was written."""
     path = catalog_path(code)
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, sort_output=False, ignore_obsolete=True)
+    text = out.getvalue()
+    if path.exists() and CREATION_DATE.sub(b"", path.read_bytes()) == CREATION_DATE.sub(b"", text):
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as out:
-        write_po(out, catalog, width=WIDTH, sort_output=False, ignore_obsolete=True)
+    path.write_bytes(text)
+    return True
 
 
 def init_catalog(code: str, source: Catalog) -> Path:
-    """A new language: an empty catalog for ``code`` (``es``, ``pt_BR``) from the template."""
-    Locale.parse(code)  # refuse codes Babel does not know before writing anything
+    """A new language: an empty catalog for ``code`` (``es``, ``pt_BR``) from the template;
+    ``ValueError`` for a code Babel does not know (nothing is written)."""
+    try:
+        Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        raise ValueError(
+            f"{code!r} is not a language code Babel knows: use one such as es, it or pt_BR"
+        ) from None
     if catalog_path(code).exists():
         raise FileExistsError(f"{catalog_path(code)} exists; use 'update'")
     catalog = Catalog(locale=code, project=PROJECT, domain=DOMAIN, fuzzy=False)
@@ -154,13 +173,16 @@ def init_catalog(code: str, source: Catalog) -> Path:
 
 def update_catalogs(source: Catalog) -> list[str]:
     """Bring every language's catalog in line with the template (new messages added empty,
-    removed ones dropped); the codes updated."""
-    codes = [code for code in available() if catalog_path(code).exists()]
-    for code in codes:
+    removed ones dropped); the codes whose files changed."""
+    changed = []
+    for code in available():
+        if not catalog_path(code).exists():
+            continue
         catalog = read_catalog(code)
         catalog.update(source, no_fuzzy_matching=True)
-        write_catalog(code, catalog)
-    return codes
+        if write_catalog(code, catalog):
+            changed.append(code)
+    return changed
 
 
 @dataclass(frozen=True)

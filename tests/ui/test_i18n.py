@@ -239,6 +239,38 @@ def test_a_language_is_added_with_one_catalog_file_and_no_code(
         catalogs_module.translations.cache_clear()
 
 
+def test_an_unknown_language_code_is_refused_in_a_sentence(template: Catalog) -> None:
+    """``catalogs init xx`` ended in Babel's traceback (724ab3b); now a ValueError the command
+    prints in one line, and nothing written."""
+    with pytest.raises(ValueError, match="'xx' is not a language code Babel knows"):
+        catalog_tool.init_catalog("xx", template)
+    assert not catalog_tool.catalog_path("xx").exists()
+
+
+def test_updating_catalogs_already_up_to_date_rewrites_none(
+    template: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``catalogs update`` on a clean tree rewrote all seven files for their creation date
+    alone (724ab3b); now it writes only what changed."""
+    monkeypatch.setattr(catalogs_module, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalog_tool, "catalog_path", catalogs_module.catalog_path)
+    catalogs_module.available.cache_clear()
+    try:
+        path = catalog_tool.init_catalog("es", template)
+        catalogs_module.available.cache_clear()
+        written = path.read_bytes()
+        assert catalog_tool.update_catalogs(template) == []
+        assert path.read_bytes() == written
+        smaller = Catalog(locale="en", domain=template.domain)
+        for message in list(template)[1:]:
+            if message.id != _first_sentence(template):
+                smaller.add(message.id, context=message.context, locations=message.locations)
+        assert catalog_tool.update_catalogs(smaller) == ["es"]  # a message went: written
+    finally:
+        catalogs_module.available.cache_clear()
+        catalogs_module.translations.cache_clear()
+
+
 def _first_sentence(template: Catalog) -> str:
     return next(
         m.id
