@@ -825,3 +825,21 @@ def test_readme_quick_start_installs_as_ci_does():
     ci = re.search(r'^"\$VENV/bin/pip" install (.+)$', (ROOT / ".ci/run").read_text(), re.MULTILINE)
     assert ci and shlex.split(ci[1]) == shlex.split(install[1])
     assert "-c constraints.txt" in install[1]
+
+
+def test_the_engine_workers_default_reads_the_same_everywhere():
+    """.env.example said "one per CPU but one" where README and --help say "at least two" too
+    (724ab3b): an operator on a 2-core machine would expect one worker and get two."""
+    from bot.cli import SETTINGS_HELP
+    from bot.workers import default_workers
+
+    assert default_workers(2) == 2 and default_workers(1) == 2 and default_workers(8) == 7
+    texts = {
+        ".env.example": (ROOT / ".env.example").read_text(),
+        "README.md": (ROOT / "README.md").read_text(),
+        "--help": SETTINGS_HELP,
+    }
+    for name, text in texts.items():
+        at = text.index("ENGINE_WORKERS")  # the description is right before it or right after
+        described = " ".join(text[max(0, at - 200) : at + 250].split())
+        assert "one per CPU but one" in described and "at least two" in described, (name, described)
