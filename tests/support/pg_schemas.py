@@ -70,11 +70,6 @@ async def _own_database(server: PostgresServer) -> str:
     key = (server.port, os.getpid())
     name = _OWN_DATABASES.get(key)
     if name is None:
-        name = f"process_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-        conn = await asyncpg.connect(server.dsn)
-        try:
-            await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
+        name = await server.create_database(f"process_{os.getpid()}")
         _OWN_DATABASES[key] = name
     return name
