@@ -195,12 +195,13 @@ class DraughtsBot(commands.Bot):
 
     async def _heartbeat(self) -> None:
         """Write the heartbeat file while the bot can do its job: connected to the gateway, its
-        scheduler running.  A missed beat is what the health check notices."""
+        scheduler running.  A missed beat is what the health check notices, and so are the
+        :meth:`problems` written with a beat."""
         while True:
             scheduler = self._scheduler
             if self.gateway_up and scheduler is not None and scheduler.running:
                 try:
-                    await asyncio.to_thread(health.beat, self.heartbeat_file)
+                    await asyncio.to_thread(health.beat, self.heartbeat_file, None, self.problems())
                 except OSError as exc:
                     log.warning("cannot write the heartbeat %s: %s", self.heartbeat_file, exc)
             self._gateway_changed.clear()
@@ -208,6 +209,11 @@ class DraughtsBot(commands.Bot):
                 await asyncio.wait_for(
                     self._gateway_changed.wait(), self.settings.heartbeat_interval
                 )
+
+    def problems(self) -> list[str]:
+        """What the bot cannot do now although it runs, for the health check."""
+        problem = None if self.computer is None else self.computer.problem
+        return [] if problem is None else [problem]
 
     async def add_commands(self, service: GameService) -> Presenter:
         """Add the command groups, in the order Discord lists them, and register the buttons
