@@ -83,15 +83,6 @@ class EngineComputer:
             score = -score  # the search scored the offerer's side
         return score < DRAW_ACCEPT_BELOW
 
-    @property
-    def problem(self) -> str | None:
-        """What the health check reports while the computer cannot think (its workers cannot
-        start), for the operator; None while it can."""
-        cause = self.pool.unavailable
-        if cause is None:
-            return None
-        return f"the computer cannot play: its worker processes cannot start ({cause})"
-
     def close(self) -> None:
         """Stop the workers at once, a running search included (idempotent)."""
         self.pool.close()

@@ -295,6 +295,12 @@ class WorkerPool:
             f"{getattr(fn, '__name__', fn)}"
         )
 
+    @property
+    def problem(self) -> str | None:
+        """The operator's line while the workers cannot start (for the health check)."""
+        cause = self.unavailable
+        return None if cause is None else f"the {self.name} worker processes cannot start ({cause})"
+
     def pids(self) -> list[int]:
         """The process ids of the running workers (for operators and tests)."""
         with self._lock:

@@ -211,9 +211,10 @@ class DraughtsBot(commands.Bot):
                 )
 
     def problems(self) -> list[str]:
-        """What the bot cannot do now although it runs, for the health check."""
-        problem = None if self.computer is None else self.computer.problem
-        return [] if problem is None else [problem]
+        """What the bot cannot do now although it runs, for the health check: worker processes
+        that cannot start (the computer's searches, the replays)."""
+        pools = [self.media.replays] + ([] if self.computer is None else [self.computer.pool])
+        return [problem for pool in pools if (problem := pool.problem) is not None]
 
     async def add_commands(self, service: GameService) -> Presenter:
         """Add the command groups, in the order Discord lists them, and register the buttons

@@ -115,7 +115,7 @@ async def test_workers_that_cannot_start_are_reported_once_and_recover(
     assert log.count(CANNOT_START) == 1 and "Traceback" not in log, log
     checked = await asyncio.to_thread(healthcheck, bot)
     assert checked.returncode == 1, checked.stdout
-    assert "the computer cannot play: its worker processes cannot start" in checked.stderr
+    assert "the engine worker processes cannot start (FileNotFoundError" in checked.stderr
     assert replies(fake) == []
 
     # The folder is there now: the workers start at the next try, and the computer moves.
