@@ -17,17 +17,13 @@ they are back, and the health check passes again.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.e2e_harness import (
     ALICE,
     GENERAL,
-    BotProcess,
     Launch,
     channel_posts,
     content_of,
@@ -37,12 +33,12 @@ from support.e2e_harness import (
     user,
 )
 from support.fake_discord import FakeDiscord
+from test_e2e_startup import healthcheck
 
 from rules import Game, find_variant
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 """Hang guard: the first retry comes 2 s after the failure, the next 4 s after that."""
 SETTLE = 1.5
@@ -50,21 +46,6 @@ SETTLE = 1.5
 AWAY = "The computer is unavailable right now; your game waits"
 CANNOT_START = "the engine worker processes cannot start: FileNotFoundError"
 REPLY = re.compile(r"DraughtsBot played (\S+)\.")
-
-
-def healthcheck(bot: BotProcess) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "healthcheck", "--max-age", "10"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "DATABASE_PATH": str(bot.database_file),
-            **({"DATABASE_URL": bot.database_url} if bot.database_url else {}),
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def notices(fake: FakeDiscord) -> list[str]:
@@ -113,7 +94,7 @@ async def test_workers_that_cannot_start_are_reported_once_and_recover(
     assert notice.startswith(f"<@{ALICE}> "), notice
     log = bot.log()
     assert log.count(CANNOT_START) == 1 and "Traceback" not in log, log
-    checked = await asyncio.to_thread(healthcheck, bot)
+    checked = await asyncio.to_thread(healthcheck, bot, "--max-age", "10")
     assert checked.returncode == 1, checked.stdout
     assert "the engine worker processes cannot start (FileNotFoundError" in checked.stderr
     assert replies(fake) == []
@@ -125,6 +106,6 @@ async def test_workers_that_cannot_start_are_reported_once_and_recover(
     game.play(replies(fake)[0])  # legal where it was made
     assert "the engine worker processes started again" in bot.log()
     await asyncio.sleep(SETTLE)  # a heartbeat or more without the problem
-    checked = await asyncio.to_thread(healthcheck, bot)
+    checked = await asyncio.to_thread(healthcheck, bot, "--max-age", "10")
     assert checked.returncode == 0, checked.stderr
     assert len(notices(fake)) == 1 and bot.log().count(CANNOT_START) == 1
