@@ -4,7 +4,9 @@ runs, both connected to the gateway for every server, so Discord sends each inte
 The old process owns the shard (its advisory lock); the new one leaves every interaction to it,
 in a server or in a DM, so each is answered once, by the owner (the new one logs each it left).
 When the old one stops, the new one takes over at the next interaction, not at its next
-scheduler check (a minute away here), and answers it.
+scheduler check (a minute away here), and answers it.  Then a third process starts with
+``SHARD_COUNT=2`` for the guild's shard: shards of another count cover the servers differently,
+so it takes none while the new one runs, and leaves it every interaction.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from support.e2e_harness import (
     poll,
     user,
 )
-from support.fake_discord import FakeDiscord
+from support.fake_discord import FakeDiscord, shard_of
 
 pytestmark = [
     pytest.mark.e2e,
@@ -58,18 +60,28 @@ async def answered_once(fake: FakeDiscord, bot: BotProcess, sent: Sent) -> None:
 @pytest.fixture
 async def processes(
     fake: FakeDiscord, tmp_path: Path, pg_dsn: str
-) -> AsyncIterator[tuple[BotProcess, BotProcess]]:
-    """The old process, and the new one for the same servers, on one database; both must stop
-    cleanly.  The new one logs at DEBUG (the interactions it leaves) and checks its schedule
-    once a minute, so only an interaction can make it take over within the test."""
+) -> AsyncIterator[tuple[BotProcess, BotProcess, BotProcess]]:
+    """The old process, the new one for the same servers, and one with ``SHARD_COUNT=2`` for
+    the shard of the fake's guild, on one database; all must stop cleanly.  The new one logs
+    at DEBUG (the interactions it leaves) and checks its schedule once a minute, so only an
+    interaction can make it take over within the test; so does the third."""
+    waiting = {"LOG_LEVEL": "DEBUG", "SCHEDULER_INTERVAL_SECONDS": "60"}
+    shard = shard_of(int(fake.guild.id), 2)
     old = BotProcess(fake, tmp_path / "old", pg_dsn)
-    new = BotProcess(
-        fake, tmp_path / "new", pg_dsn, LOG_LEVEL="DEBUG", SCHEDULER_INTERVAL_SECONDS="60"
+    new = BotProcess(fake, tmp_path / "new", pg_dsn, **waiting)
+    other = BotProcess(
+        fake,
+        tmp_path / "other",
+        pg_dsn,
+        shards=[shard],
+        SHARD_COUNT="2",
+        SHARD_IDS=str(shard),
+        **waiting,
     )
-    for bot in (old, new):
+    for bot in (old, new, other):
         bot.workdir.mkdir()
-    yield old, new
-    for bot in (old, new):
+    yield old, new, other
+    for bot in (old, new, other):
         if bot.proc is not None and bot.proc.poll() is None:
             assert await bot.stop() == 0, bot.log()
         log = bot.log()
@@ -77,9 +89,9 @@ async def processes(
 
 
 async def test_a_new_process_leaves_interactions_to_the_owner_then_takes_over(
-    fake: FakeDiscord, processes: tuple[BotProcess, BotProcess]
+    fake: FakeDiscord, processes: tuple[BotProcess, BotProcess, BotProcess]
 ) -> None:
-    old, new = processes
+    old, new, other = processes
     await old.start()
     at_old = Users(fake, old)
     challenge = await at_old.command(
@@ -112,3 +124,10 @@ async def test_a_new_process_leaves_interactions_to_the_owner_then_takes_over(
     assert answers(fake, reply) == 1
     assert re.search(r"now serving shard 0 of 1", new.log()), new.log()
     assert f"interaction {reply.payload['id']} left" not in new.log()
+
+    # A process with another SHARD_COUNT takes nothing while this one runs, and answers nothing.
+    await other.start()
+    move = await Users(fake, other).command("move", ALICE, GENERAL, move="15x22")
+    assert "played 15x22." in (headline_of(embed_of(await move.callback())) or "")
+    await answered_once(fake, other, move)
+    assert "another process runs with SHARD_COUNT=1" in other.log()
