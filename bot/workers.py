@@ -121,12 +121,17 @@ class _Generation:
         self.lifeline, self.held = multiprocessing.Pipe(duplex=False)
         # ``self.lifeline`` is the read end the workers get; ``self.held`` the write end only
         # this process has (os.pipe descriptors are not inherited by other children).
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context(_start_method()),
-            initializer=_hold_lifeline,
-            initargs=(self.lifeline,),
-        )
+        try:
+            self.executor = concurrent.futures.ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context(_start_method()),
+                initializer=_hold_lifeline,
+                initargs=(self.lifeline,),
+            )
+        except BaseException:  # no semaphores (``/dev/shm``): tried again later, without a leak
+            self.lifeline.close()
+            self.held.close()
+            raise
         self.name = name
 
     def pids(self) -> list[int]:
@@ -172,13 +177,7 @@ class WorkerPool:
     Workers start on first use.  Safe to use from one event loop; :meth:`close` may be called
     from any thread (the bot closes it in a worker thread so the loop stays free)."""
 
-    def __init__(
-        self,
-        name: str,
-        workers: int,
-        retries: int = DEFAULT_RETRIES,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, name: str, workers: int, retries: int = DEFAULT_RETRIES) -> None:
         if workers < 1:
             raise ValueError(f"a pool needs at least one worker, not {workers}")
         self.name = name
@@ -186,7 +185,6 @@ class WorkerPool:
         self.retries = retries
         self.unavailable: str | None = None
         """Why the workers cannot start, while they cannot (None: they can, or have not tried)."""
-        self._monotonic = monotonic
         self._retry_at = 0.0
         self._pause = RETRY_FIRST_SECONDS
         self._lock = threading.Lock()
@@ -198,7 +196,7 @@ class WorkerPool:
             if self._closed:
                 raise PoolClosed(f"the {self.name} pool is closed")
             if self._generation is None:
-                if self.unavailable is not None and self._monotonic() < self._retry_at:
+                if self.unavailable is not None and time.monotonic() < self._retry_at:
                     raise self._still_unavailable()
                 try:
                     self._generation = _Generation(self.name, self.workers)
@@ -220,7 +218,7 @@ class WorkerPool:
         else:
             self._pause = min(self._pause * 2, RETRY_MAX_SECONDS)
         self.unavailable = f"{type(cause).__name__}: {cause}"
-        self._retry_at = self._monotonic() + self._pause
+        self._retry_at = time.monotonic() + self._pause
         return self._still_unavailable()
 
     def _still_unavailable(self) -> WorkersUnavailable:
