@@ -24,6 +24,7 @@ import pytest
 from support.e2e_harness import (
     ALICE,
     GENERAL,
+    BotProcess,
     Launch,
     channel_posts,
     content_of,
@@ -42,10 +43,16 @@ pytestmark = pytest.mark.e2e
 WAIT = 30.0
 """Hang guard: the first retry comes 2 s after the failure, the next 4 s after that."""
 SETTLE = 1.5
-"""Several scheduler checks (0.2 s each, each asking the computer again) and heartbeats."""
+"""Several scheduler checks (0.2 s each), each asking the computer again."""
 AWAY = "The computer is unavailable right now; your game waits"
 CANNOT_START = "the engine worker processes cannot start: FileNotFoundError"
 REPLY = re.compile(r"DraughtsBot played (\S+)\.")
+
+
+def heartbeat_lines(bot: BotProcess) -> list[str]:
+    """The heartbeat file's lines (none before the first beat: discord.py reports ready about
+    2 s after connecting)."""
+    return bot.heartbeat.read_text().splitlines() if bot.heartbeat.exists() else []
 
 
 def notices(fake: FakeDiscord) -> list[str]:
@@ -94,6 +101,7 @@ async def test_workers_that_cannot_start_are_reported_once_and_recover(
     assert notice.startswith(f"<@{ALICE}> "), notice
     log = bot.log()
     assert log.count(CANNOT_START) == 1 and "Traceback" not in log, log
+    await bot.alive(poll(lambda: len(heartbeat_lines(bot)) == 2, timeout=WAIT))
     checked = await asyncio.to_thread(healthcheck, bot, "--max-age", "10")
     assert checked.returncode == 1, checked.stdout
     assert "the engine worker processes cannot start (FileNotFoundError" in checked.stderr
@@ -105,7 +113,7 @@ async def test_workers_that_cannot_start_are_reported_once_and_recover(
     game.play(first)
     game.play(replies(fake)[0])  # legal where it was made
     assert "the engine worker processes started again" in bot.log()
-    await asyncio.sleep(SETTLE)  # a heartbeat or more without the problem
+    await bot.alive(poll(lambda: len(heartbeat_lines(bot)) == 1, timeout=WAIT))
     checked = await asyncio.to_thread(healthcheck, bot, "--max-age", "10")
     assert checked.returncode == 0, checked.stderr
     assert len(notices(fake)) == 1 and bot.log().count(CANNOT_START) == 1
