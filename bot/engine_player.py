@@ -19,7 +19,8 @@ from engine import Limits, best_move
 from rules.game import Game
 from rules.move import Move
 
-from .workers import WorkerPool, default_workers
+from .service.computer import ComputerUnavailable
+from .workers import WorkerPool, WorkersUnavailable, default_workers
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +54,13 @@ class EngineComputer:
 
     async def choose_move(self, game: Game, level: int) -> Move:
         """The engine's move; raises :class:`bot.workers.WorkerCrashed` if the search killed
-        its worker on every try (the service logs it and the scheduler asks again later)."""
+        its worker on every try (the service logs it and the scheduler asks again later), and
+        :class:`~bot.service.computer.ComputerUnavailable` while the workers cannot start."""
         seed = self._rng.getrandbits(32)
-        text = await self.pool.run(choose, game.to_dict(), level, self.movetime, seed)
+        try:
+            text = await self.pool.run(choose, game.to_dict(), level, self.movetime, seed)
+        except WorkersUnavailable as exc:
+            raise ComputerUnavailable(str(exc)) from exc
         for move in game.legal_moves():
             if move.pdn() == text:
                 return move
@@ -64,10 +69,13 @@ class EngineComputer:
     async def answer_draw(self, game: Game, level: int) -> bool:
         """Accept when the computer stands worse.  The offer may be made on the player's turn
         or with their move, so the score is turned to the computer's side; if the search fails
-        the offer is declined (and the failure logged)."""
+        the offer is declined (and the failure logged); while the workers cannot start, the
+        offer waits (:class:`~bot.service.computer.ComputerUnavailable`)."""
         offerer = game.draw_offer
         try:
             score = await self.pool.run(judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE)
+        except WorkersUnavailable as exc:  # the offer waits for the computer, as its moves do
+            raise ComputerUnavailable(str(exc)) from exc
         except Exception:
             log.exception("the engine could not judge a draw offer; declining it")
             return False

@@ -58,6 +58,8 @@ class Action(Enum):
     LAST_WARNING = "last_warning"
     """Shortly before the deadline of the player to move (see
     :func:`bot.service.records.last_warning_lead`)."""
+    COMPUTER_AWAY = "computer_away"
+    """The computer cannot think for now (its workers cannot start): its game waits."""
 
 
 @dataclass(frozen=True)

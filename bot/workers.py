@@ -18,6 +18,13 @@ runs for months:
   bounded number of times, then raises :class:`WorkerCrashed` for the caller to handle.
 - **Slow shutdowns.**  Waiting for a running search would hold a shutdown up for the whole think
   time; :meth:`WorkerPool.close` cuts the lifeline, so the workers exit at once.
+- **Workers that cannot start.**  Where the system refuses new processes or what they need
+  (``/dev/shm`` or the temporary folder not writable, no processes left), starting the pool
+  raises at every job.  :meth:`WorkerPool.run` raises :class:`WorkersUnavailable` instead, logs
+  the cause in one line the first time, tries again only after a growing pause
+  (:data:`RETRY_FIRST_SECONDS` doubling up to :data:`RETRY_MAX_SECONDS`; jobs meanwhile fail at
+  once, quietly), and logs one line when the workers start again.  :attr:`WorkerPool.unavailable`
+  says why meanwhile, for the health check.
 
 What the pools run must be module-level functions taking and returning plain (picklable) data.
 """
@@ -31,6 +38,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -48,6 +56,14 @@ every time (a position or a game that crashes the process) must not loop forever
 CLOSE_JOIN_SECONDS = 1.0
 """How long :meth:`WorkerPool.close` waits for the workers after cutting their lifeline before
 it kills them outright."""
+RETRY_FIRST_SECONDS = 2.0
+"""The pause after the workers first failed to start, before a job tries to start them again."""
+RETRY_MAX_SECONDS = 60.0
+"""The longest pause between two tries to start workers that keep failing to."""
+
+
+class WorkersUnavailable(RuntimeError):
+    """The worker processes cannot start (the cause is chained, and in the message)."""
 
 
 class WorkerCrashed(RuntimeError):
@@ -105,12 +121,17 @@ class _Generation:
         self.lifeline, self.held = multiprocessing.Pipe(duplex=False)
         # ``self.lifeline`` is the read end the workers get; ``self.held`` the write end only
         # this process has (os.pipe descriptors are not inherited by other children).
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context(_start_method()),
-            initializer=_hold_lifeline,
-            initargs=(self.lifeline,),
-        )
+        try:
+            self.executor = concurrent.futures.ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context(_start_method()),
+                initializer=_hold_lifeline,
+                initargs=(self.lifeline,),
+            )
+        except BaseException:  # no semaphores (``/dev/shm``): tried again later, without a leak
+            self.lifeline.close()
+            self.held.close()
+            raise
         self.name = name
 
     def pids(self) -> list[int]:
@@ -162,6 +183,10 @@ class WorkerPool:
         self.name = name
         self.workers = workers
         self.retries = retries
+        self.unavailable: str | None = None
+        """Why the workers cannot start, while they cannot (None: they can, or have not tried)."""
+        self._retry_at = 0.0
+        self._pause = RETRY_FIRST_SECONDS
         self._lock = threading.Lock()
         self._generation: _Generation | None = None
         self._closed = False
@@ -171,8 +196,46 @@ class WorkerPool:
             if self._closed:
                 raise PoolClosed(f"the {self.name} pool is closed")
             if self._generation is None:
-                self._generation = _Generation(self.name, self.workers)
+                if self.unavailable is not None and time.monotonic() < self._retry_at:
+                    raise self._still_unavailable()
+                try:
+                    self._generation = _Generation(self.name, self.workers)
+                except Exception as exc:
+                    raise self._cannot_start(exc) from exc
             return self._generation
+
+    def _cannot_start(self, cause: Exception) -> WorkersUnavailable:
+        """Note that the workers failed to start (call with :attr:`_lock` held): one log line
+        the first time, then a pause before the next try, twice as long as the last."""
+        if self.unavailable is None:
+            self._pause = RETRY_FIRST_SECONDS
+            log.error(
+                "the %s worker processes cannot start: %s: %s; trying again in the background",
+                self.name,
+                type(cause).__name__,
+                cause,
+            )
+        else:
+            self._pause = min(self._pause * 2, RETRY_MAX_SECONDS)
+        self.unavailable = f"{type(cause).__name__}: {cause}"
+        self._retry_at = time.monotonic() + self._pause
+        return self._still_unavailable()
+
+    def _still_unavailable(self) -> WorkersUnavailable:
+        return WorkersUnavailable(f"the {self.name} workers cannot start: {self.unavailable}")
+
+    def _started(self) -> None:
+        """A job reached the workers: if they had failed to start, say they are back."""
+        with self._lock:
+            back, self.unavailable = self.unavailable is not None, None
+        if back:
+            log.info("the %s worker processes started again", self.name)
+
+    def _start_failed(self, generation: _Generation, cause: Exception) -> WorkersUnavailable:
+        """The executor could not start its workers for a job: drop it, and note why."""
+        self._discard(generation)
+        with self._lock:
+            return self._cannot_start(cause)
 
     def _discard(self, broken: _Generation) -> None:
         """Drop ``broken`` if it is still the current generation (several jobs may fail with
@@ -189,8 +252,9 @@ class WorkerPool:
 
     async def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """``fn(*args)`` in a worker process.  If the worker dies (the pool breaks), a fresh
-        pool runs it again, up to :attr:`retries` times; then :class:`WorkerCrashed`.  Other
-        exceptions of ``fn`` propagate unchanged."""
+        pool runs it again, up to :attr:`retries` times; then :class:`WorkerCrashed`.  Workers
+        that cannot start: :class:`WorkersUnavailable`.  Other exceptions of ``fn`` propagate
+        unchanged."""
         loop = asyncio.get_running_loop()
         for attempt in range(self.retries + 1):
             generation = self._current()
@@ -202,6 +266,9 @@ class WorkerPool:
                     if self._closed:
                         raise PoolClosed(f"the {self.name} pool is closed") from None
                     raise
+                except Exception as exc:  # submit() starts the workers: the system refused
+                    raise self._start_failed(generation, exc) from exc
+                self._started()
                 return await waiting
             except BrokenProcessPool:
                 if self._closed:
@@ -225,6 +292,12 @@ class WorkerPool:
             f"the {self.name} worker died {self.retries + 1} times running "
             f"{getattr(fn, '__name__', fn)}"
         )
+
+    @property
+    def problem(self) -> str | None:
+        """The operator's line while the workers cannot start (for the health check)."""
+        cause = self.unavailable
+        return None if cause is None else f"the {self.name} worker processes cannot start ({cause})"
 
     def pids(self) -> list[int]:
         """The process ids of the running workers (for operators and tests)."""

@@ -17,13 +17,20 @@ DEFAULT_LEVEL = 3
 """The computer's level when a challenge names none."""
 
 
+class ComputerUnavailable(RuntimeError):
+    """The computer cannot think at all for now (its worker processes cannot start): the games
+    wait for it, and their players are told."""
+
+
 class ComputerPlayer(Protocol):
     async def choose_move(self, game: Game, level: int) -> Move:
-        """A legal move for the side to move of ``game`` (which is running)."""
+        """A legal move for the side to move of ``game`` (which is running);
+        :class:`ComputerUnavailable` when it cannot think for now."""
         ...
 
     async def answer_draw(self, game: Game, level: int) -> bool:
-        """Whether to accept the opponent's draw offer."""
+        """Whether to accept the opponent's draw offer (:class:`ComputerUnavailable` as
+        :meth:`choose_move`)."""
         ...
 
 

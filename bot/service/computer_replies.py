@@ -15,7 +15,10 @@ failure) goes to :attr:`deliver`.  Either way the reply was written with its out
 reply nobody shows is still posted later.
 
 A search that fails (the engine worker died) never takes the player's move with it: the failure
-is logged and the scheduler asks again on its next tick.
+is logged and the scheduler asks again on its next tick.  When the computer cannot think at all
+(:class:`~bot.service.computer.ComputerUnavailable`: its workers cannot start), the game waits
+the same way, and its player is told so once (a :data:`Action.COMPUTER_AWAY` notice, shown as
+a reply is), until the computer plays in that game again.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from rules.variants import Color
 from ..i18n import _, join
 from ..markdown import shown
 from ..results import Action, ActionResult, MovePlayed, Player
-from .computer import DEFAULT_LEVEL, ComputerPlayer
+from .computer import DEFAULT_LEVEL, ComputerPlayer, ComputerUnavailable
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules
 from .views import count_sentence, ended_text, game_view
@@ -84,6 +87,8 @@ class ComputerReplies:
         """Thinking tasks whose reply is collected, not delivered (until they end)."""
         self._searching: set[asyncio.Task[Any]] = set()
         self._all: set[asyncio.Task[ActionResult | None]] = set()
+        self._told_away: set[int] = set()
+        """Games whose player was told the computer cannot think now (told once each)."""
         self._closed = False
 
     def wake(self, game_id: int, *, claim: bool = False) -> None:
@@ -164,15 +169,43 @@ class ComputerReplies:
                 duty = await self._duty(game_id)
             if duty is None:
                 return None
-            decision = await self._search(duty)
+            try:
+                decision = await self._search(duty)
+            except ComputerUnavailable:
+                return await self._away(game_id)
             async with self.live.lock(game_id):
                 live = await self.live.load_quietly(game_id)
                 if live is None:
                     return None
                 if live.row.version == duty.version:
+                    self._told_away.discard(game_id)
                     return await self._play(live, duty.color, decision)
         log.info("game %s kept changing while the computer thought; left to the scheduler", game_id)
         return None
+
+    async def _away(self, game_id: int) -> ActionResult | None:
+        """The notice that the computer cannot think now and the game waits for it, to its
+        player, the first time in this game (None afterwards: the scheduler's every tick asks
+        again, quietly; the pool logged the cause once)."""
+        if game_id in self._told_away:
+            return None
+        async with self.live.lock(game_id):
+            live = await self.live.load_quietly(game_id)
+            if live is None:
+                return None
+            row = live.row
+            view = game_view(row, live.game)
+        self._told_away.add(game_id)
+        player = row.black_id if row.white_id == row.computer_id else row.white_id
+        return ActionResult(
+            Action.COMPUTER_AWAY,
+            _(
+                "The computer is unavailable right now; your game waits, and it will move as "
+                "soon as it is back."
+            ),
+            game=view,
+            mentions=(player,),
+        )
 
     async def _duty(self, game_id: int) -> _Duty | None:
         """What the computer owes ``game_id`` now: a move on its turn, or an answer to a draw

@@ -594,6 +594,15 @@ class GameService:
         restart.  Replies being written or shown get a short grace."""
         await self._replies.close()
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process answers the interactions of server ``guild_id`` (not while
+        another process holds its shard: :meth:`ShardOwnership.answers`)."""
+        return self.ownership.answers(guild_id)
+
+    async def serves_now(self, guild_id: int | None) -> bool:
+        """:meth:`serves`, asking the database again first (the owner may have let go)."""
+        return await self.ownership.answers_now(guild_id)
+
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
         await self._replies.close()

@@ -79,6 +79,9 @@ class PostgresStore(SqlStore):
         server, so each shard has one owner at a time."""
         return await self._shard_locks.own(shards)
 
+    def shards_elsewhere(self, shards: Shards) -> Shards:
+        return self._shard_locks.elsewhere(shards)
+
     async def schema_version(self) -> int:
         await self.orphans.settled()
         return int(await self._connection.pool.fetchval(READ_VERSION))

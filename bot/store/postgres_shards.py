@@ -11,6 +11,10 @@ its restart, with no lease to wait out.
 Every process also holds a shared lock on its ``SHARD_COUNT``: shards of different counts cover
 the same servers differently, so a process whose count differs from a running one's takes no shard
 at all (and says so) until the other stops.
+
+Discord sends a shard's interactions to every process connected for it, so the shards another
+process is known to hold (:meth:`ShardLocks.elsewhere`) are also those whose interactions this
+one leaves unanswered: their owner answers them (:mod:`bot.ui.shard_gate`).
 """
 
 from __future__ import annotations
@@ -60,12 +64,16 @@ class ShardLocks:
         self._held: set[int] = set()
         self._lock = asyncio.Lock()
         self._refused_count: int | None = None
+        self._elsewhere: frozenset[int] = frozenset()
+        self._closed = False
 
     async def own(self, wanted: Shards) -> Shards:
         """Take the locks of ``wanted`` not held yet and check the held ones are still held (the
         connection alive); the shards owned now.  Never raises: an unreachable server means
         owning nothing until the next call."""
         async with self._lock:
+            if self._closed:
+                return wanted.none()
             try:
                 return await self._own(wanted)
             except LOST as exc:
@@ -73,6 +81,15 @@ class ShardLocks:
                     log.warning("lost the database connection holding %s: %s", self._owned(), exc)
                 await self._drop()
                 return wanted.none()
+
+    def elsewhere(self, wanted: Shards) -> Shards:
+        """Of ``wanted``, the shards another process held at the last :meth:`own` (its lock
+        refused, or every one while another ``SHARD_COUNT`` runs), and all of them once this
+        process has let its shards go (:meth:`close`: they may be the next process's already).
+        None when the database could not say: this process then answers as if alone."""
+        if self._closed:
+            return wanted
+        return Shards(wanted.count, self._elsewhere & wanted.ids)
 
     async def _own(self, wanted: Shards) -> Shards:
         if self._conn is not None and self._conn.is_closed():
@@ -82,6 +99,7 @@ class ShardLocks:
                 log.warning("the database session holding %s ended", self._owned())
             await self._drop()
             return wanted.none()
+        self._elsewhere = frozenset()  # known again once the server has answered below
         if self._conn is None:
             self._conn = await self._connect(
                 self._dsn, server_settings={"application_name": "draughts-bot shards"}
@@ -90,13 +108,15 @@ class ShardLocks:
         if self._count != wanted.count:
             await self._release()
             if not await self._join(conn, wanted.count):
+                self._elsewhere = wanted.ids
                 return wanted.none()
         for shard in sorted(wanted.ids - self._held):
             if await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_SPACE, shard):
                 self._held.add(shard)
-                log.info("now running the background work of shard %d of %d", shard, wanted.count)
+                log.info("now serving shard %d of %d", shard, wanted.count)
         if wanted.ids <= self._held:
             await conn.fetchval("SELECT 1")  # the locks live as long as this connection
+        self._elsewhere = wanted.ids - self._held
         return Shards(wanted.count, frozenset(self._held & wanted.ids))
 
     async def _join(self, conn: Any, count: int) -> bool:
@@ -132,13 +152,15 @@ class ShardLocks:
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
         self._held.clear()
+        self._elsewhere = frozenset()
         self._count = None
         if conn is not None:
             conn.terminate()
 
     async def close(self) -> None:
-        """Let the shards go (closing the session releases its locks)."""
+        """Let the shards go (closing the session releases its locks), for good."""
         async with self._lock:
+            self._closed = True
             conn, self._conn = self._conn, None
             self._held.clear()
             self._count = None

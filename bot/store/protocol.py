@@ -64,6 +64,12 @@ class Store(Protocol):
         its shards up for the next one."""
         ...
 
+    def shards_elsewhere(self, shards: Shards) -> Shards:
+        """Of ``shards``, those another process was found holding at the last
+        :meth:`own_shards` (all of them once this store is closed: they may be the next
+        process's); none when nothing says so.  Their interactions are the other's to answer."""
+        ...
+
     # -- challenges ------------------------------------------------------------------------------
 
     async def insert_challenge(self, challenge: NewChallenge, event: NewEvent | None = None) -> int:

@@ -76,6 +76,10 @@ class SqliteStore(SqlStore):
         """All of them: one process alone opens the file (:mod:`bot.store.sqlite_guard`)."""
         return shards
 
+    def shards_elsewhere(self, shards: Shards) -> Shards:
+        """None: no other process can open the file."""
+        return shards.none()
+
     async def schema_version(self) -> int:
         row = await self._connection.fetchrow("PRAGMA user_version")
         return int(row[0]) if row else 0

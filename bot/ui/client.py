@@ -1,13 +1,14 @@
 """The Discord client: start-up order, command sync, background work and shutdown.
 
 Start-up (``setup_hook``, after login and before the gateway connects, so before any interaction
-can arrive): open the database (migrating it), build the command groups around it, register the
-persistent buttons, start the scheduler (whose first check lets the computer move where it was
-its turn).  Everything a command group or a button needs is handed to it here, as discord.py's
-``advanced_startup.py`` hands its pool to the bot: nothing reaches back into the client.  Two
-background tasks start with it: the command sync (:mod:`bot.ui.command_sync`, once the gateway is
-ready, only when the commands changed, never able to stop the bot) and the heartbeat file that
-``python -m bot healthcheck`` reads (:mod:`bot.health`).
+can arrive): open the database (migrating it), put the gate that leaves the interactions of
+another process's shards to it (:mod:`bot.ui.shard_gate`), build the command groups around it,
+register the persistent buttons, start the scheduler (whose first check lets the computer move
+where it was its turn).  Everything a command group or a button needs is handed to it here, as
+discord.py's ``advanced_startup.py`` hands its pool to the bot: nothing reaches back into the
+client.  Two background tasks start with it: the command sync (:mod:`bot.ui.command_sync`, once
+the gateway is ready, only when the commands changed, never able to stop the bot) and the
+heartbeat file that ``python -m bot healthcheck`` reads (:mod:`bot.health`).
 Shutdown: stop the background tasks and the scheduler, let the game actions in flight finish their
 transactions, close the database, then the connection to Discord, in bounded time: a stop while
 Discord is unreachable must not wait for a reconnect (Docker kills after ten seconds).
@@ -41,6 +42,7 @@ from .picker_items import PickerKit
 from .play import Play
 from .prefs import Prefs
 from .presenter import Presenter
+from .shard_gate import InteractionGate
 from .social import Social
 from .translator import CatalogTranslator
 from .validation import CheckedTree
@@ -131,6 +133,8 @@ class DraughtsBot(commands.Bot):
             await service.close()
             return
         self._service = service
+        # Interactions of a shard another process holds are its to answer (a rolling restart).
+        InteractionGate(service, self._connection.parsers).install()
         await self.tree.set_translator(CatalogTranslator())  # commands in every catalog language
         presenter = await self.add_commands(service)
         self._presenter = presenter
@@ -191,12 +195,13 @@ class DraughtsBot(commands.Bot):
 
     async def _heartbeat(self) -> None:
         """Write the heartbeat file while the bot can do its job: connected to the gateway, its
-        scheduler running.  A missed beat is what the health check notices."""
+        scheduler running.  A missed beat is what the health check notices, and so are the
+        :meth:`problems` written with a beat."""
         while True:
             scheduler = self._scheduler
             if self.gateway_up and scheduler is not None and scheduler.running:
                 try:
-                    await asyncio.to_thread(health.beat, self.heartbeat_file)
+                    await asyncio.to_thread(health.beat, self.heartbeat_file, None, self.problems())
                 except OSError as exc:
                     log.warning("cannot write the heartbeat %s: %s", self.heartbeat_file, exc)
             self._gateway_changed.clear()
@@ -204,6 +209,12 @@ class DraughtsBot(commands.Bot):
                 await asyncio.wait_for(
                     self._gateway_changed.wait(), self.settings.heartbeat_interval
                 )
+
+    def problems(self) -> list[str]:
+        """What the bot cannot do now although it runs, for the health check: worker processes
+        that cannot start (the computer's searches, the replays)."""
+        pools = [self.media.replays] + ([] if self.computer is None else [self.computer.pool])
+        return [problem for pool in pools if (problem := pool.problem) is not None]
 
     async def add_commands(self, service: GameService) -> Presenter:
         """Add the command groups, in the order Discord lists them, and register the buttons

@@ -30,6 +30,7 @@ from ..enums import GameStatus
 from ..i18n import Arg, Text, _, as_text, join, render, verbatim
 from ..results import Action, ActionResult, ChallengeView, GameView, Locales
 from ..service import GameService
+from ..workers import WorkersUnavailable
 from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
@@ -185,6 +186,9 @@ class Delivery:
         language ``code``."""
         try:
             replay = await self.media.replay(pdn_text, flip=False, code=code)
+        except WorkersUnavailable as exc:  # logged once by the pool; the result is shown
+            log.info("the replay of game %s could not be made: %s", view.id, exc)
+            return
         except Exception:
             log.exception("the replay of game %s could not be made", view.id)
             return

@@ -412,6 +412,19 @@ def test_heartbeat_fresh_stale_missing(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+def test_a_fresh_heartbeat_with_problems_is_unhealthy(tmp_path: Path) -> None:
+    """A bot that runs but cannot do part of its job says what, and the check fails with it."""
+    path = tmp_path / "beat"
+    health.beat(path, now=1000.0, problems=["the engine worker processes\ncannot start", "two"])
+    found = health.check(path, max_age=60, now=1001.0)
+    assert not found.healthy
+    assert (
+        found.reason == f"pid {os.getpid()} reports: the engine worker processes cannot start; two"
+    )
+    health.beat(path, now=1002.0)  # solved: healthy again
+    assert health.check(path, max_age=60, now=1003.0).healthy
+
+
 # -- tokens out of the log ----------------------------------------------------------------------
 
 

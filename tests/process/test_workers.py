@@ -1,6 +1,7 @@
 """The worker pools of bot/workers.py, with real processes: they die with the bot (kill -9 of a
 real process that uses them), heal when a worker is killed, run jobs side by side, and close at
-once even in the middle of a job."""
+once even in the middle of a job, and say once why when they cannot start (a read-only
+``/dev/shm``), until they can."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import io
 import os
 import random
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -265,3 +268,70 @@ async def test_a_replay_whose_renderer_is_killed_is_made_again() -> None:
         )
     finally:
         await asyncio.to_thread(media.close)
+
+
+# -- workers that cannot start --------------------------------------------------------------
+
+READ_ONLY_SHM = "mount -t tmpfs -o ro tmpfs /dev/shm"
+"""Run in a mount namespace of its own: multiprocessing's semaphores cannot be made there."""
+NO_SHM_HOST = textwrap.dedent(
+    """
+    import asyncio, logging, os, subprocess, time
+    from bot.workers import WorkerPool, WorkersUnavailable
+
+    async def main() -> None:
+        pool = WorkerPool("engine", 1)
+        for _ in range(5):  # the first try, then quiet failures until the pause is over
+            try:
+                await pool.run(os.getpid)
+            except WorkersUnavailable:
+                print("unavailable:", pool.problem, flush=True)
+        subprocess.run(["mount", "-o", "remount,rw", "/dev/shm"], check=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                print("ran in", await pool.run(os.getpid), "problem:", pool.problem, flush=True)
+                break
+            except WorkersUnavailable:
+                await asyncio.sleep(0.2)
+        pool.close()
+
+    if __name__ == "__main__":
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+        asyncio.run(main())
+    """
+)
+
+
+def can_mount_privately() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = ["unshare", "-rm", "sh", "-c", READ_ONLY_SHM]
+    return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(not can_mount_privately(), reason="needs unshare -rm (mount namespaces)")
+def test_workers_that_cannot_start_are_reported_once_then_start_when_they_can(
+    tmp_path: Path,
+) -> None:
+    """A read-only ``/dev/shm`` (as in some containers): the pool says why once, in one line,
+    fails the jobs meanwhile without trying every time, and starts when it can again."""
+    host = tmp_path / "no_shm_host.py"
+    host.write_text(NO_SHM_HOST)
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f'{READ_ONLY_SHM} && exec "$0" "$1"', sys.executable, host],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=TESTS.parent,
+        env={**os.environ, "PYTHONPATH": str(TESTS.parent)},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    cause = "OSError: [Errno 30] Read-only file system"
+    assert lines[:5] == [f"unavailable: the engine worker processes cannot start ({cause})"] * 5
+    assert lines[5].startswith("ran in ") and lines[5].endswith(" problem: None"), lines
+    assert done.stderr.splitlines() == [
+        f"ERROR the engine worker processes cannot start: {cause}; trying again in the background",
+        "INFO the engine worker processes started again",
+    ]

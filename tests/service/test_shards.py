@@ -42,6 +42,7 @@ from support.store_backends import FINISHED, T0, new_challenge, new_game
 
 from bot.results import Action, ActionResult
 from bot.service import GameService
+from bot.service.shards import ShardOwnership
 from bot.store import EVERY_SHARD, NewEvent, Shards, Store, open_store, shard_of
 
 FOUR = 4
@@ -291,6 +292,64 @@ async def test_a_lost_connection_owns_nothing_until_it_is_back(pg_dsn: str) -> N
             await admin.close()
         assert await store.own_shards(LOW) == LOW.none()
         assert await store.own_shards(LOW) == LOW  # a new session
+    finally:
+        await store.close()
+
+
+async def test_the_shards_held_elsewhere_are_those_whose_interactions_are_left(
+    pg_dsn: str,
+) -> None:
+    """Another process's shards (its lock, or another count) are the other's to answer; a
+    closed store's may be the next process's already; SQLite's are never another's."""
+    first, second, third = [await open_store(pg_dsn) for _ in range(3)]
+    try:
+        assert first.shards_elsewhere(LOW) == LOW.none()  # nothing known yet
+        assert await first.own_shards(LOW) == LOW
+        assert first.shards_elsewhere(LOW) == LOW.none()
+        assert await second.own_shards(Shards.of(FOUR, (1, 2))) == Shards.of(FOUR, (2,))
+        assert second.shards_elsewhere(Shards.of(FOUR, (1, 2))) == Shards.of(FOUR, (1,))
+        ownership = ShardOwnership(third, Shards.every(2))  # another count: every server
+        assert not ownership.answers(guild_on(3)) and not ownership.answers(None)
+        assert not await ownership.answers_now(guild_on(3))
+        assert third.shards_elsewhere(Shards.every(2)) == Shards.every(2)
+        await first.close()
+        assert first.shards_elsewhere(LOW) == LOW  # let go: answered by the next owner
+        assert await first.own_shards(LOW) == LOW.none()  # and never taken again
+        await second.close()
+        assert await ownership.answers_now(None) and ownership.answers(guild_on(3))
+    finally:
+        for store in (first, second, third):
+            await store.close()
+
+
+async def test_a_lost_connection_is_no_reason_to_leave_interactions(pg_dsn: str) -> None:
+    """The database cannot say who holds the shards: the process answers (with an error
+    rather than silence) until it knows."""
+    store = await open_store(pg_dsn)
+    try:
+        await store.own_shards(LOW)
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'draughts-bot shards'"
+                " AND datname = current_database()"
+            )
+        finally:
+            await admin.close()
+        assert await store.own_shards(LOW) == LOW.none()
+        assert store.shards_elsewhere(LOW) == LOW.none()
+    finally:
+        await store.close()
+
+
+async def test_sqlite_leaves_nothing_to_another_process(tmp_path: Path) -> None:
+    store = await open_store(tmp_path / "one.db")
+    try:
+        ownership = ShardOwnership(store, LOW)
+        assert await ownership.answers_now(guild_on(0)) and ownership.answers(None)
+        await store.close()
+        assert store.shards_elsewhere(LOW) == LOW.none()
     finally:
         await store.close()
 

@@ -7,7 +7,8 @@ Usage::
 
 It first installs a network guard (any connection to, datagram to or DNS lookup of a
 non-loopback address raises, after printing ``FAKE-DISCORD NETWORK GUARD`` to stderr), then
-applies the two overrides that point discord.py at the fake::
+applies the two overrides that point discord.py at the fake (and, with
+``FAKE_MULTIPROCESSING_DIR``, :func:`point_multiprocessing_at`)::
 
     discord.http.Route.BASE = "http://127.0.0.1:PORT/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws://127.0.0.1:PORT/gateway")
@@ -152,6 +153,16 @@ async def _run(factory: Any, token: str) -> None:
             await made.start(token)
 
 
+def point_multiprocessing_at(folder: str) -> None:
+    """Make ``folder`` the one where :mod:`multiprocessing` makes its sockets (the forkserver's
+    among them) instead of a fresh folder in the temporary one.  A test names a folder that does
+    not exist yet (``FAKE_MULTIPROCESSING_DIR``): the bot's worker processes then cannot start,
+    as when the temporary folder or ``/dev/shm`` is not writable, until the test creates it."""
+    from multiprocessing import process
+
+    process.current_process()._config["tempdir"] = folder  # util.get_temp_dir()'s cache
+
+
 def put_project_on_path() -> None:
     """Make the project's packages (``bot``, ``rules``...) and the tests' ``support`` package
     importable, as pytest's ``pythonpath`` does for the tests themselves."""
@@ -174,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     install_network_guard()
     put_project_on_path()
     point_discord_at(args.port)
+    if os.environ.get("FAKE_MULTIPROCESSING_DIR"):
+        point_multiprocessing_at(os.environ["FAKE_MULTIPROCESSING_DIR"])
 
     module_name, _, attr = args.factory.partition(":")
     factory = getattr(importlib.import_module(module_name), attr or "main")
