@@ -45,7 +45,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # the bot's user so that a new named volume takes that owner.
 RUN useradd --create-home --uid 10001 draughts \
     && mkdir -p /app /data/endgame \
-    && chown -R draughts:draughts /data \
+    && chown draughts:draughts /data /data/endgame \
     && chmod 0700 /data /data/endgame
 
 WORKDIR /src

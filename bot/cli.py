@@ -26,7 +26,7 @@ from dotenv import load_dotenv
 
 from . import health
 from .config import DEFAULT_DATABASE_PATH, Settings, SettingsError
-from .container import NO_TOKEN_IN_CONTAINER, in_container, wait_for_stop
+from .container import NO_TOKEN_IN_CONTAINER, in_container, is_main_process, wait_for_stop
 from .store import StoreError
 
 EXIT_OK = 0
@@ -436,7 +436,7 @@ def refuse_to_start(code: int, running_bot: bool) -> int:
     """``code`` for a start refused by a setting; in a container the bot first waits to be
     stopped (:mod:`bot.container`: a restart policy would repeat the start for ever).  The
     operator's commands (backup, healthcheck...) exit at once everywhere."""
-    if running_bot and in_container():
+    if running_bot and in_container() and is_main_process():
         wait_for_stop()
     return code
 

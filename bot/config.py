@@ -91,6 +91,14 @@ def url_secrets(url: str | None) -> tuple[str, ...]:
     return tuple(sorted(p for p in found if p))
 
 
+def endgame_folder(configured: str) -> Path | None:
+    """The endgame tables' folder for ``ENGINE_ENDGAME_DIR=configured``, resolved by the engine's
+    own rule (the user's cache folder when empty, which follows the process's
+    ``XDG_CACHE_HOME``: the system's variable, not one of the bot's settings; None when off)."""
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    return endgame_directory({ENDGAME_ENV: configured, "XDG_CACHE_HOME": cache})
+
+
 def _database_url(env: Mapping[str, str]) -> str | None:
     raw = env_value(env, "DATABASE_URL")
     if not raw:
@@ -172,7 +180,7 @@ class Settings:
     game at a time, so this many computer games think side by side."""
     engine_move_time: float = 2.0
     """Seconds the computer thinks per move at level 6 (lower levels use less)."""
-    engine_endgame_dir: Path | None = field(default_factory=lambda: endgame_directory({}))
+    engine_endgame_dir: Path | None = field(default_factory=lambda: endgame_folder(""))
     """``ENGINE_ENDGAME_DIR`` resolved as the engine resolves it: where the endgame databases are
     kept (unset: the user's cache directory; None: ``off``), so the settings line shows the real
     folder.  The engine workers read it from the environment they inherit
@@ -207,9 +215,7 @@ class Settings:
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),
-            engine_endgame_dir=endgame_directory(
-                {name: env_value(env, name) for name in (ENDGAME_ENV, "XDG_CACHE_HOME")}
-            ),
+            engine_endgame_dir=endgame_folder(env_value(env, ENDGAME_ENV)),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
             heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),

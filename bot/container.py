@@ -49,6 +49,13 @@ def in_container(env: Mapping[str, str] | None = None, markers: tuple[Path, ...]
     return bool(env.get("container", "").strip()) or any(m.exists() for m in markers)
 
 
+def is_main_process() -> bool:
+    """Whether this is the container's own process: PID 1, or the child of the small init that
+    ``--init`` and Compose's ``init: true`` put first.  A bot started by something else in a
+    container (a test run in a CI container, a shell) exits as it would anywhere."""
+    return os.getpid() == 1 or os.getppid() == 1
+
+
 def wait_for_stop() -> None:
     """Say why, then sleep until SIGTERM or SIGINT (``docker stop``, Ctrl-C).  Handlers are
     installed, not just the signals blocked: as PID 1 (no ``--init``) a signal without a handler
