@@ -11,13 +11,15 @@ docs/BENCHMARKS.md record what it printed):
    --read-only --tmpfs /tmp --env-file .env -v VOLUME:/data``), plus ``--network host`` and the
    launcher of ``tests/support/`` mounted read-only as the command, which points discord.py at a
    fake Discord on 127.0.0.1 (nothing leaves the machine); waits for "ready to serve";
-3. runs the image's health command, a backup into the volume, and a stop (SIGTERM, exit 0);
-4. starts a new container on the same volume (the database is still there);
+3. runs the image's health command, a backup into the volume, a build of Russian's endgame
+   tables (into /data/endgame, as the bot's user), and a stop (SIGTERM, exit 0);
+4. starts a new container on the same volume (the database and the tables are still there);
 5. starts one without a token: it says so once, waits instead of exiting (no restart loop), and
    exits 2 when stopped.
 
 It removes its containers and its volume at the end.  Needs the project's venv (the fake
-Discord) and ``DISCORD_API_SPEC`` as the tests do.
+Discord) and ``DISCORD_API_SPEC`` as the tests do.  Every call to the container engine while the
+fake Discord runs is made from a thread: the fake must go on answering the bot meanwhile.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def engine_run(engine: str, *args: str, check: bool = True) -> subprocess.Comple
 
 
 def readme_run_flags(env_file: Path) -> list[str]:
-    """The flags of the README's ``docker run`` line (tests/project/test_deploy.py holds the
-    README to them)."""
+    """The flags of the README's ``docker run`` line (tests/project/test_deploy_containers.py
+    holds the README and OPERATIONS.md to them)."""
     return [
         "--init",
         "--restart",
@@ -131,7 +133,7 @@ async def check(engine: str, build: bool) -> None:
             env_file.write_text(
                 env_file.read_text() + f"DEV_GUILD_ID={fake.guild.id}\nHEARTBEAT_SECONDS=1\n"
             )
-            start(engine, NAME, env_file, fake.port)
+            await asyncio.to_thread(start, engine, NAME, env_file, fake.port)
             ready = await asyncio.to_thread(wait_for, engine, NAME, "ready to serve", 120)
             print(f"start to ready: {ready:.1f} s")
             tokens = {
@@ -142,21 +144,54 @@ async def check(engine: str, build: bool) -> None:
             }
             print(f"token sent: {sorted(tokens)}")
             await asyncio.sleep(2)  # a heartbeat or two
-            health_run = engine_run(engine, "exec", NAME, "python", "-m", "bot", "healthcheck")
+            health_run = await asyncio.to_thread(
+                engine_run, engine, "exec", NAME, "python", "-m", "bot", "healthcheck"
+            )
             print(f"healthcheck: {health_run.stdout.strip()}")
             if engine == "podman":
-                result = engine_run(engine, "healthcheck", "run", NAME, check=False)
+                result = await asyncio.to_thread(
+                    engine_run, engine, "healthcheck", "run", NAME, check=False
+                )
                 print(f"podman healthcheck run: exit {result.returncode}")
-            backup = engine_run(engine, "exec", NAME, "python", "-m", "bot", "backup", "/data/b/")
+            backup = await asyncio.to_thread(
+                engine_run, engine, "exec", NAME, "python", "-m", "bot", "backup", "/data/b/"
+            )
             print(f"backup: {backup.stdout.strip()}")
-            print(logs(engine, NAME).splitlines()[0][:400])  # the settings line
+            tables = await asyncio.to_thread(
+                engine_run,
+                engine,
+                "exec",
+                NAME,
+                "python",
+                "-m",
+                "engine.endgame",
+                "build",
+                "--variant",
+                "russian",
+            )
+            print(f"endgame tables on the volume: {tables.stdout.strip()}")
+            settings_line = (await asyncio.to_thread(logs, engine, NAME)).splitlines()[0]
+            print(settings_line[settings_line.index("engine_endgame_dir") :])
             took, code = await asyncio.to_thread(stop, engine, NAME)
             print(f"stop: {took:.1f} s, exit {code}")
-            start(engine, f"{NAME}-2", env_file, fake.port)
+            await asyncio.to_thread(start, engine, f"{NAME}-2", env_file, fake.port)
             again = await asyncio.to_thread(
                 wait_for, engine, f"{NAME}-2", "database /data/draughts.db checked", 120
             )
             print(f"second container found the database on the volume after {again:.1f} s")
+            tables = await asyncio.to_thread(
+                engine_run,
+                engine,
+                "exec",
+                f"{NAME}-2",
+                "python",
+                "-m",
+                "engine.endgame",
+                "info",
+                "--variant",
+                "russian",
+            )
+            print(f"and the tables: {tables.stdout.strip()}")
             took, code = await asyncio.to_thread(stop, engine, f"{NAME}-2")
             print(f"stop: {took:.1f} s, exit {code}")
         env_file.write_text("# no token\n")
