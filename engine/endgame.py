@@ -265,11 +265,13 @@ def _lower_priority() -> None:
     """Make the calling thread run only on CPU time nobody else wants (Linux schedules each
     thread on its own; elsewhere this does nothing).
 
-    A build is a minute of pure CPU.  At nice 10 it still took its weighted share from the bot's
-    event loop on a small machine, and discord.py warned "Can't keep up, websocket is 41 s
-    behind" while English's table was built; ``SCHED_IDLE`` gives it only what is idle, so the
-    gateway, the searches and the database come first.  An unprivileged thread may choose it
-    (Linux 2.6.39 on); where it cannot, the lowest nice value is the fallback."""
+    A build is a minute or two of pure CPU.  At nice 10 it still took a weighted share from
+    everything else on the machine; ``SCHED_IDLE`` gives it only what is idle, so the bot's event
+    loop, the searches and the database always come first.  An unprivileged thread may choose it
+    (Linux 2.6.39 on); where it cannot, the lowest nice value is the fallback.  (discord.py's
+    "Can't keep up, websocket is 41.3s behind" seen during builds is not this: it is one heartbeat
+    interval, measured from the previous heartbeat when the gateway's answer is handled before
+    the heartbeat thread has noted its send; docs/BENCHMARKS.md, issue 27.)"""
     thread = threading.get_native_id()
     try:
         os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))

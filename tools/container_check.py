@@ -1,12 +1,13 @@
 """Build the image and run it as the README says, against the fake Discord: the container path
 checked for real, where CI cannot (it needs podman or Docker, and a base image).
 
-    python tools/container_check.py [--engine podman|docker] [--no-build]
+    python tools/container_check.py [--engine podman|docker] [--builder buildah] [--no-build]
 
 What it does, timing each step (docs/OPERATIONS.md, "Containers: Docker and podman", and
 docs/BENCHMARKS.md record what it printed):
 
-1. builds the image (``podman build --format docker``: the OCI default drops the HEALTHCHECK);
+1. builds the image (``podman build --format docker``: the OCI default drops the HEALTHCHECK;
+   or ``buildah bud --format docker``, the Docker-compatible builder, with ``--builder buildah``);
 2. runs it with the README's flags (``--init --restart unless-stopped --stop-timeout 30
    --read-only --tmpfs /tmp --env-file .env -v VOLUME:/data``), plus ``--network host`` and the
    launcher of ``tests/support/`` mounted read-only as the command, which points discord.py at a
@@ -112,11 +113,16 @@ def stop(engine: str, name: str) -> tuple[float, str]:
     return took, code
 
 
-async def check(engine: str, build: bool) -> None:
+async def check(engine: str, builder: str | None, build: bool) -> None:
     if build:
         started = time.monotonic()
-        extra = ["--format", "docker"] if engine == "podman" else []
-        engine_run(engine, "build", *extra, "--network", "host", "-t", IMAGE, str(ROOT))
+        if builder == "buildah":
+            command = ["buildah", "bud", "--format", "docker"]
+        elif engine == "podman":
+            command = ["podman", "build", "--format", "docker"]
+        else:
+            command = ["docker", "build"]
+        engine_run(command[0], *command[1:], "--network", "host", "-t", IMAGE, str(ROOT))
         print(f"build: {time.monotonic() - started:.1f} s")
     size = engine_run(engine, "image", "inspect", "-f", "{{.Size}}", IMAGE).stdout.strip()
     print(f"image: {int(size) / 1e6:.0f} MB")
@@ -221,9 +227,10 @@ async def check(engine: str, build: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="podman", choices=("podman", "docker"))
+    parser.add_argument("--builder", choices=("buildah",), help="build with buildah bud instead")
     parser.add_argument("--no-build", action="store_true", help="use the image already built")
     args = parser.parse_args()
-    asyncio.run(check(args.engine, not args.no_build))
+    asyncio.run(check(args.engine, args.builder, not args.no_build))
 
 
 if __name__ == "__main__":
