@@ -1,6 +1,8 @@
 # The bot as an image: `python -m bot` as an unprivileged user, the database on the /data volume.
-# Build with `docker build -t draughts-bot .`; run with docker-compose.yml or as
-# docs/OPERATIONS.md says. tests/project/test_deploy.py checks the promises made here.
+# Build with `docker build -t draughts-bot .` (podman: `podman build --format docker -t
+# draughts-bot .`, as podman's default OCI format drops the HEALTHCHECK); run with
+# docker-compose.yml or as docs/OPERATIONS.md says. tests/project/test_deploy.py checks the
+# promises made here; tools/container_check.sh builds and runs it with podman.
 #
 # Two stages, because the engine's native core (engine._core, C sources in engine/core/) must be
 # compiled and the slim Python image has no compiler: `builder` installs one and turns the source
@@ -37,9 +39,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_ROOT_USER_ACTION=ignore
 
+# Every folder the bot uses exists in the image, made here rather than by WORKDIR (buildah and
+# podman create a WORKDIR only for a later RUN, so /app was missing from their images): /app,
+# the empty working directory; /data, the volume, with the endgame tables' folder in it, owned by
+# the bot's user so that a new named volume takes that owner.
 RUN useradd --create-home --uid 10001 draughts \
-    && mkdir -p /data \
-    && chown draughts:draughts /data
+    && mkdir -p /app /data/endgame \
+    && chown draughts:draughts /data /data/endgame \
+    && chmod 0700 /data /data/endgame
 
 WORKDIR /src
 
@@ -64,9 +71,10 @@ WORKDIR /app
 USER draughts
 VOLUME /data
 ENV DATABASE_PATH=/data/draughts.db
-# The engine's endgame databases (engine/endgame.py) are not built into the image (38 MB for
-# English alone, about a minute of CPU): each is built once, at first use and in the background,
-# onto the volume, so a new container reuses them.
+# The engine's endgame databases (engine/endgame.py) are not built into the image (55 MB for all
+# variants, 90 s of CPU at every rebuild of this layer): each is built once, at first use and in
+# the background, onto a volume, so a new container reuses them (docker-compose.scale.yml gives
+# its bots a shared volume of their own here).
 ENV ENGINE_ENDGAME_DIR=/data/endgame
 
 # Python handles SIGTERM even as PID 1 (the bot installs a handler): in-flight work is finished

@@ -26,6 +26,7 @@ from dotenv import load_dotenv
 
 from . import health
 from .config import DEFAULT_DATABASE_PATH, Settings, SettingsError
+from .container import NO_TOKEN_IN_CONTAINER, in_container, is_main_process, wait_for_stop
 from .store import StoreError
 
 EXIT_OK = 0
@@ -401,11 +402,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Only the .env of the working directory: searching parent directories could silently pick up
     # an unrelated project's secrets. Existing environment variables take precedence.
     load_dotenv(Path.cwd() / ".env", override=False)
+    running_bot = args.command is None
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
         sys.stderr.write(f"error: {exc}\nSee `python -m bot --help`.\n")
-        return EXIT_BAD_SETTINGS
+        return refuse_to_start(EXIT_BAD_SETTINGS, running_bot)
     if args.command == "backup":
         return backup_command(settings, args.path)
     if args.command == "restore":
@@ -421,12 +423,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             "sharing the database: that needs PostgreSQL (DATABASE_URL). A SQLite file serves "
             "one process: leave SHARD_IDS unset to run every shard here.\n"
         )
-        return EXIT_BAD_SETTINGS
+        return refuse_to_start(EXIT_BAD_SETTINGS, running_bot)
     if not settings.token:
-        sys.stderr.write(NO_TOKEN_MESSAGE)
-        return EXIT_NO_TOKEN
+        sys.stderr.write(NO_TOKEN_IN_CONTAINER if in_container() else NO_TOKEN_MESSAGE)
+        return refuse_to_start(EXIT_NO_TOKEN, running_bot)
     hide_secrets_from_children()
+    hand_settings_to_children(settings)
     return run_bot(settings)
+
+
+def refuse_to_start(code: int, running_bot: bool) -> int:
+    """``code`` for a start refused by a setting; in a container the bot first waits to be
+    stopped (:mod:`bot.container`: a restart policy would repeat the start for ever).  The
+    operator's commands (backup, healthcheck...) exit at once everywhere."""
+    if running_bot and in_container() and is_main_process():
+        wait_for_stop()
+    return code
+
+
+def hand_settings_to_children(settings: Settings) -> None:
+    """Give the engine workers, which read ``ENGINE_ENDGAME_DIR`` from the environment they
+    inherit, the folder the settings line shows: the value as the bot read it (unquoted, see
+    :func:`bot.config.env_value`), not as ``docker run --env-file`` passed it."""
+    from engine.endgame import ENV, OFF
+
+    folder = settings.engine_endgame_dir
+    os.environ[ENV] = OFF if folder is None else str(folder)
 
 
 def hide_secrets_from_children() -> None:

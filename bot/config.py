@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, unquote_plus, urlsplit
+
+from engine.endgame import ENV as ENDGAME_ENV
+from engine.endgame import directory as endgame_directory
 
 from .health import HEARTBEAT_SUFFIX
 from .store.addresses import is_postgres_url, redact_url, url_passwords
@@ -30,8 +34,28 @@ class SettingsError(ValueError):
     """A setting with a value that cannot be used; the message names it."""
 
 
-def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -> int | None:
+_QUOTED = re.compile(r"""(?P<quote>["'])(?P<inner>.*?)(?P=quote)(?:\s*#.*)?""", re.DOTALL)
+_COMMENT = re.compile(r"\s+#.*", re.DOTALL)
+
+
+def env_value(env: Mapping[str, str], name: str) -> str:
+    """The setting ``name`` as a shell or Compose would read its ``.env`` line: trimmed, a value
+    in matching quotes unquoted, and a trailing `` # comment`` dropped.
+
+    Why here and not only in the ``.env`` loader (python-dotenv already reads a line that way):
+    ``docker run --env-file`` and ``podman run --env-file`` pass every character after ``=``
+    literally, so ``DISCORD_TOKEN="abc" # mine`` reached the bot as ``"abc" # mine`` and was sent
+    to Discord as the token.  No value of these settings (a token, an address, a path, a number)
+    starts and ends with a quote or holds ``" #"`` on purpose."""
     raw = env.get(name, "").strip()
+    quoted = _QUOTED.fullmatch(raw)
+    if quoted is not None:
+        return quoted["inner"].strip()
+    return _COMMENT.sub("", raw).strip()
+
+
+def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -> int | None:
+    raw = env_value(env, name)
     if not raw:
         return default
     try:
@@ -44,7 +68,7 @@ def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -
 
 
 def _float(env: Mapping[str, str], name: str, default: float, low: float) -> float:
-    raw = env.get(name, "").strip()
+    raw = env_value(env, name)
     if not raw:
         return default
     try:
@@ -67,8 +91,16 @@ def url_secrets(url: str | None) -> tuple[str, ...]:
     return tuple(sorted(p for p in found if p))
 
 
+def endgame_folder(configured: str) -> Path | None:
+    """The endgame tables' folder for ``ENGINE_ENDGAME_DIR=configured``, resolved by the engine's
+    own rule (the user's cache folder when empty, which follows the process's
+    ``XDG_CACHE_HOME``: the system's variable, not one of the bot's settings; None when off)."""
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    return endgame_directory({ENDGAME_ENV: configured, "XDG_CACHE_HOME": cache})
+
+
 def _database_url(env: Mapping[str, str]) -> str | None:
-    raw = env.get("DATABASE_URL", "").strip()
+    raw = env_value(env, "DATABASE_URL")
     if not raw:
         return None
     scheme, sep, _ = raw.partition("://")
@@ -90,7 +122,7 @@ def _database_url(env: Mapping[str, str]) -> str | None:
 
 
 def _shard_ids(env: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
-    raw = env.get("SHARD_IDS", "").strip()
+    raw = env_value(env, "SHARD_IDS")
     if not raw:
         return None
     if count is None:
@@ -148,10 +180,11 @@ class Settings:
     game at a time, so this many computer games think side by side."""
     engine_move_time: float = 2.0
     """Seconds the computer thinks per move at level 6 (lower levels use less)."""
-    engine_endgame_dir: str = ""
-    """``ENGINE_ENDGAME_DIR``: where the engine's endgame databases are kept ("": the user's
-    cache directory; ``off``: none).  The engine workers read it from the environment they
-    inherit (engine/endgame.py); it is here to be documented and shown with the others."""
+    engine_endgame_dir: Path | None = field(default_factory=lambda: endgame_folder(""))
+    """``ENGINE_ENDGAME_DIR`` resolved as the engine resolves it: where the endgame databases are
+    kept (unset: the user's cache directory; None: ``off``), so the settings line shows the real
+    folder.  The engine workers read it from the environment they inherit
+    (:func:`bot.cli.hand_settings_to_children` puts this value there)."""
     move_time_scale: float = 1.0
     """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
     one, e.g. 0.001 turns 1 day into 86 seconds)."""
@@ -163,14 +196,14 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        level = env_value(env, "LOG_LEVEL").upper() or "INFO"
         if level not in ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"):
             raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
         shard_count = _int(env, "SHARD_COUNT", None, low=1)
-        heartbeat = env.get("HEARTBEAT_PATH", "").strip()
+        heartbeat = env_value(env, "HEARTBEAT_PATH")
         return cls(
-            token=env.get("DISCORD_TOKEN", "").strip(),
-            database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            token=env_value(env, "DISCORD_TOKEN"),
+            database_path=Path(env_value(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH),
             database_url=_database_url(env),
             shard_count=shard_count,
             shard_ids=_shard_ids(env, shard_count),
@@ -182,7 +215,7 @@ class Settings:
             scheduler_interval=_float(env, "SCHEDULER_INTERVAL_SECONDS", 5.0, low=0.05),
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),
-            engine_endgame_dir=env.get("ENGINE_ENDGAME_DIR", "").strip(),
+            engine_endgame_dir=endgame_folder(env_value(env, ENDGAME_ENV)),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
             heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),

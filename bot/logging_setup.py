@@ -71,6 +71,28 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+LINE_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def plain_formatter() -> logging.Formatter:
+    """discord.py's line format without colours: the bot's and its workers' lines look alike."""
+    return logging.Formatter(LINE_FORMAT, TIME_FORMAT, style="{")
+
+
+def setup_worker_logging(level: int) -> None:
+    """Log to stderr at ``level`` from a worker process (an engine or replay worker, started by
+    the forkserver with no logging set up: its lines, such as the endgame tables' build, were
+    dropped).  Plain lines through a :class:`RedactingFilter`; the workers know no secret (the
+    bot took them out of the environment), so it only removes interaction tokens."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(plain_formatter())
+    handler.addFilter(RedactingFilter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+
+
 def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
     """Log to stderr at ``level`` in discord.py's format, through a :class:`RedactingFilter`
     that knows ``secrets``; returns the filter (the tests read what it does).
@@ -79,9 +101,7 @@ def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
     puts escape codes into ``docker logs`` and every log collector."""
     import discord
 
-    plain = logging.Formatter(
-        "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
-    )
+    plain = plain_formatter()
     level_number = getattr(logging, level)
     if sys.stderr.isatty():
         discord.utils.setup_logging(level=level_number, root=True)

@@ -44,6 +44,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar, TypeVarTuple, cast
 
+from .logging_setup import setup_worker_logging
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -102,9 +104,16 @@ def _start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
+def _start_worker(lifeline: Connection, log_level: int) -> None:
+    """Pool initializer, run in each worker: log as the bot does (at its level), and hold the
+    lifeline."""
+    setup_worker_logging(log_level)
+    _hold_lifeline(lifeline)
+
+
 def _hold_lifeline(lifeline: Connection) -> None:
-    """Pool initializer, run in each worker: end the process as soon as the bot's end of the
-    lifeline is closed (the bot closed the pool, or died)."""
+    """End the worker process as soon as the bot's end of the lifeline is closed (the bot closed
+    the pool, or died)."""
 
     def watch() -> None:
         with contextlib.suppress(EOFError, OSError):
@@ -125,8 +134,9 @@ class _Generation:
             self.executor = concurrent.futures.ProcessPoolExecutor(
                 workers,
                 mp_context=multiprocessing.get_context(_start_method()),
-                initializer=_hold_lifeline,
-                initargs=(self.lifeline,),
+                initializer=_start_worker,
+                # The bot's level as it is now (set up before any pool starts).
+                initargs=(self.lifeline, logging.getLogger().getEffectiveLevel()),
             )
         except BaseException:  # no semaphores (``/dev/shm``): tried again later, without a leak
             self.lifeline.close()

@@ -229,11 +229,26 @@ def obtain(
                 if not build:
                     return None
                 started = time.monotonic()
+                log.info(
+                    "building the %s endgame table (%d pieces) into %s; the computer plays "
+                    "without it until it is ready",
+                    variant.key,
+                    pieces,
+                    path,
+                )
                 built = new_table(variant, pieces)
                 built.build()
                 write(built, variant, path)
+                took = time.monotonic() - started
+                log.info(
+                    "built the %s endgame table in %.1f s: %s (%.1f MB)",
+                    variant.key,
+                    took,
+                    path,
+                    path.stat().st_size / 1e6,
+                )
                 if on_build is not None:
-                    on_build(time.monotonic() - started)
+                    on_build(took)
                 del built
                 table = read(variant, pieces, path)
         finally:
@@ -242,11 +257,27 @@ def obtain(
     return table
 
 
+IDLE_NICE = 19
+"""The build thread's nice value where the idle policy is not available."""
+
+
 def _lower_priority() -> None:
-    """Make the calling thread yield the CPU to the searches (Linux gives each thread its own
-    nice value; elsewhere this does nothing)."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    """Make the calling thread run only on CPU time nobody else wants (Linux schedules each
+    thread on its own; elsewhere this does nothing).
+
+    A build is a minute or two of pure CPU.  At nice 10 it still took a weighted share from
+    everything else on the machine; ``SCHED_IDLE`` gives it only what is idle, so the bot's event
+    loop, the searches and the database always come first.  An unprivileged thread may choose it
+    (Linux 2.6.39 on); where it cannot, the lowest nice value is the fallback.  (discord.py's
+    "Can't keep up, websocket is 41.3s behind" seen during builds is not this: it is one heartbeat
+    interval, measured from the previous heartbeat when the gateway's answer is handled before
+    the heartbeat thread has noted its send; docs/BENCHMARKS.md, issue 27.)"""
+    thread = threading.get_native_id()
+    try:
+        os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, thread, IDLE_NICE)
 
 
 _started: set[Variant] = set()

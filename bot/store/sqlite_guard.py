@@ -17,7 +17,10 @@ What counts as damaged:
 
 The lock is :func:`fcntl.flock` on a sidecar ``<database>-lock`` file.  The kernel drops it when
 the process dies, however it dies (``kill -9`` included), so it can never go stale; the holder
-writes its pid into the file so that a second process can name it.
+writes its pid into the file so that a second process can name it, and removes the file when it
+lets go (every exit but a kill), so an operator does not find a lock file beside a bot that is not
+running.  Removing a lock file is safe only because a taker checks, once it holds the lock, that
+the file it locked is still the one at the path (else it locked a removed file and tries again).
 """
 
 from __future__ import annotations
@@ -206,36 +209,25 @@ class DatabaseLock:
         """Take the lock or raise :class:`DatabaseInUse` naming the holder's pid if known
         (``purpose`` says, in the holder's file, what holds it)."""
         path = lock_path(database)
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise DatabaseProblem(
-                f"cannot create the lock file {path} ({exc.strerror or exc}); the folder of the "
-                "database must be writable by the user running the bot"
-            ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            holder = _read_holder(fd)
+        while True:
+            fd = _open_locked(database, path)
+            if _still_at(fd, path):
+                break
+            # The holder removed the file between our open and our lock: ours is a lock on a
+            # file nobody else will look at. Take the one at the path now.
             os.close(fd)
-            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise DatabaseProblem(f"cannot lock {path}: {exc.strerror or exc}") from None
-            pid, what = holder
-            who = f"{what} (pid {pid})" if pid is not None else "another process"
-            raise DatabaseInUse(
-                f"the database {database} is in use by {who}; only one bot may run on a "
-                "database file: stop the other one first",
-                pid,
-            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()} {purpose}\n".encode())
         return cls(database, fd)
 
     def release(self) -> None:
+        """Remove the lock file, then let go of the lock (in that order: a process waiting to
+        take it finds the file gone and opens a new one)."""
         fd, self._fd = self._fd, None
         if fd is not None:
             with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
+                if _still_at(fd, self.path):
+                    self.path.unlink()
             os.close(fd)  # closing the only descriptor drops the flock
 
     def __enter__(self) -> DatabaseLock:
@@ -243,6 +235,43 @@ class DatabaseLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _open_locked(database: Path, path: Path) -> int:
+    """A descriptor of ``path`` holding its exclusive lock, or :class:`DatabaseInUse` naming the
+    holder (:class:`DatabaseProblem` if the file cannot be made or locked at all)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise DatabaseProblem(
+            f"cannot create the lock file {path} ({exc.strerror or exc}); the folder of the "
+            "database must be writable by the user running the bot"
+        ) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        holder = _read_holder(fd)
+        os.close(fd)
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise DatabaseProblem(f"cannot lock {path}: {exc.strerror or exc}") from None
+        pid, what = holder
+        who = f"{what} (pid {pid})" if pid is not None else "another process"
+        raise DatabaseInUse(
+            f"the database {database} is in use by {who}; only one bot may run on a "
+            "database file: stop the other one first",
+            pid,
+        ) from None
+    return fd
+
+
+def _still_at(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is the file at ``path`` (not one removed since)."""
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _read_holder(fd: int) -> tuple[int | None, str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -196,3 +198,58 @@ def test_healthcheck_with_postgresql_reads_the_heartbeat_in_the_data_folder(
     (tmp_path / "beat").write_text(f"{__import__('time').time():.3f} 1\n")
     result = _run(["healthcheck"], tmp_path, None, DATABASE_URL=url, HEARTBEAT_PATH="beat")
     assert result.returncode == 0, result.stderr
+
+
+# -- in a container ----------------------------------------------------------------------------
+
+
+def test_a_missing_token_in_a_container_names_the_hosts_env_file(tmp_path: Path) -> None:
+    """podman sets ``container`` in every container's environment: the advice is then the
+    ``.env`` the container is started with, not the current directory (the image's empty
+    /app).  Not the container's own process here (a test's child), so it exits at once."""
+    result = _run([], tmp_path, None, container="podman")
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN is not set in this container" in result.stderr
+    assert "in the .env file\nthe container is started with" in result.stderr
+    assert "current directory" not in result.stderr
+    assert "waits" not in result.stderr
+
+
+def test_a_container_refused_a_setting_waits_for_its_stop_instead_of_looping(
+    tmp_path: Path,
+) -> None:
+    """As the container's main process (PID 1 of a PID namespace of its own, as in
+    ``docker run``), a missing token is said once and the process stays up until SIGTERM, then
+    exits 2: a restart policy has nothing to restart meanwhile."""
+    if (
+        shutil.which("unshare") is None
+        or subprocess.run(
+            ["unshare", "--user", "--map-root-user", "--pid", "--fork", "true"], check=False
+        ).returncode
+    ):
+        pytest.skip("needs unshare(1) with user and PID namespaces (util-linux, not restricted)")
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["container"] = "docker"
+    outside = subprocess.Popen(
+        ["unshare", "--user", "--map-root-user", "--pid", "--fork", sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert outside.stderr is not None
+        said = "".join(outside.stderr.readline() for _ in range(3))
+        assert "DISCORD_TOKEN is not set in this container" in said, said
+        with pytest.raises(subprocess.TimeoutExpired):
+            outside.wait(2)  # still up: nothing to restart
+        (bot,) = Path(f"/proc/{outside.pid}/task/{outside.pid}/children").read_text().split()
+        os.kill(int(bot), signal.SIGTERM)
+        assert outside.wait(10) == 2
+        rest = outside.stderr.read()
+        assert "waits until it is stopped" in rest
+        assert "Traceback" not in rest
+    finally:
+        if outside.poll() is None:
+            outside.kill()
+            outside.wait(10)

@@ -4,6 +4,7 @@ move interrupted by a crash is made after the restart."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from support.e2e_harness import (
     ALICE,
     BOB,
+    DRAUGHTS,
     GENERAL,
     Launch,
     RecordedRequest,
@@ -205,3 +207,49 @@ async def test_the_workers_know_no_secret_and_the_files_are_the_bots_alone(
     await bot.alive(poll(lambda: all(p.exists() for p in written), timeout=10))
     modes = {p.name: oct(p.stat().st_mode & 0o777) for p in written}
     assert modes == dict.fromkeys(modes, oct(0o600))
+
+
+def thread_policies(pids: list[int]) -> list[tuple[int, int]]:
+    """(scheduling policy, nice) of every thread of ``pids`` (``/proc/PID/task/TID/stat``)."""
+    found = []
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                fields = (task / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue  # the thread ended
+            found.append((int(fields[38]), int(fields[16])))  # policy, nice (fields 41, 19)
+    return found
+
+
+async def test_the_endgame_tables_build_is_logged_and_yields_the_cpu(
+    launch: Launch, fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The first computer game of a variant builds its tables in a worker: the settings line
+    shows where, the worker logs the start and the end of the build, and the build's thread runs
+    at the idle priority so the gateway keeps up (issue 27, item 9)."""
+    folder = tmp_path / "endgame"
+    bot, users = await launch(ENGINE_ENDGAME_DIR=str(folder))
+    assert f"engine_endgame_dir={folder!r}" in bot.log()
+    me = str(fake.bot_user["id"])
+    # Russian tables are small (a few seconds): the whole build, start and end. White opens
+    # there, so the computer plays White and searches at once.
+    sent = await users.command(
+        "challenge", ALICE, GENERAL, opponent=user(me), variant="russian", color="black", level=1
+    )
+    await answered_at_once(sent)
+    await bot.alive(poll(lambda: "built the russian endgame table in" in bot.log(), timeout=120))
+    assert f"building the russian endgame table (4 pieces) into {folder}/" in bot.log()
+    assert list(folder.glob("egdb-*.bin"))
+    # English's take a minute: caught while building, at the idle priority.
+    sent = await users.command(
+        "challenge", BOB, DRAUGHTS, opponent=user(me), variant="english", color="white", level=1
+    )
+    await answered_at_once(sent)
+    await bot.alive(poll(lambda: "building the english endgame table" in bot.log(), timeout=60))
+    assert bot.proc is not None
+    workers = [p for p in descendants(bot.proc.pid) if "multiprocessing" in command_line(p)]
+    idle = os.SCHED_IDLE
+    await bot.alive(
+        poll(lambda: any(policy == idle for policy, _ in thread_policies(workers)), timeout=10)
+    )

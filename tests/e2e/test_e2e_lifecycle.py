@@ -661,6 +661,28 @@ async def test_token_from_dotenv_is_used_and_never_printed(
     assert "token='***'" in bot.log()
 
 
+async def test_a_quoted_token_with_a_comment_from_an_env_file_is_sent_bare(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``docker run --env-file .env`` (and podman's) hands the line's value over literally: the
+    bot must still log in with the token, not with its quotes and comment."""
+    secret = "MTIzNDU2.quoted-token-value"
+    bot = BotProcess(fake, tmp_path, DISCORD_TOKEN=f'"{secret}" # the production bot')
+    async with running(bot) as users:
+        authorizations = {
+            value
+            for request in fake.requests
+            for name, value in request.headers.items()
+            if name.lower() == "authorization"
+        }
+        assert authorizations == {f"Bot {secret}"}
+        identify = [p for p in fake.gateway_received if p.get("op") == 2]
+        assert [p["d"]["token"] for p in identify] == [secret]
+        answer = await (await users.command("help", ALICE, GENERAL)).callback()
+        assert is_ephemeral(answer)
+    assert secret not in bot.log()
+
+
 # -- permissions --------------------------------------------------------------------------------
 
 

@@ -43,6 +43,7 @@ from support.e2e_harness import (
 from support.fake_discord import FakeDiscord
 
 from bot.store.sqlite import SqliteStore
+from bot.store.sqlite_guard import lock_path
 from bot.store.sqlite_schema import SCHEMA_VERSION
 
 pytestmark = pytest.mark.e2e
@@ -383,6 +384,7 @@ async def test_a_damaged_database_is_refused_before_login(
     assert said in line and str(database) in line
     assert "docs/OPERATIONS.md" in line
     assert database.read_bytes() == before  # left as it was found, for whoever repairs it
+    assert not lock_path(database).exists()  # the lock was taken for the check, and let go
 
 
 @pytest.mark.sqlite_only(reason="a read-only SQLite file")
@@ -440,6 +442,27 @@ async def test_a_second_bot_on_the_same_database_refuses_to_start(
     finally:
         if first.proc is not None and first.proc.poll() is None:
             first.kill()
+
+
+@pytest.mark.sqlite_only(reason="the single-bot lock file beside the SQLite database")
+async def test_a_refused_token_leaves_no_lock_file(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Discord refusing the token (a junk one) ends the start after the lock was taken: the exit
+    removes the lock file, as a clean stop does, so no lock is left beside a bot that is not
+    running."""
+    fake.inject("GET", r"/users/@me", 401, times=-1)
+    bot = BotProcess(fake, tmp_path)
+    bot.spawn()
+    assert bot.proc is not None
+    assert await asyncio.to_thread(bot.proc.wait, REFUSAL_TIMEOUT) == 1, bot.log()
+    assert "Discord refused DISCORD_TOKEN" in bot.log()
+    assert "Traceback" not in bot.log()
+    assert not lock_path(bot.database_file).exists()
+    second = BotProcess(fake, tmp_path)  # and the next start (a good token) takes it again
+    fake.clear_faults()
+    async with running(second) as users:
+        await help_answered(users)
+        assert lock_path(second.database_file).exists()  # held while the bot runs
+    assert not lock_path(second.database_file).exists()  # and removed by the clean stop
 
 
 # -- the log at DEBUG ---------------------------------------------------------------------------

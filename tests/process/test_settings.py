@@ -60,6 +60,24 @@ def test_values_are_parsed_and_trimmed() -> None:
     assert settings.scheduler_interval == 0.05
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        f'"{SECRET}" # mine',
+        f"'{SECRET}'",
+        f'"{SECRET}"#mine',
+        f"{SECRET} # mine",
+        f'  "{SECRET}"  ',
+    ],
+)
+def test_a_value_passed_literally_is_read_as_a_shell_reads_its_env_line(written: str) -> None:
+    """``docker run --env-file`` and podman pass quotes and comments on: the bot reads the
+    value as Compose, a shell or python-dotenv would."""
+    settings = Settings.from_env({"DISCORD_TOKEN": written, "DATABASE_PATH": '"/data/x.db" # vol'})
+    assert settings.token == SECRET
+    assert settings.database_path == Path("/data/x.db")
+
+
 def test_from_env_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_PATH", "elsewhere.db")
     monkeypatch.setenv("LOG_LEVEL", "warning")

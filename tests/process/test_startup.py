@@ -9,6 +9,7 @@ request to Discord) are in ``test_e2e_startup.py``."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import logging
 import os
@@ -169,6 +170,26 @@ def test_the_lock_admits_one_holder_and_names_it(tmp_path: Path) -> None:
         assert str(path) in str(caught.value)
     with DatabaseLock.acquire(path):  # released: the next one gets it
         pass
+
+
+def test_a_released_lock_leaves_no_file_and_a_removed_file_is_not_taken(tmp_path: Path) -> None:
+    """The holder removes the lock file when it lets go.  A taker that opened the file just
+    before (and so locks a file nobody else sees any more) notices and takes the new one."""
+    path = tmp_path / "draughts.db"
+    lock = DatabaseLock.acquire(path)
+    late = os.open(lock_path(path), os.O_RDWR)  # a taker that opened the file in time
+    try:
+        lock.release()
+        assert not lock_path(path).exists()
+        fcntl.flock(late, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the removed file's lock is free
+        with DatabaseLock.acquire(path) as taken:  # yet a new file is made and locked
+            assert lock_path(path).exists()
+            with pytest.raises(DatabaseInUse):
+                DatabaseLock.acquire(path)
+            assert taken.path == lock_path(path)
+    finally:
+        os.close(late)
+    assert not lock_path(path).exists()
 
 
 def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
