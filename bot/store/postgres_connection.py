@@ -152,24 +152,50 @@ class PostgresConnection:
     @asynccontextmanager
     async def _connection(self, seconds: float) -> AsyncIterator[Any]:
         """A pooled connection, used for at most ``seconds`` (waiting for it included); a
-        timeout or a lost connection leaves as :class:`StoreUnavailable`."""
+        timeout or a lost connection leaves as :class:`StoreUnavailable`.  A connection whose
+        statement was cut off (by a timeout, a cancellation, the server) is dropped rather than
+        given back: asyncpg would wait for the server to acknowledge the cancel first, and a
+        hung server never does.  The pool's check of a connection given back is bounded too."""
+        deadline = asyncio.get_running_loop().time() + seconds
         try:
-            async with asyncio.timeout(seconds), self.pool.acquire(timeout=seconds) as connection:
-                yield connection
+            async with asyncio.timeout_at(deadline):
+                connection = await self.pool.acquire(timeout=seconds)
         except UNAVAILABLE as exc:
             raise unavailable(exc, seconds) from exc
+        try:
+            async with asyncio.timeout_at(deadline):
+                yield connection
+        except BaseException as exc:
+            if isinstance(exc, (asyncio.CancelledError, *UNAVAILABLE)):
+                with contextlib.suppress(asyncpg.InterfaceError):  # the pool was terminated
+                    connection.terminate()
+            if isinstance(exc, UNAVAILABLE):
+                raise unavailable(exc, seconds) from exc
+            raise
+        finally:
+            # A failed check drops the connection; a terminated pool has taken it back.
+            with contextlib.suppress(asyncpg.InterfaceError, *UNAVAILABLE):
+                await self.pool.release(connection, timeout=CLOSE_SECONDS)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         """One connection of the pool inside ``BEGIN`` ... ``COMMIT``, rolled back on any
-        exception (including cancellation), so a change lands whole or not at all; a unique
-        index that means something to players refuses as its domain error (PostgreSQL names
-        the violated index itself)."""
-        try:
-            async with self._connection(self.deadline) as connection, connection.transaction():
+        exception, so a change lands whole or not at all (a connection cut off mid-way is
+        dropped, and the server rolls back what it had); a unique index that means something
+        to players refuses as its domain error (PostgreSQL names the violated index itself)."""
+        async with self._connection(self.deadline) as connection:
+            transaction = connection.transaction()
+            await transaction.start()
+            try:
                 yield PostgresTransaction(connection)
-        except asyncpg.UniqueViolationError as exc:
-            raise domain_refusal(exc.constraint_name, exc) from None
+            except asyncpg.UniqueViolationError as exc:
+                await transaction.rollback()
+                raise domain_refusal(exc.constraint_name, exc) from None
+            except BaseException as exc:
+                if not isinstance(exc, (asyncio.CancelledError, *UNAVAILABLE)):
+                    await transaction.rollback()
+                raise
+            await transaction.commit()
 
     async def fetchrow(self, sql: str, params: Params = ()) -> Any:
         async with self._connection(self.deadline) as connection:

@@ -75,7 +75,7 @@ class ShardLocks:
                     log.warning(
                         "lost the database connection holding %s: %s",
                         self._owned(),
-                        exc or type(exc).__name__,
+                        str(exc) or type(exc).__name__,
                     )
                 self.abandon()
                 return wanted.none()

@@ -56,15 +56,19 @@ they kill the process."""
 DISCONNECT_SECONDS = 1.5
 """How long a shutdown waits for Discord to acknowledge the gateway's close (it may be
 unreachable: then there is nothing to close politely)."""
-DATABASE_CLOSE_SECONDS = 2.0
+DATABASE_CLOSE_SECONDS = 1.5
 """How long a shutdown waits for the last writes and the database's close; past it the
 connections are dropped (a hung database rolls back what it was writing)."""
+ABANDONED_SECONDS = 0.5
+"""How long a shutdown that dropped the database's connections waits for the interactions that
+were waiting on it: they fail at once, and tell their players to try again."""
 BACKGROUND_STOP_SECONDS = 0.5
 """How long a shutdown waits for a background task (the scheduler's check, the heartbeat's
 database ping) to end once cancelled."""
 STOP_SECONDS = 10
 """What the operator is promised (docs/OPERATIONS.md): the process exits within this many
-seconds of SIGTERM.  The waits above add up to nine at most."""
+seconds of SIGTERM.  The waits above add up to nine at most (the scheduler and the background
+tasks, the interactions, the database, the interactions again, Discord)."""
 PING_SECONDS = 2.0
 """How long the heartbeat waits for the database to answer ``SELECT 1`` before it reports the
 bot unhealthy."""
@@ -304,6 +308,8 @@ class DraughtsBot(commands.Bot):
             DATABASE_CLOSE_SECONDS, service.close(), "the database"
         ):
             service.abandon()
+            if self._presenter is not None:
+                await self._presenter.drain(ABANDONED_SECONDS)
         # Closing the gateway politely waits for Discord's answer; unreachable, it never comes.
         # Closing the HTTP session drops that connection too, and the close completes (it is not
         # cancelled: discord.py awaits the same close again on the way out).
