@@ -412,6 +412,16 @@ def test_heartbeat_fresh_stale_missing(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+def test_a_fresh_heartbeat_with_problems_is_unhealthy_until_a_beat_without(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    health.beat(path, now=1000.0, problems=["database: no answer\nwithin 2 s", "workers: none"])
+    sick = health.check(path, max_age=60, now=1001.0)
+    assert not sick.healthy
+    assert sick.reason.endswith("reports: database: no answer within 2 s; workers: none")
+    health.beat(path, now=1002.0)
+    assert health.check(path, max_age=60, now=1003.0).healthy
+
+
 # -- tokens out of the log ----------------------------------------------------------------------
 
 
