@@ -297,16 +297,20 @@ class DraughtsBot(commands.Bot):
         if self._background:
             await asyncio.wait(self._background, timeout=BACKGROUND_STOP_SECONDS)
         await asyncio.to_thread(health.clear, self.heartbeat_file)
-        if self._scheduler is not None:
-            await _within(BACKGROUND_STOP_SECONDS, self._scheduler.stop(), "the scheduler")
+        if self._scheduler is not None and not await _within(
+            BACKGROUND_STOP_SECONDS, self._scheduler.stop()
+        ):
+            log.warning("the scheduler did not stop within %g s", BACKGROUND_STOP_SECONDS)
         if self._service is not None:  # searches stop; interactions waiting on them go on
             await self._service.stop_thinking()
         if self._presenter is not None:
             await self._presenter.drain(SHUTDOWN_GRACE_SECONDS)
         service = self._service
-        if service is not None and not await _within(
-            DATABASE_CLOSE_SECONDS, service.close(), "the database"
-        ):
+        if service is not None and not await _within(DATABASE_CLOSE_SECONDS, service.close()):
+            log.warning(
+                "the database did not close within %g s; dropping its connections",
+                DATABASE_CLOSE_SECONDS,
+            )
             service.abandon()
             if self._presenter is not None:
                 await self._presenter.drain(ABANDONED_SECONDS)
@@ -325,14 +329,12 @@ class DraughtsBot(commands.Bot):
         log.info("stopped")
 
 
-async def _within(seconds: float, closing: Coroutine[Any, Any, None], what: str) -> bool:
-    """Run ``closing`` for at most ``seconds``; whether it finished (else it was cancelled, and
-    the log says which part of the shutdown ran out of time)."""
+async def _within(seconds: float, closing: Coroutine[Any, Any, None]) -> bool:
+    """Run ``closing`` for at most ``seconds``; whether it finished (else it was cancelled)."""
     try:
         async with asyncio.timeout(seconds):
             await closing
     except TimeoutError:
-        log.warning("%s did not close within %g s; going on without it", what, seconds)
         return False
     return True
 
