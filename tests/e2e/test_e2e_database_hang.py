@@ -36,13 +36,14 @@ from support.e2e_harness import (
     db_rows,
     embed_of,
     first_answer,
+    game_id_of,
     headline_of,
     is_ephemeral,
     poll,
 )
 from support.fake_discord import FakeDiscord, RecordedRequest
 from support.pg_server import PostgresServer
-from test_e2e_delivery import board_posts, started_game
+from test_e2e_delivery import accepted, board_posts, started_game
 
 from bot import health
 from bot.ui.client import STOP_SECONDS
@@ -57,6 +58,8 @@ pytestmark = [
 TRY_AGAIN = "My database is not answering; try again in a moment."
 DEFERRED = 5
 """The interaction response type "deferred channel message" (a "thinking…" answer)."""
+HELD = 6
+"""The interaction response type "deferred update message" (a button press held)."""
 WAIT = 30.0
 """Hang guard for what the bot does within seconds (an operation's 8 s limit, a beat)."""
 QUICK = {"HEARTBEAT_SECONDS": "0.3", "ENGINE_WORKERS": "1"}
@@ -131,14 +134,15 @@ async def answer_of(sent: Sent) -> RecordedRequest:
     return callback if (callback.json or {}).get("type") != DEFERRED else await first_answer(sent)
 
 
-async def told_to_try_again(sent: Sent) -> None:
-    """A deferred interaction whose work failed: the "thinking…" is deleted and the user alone is
-    told to try again."""
+async def told_to_try_again(sent: Sent, thinking: bool = True) -> None:
+    """A deferred interaction whose work failed: the user alone is told to try again (after the
+    "thinking…" of a command was deleted)."""
     answer = await sent.followup(0)
     assert is_ephemeral(answer), answer.json
     assert content_of(answer) == TRY_AGAIN
-    deleted = f"/webhooks/{sent.users.fake.application_id}/{sent.token}/messages/@original"
-    assert any(r.method == "DELETE" and r.path == deleted for r in sent.users.fake.requests)
+    original = f"/webhooks/{sent.users.fake.application_id}/{sent.token}/messages/@original"
+    deleted = [r for r in sent.users.fake.requests if r.method == "DELETE" and r.path == original]
+    assert len(deleted) == thinking
 
 
 def stored_plies(bot: BotProcess, game_id: int) -> int:
@@ -158,17 +162,23 @@ async def test_a_stopped_database_is_answered_reported_and_does_not_hold_up_a_st
     bot = BotProcess(fake, tmp_path, dsn, **QUICK)
     await bot.start()
     users = Users(fake, bot)
-    game_id = await started_game(users)
+    accept = await accepted(users)
+    board = fake.message_of(await accept.followup(0))
+    assert board is not None
+    game_id = game_id_of(board["embeds"][0])
     await health_becomes(bot, healthy=True)
 
     with frozen(server):
         move = await users.command("move", ALICE, GENERAL, move="11-15")
         games = await users.command("games", ALICE, GENERAL)
-        # Both acknowledged within the window, both told to try again; nothing changed.
+        abort = await users.press(f"board:abort:{game_id}", board, ALICE)
+        # Each acknowledged within the window, each told to try again; nothing changed.
         assert await acknowledged(move) == DEFERRED
         assert await acknowledged(games) == DEFERRED
+        assert await acknowledged(abort) == HELD
         await told_to_try_again(move)
         await told_to_try_again(games)
+        await told_to_try_again(abort, thinking=False)
         unhealthy = await health_becomes(bot, healthy=False)
         assert "database" in unhealthy.stderr, unhealthy.stderr
 
@@ -187,7 +197,7 @@ async def test_a_stopped_database_is_answered_reported_and_does_not_hold_up_a_st
 
     log = clean_log(bot)
     # One warning line per interaction the database failed, not a traceback.
-    assert log.count("not done: PostgreSQL did not answer") == 2, log
+    assert log.count("not done: PostgreSQL did not answer") == 3, log
 
 
 async def test_a_move_held_up_by_a_table_lock_is_deferred_in_time_then_answered_once(

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from bot import health
-from bot.logging_setup import REDACTED, RedactingFilter, setup_logging
-from bot.store import StoreError
+from bot.logging_setup import REDACTED, RedactingFilter, UnavailableInOneLine, setup_logging
+from bot.store import StoreError, StoreUnavailable
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_backup import (
     BackupError,
@@ -478,6 +478,19 @@ def test_aiosqlite_statement_dumps_are_not_logged_even_at_debug() -> None:
         root.handlers[:] = saved[1]
         root.setLevel(saved[0])
         logging.getLogger("aiosqlite").setLevel(saved[2])
+
+
+def test_a_database_that_does_not_answer_is_logged_in_one_warning_line() -> None:
+    """What a background write logs with ``log.exception`` when the database hung."""
+    try:
+        raise StoreUnavailable("PostgreSQL did not answer within 8 s")
+    except StoreUnavailable:
+        hung = logging.LogRecord(
+            "bot.service", logging.ERROR, __file__, 1, "game %s not recorded", (7,), sys.exc_info()
+        )
+    UnavailableInOneLine().filter(hung)
+    line = logging.Formatter("{levelname} {message}", style="{").format(hung)
+    assert line == "WARNING game 7 not recorded: PostgreSQL did not answer within 8 s"
 
 
 def test_the_filter_redacts_tracebacks_too() -> None:
