@@ -57,13 +57,22 @@ def busy(error: sqlite3.OperationalError) -> StoreUnavailable | None:
     return None
 
 
+CLOSED = ("Connection closed", "no active connection")
+"""What aiosqlite says (as a ``ValueError``) to a statement after the connection was closed."""
+
+
 @asynccontextmanager
 async def busy_as_unavailable() -> AsyncIterator[None]:
-    """A lock not granted within the busy timeout leaves as :class:`StoreUnavailable`."""
+    """A lock not granted within the busy timeout, or a connection already dropped (by
+    :meth:`SqliteConnection.abandon`), leaves as :class:`StoreUnavailable`."""
     try:
         yield
     except sqlite3.OperationalError as exc:
         raise (busy(exc) or exc) from exc
+    except ValueError as exc:
+        if str(exc) not in CLOSED:
+            raise
+        raise StoreUnavailable(f"the SQLite connection is closed: {exc}") from exc
 
 
 def violated_index(error: sqlite3.IntegrityError) -> str | None:

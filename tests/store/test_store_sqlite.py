@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -72,6 +73,20 @@ async def test_a_database_locked_past_the_busy_timeout_is_unavailable_then_usabl
         other.execute("ROLLBACK")
     await store.set_meta("probe", "free")
     assert await store.meta("probe") == "free"
+
+
+async def test_an_abandoned_connection_is_unavailable_and_its_thread_ends(tmp_path: Path) -> None:
+    """A shutdown out of time drops the connection: later statements say so as the database
+    being unavailable (not aiosqlite's ValueError), and aiosqlite's thread, which is not a
+    daemon and would keep the process alive, ends."""
+    before = set(threading.enumerate())
+    opened = await Store.open(tmp_path / "draughts.db")
+    [thread] = set(threading.enumerate()) - before  # aiosqlite's
+    opened.abandon()
+    with pytest.raises(StoreUnavailable, match="closed"):
+        await opened.meta("probe")
+    thread.join(timeout=10)
+    assert not thread.is_alive()
 
 
 async def test_open_creates_the_directory(tmp_path: Path) -> None:
