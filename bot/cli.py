@@ -50,7 +50,8 @@ commands (without one, the bot runs):
                   <database>.before-restore-<time>; refused while a bot runs on the database
                   (SQLite only: with DATABASE_URL, restore with pg_restore)
   healthcheck     exit 0 if the running bot wrote its heartbeat (HEARTBEAT_PATH) in the last
-                  60 seconds (--max-age), else 1 with the reason; for Docker's HEALTHCHECK
+                  60 seconds (--max-age) with no problem in it (such as a database that does
+                  not answer), else 1 with the reason; for Docker's HEALTHCHECK
   migrate-db --to postgresql://...
                   copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL database in
                   one transaction and verify it (counts per table, a replay of every game,

@@ -4,9 +4,12 @@ Why a file: the health check runs as a separate process (Docker's ``HEALTHCHECK`
 timer, a monitoring script) and must not talk to Discord or open the database.  The bot writes
 the time into ``<database>-alive`` every few seconds while it is connected to the gateway and its
 scheduler runs; a file older than a minute means the bot is stuck, disconnected or gone.  A clean
-shutdown removes the file.  A bot that runs but cannot do part of its job (the computer's worker
-processes cannot start) writes each problem on a line of its own after the time: the check then
-fails with them, fresh as the file is.
+shutdown removes the file.
+
+A bot that is alive but cannot do part of its job (its database does not answer, the computer's
+worker processes cannot start; see :meth:`bot.ui.client.DraughtsBot._problems`) still beats,
+with one line per problem after the time: the check then fails at once, naming them, and passes
+again at the first beat without.
 """
 
 from __future__ import annotations
@@ -28,11 +31,11 @@ def heartbeat_path(database: Path) -> Path:
 
 
 def beat(path: Path, now: float | None = None, problems: Sequence[str] = ()) -> None:
-    """Write the time (and the pid, for people), then one line per problem, atomically: a
-    reader never sees half a file."""
+    """Write the time (and the pid, for people), then each of ``problems`` on a line of its own,
+    atomically: a reader never sees half a file."""
     now = time.time() if now is None else now
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    lines = [f"{now:.3f} {os.getpid()}", *(" ".join(p.split()) for p in problems)]
+    lines = [f"{now:.3f} {os.getpid()}", *(" ".join(problem.split()) for problem in problems)]
     temporary.write_text("".join(f"{line}\n" for line in lines))
     os.replace(temporary, path)
 
@@ -57,7 +60,8 @@ def check(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | None = None
         return Health(False, f"no heartbeat at {path}: the bot is not running (or not ready yet)")
     except OSError as exc:
         return Health(False, f"cannot read the heartbeat {path}: {exc.strerror or exc}")
-    first, *problems = text.splitlines() or [""]
+    first, *lines = text.splitlines() or [""]
+    problems = [line for line in lines if line.strip()]
     fields = first.split()
     try:
         written = float(fields[0])
@@ -73,5 +77,5 @@ def check(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | None = None
             "it is disconnected from Discord, stuck, or stopped",
         )
     if problems:
-        return Health(False, f"{who} reports: {'; '.join(problems)}")
+        return Health(False, f"unhealthy: {who} reports: {'; '.join(problems)}")
     return Health(True, f"healthy: {who} reported {max(age, 0.0):.1f} s ago")

@@ -9,6 +9,10 @@ bot's own ``DISCORD_TOKEN`` and the passwords of ``DATABASE_URL`` wherever they 
 password of any ``postgresql://user:password@`` address or its ``?password=``, and anything shaped
 like a Discord interaction token, before any handler writes it.  aiosqlite's DEBUG lines (every
 statement's parameters) are not written at all.
+
+A database that does not answer is an operating condition, not a bug: a record logged with a
+:class:`~bot.store.errors.StoreUnavailable` (a background write that found the database hung,
+wherever it is caught) is written as one warning line saying why, without the traceback.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import logging
 import re
 import sys
 from collections.abc import Iterable
+
+from .store.errors import StoreUnavailable
 
 REDACTED = "[redacted]"
 
@@ -93,6 +99,21 @@ def setup_worker_logging(level: int) -> None:
     root.setLevel(level)
 
 
+class UnavailableInOneLine(logging.Filter):
+    """Writes a record whose exception is :class:`StoreUnavailable` as one warning line: the
+    message, then the reason.  Always lets the record through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, StoreUnavailable):
+            record.msg = f"{record.getMessage()}: {error}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
     """Log to stderr at ``level`` in discord.py's format, through a :class:`RedactingFilter`
     that knows ``secrets``; returns the filter (the tests read what it does).
@@ -109,6 +130,7 @@ def setup_logging(level: str, secrets: Iterable[str] = ()) -> RedactingFilter:
         discord.utils.setup_logging(level=level_number, formatter=plain, root=True)
     redacting = RedactingFilter(secrets)
     for handler in logging.getLogger().handlers:
+        handler.addFilter(UnavailableInOneLine())
         handler.addFilter(redacting)
     # aiosqlite's DEBUG lines are every statement with its parameters (interaction tokens,
     # players' names): nothing an operator debugging the bot needs, everything a log must not

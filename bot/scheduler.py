@@ -5,7 +5,8 @@ It asks the service what is due (the service reads deadlines from the database, 
 nothing) and hands each event to a callback, the Discord layer's "post this in the game's channel".
 Then it has the announcements still owed delivered (the outbox: answers that failed, posts that
 failed, changes a dead process never announced).  A failing callback is logged and does not stop
-the loop; what it failed to post stays owed.
+the loop; what it failed to post stays owed.  A database that does not answer skips the checks
+until it does, said in one line when it starts and one when it ends (no traceback per check).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from .results import ActionResult
-from .service import GameService
+from .service import GameService, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -79,19 +80,31 @@ class Scheduler:
         for event in events:
             try:
                 await self.on_event(event)
+            except StoreUnavailable:
+                raise  # the next events would fail alike; they stay owed
             except Exception:
                 log.exception("posting a %s event failed", event.action.value)
         if self.deliver_owed is not None:
             try:
                 await self.deliver_owed()
+            except StoreUnavailable:
+                raise
             except Exception:
                 log.exception("delivering the announcements owed failed")
         return len(events)
 
     async def _run(self) -> None:
+        unavailable = False
         while True:
             try:
                 await self.run_once()
+                if unavailable:
+                    log.info("the database answers again; scheduler checks resume")
+                unavailable = False
+            except StoreUnavailable as exc:
+                if not unavailable:
+                    log.warning("scheduler checks wait for the database: %s", exc)
+                unavailable = True
             except Exception:
                 log.exception("scheduler check failed; retrying in %ss", self.interval)
             await asyncio.sleep(self.interval)

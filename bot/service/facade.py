@@ -609,3 +609,13 @@ class GameService:
         await self._live.drain()
         await self.outbox.close()
         await self.store.close()
+
+    def abandon(self) -> None:
+        """Drop the database connections at once: a :meth:`close` that ran out of time (the
+        database hung).  What was still being written is rolled back by the database."""
+        self.store.abandon()
+
+    async def database_answers(self, seconds: float) -> None:
+        """Return if the database answers within ``seconds``, else raise
+        :class:`StoreUnavailable` (the heartbeat asks at each beat)."""
+        await self.store.ping(seconds)

@@ -16,6 +16,7 @@ from .errors import (
     SchemaTooNewError,
     StaleVersion,
     StoreError,
+    StoreUnavailable,
     WriteRefused,
 )
 from .protocol import Store
@@ -85,6 +86,7 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "TakenBackMove",
     "WriteRefused",
     "is_postgres_url",

@@ -12,6 +12,13 @@ class StoreError(RuntimeError):
     """The database cannot be used; the message says what to do."""
 
 
+class StoreUnavailable(StoreError):
+    """The database did not answer in time, or the connection to it was lost: nothing can be
+    read or written now, and a moment later it may work again.  Every backend raises this one
+    class for it (never a driver's timeout or disconnection), so the service and the Discord
+    layer tell a player "try again in a moment" without knowing which database is behind."""
+
+
 class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot."""
 

@@ -17,20 +17,28 @@ background work has one owner process at a time, held by advisory locks
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import asyncpg
 
 from .addresses import redact_url
 from .errors import StoreError
-from .postgres_connection import PostgresConnection
+from .postgres_connection import (
+    CONNECT_SECONDS,
+    OPERATION_SECONDS,
+    SERVER_SETTINGS,
+    PostgresConnection,
+)
 from .postgres_schema import READ_VERSION, SCHEMA_VERSION, migrate
 from .postgres_shards import ShardLocks
 from .shards import Shards
 from .sql_store import SqlStore
 
-POOL_SIZE = (1, 10)
-"""The pool's fewest and most connections per process (asyncpg's defaults: a move holds one
-for a few milliseconds, and PostgreSQL's own limit, 100 by default, is shared by every process)."""
+POOL_SIZE = (0, 10)
+"""The pool's fewest and most connections per process: none kept open for their own sake
+(asyncpg would otherwise retry the missing one in the background, with a traceback each time,
+while the server is down), up to asyncpg's default of ten (a move holds one for a few
+milliseconds, and PostgreSQL's own limit, 100 by default, is shared by every process)."""
 
 UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What connecting can raise: refused or unresolvable, too slow, the server's refusal (no such
@@ -51,28 +59,26 @@ class PostgresStore(SqlStore):
         """Connect (a pool) and migrate; :class:`StoreError` if the server cannot be reached."""
         where = redact_url(dsn)
         try:
+            await _migrate(dsn, where)
             pool = await asyncpg.create_pool(
                 dsn,
                 min_size=POOL_SIZE[0],
                 max_size=POOL_SIZE[1],
-                server_settings={"application_name": "draughts-bot"},
+                timeout=CONNECT_SECONDS,
+                command_timeout=OPERATION_SECONDS,
+                server_settings=SERVER_SETTINGS,
             )
         except UNREACHABLE as exc:
             raise StoreError(f"cannot open the database {where}: {exc}") from exc
-        try:
-            async with pool.acquire() as conn, conn.transaction():
-                await migrate(conn, where)
-        except asyncpg.PostgresError as exc:
-            pool.terminate()
-            raise StoreError(f"cannot migrate the database {where}: {exc}") from exc
-        except BaseException:
-            pool.terminate()
-            raise
         return cls(PostgresConnection(pool), dsn)
 
     async def close(self) -> None:
         await self._shard_locks.close()
         await super().close()
+
+    def abandon(self) -> None:
+        self._shard_locks.abandon()
+        super().abandon()
 
     async def own_shards(self, shards: Shards) -> Shards:
         """Held by advisory locks (:mod:`bot.store.postgres_shards`): processes share the
@@ -96,3 +102,19 @@ class PostgresStore(SqlStore):
         if version != SCHEMA_VERSION:
             return f"schema version {version}, expected {SCHEMA_VERSION}"
         return "ok"
+
+
+async def _migrate(dsn: str, where: str) -> None:
+    """Bring the schema up to date on a connection of its own, without the pool's time limits
+    (a migration may rewrite a large table); :class:`StoreError` if it fails."""
+    conn = await asyncpg.connect(
+        dsn, timeout=CONNECT_SECONDS, server_settings={"application_name": "draughts-bot"}
+    )
+    try:
+        async with conn.transaction():
+            await migrate(conn, where)
+    except asyncpg.PostgresError as exc:
+        raise StoreError(f"cannot migrate the database {where}: {exc}") from exc
+    finally:
+        with contextlib.suppress(*UNREACHABLE):  # a failed close has dropped the connection
+            await conn.close(timeout=CONNECT_SECONDS)

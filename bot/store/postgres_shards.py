@@ -20,11 +20,13 @@ one leaves unanswered: their owner answers them (:mod:`bot.ui.shard_gate`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
 import asyncpg
 
+from .postgres_connection import CLOSE_SECONDS, CONNECT_SECONDS, OPERATION_SECONDS
 from .shards import Shards
 
 log = logging.getLogger(__name__)
@@ -78,8 +80,12 @@ class ShardLocks:
                 return await self._own(wanted)
             except LOST as exc:
                 if self._held:
-                    log.warning("lost the database connection holding %s: %s", self._owned(), exc)
-                await self._drop()
+                    log.warning(
+                        "lost the database connection holding %s: %s",
+                        self._owned(),
+                        str(exc) or type(exc).__name__,
+                    )
+                self.abandon()
                 return wanted.none()
 
     def elsewhere(self, wanted: Shards) -> Shards:
@@ -97,12 +103,15 @@ class ShardLocks:
             # since, so this call owns nothing and the next one starts afresh.
             if self._held:
                 log.warning("the database session holding %s ended", self._owned())
-            await self._drop()
+            self.abandon()
             return wanted.none()
         self._elsewhere = frozenset()  # known again once the server has answered below
         if self._conn is None:
             self._conn = await self._connect(
-                self._dsn, server_settings={"application_name": "draughts-bot shards"}
+                self._dsn,
+                server_settings={"application_name": "draughts-bot shards"},
+                timeout=CONNECT_SECONDS,
+                command_timeout=OPERATION_SECONDS,  # a hung server: owning nothing, not hanging
             )
         conn = self._conn
         if self._count != wanted.count:
@@ -149,7 +158,9 @@ class ShardLocks:
         self._held.clear()
         self._count = None
 
-    async def _drop(self) -> None:
+    def abandon(self) -> None:
+        """Forget the shards and drop the session at once (the server releases its locks when
+        it notices)."""
         conn, self._conn = self._conn, None
         self._held.clear()
         self._elsewhere = frozenset()
@@ -158,14 +169,12 @@ class ShardLocks:
             conn.terminate()
 
     async def close(self) -> None:
-        """Let the shards go (closing the session releases its locks), for good."""
-        async with self._lock:
-            self._closed = True
-            conn, self._conn = self._conn, None
-            self._held.clear()
-            self._count = None
-            if conn is not None:
-                try:
-                    await asyncio.wait_for(conn.close(), timeout=2.0)
-                except LOST:
-                    conn.terminate()
+        """Let the shards go (closing the session releases its locks), for good; a session
+        that does not close within :data:`CLOSE_SECONDS` (a hung server, or a check still
+        waiting on it) is dropped."""
+        self._closed = True  # from now on every shard may be the next process's
+        with contextlib.suppress(*LOST):
+            async with asyncio.timeout(CLOSE_SECONDS), self._lock:
+                if self._conn is not None:
+                    await self._conn.close()
+        self.abandon()

@@ -49,6 +49,16 @@ class Store(Protocol):
         """Close after the writes in flight; nothing may be called afterwards."""
         ...
 
+    def abandon(self) -> None:
+        """Drop the connections at once (a :meth:`close` that ran out of time); nothing may be
+        called afterwards."""
+        ...
+
+    async def ping(self, seconds: float) -> None:
+        """Return once the database has answered a trivial query, or raise
+        :class:`~bot.store.errors.StoreUnavailable` after ``seconds`` (the health check)."""
+        ...
+
     async def schema_version(self) -> int:
         """The version of the schema the database is at (after the start-up migrations)."""
         ...

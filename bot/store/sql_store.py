@@ -17,6 +17,7 @@ writes whether the backend is one connection or a pool.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import replace
@@ -24,7 +25,7 @@ from typing import Any
 
 from ..enums import ChallengeStatus
 from .dialect import Database, Params, Transaction
-from .errors import ChallengeClosed
+from .errors import ChallengeClosed, StoreUnavailable
 from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
 from .rows import (
     ChallengeRow,
@@ -88,6 +89,17 @@ class SqlStore:
     async def close(self) -> None:
         await self.orphans.settled()
         await self._database.close()
+
+    def abandon(self) -> None:
+        self._database.abandon()
+
+    async def ping(self, seconds: float) -> None:
+        """Not after the writes in flight: the answer says whether the database answers now."""
+        try:
+            async with asyncio.timeout(seconds):
+                await self._database.fetchrow("SELECT 1")
+        except TimeoutError:
+            raise StoreUnavailable(f"the database did not answer within {seconds:g} s") from None
 
     @contextmanager
     def observing_reads(self, observer: ReadObserver) -> Iterator[None]:

@@ -9,6 +9,11 @@ The connection is shared by every coroutine of the process, so access is seriali
 :class:`asyncio.Lock`: a transaction holds it from ``BEGIN IMMEDIATE`` to ``COMMIT`` and reads
 take it too, so no coroutine ever starts a transaction inside another's or reads its uncommitted
 rows.  SQLite has one writer at a time, so rows need no ``FOR UPDATE`` and names no locks.
+
+Time: a statement waits at most the busy timeout (:data:`BUSY_SECONDS`) for another connection's
+lock (a backup, an operator's ``sqlite3`` shell); past it the database is "locked", which leaves
+as :class:`StoreUnavailable`, as a PostgreSQL server that does not answer does.  Waits on the
+process's own lock are bounded by those of the statements ahead.
 """
 
 from __future__ import annotations
@@ -23,14 +28,16 @@ from typing import Any
 import aiosqlite
 
 from .dialect import Params
-from .errors import StoreError
+from .errors import StoreError, StoreUnavailable
 from .sql_writes import domain_refusal
 
+BUSY_SECONDS = 5
+"""How long a statement waits for another connection's lock before the database is "locked"."""
 PRAGMAS = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 5000",
+    f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}",
 )
 """Set on the connection when it opens (WAL is also a property of the file)."""
 
@@ -40,6 +47,32 @@ UNIQUE_INDEXES = {
 }
 """SQLite names a violated unique index by its columns (``UNIQUE constraint failed:
 games.channel_id``): the index each list of columns stands for."""
+
+
+def busy(error: sqlite3.OperationalError) -> StoreUnavailable | None:
+    """The :class:`StoreUnavailable` a "database is locked" (or busy) error means, else None."""
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return StoreUnavailable(f"SQLite stayed locked for {BUSY_SECONDS} s: {text}")
+    return None
+
+
+CLOSED = ("Connection closed", "no active connection")
+"""What aiosqlite says (as a ``ValueError``) to a statement after the connection was closed."""
+
+
+@asynccontextmanager
+async def busy_as_unavailable() -> AsyncIterator[None]:
+    """A lock not granted within the busy timeout, or a connection already dropped (by
+    :meth:`SqliteConnection.abandon`), leaves as :class:`StoreUnavailable`."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        raise (busy(exc) or exc) from exc
+    except ValueError as exc:
+        if str(exc) not in CLOSED:
+            raise
+        raise StoreUnavailable(f"the SQLite connection is closed: {exc}") from exc
 
 
 def violated_index(error: sqlite3.IntegrityError) -> str | None:
@@ -105,12 +138,18 @@ class SqliteConnection:
         async with self._lock:
             await self._db.close()
 
+    def abandon(self) -> None:
+        """Have aiosqlite's thread close the connection after the statement it runs and end (a
+        shutdown out of time: that thread, not a daemon, would otherwise keep the process
+        alive)."""
+        self._db.stop()
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception (including
         cancellation), so a change lands whole or not at all; a unique index that means
         something to players refuses as its domain error."""
-        async with self._lock:
+        async with self._lock, busy_as_unavailable():
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._transaction
@@ -122,9 +161,9 @@ class SqliteConnection:
             await self._db.execute("COMMIT")
 
     async def fetchrow(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._lock, busy_as_unavailable(), self._db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._lock, busy_as_unavailable(), self._db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

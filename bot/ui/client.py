@@ -10,8 +10,10 @@ client.  Two background tasks start with it: the command sync (:mod:`bot.ui.comm
 the gateway is ready, only when the commands changed, never able to stop the bot) and the
 heartbeat file that ``python -m bot healthcheck`` reads (:mod:`bot.health`).
 Shutdown: stop the background tasks and the scheduler, let the game actions in flight finish their
-transactions, close the database, then the connection to Discord, in bounded time: a stop while
-Discord is unreachable must not wait for a reconnect (Docker kills after ten seconds).
+transactions, close the database, then the connection to Discord, each in bounded time, so the
+process exits within :data:`STOP_SECONDS` of SIGTERM whatever Discord or the database does: a stop
+while Discord is unreachable must not wait for a reconnect, nor one while the database hangs for
+its answer (Docker kills after ten seconds).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .. import health
 from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
-from ..service import GameService
+from ..service import GameService, StoreUnavailable
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
@@ -56,6 +58,22 @@ they kill the process."""
 DISCONNECT_SECONDS = 1.5
 """How long a shutdown waits for Discord to acknowledge the gateway's close (it may be
 unreachable: then there is nothing to close politely)."""
+DATABASE_CLOSE_SECONDS = 1.5
+"""How long a shutdown waits for the last writes and the database's close; past it the
+connections are dropped (a hung database rolls back what it was writing)."""
+ABANDONED_SECONDS = 0.5
+"""How long a shutdown that dropped the database's connections waits for the interactions that
+were waiting on it: they fail at once, and tell their players to try again."""
+BACKGROUND_STOP_SECONDS = 0.5
+"""How long a shutdown waits for a background task (the scheduler's check, the heartbeat's
+database ping) to end once cancelled."""
+STOP_SECONDS = 10
+"""What the operator is promised (docs/OPERATIONS.md): the process exits within this many
+seconds of SIGTERM.  The waits above add up to nine at most (the scheduler and the background
+tasks, the interactions, the database, the interactions again, Discord)."""
+PING_SECONDS = 2.0
+"""How long the heartbeat waits for the database to answer ``SELECT 1`` before it reports the
+bot unhealthy."""
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -106,6 +124,7 @@ class DraughtsBot(commands.Bot):
         self.heartbeat_file = settings.heartbeat_file
         self.gateway_up = False
         self._gateway_changed = asyncio.Event()
+        self._database_down = False
 
     def invite_url(self) -> str:
         """The link that adds the bot to a server with the permissions and scopes it needs."""
@@ -194,14 +213,15 @@ class DraughtsBot(commands.Bot):
         self._gateway_changed.set()  # beat at once on (re)connecting
 
     async def _heartbeat(self) -> None:
-        """Write the heartbeat file while the bot can do its job: connected to the gateway, its
-        scheduler running.  A missed beat is what the health check notices, and so are the
-        :meth:`problems` written with a beat."""
+        """Write the heartbeat file while the bot is alive: connected to the gateway, its
+        scheduler running; with the problems that keep it from doing its job (:meth:`_problems`).
+        A missed beat, or a beat with a problem, is what the health check notices."""
         while True:
             scheduler = self._scheduler
             if self.gateway_up and scheduler is not None and scheduler.running:
+                problems = await self._problems()
                 try:
-                    await asyncio.to_thread(health.beat, self.heartbeat_file, None, self.problems())
+                    await asyncio.to_thread(health.beat, self.heartbeat_file, None, problems)
                 except OSError as exc:
                     log.warning("cannot write the heartbeat %s: %s", self.heartbeat_file, exc)
             self._gateway_changed.clear()
@@ -210,11 +230,26 @@ class DraughtsBot(commands.Bot):
                     self._gateway_changed.wait(), self.settings.heartbeat_interval
                 )
 
-    def problems(self) -> list[str]:
-        """What the bot cannot do now although it runs, for the health check: worker processes
-        that cannot start (the computer's searches, the replays)."""
+    async def _problems(self) -> list[str]:
+        """What keeps the bot from serving players now, one line each: a database that does not
+        answer within :data:`PING_SECONDS` (said in the log once when it starts and once when
+        it ends), worker processes that cannot start (the computer's searches, the replays)."""
+        problems: list[str] = []
+        if self._service is not None:
+            try:
+                await self._service.database_answers(PING_SECONDS)
+            except StoreUnavailable as exc:
+                problems.append(f"database: {exc}")
+        database_down = bool(problems)
+        if database_down != self._database_down:
+            if database_down:
+                log.warning("healthcheck: unhealthy, %s", problems[0])
+            else:
+                log.info("healthcheck: the database answers again")
+            self._database_down = database_down
         pools = [self.media.replays] + ([] if self.computer is None else [self.computer.pool])
-        return [problem for pool in pools if (problem := pool.problem) is not None]
+        problems += [problem for pool in pools if (problem := pool.problem) is not None]
+        return problems
 
     async def add_commands(self, service: GameService) -> Presenter:
         """Add the command groups, in the order Discord lists them, and register the buttons
@@ -265,16 +300,26 @@ class DraughtsBot(commands.Bot):
         log.info("shutting down")
         for task in self._background:
             task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        if self._background:
+            await asyncio.wait(self._background, timeout=BACKGROUND_STOP_SECONDS)
         await asyncio.to_thread(health.clear, self.heartbeat_file)
-        if self._scheduler is not None:
-            await self._scheduler.stop()
+        if self._scheduler is not None and not await _within(
+            BACKGROUND_STOP_SECONDS, self._scheduler.stop()
+        ):
+            log.warning("the scheduler did not stop within %g s", BACKGROUND_STOP_SECONDS)
         if self._service is not None:  # searches stop; interactions waiting on them go on
             await self._service.stop_thinking()
         if self._presenter is not None:
             await self._presenter.drain(SHUTDOWN_GRACE_SECONDS)
-        if self._service is not None:
-            await self._service.close()
+        service = self._service
+        if service is not None and not await _within(DATABASE_CLOSE_SECONDS, service.close()):
+            log.warning(
+                "the database did not close within %g s; dropping its connections",
+                DATABASE_CLOSE_SECONDS,
+            )
+            service.abandon()
+            if self._presenter is not None:
+                await self._presenter.drain(ABANDONED_SECONDS)
         # Closing the gateway politely waits for Discord's answer; unreachable, it never comes.
         # Closing the HTTP session drops that connection too, and the close completes (it is not
         # cancelled: discord.py awaits the same close again on the way out).
@@ -288,6 +333,16 @@ class DraughtsBot(commands.Bot):
         if self.computer is not None:
             await asyncio.to_thread(self.computer.close)
         log.info("stopped")
+
+
+async def _within(seconds: float, closing: Coroutine[Any, Any, None]) -> bool:
+    """Run ``closing`` for at most ``seconds``; whether it finished (else it was cancelled)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await closing
+    except TimeoutError:
+        return False
+    return True
 
 
 def _report_crash(task: asyncio.Task[None]) -> None:

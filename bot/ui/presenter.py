@@ -2,7 +2,10 @@
 
 Each command's work runs through :meth:`Presenter.run`, which turns a refusal into a private
 answer (nothing changed, no traceback in the log) and counts the work as in flight until it has
-posted everything, so a shutdown can wait for it (:meth:`Presenter.drain`).  A result the work
+posted everything, so a shutdown can wait for it (:meth:`Presenter.drain`).  Work that has not
+answered within :data:`ACKNOWLEDGE_AFTER` seconds (a slow database, a long draw) is acknowledged
+meanwhile, so Discord's 3-second window is always met; a database that does not answer at all
+ends in a private "try again in a moment" (one warning line in the log).  A result the work
 made is answered publicly through :meth:`Presenter.answer`, which hands it to the delivery
 (:mod:`bot.ui.delivery`) as the interaction's own message.  No game rule lives here: the service
 decides, this presents.
@@ -21,7 +24,7 @@ import discord
 from ..errors import NotFoundError, ServiceError
 from ..i18n import _
 from ..results import ActionResult, GameView, Player
-from ..service import GameService
+from ..service import GameService, StoreUnavailable
 from .boards import Boards
 from .buttons import Buttons
 from .delivery import Connection, Delivery, PostedLater
@@ -34,6 +37,11 @@ log = logging.getLogger(__name__)
 
 Work = Callable[[Reply], Awaitable[None]]
 """One interaction's work, given the interaction's :class:`Reply`."""
+
+ACKNOWLEDGE_AFTER = 1.5
+"""Seconds after which work that has not answered yet is acknowledged ("thinking…", or a held
+button press): Discord fails an interaction not answered within 3 seconds of its arrival, and
+the event may reach the bot a moment after that clock started."""
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -99,13 +107,16 @@ class Presenter:
         task = asyncio.current_task()
         if task is not None:
             self._in_flight.add(task)
+        watchdog = asyncio.create_task(_acknowledge_when_slow(reply), name="acknowledge-slow")
         try:
             with contextlib.suppress(_Stop):
                 async with self._answering(reply):
                     await work(reply)
+            watchdog.cancel()
             if not reply.locales_kept:
                 await self._remember_locales(interaction)
         finally:
+            watchdog.cancel()
             if task is not None:
                 self._in_flight.discard(task)
 
@@ -129,6 +140,10 @@ class Presenter:
         except ServiceError as error:
             with contextlib.suppress(discord.HTTPException):
                 await reply.private(user_error(error, reply.language))
+        except StoreUnavailable as error:
+            log.warning("interaction %s not done: %s", reply.interaction.id, error)
+            with contextlib.suppress(discord.HTTPException):
+                await reply.private(_("My database is not answering; try again in a moment."))
         except PostedLater as error:
             log.warning("Discord refused an answer (%s); it is posted in the channel", error)
             with contextlib.suppress(discord.HTTPException):
@@ -175,6 +190,16 @@ class Presenter:
             answer_token=interaction.token if original else None,
             locales=locales_of(interaction),
         )
+
+
+async def _acknowledge_when_slow(reply: Reply) -> None:
+    """Acknowledge the interaction if its work has not answered within
+    :data:`ACKNOWLEDGE_AFTER` seconds (cancelled once the work is done)."""
+    await asyncio.sleep(ACKNOWLEDGE_AFTER)
+    try:
+        await reply.acknowledge()
+    except discord.HTTPException as error:
+        log.warning("could not acknowledge interaction %s: %s", reply.interaction.id, error)
 
 
 class _Stop(Exception):

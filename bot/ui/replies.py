@@ -9,6 +9,7 @@ own lists, and this is the guard for sentences passed on from the service.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -91,6 +92,9 @@ class Reply:
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
+        self._first = asyncio.Lock()
+        """Held while the initial response is being sent: the work and the watchdog that
+        defers a slow one (:meth:`acknowledge`) never both send one."""
         self._thinking = False
         """A deferred "thinking" message is waiting to be filled in."""
         self.locales_kept = False
@@ -119,21 +123,37 @@ class Reply:
     async def think(self) -> None:
         """Show "thinking…" publicly while something slow runs (only after every check passed,
         so an error never follows a public thinking message)."""
-        if not self.done:
-            await self.interaction.response.defer(thinking=True)
-            self._thinking = True
+        async with self._first:
+            if not self.done:
+                await self.interaction.response.defer(thinking=True)
+                self._thinking = True
 
     async def hold(self) -> None:
         """Acknowledge a button press without changing anything yet."""
-        if not self.done:
-            await self.interaction.response.defer()
+        async with self._first:
+            if not self.done:
+                await self.interaction.response.defer()
+
+    async def acknowledge(self) -> None:
+        """Meet Discord's 3-second window for work still running: a button press is held (its
+        message edited or followed up later), anything else shows "thinking…", which the answer
+        fills in (a private answer replaces it).  Nothing if the work has answered already, or
+        for an autocomplete (which has no deferred form)."""
+        kind = self.interaction.type
+        if kind is discord.InteractionType.autocomplete:
+            return
+        if kind is discord.InteractionType.component:
+            await self.hold()
+        else:
+            await self.think()
 
     async def public(self, out: Outgoing) -> int | None:
         """Send ``out`` for everyone in the channel; the new message's id when known."""
         i = self.interaction
-        if not self.done:
-            response = await i.response.send_message(**out.send_kwargs())
-            return response.message_id
+        async with self._first:
+            if not self.done:
+                response = await i.response.send_message(**out.send_kwargs())
+                return response.message_id
         if self._thinking:
             self._thinking = False
             kwargs = out.send_kwargs()
@@ -167,9 +187,10 @@ class Reply:
 
     async def _private(self, **message: Any) -> None:
         i = self.interaction
-        if not self.done:
-            await i.response.send_message(ephemeral=True, **message)
-            return
+        async with self._first:
+            if not self.done:
+                await i.response.send_message(ephemeral=True, **message)
+                return
         if self._thinking:
             # Nothing public may stay behind a private answer.
             self._thinking = False
@@ -185,7 +206,8 @@ class Reply:
             changes["content"] = fit(changes["content"], CONTENT)
         if isinstance(changes.get("embed"), discord.Embed):
             changes["embed"] = fit_embed(changes["embed"])
-        if not self.done:
-            await self.interaction.response.edit_message(**changes)
-        else:
-            await self.interaction.edit_original_response(**changes)
+        async with self._first:
+            if not self.done:
+                await self.interaction.response.edit_message(**changes)
+                return
+        await self.interaction.edit_original_response(**changes)

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from bot import health
-from bot.logging_setup import REDACTED, RedactingFilter, setup_logging
-from bot.store import StoreError
+from bot.logging_setup import REDACTED, RedactingFilter, UnavailableInOneLine, setup_logging
+from bot.store import StoreError, StoreUnavailable
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_backup import (
     BackupError,
@@ -433,16 +433,13 @@ def test_heartbeat_fresh_stale_missing(tmp_path: Path) -> None:
     assert not path.exists()
 
 
-def test_a_fresh_heartbeat_with_problems_is_unhealthy(tmp_path: Path) -> None:
-    """A bot that runs but cannot do part of its job says what, and the check fails with it."""
-    path = tmp_path / "beat"
-    health.beat(path, now=1000.0, problems=["the engine worker processes\ncannot start", "two"])
-    found = health.check(path, max_age=60, now=1001.0)
-    assert not found.healthy
-    assert (
-        found.reason == f"pid {os.getpid()} reports: the engine worker processes cannot start; two"
-    )
-    health.beat(path, now=1002.0)  # solved: healthy again
+def test_a_fresh_heartbeat_with_problems_is_unhealthy_until_a_beat_without(tmp_path: Path) -> None:
+    path = tmp_path / "heartbeat"
+    health.beat(path, now=1000.0, problems=["database: no answer\nwithin 2 s", "workers: none"])
+    sick = health.check(path, max_age=60, now=1001.0)
+    assert not sick.healthy
+    assert sick.reason.endswith("reports: database: no answer within 2 s; workers: none")
+    health.beat(path, now=1002.0)
     assert health.check(path, max_age=60, now=1003.0).healthy
 
 
@@ -502,6 +499,19 @@ def test_aiosqlite_statement_dumps_are_not_logged_even_at_debug() -> None:
         root.handlers[:] = saved[1]
         root.setLevel(saved[0])
         logging.getLogger("aiosqlite").setLevel(saved[2])
+
+
+def test_a_database_that_does_not_answer_is_logged_in_one_warning_line() -> None:
+    """What a background write logs with ``log.exception`` when the database hung."""
+    try:
+        raise StoreUnavailable("PostgreSQL did not answer within 8 s")
+    except StoreUnavailable:
+        hung = logging.LogRecord(
+            "bot.service", logging.ERROR, __file__, 1, "game %s not recorded", (7,), sys.exc_info()
+        )
+    UnavailableInOneLine().filter(hung)
+    line = logging.Formatter("{levelname} {message}", style="{").format(hung)
+    assert line == "WARNING game 7 not recorded: PostgreSQL did not answer within 8 s"
 
 
 def test_the_filter_redacts_tracebacks_too() -> None:

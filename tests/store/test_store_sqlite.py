@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 from bot.errors import DamagedRecordError
 from bot.results import Player
 from bot.service import GameService
-from bot.store import SchemaTooNewError
+from bot.store import SchemaTooNewError, StoreUnavailable
 from bot.store.sqlite import SqliteStore as Store
 from bot.store.sqlite_schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION
 from rules.game import Game
@@ -57,6 +58,35 @@ def user_version(path: Path) -> int:
 
 
 # -- connection -----------------------------------------------------------------------------------
+
+
+async def test_a_database_locked_past_the_busy_timeout_is_unavailable_then_usable(
+    store: Store,
+) -> None:
+    """Another connection (a backup, an operator's shell) holding the write lock past the busy
+    timeout: the write fails as "unavailable", as a hung PostgreSQL server does, not as a driver
+    error, and works once the lock is gone."""
+    with sqlite3.connect(store.path, isolation_level=None) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StoreUnavailable, match="locked"):
+            await store.set_meta("probe", "held")
+        other.execute("ROLLBACK")
+    await store.set_meta("probe", "free")
+    assert await store.meta("probe") == "free"
+
+
+async def test_an_abandoned_connection_is_unavailable_and_its_thread_ends(tmp_path: Path) -> None:
+    """A shutdown out of time drops the connection: later statements say so as the database
+    being unavailable (not aiosqlite's ValueError), and aiosqlite's thread, which is not a
+    daemon and would keep the process alive, ends."""
+    before = set(threading.enumerate())
+    opened = await Store.open(tmp_path / "draughts.db")
+    [thread] = set(threading.enumerate()) - before  # aiosqlite's
+    opened.abandon()
+    with pytest.raises(StoreUnavailable, match="closed"):
+        await opened.meta("probe")
+    thread.join(timeout=10)
+    assert not thread.is_alive()
 
 
 async def test_open_creates_the_directory(tmp_path: Path) -> None:
