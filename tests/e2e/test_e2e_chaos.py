@@ -4,9 +4,9 @@ Three pairs of players keep a game going each (``/move`` with a random legal mov
 ``/resign`` and its confirmation), as fast as the bot answers them.  Meanwhile, every few
 seconds, one of these happens at a random moment, whatever the bot is doing: the bot is
 SIGKILLed and started again; the PostgreSQL server and all its backends are SIGKILLed and
-started again (crash recovery); both.  After :data:`CHAOS_SECONDS` everything is left running
-until nothing is owed any more, and what players saw is counted from the fake Discord's
-messages:
+started again (crash recovery); both; the server stops answering for a few seconds (SIGSTOP).
+After :data:`CHAOS_SECONDS` everything is left running until nothing is owed any more, and what
+players saw is counted from the fake Discord's messages:
 
 - **doubles** (must be 0): a ply's board, or a game's end, shown in more than one message;
 - **losses** (must be 0): a move whose board players saw that is not in the database, a game
@@ -68,7 +68,9 @@ SETTLE_TIMEOUT = 90.0
 """After the chaos, the time everything owed has to reach the channel."""
 SEED = int(os.environ.get("CHAOS_SEED", "20261128"))
 FAULTS = tuple(os.environ.get("CHAOS_FAULTS", "bot,database,database,both").split(","))
-"""The faults drawn from (``bot``, ``database``, ``both``), a repeat making one likelier."""
+"""The faults drawn from, a repeat making one likelier: ``bot`` (SIGKILL, restart), ``database``
+(SIGKILL of the server and its backends, restart), ``both``, ``stall`` (SIGSTOP of the server for
+1-5 s: nothing answers, connections stay open)."""
 PAIRS = ((GENERAL, ALICE, BOB), (DRAUGHTS, BOB, CAROL), (OFFTOPIC, CAROL, ALICE))
 
 
@@ -78,6 +80,7 @@ class Figures:
 
     bot_kills: int = 0
     database_kills: int = 0
+    database_stalls: int = 0
     moves_sent: int = 0
     moves_answered: int = 0
     unanswered: int = 0
@@ -95,7 +98,8 @@ class Figures:
         rss = f"{min(self.rss_mib):.0f}-{max(self.rss_mib):.0f} MiB" if self.rss_mib else "n/a"
         return (
             f"chaos run ({self.seconds:.0f} s of faults, seed {SEED}): "
-            f"{self.bot_kills} bot kills, {self.database_kills} PostgreSQL kills; "
+            f"{self.bot_kills} bot kills, {self.database_kills} PostgreSQL kills, "
+            f"{self.database_stalls} PostgreSQL stalls; "
             f"{self.games} games, {self.moves_sent} moves sent, {self.moves_answered} answered, "
             f"{self.unanswered} unanswered or refused while down, {self.moves_stored} stored, "
             f"{self.resigns} resignations; {self.announcements} announcements shown, "
@@ -132,6 +136,11 @@ class Chaos:
                 if kind in ("database", "both"):
                     await asyncio.to_thread(self.server.crash)
                     self.figures.database_kills += 1
+                if kind == "stall":
+                    self.server.pause()
+                    self.figures.database_stalls += 1
+                    await asyncio.sleep(rng.uniform(1.0, 5.0))
+                    self.server.resume()
                 await asyncio.sleep(rng.uniform(0.2, 2.5))
                 if kind in ("database", "both"):
                     await asyncio.to_thread(self.server.restart)
@@ -322,7 +331,9 @@ async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     rng = random.Random(SEED)
-    with PostgresServer() as server:
+    # Durable: a test server's commits are acknowledged before their WAL is written (see
+    # support.pg_server), so a crash would lose moves the bot was told were saved.
+    with PostgresServer(durable=True) as server:
         name = await server.create_database("chaos")
         bot = BotProcess(fake, tmp_path, server.dsn_for(name))
         await bot.start()
