@@ -16,7 +16,8 @@ A player who got no answer (the bot was down, or said to try again) does what a 
 waits until the bot is back and looks at the game as it stands (the database) before the next
 move.  The figures (games, moves, announcements, restarts, memory) go to the test's output and,
 when ``CHAOS_REPORT`` names a file, into it (``.ci/run`` prints it).  ``CHAOS_SECONDS`` sets the
-length (the default keeps CI short; a soak sets minutes), ``CHAOS_FAULTS`` which faults.
+length (the default keeps CI short; a soak sets minutes), ``CHAOS_FAULTS`` which faults, and
+``CHAOS_DATABASE=sqlite`` runs the same on a SQLite file with ``CHAOS_FAULTS=bot`` (a soak).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import os
 import random
 import re
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,7 @@ ANSWER_WAIT = 4.0
 SETTLE_TIMEOUT = 90.0
 """After the chaos, the time everything owed has to reach the channel."""
 SEED = int(os.environ.get("CHAOS_SEED", "20261128"))
+BACKEND = os.environ.get("CHAOS_DATABASE", "postgresql")
 FAULTS = tuple(os.environ.get("CHAOS_FAULTS", "bot,database,database,both").split(","))
 """The faults drawn from, a repeat making one likelier: ``bot`` (SIGKILL, restart), ``database``
 (SIGKILL of the server and its backends, restart), ``both``, ``stall`` (SIGSTOP of the server for
@@ -95,9 +98,12 @@ class Figures:
     seconds: float = 0.0
 
     def summary(self) -> str:
-        rss = f"{min(self.rss_mib):.0f}-{max(self.rss_mib):.0f} MiB" if self.rss_mib else "n/a"
+        rss = "n/a"
+        if self.rss_mib:
+            first, last = self.rss_mib[0], self.rss_mib[-1]
+            rss = f"{first:.0f} MiB at first, {last:.0f} at the end, peak {max(self.rss_mib):.0f}"
         return (
-            f"chaos run ({self.seconds:.0f} s of faults, seed {SEED}): "
+            f"chaos run on {BACKEND} ({self.seconds:.0f} s of faults, seed {SEED}): "
             f"{self.bot_kills} bot kills, {self.database_kills} PostgreSQL kills, "
             f"{self.database_stalls} PostgreSQL stalls; "
             f"{self.games} games, {self.moves_sent} moves sent, {self.moves_answered} answered, "
@@ -111,7 +117,7 @@ class Figures:
 class Chaos:
     """The bot, its own PostgreSQL server, and the faults; ``up`` is set while both run."""
 
-    def __init__(self, fake: FakeDiscord, server: PostgresServer, bot: BotProcess) -> None:
+    def __init__(self, fake: FakeDiscord, server: PostgresServer | None, bot: BotProcess) -> None:
         self.fake = fake
         self.server = server
         self.bot = bot
@@ -130,25 +136,36 @@ class Chaos:
                 self.up.clear()
                 kind = rng.choice(FAULTS)
                 if kind in ("bot", "both"):
-                    self._sample_rss()
+                    self.sample_rss()
                     self.bot.kill()
                     self.figures.bot_kills += 1
+                assert self.server is not None or kind == "bot"
                 if kind in ("database", "both"):
+                    assert self.server is not None
                     await asyncio.to_thread(self.server.crash)
                     self.figures.database_kills += 1
                 if kind == "stall":
+                    assert self.server is not None
                     self.server.pause()
                     self.figures.database_stalls += 1
                     await asyncio.sleep(rng.uniform(1.0, 5.0))
                     self.server.resume()
                 await asyncio.sleep(rng.uniform(0.2, 2.5))
                 if kind in ("database", "both"):
+                    assert self.server is not None
                     await asyncio.to_thread(self.server.restart)
                 if kind in ("bot", "both"):
                     await self.bot.start()
                 self.up.set()
 
-    def _sample_rss(self) -> None:
+    async def memory(self, until: float) -> None:
+        """The bot's resident memory every few seconds (and before each kill): it must stay
+        flat over a soak."""
+        while time.monotonic() < until:
+            self.sample_rss()
+            await asyncio.sleep(5.0)
+
+    def sample_rss(self) -> None:
         proc = self.bot.proc
         if proc is None:
             return
@@ -327,15 +344,27 @@ def count(figures: Figures, fake: FakeDiscord, database: Path | str) -> None:
         figures.losses.append(f"{left} announcements still owed at the end")
 
 
+@contextlib.asynccontextmanager
+async def database(tmp_path: Path) -> AsyncIterator[tuple[PostgresServer | None, str | None]]:
+    """The chaos run's database: its own PostgreSQL server (``CHAOS_DATABASE=postgresql``, the
+    default) and a database on it, or a SQLite file in ``tmp_path`` (``sqlite``: a soak of the
+    SQLite bot, where only the bot can be killed)."""
+    if BACKEND == "sqlite":
+        assert set(FAULTS) == {"bot"}, "on SQLite only the bot can be killed: CHAOS_FAULTS=bot"
+        yield None, None
+        return
+    # Durable: a test server's commits are acknowledged before their WAL is written (see
+    # support.pg_server), so a crash would lose moves the bot was told were saved.
+    with PostgresServer(durable=True) as server:
+        yield server, server.dsn_for(await server.create_database("chaos"))
+
+
 async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     rng = random.Random(SEED)
-    # Durable: a test server's commits are acknowledged before their WAL is written (see
-    # support.pg_server), so a crash would lose moves the bot was told were saved.
-    with PostgresServer(durable=True) as server:
-        name = await server.create_database("chaos")
-        bot = BotProcess(fake, tmp_path, server.dsn_for(name))
+    async with database(tmp_path) as (server, dsn):
+        bot = BotProcess(fake, tmp_path, dsn)
         await bot.start()
         chaos = Chaos(fake, server, bot)
         began = time.monotonic()
@@ -344,6 +373,7 @@ async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
         try:
             await asyncio.gather(
                 chaos.faults(random.Random(rng.random()), until),
+                chaos.memory(until),
                 *(p.play(random.Random(rng.random()), until) for p in players),
             )
             chaos.figures.seconds = time.monotonic() - began
@@ -352,7 +382,7 @@ async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
             while owed(bot.database) and time.monotonic() < deadline:
                 await bot.alive(asyncio.sleep(0.2))
             await asyncio.sleep(2.0)  # nothing more may arrive
-            chaos._sample_rss()
+            chaos.sample_rss()
             count(chaos.figures, fake, bot.database)
         finally:
             if bot.proc is not None and bot.proc.poll() is None:
@@ -364,7 +394,7 @@ async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
             json.dumps({"summary": figures.summary(), **figures.__dict__}, indent=1)
         )
     print(figures.summary())
-    assert figures.bot_kills + figures.database_kills > 0
+    assert figures.bot_kills + figures.database_kills + figures.database_stalls > 0
     assert figures.moves_answered > 0
     assert (figures.doubles, figures.losses) == ([], []), "\n".join(
         [figures.summary(), *figures.doubles, *figures.losses]
