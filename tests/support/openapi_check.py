@@ -1,17 +1,21 @@
 """Request bodies checked against Discord's own OpenAPI description.
 
-The spec is not part of the project; it is found at run time, in this order:
+The spec is not part of the project (Discord publishes it without a licence that would let us
+copy it), so it is found at run time, in this order:
 
 1. the file named by the environment variable ``DISCORD_API_SPEC`` (if that file is missing,
    :func:`spec` raises: a run that asked for the check must not quietly skip it);
 2. ``<repo>/../shared/discord-api-spec/openapi.json``;
 3. for a clone (CI clones the repository elsewhere), the same path beside the directory of the
-   ``origin`` remote, when that remote is a local path.
+   ``origin`` remote, when that remote is a local path;
+4. the cached download of the pinned commit (:data:`PINNED_COMMIT`, checked against
+   :data:`PINNED_SHA256`), which ``python tests/support/openapi_check.py --fetch`` makes from
+   GitHub when none of the above exists: so a clone from anywhere runs the same checks.
 
-If none exists (a machine without ``shared/``), :func:`validate` checks nothing and
-:data:`SKIP_REASON` says why; the documented-limit checks of ``tests/support/discord_limits.py``
-still run. ``.ci/run`` locates the spec the same way and exports ``DISCORD_API_SPEC``, so CI never
-skips.
+If none exists (a machine without ``shared/`` that never fetched it), :func:`validate` checks
+nothing and :data:`SKIP_REASON` says why; the documented-limit checks of
+``tests/support/discord_limits.py`` still run. ``.ci/run`` locates the spec the same way (fetching
+it if it must) and exports ``DISCORD_API_SPEC``, so CI never skips.
 
 The spec (about 1 MB of JSON) is parsed once per process and each operation's validator is built
 on first use, so a request costs one schema walk.
@@ -20,10 +24,13 @@ on first use, so a request costs one schema walk.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
 import subprocess
+import tempfile
+import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -37,10 +44,17 @@ ENV_VAR = "DISCORD_API_SPEC"
 REPO = Path(__file__).resolve().parent.parent.parent
 SPEC_IN_SHARED = Path("shared", "discord-api-spec", "openapi.json")
 _SPEC_URI = "urn:discord-openapi"
+PINNED_COMMIT = "74fda0fad044407ea280043a03ffc9bc64c4e49e"
+"""The discord/discord-api-spec commit the checks were written against (2026-07-18)."""
+PINNED_SHA256 = "8c1d0707ccdf8e380a86dfba04058820a66435c1b69d5ed82e04dd8c0520dd73"
+"""The SHA-256 of that commit's ``specs/openapi.json``: a download must have it."""
+SPEC_URL = (
+    f"https://raw.githubusercontent.com/discord/discord-api-spec/{PINNED_COMMIT}/specs/openapi.json"
+)
 SKIP_REASON = (
-    f"Discord's OpenAPI spec not found (set {ENV_VAR}, or put the spec at "
-    f"../{SPEC_IN_SHARED} beside the repository): request bodies are checked against the "
-    "documented limits only"
+    f"Discord's OpenAPI spec not found (set {ENV_VAR}, put the spec at ../{SPEC_IN_SHARED} "
+    "beside the repository, or run python tests/support/openapi_check.py --fetch): request "
+    "bodies are checked against the documented limits only"
 )
 
 
@@ -71,23 +85,56 @@ def _origin_dir(repo: Path) -> Path | None:
     return path if path.is_absolute() else (repo / path).resolve()
 
 
-def locate(repo: Path = REPO) -> Path | None:
-    """Where the spec is (see the module docstring), or None."""
+def cache_path() -> Path:
+    """Where the fetched spec is kept: the user's cache folder (``XDG_CACHE_HOME``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base, "draughts-bot", f"discord-openapi-{PINNED_COMMIT[:12]}.json")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def shared_folder(repo: Path = REPO) -> Path | None:
+    """The ``shared`` folder beside the repository (or beside its origin), if there is one."""
+    for base in (repo.parent, (_origin_dir(repo) or Path("/nonexistent")).parent):
+        if (base / SPEC_IN_SHARED).is_file():
+            return base / SPEC_IN_SHARED.parts[0]
+    return None
+
+
+def locate(repo: Path = REPO, cache: Path | None = None) -> Path | None:
+    """Where the spec is (see the module docstring), or None.  A cached download is used only
+    while its checksum is the pinned one."""
     named = os.environ.get(ENV_VAR)
     if named:
         path = Path(named)
         if not path.is_file():
             raise SpecMissing(f"{ENV_VAR}={named} but there is no such file")
         return path
-    beside = repo.parent / SPEC_IN_SHARED
-    if beside.is_file():
-        return beside
-    origin = _origin_dir(repo)
-    if origin is not None:
-        candidate = origin.parent / SPEC_IN_SHARED
-        if candidate.is_file():
-            return candidate
+    shared = shared_folder(repo)
+    if shared is not None:
+        return shared.parent / SPEC_IN_SHARED
+    cached = cache or cache_path()
+    if cached.is_file() and _sha256(cached) == PINNED_SHA256:
+        return cached
     return None
+
+
+def fetch(url: str = SPEC_URL, cache: Path | None = None, *, sha256: str = PINNED_SHA256) -> Path:
+    """Download the pinned spec into the cache and return its path; raises (and keeps nothing)
+    when the download fails or its checksum is not ``sha256``."""
+    target = cache or cache_path()
+    with urllib.request.urlopen(url, timeout=60) as response:
+        data = response.read()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise SpecMissing(f"{url} has SHA-256 {digest}, not the pinned {sha256}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as part:
+        part.write(data)
+    Path(part.name).replace(target)
+    return target
 
 
 @functools.cache
@@ -210,14 +257,19 @@ def _describe(template: str, method: str, error: ValidationError) -> str:
     return f"OpenAPI {method} {template}: {where}: {error.message[:300]}"
 
 
-def main() -> int:
-    """``python tests/support/openapi_check.py``: print where the spec is (``.ci/run`` exports it as
-    ``DISCORD_API_SPEC``); exit 1, saying why, when it cannot be found."""
+def main(argv: list[str] | None = None) -> int:
+    """``python tests/support/openapi_check.py [--fetch]``: print where the spec is (``.ci/run``
+    exports it as ``DISCORD_API_SPEC``); with ``--fetch``, download the pinned spec first when
+    it is nowhere else.  Exit 1, saying why, when it cannot be found."""
     import sys
 
+    args = sys.argv[1:] if argv is None else argv
     try:
         path = locate()
-    except SpecMissing as exc:
+        if path is None and "--fetch" in args:
+            print(f"fetching Discord's OpenAPI spec at {PINNED_COMMIT[:12]}", file=sys.stderr)
+            path = fetch()
+    except (SpecMissing, OSError) as exc:
         print(exc, file=sys.stderr)
         return 1
     if path is None:

@@ -418,6 +418,41 @@ class PostgresServer:
             # Keep the path for callers that check it is gone.
             self.last_directory = directory
 
+    # -- faults (the chaos run) --
+
+    def crash(self) -> None:
+        """SIGKILL to the server and every backend at once (its process group), as an
+        out-of-memory kill of its container would do: no shutdown, no checkpoint.
+        :meth:`restart` brings it back through crash recovery, on the same port."""
+        process = self._own_process()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while port_is_open(self.port) and time.monotonic() < deadline:
+            time.sleep(0.02)  # a backend of the group may take a moment to go
+
+    def restart(self) -> None:
+        """Start the server again on its data and port (after :meth:`crash`)."""
+        if self.running:
+            raise RuntimeError("the server is running")
+        if not self._launch(last_try=True):
+            raise RuntimeError(f"port {self.port} was taken while the server was down")
+
+    def pause(self) -> None:
+        """SIGSTOP to the server and its backends: connections stay open and nothing answers,
+        as when its machine stalls; :meth:`resume` lets it go on."""
+        os.killpg(self._own_process().pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        os.killpg(self._own_process().pid, signal.SIGCONT)
+
+    def _own_process(self) -> subprocess.Popen[bytes]:
+        process = self.process
+        if not isinstance(process, subprocess.Popen):
+            raise RuntimeError("only the server's owner may crash or pause it")
+        return process
+
     # -- internals --
 
     @property

@@ -3,8 +3,9 @@ Draughts, Dame as on Brettspielnetz, Pool Checkers): a man is a *Stein*, a king 
 captures are compulsory (*Schlagzwang*), a man is crowned on the opponent's *Grundlinie*, a draw
 is a *Remis*, and one plays *Züge* on *Felder*.
 
-The seeds are not part of the project: they are found beside it as the OpenAPI spec is
-(``tests/support/openapi_check.py``), and ``.ci/run`` makes sure that is so.  The terms are listed
+The seeds are not part of the project: they are found in the ``shared`` folder beside it, as the
+OpenAPI spec is (``tests/support/openapi_check.py``); a clone without that folder checks the terms
+below against the catalog only.  The terms are listed
 here, so the German catalog is held to them even where the seeds are absent; where they are present,
 each term is checked to really be the seeds' word.
 """
@@ -38,12 +39,12 @@ not use for these things (the Dame texts: Dame, not König; Stein, not Bauer; Re
 
 
 def seeds() -> str | None:
-    spec = openapi_check.locate()
-    if spec is None:
+    shared = openapi_check.shared_folder()
+    if shared is None:
         return None
-    folder = spec.parent.parent / "seeds"
-    if not folder.is_dir():  # a spec was found, so shared/ is there: the seeds must be too
-        raise FileNotFoundError(f"no seeds beside {spec}")
+    folder = shared / "seeds"
+    if not folder.is_dir():  # shared/ is there: the seeds must be too
+        raise FileNotFoundError(f"no seeds in {shared}")
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(Path(folder).glob("*.txt")))
 
 
