@@ -21,6 +21,7 @@ from .errors import (
 from .protocol import Store
 from .rows import (
     ChallengeRow,
+    EventAnswer,
     EventRow,
     FollowUp,
     GameChanges,
@@ -63,6 +64,7 @@ __all__ = [
     "ChallengeOpen",
     "ChallengeRow",
     "ChannelBusy",
+    "EventAnswer",
     "EventRow",
     "FollowUp",
     "GameChanges",

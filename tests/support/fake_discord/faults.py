@@ -30,6 +30,9 @@ class Fault:
     delay: float = 0.0
     skip: int = 0
     """Matching requests to let through untouched before the fault starts answering."""
+    hold: float = 0.0
+    """Seconds the answer is held back after the request was handled (status below 400): what
+    it made exists, but the client hears of it late, or never if it dies meanwhile."""
     hits: int = 0
 
     @property
