@@ -58,6 +58,9 @@ class Controls(GatewayHub):
         return fault
 
     def clear_faults(self) -> None:
+        """No more faults; answers held back (``hold``) go out now."""
+        for fault in self.faults:
+            fault.released.set()
         self.faults.clear()
 
     def expire_token(self, token: str) -> None:

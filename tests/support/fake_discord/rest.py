@@ -78,7 +78,7 @@ class RestApi:
                 response = await self._route(rec)
                 if fault is not None and fault.hold > 0:
                     await self.fake.notify_changed()  # made, while its answer is held back
-                    await asyncio.sleep(fault.hold)
+                    await fault.held()
         except ApiError as exc:
             rec.error = exc.body()
             response = json_response(rec.error, status=exc.status)
