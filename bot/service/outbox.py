@@ -118,6 +118,10 @@ class Outbox:
         self._owing_games: set[int] = set()
         """Games with a delivery that failed in this process, not yet seen through."""
         self._owing_unknown = False
+        self._due: set[str] = set()
+        """Entries whose delivery failed here before the failure could be written down (the
+        database did not answer): due at once, whatever their row says, so they are posted as
+        soon as the database is back."""
         self._pruned_at = -EVERYTHING
         self._delivered: dict[str, float] = {}
         """Delivery marks to write with the next bookkeeping: event -> delivered at."""
@@ -224,6 +228,7 @@ class Outbox:
             self._owing_unknown = True
         else:
             self._owing_games.add(game)
+        self._due.add(event)
         now = self.clock()
         if attempts + 1 >= GIVE_UP_AFTER:
             log.warning("giving up on announcement %s after %d attempts", event, attempts + 1)
@@ -233,6 +238,7 @@ class Outbox:
         delay *= 0.75 + self.rng.random() / 2  # spread retries of many games apart
         payload = None if result is None else encode(result)
         await self.store.event_failed(event, payload, now + delay)
+        self._due.discard(event)
 
     async def owed(
         self, *, game_id: int | None = None, covered: bool = False, limit: int = 50
@@ -247,15 +253,18 @@ class Outbox:
         mine = await self.ownership.current()
         if game_id is None and mine.empty:
             return []  # another process runs these servers' deliveries for now
-        if self._caught_up and not covered:
+        if self._caught_up and not covered and not self._due:
             rows = await self.store.pending_events(now, shards=mine, game_id=game_id, limit=limit)
         else:
             rows = await self.store.pending_events(
                 EVERYTHING, shards=mine, game_id=game_id, limit=limit
             )
             if not covered:  # this process's own entries are still in its actions' hands
+                earlier = -EVERYTHING if self._caught_up else self._started
                 rows = [
-                    r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
+                    r
+                    for r in rows
+                    if r.created_at <= earlier or r.next_attempt_at <= now or r.id in self._due
                 ]
         marked = self._delivered.keys() | self._writing
         rows = [r for r in rows if r.id not in marked]  # delivered; the mark is on its way
@@ -284,6 +293,7 @@ class Outbox:
             if result is not None and row.payload is None and row.game_id in turned:
                 result = await self.endings.notices.turn(result, because=Action.MOVED)
             owed.append(Owed(row.id, row.attempts, result, answer, row.game_id))
+            self._due.discard(row.id)  # its delivery now marks it, or fails it again
         if catching_up and not settling:
             self._caught_up = True  # otherwise the next call looks at the earlier ones again
         if game_id is None and mine.global_work and now - self._pruned_at >= PRUNE_EVERY_SECONDS:

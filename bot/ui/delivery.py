@@ -317,6 +317,8 @@ class Delivery:
                     await self._deliver_owed(game_id=game_id, skip=event, covered=True)
             except Exception as exc:  # the database: nothing of this one was sent
                 log.warning("announcement %s not posted yet: %s", event, exc or type(exc))
+                with contextlib.suppress(Exception):  # due at once, posted once it can be
+                    await self._failed(event, result, posted)
                 raise NotPostedYet(str(exc)) from exc
             try:
                 yield posted

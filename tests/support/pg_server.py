@@ -418,6 +418,23 @@ class PostgresServer:
             # Keep the path for callers that check it is gone.
             self.last_directory = directory
 
+    def crash(self) -> None:
+        """SIGKILL the server and every process of it (its own process group): a crash, with
+        no shutdown; :meth:`recover` starts it again on the same data and port."""
+        process = self.process
+        if not isinstance(process, subprocess.Popen) or process.poll() is not None:
+            raise RuntimeError("no server of ours is running")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+    def recover(self) -> None:
+        """Start the server :meth:`crash` killed, on the same data and port (PostgreSQL
+        recovers from its log, as after a power cut); returns once it accepts connections."""
+        if self.directory is None or self.running:
+            raise RuntimeError("the server is not crashed")
+        self._launch(last_try=True)
+
     # -- internals --
 
     @property

@@ -77,6 +77,7 @@ class RestApi:
             else:
                 response = await self._route(rec)
                 if fault is not None and fault.hold > 0:
+                    rec.held = True
                     await self.fake.notify_changed()  # made, while its answer is held back
                     await fault.held()
         except ApiError as exc:
