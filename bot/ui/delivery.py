@@ -30,6 +30,7 @@ from ..enums import GameStatus
 from ..i18n import Arg, Text, _, as_text, join, render, verbatim
 from ..results import Action, ActionResult, AnswerBy, ChallengeView, GameView, Locales
 from ..service import GameService
+from .arrivals import Arrivals
 from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
@@ -40,13 +41,6 @@ from .wording import guild_of, say
 
 log = logging.getLogger(__name__)
 
-LOADING = 1 << 7
-"""Message flag of a deferred answer still showing "thinking…"."""
-HISTORY_PAGE = 100
-"""Messages per request when looking for an interaction's messages (Discord's most)."""
-HISTORY_PAGES = 5
-"""Pages read at most: an interaction's messages come within seconds of it, so a channel
-busier than that is a channel where it is not worth reading on (it is posted again)."""
 
 Send = Callable[[Outgoing], Awaitable[Any]]
 """Where a message goes: an interaction's answer, or a channel."""
@@ -125,6 +119,7 @@ class Delivery:
         self.languages = languages
         self._in_flight = in_flight
         self._delivery_locks: dict[tuple[str, object], asyncio.Lock] = {}
+        self._arrivals = Arrivals(connection)
 
     # -- what everyone sees ----------------------------------------------------------------
 
@@ -293,7 +288,7 @@ class Delivery:
         :meth:`Posted.counting` and notes the board messages it posts in the :class:`Posted`
         it is given): older announcements of the same game still owed go first (in the
         channel), and ``answer``, the interaction whose messages the body sends, is written
-        down before (so a later process can look for them, see :meth:`_arrived`).
+        down before (so a later process can look for them, see :class:`Arrivals`).
 
         Once a message went out the announcement is delivered, whatever fails after it (a
         later part, the database): marked at once in this process, written as soon as the
@@ -403,7 +398,7 @@ class Delivery:
             if owed.result is None:
                 await self.service.shown(owed.event)
                 continue
-            arrived = [] if owed.answer is None else await self._arrived(owed.answer)
+            arrived = [] if owed.answer is None else await self._arrivals.of(owed.answer)
             boards = Posted()
             try:
                 await self._post(owed.result, boards, arrived)
@@ -426,50 +421,6 @@ class Delivery:
             if game_id is not None:
                 self.service.settled(game_id)
         return posted
-
-    async def _arrived(self, answer: AnswerBy) -> list[int]:
-        """The messages of the interaction ``answer`` that reached its channel, oldest first
-        (an answer or follow-ups; not a "thinking…" placeholder never filled in): those parts
-        of the announcement are not posted again.  Read from the channel's history after the
-        interaction (which also finds follow-ups, and outlives the token), else, while the
-        token lives, by asking for the interaction's own message.  When Discord cannot say,
-        nothing is taken as arrived: a repeat is better than a loss."""
-        found = await self._in_history(answer)
-        if found or answer.token is None:
-            return found or []
-        route = discord.http.Route(
-            "GET",
-            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
-            webhook_id=self.connection.application_id,
-            webhook_token=answer.token,
-        )
-        try:
-            message = await self.connection.http.request(route)
-        except discord.HTTPException as exc:
-            log.info("an earlier answer could not be looked up (%s); posting it", exc.status)
-            return []
-        return [] if int(message.get("flags") or 0) & LOADING else [int(message["id"])]
-
-    async def _in_history(self, answer: AnswerBy) -> list[int] | None:
-        """The bot's messages of ``answer``'s interaction in the channel's history, oldest
-        first (None: the history could not be read).  Every message of an interaction is newer
-        than the interaction, so the search starts at its id, a page at a time."""
-        me = None if self.connection.user is None else self.connection.user.id
-        after = answer.interaction_id
-        found: list[int] = []
-        for _page in range(HISTORY_PAGES):
-            try:
-                page = await self.connection.http.logs_from(
-                    answer.channel_id, HISTORY_PAGE, after=after
-                )
-            except discord.HTTPException as exc:
-                log.info("channel %s's history could not be read (%s)", answer.channel_id, exc)
-                return None
-            found += [int(m["id"]) for m in page if _answers(m, answer.interaction_id, me)]
-            if len(page) < HISTORY_PAGE:
-                break
-            after = max(int(message["id"]) for message in page)
-        return sorted(found)
 
     async def _post(
         self, result: ActionResult, posted: Posted, arrived: list[int] | None = None
@@ -557,18 +508,6 @@ class Delivery:
             return await channel.send(**kwargs)
 
         return posted.counting(send)
-
-
-def _answers(message: Any, interaction_id: int, me: int | None) -> bool:
-    """Whether ``message`` (as Discord sends it) is the bot's own message answering the
-    interaction ``interaction_id``, showing something ("thinking…" shows nothing)."""
-    meta: dict[str, Any] = message.get("interaction_metadata") or {}
-    author: dict[str, Any] = message.get("author") or {}
-    return (
-        str(meta.get("id")) == str(interaction_id)
-        and str(author.get("id")) == str(me)
-        and not int(message.get("flags") or 0) & LOADING
-    )
 
 
 def reminder(result: ActionResult, view: GameView) -> Text:
