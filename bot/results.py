@@ -225,6 +225,17 @@ class Locales:
 
 
 @dataclass(frozen=True)
+class AnswerBy:
+    """The interaction whose message is about to deliver an announcement: its id and channel
+    (where its message can be looked for later), and its token when the message is the
+    interaction's own (which Discord can be asked about directly while the token lives)."""
+
+    interaction_id: int
+    channel_id: int
+    token: str | None
+
+
+@dataclass(frozen=True)
 class ActionResult:
     """The outcome of one service action or scheduler event."""
 

@@ -2,13 +2,13 @@
 it is posted, written together.
 
 Posting a result takes more than the result: a board is drawn in the server's theme, a finished
-game's record goes with it; before it goes out the interaction's token is kept with its outbox
-entry, and the game's older announcements still owed go first; once players saw it the entry is
-marked delivered, the new board message is remembered (so the previous one loses its buttons)
-and the interaction's locales are kept.  Asked for one by one, each was a call back into the
-service after the action.  Here the reads are made with the action (:meth:`Announcing.ready`,
-which every action's result passes through) and the rest is one call before the post
-(:meth:`Announcing.delivering`) and one after it (:meth:`Announcing.shown`).
+game's record goes with it; before it goes out the interaction whose message carries it is kept
+with its outbox entry, and the game's older announcements still owed go first; once players saw
+it the entry is marked delivered, the new board message is remembered (so the previous one
+loses its buttons) and the interaction's locales are kept.  Asked for one by one, each was a
+call back into the service after the action.  Here the reads are made with the action
+(:meth:`Announcing.ready`, which every action's result passes through) and the rest is one call
+before the post (:meth:`Announcing.delivering`) and one after it (:meth:`Announcing.shown`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import replace
 
-from ..results import ActionResult, Locales, Publishing
+from ..results import ActionResult, AnswerBy, Locales, Publishing
 from .languages import LanguageBook
 from .outbox import Outbox
 from .queries import Queries
@@ -58,13 +58,13 @@ class Announcing:
             return result
 
     async def delivering(
-        self, event: str, game_id: int | None, answer_token: str | None = None
+        self, event: str, game_id: int | None, answer: AnswerBy | None = None
     ) -> bool:
-        """The announcement ``event`` is about to be shown: keep ``answer_token``, the token of
-        the interaction whose own message carries it (:meth:`Outbox.answering`); whether
-        ``game_id`` has older announcements that must go first (:meth:`Outbox.may_owe`)."""
-        if answer_token is not None:
-            await self.outbox.answering(event, answer_token)
+        """The announcement ``event`` is about to be shown: keep ``answer``, the interaction
+        whose message carries it (:meth:`Outbox.answering`, written before it returns);
+        whether ``game_id`` has older announcements that must go first (:meth:`Outbox.may_owe`)."""
+        if answer is not None:
+            await self.outbox.answering(event, answer)
         return game_id is not None and self.outbox.may_owe(game_id)
 
     async def shown(

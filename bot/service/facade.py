@@ -26,6 +26,7 @@ from ..enums import BoardTheme, Orientation, ThreadMode
 from ..i18n import Text
 from ..results import (
     ActionResult,
+    AnswerBy,
     ChallengeTerms,
     ChallengeView,
     GameSummary,
@@ -481,12 +482,12 @@ class GameService:
         return await self._announcing.ready(result)
 
     async def delivering(
-        self, event: str, game_id: int | None, answer_token: str | None = None
+        self, event: str, game_id: int | None, answer: AnswerBy | None = None
     ) -> bool:
-        """The announcement ``event`` is about to be shown (by the interaction answer of
-        ``answer_token``, when given); whether older ones of ``game_id`` must go first
+        """The announcement ``event`` is about to be shown (by the interaction message of
+        ``answer``, when given, kept first); whether older ones of ``game_id`` must go first
         (:meth:`Announcing.delivering`)."""
-        return await self._announcing.delivering(event, game_id, answer_token)
+        return await self._announcing.delivering(event, game_id, answer)
 
     async def shown(
         self,

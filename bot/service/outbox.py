@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from ..enums import ChallengeStatus, GameStatus
 from ..i18n import _, duration, join
 from ..markdown import shown
-from ..results import Action, ActionResult
-from ..store import EventRow, Store
+from ..results import Action, ActionResult, AnswerBy
+from ..store import EventAnswer, EventRow, Store
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
@@ -65,10 +65,13 @@ KEEP_DELIVERED_SECONDS = 7 * 24 * 3600.0
 the table holds about a week of moves rather than every move ever made."""
 PRUNE_EVERY_SECONDS = 3600.0
 MARK_DELAY_SECONDS = 0.02
-"""Delivery marks and answer tokens are written together this soon after the first of them."""
+"""Delivery marks are written together this soon after the first of them."""
+MARK_RETRY_SECONDS = (0.5, 30.0)
+"""Delivery marks the database refused are written again after this long, doubling up to the
+second figure, until they are in: until then they are only in this process's memory."""
 ANSWER_SETTLE_SECONDS = 5.0
-"""After this long an interaction's answer has arrived or never will (Discord takes the first
-answer within 3 s; a deferred one is filled in within seconds of the action)."""
+"""After this long an interaction's message has arrived or never will (Discord takes the first
+answer within 3 s; a deferred one is filled in, a follow-up sent, within seconds)."""
 TOKEN_LIFE_SECONDS = 14 * 60.0
 """An interaction token can be asked about for 15 minutes; a minute is kept in hand."""
 EVERYTHING = 1e18
@@ -84,9 +87,9 @@ class Owed:
     event: str
     attempts: int
     result: ActionResult | None
-    answer_token: str | None = None
-    """The token of an interaction answer that carried it when its process died: ask Discord
-    whether that answer arrived before posting it again."""
+    answer: AnswerBy | None = None
+    """The interaction message that was delivering it when its process died: look for that
+    message before posting it again (its ``token`` only while Discord still takes it)."""
     game_id: int | None = None
 
 
@@ -115,67 +118,82 @@ class Outbox:
         self._owing_games: set[int] = set()
         """Games with a delivery that failed in this process, not yet seen through."""
         self._owing_unknown = False
+        self._due: set[str] = set()
+        """Entries whose delivery failed here before the failure could be written down (the
+        database did not answer): due at once, whatever their row says, so they are posted as
+        soon as the database is back."""
         self._pruned_at = -EVERYTHING
-        self._answering: dict[str, tuple[str, float]] = {}
-        """Answer tokens to write with the next bookkeeping: event -> (token, sent at)."""
         self._delivered: dict[str, float] = {}
         """Delivery marks to write with the next bookkeeping: event -> delivered at."""
         self._writing: set[str] = set()
         self._writer: asyncio.Task[None] | None = None
+        self._mark_retry = MARK_RETRY_SECONDS[0] / 2
+        """Half the wait before the next write of marks the database refused."""
 
     async def delivered(self, event: str) -> None:
-        """Players have seen the announcement ``event``.  Written with the next bookkeeping
-        (within :data:`MARK_DELAY_SECONDS`, see :meth:`flush`); it is not handed out meanwhile."""
-        self._answering.pop(event, None)
+        """Players have seen the announcement ``event``: from now on this process never hands it
+        out.  Written with the next bookkeeping (within :data:`MARK_DELAY_SECONDS`, see
+        :meth:`flush`), and again until the database takes it."""
         self._delivered[event] = self.clock()
         self._write_soon()
 
-    async def answering(self, event: str, token: str) -> None:
-        """An interaction's answer is about to deliver ``event``: keep its token, so that if
-        this process dies before hearing back, the next one can ask Discord whether it arrived.
-        (Written with the next bookkeeping: should the process die first, the announcement is
-        posted again, as it would be without the token.)"""
-        if event not in self._delivered:
-            self._answering[event] = (token, self.clock())
-            self._write_soon()
+    async def answering(self, event: str, answer: AnswerBy) -> None:
+        """An interaction's message is about to deliver ``event``: keep which (written now, so
+        that if this process dies before hearing back, the next one can look for that message
+        instead of posting the announcement again).  Raises when the database does not take
+        it: the message must then not be sent (it would be posted again after a crash)."""
+        kept = EventAnswer(answer.interaction_id, answer.channel_id, answer.token, self.clock())
+        await self.store.event_answering(event, kept)
 
-    def _write_soon(self) -> None:
+    def _write_soon(self, delay: float = MARK_DELAY_SECONDS) -> None:
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_after(MARK_DELAY_SECONDS))
+            self._writer = asyncio.create_task(self._write_after(delay))
 
     async def _write_after(self, delay: float) -> None:
         await asyncio.sleep(delay)
         await self.flush()
 
-    async def flush(self) -> None:
-        """Write the delivery marks and answer tokens waiting, in one transaction (at once:
-        a shutdown calls this before the store closes).  Under load, one write carries the
-        bookkeeping of many moves instead of two writes each."""
-        while self._answering or self._delivered:
-            answering, self._answering = self._answering, {}
+    async def flush(self) -> bool:
+        """Write the delivery marks waiting, in one transaction (at once: a shutdown calls this
+        before the store closes); False when the database refused them (they are kept and
+        written again, after :data:`MARK_RETRY_SECONDS`).  Under load, one write carries the
+        bookkeeping of many moves instead of one write each."""
+        while self._delivered:
             delivered, self._delivered = self._delivered, {}
-            writing = answering.keys() | delivered.keys()
-            self._writing |= writing
+            self._writing |= delivered.keys()
             try:
-                await self.store.mark_events(
-                    [(event, token, at) for event, (token, at) in answering.items()],
-                    list(delivered.items()),
-                )
-            except Exception:
-                log.exception("delivery marks not written; retrying with the next ones")
+                await self.store.mark_events(list(delivered.items()))
+            except BaseException as exc:
                 for event, at in delivered.items():
                     self._delivered.setdefault(event, at)
-                return
+                if not isinstance(exc, Exception):
+                    raise  # cancelled (a shutdown): its own flush writes them
+                self._mark_retry = min(MARK_RETRY_SECONDS[1], self._mark_retry * 2)
+                log.warning(
+                    "%d delivery mark(s) not written (%s); again in %.1f s",
+                    len(delivered),
+                    exc or type(exc).__name__,
+                    self._mark_retry,
+                )
+                self._writer = asyncio.create_task(self._write_after(self._mark_retry))
+                return False
             finally:
-                self._writing -= writing
+                self._writing -= delivered.keys()
+        self._mark_retry = MARK_RETRY_SECONDS[0] / 2
+        return True
 
     async def close(self) -> None:
-        """Write what is waiting and stop the delayed writer."""
+        """Write what is waiting and stop the delayed writer (marks the database still refuses
+        are lost with the process: those announcements are looked for, or posted, next time)."""
+        await self._stop_writer()
+        await self.flush()
+        await self._stop_writer()
+
+    async def _stop_writer(self) -> None:
         if self._writer is not None and not self._writer.done():
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
-        await self.flush()
 
     def took_over(self) -> None:
         """A shard became this process's: hand out again what was written before this process
@@ -203,7 +221,6 @@ class Outbox:
         """A delivery of ``event`` (an announcement of ``game_id``, or of ``result``'s game)
         failed: keep ``result`` (the message as first built, or what is left of it) and try
         again after a backoff that grows with ``attempts``; give up after :data:`GIVE_UP_AFTER`."""
-        self._answering.pop(event, None)  # nothing to ask Discord about: it said no
         game = (
             game_id if game_id is not None else result.game.id if result and result.game else None
         )
@@ -211,15 +228,17 @@ class Outbox:
             self._owing_unknown = True
         else:
             self._owing_games.add(game)
+        self._due.add(event)
         now = self.clock()
         if attempts + 1 >= GIVE_UP_AFTER:
             log.warning("giving up on announcement %s after %d attempts", event, attempts + 1)
-            await self.store.mark_events((), ((event, now),))
+            await self.store.mark_events(((event, now),))
             return
         delay = 0.0 if attempts == 0 else min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2**attempts)
         delay *= 0.75 + self.rng.random() / 2  # spread retries of many games apart
         payload = None if result is None else encode(result)
         await self.store.event_failed(event, payload, now + delay)
+        self._due.discard(event)
 
     async def owed(
         self, *, game_id: int | None = None, covered: bool = False, limit: int = 50
@@ -234,15 +253,18 @@ class Outbox:
         mine = await self.ownership.current()
         if game_id is None and mine.empty:
             return []  # another process runs these servers' deliveries for now
-        if self._caught_up and not covered:
+        if self._caught_up and not covered and not self._due:
             rows = await self.store.pending_events(now, shards=mine, game_id=game_id, limit=limit)
         else:
             rows = await self.store.pending_events(
                 EVERYTHING, shards=mine, game_id=game_id, limit=limit
             )
             if not covered:  # this process's own entries are still in its actions' hands
+                earlier = -EVERYTHING if self._caught_up else self._started
                 rows = [
-                    r for r in rows if r.created_at <= self._started or r.next_attempt_at <= now
+                    r
+                    for r in rows
+                    if r.created_at <= earlier or r.next_attempt_at <= now or r.id in self._due
                 ]
         marked = self._delivered.keys() | self._writing
         rows = [r for r in rows if r.id not in marked]  # delivered; the mark is on its way
@@ -263,18 +285,15 @@ class Outbox:
                 turned.add(row.game_id)
             if not superseded and row.payload is None and await self._computer_to_move(row):
                 continue  # its reply, due soon, shows the game as it stands (and covers this)
-            check = None
-            if not superseded and row.answer_token is not None and row.answer_at is not None:
-                age = now - row.answer_at
-                if age < ANSWER_SETTLE_SECONDS:
-                    settling = True  # that answer may still arrive: decide once it cannot
-                    continue
-                if age < TOKEN_LIFE_SECONDS:
-                    check = row.answer_token
+            answer = None if superseded else answer_of(row, now)
+            if answer is not None and now - (row.answer_at or 0.0) < ANSWER_SETTLE_SECONDS:
+                settling = True  # that message may still arrive: decide once it cannot
+                continue
             result = await self._result(row, superseded)
             if result is not None and row.payload is None and row.game_id in turned:
                 result = await self.endings.notices.turn(result, because=Action.MOVED)
-            owed.append(Owed(row.id, row.attempts, result, check, row.game_id))
+            owed.append(Owed(row.id, row.attempts, result, answer, row.game_id))
+            self._due.discard(row.id)  # its delivery now marks it, or fails it again
         if catching_up and not settling:
             self._caught_up = True  # otherwise the next call looks at the earlier ones again
         if game_id is None and mine.global_work and now - self._pruned_at >= PRUNE_EVERY_SECONDS:
@@ -391,3 +410,12 @@ class Outbox:
             return None
         text = challenge_closed_text(action, view)
         return ActionResult(action, text, challenge=view, event=row.id)
+
+
+def answer_of(row: EventRow, now: float) -> AnswerBy | None:
+    """The interaction message ``row`` was being delivered by when its process died, if any:
+    its token only while Discord still answers for it (:data:`TOKEN_LIFE_SECONDS`)."""
+    if row.answer_interaction is None or row.answer_channel is None or row.answer_at is None:
+        return None
+    token = row.answer_token if now - row.answer_at < TOKEN_LIFE_SECONDS else None
+    return AnswerBy(row.answer_interaction, row.answer_channel, token)

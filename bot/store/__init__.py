@@ -22,6 +22,7 @@ from .errors import (
 from .protocol import Store
 from .rows import (
     ChallengeRow,
+    EventAnswer,
     EventRow,
     FollowUp,
     GameChanges,
@@ -64,6 +65,7 @@ __all__ = [
     "ChallengeOpen",
     "ChallengeRow",
     "ChannelBusy",
+    "EventAnswer",
     "EventRow",
     "FollowUp",
     "GameChanges",

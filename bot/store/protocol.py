@@ -22,6 +22,7 @@ from typing import Protocol
 from ..enums import ChallengeStatus
 from .rows import (
     ChallengeRow,
+    EventAnswer,
     EventRow,
     FollowUp,
     GameChanges,
@@ -246,14 +247,13 @@ class Store(Protocol):
         wherever it is, when ``game_id`` is given), oldest first."""
         ...
 
-    async def mark_events(
-        self,
-        answering: Sequence[tuple[str, str, float]],
-        delivered: Sequence[tuple[str, float]],
-    ) -> None:
-        """In one transaction: keep the interaction token of answers carrying announcements
-        (``(event id, token, sent at)``; kept until delivered or failed), then mark
-        announcements delivered (``(event id, at)``)."""
+    async def event_answering(self, event_id: str, answer: EventAnswer) -> None:
+        """Keep the interaction message about to deliver an undelivered announcement (kept
+        until it is delivered or failed), so a later process can look for that message."""
+        ...
+
+    async def mark_events(self, delivered: Sequence[tuple[str, float]]) -> None:
+        """Mark announcements delivered (``(event id, at)``), in one transaction."""
         ...
 
     async def event_failed(self, event_id: str, payload: str | None, retry_at: float) -> None:

@@ -341,6 +341,23 @@ class EventRow:
     next_attempt_at: float
     delivered_at: float | None
     answer_token: str | None = None
-    """The interaction token of the answer delivering it, while that answer is in flight."""
+    """The interaction token of the answer delivering it in the interaction's own message,
+    while that answer is in flight (None for a follow-up: only the interaction says which)."""
     answer_at: float | None = None
-    """When that answer was sent."""
+    """When that answer or follow-up was sent."""
+    answer_interaction: int | None = None
+    """The interaction whose answer or follow-up is delivering it, while it is in flight."""
+    answer_channel: int | None = None
+    """The channel that interaction's messages go to."""
+
+
+@dataclass(frozen=True)
+class EventAnswer:
+    """An interaction message about to deliver an announcement (see
+    :meth:`Store.event_answering`): the interaction, its channel, the token when the message is
+    the interaction's own (which Discord can be asked about while the token lives), and when."""
+
+    interaction_id: int
+    channel_id: int
+    token: str | None
+    at: float

@@ -217,8 +217,18 @@ CREATE TABLE user_prefs (
 """
 """Version 8, whole (what each version added and why: :mod:`bot.store.sqlite_schema`)."""
 
-LATER_MIGRATIONS: tuple[tuple[int, str], ...] = ()
-"""(version, SQL with :data:`WORDS` in braces) after version 8, in order: none yet."""
+V9_ANSWER_INTERACTION = """
+ALTER TABLE outbox ADD COLUMN answer_interaction {snowflake};
+ALTER TABLE outbox ADD COLUMN answer_channel {snowflake};
+"""
+"""v9: the interaction (and its channel) whose answer or follow-up is delivering an
+announcement, written before the message is sent.  A process that died with the message on its
+way leaves it behind, and the next one looks for that interaction's message in the channel's
+history (follow-ups carry it too, and the history outlives the token's 15 minutes) instead of
+posting the announcement a second time."""
+
+LATER_MIGRATIONS: tuple[tuple[int, str], ...] = ((9, V9_ANSWER_INTERACTION),)
+"""(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 
 
 def render(sql: str, dialect: Dialect) -> str:

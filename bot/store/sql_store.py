@@ -29,6 +29,7 @@ from .errors import ChallengeClosed, StoreUnavailable
 from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
 from .rows import (
     ChallengeRow,
+    EventAnswer,
     EventRow,
     FollowUp,
     GameChanges,
@@ -72,6 +73,8 @@ INSERT_CHALLENGE = (
     f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_FIELDS)}, status, updated_at)"
     f" VALUES ({marks(len(NEW_CHALLENGE_FIELDS))}, 'open', ?)"
 )
+NO_ANSWER = "answer_token = NULL, answer_interaction = NULL"
+"""An announcement delivered or refused has no interaction message left to look for."""
 NEWEST_FIRST = " ORDER BY updated_at DESC, id DESC LIMIT ?"
 
 
@@ -408,20 +411,19 @@ class SqlStore:
         return await self._all(EventRow, sql + " ORDER BY seq LIMIT ?", (*params, limit))
 
     @shielded_write
-    async def mark_events(
-        self,
-        answering: Sequence[tuple[str, str, float]],
-        delivered: Sequence[tuple[str, float]],
-    ) -> None:
+    async def event_answering(self, event_id: str, answer: EventAnswer) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET answer_token = ?, answer_at = ?, answer_interaction = ?,"
+                " answer_channel = ? WHERE id = ? AND delivered_at IS NULL",
+                (answer.token, answer.at, answer.interaction_id, answer.channel_id, event_id),
+            )
+
+    @shielded_write
+    async def mark_events(self, delivered: Sequence[tuple[str, float]]) -> None:
         async with self._transaction() as db:
             await db.executemany(
-                "UPDATE outbox SET answer_token = ?, answer_at = ?"
-                " WHERE id = ? AND delivered_at IS NULL",
-                [(token, at, event_id) for event_id, token, at in answering],
-            )
-            await db.executemany(
-                "UPDATE outbox SET delivered_at = ?, payload = NULL, answer_token = NULL"
-                " WHERE id = ?",
+                f"UPDATE outbox SET delivered_at = ?, payload = NULL, {NO_ANSWER} WHERE id = ?",
                 [(at, event_id) for event_id, at in delivered],
             )
 
@@ -430,7 +432,7 @@ class SqlStore:
         async with self._transaction() as db:
             await db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?,"
-                " payload = coalesce(payload, ?), answer_token = NULL"
+                f" payload = coalesce(payload, ?), {NO_ANSWER}"
                 " WHERE id = ? AND delivered_at IS NULL",
                 (retry_at, payload, event_id),
             )

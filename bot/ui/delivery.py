@@ -28,9 +28,10 @@ import discord
 
 from ..enums import GameStatus
 from ..i18n import Arg, Text, _, as_text, join, render, verbatim
-from ..results import Action, ActionResult, ChallengeView, GameView, Locales
+from ..results import Action, ActionResult, AnswerBy, ChallengeView, GameView, Locales
 from ..service import GameService
 from ..workers import WorkersUnavailable
+from .arrivals import Arrivals
 from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
@@ -41,8 +42,6 @@ from .wording import guild_of, say
 
 log = logging.getLogger(__name__)
 
-LOADING = 1 << 7
-"""Message flag of a deferred answer still showing "thinking…"."""
 
 Send = Callable[[Outgoing], Awaitable[Any]]
 """Where a message goes: an interaction's answer, or a channel."""
@@ -71,11 +70,23 @@ class Connection(Protocol):
 
 
 class Posted:
-    """The board messages one announcement posted, recorded with it once it is shown (each
+    """What one announcement posted: how many messages went out (once one did, players saw it:
+    it is delivered, whatever fails after), and the board messages, recorded with it (each
     becomes its game's board message; the one it replaces loses its buttons)."""
 
     def __init__(self) -> None:
         self.boards: list[tuple[GameView, int]] = []
+        self.sent = 0
+
+    def counting(self, send: Send) -> Send:
+        """``send``, counting each message it sends here."""
+
+        async def counted(out: Outgoing) -> Any:
+            sent = await send(out)
+            self.sent += 1
+            return sent
+
+        return counted
 
 
 def shows_board(result: ActionResult) -> bool:
@@ -109,6 +120,7 @@ class Delivery:
         self.languages = languages
         self._in_flight = in_flight
         self._delivery_locks: dict[tuple[str, object], asyncio.Lock] = {}
+        self._arrivals = Arrivals(connection)
 
     # -- what everyone sees ----------------------------------------------------------------
 
@@ -124,17 +136,17 @@ class Delivery:
         result: ActionResult,
         *,
         guild_id: int | None = None,
-        answer_token: str | None = None,
+        answer: AnswerBy | None = None,
         locales: Locales | None = None,
     ) -> bool:
         """Post what ``result`` changed for everyone, in the server's language, bookkept as
-        :meth:`handing` says (``answer_token``: the interaction whose own message this is;
+        :meth:`handing` says (``answer``: the interaction whose messages these are;
         ``locales``: the interaction's, kept with the announcement).  When the action set the
         computer thinking, its reply follows in the channel (after this answer, even a failed
         one, so the channel reads in order).  True when ``locales`` were kept."""
         try:
-            async with self.handing(result, answer_token=answer_token, locales=locales) as posted:
-                await self._show(send, result, guild_id, posted)
+            async with self.handing(result, answer=answer, locales=locales) as posted:
+                await self._show(posted.counting(send), result, guild_id, posted)
                 await self._send_dms(result)
         finally:
             if result.game is not None and result.game.computer_id is not None:
@@ -273,16 +285,22 @@ class Delivery:
         self,
         result: ActionResult,
         *,
-        answer_token: str | None = None,
+        answer: AnswerBy | None = None,
         locales: Locales | None = None,
     ) -> AsyncIterator[Posted]:
-        """Deliver ``result``'s announcement by the body of the ``with`` (which notes the board
-        messages it posts in the :class:`Posted` it is given): older announcements of the same
-        game still owed go first (in the channel), and the entry is marked delivered when the
-        body succeeds, with the boards posted and ``locales``, or kept with the message for a
-        later post when it fails (raising :class:`PostedLater`: the change stands, so the user
-        must not be told to try again).  ``answer_token``: the body answers the interaction of
-        that token in its own message (kept meanwhile, see :meth:`_answer_arrived`)."""
+        """Deliver ``result``'s announcement by the body of the ``with`` (which sends through
+        :meth:`Posted.counting` and notes the board messages it posts in the :class:`Posted`
+        it is given): older announcements of the same game still owed go first (in the
+        channel), and ``answer``, the interaction whose messages the body sends, is written
+        down before (so a later process can look for them, see :class:`Arrivals`).
+
+        Once a message went out the announcement is delivered, whatever fails after it (a
+        later part, the database): marked at once in this process, written as soon as the
+        database takes it, and never posted again.  When the body fails before sending
+        anything the change still stands, so the user is never told to try again: Discord
+        refused (:class:`PostedLater`: the message is kept for a later post in the channel),
+        or it could not be made or the database did not answer (:class:`NotPostedYet`: the
+        entry stays owed and is posted from the database once it answers)."""
         posted = Posted()
         event = result.event
         if event is None:
@@ -291,10 +309,16 @@ class Delivery:
             return
         async with self._delivery_lock(result):
             game_id = None if result.game is None else result.game.id
-            if (game_id is not None or answer_token is not None) and await self.service.delivering(
-                event, game_id, answer_token
-            ):
-                await self._deliver_owed(game_id=game_id, skip=event, covered=True)
+            try:
+                if (game_id is not None or answer is not None) and await self.service.delivering(
+                    event, game_id, answer
+                ):
+                    await self._deliver_owed(game_id=game_id, skip=event, covered=True)
+            except Exception as exc:  # the database: nothing of this one was sent
+                log.warning("announcement %s not posted yet: %s", event, exc or type(exc))
+                with contextlib.suppress(Exception):  # due at once, posted once it can be
+                    await self._failed(event, result, posted)
+                raise NotPostedYet(str(exc)) from exc
             try:
                 yield posted
             except _ShownInPart as part:
@@ -302,25 +326,38 @@ class Delivery:
                     await self._failed(event, part.rest, posted, game_id=game_id)
                 raise PostedLater(str(part.__cause__)) from part.__cause__
             except Exception as exc:
-                with contextlib.suppress(Exception):
-                    await self._failed(event, result, posted)
-                raise PostedLater(str(exc)) from exc
+                if posted.sent:  # players saw it: the rest was a nicety, or bookkeeping
+                    log.exception("announcement %s shown, but what followed failed", event)
+                else:
+                    with contextlib.suppress(Exception):
+                        await self._failed(event, result, posted)
+                    if isinstance(exc, discord.HTTPException):
+                        raise PostedLater(str(exc)) from exc
+                    log.exception("announcement %s not posted yet", event)
+                    raise NotPostedYet(str(exc)) from exc
             except BaseException:
                 with contextlib.suppress(Exception):
-                    await self._failed(event, result, posted)
+                    if posted.sent:
+                        await self._record(event, posted, locales)
+                    else:
+                        await self._failed(event, result, posted)
                 raise
             await self._record(event, posted, locales)
 
     async def _record(self, event: str | None, posted: Posted, locales: Locales | None) -> None:
         """The service's bookkeeping of a post that went out (nothing to write: no call), then
-        the buttons off the board messages the new ones replaced."""
+        the buttons off the board messages the new ones replaced.  Never raises: the post went
+        out, and its delivery mark is kept until the database takes it."""
         if event is None and not posted.boards and locales is None:
             return
         boards = [(view.id, sent) for view, sent in posted.boards]
-        previous = await self.service.shown(event, boards, locales)
-        for view, _sent in posted.boards:
-            if view.id in previous:
-                await self.boards.strip(view, previous[view.id])
+        try:
+            previous = await self.service.shown(event, boards, locales)
+            for view, _sent in posted.boards:
+                if view.id in previous:
+                    await self.boards.strip(view, previous[view.id])
+        except Exception:
+            log.exception("the bookkeeping of announcement %s failed after its post", event)
 
     async def _failed(
         self,
@@ -365,13 +402,16 @@ class Delivery:
             if owed.result is None:
                 await self.service.shown(owed.event)
                 continue
-            if owed.answer_token is not None and await self._answer_arrived(owed.answer_token):
-                await self.service.shown(owed.event)
-                continue
+            arrived = [] if owed.answer is None else await self._arrivals.of(owed.answer)
             boards = Posted()
             try:
-                await self._post(owed.result, boards)
+                await self._post(owed.result, boards, arrived)
             except Exception as exc:
+                if boards.sent:  # shown (in part): delivered, never posted again
+                    log.exception("announcement %s shown, but what followed failed", owed.event)
+                    await self._record(owed.event, boards, None)
+                    posted += 1
+                    continue
                 log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
                 await self._failed(
                     owed.event, owed.result, boards, owed.attempts + 1, game_id=owed.game_id
@@ -386,36 +426,27 @@ class Delivery:
                 self.service.settled(game_id)
         return posted
 
-    async def _answer_arrived(self, token: str) -> bool:
-        """Whether the interaction answer of ``token`` reached the channel (its message exists
-        and is not a "thinking…" placeholder).  When Discord cannot say, the announcement is
-        posted: a repeat is better than a loss."""
-        route = discord.http.Route(
-            "GET",
-            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
-            webhook_id=self.connection.application_id,
-            webhook_token=token,
-        )
-        try:
-            message = await self.connection.http.request(route)
-        except discord.HTTPException as exc:
-            log.info("an earlier answer could not be looked up (%s); posting it", exc.status)
-            return False
-        return not int(message.get("flags") or 0) & LOADING
-
-    async def _post(self, result: ActionResult, posted: Posted) -> None:
+    async def _post(
+        self, result: ActionResult, posted: Posted, arrived: list[int] | None = None
+    ) -> None:
         """Post ``result`` in its channel, without an interaction.  Each message carries a
         nonce made from its announcement, so a post repeated after a lost answer from Discord
-        is not shown twice."""
+        is not shown twice.  ``arrived``: messages an interaction already showed, in order;
+        they stand for the announcement's first messages, which are not posted again."""
+        skip = list(arrived or ())
         if result.challenge is not None and result.game is None:
             challenge = result.challenge
             if result.action is Action.CHALLENGE_CREATED:
-                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                send = self._channel_sender(
+                    challenge.channel_id, challenge.guild_id, result.event, posted, skip
+                )
                 await self.post_challenge(send, challenge, result.mentions)
                 return
             await self.show_closed(challenge)
             if result.action is not Action.CHALLENGE_EXPIRED:
-                send = self._channel_sender(challenge.channel_id, challenge.guild_id, result.event)
+                send = self._channel_sender(
+                    challenge.channel_id, challenge.guild_id, result.event, posted, skip
+                )
                 code = await self.languages.public(challenge.guild_id)
                 content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
                 await send(Outgoing(content=content, mentions=result.mentions))
@@ -423,7 +454,7 @@ class Delivery:
         view = result.game
         if view is None:
             return
-        send = self._channel_sender(view.channel_id, view.guild_id, result.event)
+        send = self._channel_sender(view.channel_id, view.guild_id, result.event, posted, skip)
         if result.action in (Action.REMINDER, Action.LAST_WARNING):
             assert view.to_move is not None and view.deadline is not None
             code = await self.languages.public(view.guild_id)
@@ -458,18 +489,29 @@ class Delivery:
                     "no direct message to user %s about game %s: %s", dm.user_id, dm.game_id, exc
                 )
 
-    def _channel_sender(self, channel_id: int, guild_id: int | None, event: str | None) -> Send:
-        """A :data:`Send` posting in a channel, each message with its own nonce."""
+    def _channel_sender(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        event: str | None,
+        posted: Posted,
+        arrived: list[int],
+    ) -> Send:
+        """A :data:`Send` posting in a channel, each message with its own nonce, counted in
+        ``posted``; the first messages stand for themselves when ``arrived`` holds them already
+        (their ids, taken from it as they come)."""
         channel = self.channel(channel_id, guild_id)
         numbers = itertools.count()
 
-        async def send(out: Outgoing) -> discord.Message:
+        async def send(out: Outgoing) -> discord.Message | int:
+            if arrived:
+                return arrived.pop(0)
             kwargs = out.send_kwargs()
             if event is not None:
                 kwargs["nonce"] = nonce(event, out.part or f"#{next(numbers)}")
             return await channel.send(**kwargs)
 
-        return send
+        return posted.counting(send)
 
 
 def reminder(result: ActionResult, view: GameView) -> Text:
@@ -516,4 +558,14 @@ class PostedLater(Exception):
     TEXT = _(
         "Done, but Discord refused my message about it; "
         "I will post it in the channel as soon as I can."
+    )
+
+
+class NotPostedYet(PostedLater):
+    """The announcement of a change that was made could not be made or sent just now (the
+    database did not answer, say), and nothing of it went out: it stays owed and is posted in
+    the channel once it can be.  Told to the user as :data:`TEXT`."""
+
+    TEXT = _(
+        "Done, but I could not show it just now; I will post it in the channel as soon as I can."
     )

@@ -11,11 +11,15 @@ so even a server's first message is in its language) and stored in the backgroun
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from ..i18n import SOURCE, negotiate
 from ..results import Locales
 from ..service import GameService
+
+log = logging.getLogger(__name__)
 
 
 def interaction_language(interaction: discord.Interaction) -> str:
@@ -56,17 +60,22 @@ class Languages:
 
     async def public(self, guild_id: int | None) -> str:
         """The server's language: its ``/settings language``, else its Discord locale (as the
-        last interaction from it gave it), else English (and English outside servers)."""
+        last interaction from it gave it), else English (and English outside servers).  When
+        the database cannot say, the server's Discord locale as seen, not kept: a post in a
+        near language beats a post held back (the database is asked again next time)."""
         if guild_id is None:
             return SOURCE
-        if guild_id not in self._chosen:
-            self._chosen[guild_id] = await self.service.chosen_language(guild_id)
-        chosen = self._chosen[guild_id]
-        if chosen is not None:
-            return chosen
-        if guild_id not in self._server_locales:
-            self._server_locales[guild_id] = await self.service.server_locale(guild_id)
-        return negotiate(self._server_locales[guild_id])
+        try:
+            if guild_id not in self._chosen:
+                self._chosen[guild_id] = await self.service.chosen_language(guild_id)
+            chosen = self._chosen[guild_id]
+            if chosen is not None:
+                return chosen
+            if guild_id not in self._server_locales:
+                self._server_locales[guild_id] = await self.service.server_locale(guild_id)
+        except Exception as exc:
+            log.warning("the language of server %s could not be read: %s", guild_id, exc)
+        return negotiate(self._server_locales.get(guild_id))
 
     async def public_for(self, interaction: discord.Interaction) -> str:
         """The language of a public message answering ``interaction``."""

@@ -23,7 +23,7 @@ import discord
 
 from ..errors import NotFoundError, ServiceError
 from ..i18n import _
-from ..results import ActionResult, GameView, Player
+from ..results import ActionResult, AnswerBy, GameView, Player
 from ..service import GameService, StoreUnavailable
 from .boards import Boards
 from .buttons import Buttons
@@ -145,9 +145,9 @@ class Presenter:
             with contextlib.suppress(discord.HTTPException):
                 await reply.private(_("My database is not answering; try again in a moment."))
         except PostedLater as error:
-            log.warning("Discord refused an answer (%s); it is posted in the channel", error)
+            log.warning("an answer was not sent (%s); it is posted in the channel", error)
             with contextlib.suppress(discord.HTTPException):
-                await reply.private(PostedLater.TEXT)
+                await reply.private(type(error).TEXT)
         except discord.HTTPException as error:
             log.warning("Discord refused a request: %s", error)
             with contextlib.suppress(discord.HTTPException):
@@ -178,16 +178,19 @@ class Presenter:
 
     async def answer(self, reply: Reply, result: ActionResult) -> None:
         """Publish ``result`` as the interaction's public answer (:meth:`Delivery.publish`).
-        When the answer is the interaction's own message, its token is kept with the
-        announcement while the answer is on its way: if the process dies meanwhile, the next
-        one asks Discord whether the answer arrived instead of posting it a second time."""
+        The interaction is kept with the announcement before its messages go out (with its
+        token when the answer is its own message): if the process dies meanwhile, the next
+        one looks for them instead of posting the announcement a second time."""
         interaction = reply.interaction
-        original = result.event is not None and reply.answers_in_original
+        answer = None
+        if result.event is not None and interaction.channel_id is not None:
+            token = interaction.token if reply.answers_in_original else None
+            answer = AnswerBy(interaction.id, interaction.channel_id, token)
         reply.locales_kept = await self.delivery.publish(
             reply.public,
             result,
             guild_id=interaction.guild_id,
-            answer_token=interaction.token if original else None,
+            answer=answer,
             locales=locales_of(interaction),
         )
 

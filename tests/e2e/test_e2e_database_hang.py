@@ -14,9 +14,6 @@ session's is shared.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -77,27 +74,15 @@ async def dsn(server: PostgresServer) -> AsyncIterator[str]:
         yield fresh
 
 
-def signal_server(server: PostgresServer, number: signal.Signals) -> None:
-    """Send ``number`` to the postmaster, then to each process it started (Linux lists each
-    process's children in /proc; one may end meanwhile)."""
-    assert server.process is not None
-    pids = [server.process.pid]
-    while pids:
-        pid = pids.pop()
-        with contextlib.suppress(ProcessLookupError, FileNotFoundError):
-            os.kill(pid, number)
-            pids += map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
-
-
 @contextmanager
 def frozen(server: PostgresServer) -> Iterator[None]:
-    """The whole server stopped for the block (the postmaster first: stopped, it starts no new
+    """The whole server stopped for the block (its process group: the postmaster and every
     backend)."""
-    signal_server(server, signal.SIGSTOP)
+    server.pause()
     try:
         yield
     finally:
-        signal_server(server, signal.SIGCONT)
+        server.resume()
 
 
 def healthcheck(bot: BotProcess) -> subprocess.CompletedProcess[str]:

@@ -709,6 +709,43 @@ async def test_deferred_and_follow_up_ephemeral_messages(fake: FakeDiscord) -> N
         fake.button_interaction("page:2", followup, user_id=BOB)
 
 
+async def test_the_channel_history_pages_as_discord_does(fake: FakeDiscord) -> None:
+    """Newest first; a page just after ``after``, just before ``before``; ephemeral messages
+    left out; follow-ups carry their interaction; an empty page without Read Message History."""
+    command = await interact(fake, ALICE)
+    assert (await respond(fake, command, {"type": 4, "data": {"content": "answer"}}))[0] == 200
+    for n in range(3):
+        status, _ = await rest(fake, "POST", f"/channels/{GENERAL}/messages", {"content": f"{n}"})
+        assert status == 200
+    status, _ = await rest(fake, "POST", webhook(fake, command), {"content": "hidden", "flags": 64})
+    assert status == 204
+    status, _ = await rest(fake, "POST", webhook(fake, command) + "?wait=true", {"content": "more"})
+    assert status == 200
+    history = f"/channels/{GENERAL}/messages"
+    status, page = await rest(fake, "GET", history)
+    assert status == 200
+    assert [m["content"] for m in page] == ["more", "2", "1", "0", "answer"]
+    assert [m.get("interaction_metadata", {}).get("id") for m in page] == [
+        command["id"],
+        None,
+        None,
+        None,
+        command["id"],
+    ]
+    first = page[-1]["id"]
+    status, after = await rest(fake, "GET", f"{history}?after={first}&limit=2")
+    assert [m["content"] for m in after] == ["1", "0"]
+    status, before = await rest(fake, "GET", f"{history}?before={page[0]['id']}&limit=1")
+    assert [m["content"] for m in before] == ["2"]
+    for bad in ("limit=0", "limit=101", f"after={first}&before={first}"):
+        status, _ = await rest(fake, "GET", f"{history}?{bad}")
+        assert status == 400, bad
+    fake.deny(GENERAL, "read_message_history")
+    assert await rest(fake, "GET", history) == (200, [])
+    fake.deny(GENERAL, "view_channel")
+    assert (await rest(fake, "GET", history))[0] == 403
+
+
 async def test_only_component_interactions_take_update_callbacks(fake: FakeDiscord) -> None:
     for kind in (6, 7):
         command = await interact(fake)

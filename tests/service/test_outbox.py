@@ -38,7 +38,7 @@ from support.service_harness import (
 from bot.errors import ServiceError
 from bot.i18n import Kind, Text, verbatim
 from bot.i18n import _ as message
-from bot.results import Action, ActionResult
+from bot.results import Action, ActionResult, AnswerBy
 from bot.service import GameService
 from bot.service.events import HANDOFF_SECONDS, decode, encode
 from bot.service.outbox import (
@@ -390,18 +390,21 @@ async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived
     first = await services.open(database)
     moved = await start_result(first)
     assert moved.event is not None
-    await first.outbox.answering(moved.event, "token-1")
+    await first.outbox.answering(moved.event, AnswerBy(701, 801, "token-1"))
     await first.close()  # killed with the answer in flight
 
     again = await services.open(database)
     assert moved.event not in {o.event for o in await again.outbox.owed()}
     clock.advance(ANSWER_SETTLE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
-    assert owed.answer_token == "token-1" and owed.result is not None
+    assert owed.answer == AnswerBy(701, 801, "token-1") and owed.result is not None
+    clock.advance(TOKEN_LIFE_SECONDS)
+    [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
+    assert owed.answer == AnswerBy(701, 801, None)  # too old to ask by token: look in the channel
     await again.outbox.failed(owed.event, owed.result)  # Discord said no: posting failed
     clock.advance(TOKEN_LIFE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
-    assert owed.answer_token is None  # failed (or too old to ask): just post it
+    assert owed.answer is None  # failed: nothing to look for, just post it
 
 
 async def test_delivered_entries_are_pruned_after_a_week(

@@ -12,7 +12,7 @@ import json
 from support.service_harness import ALICE, BOB, GUILD, start
 
 from bot.enums import BoardTheme
-from bot.results import Locales, Publishing
+from bot.results import AnswerBy, Locales, Publishing
 from bot.service import GameService
 from bot.service.events import decode, encode
 
@@ -65,10 +65,10 @@ async def test_a_post_is_bookkept_in_one_call_before_it_and_one_after(
     moved = await service.move(ALICE.id, "11-15", game_id=game.id)
     assert moved.event is not None
     # Before this process has handed out what earlier ones left, every game may owe some.
-    assert await service.delivering(moved.event, game.id, "token-1") is True
-    await service.outbox.flush()
+    assert await service.delivering(moved.event, game.id, AnswerBy(701, 801, "token-1")) is True
+    # Written before it returns: the message it announces goes out next.
     [row] = [r for r in await service.store.pending_events(FAR, limit=100) if r.id == moved.event]
-    assert row.answer_token == "token-1"
+    assert (row.answer_token, row.answer_interaction, row.answer_channel) == ("token-1", 701, 801)
     assert await service.shown(moved.event, [(game.id, 500)]) == {}  # the game's first board
     await service.outbox.flush()
     assert moved.event not in {r.id for r in await service.store.pending_events(FAR, limit=100)}

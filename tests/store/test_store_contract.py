@@ -22,6 +22,7 @@ from bot.store import (
     ChallengeClosed,
     ChallengeOpen,
     ChannelBusy,
+    EventAnswer,
     GameChanges,
     LadderChange,
     NewEvent,
@@ -553,42 +554,53 @@ async def test_entries_come_due_in_order_and_leave_once_delivered(store: Store) 
     assert [e.id for e in await store.pending_events(T0 + 30, limit=1)] == ["a"]
     await store.event_failed("a", '{"kept": 1}', T0 + 60)
     await store.event_failed("a", '{"kept": 2}', T0 + 90)  # the first message is kept
-    await store.mark_events((), [("c", T0)])
+    await store.mark_events([("c", T0)])
     assert [e.id for e in await store.pending_events(T0 + 89)] == ["b"]
     [again, _] = await store.pending_events(T0 + 90)
     assert (again.id, again.attempts, again.payload) == ("a", 2, '{"kept": 1}')
-    await store.mark_events((), [("a", T0 + 90)])
+    await store.mark_events([("a", T0 + 90)])
     await store.event_failed("a", "{}", T0)  # a late failure report changes nothing
     assert [e.id for e in await store.pending_events(T0 + 10**6)] == ["b"]
 
 
-async def test_an_answer_token_is_kept_only_while_the_answer_is_on_its_way(store: Store) -> None:
+async def test_an_answer_is_kept_only_while_it_is_on_its_way(store: Store) -> None:
     game_id = await store.start_game(new_game())
     for version, name in enumerate(("a", "b", "c")):
         await store.update_game(game_id, version, {}, event=outbox_entry(name, game_id=game_id))
-    await store.mark_events([("a", "token-a", T0 + 1), ("b", "token-b", T0 + 2)], [])
+    await store.event_answering("a", EventAnswer(701, 801, "token-a", T0 + 1))
+    await store.event_answering("b", EventAnswer(702, 802, None, T0 + 2))  # a follow-up
     a, b, c = await store.pending_events(T0)
-    assert (a.answer_token, a.answer_at, b.answer_token, c.answer_token) == (
+    assert (a.answer_token, a.answer_at, a.answer_interaction, a.answer_channel) == (
         "token-a",
         T0 + 1,
-        "token-b",
-        None,
+        701,
+        801,
     )
-    await store.event_failed("a", "{}", T0)  # the answer failed: nothing to ask Discord about
-    # One transaction: a token and the delivery mark of another entry (and of this one).
-    await store.mark_events([("c", "token-c", T0 + 3)], [("b", T0 + 3), ("c", T0 + 4)])
+    assert (b.answer_token, b.answer_at, b.answer_interaction, b.answer_channel) == (
+        None,
+        T0 + 2,
+        702,
+        802,
+    )
+    assert (c.answer_token, c.answer_interaction) == (None, None)
+    await store.event_failed("a", "{}", T0)  # the answer failed: nothing to look for
+    await store.event_answering("c", EventAnswer(703, 803, "token-c", T0 + 3))
+    # One transaction: the delivery marks of two entries.
+    await store.mark_events([("b", T0 + 3), ("c", T0 + 4)])
     [a] = await store.pending_events(T0)
-    assert a.answer_token is None
-    await store.mark_events([("b", "late", T0 + 5)], [])  # delivered already: nothing changes
+    assert (a.answer_token, a.answer_interaction) == (None, None)
+    await store.event_answering("b", EventAnswer(704, 804, "late", T0 + 5))  # delivered already
     assert [e.id for e in await store.pending_events(T0)] == ["a"]
+    [a] = await store.pending_events(T0)
+    assert a.answer_interaction is None
 
 
 async def test_only_delivered_entries_are_pruned(store: Store) -> None:
     game_id = await store.start_game(new_game())
     for version, name in enumerate(("old", "new", "owed")):
         await store.update_game(game_id, version, {}, event=outbox_entry(name, game_id=game_id))
-    await store.mark_events((), [("old", T0)])
-    await store.mark_events((), [("new", T0 + 100)])
+    await store.mark_events([("old", T0)])
+    await store.mark_events([("new", T0 + 100)])
     assert await store.prune_events(T0 + 50) == 1
     assert await store.prune_events(T0 + 50) == 0
     assert [e.id for e in await store.pending_events(T0)] == ["owed"]

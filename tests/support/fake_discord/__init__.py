@@ -99,7 +99,9 @@ It is as strict as Discord, and can fail the way Discord fails:
   :meth:`FakeDiscord.clear_faults`) whose method matches and whose path after ``/api/v10``
   fully matches the regex ``path`` get that error instead of being handled; they are recorded
   with ``injected=True`` and counted in ``fault.hits``. ``delay`` sleeps first (a slow Discord);
-  a ``status`` below 400 (e.g. 0) only delays and then handles the request normally. A 429 has
+  a ``status`` below 400 (e.g. 0) only delays and then handles the request normally, and
+  ``hold=`` seconds (or until the faults are cleared) holds its answer back after handling it
+  (the message exists; a bot killed meanwhile never hears of it). A 429 has
   Discord's body (``retry_after``, ``global: false``) and the ``Retry-After``, ``Via`` and
   ``X-RateLimit-*`` headers discord.py reads.
 * **Component interactions the client could not send.** A press or a select is refused with
@@ -130,6 +132,9 @@ It is as strict as Discord, and can fail the way Discord fails:
   identifies and resumes.
 * **Outages.** ``await fake.go_offline()`` closes every socket and stops listening (new
   connections are refused); ``await fake.go_online()`` listens again on the same port.
+* **Channel history.** ``GET /channels/{id}/messages`` answers a page as Discord does (``limit``
+  1 to 100, at most one of ``after``/``before``/``around``, newest first, ephemeral messages
+  left out); without ``read_message_history`` the page is empty, not refused.
 * **Idempotent posts.** A channel message created with ``nonce`` and ``enforce_nonce: true``
   within :attr:`FakeDiscord.nonce_window` seconds of an earlier one with the same nonce in the
   same channel returns that message and creates nothing.

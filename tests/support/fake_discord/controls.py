@@ -36,10 +36,12 @@ class Controls(GatewayHub):
         retry_after: float | None = None,
         delay: float = 0.0,
         skip: int = 0,
+        hold: float = 0.0,
     ) -> Fault:
         """Answer the next ``times`` matching requests (``-1``: until :meth:`clear_faults`),
         after letting ``skip`` of them through, with this error instead of handling them; see
-        the package docstring. Faults are tried in the order they were injected."""
+        the package docstring. Faults are tried in the order they were injected.  A ``status``
+        below 400 handles the request (after ``delay``) and holds its answer ``hold`` seconds."""
         fault = Fault(
             method=method.upper(),
             path=re.compile(path),
@@ -50,11 +52,15 @@ class Controls(GatewayHub):
             retry_after=retry_after,
             delay=delay,
             skip=skip,
+            hold=hold,
         )
         self.faults.append(fault)
         return fault
 
     def clear_faults(self) -> None:
+        """No more faults; answers held back (``hold``) go out now."""
+        for fault in self.faults:
+            fault.released.set()
         self.faults.clear()
 
     def expire_token(self, token: str) -> None:

@@ -3,10 +3,12 @@ answers, and its answer as Discord sends it (a 429 with the body and headers dis
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -30,7 +32,18 @@ class Fault:
     delay: float = 0.0
     skip: int = 0
     """Matching requests to let through untouched before the fault starts answering."""
+    hold: float = 0.0
+    """Seconds the answer is held back after the request was handled (status below 400), or
+    until the faults are cleared: what it made exists, but the client hears of it late, or
+    never if it dies meanwhile."""
     hits: int = 0
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the faults are cleared: answers still held go out."""
+
+    async def held(self) -> None:
+        """Hold an answer back (see :attr:`hold`)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.released.wait(), self.hold)
 
     @property
     def exhausted(self) -> bool:

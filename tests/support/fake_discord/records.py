@@ -38,6 +38,7 @@ class RecordedRequest:
     injected: bool = False  # answered by an injected fault (see FakeDiscord.inject)
     error: dict[str, Any] | None = None  # the error body, when the fake refused the request
     message_id: str | None = None  # the message this request created or edited, if any
+    held: bool = False  # handled, its answer held back (see FakeDiscord.inject's ``hold``)
 
     @property
     def files(self) -> dict[str, bytes]:

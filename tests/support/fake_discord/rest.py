@@ -76,6 +76,10 @@ class RestApi:
                 raise refusal
             else:
                 response = await self._route(rec)
+                if fault is not None and fault.hold > 0:
+                    rec.held = True
+                    await self.fake.notify_changed()  # made, while its answer is held back
+                    await fault.held()
         except ApiError as exc:
             rec.error = exc.body()
             response = json_response(rec.error, status=exc.status)
@@ -147,6 +151,7 @@ def _route_table(
         ("PATCH", webhook + rf"/messages/{message}", interactions.edit_webhook_message),
         ("DELETE", webhook + rf"/messages/{message}", interactions.delete_webhook_message),
         ("GET", rf"/channels/{channel}", channels.get_channel),
+        ("GET", rf"/channels/{channel}/messages", channels.get_channel_messages),
         ("POST", rf"/channels/{channel}/messages", channels.post_channel_message),
         ("GET", rf"/channels/{channel}/messages/(?P<message_id>\d+)", channels.get_channel_message),
         (

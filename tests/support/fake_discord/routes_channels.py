@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .protocol import now_iso
+from .protocol import PERMISSION_BITS, now_iso
 from .records import RecordedRequest
 from .refusals import Refusals
 from .responses import ApiError
@@ -45,6 +45,45 @@ class ChannelRoutes(Refusals):
             if body.get("enforce_nonce"):
                 self.fake.nonces[key] = (now, message["id"])
         return message
+
+    def get_channel_messages(self, rec: RecordedRequest, channel_id: str) -> list[dict[str, Any]]:
+        """A page of the channel's history, newest first, as Discord gives it: ``limit`` (1 to
+        100, default 50) messages just after ``after``, just before ``before``, around
+        ``around`` (at most one of them), else the newest.  Without Read Message History the
+        page is empty (not a refusal); ephemeral messages are never in it."""
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id)
+        query = rec.query
+        anchors = [key for key in ("around", "before", "after") if key in query]
+        try:
+            limit = int(query.get("limit", "50"))
+            anchor = int(query[anchors[0]]) if anchors else 0
+        except ValueError:
+            raise ApiError(400, "Invalid Form Body", 50035) from None
+        if not 1 <= limit <= 100 or len(anchors) > 1:
+            raise ApiError(400, "Invalid Form Body", 50035)
+        if self.fake.denied_in(channel_id) & PERMISSION_BITS["read_message_history"]:
+            return []
+        history = sorted(
+            (
+                m
+                for m in self.fake.messages.values()
+                if m["channel_id"] == channel_id and m["id"] not in self.fake.ephemeral_for
+            ),
+            key=lambda m: int(m["id"]),
+        )
+        if not anchors:
+            page = history[-limit:]
+        elif anchors[0] == "after":
+            page = [m for m in history if int(m["id"]) > anchor][:limit]
+        elif anchors[0] == "before":
+            page = [m for m in history if int(m["id"]) < anchor][-limit:]
+        else:
+            older = (
+                [m for m in history if int(m["id"]) < anchor][-(limit // 2) :] if limit > 1 else []
+            )
+            page = older + [m for m in history if int(m["id"]) >= anchor][: limit - len(older)]
+        return page[::-1]
 
     def _channel_message(self, channel_id: str, message_id: str) -> dict[str, Any]:
         """A message through the channel routes; an ephemeral one is not there (only its

@@ -1,0 +1,104 @@
+"""Which messages of an interaction reached its channel, asked of Discord after a crash.
+
+A process that dies with an interaction's message on its way never hears whether it arrived.
+The interaction was written down first (:meth:`GameService.delivering`), so the next process asks
+the channel: every message of an interaction is newer than the interaction and carries its id in
+``interaction_metadata`` (answers and follow-ups alike), and the channel's history outlives the
+interaction's token (15 minutes).  What arrived is not posted again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import discord
+
+from ..results import AnswerBy
+
+log = logging.getLogger(__name__)
+
+LOADING = 1 << 7
+"""Message flag of a deferred answer still showing "thinking…"."""
+HISTORY_PAGE = 100
+"""Messages per request when looking for an interaction's messages (Discord's most)."""
+HISTORY_PAGES = 5
+"""Pages read at most: an interaction's messages come within seconds of it, so a channel
+busier than that is a channel where it is not worth reading on (it is posted again)."""
+
+
+class Asking(Protocol):
+    """What looking needs of the client (a :class:`discord.Client` is one): who the bot is,
+    and its HTTP client."""
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    @property
+    def application_id(self) -> int | None: ...
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
+
+
+class Arrivals:
+    """Looks for an interaction's messages through ``connection``."""
+
+    def __init__(self, connection: Asking) -> None:
+        self.connection = connection
+
+    async def of(self, answer: AnswerBy) -> list[int]:
+        """The messages of the interaction ``answer`` that reached its channel, oldest first
+        (an answer or follow-ups; not a "thinking…" placeholder never filled in): those parts
+        of the announcement are not posted again.  Read from the channel's history after the
+        interaction (which also finds follow-ups, and outlives the token), else, while the
+        token lives, by asking for the interaction's own message.  When Discord cannot say,
+        nothing is taken as arrived: a repeat is better than a loss."""
+        found = await self._in_history(answer)
+        if found or answer.token is None:
+            return found or []
+        route = discord.http.Route(
+            "GET",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=self.connection.application_id,
+            webhook_token=answer.token,
+        )
+        try:
+            message = await self.connection.http.request(route)
+        except discord.HTTPException as exc:
+            log.info("an earlier answer could not be looked up (%s); posting it", exc.status)
+            return []
+        return [] if int(message.get("flags") or 0) & LOADING else [int(message["id"])]
+
+    async def _in_history(self, answer: AnswerBy) -> list[int] | None:
+        """The bot's messages of ``answer``'s interaction in the channel's history, oldest
+        first (None: the history could not be read).  Every message of an interaction is newer
+        than the interaction, so the search starts at its id, a page at a time."""
+        me = None if self.connection.user is None else self.connection.user.id
+        after = answer.interaction_id
+        found: list[int] = []
+        for _page in range(HISTORY_PAGES):
+            try:
+                page = await self.connection.http.logs_from(
+                    answer.channel_id, HISTORY_PAGE, after=after
+                )
+            except discord.HTTPException as exc:
+                log.info("channel %s's history could not be read (%s)", answer.channel_id, exc)
+                return None
+            found += [int(m["id"]) for m in page if _answers(m, answer.interaction_id, me)]
+            if len(page) < HISTORY_PAGE:
+                break
+            after = max(int(message["id"]) for message in page)
+        return sorted(found)
+
+
+def _answers(message: Any, interaction_id: int, me: int | None) -> bool:
+    """Whether ``message`` (as Discord sends it) is the bot's own message answering the
+    interaction ``interaction_id``, showing something ("thinking…" shows nothing)."""
+    meta: dict[str, Any] = message.get("interaction_metadata") or {}
+    author: dict[str, Any] = message.get("author") or {}
+    return (
+        str(meta.get("id")) == str(interaction_id)
+        and str(author.get("id")) == str(me)
+        and not int(message.get("flags") or 0) & LOADING
+    )
