@@ -336,9 +336,13 @@ class Delivery:
                     log.exception("announcement %s not posted yet", event)
                     raise NotPostedYet(str(exc)) from exc
             except BaseException:
+                # Cut off (a stop) with the rest of the announcement unsent: it stays owed for
+                # the next process, which looks for an interaction's messages in the channel
+                # before posting what is missing (:class:`Arrivals`), or repeats a channel
+                # post with the same nonces, which Discord shows once.
                 with contextlib.suppress(Exception):
-                    if posted.sent:
-                        await self._record(event, posted, locales)
+                    if posted.sent and answer is not None:
+                        await self._record(None, posted, None)
                     else:
                         await self._failed(event, result, posted)
                 raise

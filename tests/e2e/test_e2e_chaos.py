@@ -70,7 +70,7 @@ SETTLE_TIMEOUT = 90.0
 """After the chaos, the time everything owed has to reach the channel."""
 SEED = int(os.environ.get("CHAOS_SEED", "20261128"))
 BACKEND = os.environ.get("CHAOS_DATABASE", "postgresql")
-FAULTS = tuple(os.environ.get("CHAOS_FAULTS", "bot,database,database,both").split(","))
+FAULTS = tuple(os.environ.get("CHAOS_FAULTS", "bot,database,database,both,stall").split(","))
 """The faults drawn from, a repeat making one likelier: ``bot`` (SIGKILL, restart), ``database``
 (SIGKILL of the server and its backends, restart), ``both``, ``stall`` (SIGSTOP of the server for
 1-5 s: nothing answers, connections stay open)."""
@@ -270,13 +270,14 @@ class Player:
         await self.chaos.up.wait()
         assert self.game_id is not None
         database = self.chaos.bot.database
-        rows = await asyncio.to_thread(
-            db_dicts, database, "SELECT status FROM games WHERE id = ?", (self.game_id,)
-        )
+        async with self.chaos.quiet:  # no fault while the player looks
+            rows = await asyncio.to_thread(
+                db_dicts, database, "SELECT status FROM games WHERE id = ?", (self.game_id,)
+            )
+            stored = await asyncio.to_thread(stored_moves, database, self.game_id)
         if rows and rows[0]["status"] != "running":
             self.game_id = None
             return
-        stored = await asyncio.to_thread(stored_moves, database, self.game_id)
         game = Game(find_variant("english"))
         for pdn in stored:
             game.play(pdn)

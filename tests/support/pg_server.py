@@ -418,19 +418,24 @@ class PostgresServer:
             # Keep the path for callers that check it is gone.
             self.last_directory = directory
 
-    # -- faults (the chaos run) --
+    # -- faults (the chaos run, a hung server) --
+    #
+    # PostgreSQL's processes are each a process group of their own (each calls setsid), so a
+    # signal to the postmaster's group reaches the postmaster alone: each fault signals the
+    # postmaster, stopped first so that it starts no new backend meanwhile, and every process
+    # below it.
 
     def crash(self) -> None:
-        """SIGKILL to the server and every backend at once (its process group), as an
-        out-of-memory kill of its container would do: no shutdown, no checkpoint.
-        :meth:`restart` brings it back through crash recovery, on the same port."""
+        """SIGKILL to the server and every process of it at once, as an out-of-memory kill of
+        its container would do: no shutdown, no checkpoint.  :meth:`restart` brings it back
+        through crash recovery, on the same port."""
         process = self._own_process()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        self._signal_all(process, signal.SIGSTOP)
+        self._signal_all(process, signal.SIGKILL)
         process.wait(10)
         deadline = time.monotonic() + STOP_TIMEOUT
         while port_is_open(self.port) and time.monotonic() < deadline:
-            time.sleep(0.02)  # a backend of the group may take a moment to go
+            time.sleep(0.02)  # a backend may take a moment to go
 
     def restart(self) -> None:
         """Start the server again on its data and port (after :meth:`crash`)."""
@@ -440,18 +445,30 @@ class PostgresServer:
             raise RuntimeError(f"port {self.port} was taken while the server was down")
 
     def pause(self) -> None:
-        """SIGSTOP to the server and its backends: connections stay open and nothing answers,
-        as when its machine stalls; :meth:`resume` lets it go on."""
-        os.killpg(self._own_process().pid, signal.SIGSTOP)
+        """SIGSTOP to the server and every process of it: connections stay open and nothing
+        answers, as when its machine or disk stalls; :meth:`resume` lets it go on."""
+        self._signal_all(self._own_process(), signal.SIGSTOP)
 
     def resume(self) -> None:
-        os.killpg(self._own_process().pid, signal.SIGCONT)
+        self._signal_all(self._own_process(), signal.SIGCONT)
 
     def _own_process(self) -> subprocess.Popen[bytes]:
         process = self.process
-        if not isinstance(process, subprocess.Popen):
-            raise RuntimeError("only the server's owner may crash or pause it")
+        if not isinstance(process, subprocess.Popen) or process.poll() is not None:
+            raise RuntimeError("only the owner of a running server may crash or pause it")
         return process
+
+    @staticmethod
+    def _signal_all(process: subprocess.Popen[bytes], number: signal.Signals) -> None:
+        """``number`` to the postmaster, then to every process below it (listed while the
+        postmaster is stopped or alive: once it is gone its children are the init process's)."""
+        pids = [process.pid]
+        while pids:
+            pid = pids.pop()
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                os.kill(pid, number)
+                pids += map(int, children)
 
     # -- internals --
 
