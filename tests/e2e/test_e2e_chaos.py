@@ -31,6 +31,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,8 @@ class Figures:
     doubles: list[str] = field(default_factory=list)
     losses: list[str] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
+    """Each fault with the wall-clock time it began, to set beside a double's messages."""
     seconds: float = 0.0
 
     def summary(self) -> str:
@@ -135,6 +138,7 @@ class Chaos:
             async with self.quiet:
                 self.up.clear()
                 kind = rng.choice(FAULTS)
+                self.figures.faults.append(f"{kind} at {datetime.now(UTC).time()}")
                 if kind in ("bot", "both"):
                     self.sample_rss()
                     self.bot.kill()
@@ -398,5 +402,5 @@ async def test_chaos_kills_of_bot_and_database_double_and_lose_nothing(
     assert figures.bot_kills + figures.database_kills + figures.database_stalls > 0
     assert figures.moves_answered > 0
     assert (figures.doubles, figures.losses) == ([], []), "\n".join(
-        [figures.summary(), *figures.doubles, *figures.losses]
+        [figures.summary(), *figures.doubles, *figures.losses, "faults:", *figures.faults]
     )
