@@ -746,6 +746,21 @@ async def test_the_channel_history_pages_as_discord_does(fake: FakeDiscord) -> N
     assert (await rest(fake, "GET", history))[0] == 403
 
 
+async def test_a_thinking_answer_is_loading_until_it_is_filled_in(fake: FakeDiscord) -> None:
+    """A deferred response's message carries the LOADING flag (128) while the bot "thinks", in
+    the channel's history and through ``@original``; filling it in clears it."""
+    command = await interact(fake, ALICE)
+    assert (await respond(fake, command, {"type": 5}))[0] == 200
+    original = webhook(fake, command) + "/messages/@original"
+    status, thinking = await rest(fake, "GET", original)
+    assert status == 200 and thinking["flags"] == 128
+    status, page = await rest(fake, "GET", f"/channels/{GENERAL}/messages")
+    assert [m["flags"] for m in page] == [128]
+    status, filled = await rest(fake, "PATCH", original, {"content": "the board"})
+    assert status == 200 and filled["flags"] == 0
+    assert (await rest(fake, "GET", original))[1]["flags"] == 0
+
+
 async def test_only_component_interactions_take_update_callbacks(fake: FakeDiscord) -> None:
     for kind in (6, 7):
         command = await interact(fake)

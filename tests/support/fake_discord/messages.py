@@ -10,7 +10,7 @@ import mimetypes
 from typing import Any
 
 from .components import ComponentRefused, check_component_use
-from .protocol import APPLICATION_COMMAND, EPHEMERAL, now_iso
+from .protocol import APPLICATION_COMMAND, EPHEMERAL, LOADING, now_iso
 from .records import RecordedRequest, Upload, uploads_of
 from .responses import ApiError
 from .state import DiscordState
@@ -129,6 +129,7 @@ class MessageStore(DiscordState):
             if key in body:
                 msg[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         msg["attachments"] = self._attachments(rec, msg["channel_id"], body, msg["attachments"])
+        msg["flags"] = int(msg.get("flags") or 0) & ~LOADING  # a "thinking…" is filled in
         msg["edited_timestamp"] = now_iso()
         self.remember_components(msg)
         rec.message_id = message_id

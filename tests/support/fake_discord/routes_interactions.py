@@ -14,6 +14,7 @@ from .protocol import (
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
     EPHEMERAL,
+    LOADING,
     MODAL,
     UPDATE_MESSAGE,
 )
@@ -47,7 +48,7 @@ class InteractionRoutes(Refusals):
         message: dict[str, Any] | None = None
         if cb_type in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             if cb_type == DEFERRED_CHANNEL_MESSAGE:  # a "thinking" message: only flags count
-                data = {"flags": data.get("flags")} if data.get("flags") is not None else {}
+                data = {"flags": int(data.get("flags") or 0) | LOADING}
             message = self.fake.make_message(
                 rec, interaction["channel_id"], interaction=interaction, body=data
             )
