@@ -31,7 +31,7 @@ from ..enums import ChallengeStatus, GameStatus
 from ..i18n import _, duration, join
 from ..markdown import shown
 from ..results import Action, ActionResult, AnswerBy
-from ..store import EventAnswer, EventRow, Store
+from ..store import EventAnswer, EventRow, GameRow, Store
 from .endings import Endings
 from .events import decode, encode
 from .live import LiveGames
@@ -74,6 +74,9 @@ ANSWER_SETTLE_SECONDS = 5.0
 answer within 3 s; a deferred one is filled in, a follow-up sent, within seconds)."""
 TOKEN_LIFE_SECONDS = 14 * 60.0
 """An interaction token can be asked about for 15 minutes; a minute is kept in hand."""
+SAME_CHANGE_SECONDS = 0.25
+"""One change writes its row, its move and its announcement at times read a few microseconds
+apart; a change this much later is another one."""
 EVERYTHING = 1e18
 """A time after every entry's next attempt: a new process owes everything written before it
 started (no action of its own is delivering those)."""
@@ -333,10 +336,11 @@ class Outbox:
         return None
 
     async def _game_result(self, row: EventRow, action: Action) -> ActionResult | None:
-        """The game of ``row`` as it stands, announced late."""
+        """The game of ``row`` as it stands, announced late; None when a later change of the
+        game announces that itself (see :meth:`_changed_since`)."""
         assert row.game_id is not None
         stored = await self.store.game(row.game_id)
-        if stored is None:
+        if stored is None or await self._changed_since(row, stored):
             return None
         if stored.status is GameStatus.RUNNING:
             async with self.live.lock(stored.id):
@@ -386,6 +390,20 @@ class Outbox:
         return await self.endings.board_result(
             action, join((LATE, ended_text(view))), view, event=row.id
         )
+
+    async def _changed_since(self, row: EventRow, stored: GameRow) -> bool:
+        """Whether the game changed after ``row``'s change in a way that wrote its own
+        announcement: a move played since (every move is announced), or the end (every end
+        is).  That announcement shows the game as it stands, and is being or has been shown by
+        its own action, so ``row`` rebuilt would only show the same board, or the same end, a
+        second time: its process died before delivering it, and a player acted again in the
+        game meanwhile (seen in the chaos run: a move answered and the same board posted
+        0.7 s later by the catch-up)."""
+        after = row.created_at + SAME_CHANGE_SECONDS
+        if stored.status is not GameStatus.RUNNING:
+            return stored.updated_at > after
+        moves = await self.store.moves(stored.id)
+        return bool(moves) and moves[-1].played_at > after
 
     async def _challenge_result(self, row: EventRow, action: Action) -> ActionResult | None:
         assert row.challenge_id is not None

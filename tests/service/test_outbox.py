@@ -294,6 +294,34 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     assert await again.outbox.owed() == []
 
 
+async def test_an_entry_a_crash_left_is_covered_by_a_later_change_of_its_game(
+    database: Database, clock: Clock, services: Services
+) -> None:
+    """A process died between a move's commit and its announcement; in the next process the
+    players acted again, and their own answers showed the game, before the catch-up looked
+    at what the dead process left.  Rebuilt, that entry would show the same board (or the
+    same end) once more: it is covered instead, as long as nothing else has happened since."""
+    first = await services.open(database)
+    game = await start(first)
+    moved = await first.move(ALICE.id, "11-15", game_id=game.id)  # never announced
+    assert moved.event is not None
+    ended = await start(first, channel_id=CHANNEL + 3)
+    await play(first, ended, ["11-15"])  # never announced either
+    await first.close()
+    clock.advance(1)
+    again = await services.open(database)
+    clock.advance(1)
+    answered = await again.move(BOB.id, "22-18", game_id=game.id)
+    resigned = await again.resign(ALICE.id, game_id=ended.id)
+    for own in (answered, resigned):  # shown by their own answers
+        assert own.event is not None
+        await again.outbox.delivered(own.event)
+    owed = {o.event: o.result for o in await again.outbox.owed()}
+    assert moved.event in owed and owed[moved.event] is None
+    left = [e for e, result in owed.items() if result is not None]
+    assert left == [], [owed[e] for e in left]
+
+
 async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
     database: Database, clock: Clock, services: Services
 ) -> None:
