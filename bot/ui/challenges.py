@@ -25,7 +25,7 @@ from .delivery import Connection
 from .embeds import challenge_embed, mention
 from .permissions import check_room
 from .presenter import Presenter, parent_of, player_of
-from .replies import Outgoing, Reply, send_to
+from .replies import Outgoing, Reply
 from .threads import open_thread, thread_home
 from .validation import checked_id
 from .wording import say
@@ -121,7 +121,9 @@ class Challenges(commands.Cog):
                 room = await open_thread(home, render(name, code))
                 terms["thread_id"] = room.id
                 result = await self.service.challenge(guild_id=guild_id, **terms)
-                await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
+                delivery = self.presenter.delivery
+                send = delivery.channel_sender(room.id, guild_id, result.event)
+                await delivery.publish(send, result)
                 assert result.game is not None
                 started = _(
                     "Game #{id} against me started in {thread}.",
@@ -215,7 +217,10 @@ class Challenges(commands.Cog):
             closed = await self.service.challenge_view(challenge_id)
             embed = challenge_embed(closed, game_channel=room.id, code=code)
             await reply.update(embed=embed, view=None)
-            await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
+            delivery = self.presenter.delivery
+            await delivery.publish(
+                delivery.channel_sender(room.id, room.guild.id, result.event), result
+            )
             return
         closed = await self.service.challenge_view(challenge_id)
         await reply.update(embed=challenge_embed(closed, code=code), view=None)
@@ -239,7 +244,9 @@ class Challenges(commands.Cog):
                 result = await self.service.rematch(
                     game_id, user, thread_id=room.id, parent_id=parent
                 )
-                await self.presenter.delivery.publish(lambda out: send_to(room, out), result)
+                delivery = self.presenter.delivery
+                send = delivery.channel_sender(room.id, room.guild.id, result.event)
+                await delivery.publish(send, result)
                 return
             if result.action is Action.CHALLENGE_CREATED:
                 assert result.challenge is not None

@@ -493,6 +493,12 @@ class Delivery:
                     "no direct message to user %s about game %s: %s", dm.user_id, dm.game_id, exc
                 )
 
+    def channel_sender(self, channel_id: int, guild_id: int | None, event: str | None) -> Send:
+        """A :data:`Send` posting in a channel without an interaction, each message with a
+        nonce made from ``event`` (a game's first board in the thread its accept opened: a
+        repeat after a crash, within Discord's few minutes, shows once)."""
+        return self._channel_sender(channel_id, guild_id, event, Posted(), [])
+
     def _channel_sender(
         self,
         channel_id: int,

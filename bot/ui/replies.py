@@ -81,10 +81,6 @@ class Outgoing:
         return kwargs
 
 
-async def send_to(channel: discord.abc.Messageable, out: Outgoing) -> discord.Message:
-    return await channel.send(**out.send_kwargs())
-
-
 class Reply:
     """The answers of one interaction.  What only the user sees (:meth:`private`, and
     :class:`Text` given to :meth:`update`) is written in the user's own language

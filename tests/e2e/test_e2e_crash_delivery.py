@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.e2e_harness import ALICE, BOB, GENERAL, BotProcess, Launch, Users, poll
+from support.e2e_harness import ALICE, BOB, CAROL, GENERAL, BotProcess, Launch, Users, poll
 from support.fake_discord import FakeDiscord
 from support.fake_discord.faults import Fault
 from support.pg_server import running_server
@@ -38,7 +38,7 @@ from test_e2e_faults import (
     shown_where,
 )
 from test_e2e_phone import choose, current, open_picker, picker_select
-from test_e2e_social import open_challenge, resign
+from test_e2e_social import human_game, open_challenge, resign
 
 pytestmark = pytest.mark.e2e
 
@@ -90,6 +90,26 @@ async def test_a_crash_after_accepts_first_board_shows_it_once_after_15_minutes(
 
     await crash_after(bot, fake, fault, accept, away_long=True)
     assert boards_shown(fake, 1) == Counter({0: 1}), shown_where(fake, 1)
+
+
+async def test_a_crash_after_the_first_board_in_a_new_thread_shows_it_once(
+    launch: Launch, fake: FakeDiscord
+) -> None:
+    """Accept in a busy channel opens a thread on the challenge and posts the first board there
+    (a post, with no interaction of its own to look for): the process dies as Discord takes it,
+    and the repeat after the restart carries the same nonce, so it shows once."""
+    bot, users = await ready(launch)
+    await human_game(users, ALICE, BOB, GENERAL)
+    challenge_id, _, message = await open_challenge(users, CAROL, BOB, GENERAL)
+    thread_id = message["id"]  # a thread started from a message has the message's id
+    fault = fake.inject("POST", rf"/channels/{thread_id}/messages", 0, hold=HELD)
+
+    async def accept() -> None:
+        await users.press(f"challenge:accept:{challenge_id}", message, BOB)
+
+    await crash_after(bot, fake, fault, accept)
+    [game_id] = games_in(fake, thread_id)
+    assert boards_shown(fake, game_id) == Counter({0: 1}), shown_where(fake, game_id)
 
 
 async def test_a_crash_after_a_picked_moves_board_shows_it_once(
