@@ -226,13 +226,15 @@ class Locales:
 
 @dataclass(frozen=True)
 class AnswerBy:
-    """The interaction whose message is about to deliver an announcement: its id and channel
-    (where its message can be looked for later), and its token when the message is the
-    interaction's own (which Discord can be asked about directly while the token lives)."""
+    """What is about to deliver an announcement, kept so it can be looked for after a crash:
+    the interaction whose message it is (None: a post in the channel, without one) and the
+    channel, the interaction's token when the message is its own (which Discord can be asked
+    about directly while the token lives), and since when it may have been sent."""
 
-    interaction_id: int
+    interaction_id: int | None
     channel_id: int
     token: str | None
+    since: float = 0.0
 
 
 @dataclass(frozen=True)

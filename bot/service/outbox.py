@@ -141,10 +141,11 @@ class Outbox:
         self._write_soon()
 
     async def answering(self, event: str, answer: AnswerBy) -> None:
-        """An interaction's message is about to deliver ``event``: keep which (written now, so
-        that if this process dies before hearing back, the next one can look for that message
-        instead of posting the announcement again).  Raises when the database does not take
-        it: the message must then not be sent (it would be posted again after a crash)."""
+        """An interaction's message, or a post in the channel (``answer.interaction_id`` None),
+        is about to deliver ``event``: keep which and since when (written now, so that if this
+        process dies before hearing back, the next one can look for those messages instead of
+        posting the announcement again).  Raises when the database does not take it: the
+        message must then not be sent (it would be posted again after a crash)."""
         kept = EventAnswer(answer.interaction_id, answer.channel_id, answer.token, self.clock())
         await self.store.event_answering(event, kept)
 
@@ -431,9 +432,10 @@ class Outbox:
 
 
 def answer_of(row: EventRow, now: float) -> AnswerBy | None:
-    """The interaction message ``row`` was being delivered by when its process died, if any:
-    its token only while Discord still answers for it (:data:`TOKEN_LIFE_SECONDS`)."""
-    if row.answer_interaction is None or row.answer_channel is None or row.answer_at is None:
+    """What ``row`` was being delivered by when its process died, if anything: an
+    interaction's message (with its token only while Discord still answers for it,
+    :data:`TOKEN_LIFE_SECONDS`), or a post in the channel."""
+    if row.answer_channel is None or row.answer_at is None:
         return None
     token = row.answer_token if now - row.answer_at < TOKEN_LIFE_SECONDS else None
-    return AnswerBy(row.answer_interaction, row.answer_channel, token)
+    return AnswerBy(row.answer_interaction, row.answer_channel, token, row.answer_at)

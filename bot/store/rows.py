@@ -357,7 +357,8 @@ class EventAnswer:
     :meth:`Store.event_answering`): the interaction, its channel, the token when the message is
     the interaction's own (which Discord can be asked about while the token lives), and when."""
 
-    interaction_id: int
+    interaction_id: int | None
+    """None: a post in the channel, without an interaction."""
     channel_id: int
     token: str | None
     at: float

@@ -73,7 +73,9 @@ INSERT_CHALLENGE = (
     f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_FIELDS)}, status, updated_at)"
     f" VALUES ({marks(len(NEW_CHALLENGE_FIELDS))}, 'open', ?)"
 )
-NO_ANSWER = "answer_token = NULL, answer_interaction = NULL"
+NO_ANSWER = (
+    "answer_token = NULL, answer_interaction = NULL, answer_channel = NULL, answer_at = NULL"
+)
 """An announcement delivered or refused has no interaction message left to look for."""
 NEWEST_FIRST = " ORDER BY updated_at DESC, id DESC LIMIT ?"
 

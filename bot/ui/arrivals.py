@@ -4,12 +4,16 @@ A process that dies with an interaction's message on its way never hears whether
 The interaction was written down first (:meth:`GameService.delivering`), so the next process asks
 the channel: every message of an interaction is newer than the interaction and carries its id in
 ``interaction_metadata`` (answers and follow-ups alike), and the channel's history outlives the
-interaction's token (15 minutes).  What arrived is not posted again.
+interaction's token (15 minutes).  A post in the channel, made without an interaction, was
+written down too, with the time: the next process finds it among the bot's posts since then by
+what it shows (its text and its files' names).  What arrived is not posted again.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import discord
@@ -25,6 +29,8 @@ HISTORY_PAGE = 100
 HISTORY_PAGES = 5
 """Pages read at most: an interaction's messages come within seconds of it, so a channel
 busier than that is a channel where it is not worth reading on (it is posted again)."""
+CLOCK_SLACK_SECONDS = 5.0
+"""How much earlier than the bot's clock said a post may carry Discord's time (its id)."""
 
 
 class Asking(Protocol):
@@ -54,7 +60,15 @@ class Arrivals:
         interaction (which also finds follow-ups, and outlives the token), else, while the
         token lives, by asking for the interaction's own message.  When Discord cannot say,
         nothing is taken as arrived: a repeat is better than a loss."""
-        found = await self._in_history(answer)
+        assert answer.interaction_id is not None, "a post is looked for with posts()"
+        interaction = answer.interaction_id
+        me = self._me()
+        page_found = await self._history(
+            answer.channel_id,
+            interaction,
+            lambda m: _answers(m, interaction, me),
+        )
+        found = None if page_found is None else [int(m["id"]) for m in page_found]
         if found or answer.token is None:
             return found or []
         route = discord.http.Route(
@@ -70,26 +84,45 @@ class Arrivals:
             return []
         return [] if int(message.get("flags") or 0) & LOADING else [int(message["id"])]
 
-    async def _in_history(self, answer: AnswerBy) -> list[int] | None:
-        """The bot's messages of ``answer``'s interaction in the channel's history, oldest
-        first (None: the history could not be read).  Every message of an interaction is newer
-        than the interaction, so the search starts at its id, a page at a time."""
-        me = None if self.connection.user is None else self.connection.user.id
-        after = answer.interaction_id
-        found: list[int] = []
+    async def posts(self, answer: AnswerBy) -> list[dict[str, Any]]:
+        """The bot's own posts (no interaction's) in ``answer``'s channel since ``answer.since``
+        (a little before: clocks differ), oldest first: a post of the announcement found among
+        them (by what it shows, see :func:`bot.ui.replies.Outgoing.shape`) is not posted again.
+        Its nonce would have kept a repeat out only for a few minutes; this also holds after a
+        long outage.  When Discord cannot say, none: a repeat is better than a loss."""
+        me = self._me()
+        after = discord.utils.time_snowflake(
+            datetime.fromtimestamp(answer.since - CLOCK_SLACK_SECONDS, UTC)
+        )
+        found = await self._history(answer.channel_id, after, lambda m: _posted(m, me))
+        return found or []
+
+    def _me(self) -> int | None:
+        return None if self.connection.user is None else self.connection.user.id
+
+    async def _history(
+        self, channel_id: int, after: int, wanted: Callable[[Any], bool]
+    ) -> list[Any] | None:
+        """The messages of the channel newer than the snowflake ``after`` that are ``wanted``,
+        oldest first, read a page at a time (None: the history could not be read)."""
+        found: list[Any] = []
         for _page in range(HISTORY_PAGES):
             try:
-                page = await self.connection.http.logs_from(
-                    answer.channel_id, HISTORY_PAGE, after=after
-                )
+                page = await self.connection.http.logs_from(channel_id, HISTORY_PAGE, after=after)
             except discord.HTTPException as exc:
-                log.info("channel %s's history could not be read (%s)", answer.channel_id, exc)
+                log.info("channel %s's history could not be read (%s)", channel_id, exc)
                 return None
-            found += [int(m["id"]) for m in page if _answers(m, answer.interaction_id, me)]
+            found += [message for message in page if wanted(message)]
             if len(page) < HISTORY_PAGE:
                 break
             after = max(int(message["id"]) for message in page)
-        return sorted(found)
+        return sorted(found, key=lambda message: int(message["id"]))
+
+
+def _posted(message: Any, me: int | None) -> bool:
+    """Whether ``message`` is the bot's own post (no interaction's message)."""
+    author: dict[str, Any] = message.get("author") or {}
+    return str(author.get("id")) == str(me) and not message.get("interaction_metadata")
 
 
 def _answers(message: Any, interaction_id: int, me: int | None) -> bool:

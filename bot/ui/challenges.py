@@ -21,7 +21,7 @@ from ..results import Action, ActionResult, ChallengeTerms
 from ..service import GameService
 from .buttons import Buttons, ChallengeAnswer
 from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
-from .delivery import Connection
+from .delivery import Connection, post_marker
 from .embeds import challenge_embed, mention
 from .permissions import check_room
 from .presenter import Presenter, parent_of, player_of
@@ -123,7 +123,7 @@ class Challenges(commands.Cog):
                 result = await self.service.challenge(guild_id=guild_id, **terms)
                 delivery = self.presenter.delivery
                 send = delivery.channel_sender(room.id, guild_id, result.event)
-                await delivery.publish(send, result)
+                await delivery.publish(send, result, answer=post_marker(result))
                 assert result.game is not None
                 started = _(
                     "Game #{id} against me started in {thread}.",
@@ -218,9 +218,8 @@ class Challenges(commands.Cog):
             embed = challenge_embed(closed, game_channel=room.id, code=code)
             await reply.update(embed=embed, view=None)
             delivery = self.presenter.delivery
-            await delivery.publish(
-                delivery.channel_sender(room.id, room.guild.id, result.event), result
-            )
+            send = delivery.channel_sender(room.id, room.guild.id, result.event)
+            await delivery.publish(send, result, answer=post_marker(result))
             return
         closed = await self.service.challenge_view(challenge_id)
         await reply.update(embed=challenge_embed(closed, code=code), view=None)
@@ -246,7 +245,7 @@ class Challenges(commands.Cog):
                 )
                 delivery = self.presenter.delivery
                 send = delivery.channel_sender(room.id, room.guild.id, result.event)
-                await delivery.publish(send, result)
+                await delivery.publish(send, result, answer=post_marker(result))
                 return
             if result.action is Action.CHALLENGE_CREATED:
                 assert result.challenge is not None

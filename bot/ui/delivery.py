@@ -37,7 +37,7 @@ from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
 from .languages import Languages
 from .media import Media
-from .replies import Outgoing, Upload
+from .replies import Outgoing, Upload, shape_of
 from .wording import guild_of, say
 
 log = logging.getLogger(__name__)
@@ -273,7 +273,7 @@ class Delivery:
         Discord refuses stays owed and is retried (a warning, not an error: a channel may well
         refuse for a while)."""
         try:
-            async with self.handing(result) as posted:
+            async with self.handing(result, answer=post_marker(result)) as posted:
                 await self._post(result, posted)
         except PostedLater as refused:
             log.warning("announcement %s not delivered (%s); will retry", result.event, refused)
@@ -406,10 +406,17 @@ class Delivery:
             if owed.result is None:
                 await self.service.shown(owed.event)
                 continue
-            arrived = [] if owed.answer is None else await self._arrivals.of(owed.answer)
+            arrived: list[int] = []
+            earlier: list[Any] = []
+            if owed.answer is not None and owed.answer.interaction_id is not None:
+                arrived = await self._arrivals.of(owed.answer)
+            elif owed.answer is not None:  # a post of a process that died: found by its shape
+                earlier = await self._arrivals.posts(owed.answer)
+            elif not await self._marked(owed.event, owed.result):
+                continue  # the database did not take the mark: posted once it does
             boards = Posted()
             try:
-                await self._post(owed.result, boards, arrived)
+                await self._post(owed.result, boards, arrived, earlier)
             except Exception as exc:
                 if boards.sent:  # shown (in part): delivered, never posted again
                     log.exception("announcement %s shown, but what followed failed", owed.event)
@@ -430,26 +437,46 @@ class Delivery:
                 self.service.settled(game_id)
         return posted
 
+    async def _marked(self, event: str, result: ActionResult) -> bool:
+        """Write down that ``result`` is about to be posted in its channel (see
+        :func:`post_marker`); False when the database did not take it (then nothing is sent)."""
+        marker = post_marker(result)
+        if marker is None:
+            return True
+        try:
+            await self.service.delivering(event, None, marker)
+        except Exception as exc:
+            log.warning("announcement %s not posted yet: %s", event, exc or type(exc))
+            return False
+        return True
+
     async def _post(
-        self, result: ActionResult, posted: Posted, arrived: list[int] | None = None
+        self,
+        result: ActionResult,
+        posted: Posted,
+        arrived: list[int] | None = None,
+        earlier: list[Any] | None = None,
     ) -> None:
         """Post ``result`` in its channel, without an interaction.  Each message carries a
         nonce made from its announcement, so a post repeated after a lost answer from Discord
         is not shown twice.  ``arrived``: messages an interaction already showed, in order;
-        they stand for the announcement's first messages, which are not posted again."""
+        they stand for the announcement's first messages, which are not posted again.
+        ``earlier``: the bot's posts in the channel since a process that died began posting
+        it; a message found among them (by its shape) is not posted again."""
         skip = list(arrived or ())
+        seen = list(earlier or ())
         if result.challenge is not None and result.game is None:
             challenge = result.challenge
             if result.action is Action.CHALLENGE_CREATED:
                 send = self._channel_sender(
-                    challenge.channel_id, challenge.guild_id, result.event, posted, skip
+                    challenge.channel_id, challenge.guild_id, result.event, posted, skip, seen
                 )
                 await self.post_challenge(send, challenge, result.mentions)
                 return
             await self.show_closed(challenge)
             if result.action is not Action.CHALLENGE_EXPIRED:
                 send = self._channel_sender(
-                    challenge.channel_id, challenge.guild_id, result.event, posted, skip
+                    challenge.channel_id, challenge.guild_id, result.event, posted, skip, seen
                 )
                 code = await self.languages.public(challenge.guild_id)
                 content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
@@ -458,7 +485,9 @@ class Delivery:
         view = result.game
         if view is None:
             return
-        send = self._channel_sender(view.channel_id, view.guild_id, result.event, posted, skip)
+        send = self._channel_sender(
+            view.channel_id, view.guild_id, result.event, posted, skip, seen
+        )
         if result.action in (Action.REMINDER, Action.LAST_WARNING):
             assert view.to_move is not None and view.deadline is not None
             code = await self.languages.public(view.guild_id)
@@ -506,16 +535,24 @@ class Delivery:
         event: str | None,
         posted: Posted,
         arrived: list[int],
+        earlier: list[Any] | None = None,
     ) -> Send:
         """A :data:`Send` posting in a channel, each message with its own nonce, counted in
         ``posted``; the first messages stand for themselves when ``arrived`` holds them already
-        (their ids, taken from it as they come)."""
+        (their ids, taken from it as they come), and a message whose shape is among
+        ``earlier`` (posts found in the channel) is that post."""
         channel = self.channel(channel_id, guild_id)
         numbers = itertools.count()
+        found = list(earlier or ())
 
         async def send(out: Outgoing) -> discord.Message | int:
             if arrived:
                 return arrived.pop(0)
+            shape = out.shape()
+            for message in found:
+                if shape_of(message) == shape:
+                    found.remove(message)
+                    return int(message["id"])
             kwargs = out.send_kwargs()
             if event is not None:
                 kwargs["nonce"] = nonce(event, out.part or f"#{next(numbers)}")
@@ -543,6 +580,21 @@ def reminder(result: ActionResult, view: GameView) -> Text:
         "the game is lost on time {deadline}.",
         **args,
     )
+
+
+def post_marker(result: ActionResult) -> AnswerBy | None:
+    """What is written down before ``result`` is posted in its channel without an interaction
+    (:meth:`GameService.delivering`): the channel, and (by the database) the time, so that a
+    process that dies meanwhile is followed by one that looks for the post among the bot's
+    posts there since (:meth:`Arrivals.posts`), where a nonce would only keep a repeat out for a
+    few minutes."""
+    if result.event is None:
+        return None
+    if result.game is not None:
+        return AnswerBy(None, result.game.channel_id, None)
+    if result.challenge is not None:
+        return AnswerBy(None, result.challenge.channel_id, None)
+    return None
 
 
 def nonce(event: str, part: str) -> str:

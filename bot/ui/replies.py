@@ -55,6 +55,13 @@ class Outgoing:
     """What this message is within an announcement (``board-<game>``, ``replay-<game>``): a
     repost of the same part gets the same nonce, another part never does."""
 
+    def shape(self) -> tuple[str, tuple[str, ...]]:
+        """What identifies this message among the bot's posts in a channel, as Discord gives
+        them back: its text as sent and its files' names (a board's name holds its game and
+        ply, a record's its game)."""
+        content = fit(self.content, CONTENT) if self.content else ""
+        return content, tuple(sorted(upload.name for upload in self.files))
+
     def allowed_mentions(self) -> discord.AllowedMentions:
         """Only the users this message is meant to ping: names typed by users (which may read
         ``@everyone``) never ping anyone."""
@@ -79,6 +86,12 @@ class Outgoing:
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
+
+
+def shape_of(message: Any) -> tuple[str, tuple[str, ...]]:
+    """:meth:`Outgoing.shape` of a message as Discord gives it back (its JSON)."""
+    files = tuple(sorted(str(a.get("filename")) for a in message.get("attachments") or []))
+    return str(message.get("content") or ""), files
 
 
 class Reply:

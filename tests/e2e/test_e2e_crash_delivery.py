@@ -36,6 +36,7 @@ from test_e2e_faults import (
     ready,
     replays,
     shown_where,
+    timed_out_games,
 )
 from test_e2e_phone import choose, current, open_picker, picker_select
 from test_e2e_social import human_game, open_challenge, resign
@@ -173,6 +174,35 @@ async def test_a_crash_after_a_moves_own_answer_shows_it_once_after_15_minutes(
 ELSEWHERE = "1100000000000000500"
 DISCORD_REFUSED = "Discord refused"
 WENT_WRONG = "something went wrong"
+
+
+async def test_a_crash_after_a_scheduler_post_shows_it_once_when_discord_forgot_its_nonce(
+    launch: Launch, fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Games lost on time are announced by the scheduler with posts in their channels (no
+    interaction to look for): the process dies as Discord takes one, and comes back after
+    Discord forgot its nonce (the bot was away more than a few minutes).  The post was written
+    down first, so the new process finds it among its own posts and sends only what is
+    missing (the replay)."""
+    games = await timed_out_games(fake, BotProcess(fake, tmp_path).database, count=6)
+    fault = fake.inject("POST", r"/channels/\d+/messages", 0, hold=HELD)
+    bot, _ = await launch(SCHEDULER_INTERVAL_SECONDS="0.2")
+    await bot.alive(poll(lambda: made(fake, fault), timeout=WAIT))
+    bot.kill()
+    fake.nonce_window = 0.0
+    fake.clear_faults()
+    await bot.start()
+    await hearing(bot)
+
+    def ends() -> dict[int, int]:
+        return {gid: len(endings(fake, channel, gid)) for gid, channel in games.items()}
+
+    await bot.alive(poll(lambda: all(ends().values()) and not owed(bot.database), timeout=60))
+    await asyncio.sleep(SETTLE)
+    assert ends() == dict.fromkeys(games, 1)
+    assert {gid: len(replays(fake, ch, gid)) for gid, ch in games.items()} == dict.fromkeys(
+        games, 1
+    )
 
 
 def told(fake: FakeDiscord, user_id: str) -> list[str]:

@@ -326,17 +326,20 @@ BURST = 30
 BURST_CHANNELS = [f"11000000000000004{n:02d}" for n in range(BURST)]
 
 
-async def timed_out_games(fake: FakeDiscord, database: Path | str) -> dict[int, str]:
-    """``BURST`` games between people, one per channel, each with a move by each player (so
+async def timed_out_games(
+    fake: FakeDiscord, database: Path | str, count: int = BURST
+) -> dict[int, str]:
+    """``count`` games between people, one per channel, each with a move by each player (so
     running out of time loses the game rather than aborting it), announced as it happened, and
     all past their deadline: the bot times them all out in its first check.  Their ids, with
     their channels."""
-    for n, channel in enumerate(BURST_CHANNELS):
+    channels = BURST_CHANNELS[:count]
+    for n, channel in enumerate(channels):
         fake.guild.channels[channel] = f"game-{n}"
     service = await GameService.open(database, bot_user_id=int(fake.bot_user["id"]))
     games = {}
     try:
-        for channel in BURST_CHANNELS:
+        for channel in channels:
             challenge = await service.challenge(
                 guild_id=int(fake.guild.id),
                 channel_id=int(channel),

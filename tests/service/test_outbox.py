@@ -418,6 +418,7 @@ async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived
     first = await services.open(database)
     moved = await start_result(first)
     assert moved.event is not None
+    sent_at = clock()
     await first.outbox.answering(moved.event, AnswerBy(701, 801, "token-1"))
     await first.close()  # killed with the answer in flight
 
@@ -425,14 +426,31 @@ async def test_an_answer_cut_off_by_a_crash_is_checked_once_it_must_have_arrived
     assert moved.event not in {o.event for o in await again.outbox.owed()}
     clock.advance(ANSWER_SETTLE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
-    assert owed.answer == AnswerBy(701, 801, "token-1") and owed.result is not None
+    assert owed.answer == AnswerBy(701, 801, "token-1", sent_at) and owed.result is not None
     clock.advance(TOKEN_LIFE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
-    assert owed.answer == AnswerBy(701, 801, None)  # too old to ask by token: look in the channel
+    assert owed.answer == AnswerBy(701, 801, None, sent_at)  # too old for the token: look around
     await again.outbox.failed(owed.event, owed.result)  # Discord said no: posting failed
     clock.advance(TOKEN_LIFE_SECONDS)
     [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
     assert owed.answer is None  # failed: nothing to look for, just post it
+
+
+async def test_a_post_cut_off_by_a_crash_is_handed_out_with_when_it_began(
+    database: Database, clock: Clock, services: Services
+) -> None:
+    """A post in the channel (no interaction) written down before it went out: the next process
+    hands it out with its channel and time, to look for it among the bot's posts there."""
+    first = await services.open(database)
+    moved = await start_result(first)
+    assert moved.event is not None
+    sent_at = clock()
+    await first.outbox.answering(moved.event, AnswerBy(None, 801, None))
+    await first.close()  # killed with the post in flight
+    clock.advance(ANSWER_SETTLE_SECONDS)
+    again = await services.open(database)
+    [owed] = [o for o in await again.outbox.owed() if o.event == moved.event]
+    assert owed.answer == AnswerBy(None, 801, None, sent_at) and owed.result is not None
 
 
 async def test_delivered_entries_are_pruned_after_a_week(
