@@ -1,4 +1,5 @@
-"""Which messages of an interaction reached its channel, asked of Discord after a crash.
+"""Which messages of an announcement reached its channel, asked of Discord after a crash, and
+what makes them findable: a post written down before it goes out, a nonce on each message.
 
 A process that dies with an interaction's message on its way never hears whether it arrived.
 The interaction was written down first (:meth:`GameService.delivering`), so the next process asks
@@ -11,6 +12,8 @@ what it shows (its text and its files' names).  What arrived is not posted again
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -18,7 +21,7 @@ from typing import Any, Protocol
 
 import discord
 
-from ..results import AnswerBy
+from ..results import ActionResult, AnswerBy
 
 log = logging.getLogger(__name__)
 
@@ -135,3 +138,25 @@ def _answers(message: Any, interaction_id: int, me: int | None) -> bool:
         and str(author.get("id")) == str(me)
         and not int(message.get("flags") or 0) & LOADING
     )
+
+
+def post_marker(result: ActionResult) -> AnswerBy | None:
+    """What is written down before ``result`` is posted in its channel without an interaction
+    (:meth:`GameService.delivering`): the channel, and (by the database) the time, so that a
+    process that dies meanwhile is followed by one that looks for the post among the bot's
+    posts there since (:meth:`Arrivals.posts`), where a nonce would only keep a repeat out for a
+    few minutes."""
+    if result.event is None:
+        return None
+    if result.game is not None:
+        return AnswerBy(None, result.game.channel_id, None)
+    if result.challenge is not None:
+        return AnswerBy(None, result.challenge.channel_id, None)
+    return None
+
+
+def nonce(event: str, part: str) -> str:
+    """The nonce of one message of an announcement: the same for a repost of that message (so
+    Discord shows it once), distinct for its other messages; 24 characters (Discord takes 25)."""
+    digest = hashlib.blake2b(f"{event}/{part}".encode(), digest_size=18).digest()
+    return base64.urlsafe_b64encode(digest).decode()

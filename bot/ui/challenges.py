@@ -19,9 +19,10 @@ from ..i18n import _, render
 from ..markdown import shown
 from ..results import Action, ActionResult, ChallengeTerms
 from ..service import GameService
+from .arrivals import post_marker
 from .buttons import Buttons, ChallengeAnswer
 from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
-from .delivery import Connection, post_marker
+from .delivery import Connection
 from .embeds import challenge_embed, mention
 from .permissions import check_room
 from .presenter import Presenter, parent_of, player_of

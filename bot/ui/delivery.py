@@ -16,9 +16,7 @@ costs the service a call before it (:meth:`GameService.delivering`) and one afte
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import hashlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -31,7 +29,7 @@ from ..i18n import Arg, Text, _, as_text, join, render, verbatim
 from ..results import Action, ActionResult, AnswerBy, ChallengeView, GameView, Locales
 from ..service import GameService
 from ..workers import WorkersUnavailable
-from .arrivals import Arrivals
+from .arrivals import Arrivals, nonce, post_marker
 from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_embed, mention, relative_time
@@ -580,28 +578,6 @@ def reminder(result: ActionResult, view: GameView) -> Text:
         "the game is lost on time {deadline}.",
         **args,
     )
-
-
-def post_marker(result: ActionResult) -> AnswerBy | None:
-    """What is written down before ``result`` is posted in its channel without an interaction
-    (:meth:`GameService.delivering`): the channel, and (by the database) the time, so that a
-    process that dies meanwhile is followed by one that looks for the post among the bot's
-    posts there since (:meth:`Arrivals.posts`), where a nonce would only keep a repeat out for a
-    few minutes."""
-    if result.event is None:
-        return None
-    if result.game is not None:
-        return AnswerBy(None, result.game.channel_id, None)
-    if result.challenge is not None:
-        return AnswerBy(None, result.challenge.channel_id, None)
-    return None
-
-
-def nonce(event: str, part: str) -> str:
-    """The nonce of one message of an announcement: the same for a repost of that message (so
-    Discord shows it once), distinct for its other messages; 24 characters (Discord takes 25)."""
-    digest = hashlib.blake2b(f"{event}/{part}".encode(), digest_size=18).digest()
-    return base64.urlsafe_b64encode(digest).decode()
 
 
 class _ShownInPart(Exception):

@@ -20,10 +20,10 @@ from bot.results import ChallengeView, GameView, Player
 from bot.service import GameService
 from bot.service.views import game_view, status_of
 from bot.store import GameRow
+from bot.ui.arrivals import nonce
 from bot.ui.buttons import Buttons, ChallengeAnswer
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
 from bot.ui.client import DraughtsBot, make_bot
-from bot.ui.delivery import nonce
 from bot.ui.embeds import (
     challenge_embed,
     game_embed,
