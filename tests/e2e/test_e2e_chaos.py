@@ -63,7 +63,7 @@ pytestmark = [
     pytest.mark.own_databases(reason="kills its own PostgreSQL server, which no test may share"),
 ]
 
-CHAOS_SECONDS = float(os.environ.get("CHAOS_SECONDS", "45"))
+CHAOS_SECONDS = float(os.environ.get("CHAOS_SECONDS", "35"))
 """How long faults are injected; the players stop with them."""
 ANSWER_WAIT = 4.0
 """How long a player waits for an answer before taking the bot for down (Discord waits 3 s)."""

@@ -222,6 +222,9 @@ def thread_policies(pids: list[int]) -> list[tuple[int, int]]:
     return found
 
 
+@pytest.mark.sqlite_only(
+    reason="the build, its log lines and its priority are the engine workers', whatever the store"
+)
 async def test_the_endgame_tables_build_is_logged_and_yields_the_cpu(
     launch: Launch, fake: FakeDiscord, tmp_path: Path
 ) -> None:
