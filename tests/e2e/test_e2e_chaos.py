@@ -132,12 +132,15 @@ class Chaos:
         self.figures = Figures()
 
     async def faults(self, rng: random.Random, until: float) -> None:
-        """A fault every 2-6 s until ``until``."""
+        """A fault every 2-6 s until ``until``, the kinds of :data:`FAULTS` in rounds, each
+        round in a random order: a short run still has every kind."""
+        kinds: list[str] = []
         while time.monotonic() < until:
             await asyncio.sleep(rng.uniform(2.0, 6.0))
+            kinds = kinds or rng.sample(FAULTS, len(FAULTS))
             async with self.quiet:
                 self.up.clear()
-                kind = rng.choice(FAULTS)
+                kind = kinds.pop()
                 self.figures.faults.append(f"{kind} at {datetime.now(UTC).time()}")
                 if kind in ("bot", "both"):
                     self.sample_rss()
