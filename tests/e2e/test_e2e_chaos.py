@@ -47,7 +47,6 @@ from support.e2e_harness import (
     Users,
     custom_ids,
     db_dicts,
-    db_rows,
     embed_of,
     game_id_of,
     is_ephemeral,
@@ -55,6 +54,8 @@ from support.e2e_harness import (
 )
 from support.fake_discord import FakeDiscord
 from support.pg_server import PostgresServer
+from test_e2e_delivery import owed
+from test_e2e_faults import stored_moves
 
 from rules import Game, find_variant
 
@@ -289,15 +290,6 @@ class Player:
         for pdn in stored:
             game.play(pdn)
         self.game = game
-
-
-def stored_moves(database: Path | str, game_id: int) -> list[str]:
-    rows = db_rows(database, "SELECT pdn FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-    return [str(r[0]) for r in rows]
-
-
-def owed(database: Path | str) -> int:
-    return int(db_rows(database, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL")[0][0])
 
 
 def shown_messages(fake: FakeDiscord) -> dict[str, dict[int, list[str]]]:
