@@ -40,26 +40,9 @@ from ..results import (
     UserPrefs,
 )
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
-from .announcing import Announcing
-from .challenges import Challenges
 from .computer import ComputerPlayer, RandomComputer
-from .computer_replies import ComputerReplies
-from .deadlines import Deadlines
-from .downtime import Downtime
-from .draws import Draws
-from .endings import Endings
-from .languages import LanguageBook
-from .live import LiveGames
-from .notices import Notices
-from .outbox import Outbox, Owed
-from .play import Play
-from .prefs import PrefsBook
-from .queries import Queries
-from .settings import SettingsBook
-from .shards import ShardOwnership
-from .standings import Standings
-from .starting import Starter
-from .takebacks import Takebacks
+from .outbox import Owed
+from .rooms import build_rooms
 from .views import clean_name
 
 
@@ -89,63 +72,37 @@ class GameService:
         longer, up to ``challenge_expiry_cap`` (pass a cap no longer than the expiry for
         challenges that all last exactly ``challenge_expiry``, as tests do).  ``shards``: the
         servers whose background work this process runs, when the store grants them."""
-        rng = rng or random.Random()
         bot = Player(bot_user_id, clean_name(bot_name))
+        rooms = build_rooms(
+            store,
+            bot=bot,
+            computer=computer or RandomComputer(),
+            clock=clock,
+            monotonic=monotonic,
+            rng=rng or random.Random(),
+            shards=shards,
+            challenge_expiry=challenge_expiry,
+            challenge_expiry_cap=challenge_expiry_cap,
+        )
         self.store = store
         self.bot = bot
         self.clock = clock
-        self.settings = SettingsBook(store, clock)
-        self.standings = Standings(store, clock)
-        self._prefs = prefs = PrefsBook(store, clock)
-        self._languages = languages = LanguageBook(store, clock)
-        notices = Notices(prefs, computer_id=bot.id, clock=clock)
-        self._live = live = LiveGames(store, clock)
-        self.ownership = ownership = ShardOwnership(store, shards)
-        ownership.on_gain(live.forget_all)  # another process may have changed them since
-        ownership.on_gain(self.settings.forget_all)
-        starter = Starter(
-            store,
-            live,
-            self.settings,
-            notices,
-            bot=bot,
-            clock=clock,
-            rng=rng,
-            wake_computer=lambda game_id: replies.wake(game_id, claim=True),
-        )
-        endings = Endings(store, starter, notices, computer_id=bot.id)
-        self._replies = replies = ComputerReplies(live, computer or RandomComputer(), endings, bot)
-        self._challenges = Challenges(
-            store,
-            self.settings,
-            starter,
-            bot=bot,
-            clock=clock,
-            rng=rng,
-            expiry=challenge_expiry,
-            expiry_cap=challenge_expiry_cap,
-        )
-        self._play = Play(store, live, replies, endings)
-        self._draws = Draws(live, replies, endings, bot=bot)
-        self._takebacks = Takebacks(live, notices, bot=bot, clock=clock)
-        self._queries = queries = Queries(store, live, prefs)
-        self._downtime = downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
-        self._deadlines = Deadlines(
-            store,
-            live,
-            replies,
-            starter,
-            endings,
-            downtime,
-            notices,
-            ownership,
-            bot=bot,
-            clock=clock,
-        )
-        self.outbox = Outbox(
-            store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng
-        )
-        self._announcing = Announcing(self.settings, queries, self.outbox, languages)
+        self.settings = rooms.settings
+        self.standings = rooms.standings
+        self.ownership = rooms.ownership
+        self.outbox = rooms.outbox
+        self._prefs = rooms.prefs
+        self._languages = rooms.languages
+        self._live = rooms.live
+        self._replies = rooms.replies
+        self._challenges = rooms.challenges
+        self._play = rooms.play
+        self._draws = rooms.draws
+        self._takebacks = rooms.takebacks
+        self._queries = rooms.queries
+        self._downtime = rooms.downtime
+        self._deadlines = rooms.deadlines
+        self._announcing = rooms.announcing
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------

@@ -340,6 +340,7 @@ SERVICE_ORDER = (
     "deadlines",
     "outbox",
     "announcing",
+    "rooms",
     "facade",
 )
 """The service's modules in the order of docs/ARCHITECTURE.md: each imports only those before it
