@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from dataclasses import replace
 
 from rules.move import Move
 from rules.notation import show_move
@@ -28,6 +29,9 @@ SYMBOLS = {EMPTY: ".", WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KI
 LEGEND = (ENGLISH.legend_white, ENGLISH.legend_black)
 LINE_WIDTH = 40
 """Longest line of the text diagram: a code block on a phone shows about this many characters."""
+UNBROKEN = "\x00"
+"""Stands for a space inside a run of squares (``21 to 32``) while a piece list is wrapped: the
+wrapper never breaks there (it breaks at ASCII whitespace only), so a run stays on one line."""
 
 
 def _kinds(words: RenderWords) -> tuple[tuple[int, str], ...]:
@@ -159,8 +163,8 @@ def text_diagram(
     """The board as monospace text (for a code block): one line per row, Black's side at the top
     (White's with ``flip``), files above and below, ranks either side and, in numeric notation,
     the PDN numbers of the row's squares on the right; then a legend, the side to move and the
-    pieces by square.  Lines are at most :data:`LINE_WIDTH` characters; a 10x10 board takes
-    well under 2,000 characters.
+    pieces by square.  Lines are at most :data:`LINE_WIDTH` characters, broken between squares,
+    never inside a run (``21 to 32``); a 10x10 board takes well under 2,000 characters.
 
     >>> from rules.variants import find_variant
     >>> print(text_diagram(Position.start(find_variant("english"))).splitlines()[1])
@@ -193,6 +197,8 @@ def text_diagram(
     lines += [files_line, "", words.legend_white, words.legend_black]
     lines.append(words.legend_empty_numbers if numeric else words.legend_empty)
     lines.append(words.to_move_sentence(position.turn))
-    for sentence in piece_sentences(position, notation, words):
-        lines += textwrap.wrap(sentence, LINE_WIDTH, subsequent_indent="  ")
+    whole_runs = replace(words, run=words.run.replace(" ", UNBROKEN))
+    for sentence in piece_sentences(position, notation, whole_runs):
+        wrapped = textwrap.wrap(sentence, LINE_WIDTH, subsequent_indent="  ")
+        lines += [line.replace(UNBROKEN, " ") for line in wrapped]
     return "\n".join(lines)

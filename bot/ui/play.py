@@ -83,7 +83,8 @@ class Play(commands.Cog):
             view = await self.presenter.channel_game(interaction.channel_id)
             side = view.flip != flip  # the option shows the other side
             if text:
-                await reply.private(diagram_text(view, side, reply.language))
+                prefs = await self.service.prefs(interaction.user.id)
+                await reply.private(diagram_text(view, side, reply.language, prefs.notation))
                 return
             message = await self.presenter.boards.message(view, "", (), flip=side)
             sent = await reply.public(message)

@@ -20,6 +20,7 @@ from rules.variants import (
     Crowning,
     EndgameRule,
     NoProgressRule,
+    Notation,
     Variant,
     find_variant,
 )
@@ -31,6 +32,7 @@ from ..markdown import size as text_size
 from ..results import GameView
 from ..words import variant_title
 from .limits import CONTENT, listing
+from .render_words import render_words
 
 MOVE_TIMES: tuple[tuple[str, int], ...] = (
     (N_("5 minutes"), 5 * 60),
@@ -131,9 +133,10 @@ def moves_text(view: GameView, moves: Sequence[str], code: str) -> str:
     return render(_moves_head(view, len(moves), captures, listed), code)
 
 
-def diagram_text(view: GameView, flip: bool, code: str) -> str:
+def diagram_text(view: GameView, flip: bool, code: str, notation: Notation | None) -> str:
     """``/board text:true``: the position as a monospace diagram, for screen readers and for
-    anyone who cannot see the picture."""
+    anyone who cannot see the picture, in the reader's language ``code`` and notation (their
+    ``/prefs``; None: the variant's own convention)."""
     position = parse_fen(view.fen, find_variant(view.variant))
     white, black = verbatim(shown(view.white.name)), verbatim(shown(view.black.name))
     if view.last_move_shown:
@@ -149,7 +152,9 @@ def diagram_text(view: GameView, flip: bool, code: str) -> str:
             "Game #{id}, {white} (White) v {black} (Black)", id=view.id, white=white, black=black
         )
     words = render(head, code)
-    body = text_diagram(position, flip=flip)
+    body = text_diagram(
+        position, flip=flip, notation=str(notation or view.notation), words=render_words(code)
+    )
     room = CONTENT - text_size(words) - 10
     return f"{words}:\n```\n{body[:room]}\n```"
 
