@@ -36,6 +36,7 @@ from .embeds import challenge_embed, mention, relative_time
 from .languages import Languages
 from .media import Media
 from .replies import Outgoing, Upload, shape_of
+from .threads import archive_ended
 from .wording import guild_of, say
 
 log = logging.getLogger(__name__)
@@ -340,16 +341,20 @@ class Delivery:
                 # post with the same nonces, which Discord shows once.
                 with contextlib.suppress(Exception):
                     if posted.sent and answer is not None:
-                        await self._record(None, posted, None)
+                        await self._record(None, posted, None, whole=False)
                     else:
                         await self._failed(event, result, posted)
                 raise
             await self._record(event, posted, locales)
 
-    async def _record(self, event: str | None, posted: Posted, locales: Locales | None) -> None:
+    async def _record(
+        self, event: str | None, posted: Posted, locales: Locales | None, *, whole: bool = True
+    ) -> None:
         """The service's bookkeeping of a post that went out (nothing to write: no call), then
-        the buttons off the board messages the new ones replaced.  Never raises: the post went
-        out, and its delivery mark is kept until the database takes it."""
+        the buttons off the board messages the new ones replaced, then, when the announcement
+        went out ``whole`` (not a part kept for a retry), the threads of the games it ended
+        archived.  Never raises: the post went out, and its delivery mark is kept until the
+        database takes it."""
         if event is None and not posted.boards and locales is None:
             return
         boards = [(view.id, sent) for view, sent in posted.boards]
@@ -360,6 +365,8 @@ class Delivery:
                     await self.boards.strip(view, previous[view.id])
         except Exception:
             log.exception("the bookkeeping of announcement %s failed after its post", event)
+        if whole:
+            await archive_ended(self.connection, [view for view, _sent in posted.boards])
 
     async def _failed(
         self,
@@ -373,7 +380,7 @@ class Delivery:
         """A post of ``event`` failed after showing ``posted``'s boards (recorded: they are the
         games' board messages now); what is left, ``rest``, is kept for a later post."""
         if posted.boards:
-            await self._record(None, posted, None)
+            await self._record(None, posted, None, whole=False)
         await self.service.failed(event, rest, attempts, game_id=game_id)
 
     def _delivery_lock(self, result: ActionResult) -> asyncio.Lock:

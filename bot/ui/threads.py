@@ -1,4 +1,4 @@
-"""Game threads: where one can hang off, and opening it.
+"""Game threads: where one can hang off, opening it, and archiving it when its game ends.
 
 A game gets its own thread when the challenger asks, when the server plays every game in one,
 or when the channel already has a game (one game per channel).  Whether a thread is needed is
@@ -8,12 +8,15 @@ bot's permissions) is Discord's, checked before anything is deferred so a refusa
 
 from __future__ import annotations
 
-from typing import Final
+import logging
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 import discord
 
 from ..errors import ChallengeError
 from ..i18n import _
+from ..results import GameView
 from .limits import THREAD_NAME, label
 
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -21,6 +24,17 @@ THREAD_ARCHIVE_MINUTES: Final = 10080
 thread drops out of the channel list."""
 
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+
+log = logging.getLogger(__name__)
+
+
+class ChannelSource(Protocol):
+    """What archiving needs of the client: its channel cache and its HTTP client."""
+
+    def get_channel(self, id: int, /) -> object: ...
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
 
 
 def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextChannel:
@@ -71,3 +85,38 @@ async def open_thread(
         type=discord.ChannelType.public_thread,
         auto_archive_duration=THREAD_ARCHIVE_MINUTES,
     )
+
+
+async def archive_thread(http: discord.http.HTTPClient, known: object, channel_id: int) -> bool:
+    """Archive the game's place ``channel_id`` if it is a thread (``known``: the cached channel,
+    None when the cache does not hold it, after a restart say, and Discord is asked): its game
+    is over, its result and replay are posted, so it leaves the channel's list of active
+    threads.  A message posted in it later (a rematch, ``/pdn``) reopens it, as Discord does.
+    Whether it was archived; a refusal (the thread deleted, a permission taken away) is logged
+    and changes nothing else: the game's end is shown either way."""
+    try:
+        kind: object = getattr(known, "type", None)
+        if known is None:
+            kind = discord.ChannelType((await http.get_channel(channel_id))["type"])
+        if kind not in THREAD_TYPES:
+            return False
+        await http.edit_channel(channel_id, archived=True)
+    except discord.HTTPException as exc:
+        log.warning("the game thread %s was not archived: %s", channel_id, exc)
+        return False
+    return True
+
+
+async def archive_ended(connection: ChannelSource, boards: Sequence[GameView]) -> None:
+    """Archive the thread of each game whose end an announcement showed whole (``boards``: the
+    games of its board messages, in order; the final board, then the replay, went out and the
+    old board's buttons are off), unless a later board of it plays on there (a match's second
+    game).  Each announcement is delivered once, so a game's end archives its thread once,
+    whichever path posted it: the answer to a player, the scheduler, or the owed announcements
+    after a restart."""
+    last: dict[int, GameView] = {}
+    for view in boards:
+        last[view.channel_id] = view
+    for channel_id, view in last.items():
+        if not view.running:
+            await archive_thread(connection.http, connection.get_channel(channel_id), channel_id)

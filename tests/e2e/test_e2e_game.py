@@ -9,6 +9,7 @@ would see: public or private answers, the edited messages, the board embeds and 
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import io
 import re
@@ -492,8 +493,10 @@ async def test_two_games_in_two_channels(launch: Any, fake: FakeDiscord) -> None
 
 
 async def test_game_in_a_thread(launch: Any, fake: FakeDiscord) -> None:
-    _, users = await launch()
-    sent, message = await challenge(users, ALICE, BOB, challenge_id=1, thread=True)
+    """A game in its own thread; it ends on time (5 minutes a move, scaled to 3 s), and the
+    scheduler's result and replay are followed by the thread archived, once."""
+    _, users = await launch(MOVE_TIME_SCALE="0.01", SCHEDULER_INTERVAL_SECONDS="0.2")
+    sent, message = await challenge(users, ALICE, BOB, challenge_id=1, thread=True, move_time=300)
     assert field(embed_of(await sent.callback()), "Where") == "in a new thread"
 
     accepted = await users.press("challenge:accept:1", message, BOB)
@@ -524,6 +527,22 @@ async def test_game_in_a_thread(launch: Any, fake: FakeDiscord) -> None:
     )
     board = await move(users, BOB, "22-18", thread)
     check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15", "22-18"], to_move=ALICE)
+
+    # Alice lets her time run out: the scheduler posts the result and the replay in the
+    # thread, and then archives it (the bot opened it, so it may), exactly once.
+    archived = await users.bot.alive(
+        fake.wait_for_request("PATCH", rf"/channels/{thread}", timeout=20)
+    )
+    assert archived.json == {"archived": True}
+    assert fake.threads[thread]["thread_metadata"]["archived"] is True
+    posts = channel_posts(fake, thread)
+    replay = next(p for p in posts if "game-1.gif" in p.files)
+    final = next(p for p in posts if "ran out of time" in str(p.json))
+    order = fake.requests.index
+    assert order(final) < order(replay) < order(archived)
+    assert "ran out of time" not in str([p.json for p in channel_posts(fake, GENERAL)])
+    await asyncio.sleep(0.6)  # several scheduler ticks: nothing archives it again
+    assert len(fake.find_requests("PATCH", rf"/channels/{thread}")) == 1
 
 
 async def test_second_game_in_a_busy_channel_opens_a_thread(launch: Any, fake: FakeDiscord) -> None:

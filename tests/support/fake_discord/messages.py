@@ -30,6 +30,10 @@ class MessageStore(DiscordState):
         """Store a new message of the bot in the channel, made from ``body`` (default: the
         request's JSON): a channel post, or a follow-up or response of ``interaction``."""
         body = body if body is not None else (rec.json or {})
+        thread = self.threads.get(channel_id)
+        if thread is not None and not thread["thread_metadata"]["locked"]:
+            # A message in an archived thread that is not locked reopens it, as in Discord.
+            thread["thread_metadata"]["archived"] = False
         message_id = self.snowflake()
         guild = self.guild_of(channel_id) or self.guild
         msg: dict[str, Any] = {

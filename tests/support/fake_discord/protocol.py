@@ -43,6 +43,7 @@ PERMISSION_BITS = {
     "embed_links": 1 << 14,
     "attach_files": 1 << 15,
     "read_message_history": 1 << 16,
+    "manage_threads": 1 << 34,
     "create_public_threads": 1 << 35,
     "send_messages_in_threads": 1 << 38,
 }

@@ -151,6 +151,7 @@ def _route_table(
         ("PATCH", webhook + rf"/messages/{message}", interactions.edit_webhook_message),
         ("DELETE", webhook + rf"/messages/{message}", interactions.delete_webhook_message),
         ("GET", rf"/channels/{channel}", channels.get_channel),
+        ("PATCH", rf"/channels/{channel}", channels.modify_channel),
         ("GET", rf"/channels/{channel}/messages", channels.get_channel_messages),
         ("POST", rf"/channels/{channel}/messages", channels.post_channel_message),
         ("GET", rf"/channels/{channel}/messages/(?P<message_id>\d+)", channels.get_channel_message),

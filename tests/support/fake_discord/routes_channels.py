@@ -46,6 +46,33 @@ class ChannelRoutes(Refusals):
                 self.fake.nonces[key] = (now, message["id"])
         return message
 
+    def modify_channel(self, rec: RecordedRequest, channel_id: str) -> dict[str, Any]:
+        """``PATCH /channels/{id}``, as far as the bot uses it: archiving (or reopening) a thread.
+        Its owner (the bot, for the threads it opens) may archive it, anyone else needs Manage
+        Threads (Discord: 403 50013); ``archived`` is no field of a text channel (400 50035).
+        The change is announced on the gateway (``THREAD_UPDATE``)."""
+        self.check_channel(channel_id)
+        self.check_permissions(channel_id)
+        body = rec.json or {}
+        thread = self.fake.threads.get(channel_id)
+        if thread is None:
+            if "archived" in body or "locked" in body:
+                raise ApiError(400, "Invalid Form Body", 50035)
+            return self.fake.channel_object(channel_id)
+        owner = thread.get("owner_id") == self.fake.bot_user["id"]
+        if not owner and self.fake.denied_in(channel_id) & PERMISSION_BITS["manage_threads"]:
+            raise ApiError(403, "Missing Permissions", 50013)
+        metadata = thread["thread_metadata"]
+        if "archived" in body:
+            metadata["archived"] = bool(body["archived"])
+            metadata["archive_timestamp"] = now_iso()
+        if "locked" in body:
+            metadata["locked"] = bool(body["locked"])
+        if "name" in body:
+            thread["name"] = str(body["name"])
+        self.fake.spawn(self.fake.dispatch("THREAD_UPDATE", dict(thread)))
+        return thread
+
     def get_channel_messages(self, rec: RecordedRequest, channel_id: str) -> list[dict[str, Any]]:
         """A page of the channel's history, newest first, as Discord gives it: ``limit`` (1 to
         100, default 50) messages just after ``after``, just before ``before``, around
