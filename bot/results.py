@@ -68,7 +68,8 @@ class ChallengeView:
     guild_id: int | None
     channel_id: int
     challenger: Player
-    opponent: Player
+    opponent: Player | None
+    """None while an open challenge waits for anyone to accept it."""
     variant: str
     variant_title: Text
     color: ColorChoice
@@ -87,6 +88,9 @@ class ChallengeView:
     opening_label: str | None = None
     """The ballot in words (``ACF #8 Edinburgh Single: 9-13 22-18 11-15``) when it is one."""
     match: bool = False
+    min_rating: int | None = None
+    """An open challenge's rating range (inclusive), None where unbounded."""
+    max_rating: int | None = None
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,12 @@ class ChallengeTerms(TypedDict, total=False):
 
     channel_id: Required[int]
     challenger: Required[Player]
-    opponent: Required[Player]
+    opponent: Required[Player | None]
+    """None: an open challenge, which anyone in the channel may accept."""
+    min_rating: int | None
+    """An open challenge's rating range (inclusive): the accepter's rating in the challenge's
+    variant must lie within it."""
+    max_rating: int | None
     variant: str | None
     color: ColorChoice | str
     move_time: int | None

@@ -32,12 +32,19 @@ from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, ChallengeTerms, ChallengeView, Player
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
-from ..words import CHALLENGE_STATUS
+from ..words import CHALLENGE_STATUS, variant_title
 from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
 from .starting import Starter
-from .views import challenge_closed_text, challenge_view, clean_name
+from .standings import MAX_RATING, challenge_rating
+from .views import (
+    challenge_closed_text,
+    challenge_mentions,
+    challenge_text,
+    challenge_view,
+    clean_name,
+)
 
 LEVELS = range(1, 7)
 DAY = 24 * 3600.0
@@ -53,7 +60,8 @@ class Terms:
 
     channel_id: int
     challenger: Player
-    opponent: Player
+    opponent: Player | None
+    """None: an open challenge."""
     variant: Variant
     color: ColorChoice
     move_time: int
@@ -62,6 +70,8 @@ class Terms:
     match: bool
     level: int | None
     thread_id: int | None
+    min_rating: int | None
+    max_rating: int | None
 
 
 def _color(value: ColorChoice | str) -> ColorChoice:
@@ -70,6 +80,21 @@ def _color(value: ColorChoice | str) -> ColorChoice:
     except ValueError:
         choices = ", ".join(ColorChoice)
         raise ChallengeError(_("colour must be one of {choices}", choices=choices)) from None
+
+
+def _check_range(opponent: Player | None, low: int | None, high: int | None) -> None:
+    """A rating range belongs to an open challenge and runs upwards within the ratings' scale."""
+    if low is None and high is None:
+        return
+    if opponent is not None:
+        raise ChallengeError(
+            _("a rating range is for open challenges: leave out the opponent to set one")
+        )
+    for bound in (low, high):
+        if bound is not None and not 0 <= bound <= MAX_RATING:
+            raise ChallengeError(_("a rating limit must be between 0 and {most}", most=MAX_RATING))
+    if low is not None and high is not None and low > high:
+        raise ChallengeError(_("the lowest rating must not be above the highest"))
 
 
 def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
@@ -132,7 +157,7 @@ class Challenges:
         is busy and none is given)."""
         t = await self.prepare(guild_id=guild_id, **terms)
         now = self.clock()
-        if t.opponent.id == self.bot.id:
+        if t.opponent is not None and t.opponent.id == self.bot.id:
             return await self.starter.start(
                 guild_id=guild_id,
                 channel_id=t.channel_id if t.thread_id is None else t.thread_id,
@@ -161,8 +186,8 @@ class Challenges:
                     channel_id=t.channel_id,
                     challenger_id=t.challenger.id,
                     challenger_name=t.challenger.name,
-                    opponent_id=t.opponent.id,
-                    opponent_name=t.opponent.name,
+                    opponent_id=None if t.opponent is None else t.opponent.id,
+                    opponent_name=None if t.opponent is None else t.opponent.name,
                     variant=t.variant.key,
                     color=t.color,
                     move_time=t.move_time,
@@ -171,30 +196,19 @@ class Challenges:
                     match_play=t.match,
                     created_at=now,
                     expires_at=now + self.expires_after(t.move_time),
+                    min_rating=t.min_rating,
+                    max_rating=t.max_rating,
                 ),
                 created,
             )
         except ChallengeOpen:
             raise ChallengeError(OPEN_CHALLENGE) from None
         view = await self.challenge_view(challenge_id)
-        names = {"challenger": shown(t.challenger.name), "opponent": shown(t.opponent.name)}
-        if t.match:
-            text = _(
-                "{challenger} challenges {opponent} to a {variant} match.",
-                variant=view.variant_title,
-                **names,
-            )
-        else:
-            text = _(
-                "{challenger} challenges {opponent} to {variant}.",
-                variant=view.variant_title,
-                **names,
-            )
         return ActionResult(
             Action.CHALLENGE_CREATED,
-            text,
+            challenge_text(view),
             challenge=view,
-            mentions=(t.opponent.id,),
+            mentions=challenge_mentions(view),
             event=created.id,
         )
 
@@ -206,7 +220,7 @@ class Challenges:
         thread (one was asked for or the server always uses them, or the channel has a game), so
         a place that cannot hold one is refused at once."""
         t = await self.prepare(guild_id=guild_id, **terms)
-        if t.opponent.id == self.bot.id:
+        if t.opponent is not None and t.opponent.id == self.bot.id:
             return False  # a needed thread was refused above (ThreadRequired) or is given
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
         if stale is not None and stale.expires_at > self.clock():
@@ -226,7 +240,7 @@ class Challenges:
         *,
         channel_id: int,
         challenger: Player,
-        opponent: Player,
+        opponent: Player | None,
         variant: str | None = None,
         color: ColorChoice | str = ColorChoice.RANDOM,
         move_time: int | None = None,
@@ -238,6 +252,8 @@ class Challenges:
         thread_id: int | None = None,
         parent_id: int | None = None,
         guild_id: int | None = None,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
     ) -> Terms:
         """The checks of a challenge, and its terms with the defaults filled in (the server's
         settings first), the opening's moves read and the names cleaned."""
@@ -252,11 +268,12 @@ class Challenges:
         chosen = _color(color)
         if move_time <= 0:
             raise ChallengeError(_("the time per move must be positive"))
-        if challenger.id == opponent.id:
+        if opponent is not None and challenger.id == opponent.id:
             raise ChallengeError(_("you cannot challenge yourself"))
         if challenger.id == self.bot.id:
             raise ChallengeError(_("the computer does not issue challenges"))
-        against_computer = opponent.id == self.bot.id
+        against_computer = opponent is not None and opponent.id == self.bot.id
+        _check_range(opponent, min_rating, max_rating)
         if level is not None and level not in LEVELS:
             raise ChallengeError(_("the level must be between 1 and 6"))
         if match and against_computer:
@@ -290,7 +307,7 @@ class Challenges:
         return Terms(
             channel_id=channel_id,
             challenger=Player(challenger.id, clean_name(challenger.name)),
-            opponent=Player(opponent.id, clean_name(opponent.name)),
+            opponent=None if opponent is None else Player(opponent.id, clean_name(opponent.name)),
             variant=rules_variant,
             color=chosen,
             move_time=move_time,
@@ -299,6 +316,8 @@ class Challenges:
             match=match,
             level=level,
             thread_id=thread_id,
+            min_rating=min_rating,
+            max_rating=max_rating,
         )
 
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
@@ -326,16 +345,21 @@ class Challenges:
         return row.thread or await self._busy_here(row.guild_id, row.channel_id, False)
 
     async def accept(
-        self, challenge_id: int, user_id: int, *, thread_id: int | None = None
+        self,
+        challenge_id: int,
+        user_id: int,
+        *,
+        name: str = "",
+        thread_id: int | None = None,
     ) -> ActionResult:
-        """The challenged user accepts: the game starts in the challenge's channel, or in the
-        thread ``thread_id`` (required when the challenge asked for one or the channel is busy:
-        :class:`ThreadRequired` says so)."""
+        """The challenged user accepts (anyone but the challenger and the computer, within its
+        rating range, an open challenge; ``name``: theirs, shown in the game): the game starts
+        in the challenge's channel, or in the thread ``thread_id`` (required when the challenge
+        asked for one or the channel is busy: :class:`ThreadRequired` says so).  Of two people
+        accepting an open challenge at once exactly one starts the game: the store accepts a
+        challenge only while it is open, and the other is told it no longer is."""
         row = await self._open_challenge(challenge_id)
-        if user_id != row.opponent_id:
-            raise NotAPlayerError(
-                _("only {name} can accept this challenge", name=shown(row.opponent_name))
-            )
+        opponent = await self._accepter(row, user_id, name)
         channel = row.channel_id
         if thread_id is not None:
             channel = thread_id
@@ -344,11 +368,23 @@ class Challenges:
             # another process, on PostgreSQL): then it is no longer open, and that is the answer.
             await self._open_challenge(challenge_id)
             raise ThreadRequired("the game needs a thread")
+        try:
+            return await self._start_accepted(row, opponent, channel, user_id)
+        except ChallengeError:
+            # A busy channel may be this challenge's own game, started by someone accepting
+            # it at the same moment (in another process): then it is no longer open, and that
+            # is the answer.
+            await self._open_challenge(challenge_id)
+            raise
+
+    async def _start_accepted(
+        self, row: ChallengeRow, opponent: Player, channel: int, user_id: int
+    ) -> ActionResult:
         return await self.starter.start(
             guild_id=row.guild_id,
             channel_id=channel,
             challenger=Player(row.challenger_id, row.challenger_name),
-            opponent=Player(row.opponent_id, row.opponent_name),
+            opponent=opponent,
             variant=row.variant,
             color=row.color,
             move_time=row.move_time,
@@ -359,8 +395,54 @@ class Challenges:
             actor=user_id,
         )
 
+    async def _accepter(self, row: ChallengeRow, user_id: int, name: str) -> Player:
+        """Who accepts ``row``: its named opponent alone; an open challenge anyone but its
+        challenger and the computer, whose rating lies in its range."""
+        if row.opponent_id is not None:
+            if user_id != row.opponent_id:
+                raise NotAPlayerError(
+                    _("only {name} can accept this challenge", name=shown(row.opponent_name or ""))
+                )
+            return Player(row.opponent_id, row.opponent_name or "")
+        if user_id == row.challenger_id:
+            raise NotAPlayerError(
+                _("this is your own challenge: wait for someone to accept it, or cancel it")
+            )
+        if user_id == self.bot.id:
+            raise NotAPlayerError(_("the computer does not accept open challenges"))
+        if row.min_rating is not None or row.max_rating is not None:
+            rating = await challenge_rating(self.store, row, user_id)
+            low = row.min_rating if row.min_rating is not None else 0
+            high = row.max_rating if row.max_rating is not None else MAX_RATING
+            if not low <= rating <= high:
+                raise ChallengeError(
+                    _(
+                        "this challenge is for players rated {low} to {high}; your {variant} "
+                        "rating here is {rating}",
+                        low=low,
+                        high=high,
+                        variant=variant_title(find_variant(row.variant)),
+                        rating=rating,
+                    )
+                )
+        return Player(user_id, clean_name(name))
+
+    async def open_challenges(self, guild_id: int | None) -> list[ChallengeView]:
+        """The server's open challenges anyone may accept (``/lobby``), oldest first."""
+        if guild_id is None:
+            return []
+        rows = await self.store.open_challenges_in(guild_id, self.clock())
+        return [challenge_view(row) for row in rows]
+
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
         row = await self._open_challenge(challenge_id)
+        if row.opponent_id is None:
+            raise NotAPlayerError(
+                _(
+                    "an open challenge is not declined: leave it for someone else "
+                    "(its challenger may cancel it)"
+                )
+            )
         if user_id != row.opponent_id:
             raise NotAPlayerError(
                 _("only {name} can decline this challenge", name=shown(row.opponent_name))
@@ -386,7 +468,7 @@ class Challenges:
         )
 
     async def _close(
-        self, row: ChallengeRow, status: ChallengeStatus, action: Action, mention: int
+        self, row: ChallengeRow, status: ChallengeStatus, action: Action, mention: int | None
     ) -> ActionResult:
         now = self.clock()
         event = new_event(
@@ -399,7 +481,7 @@ class Challenges:
             action,
             challenge_closed_text(action, view),
             challenge=view,
-            mentions=(mention,),
+            mentions=() if mention is None else (mention,),
             event=event.id,
         )
 

@@ -124,12 +124,17 @@ class GameService:
         return await self._challenges.needs_thread(challenge_id)
 
     async def accept(
-        self, challenge_id: int, user_id: int, *, thread_id: int | None = None
+        self, challenge_id: int, user_id: int, *, name: str = "", thread_id: int | None = None
     ) -> ActionResult:
-        """The challenged user accepts: the game starts (:meth:`Challenges.accept`)."""
+        """The challenged user (anyone in range, an open challenge; ``name``: theirs) accepts:
+        the game starts (:meth:`Challenges.accept`)."""
         return await self._ready(
-            await self._challenges.accept(challenge_id, user_id, thread_id=thread_id)
+            await self._challenges.accept(challenge_id, user_id, name=name, thread_id=thread_id)
         )
+
+    async def open_challenges(self, guild_id: int | None) -> list[ChallengeView]:
+        """The server's open challenges anyone may accept, oldest first (``/lobby``)."""
+        return await self._challenges.open_challenges(guild_id)
 
     async def decline(self, challenge_id: int, user_id: int) -> ActionResult:
         """The challenged user declines."""

@@ -39,6 +39,8 @@ from .notices import TURN_ACTIONS
 from .shards import ShardOwnership
 from .views import (
     challenge_closed_text,
+    challenge_mentions,
+    challenge_text,
     challenge_view,
     ended_text,
     game_view,
@@ -415,13 +417,12 @@ class Outbox:
         if action is Action.CHALLENGE_CREATED:
             if stored.status is not ChallengeStatus.OPEN or stored.expires_at <= self.clock():
                 return None  # answered or expired meanwhile: its own entry says so
-            text = _(
-                "{challenger} challenges {opponent}.",
-                challenger=shown(view.challenger.name),
-                opponent=shown(view.opponent.name),
-            )
             return ActionResult(
-                action, text, challenge=view, mentions=(view.opponent.id,), event=row.id
+                action,
+                challenge_text(view),
+                challenge=view,
+                mentions=challenge_mentions(view),
+                event=row.id,
             )
         if action is Action.GAME_STARTED:
             return None  # a game entry; never stored against a challenge

@@ -15,14 +15,16 @@ from ..enums import GameStatus, Side
 from ..errors import ChallengeError
 from ..i18n import Text, _, from_rules
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
-from ..store import GameRow, RatingRow, Store
+from ..store import ChallengeRow, GameRow, RatingRow, Store
 from ..words import termination_words, variant_title
 from .ladder import glicko
-from .ratings import idle
+from .ratings import START_RATING, idle
 
 HISTORY_LENGTH = 10
 RECENT_GAMES = 5
 LEADERBOARD_SIZE = 10
+MAX_RATING = 4000
+"""The top of an open challenge's rating range: above any rating a player reaches."""
 
 
 class Standings:
@@ -85,6 +87,18 @@ class Standings:
             _guild(guild_id), user_id=user_id, limit=HISTORY_LENGTH
         )
         return tuple(_summary(g, user_id) for g in rows)
+
+
+async def challenge_rating(store: Store, challenge: ChallengeRow, user_id: int) -> int:
+    """The rating of ``user_id`` that ``challenge``'s rating range is checked against: their
+    rating in the challenge's pool on its server (its variant's), as ``/stats`` shows it,
+    rounded; the start rating for someone who has not played a rated game there.  The one
+    reading of it, so what decides the pool (a time class beside the variant) is changed
+    here alone."""
+    row = None
+    if challenge.guild_id is not None:
+        row = await store.rating(challenge.guild_id, user_id, challenge.variant)
+    return round(START_RATING if row is None else row.rating)
 
 
 def _guild(guild_id: int | None) -> int:

@@ -147,7 +147,9 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
         guild_id=row.guild_id,
         channel_id=row.channel_id,
         challenger=Player(row.challenger_id, row.challenger_name),
-        opponent=Player(row.opponent_id, row.opponent_name),
+        opponent=(
+            None if row.opponent_id is None else Player(row.opponent_id, row.opponent_name or "")
+        ),
         variant=variant.key,
         variant_title=variant_title(variant),
         color=row.color,
@@ -161,6 +163,8 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
         opening=row.opening,
         opening_label=opening_label(row.variant, row.opening),
         match=row.match_play,
+        min_rating=row.min_rating,
+        max_rating=row.max_rating,
     )
 
 
@@ -204,14 +208,52 @@ def count_sentence(view: GameView, row: GameRow, game: Game) -> Text | None:
     )
 
 
+def challenge_text(view: ChallengeView) -> Text:
+    """The sentence of a new challenge (said when it is made, and again if its announcement
+    has to be rebuilt after a crash): to its opponent, or open to anyone."""
+    challenger = shown(view.challenger.name)
+    if view.opponent is None:
+        if view.match:
+            return _(
+                "{challenger} offers a {variant} match: anyone may accept.",
+                challenger=challenger,
+                variant=view.variant_title,
+            )
+        return _(
+            "{challenger} offers a game of {variant}: anyone may accept.",
+            challenger=challenger,
+            variant=view.variant_title,
+        )
+    names = {"challenger": challenger, "opponent": shown(view.opponent.name)}
+    if view.match:
+        return _(
+            "{challenger} challenges {opponent} to a {variant} match.",
+            variant=view.variant_title,
+            **names,
+        )
+    return _(
+        "{challenger} challenges {opponent} to {variant}.", variant=view.variant_title, **names
+    )
+
+
+def challenge_mentions(view: ChallengeView) -> tuple[int, ...]:
+    """Whom a new challenge pings: its opponent; nobody for an open one."""
+    return () if view.opponent is None else (view.opponent.id,)
+
+
 def challenge_closed_text(action: Action, challenge: ChallengeView) -> Text:
     """The sentence of a challenge declined, cancelled or expired (said when it happens, and
     again if it has to be posted late)."""
-    challenger, opponent = shown(challenge.challenger.name), shown(challenge.opponent.name)
-    if action is Action.CHALLENGE_DECLINED:
-        return _("{opponent} declined the challenge.", opponent=opponent)
+    challenger = shown(challenge.challenger.name)
     if action is Action.CHALLENGE_CANCELLED:
         return _("{challenger} cancelled the challenge.", challenger=challenger)
+    if challenge.opponent is None:
+        if action is Action.CHALLENGE_EXPIRED:
+            return _("The open challenge from {challenger} expired.", challenger=challenger)
+        raise ValueError(f"{action} does not close an open challenge")
+    opponent = shown(challenge.opponent.name)
+    if action is Action.CHALLENGE_DECLINED:
+        return _("{opponent} declined the challenge.", opponent=opponent)
     if action is Action.CHALLENGE_EXPIRED:
         return _(
             "The challenge from {challenger} to {opponent} expired.",

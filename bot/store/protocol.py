@@ -109,6 +109,11 @@ class Store(Protocol):
         """Remember which message shows the challenge."""
         ...
 
+    async def open_challenges_in(self, guild_id: int, now: float) -> list[ChallengeRow]:
+        """The server's open challenges that name no opponent (anyone may accept them) and have
+        not expired at ``now``, oldest first (at most 100)."""
+        ...
+
     async def expired_challenges(
         self, now: float, *, shards: Shards = EVERY_SHARD
     ) -> list[ChallengeRow]:
@@ -121,8 +126,10 @@ class Store(Protocol):
         self, game: NewGame, challenge_id: int | None = None, event: NewEvent | None = None
     ) -> int:
         """Insert a running game with its opening moves and, in the same transaction, mark
-        ``challenge_id`` accepted; the new game's id.  :class:`ChannelBusy` if the channel has
-        a running game, :class:`ChallengeClosed` if the challenge is no longer open."""
+        ``challenge_id`` accepted, with the game's player who is not its challenger as its
+        opponent (who accepted an open challenge); the new game's id.  :class:`ChannelBusy` if
+        the channel has a running game, :class:`ChallengeClosed` if the challenge is no longer
+        open: of two accepts racing for one challenge exactly one starts a game."""
         ...
 
     async def game(self, game_id: int) -> GameRow | None: ...

@@ -22,8 +22,9 @@ class ChallengeRow:
     channel_id: int
     challenger_id: int
     challenger_name: str
-    opponent_id: int
-    opponent_name: str
+    opponent_id: int | None
+    """None for an open challenge (anyone may accept) until it is accepted."""
+    opponent_name: str | None
     variant: str
     color: ColorChoice
     move_time: int
@@ -37,6 +38,9 @@ class ChallengeRow:
     updated_at: float
     message_id: int | None
     match_play: bool
+    min_rating: int | None = None
+    """An open challenge's rating range (inclusive): who may accept it."""
+    max_rating: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,9 @@ class NewChallenge:
     channel_id: int
     challenger_id: int
     challenger_name: str
-    opponent_id: int
-    opponent_name: str
+    opponent_id: int | None
+    """None: an open challenge, anyone may accept it."""
+    opponent_name: str | None
     variant: str
     color: ColorChoice
     move_time: int
@@ -57,6 +62,8 @@ class NewChallenge:
     match_play: bool
     created_at: float
     expires_at: float
+    min_rating: int | None = None
+    max_rating: int | None = None
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "flag": ("INTEGER", "BOOLEAN"),
     "off": ("0", "false"),
     "without_rowid": (" WITHOUT ROWID", ""),
+    "resume_challenge_ids": (
+        "",
+        "SELECT setval(pg_get_serial_sequence('challenges', 'id'),"
+        " coalesce(max(id), 0) + 1, false) FROM challenges",
+    ),
 }
 """How each dialect writes the schema's words: a table's own generated integer key (SQLite's
 ``INTEGER PRIMARY KEY`` is the row id itself); a generated key that never reuses a value, even
@@ -227,7 +232,64 @@ way leaves it behind, and the next one looks for that interaction's message in t
 history (follow-ups carry it too, and the history outlives the token's 15 minutes) instead of
 posting the announcement a second time."""
 
-LATER_MIGRATIONS: tuple[tuple[int, str], ...] = ((9, V9_ANSWER_INTERACTION),)
+V10_OPEN_CHALLENGES = """
+CREATE TABLE challenges_v10 (
+    id              {id},
+    guild_id        {snowflake},
+    channel_id      {snowflake} NOT NULL,
+    challenger_id   {snowflake} NOT NULL,
+    challenger_name TEXT    NOT NULL,
+    opponent_id     {snowflake},
+    opponent_name   TEXT,
+    variant         TEXT    NOT NULL,
+    color           TEXT    NOT NULL CHECK (color IN ('random', 'white', 'black')),
+    move_time       INTEGER NOT NULL CHECK (move_time > 0),
+    thread          {flag} NOT NULL DEFAULT {off},
+    opening         TEXT    NOT NULL DEFAULT '',
+    level           INTEGER,
+    status          TEXT    NOT NULL DEFAULT 'open'
+                    CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+    game_id         {snowflake} REFERENCES games (id),
+    created_at      {time} NOT NULL,
+    expires_at      {time} NOT NULL,
+    updated_at      {time} NOT NULL,
+    message_id      {snowflake},
+    match_play      {flag} NOT NULL DEFAULT {off},
+    min_rating      INTEGER,
+    max_rating      INTEGER,
+    CHECK ((opponent_id IS NULL) = (opponent_name IS NULL))
+);
+INSERT INTO challenges_v10 (
+    id, guild_id, channel_id, challenger_id, challenger_name, opponent_id, opponent_name,
+    variant, color, move_time, thread, opening, level, status, game_id, created_at, expires_at,
+    updated_at, message_id, match_play
+)
+SELECT
+    id, guild_id, channel_id, challenger_id, challenger_name, opponent_id, opponent_name,
+    variant, color, move_time, thread, opening, level, status, game_id, created_at, expires_at,
+    updated_at, message_id, match_play
+FROM challenges;
+DROP TABLE challenges;
+ALTER TABLE challenges_v10 RENAME TO challenges;
+CREATE UNIQUE INDEX challenges_one_open ON challenges (challenger_id, channel_id)
+    WHERE status = 'open';
+CREATE INDEX challenges_expiry ON challenges (expires_at) WHERE status = 'open';
+CREATE INDEX challenges_open_by_guild ON challenges (guild_id, created_at)
+    WHERE status = 'open' AND opponent_id IS NULL;
+{resume_challenge_ids}
+"""
+"""v10 (open challenges): a challenge may name no opponent (anyone in the channel may accept
+it; the accepter is written in when the game starts) and may be limited to a rating range
+(``min_rating``/``max_rating``, inclusive, for open challenges only); the server's open ones
+are listed by ``/lobby`` (``challenges_open_by_guild``).  A column cannot lose ``NOT NULL`` in
+SQLite, so the table is rebuilt, the same way on both backends (PostgreSQL's id sequence then
+resumes after the copied ids).  A later migration that adds columns to ``challenges`` must come
+after this one."""
+
+LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (9, V9_ANSWER_INTERACTION),
+    (10, V10_OPEN_CHALLENGES),
+)
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 
 

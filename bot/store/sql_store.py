@@ -69,6 +69,22 @@ ReadObserver = Callable[[str, Params], None]
 ``?`` placeholders, and its parameters), before it runs."""
 
 CHALLENGES = select_from(ChallengeRow, "challenges")
+ACCEPT_CHALLENGE = (
+    "UPDATE challenges SET status = 'accepted', game_id = g.id, updated_at = ?,"
+    " opponent_id = CASE WHEN challenges.challenger_id = g.white_id THEN g.black_id"
+    " ELSE g.white_id END,"
+    " opponent_name = CASE WHEN challenges.challenger_id = g.white_id THEN g.black_name"
+    " ELSE g.white_name END"
+    " FROM games g WHERE g.id = ? AND challenges.id = ? AND challenges.status = 'open'"
+)
+"""A challenge accepted by the game just started (parameters: the time, the game, the
+challenge).  The guard is the status: of two racing accepts (an open
+challenge pressed by two people at once) only one finds it open, and the other's game is
+rolled back with it.  The game's player who is not the challenger is written in as the
+opponent: the accepter of an open challenge (a named opponent stays as it was)."""
+OPEN_CHALLENGES_LISTED = 100
+"""At most this many open challenges of a server are listed (the oldest first): a server has
+one per challenger and channel, and a lobby of more is read a page at a time anyway."""
 INSERT_CHALLENGE = (
     f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_FIELDS)}, status, updated_at)"
     f" VALUES ({marks(len(NEW_CHALLENGE_FIELDS))}, 'open', ?)"
@@ -197,6 +213,13 @@ class SqlStore:
                 "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
             )
 
+    async def open_challenges_in(self, guild_id: int, now: float) -> list[ChallengeRow]:
+        sql = CHALLENGES + (
+            " WHERE guild_id = ? AND status = 'open' AND opponent_id IS NULL AND expires_at > ?"
+            f" ORDER BY created_at, id LIMIT {OPEN_CHALLENGES_LISTED}"
+        )
+        return await self._all(ChallengeRow, sql, (guild_id, now))
+
     async def expired_challenges(
         self, now: float, *, shards: Shards = EVERY_SHARD
     ) -> list[ChallengeRow]:
@@ -215,9 +238,7 @@ class SqlStore:
             game_id = await insert_game(db, game)
             if challenge_id is not None:
                 changed = await db.execute(
-                    "UPDATE challenges SET status = 'accepted', game_id = ?, updated_at = ?"
-                    " WHERE id = ? AND status = 'open'",
-                    (game_id, game.created_at, challenge_id),
+                    ACCEPT_CHALLENGE, (game.created_at, game_id, challenge_id)
                 )
                 if changed != 1:
                     raise ChallengeClosed("the challenge is no longer open")

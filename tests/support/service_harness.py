@@ -230,6 +230,7 @@ async def start_result(service: GameService, **overrides: Any) -> ActionResult:
     """The challenge of :func:`challenge`, accepted by its opponent: the start announcement."""
     created = await challenge(service, **overrides)
     assert created.challenge is not None
+    assert created.challenge.opponent is not None
     return await service.accept(created.challenge.id, created.challenge.opponent.id)
 
 
