@@ -36,8 +36,8 @@ from ..words import CHALLENGE_STATUS, variant_title
 from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
-from .starting import Starter
 from .standings import MAX_RATING, challenge_rating
+from .starting import Starter
 from .views import (
     challenge_closed_text,
     challenge_mentions,
