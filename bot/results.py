@@ -365,6 +365,11 @@ class ServerSettings:
             raise ChallengeError(_("games on this server are played in {channels}", channels=where))
 
 
+MAX_RATING = 4000
+"""The top of an open challenge's rating range (and of its options): above any rating a player
+reaches."""
+
+
 class ChallengeTerms(TypedDict, total=False):
     """The keyword arguments of a challenge (defaults: the server's variant and time per move,
     else English and a day; random colour, no thread, no opening, level 3 against the

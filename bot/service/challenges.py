@@ -30,13 +30,13 @@ from ..errors import (
 )
 from ..i18n import _, from_rules
 from ..markdown import shown
-from ..results import Action, ActionResult, ChallengeTerms, ChallengeView, Player
+from ..results import MAX_RATING, Action, ActionResult, ChallengeTerms, ChallengeView, Player
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
 from ..words import CHALLENGE_STATUS, variant_title
 from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
-from .standings import MAX_RATING, challenge_rating
+from .standings import challenge_rating
 from .starting import Starter
 from .views import (
     challenge_closed_text,

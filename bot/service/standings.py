@@ -23,8 +23,6 @@ from .ratings import START_RATING, idle
 HISTORY_LENGTH = 10
 RECENT_GAMES = 5
 LEADERBOARD_SIZE = 10
-MAX_RATING = 4000
-"""The top of an open challenge's rating range: above any rating a player reaches."""
 
 
 class Standings:

@@ -98,7 +98,8 @@ def _button(
 
 
 class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|decline|cancel):{ID}"):
-    """Accept or Decline (the challenged user), Cancel (the challenger)."""
+    """Accept or Decline (the challenged user; Accept anyone but the challenger, an open
+    challenge), Cancel (the challenger)."""
 
     kit: ClassVar[Buttons]  # set by bound
 
@@ -327,8 +328,13 @@ class Buttons:
 
     # Each view is labelled in the language ``code`` of the message it goes on.
 
-    def challenge(self, challenge_id: int, code: str = "en") -> discord.ui.View:
-        return view_of(*(self._challenge(answer, challenge_id, code) for answer in ChallengeAnswer))
+    def challenge(
+        self, challenge_id: int, code: str = "en", *, open_to_all: bool = False
+    ) -> discord.ui.View:
+        """Accept, Decline and Cancel; an open challenge (``open_to_all``) has nobody to
+        decline it: Accept and Cancel."""
+        answers = [a for a in ChallengeAnswer if not (open_to_all and a is ChallengeAnswer.DECLINE)]
+        return view_of(*(self._challenge(answer, challenge_id, code) for answer in answers))
 
     def draw(self, game_id: int, code: str = "en") -> discord.ui.View:
         return view_of(*(self._draw(answer, game_id, code) for answer in Answer))

@@ -8,6 +8,8 @@ private; a game that needs a thread gets one here, named after its players.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import discord
 from discord import app_commands
@@ -17,7 +19,7 @@ from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
 from ..i18n import _, render
 from ..markdown import shown
-from ..results import Action, ActionResult, ChallengeTerms
+from ..results import MAX_RATING, Action, ActionResult, ChallengeTerms
 from ..service import GameService
 from .arrivals import post_marker
 from .buttons import Buttons, ChallengeAnswer
@@ -27,7 +29,7 @@ from .embeds import challenge_embed, mention
 from .permissions import check_room
 from .presenter import Presenter, parent_of, player_of
 from .replies import Outgoing, Reply
-from .threads import open_thread, thread_home
+from .threads import open_thread, thread_home, thread_name
 from .validation import checked_id
 from .wording import say
 
@@ -51,7 +53,7 @@ class Challenges(commands.Cog):
 
     @app_commands.command(name="challenge", description="Challenge someone (or me) to a game")
     @app_commands.describe(
-        opponent="Who you want to play; pick me to play the computer",
+        opponent="Who you want to play; pick me to play the computer; leave out: anyone may accept",
         variant="Which draughts variant (default: the server's, else English)",
         color="Your colour (default: random)",
         move_time="Time for each move (default: the server's, else 1 day)",
@@ -59,12 +61,14 @@ class Challenges(commands.Cog):
         opening="Start from a random ACF three-move ballot (English only)",
         match="Play a two-game match: same opening, colours swapped",
         level="Computer strength, 1 (beginner) to 6 (strongest); only against me",
+        min_rating="Open challenge: the lowest rating that may accept",
+        max_rating="Open challenge: the highest rating that may accept",
     )
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.User,
+        opponent: discord.User | None = None,
         variant: VariantOption | None = None,
         color: ColorOption = ColorChoice.RANDOM,
         move_time: MoveTimeOption | None = None,
@@ -72,12 +76,14 @@ class Challenges(commands.Cog):
         opening: OpeningOption = Opening.NONE,
         match: bool = False,
         level: app_commands.Range[int, 1, 6] | None = None,
+        min_rating: app_commands.Range[int, 0, MAX_RATING] | None = None,
+        max_rating: app_commands.Range[int, 0, MAX_RATING] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             bot_user = self.connection.user
             assert bot_user is not None and interaction.channel_id is not None
-            against_computer = opponent.id == bot_user.id
-            if opponent.bot and not against_computer:
+            against_computer = opponent is not None and opponent.id == bot_user.id
+            if opponent is not None and opponent.bot and not against_computer:
                 raise ChallengeError(
                     _(
                         "{name} is a bot; to play the computer, challenge me",
@@ -90,7 +96,7 @@ class Challenges(commands.Cog):
             terms = ChallengeTerms(
                 channel_id=interaction.channel_id,
                 challenger=player_of(interaction.user),
-                opponent=player_of(opponent),
+                opponent=None if opponent is None else player_of(opponent),
                 variant=variant,
                 color=color,
                 move_time=None if move_time is None else self.presenter.seconds(move_time),
@@ -99,6 +105,8 @@ class Challenges(commands.Cog):
                 ballot=opening is Opening.BALLOT,
                 match=match,
                 parent_id=parent,
+                min_rating=min_rating,
+                max_rating=max_rating,
             )
             guild_id = interaction.guild_id
             # A thread that was not asked for is needed because the channel is busy, unless the
@@ -109,7 +117,8 @@ class Challenges(commands.Cog):
             busy = not thread and not forced
             try:
                 needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
-            except ThreadRequired:
+            except ThreadRequired:  # a game against me, which starts at once
+                assert opponent is not None
                 home = thread_home(interaction, busy=busy)
                 check_room(interaction, new_thread=True)
                 await reply.think()
@@ -163,10 +172,8 @@ class Challenges(commands.Cog):
             checked_id(challenge_id, "challenge")
             match answer:
                 case ChallengeAnswer.ACCEPT:
-                    lock = self._accepting.setdefault(challenge_id, asyncio.Lock())
-                    async with lock:
+                    async with self.accepting(challenge_id):
                         await self._accept(reply, interaction, challenge_id)
-                    self._accepting.pop(challenge_id, None)
                 case ChallengeAnswer.DECLINE:
                     result = await self.service.decline(challenge_id, user)
                     closed = result.challenge
@@ -191,10 +198,20 @@ class Challenges(commands.Cog):
 
         await self.presenter.run(interaction, work)
 
+    @contextlib.asynccontextmanager
+    async def accepting(self, challenge_id: int) -> AsyncIterator[None]:
+        """One acceptance at a time per challenge in this process, from its message or from
+        the lobby (the store decides between processes)."""
+        lock = self._accepting.setdefault(challenge_id, asyncio.Lock())
+        async with lock:
+            yield
+        self._accepting.pop(challenge_id, None)
+
     async def _accept(
         self, reply: Reply, interaction: discord.Interaction, challenge_id: int
     ) -> None:
         user = interaction.user.id
+        name = interaction.user.display_name
         # The channel may have changed since the challenge was made: the game must be postable.
         new_thread = await self.service.needs_thread(challenge_id)
         if new_thread:
@@ -203,18 +220,13 @@ class Challenges(commands.Cog):
         check_room(interaction, new_thread=new_thread)
         code = await self.presenter.languages.public(interaction.guild_id)
         try:
-            result = await self.service.accept(challenge_id, user)
+            result = await self.service.accept(challenge_id, user, name=name)
         except ThreadRequired:
             challenge = await self.service.challenge_view(challenge_id)
             home = thread_home(interaction, busy=not challenge.thread)
             await reply.hold()
-            name = _(
-                "{challenger} v {opponent}",
-                challenger=challenge.challenger.name,
-                opponent=challenge.opponent.name,
-            )
-            room = await open_thread(home, render(name, code), interaction.message)
-            result = await self.service.accept(challenge_id, user, thread_id=room.id)
+            room = await open_thread(home, thread_name(challenge, name, code), interaction.message)
+            result = await self.service.accept(challenge_id, user, name=name, thread_id=room.id)
             closed = await self.service.challenge_view(challenge_id)
             embed = challenge_embed(closed, game_channel=room.id, code=code)
             await reply.update(embed=embed, view=None)

@@ -37,6 +37,7 @@ from .challenges import Challenges
 from .command_sync import CommandSync
 from .info import Info
 from .languages import Languages
+from .lobby import Lobby, LobbyKit
 from .media import Media
 from .offers import Offers
 from .picker import Picker
@@ -269,8 +270,11 @@ class DraughtsBot(commands.Bot):
         offers = Offers(service, presenter, buttons)
         picker_kit = PickerKit()
         picker = Picker(service, presenter, picker_kit)
+        lobby_kit = LobbyKit()
+        lobby = Lobby(service, presenter, challenges, lobby_kit, self)
         for cog in (
             challenges,
+            lobby,
             Play(service, presenter),
             offers,
             Info(service, presenter),
@@ -281,6 +285,7 @@ class DraughtsBot(commands.Bot):
         self.add_dynamic_items(
             *buttons.answered_by(challenges=challenges, offers=offers, board=picker),
             *picker_kit.answered_by(picker),
+            *lobby_kit.answered_by(lobby),
         )
         return presenter
 

@@ -254,11 +254,16 @@ class Delivery:
         """The open challenge with its buttons, in the server's language, remembered so its
         buttons can be taken off when it is answered elsewhere or expires."""
         code = await self.languages.public(challenge.guild_id)
-        called = _("{opponent}, you have been challenged!", opponent=mention(challenge.opponent))
+        if challenge.opponent is None:
+            called = _("Open challenge: anyone here may accept it.")
+        else:
+            called = _(
+                "{opponent}, you have been challenged!", opponent=mention(challenge.opponent)
+            )
         out = Outgoing(
             content=render(called, code),
             embed=challenge_embed(challenge, code=code),
-            view=self.buttons.challenge(challenge.id, code),
+            view=self.buttons.challenge(challenge.id, code, open_to_all=challenge.opponent is None),
             mentions=mentions,
         )
         message_id = await send(out)

@@ -186,6 +186,44 @@ def _challenge_state(challenge: ChallengeView, game_channel: int | None) -> Text
     return CHALLENGE_STATES.get(challenge.status, verbatim(str(challenge.status)))
 
 
+def _challenge_words(challenge: ChallengeView, variant: Text) -> Text:
+    """Who challenges whom to what (anyone, an open challenge not yet accepted)."""
+    challenger = mention(challenge.challenger)
+    if challenge.opponent is None:
+        if challenge.match:
+            return _(
+                "{challenger} offers a two-game match of {variant}: anyone here may accept.",
+                challenger=challenger,
+                variant=variant,
+            )
+        return _(
+            "{challenger} offers a game of {variant}: anyone here may accept.",
+            challenger=challenger,
+            variant=variant,
+        )
+    who = {"challenger": challenger, "opponent": mention(challenge.opponent)}
+    if challenge.match:
+        return _(
+            "{challenger} challenges {opponent} to a two-game match of {variant}.",
+            **who,
+            variant=variant,
+        )
+    return _("{challenger} challenges {opponent} to a game of {variant}.", **who, variant=variant)
+
+
+def rating_range_words(challenge: ChallengeView) -> Text | None:
+    """Who may accept an open challenge by rating (``1400 to 1700``, ``1400 or more``,
+    ``up to 1700``); None without a range."""
+    low, high = challenge.min_rating, challenge.max_rating
+    if low is not None and high is not None:
+        return _("rated {low} to {high}", low=low, high=high)
+    if low is not None:
+        return _("rated {low} or more", low=low)
+    if high is not None:
+        return _("rated up to {high}", high=high)
+    return None
+
+
 def challenge_embed(
     challenge: ChallengeView, game_channel: int | None = None, code: str = EN
 ) -> discord.Embed:
@@ -193,17 +231,7 @@ def challenge_embed(
     (and where the game is, when ``game_channel`` is known)."""
     is_open = challenge.status == ChallengeStatus.OPEN
     variant = as_text(challenge.variant_title)
-    who = {"challenger": mention(challenge.challenger), "opponent": mention(challenge.opponent)}
-    if challenge.match:
-        what = _(
-            "{challenger} challenges {opponent} to a two-game match of {variant}.",
-            **who,
-            variant=variant,
-        )
-    else:
-        what = _(
-            "{challenger} challenges {opponent} to a game of {variant}.", **who, variant=variant
-        )
+    what = _challenge_words(challenge, variant)
     embed = discord.Embed(
         title=render(_("Challenge: {variant}", variant=variant), code),
         description=render(what, code),
@@ -228,6 +256,9 @@ def challenge_embed(
         field(_("Opening"), challenge.opening_label, inline=False)
     if challenge.match:
         field(_("Match"), _("two games, same opening, colours swapped"), inline=False)
+    rating_range = rating_range_words(challenge)
+    if rating_range is not None:
+        field(_("Rating range"), rating_range)
     if is_open:
         field(_("Expires"), relative_time(challenge.expires_at), inline=False)
     else:

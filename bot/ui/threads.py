@@ -15,8 +15,8 @@ from typing import Final, Protocol
 import discord
 
 from ..errors import ChallengeError
-from ..i18n import _
-from ..results import GameView
+from ..i18n import _, render
+from ..results import ChallengeView, GameView
 from .limits import THREAD_NAME, label
 
 THREAD_ARCHIVE_MINUTES: Final = 10080
@@ -73,8 +73,20 @@ def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextCha
     return channel
 
 
+def thread_name(challenge: ChallengeView, accepter: str, code: str) -> str:
+    """The name of an accepted challenge's game thread, ``Alice v Bob``, in the language
+    ``code`` (``accepter``: who accepted, named when the challenge was open)."""
+    opponent = accepter if challenge.opponent is None else challenge.opponent.name
+    return render(
+        _("{challenger} v {opponent}", challenger=challenge.challenger.name, opponent=opponent),
+        code,
+    )
+
+
 async def open_thread(
-    home: discord.TextChannel, name: str, message: discord.Message | None = None
+    home: discord.TextChannel,
+    name: str,
+    message: discord.Message | discord.PartialMessage | None = None,
 ) -> discord.Thread:
     """A public thread for a game, on ``message`` (the challenge being accepted) if given."""
     name = label(name, THREAD_NAME)

@@ -412,7 +412,7 @@ CHOICES: dict[tuple[str, str], Listed] = {
 
 OPTIONS = {
     "challenge": [
-        "opponent user required",
+        "opponent user",
         "variant string",
         "color string",
         "move_time integer",
@@ -420,7 +420,10 @@ OPTIONS = {
         "opening string",
         "match boolean",
         "level integer 1..6",
+        "min_rating integer 0..4000",
+        "max_rating integer 0..4000",
     ],
+    "lobby": [],
     "move": ["move string required 1..100 autocomplete"],
     "board": ["flip boolean", "text boolean"],
     "moves": [],
