@@ -365,9 +365,9 @@ class ServerSettings:
             raise ChallengeError(_("games on this server are played in {channels}", channels=where))
 
 
-MAX_RATING = 4000
-"""The top of an open challenge's rating range (and of its options): above any rating a player
-reaches."""
+MIN_RATING, MAX_RATING = 100, 4000
+"""The bounds of an open challenge's rating range (and of its options): below and above any
+rating a player reaches in practice."""
 
 
 class ChallengeTerms(TypedDict, total=False):

@@ -30,7 +30,15 @@ from ..errors import (
 )
 from ..i18n import _, from_rules
 from ..markdown import shown
-from ..results import MAX_RATING, Action, ActionResult, ChallengeTerms, ChallengeView, Player
+from ..results import (
+    MAX_RATING,
+    MIN_RATING,
+    Action,
+    ActionResult,
+    ChallengeTerms,
+    ChallengeView,
+    Player,
+)
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
 from ..words import CHALLENGE_STATUS, variant_title
 from .computer import DEFAULT_LEVEL
@@ -91,8 +99,14 @@ def _check_range(opponent: Player | None, low: int | None, high: int | None) -> 
             _("a rating range is for open challenges: leave out the opponent to set one")
         )
     for bound in (low, high):
-        if bound is not None and not 0 <= bound <= MAX_RATING:
-            raise ChallengeError(_("a rating limit must be between 0 and {most}", most=MAX_RATING))
+        if bound is not None and not MIN_RATING <= bound <= MAX_RATING:
+            raise ChallengeError(
+                _(
+                    "a rating limit must be between {least} and {most}",
+                    least=MIN_RATING,
+                    most=MAX_RATING,
+                )
+            )
     if low is not None and high is not None and low > high:
         raise ChallengeError(_("the lowest rating must not be above the highest"))
 

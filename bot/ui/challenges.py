@@ -19,7 +19,7 @@ from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
 from ..i18n import _, render
 from ..markdown import shown
-from ..results import MAX_RATING, Action, ActionResult, ChallengeTerms
+from ..results import MAX_RATING, MIN_RATING, Action, ActionResult, ChallengeTerms
 from ..service import GameService
 from .arrivals import post_marker
 from .buttons import Buttons, ChallengeAnswer
@@ -76,8 +76,8 @@ class Challenges(commands.Cog):
         opening: OpeningOption = Opening.NONE,
         match: bool = False,
         level: app_commands.Range[int, 1, 6] | None = None,
-        min_rating: app_commands.Range[int, 0, MAX_RATING] | None = None,
-        max_rating: app_commands.Range[int, 0, MAX_RATING] | None = None,
+        min_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
+        max_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             bot_user = self.connection.user

@@ -107,8 +107,8 @@ async def test_a_rating_range_admits_only_the_players_within_it(service: GameSer
     [
         ({"min_rating": 1600}, "for open challenges"),  # an opponent is named
         ({"opponent": None, "min_rating": 1700, "max_rating": 1600}, "not be above"),
-        ({"opponent": None, "max_rating": 9000}, "between 0 and 4000"),
-        ({"opponent": None, "min_rating": -5}, "between 0 and 4000"),
+        ({"opponent": None, "max_rating": 9000}, "between 100 and 4000"),
+        ({"opponent": None, "min_rating": 50}, "between 100 and 4000"),
     ],
 )
 async def test_a_bad_rating_range_is_refused(
