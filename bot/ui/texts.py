@@ -412,6 +412,13 @@ def help_paragraphs() -> list[Text]:
             "computer at once. `opening:ballot` starts English from a random ACF three-move "
             "ballot; `match:True` plays two games with colours swapped."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Accept is the
+        # button's name.
+        _(
+            "**Open challenges**: `/challenge` without an opponent lets anyone here accept; "
+            "`min_rating` and `max_rating` limit who may. `/lobby` lists this server's open "
+            "challenges, each with an Accept button."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
             "**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as "
