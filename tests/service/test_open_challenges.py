@@ -79,6 +79,14 @@ async def test_a_named_challenge_is_not_in_the_lobby_and_expired_ones_leave_it(
     assert await service.open_challenges(GUILD) == []
     with pytest.raises(GameOverError, match="expired"):
         await service.accept(created.challenge.id, DAVE.id, name=DAVE.name)
+    cid = created.challenge.id
+    [expired] = [
+        e
+        for e in await service.tick()
+        if e.action is Action.CHALLENGE_EXPIRED and e.challenge and e.challenge.id == cid
+    ]
+    assert str(expired.text) == "The open challenge from Carol expired."
+    assert expired.mentions == (CAROL.id,)
 
 
 async def test_a_rating_range_admits_only_the_players_within_it(service: GameService) -> None:
