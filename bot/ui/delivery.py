@@ -32,7 +32,7 @@ from ..workers import WorkersUnavailable
 from .arrivals import Arrivals, nonce, post_marker
 from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
-from .embeds import challenge_embed, mention, relative_time
+from .embeds import challenge_call, challenge_embed, mention, relative_time
 from .languages import Languages
 from .media import Media
 from .replies import Outgoing, Upload, shape_of
@@ -254,14 +254,8 @@ class Delivery:
         """The open challenge with its buttons, in the server's language, remembered so its
         buttons can be taken off when it is answered elsewhere or expires."""
         code = await self.languages.public(challenge.guild_id)
-        if challenge.opponent is None:
-            called = _("Open challenge: anyone here may accept it.")
-        else:
-            called = _(
-                "{opponent}, you have been challenged!", opponent=mention(challenge.opponent)
-            )
         out = Outgoing(
-            content=render(called, code),
+            content=render(challenge_call(challenge), code),
             embed=challenge_embed(challenge, code=code),
             view=self.buttons.challenge(challenge.id, code, open_to_all=challenge.opponent is None),
             mentions=mentions,

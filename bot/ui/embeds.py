@@ -186,6 +186,14 @@ def _challenge_state(challenge: ChallengeView, game_channel: int | None) -> Text
     return CHALLENGE_STATES.get(challenge.status, verbatim(str(challenge.status)))
 
 
+def challenge_call(challenge: ChallengeView) -> Text:
+    """The words above a new challenge: its opponent called (and pinged), or the channel told
+    that anyone may accept it."""
+    if challenge.opponent is None:
+        return _("Open challenge: anyone here may accept it.")
+    return _("{opponent}, you have been challenged!", opponent=mention(challenge.opponent))
+
+
 def _challenge_words(challenge: ChallengeView, variant: Text) -> Text:
     """Who challenges whom to what (anyone, an open challenge not yet accepted)."""
     challenger = mention(challenge.challenger)

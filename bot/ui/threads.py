@@ -113,7 +113,7 @@ async def archive_thread(http: discord.http.HTTPClient, known: object, channel_i
         if kind not in THREAD_TYPES:
             return False
         await http.edit_channel(channel_id, archived=True)
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, KeyError, ValueError) as exc:  # refused, or an odd answer
         log.warning("the game thread %s was not archived: %s", channel_id, exc)
         return False
     return True
