@@ -34,7 +34,7 @@ from .embeds import rating_range_words, relative_time
 from .limits import EMBED_DESCRIPTION, fit_embed, listing
 from .presenter import Presenter
 from .replies import Outgoing, Reply
-from .threads import open_thread, thread_name
+from .threads import open_thread, thread_home_in, thread_name
 from .validation import checked_id
 
 PAGE_SIZE = 5
@@ -202,6 +202,20 @@ class Lobby(commands.Cog):
 
         await self.presenter.run(interaction, work)
 
+    @staticmethod
+    def _thread_home(challenge: ChallengeView, home: object) -> discord.TextChannel:
+        """The challenge's channel, where its game's thread will hang off, or a refusal: not
+        a text channel the bot knows, or one it may not open threads in."""
+        me = home.guild.me if isinstance(home, discord.TextChannel) else None
+        if not isinstance(home, discord.TextChannel) or me is None:
+            raise ChallengeError(
+                _(
+                    "this game needs a thread of its own: accept it from its message in {channel}",
+                    channel=f"<#{challenge.channel_id}>",
+                )
+            )
+        return thread_home_in(home, home.permissions_for(me), busy=not challenge.thread)
+
     async def _accept(
         self, reply: Reply, interaction: discord.Interaction, challenge_id: int
     ) -> None:
@@ -210,28 +224,21 @@ class Lobby(commands.Cog):
         user, name = interaction.user.id, interaction.user.display_name
         challenge = await self.service.challenge_view(challenge_id)
         home = self.connection.get_channel(challenge.channel_id)
-        if await self.service.needs_thread(challenge_id) and not isinstance(
-            home, discord.TextChannel
-        ):
-            raise ChallengeError(
-                _(
-                    "this game needs a thread of its own: accept it from its message in {channel}",
-                    channel=f"<#{challenge.channel_id}>",
-                )
-            )
+        if await self.service.needs_thread(challenge_id):
+            home = self._thread_home(challenge, home)  # refused now, privately, if none
         try:
             result = await self.service.accept(challenge_id, user, name=name)
             place = challenge.channel_id
-        except ThreadRequired:
-            assert isinstance(home, discord.TextChannel)
+        except ThreadRequired:  # the channel got a game meanwhile
+            room_home = self._thread_home(challenge, home)
             await reply.hold()
             code = await self.presenter.languages.public(challenge.guild_id)
             start = (
                 None
                 if challenge.message_id is None
-                else home.get_partial_message(challenge.message_id)
+                else room_home.get_partial_message(challenge.message_id)
             )
-            room = await open_thread(home, thread_name(challenge, name, code), start)
+            room = await open_thread(room_home, thread_name(challenge, name, code), start)
             result = await self.service.accept(challenge_id, user, name=name, thread_id=room.id)
             place = room.id
         delivery = self.presenter.delivery

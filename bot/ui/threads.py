@@ -41,8 +41,13 @@ def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextCha
     """The channel a new game thread can hang off, or a refusal saying why there is none.
     ``busy``: the thread is needed because this channel already has a game (otherwise it
     was asked for, or the server plays every game in a thread)."""
+    return thread_home_in(interaction.channel, interaction.app_permissions, busy)
+
+
+def thread_home_in(channel: object, perms: discord.Permissions, busy: bool) -> discord.TextChannel:
+    """:func:`thread_home` for ``channel``, where the bot has ``perms`` (an interaction from
+    elsewhere, the lobby's, accepting a challenge posted there)."""
     why = _("a game is already running here") if busy else _("the game needs its own thread")
-    channel = interaction.channel
     if isinstance(channel, discord.Thread) or (
         channel is not None and getattr(channel, "type", None) in THREAD_TYPES
     ):
@@ -61,7 +66,6 @@ def thread_home(interaction: discord.Interaction, busy: bool) -> discord.TextCha
         )
     if not isinstance(channel, discord.TextChannel):
         raise ChallengeError(_("{why}, and I can only open game threads in text channels", why=why))
-    perms = interaction.app_permissions
     if not (perms.create_public_threads and perms.send_messages_in_threads):
         raise ChallengeError(
             _(

@@ -113,9 +113,10 @@ async def test_an_open_challenge_is_taken_by_a_third_user_and_found_in_the_lobby
         "That challenge is no longer open (accepted)."
     )
 
-    # Alice offers another game in #draughts; Carol takes it from her lobby in #off-topic
-    # (where her own challenge is refused to her): the game starts in #draughts.
-    third = await open_challenge(users, ALICE, DRAUGHTS, 3)
+    # Alice offers another game in #draughts, in a thread of its own; Carol takes it from her
+    # lobby in #off-topic (where her own challenge is refused to her): the game starts in a
+    # thread opened on the challenge's message in #draughts, named after both players.
+    third = await open_challenge(users, ALICE, DRAUGHTS, 3, thread=True)
     listed, embed = await lobby(users, CAROL, OFFTOPIC)
     assert embed["title"] == "Open challenges (2)"
     assert custom_ids(await listed.callback()) == ["lobby:accept:2", "lobby:accept:3"]
@@ -124,13 +125,19 @@ async def test_an_open_challenge_is_taken_by_a_third_user_and_found_in_the_lobby
         "This is your own challenge: wait for someone to accept it, or cancel it."
     )
     taken = await users.press("lobby:accept:3", lobby_message, CAROL)
+    opened = await users.bot.alive(
+        fake.wait_for_request("POST", rf"/channels/{DRAUGHTS}/messages/{third['id']}/threads")
+    )
+    assert opened.json["name"] == "Alice v Carol"
+    thread = str(third["id"])  # a thread started from a message has its id
     done = await taken.callback()
     if done.json["type"] != UPDATE:  # held while the game was being posted: edited later
         done = await taken.original_edit()
-    assert content_of(done) == f"Game #2 started in <#{DRAUGHTS}>."
+    assert content_of(done) == f"Game #2 started in <#{thread}>."
     assert custom_ids(done) == [] and not done.json.get("embeds")
-    [post] = await users.bot.alive(fake.wait_until(lambda: channel_posts(fake, DRAUGHTS)))
+    [post] = await users.bot.alive(fake.wait_until(lambda: channel_posts(fake, thread)))
     assert game_id_of(embed_of(post)) == 2
+    assert channel_posts(fake, DRAUGHTS) == []
     assert seats_of(embed_of(post)) == ("Carol", "Alice")
     closed = fake.messages[third["id"]]
     assert closed["components"] == []
