@@ -120,10 +120,7 @@ def render(text: Text, code: str) -> str:
         return format_list([render(part, code) for part in text.parts], locale=babel_locale(code))
     if kind is Kind.DURATION:
         return _duration(text.count or 0, code)
-    catalog = translations(code)
-    pattern = _choices(_lookup(text, catalog), catalog)
-    if code != SOURCE:
-        pattern = _commands(pattern, catalog)
+    pattern = as_typed(_lookup(text, translations(code)), code)
     values = _Values((name, _value(value, code)) for name, value in text.args)
     try:
         return pattern.format_map(values)
@@ -216,6 +213,14 @@ def _choices(pattern: str, catalog: NullTranslations) -> str:
         return f"{command} {shown}"
 
     return AFTER_COMMAND.sub(after_command, CHOSEN.sub(chosen, pattern))
+
+
+def as_typed(pattern: str, code: str) -> str:
+    """A message's pattern in the language ``code`` with what the user types in it (commands,
+    options, fixed choices) named as that language's client shows them."""
+    catalog = translations(code)
+    pattern = _choices(pattern, catalog)
+    return pattern if code == SOURCE else _commands(pattern, catalog)
 
 
 def commands_named(pattern: str) -> list[str]:

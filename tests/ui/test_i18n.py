@@ -22,6 +22,7 @@ from bot.i18n import (
     _n,
     _p,
     available,
+    clauses,
     duration,
     join,
     language_name,
@@ -77,6 +78,8 @@ def texts(draw: st.DrawFn, depth: int = 2) -> Text:
         return duration(draw(st.integers(0, 10**8)))
     if depth == 0:
         return verbatim("x")
+    if draw(st.booleans()):  # a separator the catalogs translate (French: " ; ")
+        return clauses([draw(texts(depth - 1)), draw(texts(depth - 1))])
     return join([draw(texts(depth - 1)), draw(texts(depth - 1))])
 
 
