@@ -339,6 +339,19 @@ async def test_every_command_option_and_choice_is_localized_in_every_language(
     assert limits.check_commands(payload) == []
     german = {c["name"]: c["name_localizations"].get("de") for c in payload}
     assert german["challenge"] == "herausfordern"
+    # Names as each language spells them (Discord allows any lowercase letter in a name).
+    polish = {c["name"]: c["name_localizations"].get("pl") for c in payload}
+    assert polish["resign"] == "poddaj_się"
+    brazilian = {c["name"]: c["name_localizations"].get("pt-BR") for c in payload}
+    assert [brazilian[name] for name in ("stats", "history", "settings", "prefs")] == [
+        "estatísticas",
+        "histórico",
+        "configurações",
+        "preferências",
+    ]
+    challenge = next(c for c in payload if c["name"] == "challenge")
+    opponent = challenge["options"][0]
+    assert opponent["name_localizations"]["pt-BR"] == "adversário"
 
 
 async def test_english_clients_get_no_localizations(service: Any) -> None:
