@@ -14,17 +14,15 @@ from collections.abc import Iterator
 
 import pytest
 from babel.messages.catalog import Message
+from discord import app_commands
+from discord.ext import commands
 
 from bot.i18n import SOURCE, available, clauses, render, translations, verbatim
 from bot.i18n.catalogs import COMMAND_NAME, OPTION_NAME, SHORT_NAME, TYPED_CHOICES, as_typed
 from bot.ui import catalog_tool
-from bot.ui.challenges import Challenges
 from bot.ui.choices import TYPED
-from bot.ui.info import Info, help_embed
-from bot.ui.offers import Offers
-from bot.ui.play import Play
-from bot.ui.prefs import Prefs
-from bot.ui.social import Social
+from bot.ui.client import DraughtsBot
+from bot.ui.info import help_embed
 from bot.ui.texts import rules_summary
 from rules.variants import VARIANTS
 
@@ -254,16 +252,28 @@ def test_every_sentence_types_options_by_the_readers_names(code: str) -> None:
     assert bad == []
 
 
+def slash_commands() -> Iterator[app_commands.Command[object, ..., object]]:
+    """Every slash command of every command group the client adds (each a cog of
+    :mod:`bot.ui`, found among the cogs the client's module imports, a new one included)."""
+    assert DraughtsBot  # the client's module imports every cog it adds
+    for cog in commands.Cog.__subclasses__():
+        if cog.__module__.startswith("bot.ui."):
+            for command in cog.__cog_app_commands__:
+                if isinstance(command, app_commands.Group):
+                    yield from command.walk_commands()
+                else:
+                    yield command
+
+
 def test_every_option_with_choices_is_typed_by_its_name() -> None:
     """:data:`bot.ui.choices.TYPED` (what sentences may show typed) holds every option with
     fixed choices, by the name the commands give it, with the same choices."""
     declared: dict[str, list[tuple[str, str | int | float]]] = {}
-    for cog in (Challenges, Play, Offers, Info, Social, Prefs):
-        for command in cog.__cog_app_commands__:
-            for parameter in getattr(command, "parameters", []):
-                if parameter.choices:
-                    listed = [(str(c.name), c.value) for c in parameter.choices]
-                    assert declared.setdefault(parameter.name, listed) == listed, parameter.name
+    for command in slash_commands():
+        for parameter in command.parameters:
+            if parameter.choices:
+                listed = [(str(c.name), c.value) for c in parameter.choices]
+                assert declared.setdefault(parameter.name, listed) == listed, parameter.name
     assert set(declared) == set(TYPED)
     for option, listed in declared.items():
         assert [(str(c.name), c.value) for c in TYPED[option].choices] == listed
