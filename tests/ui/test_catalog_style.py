@@ -61,6 +61,19 @@ GLOSSARY: dict[str, list[tuple[str, str]]] = {
 """Per language, words its messages must not use (a regular expression, case-insensitive) and
 the glossary's word instead."""
 
+TERMS: dict[str, tuple[str, str, str]] = {
+    "de": ("stein", "steine", "damen"),
+    "fr": ("pièce", "pion", "dame"),
+    "nl": ("stuk", "schijven", "dammen"),
+    "pl": ("bierka", "pionki", "damki"),
+    "pt_BR": ("peça", "pedras", "damas"),
+    "ru": ("шашка", "шашки", "дамки"),
+    "uk": ("шашка", "шашки", "дамки"),
+}
+"""Each language's glossary: its word for any piece, for the men and for the kings (as
+``{count} piece``, ``White men`` and ``White kings`` read); :data:`GLOSSARY` keeps the other
+words out."""
+
 SPELLED: dict[str, dict[str, str]] = {
     "pt_BR": {
         word.replace("ç", "c")
@@ -153,6 +166,15 @@ def test_each_language_keeps_to_its_glossary(code: str) -> None:
         if re.search(rule, words_of(form), re.IGNORECASE)
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_each_language_names_pieces_men_and_kings_by_its_glossary(code: str) -> None:
+    catalog = translations(code)
+    piece, men, kings = TERMS[code]
+    assert piece in catalog.ngettext("{count} piece", "{count} pieces", 1).lower()
+    assert men in catalog.pgettext("board description", "White men").lower()
+    assert kings in catalog.pgettext("board description", "White kings").lower()
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
