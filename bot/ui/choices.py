@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import discord
 from discord import app_commands
@@ -25,6 +25,7 @@ from rules.variants import VARIANTS
 
 from ..enums import BoardTheme, ColorChoice, DrawAction, Opening, Orientation, ThreadMode
 from ..i18n import N_, available, language_name
+from ..i18n.catalogs import register_choices
 from .texts import MOVE_TIMES, OPENING_WORDS
 
 V = TypeVar("V", bound=str | int)
@@ -134,3 +135,36 @@ OrientationOption = app_commands.Transform[Orientation, ORIENTATION]
 ThemeOption = app_commands.Transform[BoardTheme, THEME]
 NotationOption = app_commands.Transform[str, NOTATION]
 LanguageOption = app_commands.Transform[str, LANGUAGE]
+
+TYPED: dict[str, Choices[Any]] = {
+    "variant": VARIANT,
+    "color": COLOR,
+    "move_time": MOVE_TIME,
+    "opening": OPENING,
+    "action": DRAW_ACTION,
+    "threads": THREADS,
+    "orientation": ORIENTATION,
+    "theme": THEME,
+    "notation": NOTATION,
+    "language": LANGUAGE,
+}
+"""Each option with fixed choices, by its name (an option's name means the same choices in every
+command that has it; tests/ui/test_catalog_style.py checks this against the commands)."""
+
+
+def _register() -> None:
+    """Tell the catalogs the choices a sentence may show typed (``variant:english``,
+    ``/draw offer|accept|decline``), so every language shows them by the names its client lists
+    (:data:`bot.i18n.catalogs.TYPED_CHOICES`)."""
+    for option, choices in TYPED.items():
+        register_choices(
+            option,
+            {
+                str(choice.value): str(choice.name)
+                for choice in choices.choices
+                if isinstance(choice.value, str)
+            },
+        )
+
+
+_register()
