@@ -706,3 +706,17 @@ async def test_russian_moves_are_shown_in_algebraic_notation(
     assert moves_of(embed) == "1. c3-d4 f6-g5"
     assert to_move_in(board) == ALICE
     assert board_alt_text(board).startswith("Game #1, Alice (White) v Bob (Black). ")
+
+    # /board text:True is written for its reader: Carol reads German and asked for
+    # coordinates, Bob for PDN numbers (each with /prefs), in English.
+    users.locales[CAROL] = "de"
+    await (await users.command("prefs", CAROL, GENERAL, notation="algebraic")).callback()
+    text = await users.command("board", CAROL, GENERAL, text=True)
+    diagram = content_of(await text.callback())
+    assert diagram.startswith("Partie #1, Alice (Weiß) gegen Bob (Schwarz), letzter Zug f6-g5:")
+    assert "Weiß ist am Zug." in diagram and "White" not in diagram
+    pieces = " ".join(diagram.split())
+    assert "Weiße Steine (12): a1, c1, e1, g1, b2, d2, f2, h2, a3, e3, g3, d4." in pieces
+    await (await users.command("prefs", BOB, GENERAL, notation="numeric")).callback()
+    numbers = content_of(await (await users.command("board", BOB, GENERAL, text=True)).callback())
+    assert "White men (12): 18, 21, 23 to 32." in numbers and "1–4" in numbers
