@@ -227,7 +227,17 @@ way leaves it behind, and the next one looks for that interaction's message in t
 history (follow-ups carry it too, and the history outlives the token's 15 minutes) instead of
 posting the announcement a second time."""
 
-LATER_MIGRATIONS: tuple[tuple[int, str], ...] = ((9, V9_ANSWER_INTERACTION),)
+V10_OFFER_MESSAGE = """
+ALTER TABLE games ADD COLUMN offer_message_id {snowflake};
+"""
+"""v10: the message of a game's pending draw offer, so its Accept / Decline buttons are taken
+off once when the offer ends (declined, answered by a move, withdrawn by a takeback), also by a
+process started after the offer was posted."""
+
+LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (9, V9_ANSWER_INTERACTION),
+    (10, V10_OFFER_MESSAGE),
+)
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 
 

@@ -32,6 +32,7 @@ from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
+from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
@@ -269,6 +270,7 @@ class DraughtsBot(commands.Bot):
         offers = Offers(service, presenter, buttons)
         picker_kit = PickerKit()
         picker = Picker(service, presenter, picker_kit)
+        actions = BoardActions(service, presenter, buttons, offers)
         for cog in (
             challenges,
             Play(service, presenter),
@@ -279,7 +281,9 @@ class DraughtsBot(commands.Bot):
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
-            *buttons.answered_by(challenges=challenges, offers=offers, board=picker),
+            *buttons.answered_by(
+                challenges=challenges, offers=offers, board=picker, actions=actions
+            ),
             *picker_kit.answered_by(picker),
         )
         return presenter

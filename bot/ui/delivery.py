@@ -74,6 +74,8 @@ class Posted:
 
     def __init__(self) -> None:
         self.boards: list[tuple[GameView, int]] = []
+        self.settled: list[GameView] = []
+        """Games shown with no draw offer pending: an offer's message loses its buttons."""
         self.sent = 0
 
     def counting(self, send: Send) -> Send:
@@ -171,6 +173,8 @@ class Delivery:
             result = await self.service.with_publishing(result)
         view = result.game
         code = await self.public_language(result, guild_id)
+        if view is not None and (view.draw_offer is None or not view.running):
+            posted.settled.append(view)
         if view is not None and shows_board(result):
             publishing = result.publishing
             message = await self.boards.message(
@@ -348,16 +352,20 @@ class Delivery:
 
     async def _record(self, event: str | None, posted: Posted, locales: Locales | None) -> None:
         """The service's bookkeeping of a post that went out (nothing to write: no call), then
-        the buttons off the board messages the new ones replaced.  Never raises: the post went
-        out, and its delivery mark is kept until the database takes it."""
-        if event is None and not posted.boards and locales is None:
+        the buttons off the messages that are over: the board messages the new ones replaced,
+        an ended draw offer's.  Never raises: the post went out, and its delivery mark is kept
+        until the database takes it."""
+        if event is None and not posted.boards and not posted.settled and locales is None:
             return
         boards = [(view.id, sent) for view, sent in posted.boards]
+        views = {view.id: view for view, _sent in posted.boards}
+        views.update({view.id: view for view in posted.settled})
         try:
-            previous = await self.service.shown(event, boards, locales)
-            for view, _sent in posted.boards:
-                if view.id in previous:
-                    await self.boards.strip(view, previous[view.id])
+            settled = [view.id for view in posted.settled]
+            stale = await self.service.shown(event, boards, locales, settled)
+            for game_id, messages in stale.items():
+                for message in messages:
+                    await self.boards.strip(views[game_id], message)
         except Exception:
             log.exception("the bookkeeping of announcement %s failed after its post", event)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui.picker import PAGE_SIZE, Option, move_options, page_of, piece_options
+from bot.ui.move_options import PAGE_SIZE, Option, move_options, page_of, piece_options
 from rules import Game, find_variant
 
 SHARED_LANDING = [
