@@ -62,6 +62,11 @@ OUT_OF_DATE = _(
 """The refusal of a pick on a board the game has moved on from."""
 
 
+def out_of_date(error: ServiceError) -> ServiceError:
+    """``error``, worded for a menu shown on a position the game has moved on from."""
+    return StaleError(OUT_OF_DATE) if isinstance(error, StaleError) else error
+
+
 class Picker:
     """Answers the board's buttons (Move, Moves, Abort) and the picker's menus and pages."""
 
@@ -167,7 +172,7 @@ class Picker:
                     ply=ply,
                 )
             except ServiceError as error:
-                refusal = user_error(error, reply.language)
+                refusal = user_error(out_of_date(error), reply.language)
                 await reply.update(content=refusal, view=None, attachments=[])
                 return
             played = result.moves[0].shown or result.moves[0].pdn if result.moves else value
@@ -228,7 +233,7 @@ class Picker:
             try:
                 out = await staging(reply)
             except ServiceError as error:
-                refusal = user_error(error, reply.language)
+                refusal = user_error(out_of_date(error), reply.language)
                 await reply.update(content=refusal, view=None, attachments=[])
                 return
             except _Refused as refused:
