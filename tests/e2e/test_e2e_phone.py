@@ -10,6 +10,7 @@ before both players have moved, and a correspondence challenge that stays open.
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,13 @@ async def private_line(sent: Sent) -> str:
 async def test_a_whole_game_played_by_taps_alone(launch: Any, fake: FakeDiscord) -> None:
     _, users = await launch()
     board, message = await start(users, ALICE, BOB, game_id=1)
-    assert custom_ids(message) == ["board:move:1", "board:moves:1", "board:abort:1"]
+    assert custom_ids(message) == [
+        "play:1:0",
+        "board:move:1",
+        "board:moves:1",
+        "board:more:1",
+        "board:abort:1",
+    ]
     boards = [board]
     rules_game = Game(find_variant("english"))
     several_paths = 0
@@ -181,7 +188,8 @@ async def test_a_whole_game_played_by_taps_alone(launch: Any, fake: FakeDiscord)
         # The old board loses its buttons; the new one has them while the game runs.
         await lose_buttons(users, previous)
         if rules_game.outcome is None:
-            assert custom_ids(message)[:2] == ["board:move:1", "board:moves:1"]
+            ply = len(rules_game.moves)
+            assert custom_ids(message)[:3] == [f"play:1:{ply}", "board:move:1", "board:moves:1"]
     assert several_paths > 0  # a capture was chosen among several in its menu
     assert rules_game.outcome is not None
     final = embed_of(boards[-1])
@@ -239,7 +247,9 @@ async def test_stale_pickers_spectators_and_a_restart(launch: Any, fake: FakeDis
     _, callback = await choose(users, second, ALICE, "9")
     assert callback.json["type"] == UPDATE
     stale = current(fake, second)
-    assert stale["content"] == "The position changed since this was shown; press Move again."
+    assert stale["content"] == (
+        "This board is out of date (a move was played or taken back since): use the newest board."
+    )
     assert components_of(stale) == []
     # Bob opens a picker, the bot restarts, and the picker still plays.
     await lose_buttons(users, board)  # taken off right after the next board is posted
@@ -254,6 +264,47 @@ async def test_stale_pickers_spectators_and_a_restart(launch: Any, fake: FakeDis
     assert callback.json["type"] == UPDATE
     public = await sent.followup(0)
     assert "Bob played 22-18." in embed_of(public)["description"]
+
+
+async def test_two_taps_a_move_from_the_boards_own_menu(launch: Any, fake: FakeDiscord) -> None:
+    """The board's move menu: the mover picks and the move is played (open the menu, pick:
+    two taps); a spectator and the player waiting are told privately in one line; a menu left
+    on an older board (a client that has not seen the edit) is refused, and changes nothing."""
+    _, users = await launch()
+    _, board = await start(users, ALICE, BOB, game_id=1)
+    stale_copy = copy.deepcopy(board)
+    options = select_options(board, "play:1:0")
+    assert [o["value"] for o in options] == [
+        "9-13",
+        "9-14",
+        "10-14",
+        "10-15",
+        "11-15",
+        "11-16",
+        "12-16",
+    ]
+    assert await private_line(await users.select("play:1:0", board, CAROL, ["11-15"])) == (
+        "You are not playing in this game (Bob v Alice)."
+    )
+    assert await private_line(await users.select("play:1:0", board, BOB, ["11-15"])) == (
+        "It is Alice's turn."
+    )
+    sent = await users.select("play:1:0", board, ALICE, ["11-15"])
+    callback = await sent.callback()
+    assert callback.json["type"] == MESSAGE and not is_ephemeral(callback)
+    assert "Alice played 11-15." in embed_of(callback)["description"]
+    after = fake.message_of(callback)
+    assert after is not None and "play:1:1" in custom_ids(after)
+    await lose_buttons(users, board)
+    # Bob answers from the new board's menu; Alice's old menu is refused privately.
+    sent = await users.select("play:1:1", after, BOB, ["23-19"])
+    assert "Bob played 23-19." in embed_of(await sent.callback())["description"]
+    said = await private_line(await users.select("play:1:0", stale_copy, ALICE, ["9-13"]))
+    assert said == (
+        "This board is out of date (a move was played or taken back since): use the newest board."
+    )
+    moves = await private_line(await users.press("board:moves:1", after, CAROL))
+    assert "1. 11-15 23-19" in moves and "9-13" not in moves
 
 
 CROWD = [r * 5 + c + 1 for r in (1, 3, 4, 6, 7, 9) for c in range(5)]
