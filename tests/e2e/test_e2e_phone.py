@@ -437,3 +437,97 @@ async def test_russian_is_picked_and_confirmed_in_coordinates(
 def embed_of_message(message: dict[str, Any]) -> dict[str, Any]:
     (embed,) = message["embeds"]
     return dict(embed)
+
+
+async def test_draw_takeback_and_resign_from_the_board(launch: Any, fake: FakeDiscord) -> None:
+    """More on the board: a private panel for a player (a spectator is refused in one line), a
+    draw offered from it whose buttons go once a move answered it (an old copy's press then
+    says so plainly), a takeback asked and allowed from the panels, and resigning confirmed."""
+    _, users = await launch()
+    _, board = await start(users, ALICE, BOB, game_id=1)
+    board = fake.message_of(
+        await (await users.select("play:1:0", board, ALICE, ["11-15"])).callback()
+    )
+    assert board is not None
+    board = fake.message_of(
+        await (await users.select("play:1:1", board, BOB, ["23-19"])).callback()
+    )
+    assert board is not None
+    said = await private_line(await users.press("board:more:1", board, CAROL))
+    assert said == "Only the players of game #1 can use this."
+    # Bob, waiting for Alice, offers a draw from his panel.
+    more = await users.press("board:more:1", board, BOB)
+    assert is_ephemeral(await more.callback())
+    panel = more.message()
+    assert custom_ids(panel) == ["act:draw:1", "act:takeback:1", "act:resign:1"]
+    offered = await users.press("act:draw:1", panel, BOB)
+    assert (await offered.callback()).json["type"] == UPDATE
+    offer = fake.message_of(await offered.followup(0))
+    assert offer is not None and custom_ids(offer) == ["draw:accept:1", "draw:decline:1"]
+    old_offer = copy.deepcopy(offer)
+    # Alice's panel answers it; she plays on instead, which declines it: its buttons go.
+    more = await users.press("board:more:1", board, ALICE)
+    await more.callback()
+    assert custom_ids(more.message())[:2] == ["draw:accept:1", "draw:decline:1"]
+    board = fake.message_of(
+        await (await users.select("play:1:2", board, ALICE, ["8-11"])).callback()
+    )
+    assert board is not None
+    await lose_buttons(users, offer)
+    pressed = await users.press("draw:accept:1", old_offer, ALICE)
+    assert (await pressed.callback()).json["data"]["components"] == []  # none left to press
+    said = await pressed.followup(0)
+    assert is_ephemeral(said) and content_of(said).startswith("This draw offer is over")
+    # Bob asks to take his move back; Alice allows it from her panel.
+    more = await users.press("board:more:1", board, BOB)
+    await more.callback()
+    asked = await users.press("act:takeback:1", more.message(), BOB)
+    await asked.callback()
+    request = fake.message_of(await asked.followup(0))
+    assert request is not None and custom_ids(request) == [
+        "takeback:accept:1:3",
+        "takeback:decline:1:3",
+    ]
+    more = await users.press("board:more:1", board, ALICE)
+    await more.callback()
+    allowed = await users.press("takeback:accept:1:3", more.message(), ALICE)
+    assert (await allowed.callback()).json["type"] == UPDATE
+    taken = await allowed.followup(0)
+    assert "took back" in embed_of(taken)["description"]
+    board = fake.message_of(taken)
+    assert board is not None and "play:1:1" in custom_ids(board)  # Bob to move again
+    # Resigning asks once more, privately, then ends the game for everyone.
+    more = await users.press("board:more:1", board, BOB)
+    await more.callback()
+    asking = await users.press("act:resign:1", more.message(), BOB)
+    assert (await asking.callback()).json["type"] == UPDATE
+    assert custom_ids(more.message()) == ["resign:1"]
+    assert "This cannot be undone" in fake.messages[more.message()["id"]]["content"]
+    resigned = await users.press("resign:1", more.message(), BOB)
+    await resigned.callback()
+    final = await resigned.followup(0)
+    assert "Bob resigned" in embed_of(final)["description"]
+
+
+async def test_a_draw_offers_buttons_go_when_it_ends(launch: Any, fake: FakeDiscord) -> None:
+    """By command alone: an offer declined by ``/draw decline`` loses its buttons, also when
+    the bot restarted after posting it; a second one loses them when a move answers it."""
+    bot, users = await launch()
+    await start(users, ALICE, BOB, game_id=1)
+    await (await users.command("move", ALICE, GENERAL, move="11-15")).callback()
+    offered = await users.command("draw", BOB, GENERAL, action="offer")
+    await offered.callback()
+    offer = offered.message()
+    assert custom_ids(offer) == ["draw:accept:1", "draw:decline:1"]
+    assert await bot.stop() == 0, bot.log()
+    _, users = await launch()
+    await (await users.command("draw", ALICE, GENERAL, action="decline")).callback()
+    await lose_buttons(users, offer)
+    await (await users.command("move", BOB, GENERAL, move="23-19")).callback()
+    offered = await users.command("draw", BOB, GENERAL, action="offer")
+    await offered.callback()
+    second = offered.message()
+    assert custom_ids(second) == ["draw:accept:1", "draw:decline:1"]
+    await (await users.command("move", ALICE, GENERAL, move="8-11")).callback()
+    await lose_buttons(users, second)
+    assert custom_ids(current(fake, offer)) == []  # taken off once, and it stays so
