@@ -62,6 +62,12 @@ OUT_OF_DATE = _(
 """The refusal of a pick on a board the game has moved on from."""
 
 
+def arrows_of(moves: Sequence[Move]) -> tuple[tuple[int, ...], ...]:
+    """The arrows of ``moves``: each along its whole path (a multi-jump bends at each landing
+    square, where a straight arrow would cross pieces it never takes), each drawn once."""
+    return tuple(sorted({tuple(m.path) for m in moves}))
+
+
 def out_of_date(error: ServiceError) -> ServiceError:
     """``error``, worded for a menu shown on a position the game has moved on from."""
     return StaleError(OUT_OF_DATE) if isinstance(error, StaleError) else error
@@ -279,15 +285,15 @@ class Picker:
             options, page, pages = page_of(pieces, page)
             text = _("{head}: pick a piece.", head=head)
             placeholder = _("Pick a piece")
-            every = tuple(sorted({tuple(m.path) for m in moves}))
-            arrows: tuple[tuple[int, ...], ...] = every if len(every) <= MAX_ARROWS else ()
+            every = arrows_of(moves)
+            arrows = every if len(every) <= MAX_ARROWS else ()
             where = ""
         else:
             options, page, pages = page_of(move_options(own, names, notation, code), page)
             where = square_name(origin, names, notation)
             text = _("{head}: where does the piece on {square} go?", head=head, square=where)
             placeholder = _("Pick a move from {square}", square=where)
-            arrows = tuple(sorted({tuple(m.path) for m in own}))
+            arrows = arrows_of(own)
         if pages > 1:
             text = _("{text} (page {page} of {pages})", text=text, page=page + 1, pages=pages)
         request = board_request(
