@@ -20,8 +20,8 @@ from bot.i18n import _, verbatim
 from bot.results import ChallengeView
 from bot.ui.buttons import Buttons
 from bot.ui.embeds import challenge_embed, game_embed, turn_line
-from bot.ui.permissions import check_room
 from bot.ui.move_options import piece_options
+from bot.ui.permissions import check_room
 from bot.ui.wording import sentence, user_error
 from rules import Game, find_variant
 
