@@ -58,8 +58,8 @@ def test_buttons_are_labelled_in_the_messages_language_with_the_same_ids() -> No
     buttons = Buttons()
     english = looks(buttons.game(42, running=True, abortable=True, rematch=False))
     other = looks(buttons.game(42, running=True, abortable=True, rematch=False, code="xx"))
-    assert [label for label, _ in english] == ["Move", "Moves", "Abort"]
-    assert [label for label, _ in other] == ["⟦Move⟧", "⟦Moves⟧", "⟦Abort⟧"]
+    assert [label for label, _ in english] == ["Arrows", "Move list", "More", "Abort"]
+    assert [label for label, _ in other] == ["⟦Arrows⟧", "⟦Move list⟧", "⟦More⟧", "⟦Abort⟧"]
     assert [ids for _, ids in english] == [ids for _, ids in other]
     assert [label for label, _ in looks(buttons.challenge(7, "xx"))] == [
         "⟦Accept⟧",
