@@ -1,12 +1,14 @@
-"""Tap to move: the buttons under a board message and the private picker they open.
+"""Tap to move: the board's move menu, and the private picker the board's Arrows button opens.
 
-On a phone, typing ``/move 22-17`` means matching a number to a small picture.  The Move button
-instead shows the player to move, privately, their own side of the board and a menu of the pieces
-that can move (captures first), then a menu of the chosen piece's moves drawn as arrows; picking a
-move plays it exactly as ``/move`` would and the public board follows.  A menu holds at most 25
-options (Discord's limit), so longer lists are paged.  Everything the picker needs is in its
-custom ids (:mod:`bot.ui.picker_items`), so it survives a restart, and the ply it carries makes a
-picker shown before the position changed say so instead of playing into a different position.
+On a phone, typing ``/move 22-17`` means matching a number to a small picture.  The board's own
+move menu plays a move in two taps (:meth:`Picker.board_picked`); the Arrows button (its id is
+still ``board:move``) instead shows the player to move, privately, their own side of the board
+and a menu of the pieces that can move (captures first), then a menu of the chosen piece's moves
+drawn as arrows along their paths; picking a move plays it exactly as ``/move`` would and the
+public board follows.  A menu holds at most 25 options (Discord's limit), so longer lists are
+paged.  Everything the picker needs is in its custom ids (:mod:`bot.ui.picker_items`), so it
+survives a restart, and the ply it carries makes a picker shown before the position changed say
+so instead of playing into a different position.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def out_of_date(error: ServiceError) -> ServiceError:
 
 
 class Picker:
-    """Answers the board's buttons (Move, Moves, Abort) and the picker's menus and pages."""
+    """Answers the board's move menu and buttons (Arrows, Move list, Abort) and the picker's
+    menus and pages."""
 
     def __init__(self, service: GameService, presenter: Presenter, kit: PickerKit) -> None:
         self.service = service
@@ -85,7 +88,7 @@ class Picker:
 
     async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            # The Move button opens the picker on the current position, whichever board it is on.
+            # Arrows opens the picker on the current position, whichever board it is on.
             view, moves = await self.service.picker(
                 checked_id(game_id, "game"), interaction.user.id, None
             )
@@ -212,7 +215,7 @@ class Picker:
             return True
 
         async def refuse(reply: Reply) -> None:
-            await reply.private(_("That menu is not one I showed you; press Move on the board."))
+            await reply.private(_("That menu is not one I showed you; use the menu on the board."))
 
         await self.presenter.run(interaction, refuse)
         return False
