@@ -123,7 +123,9 @@ def legal_moves(view: GameView) -> list[Move]:
 
 def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
     """The board's own menu for ``view`` in the language ``code``, written in the game's
-    notation (the board is public: everyone reads the same message); None once it is over."""
+    notation (the board is public: everyone reads the same message); None once it is over, or
+    when even the pieces that can move do not fit one menu (more than 25 kings, a constructed
+    position: the Arrows picker pages them)."""
     if not view.running:
         return None
     moves = legal_moves(view)
@@ -133,9 +135,12 @@ def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
     notation = str(view.notation)
     if len(moves) <= PAGE_SIZE:
         return BoardMenu(view.ply, move_options(moves, names, notation, code), True)
+    pieces = piece_options(moves, names, notation, code)
+    if len(pieces) > PAGE_SIZE:  # never in a real game (20 pieces a side at most): Arrows pages
+        return None
     single = {m.path[0]: m for m in moves if sum(n.path[0] == m.path[0] for n in moves) == 1}
     options = []
-    for option in piece_options(moves, names, notation, code)[:PAGE_SIZE]:
+    for option in pieces:
         move = single.get(int(option.value))
         if move is None:
             options.append(option)

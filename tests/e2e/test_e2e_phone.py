@@ -357,6 +357,30 @@ async def test_a_position_with_more_than_25_pieces_is_paged(
     assert f"Bob played {move.pdn()}." in embed_of(public)["description"]
 
 
+async def test_too_many_moves_for_the_board_menu_go_piece_then_move(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """28 moves do not fit the board's menu: it lists the pieces (a piece with one move stands
+    for it); a piece opens its moves privately, drawn as arrows, and the move is played."""
+    bot, users = await launch()
+    await start(users, ALICE, BOB, game_id=1, variant="international")
+    assert await bot.stop() == 0, bot.log()
+    fen = "W:WK46,K28,K35,36:B1,2,3"  # Bob (White) to move: 16 + 8 + 3 + 1 moves
+    db_run(bot.database, "UPDATE games SET start_fen = ?, fen = ? WHERE id = 1", (fen, fen))
+    _, users = await launch()
+    board = fake.message_of(await (await users.command("board", BOB, GENERAL)).callback())
+    assert board is not None
+    assert [o["value"] for o in select_options(board, "play:1:0")] == ["28", "35", "36-31", "46"]
+    picked = await users.select("play:1:0", board, BOB, ["28"])
+    callback = await picked.callback()
+    assert is_ephemeral(callback) and callback.json["type"] == MESSAGE
+    picker = picked.message()
+    assert picker_select(picker) == "pick:1:0:28:0" and len(attachments_of(callback)) == 1
+    sent, callback = await choose(users, picker, BOB, "28-17")
+    assert callback.json["type"] == UPDATE
+    assert "Bob played 28-17." in embed_of(await sent.followup(0))["description"]
+
+
 async def test_prefs_change_the_picker_and_bring_a_dm(launch: Any, fake: FakeDiscord) -> None:
     _, users = await launch()
     prefs = await users.command(
