@@ -75,7 +75,7 @@ class BoardActions:
         items += self.buttons.action_buttons(view.id, actions, code)
         if view.abortable:
             items.append(self.buttons.abort(view.id, code))
-        head = _("Game #{id} against {name}:", id=view.id, name=shown(other.name))
+        head = _("Game #{id} against {name}.", id=view.id, name=shown(other.name))
         return join((head, *lines), "\n"), items
 
     async def act(
