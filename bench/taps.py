@@ -72,29 +72,6 @@ COUNTED_PLIES = 40
 class Tapper(Table):
     """Two users playing by the fewest taps each board offers, counting them."""
 
-    async def start(self, channel: str, variant: str) -> dict[str, Any]:
-        """Alice (Black) challenges Bob to ``variant``; Bob accepts: the first board."""
-        options = [
-            {"name": "opponent", "type": 6, "value": BOB},
-            {"name": "variant", "type": 3, "value": variant},
-            {"name": "color", "type": 3, "value": "black"},
-        ]
-        resolved = {
-            "users": {BOB: {"id": BOB, "username": "bob", "discriminator": "0", "avatar": None}},
-            "members": {},
-        }
-        payload = self.fake.command_interaction(
-            "challenge", options, user_id=ALICE, channel_id=channel, resolved=resolved
-        )
-        await self.interact(payload, "POST", self.callback_path(payload))
-        message = self.fake.original_message(payload["token"])
-        assert message is not None, "the challenge made no message"
-        (accept,) = [c for c in custom_ids(message) if "accept" in c]
-        since = len(self.fake.requests)
-        press = self.fake.button_interaction(accept, message, user_id=BOB)
-        await self.interact(press, "POST", self.callback_path(press))
-        return await self.board_since(since, board_channel(message))
-
     async def pick(self, message: dict[str, Any], select: str, value: str, player: str) -> None:
         """``player`` picks ``value`` in ``select`` on ``message`` (answered before returning)."""
         choice = self.fake.select_interaction(select, message, [value], user_id=player)
@@ -216,7 +193,7 @@ async def run_tree(root: Path, args: argparse.Namespace) -> TreeRun:
                     variant = VARIANTS[index % len(VARIANTS)]
                     run = out.variants.setdefault(variant, VariantRun())
                     since = len(fake.requests)
-                    board = await tapper.start(channel, variant)
+                    board = await tapper.start_game(channel, variant)
                     game = Game(find_variant(variant))
                     for _ in range(args.plies):
                         if game.is_over:

@@ -137,20 +137,27 @@ class Offers(commands.Cog):
                 await self._offer_is_over(reply, game_id)
                 raise
             assert result.game is not None
-            if on_private_panel(interaction):  # the More panel: said privately, posted for all
-                await reply.update(content=result.text, view=None)
-                await self.presenter.answer(reply, result)
+            if await self._answered(reply, result):
                 return
-            # The offer's message is public: it is rewritten in the server's language, and it
-            # is no longer the pending offer's (its buttons are off).
-            code = await self.presenter.delivery.public_language(result, interaction.guild_id)
-            await reply.update(content=say(result.text, code), view=None)
+            # The offer's message is no longer the pending offer's (its buttons are off).
             pressed = interaction.message.id if interaction.message is not None else None
             await self.presenter.boards.offer_answered(result.game, pressed)
             if accept:
                 await self.presenter.answer(reply, result)
 
         await self.presenter.run(interaction, work)
+
+    async def _answered(self, reply: Reply, result: ActionResult) -> bool:
+        """Rewrite the message whose answer button was pressed with ``result``: on the More
+        panel (private) in the player's language, and then posted for everyone (True: nothing
+        is left to do); on the public offer or request, in the server's language (False)."""
+        if on_private_panel(reply.interaction):
+            await reply.update(content=result.text, view=None)
+            await self.presenter.answer(reply, result)
+            return True
+        code = await self.presenter.delivery.public_language(result, reply.interaction.guild_id)
+        await reply.update(content=say(result.text, code), view=None)
+        return False
 
     async def _offer_is_over(self, reply: Reply, game_id: int) -> None:
         """A draw button pressed when no offer is pending: if it is on an offer's message,
@@ -177,12 +184,8 @@ class Offers(commands.Cog):
             result = await self.service.answer_takeback(
                 interaction.user.id, accept, game_id=game_id, expected_ply=ply
             )
-            if on_private_panel(interaction):  # the More panel: said privately, posted for all
-                await reply.update(content=result.text, view=None)
-                await self.presenter.answer(reply, result)
+            if await self._answered(reply, result):
                 return
-            code = await self.presenter.delivery.public_language(result, interaction.guild_id)
-            await reply.update(content=say(result.text, code), view=None)
             if result.action is Action.TAKEBACK_ACCEPTED:
                 await self.presenter.answer(reply, result)
 

@@ -298,12 +298,15 @@ async def test_two_taps_a_move_from_the_boards_own_menu(launch: Any, fake: FakeD
     await lose_buttons(users, board)
     # Bob answers from the new board's menu; Alice's old menu is refused privately.
     sent = await users.select("play:1:1", after, BOB, ["23-19"])
-    assert "Bob played 23-19." in embed_of(await sent.callback())["description"]
+    answered = await sent.callback()
+    assert "Bob played 23-19." in embed_of(answered)["description"]
+    newest = fake.message_of(answered)
+    assert newest is not None
     said = await private_line(await users.select("play:1:0", stale_copy, ALICE, ["9-13"]))
     assert said == (
         "This board is out of date (a move was played or taken back since): use the newest board."
     )
-    moves = await private_line(await users.press("board:moves:1", after, CAROL))
+    moves = await private_line(await users.press("board:moves:1", newest, CAROL))
     assert "1. 11-15 23-19" in moves and "9-13" not in moves
 
 

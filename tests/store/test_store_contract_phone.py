@@ -1,7 +1,8 @@
 """The storage contract of schema v7 ("play on a phone"), run against every implementation like
 ``test_store_contract.py``: what a game fixes at its start (orientation, ratings shown), the last
-warning's time, the last board message, a draw offer's message (v10), a match's second game built from the first one's ladder
-change, users' preferences and the new server settings.  Protocol methods only.
+warning's time, the last board message, a draw offer's message (v10), a match's second game built
+from the first one's ladder change, users' preferences and the new server settings.  Protocol
+methods only.
 """
 
 from __future__ import annotations
