@@ -97,7 +97,7 @@ class BoardActions:
                 result = await self.service.offer_draw(user, game_id=game_id)
             else:
                 result = await self.service.request_takeback(user, game_id=game_id)
-            await reply.update(content=_("Done: everyone sees it on the board."), view=None)
+            await reply.update(content=_("Done: everyone in the channel sees it."), view=None)
             await self.offers.publish(reply, result)
 
         await self.presenter.run(interaction, work)

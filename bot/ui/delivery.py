@@ -74,8 +74,7 @@ class Posted:
 
     def __init__(self) -> None:
         self.boards: list[tuple[GameView, int]] = []
-        self.settled: list[GameView] = []
-        """Games shown with no draw offer pending: an offer's message loses its buttons."""
+        self.settled: list[GameView] = []  # shown with no draw offer pending
         self.sent = 0
 
     def counting(self, send: Send) -> Send:
@@ -352,17 +351,14 @@ class Delivery:
 
     async def _record(self, event: str | None, posted: Posted, locales: Locales | None) -> None:
         """The service's bookkeeping of a post that went out (nothing to write: no call), then
-        the buttons off the messages that are over: the board messages the new ones replaced,
-        an ended draw offer's.  Never raises: the post went out, and its delivery mark is kept
-        until the database takes it."""
+        the buttons off the boards the new ones replaced and an ended draw offer's.  Never
+        raises: the post went out, and its delivery mark is kept until the database takes it."""
         if event is None and not posted.boards and not posted.settled and locales is None:
             return
         boards = [(view.id, sent) for view, sent in posted.boards]
-        views = {view.id: view for view, _sent in posted.boards}
-        views.update({view.id: view for view in posted.settled})
+        views = {view.id: view for view in [*(v for v, _ in posted.boards), *posted.settled]}
         try:
-            settled = [view.id for view in posted.settled]
-            stale = await self.service.shown(event, boards, locales, settled)
+            stale = await self.service.shown(event, boards, locales, [v.id for v in posted.settled])
             for game_id, messages in stale.items():
                 for message in messages:
                     await self.boards.strip(views[game_id], message)
