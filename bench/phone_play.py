@@ -308,12 +308,12 @@ class Table:
 
         return await self.bot.alive(self.fake.wait_until(found, timeout=STEP_TIMEOUT))
 
-    async def start_game(self, channel: str) -> dict[str, Any]:
-        """Alice challenges Bob (Alice plays Black, who moves first), Bob presses Accept: the
+    async def start_game(self, channel: str, variant: str = "english") -> dict[str, Any]:
+        """Alice challenges Bob to ``variant`` (Alice plays Black), Bob presses Accept: the
         first board message."""
         options = [
             {"name": "opponent", "type": 6, "value": BOB},
-            {"name": "variant", "type": 3, "value": "english"},
+            {"name": "variant", "type": 3, "value": variant},
             {"name": "color", "type": 3, "value": "black"},
         ]
         resolved = {

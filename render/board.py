@@ -47,8 +47,10 @@ SUPERSAMPLE = 4
 GHOST_OPACITY = 0.38
 """Opacity of a captured piece drawn where it stood."""
 
-Arrow = tuple[int, int]
-"""A suggested move drawn as an arrow: (from square, to square), PDN numbers."""
+Arrow = tuple[int, ...]
+"""A suggested move drawn as an arrow along its path: (from square, each landing square...,
+to square), PDN numbers; a multi-jump bends at each landing, so the arrow shows the way the
+piece really goes, not a straight line across pieces it never touches."""
 
 
 @dataclass(frozen=True)
@@ -386,8 +388,8 @@ def render_board(
         img.paste(piece, origin(square), piece)
         covered.add(square)
 
-    for start, end in arrows:
-        overlays.append(_draw_arrow(img, origin(start), origin(end), sq, th.arrow))
+    for path in arrows:
+        overlays.append(_draw_arrow(img, [origin(square) for square in path], sq, th.arrow))
 
     # The numbers go back on top of whatever was drawn over their plates (about 6 us a plate).
     if plates[1] is not None:
@@ -517,28 +519,32 @@ def _draw_path(img: Image.Image, origins: list[tuple[int, int]], sq: int, color:
 
 
 def _draw_arrow(
-    img: Image.Image, start: tuple[int, int], end: tuple[int, int], sq: int, color: RGB
+    img: Image.Image, origins: Sequence[tuple[int, int]], sq: int, color: RGB
 ) -> Overlay:
-    a = (start[0] + sq / 2, start[1] + sq / 2)
-    b = (end[0] + sq / 2, end[1] + sq / 2)
+    """An arrow through the centres of ``origins`` (a square's top-left corners, in order): a
+    line bent at each landing square, marked there with a dot, and a head at the last one."""
+    centres = [(x + sq / 2, y + sq / 2) for x, y in origins]
     width = sq * 0.14
 
     def paint(draw: ImageDraw.ImageDraw, k: int, offset: tuple[int, int]) -> None:
-        ax, ay = (a[0] - offset[0]) * k, (a[1] - offset[1]) * k
-        bx, by = (b[0] - offset[0]) * k, (b[1] - offset[1]) * k
+        pts = [((x - offset[0]) * k, (y - offset[1]) * k) for x, y in centres]
+        (ax, ay), (bx, by) = pts[-2], pts[-1]
         dx, dy = bx - ax, by - ay
         length = max(1.0, (dx * dx + dy * dy) ** 0.5)
         ux, uy = dx / length, dy / length
         head = min(length * 0.6, sq * 0.42 * k)
         hx, hy = bx - ux * head, by - uy * head
-        draw.line((ax, ay, hx, hy), fill=200, width=round(width * k))
+        draw.line([*pts[:-1], (hx, hy)], fill=200, width=round(width * k), joint="curve")
+        dot = width * k * 0.9
+        for x, y in pts[1:-1]:  # each landing of a multi-jump
+            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=200)
         half = head * 0.55
         draw.polygon(
             [(bx, by), (hx - uy * half, hy + ux * half), (hx + uy * half, hy - ux * half)],
             fill=200,
         )
 
-    return _overlay(img, [a, b], sq * 0.5, color, paint)
+    return _overlay(img, centres, sq * 0.5, color, paint)
 
 
 # -- encoding ------------------------------------------------------------------------------------

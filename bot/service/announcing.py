@@ -72,16 +72,20 @@ class Announcing:
         event: str | None,
         boards: Iterable[tuple[int, int]] = (),
         locales: Locales | None = None,
-    ) -> dict[int, int]:
+        settled: Iterable[int] = (),
+    ) -> dict[int, list[int]]:
         """Players saw the announcement ``event`` (None: a post that announces nothing): it is
         marked delivered (:meth:`Outbox.delivered`); ``boards``, ``(game id, message id)``, are
-        the games' board messages now (:meth:`Queries.board_posted`); ``locales`` are kept
-        (:meth:`LanguageBook.remember_locales`).  Returns, per game, the previous board message,
-        whose buttons should go.  The boards and locales are bookkeeping: a failure is logged
-        (it costs an old board its buttons, or a language guess), never the delivery's."""
+        the games' board messages now (:meth:`Queries.board_posted`); ``settled`` games were
+        shown with no draw offer pending, so an offer's message is over
+        (:meth:`Queries.offer_over`); ``locales`` are kept
+        (:meth:`LanguageBook.remember_locales`).  Returns, per game, the messages whose buttons
+        should go: the previous board message, an ended offer's.  The boards, offers and
+        locales are bookkeeping: a failure is logged (it costs an old message its buttons, or a
+        language guess), never the delivery's."""
         if event is not None:
             await self.outbox.delivered(event)
-        previous = {}
+        stale: dict[int, list[int]] = {}
         for game_id, message_id in boards:
             try:
                 old = await self.queries.board_posted(game_id, message_id)
@@ -89,10 +93,18 @@ class Announcing:
                 log.exception("the board message of game %s was not recorded", game_id)
                 continue
             if old is not None and old != message_id:
-                previous[game_id] = old
+                stale.setdefault(game_id, []).append(old)
+        for game_id in dict.fromkeys(settled):
+            try:
+                offer = await self.queries.offer_over(game_id)
+            except Exception:  # a press on the old offer is still refused clearly
+                log.exception("the draw offer message of game %s was not cleared", game_id)
+                continue
+            if offer is not None:
+                stale.setdefault(game_id, []).append(offer)
         if locales is not None:
             await self.remember(locales)
-        return previous
+        return stale
 
     async def remember(self, locales: Locales) -> None:
         """Keep the locales an interaction came with (a failure only costs a language guess)."""

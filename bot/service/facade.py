@@ -456,10 +456,22 @@ class GameService:
         event: str | None,
         boards: Iterable[tuple[int, int]] = (),
         locales: Locales | None = None,
-    ) -> dict[int, int]:
+        settled: Iterable[int] = (),
+    ) -> dict[int, list[int]]:
         """Players saw ``event``; ``boards`` are the games' board messages now, ``locales`` the
-        interaction's; per game, the previous board message (:meth:`Announcing.shown`)."""
-        return await self._announcing.shown(event, boards, locales)
+        interaction's, ``settled`` games shown with no draw offer pending; per game, the
+        messages whose buttons should go: the previous board, an ended offer's
+        (:meth:`Announcing.shown`)."""
+        return await self._announcing.shown(event, boards, locales, settled)
+
+    async def offer_posted(self, game_id: int, message_id: int) -> bool:
+        """The draw offer of ``game_id`` was posted as ``message_id``, with its buttons; False
+        when the offer is already over, so they go at once (:meth:`Queries.offer_posted`)."""
+        return await self._queries.offer_posted(game_id, message_id)
+
+    async def offer_over(self, game_id: int) -> int | None:
+        """The message of ``game_id``'s ended draw offer, once (:meth:`Queries.offer_over`)."""
+        return await self._queries.offer_over(game_id)
 
     async def board_posted(self, game_id: int, message_id: int) -> int | None:
         """A board of ``game_id`` shown outside an announcement (``/board``) is now its board

@@ -82,6 +82,17 @@ class Queries:
         game's version alone, so it never makes a move fail."""
         return await self.store.board_posted(game_id, message_id)
 
+    async def offer_posted(self, game_id: int, message_id: int) -> bool:
+        """The Discord layer posted the game's draw offer as ``message_id``: remembered while
+        the offer is pending (False when it is over already: its buttons go at once), see
+        :meth:`bot.store.Store.offer_posted`.  Leaves the game's version alone."""
+        return await self.store.offer_posted(game_id, message_id)
+
+    async def offer_over(self, game_id: int) -> int | None:
+        """The message of the game's draw offer once the offer is over, given once (its
+        buttons go), see :meth:`bot.store.Store.offer_over`."""
+        return await self.store.offer_over(game_id)
+
     async def games(self, guild_id: int | None) -> list[GameView]:
         """Running games of a server."""
         views = []

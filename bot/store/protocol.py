@@ -207,6 +207,17 @@ class Store(Protocol):
         game's version alone (a message is no change to the game)."""
         ...
 
+    async def offer_posted(self, game_id: int, message_id: int) -> bool:
+        """Remember ``message_id`` as the message of the game's pending draw offer; False (and
+        nothing remembered) when no offer is pending any more, so its buttons go at once."""
+        ...
+
+    async def offer_over(self, game_id: int) -> int | None:
+        """The message of the game's draw offer once the offer is over (no offer pending, or the
+        game ended): returned once and forgotten, so its buttons are taken off exactly once;
+        None while the offer stands or when no message is remembered."""
+        ...
+
     # -- matches, history, ratings ---------------------------------------------------------------
 
     async def match_games(self, match_id: int) -> list[GameRow]:

@@ -116,6 +116,10 @@ class GameRow:
     running game does not follow it)."""
     warn_at: float | None = None
     """When the player to move gets the last warning (None: given, or none due)."""
+    offer_message_id: int | None = None
+    """The public message of the game's pending draw offer, with its Accept / Decline buttons
+    (read from the store, as :attr:`board_message_id`); cleared once, when the offer is over
+    and the buttons are taken off."""
 
 
 @dataclass(frozen=True)

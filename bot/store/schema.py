@@ -286,9 +286,17 @@ SQLite, so the table is rebuilt, the same way on both backends (PostgreSQL's id 
 resumes after the copied ids).  A later migration that adds columns to ``challenges`` must come
 after this one."""
 
+V11_OFFER_MESSAGE = """
+ALTER TABLE games ADD COLUMN offer_message_id {snowflake};
+"""
+"""v11: the message of a game's pending draw offer, so its Accept / Decline buttons are taken
+off once when the offer ends (declined, answered by a move, withdrawn by a takeback), also by a
+process started after the offer was posted."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
+    (11, V11_OFFER_MESSAGE),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

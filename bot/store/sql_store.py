@@ -106,6 +106,10 @@ class SqlStore:
         """Writes still running whose callers were cancelled (:func:`shielded_write`)."""
         self._observer: ReadObserver | None = None
         self._board_of = "SELECT board_message_id FROM games WHERE id = ?" + database.row_lock
+        self._offer_of = (
+            "SELECT offer_message_id, draw_offer, status FROM games WHERE id = ?"
+            + database.row_lock
+        )
 
     async def close(self) -> None:
         await self.orphans.settled()
@@ -351,6 +355,35 @@ class SqlStore:
                 "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
             )
             return previous
+
+    @shielded_write
+    async def offer_posted(self, game_id: int, message_id: int) -> bool:
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE games SET offer_message_id = ? WHERE id = ? AND draw_offer IS NOT NULL"
+                " AND status = 'running'",
+                (message_id, game_id),
+            )
+            return changed == 1
+
+    async def offer_over(self, game_id: int) -> int | None:
+        # Nearly every board asks, and nearly always nothing is remembered: a plain read
+        # first, the locked read and write only when there is a message to give back.
+        known = await self._fetch_one("SELECT offer_message_id FROM games WHERE id = ?", (game_id,))
+        if known is None or known[0] is None:
+            return None
+        return await self._offer_taken(game_id)
+
+    @shielded_write
+    async def _offer_taken(self, game_id: int) -> int | None:
+        async with self._transaction() as db:
+            row = await db.fetchrow(self._offer_of, (game_id,))
+            if row is None or row[0] is None:
+                return None  # another process took it first
+            if row[1] is not None and row[2] == "running":
+                return None  # the offer stands
+            await db.execute("UPDATE games SET offer_message_id = NULL WHERE id = ?", (game_id,))
+            return int(row[0])
 
     # -- matches, history, ratings ---------------------------------------------------------------
 

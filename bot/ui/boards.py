@@ -6,6 +6,9 @@ happened, the last few moves, a status line only when something is pending, and 
 from one side for the whole game.  Only the newest board of a game keeps its buttons: when a new
 one is posted, the previous one's are taken off, so nobody taps Move on an old position (and if
 that edit is lost, the old buttons still answer for the current position or say it changed).
+A running game's board carries its move menu (every legal move when they fit one select menu,
+so a move is two taps; else the pieces), then Arrows (the private picker), Move list and More
+(the player's actions, :mod:`bot.ui.board_actions`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .buttons import Buttons
 from .embeds import game_embed, turn_line
 from .languages import Languages
 from .media import Media, board_request
+from .move_options import board_menu
 from .replies import Outgoing, Upload
 
 log = logging.getLogger(__name__)
@@ -120,7 +124,12 @@ class Boards:
         if view.running:
             out.content = turn_line(view, code)
             out.view = self.buttons.game(
-                view.id, running=True, abortable=view.abortable, rematch=False, code=code
+                view.id,
+                running=True,
+                abortable=view.abortable,
+                rematch=False,
+                code=code,
+                menu=board_menu(view, code),
             )
         else:
             out.content = pings(mentions) or None
@@ -145,6 +154,32 @@ class Boards:
             return
         if previous is not None and previous != new:
             await self.strip(view, previous)
+
+    async def offer_shown(self, view: GameView, sent: object) -> None:
+        """``sent`` is the message of ``view``'s draw offer, with its Accept / Decline buttons:
+        remembered, so they go once the offer is over (at once if it already is)."""
+        new = message_id(sent)
+        if new is None:
+            return
+        try:
+            pending = await self.service.offer_posted(view.id, new)
+        except Exception:  # bookkeeping only: a press on it is still refused clearly
+            log.exception("the draw offer message of game %s was not recorded", view.id)
+            return
+        if not pending:
+            await self.strip(view, new)
+
+    async def offer_answered(self, view: GameView, pressed: int | None) -> None:
+        """The draw offer of ``view`` was declined outside an announcement (its own button, or
+        the More panel): the offer's message loses its buttons, unless it is ``pressed``, the
+        message the answer already rewrote."""
+        try:
+            offer = await self.service.offer_over(view.id)
+        except Exception:
+            log.exception("the draw offer message of game %s was not cleared", view.id)
+            return
+        if offer is not None and offer != pressed:
+            await self.strip(view, offer)
 
     async def strip(self, view: GameView, previous: int) -> None:
         """Take the buttons off ``previous``, a board message of ``view``'s game that a newer

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 import discord
 
-from ..i18n import Text, _p, render
+from ..i18n import Text, _, _p, render
+from .move_options import BoardMenu
 
 ID = r"(?P<id>[0-9]{1,19})"
 
@@ -69,32 +71,62 @@ class OfferAnswers(Protocol):
 
 
 class BoardAnswers(Protocol):
-    """What the buttons under a board message call (see :mod:`bot.ui.picker`)."""
+    """What the buttons and the move menu under a board message call (see
+    :mod:`bot.ui.picker`)."""
 
     async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def board_picked(
+        self, interaction: discord.Interaction, game_id: int, ply: int, value: str
+    ) -> None: ...
 
     async def show_moves(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class ActionAnswers(Protocol):
+    """What the board's More button and its private panel call (see
+    :mod:`bot.ui.board_actions`)."""
+
+    async def more(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def act(
+        self, interaction: discord.Interaction, action: PlayerAction, game_id: int
+    ) -> None: ...
+
+
 class BoardAction(StrEnum):
-    """The buttons under a running game's board message, in the order they are shown."""
+    """The buttons under a running game's board message, in the order they are shown (the
+    ids are a contract with posted boards: ``move`` is the Arrows button, which opens the
+    private picker, ``moves`` the move list)."""
 
     MOVE = "move"
     MOVES = "moves"
+    MORE = "more"
     ABORT = "abort"
+
+
+class PlayerAction(StrEnum):
+    """What a player asks for from the board's More panel (their answer to an offer uses the
+    offer's own buttons)."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+    RESIGN = "resign"
 
 
 Persistent = discord.ui.DynamicItem[discord.ui.Button[Any]]
 
 
 def _button(
-    custom_id: str, label: Text, style: discord.ButtonStyle, code: str
+    custom_id: str, label: Text, style: discord.ButtonStyle, code: str, emoji: str | None = None
 ) -> discord.ui.Button[Any]:
     """A button labelled in the language ``code`` (the label is only shown: a press is matched
     by its custom id, so a button rebuilt from one needs no language)."""
-    return discord.ui.Button(label=render(label, code), style=style, custom_id=custom_id)
+    return discord.ui.Button(
+        label=render(label, code), style=style, custom_id=custom_id, emoji=emoji
+    )
 
 
 class ChallengeButton(Persistent, template=rf"challenge:(?P<action>accept|decline|cancel):{ID}"):
@@ -221,20 +253,28 @@ class RematchButton(Persistent, template=rf"rematch:{ID}"):
         await self.kit.challenges.answer_rematch(interaction, self.game_id)
 
 
-class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|abort):{ID}"):
-    """Under a board message: Move opens the private picker for the player to move, Moves
-    shows the game so far privately, Abort (until both players have moved) ends it unrated."""
+class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort):{ID}"):
+    """Under a board message: Arrows opens the private picker (the player's side of the board,
+    their moves drawn as arrows), Move list shows the game so far privately, More the
+    player's actions (draw, takeback, resign), Abort (until both players have moved) ends it
+    unrated."""
 
     kit: ClassVar[Buttons]  # set by bound
 
-    LOOKS: ClassVar[dict[BoardAction, tuple[Text, discord.ButtonStyle]]] = {
-        BoardAction.MOVE: (_p("button", "Move"), discord.ButtonStyle.primary),
-        BoardAction.MOVES: (_p("button", "Moves"), discord.ButtonStyle.secondary),
-        BoardAction.ABORT: (_p("button", "Abort"), discord.ButtonStyle.danger),
+    LOOKS: ClassVar[dict[BoardAction, tuple[Text, discord.ButtonStyle, str]]] = {
+        BoardAction.MOVE: (
+            _p("button", "Arrows"),
+            discord.ButtonStyle.secondary,
+            "\N{BOW AND ARROW}",
+        ),
+        BoardAction.MOVES: (_p("button", "Move list"), discord.ButtonStyle.secondary, "\N{SCROLL}"),
+        BoardAction.MORE: (_p("button", "More"), discord.ButtonStyle.secondary, "\N{GEAR}"),
+        BoardAction.ABORT: (_p("button", "Abort"), discord.ButtonStyle.danger, "\N{WASTEBASKET}"),
     }
 
     def __init__(self, action: BoardAction, game_id: int, code: str = "en") -> None:
-        super().__init__(_button(f"board:{action}:{game_id}", *self.LOOKS[action], code))
+        label, style, emoji = self.LOOKS[action]
+        super().__init__(_button(f"board:{action}:{game_id}", label, style, code, emoji))
         self.action = action
         self.game_id = game_id
 
@@ -250,8 +290,84 @@ class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|abort):{ID
             await answers.open_picker(interaction, self.game_id)
         elif self.action is BoardAction.MOVES:
             await answers.show_moves(interaction, self.game_id)
+        elif self.action is BoardAction.MORE:
+            await self.kit.actions.more(interaction, self.game_id)
         else:
             await answers.abort_game(interaction, self.game_id)
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"play:{ID}:(?P<ply>[0-9]{{1,6}})",
+):
+    """The move menu on a board message: the legal moves of the position at ``ply`` (or, when
+    they do not fit one menu, the pieces that can move).  Only the player to move can use it,
+    and only while the game is still at ``ply``: the service refuses a stale pick."""
+
+    kit: ClassVar[Buttons]  # set by bound
+
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"play:{game_id}:{ply}",
+            options=options or [],
+            placeholder=placeholder,
+            min_values=1,
+            max_values=1,
+        )
+        super().__init__(select)
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BoardSelect:
+        return cls(int(match["id"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self.kit.board.board_picked(
+            interaction, self.game_id, self.ply, chosen_value(interaction)
+        )
+
+
+def chosen_value(interaction: discord.Interaction) -> str:
+    """The one value picked in a select menu ("" when the payload has none, or several)."""
+    data: Any = interaction.data or {}
+    values = data.get("values") if isinstance(data, dict) else None
+    value = values[0] if isinstance(values, list) and len(values) == 1 else ""
+    return value if isinstance(value, str) else ""
+
+
+class ActionButton(Persistent, template=rf"act:(?P<action>draw|takeback|resign):{ID}"):
+    """A button of the board's private More panel: offer a draw, ask for a takeback, resign
+    (which asks for a confirmation first)."""
+
+    kit: ClassVar[Buttons]  # set by bound
+
+    LOOKS: ClassVar[dict[PlayerAction, tuple[Text, discord.ButtonStyle]]] = {
+        PlayerAction.DRAW: (_p("button", "Offer draw"), discord.ButtonStyle.primary),
+        PlayerAction.TAKEBACK: (_p("button", "Take back"), discord.ButtonStyle.secondary),
+        PlayerAction.RESIGN: (_p("button", "Resign"), discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, action: PlayerAction, game_id: int, code: str = "en") -> None:
+        super().__init__(_button(f"act:{action}:{game_id}", *self.LOOKS[action], code))
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(PlayerAction(match["action"]), int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self.kit.actions.act(interaction, self.action, self.game_id)
 
 
 B = TypeVar("B", bound=discord.ui.DynamicItem[Any])
@@ -288,17 +404,26 @@ class Buttons:
         self._resign = bound(ResignButton, self)
         self._rematch = bound(RematchButton, self)
         self._board = bound(BoardButton, self)
+        self._menu = bound(BoardSelect, self)
+        self._act = bound(ActionButton, self)
         self._challenges: ChallengeAnswers | None = None
         self._offers: OfferAnswers | None = None
         self._board_answers: BoardAnswers | None = None
+        self._actions: ActionAnswers | None = None
 
     def answered_by(
-        self, *, challenges: ChallengeAnswers, offers: OfferAnswers, board: BoardAnswers
-    ) -> tuple[type[Persistent], ...]:
+        self,
+        *,
+        challenges: ChallengeAnswers,
+        offers: OfferAnswers,
+        board: BoardAnswers,
+        actions: ActionAnswers,
+    ) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
         """Hand presses to these answers; the classes for ``Client.add_dynamic_items``."""
         self._challenges = challenges
         self._offers = offers
         self._board_answers = board
+        self._actions = actions
         return (
             self._challenge,
             self._draw,
@@ -306,6 +431,8 @@ class Buttons:
             self._resign,
             self._rematch,
             self._board,
+            self._menu,
+            self._act,
         )
 
     @property
@@ -313,6 +440,12 @@ class Buttons:
         if self._board_answers is None:
             raise RuntimeError("a button was pressed before its answers were registered")
         return self._board_answers
+
+    @property
+    def actions(self) -> ActionAnswers:
+        if self._actions is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._actions
 
     @property
     def challenges(self) -> ChallengeAnswers:
@@ -337,25 +470,61 @@ class Buttons:
         return view_of(*(self._challenge(answer, challenge_id, code) for answer in answers))
 
     def draw(self, game_id: int, code: str = "en") -> discord.ui.View:
-        return view_of(*(self._draw(answer, game_id, code) for answer in Answer))
+        return view_of(*self.draw_answers(game_id, code))
 
     def takeback(self, game_id: int, ply: int, code: str = "en") -> discord.ui.View:
-        return view_of(*(self._takeback(answer, game_id, ply, code) for answer in Answer))
+        return view_of(*self.takeback_answers(game_id, ply, code))
 
     def resign(self, game_id: int, code: str = "en") -> discord.ui.View:
         return view_of(self._resign(game_id, code))
 
     def game(
-        self, game_id: int, *, running: bool, abortable: bool, rematch: bool, code: str = "en"
+        self,
+        game_id: int,
+        *,
+        running: bool,
+        abortable: bool,
+        rematch: bool,
+        code: str = "en",
+        menu: BoardMenu | None = None,
     ) -> discord.ui.View:
-        """The buttons under a board message: Move and Moves while the game runs (and Abort
-        while both players have not yet moved), Moves and Rematch once it is over."""
+        """The components of a board message: while the game runs the move menu (``menu``,
+        on a row of its own), then Arrows, Move list and More (and Abort while both players
+        have not yet moved); Move list and Rematch once it is over."""
         items: list[discord.ui.Item[Any]] = []
+        if running and menu is not None:
+            placeholder = _("Play a move") if menu.moves else _("Pick a piece (or its one move)")
+            options = [
+                discord.SelectOption(
+                    label=o.label, value=o.value, description=o.description or None
+                )
+                for o in menu.options
+            ]
+            items.append(self._menu(game_id, menu.ply, options, render(placeholder, code)))
         if running:
             items.append(self._board(BoardAction.MOVE, game_id, code))
         items.append(self._board(BoardAction.MOVES, game_id, code))
+        if running:
+            items.append(self._board(BoardAction.MORE, game_id, code))
         if running and abortable:
             items.append(self._board(BoardAction.ABORT, game_id, code))
         if rematch:
             items.append(self._rematch(game_id, code))
         return view_of(*items)
+
+    def action_buttons(
+        self, game_id: int, actions: Sequence[PlayerAction], code: str = "en"
+    ) -> list[discord.ui.Item[Any]]:
+        """The More panel's own buttons for ``actions``, labelled in the language ``code``."""
+        return [self._act(action, game_id, code) for action in actions]
+
+    def draw_answers(self, game_id: int, code: str = "en") -> list[discord.ui.Item[Any]]:
+        return [self._draw(answer, game_id, code) for answer in Answer]
+
+    def takeback_answers(
+        self, game_id: int, ply: int, code: str = "en"
+    ) -> list[discord.ui.Item[Any]]:
+        return [self._takeback(answer, game_id, ply, code) for answer in Answer]
+
+    def abort(self, game_id: int, code: str = "en") -> discord.ui.Item[Any]:
+        return self._board(BoardAction.ABORT, game_id, code)

@@ -32,6 +32,7 @@ from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
+from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
@@ -272,6 +273,7 @@ class DraughtsBot(commands.Bot):
         picker = Picker(service, presenter, picker_kit)
         lobby_kit = LobbyKit()
         lobby = Lobby(service, presenter, challenges, lobby_kit, self)
+        actions = BoardActions(service, presenter, buttons, offers)
         for cog in (
             challenges,
             lobby,
@@ -283,7 +285,9 @@ class DraughtsBot(commands.Bot):
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
-            *buttons.answered_by(challenges=challenges, offers=offers, board=picker),
+            *buttons.answered_by(
+                challenges=challenges, offers=offers, board=picker, actions=actions
+            ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
         )

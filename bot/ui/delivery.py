@@ -75,6 +75,7 @@ class Posted:
 
     def __init__(self) -> None:
         self.boards: list[tuple[GameView, int]] = []
+        self.settled: list[GameView] = []  # shown with no draw offer pending
         self.sent = 0
 
     def counting(self, send: Send) -> Send:
@@ -172,6 +173,8 @@ class Delivery:
             result = await self.service.with_publishing(result)
         view = result.game
         code = await self.public_language(result, guild_id)
+        if view is not None and (view.draw_offer is None or not view.running):
+            posted.settled.append(view)
         if view is not None and shows_board(result):
             publishing = result.publishing
             message = await self.boards.message(
@@ -350,18 +353,19 @@ class Delivery:
         self, event: str | None, posted: Posted, locales: Locales | None, *, whole: bool = True
     ) -> None:
         """The service's bookkeeping of a post that went out (nothing to write: no call), then
-        the buttons off the board messages the new ones replaced, then, when the announcement
-        went out ``whole`` (not a part kept for a retry), the threads of the games it ended
-        archived.  Never raises: the post went out, and its delivery mark is kept until the
-        database takes it."""
-        if event is None and not posted.boards and locales is None:
+        the buttons off the board messages the new ones replaced and an ended draw offer's, then,
+        when the announcement went out ``whole`` (not a part kept for a retry), the threads of
+        the games it ended archived.  Never raises: the post went out, and its delivery mark is
+        kept until the database takes it."""
+        if event is None and not posted.boards and not posted.settled and locales is None:
             return
         boards = [(view.id, sent) for view, sent in posted.boards]
+        views = {view.id: view for view in [*(v for v, _ in posted.boards), *posted.settled]}
         try:
-            previous = await self.service.shown(event, boards, locales)
-            for view, _sent in posted.boards:
-                if view.id in previous:
-                    await self.boards.strip(view, previous[view.id])
+            stale = await self.service.shown(event, boards, locales, [v.id for v in posted.settled])
+            for game_id, messages in stale.items():
+                for message in messages:
+                    await self.boards.strip(views[game_id], message)
         except Exception:
             log.exception("the bookkeeping of announcement %s failed after its post", event)
         if whole:

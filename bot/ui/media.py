@@ -52,7 +52,7 @@ class BoardRequest:
     ending: str
     """The result in words once the game is over ("" while it runs)."""
     theme: str = DEFAULT_THEME
-    arrows: tuple[tuple[int, int], ...] = ()
+    arrows: tuple[tuple[int, ...], ...] = ()
     notation: str = "numeric"
     width: int = DEFAULT_WIDTH
     language: str = "en"
@@ -72,7 +72,7 @@ def board_request(
     flip: bool | None = None,
     *,
     theme: str = DEFAULT_THEME,
-    arrows: tuple[tuple[int, int], ...] = (),
+    arrows: tuple[tuple[int, ...], ...] = (),
     notation: str | None = None,
     width: int = DEFAULT_WIDTH,
     code: str = "en",

@@ -1,19 +1,20 @@
-"""Tap to move: the buttons under a board message and the private picker they open.
+"""Tap to move: the board's move menu, and the private picker the board's Arrows button opens.
 
-On a phone, typing ``/move 22-17`` means matching a number to a small picture.  The Move button
-instead shows the player to move, privately, their own side of the board and a menu of the pieces
-that can move (captures first), then a menu of the chosen piece's moves drawn as arrows; picking a
-move plays it exactly as ``/move`` would and the public board follows.  A menu holds at most 25
-options (Discord's limit), so longer lists are paged.  Everything the picker needs is in its
-custom ids (:mod:`bot.ui.picker_items`), so it survives a restart, and the ply it carries makes a
-picker shown before the position changed say so instead of playing into a different position.
+On a phone, typing ``/move 22-17`` means matching a number to a small picture.  The board's own
+move menu plays a move in two taps (:meth:`Picker.board_picked`); the Arrows button (its id is
+still ``board:move``) instead shows the player to move, privately, their own side of the board
+and a menu of the pieces that can move (captures first), then a menu of the chosen piece's moves
+drawn as arrows along their paths; picking a move plays it exactly as ``/move`` would and the
+public board follows.  A menu holds at most 25 options (Discord's limit), so longer lists are
+paged.  Everything the picker needs is in its custom ids (:mod:`bot.ui.picker_items`), so it
+survives a restart, and the ply it carries makes a picker shown before the position changed say
+so instead of playing into a different position.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,15 +23,20 @@ from rules.move import Move
 from rules.variants import find_variant
 
 from ..enums import Side
-from ..errors import ServiceError
-from ..i18n import Arg, Text, _, _n, _p, join, render
+from ..errors import ServiceError, StaleError
+from ..i18n import Arg, Text, _, _p, join, render
 from ..markdown import shown
 from ..results import GameView
 from ..service import GameService
 from .buttons import view_of
 from .languages import interaction_language
-from .limits import fit
 from .media import board_request
+from .move_options import (
+    move_options,
+    page_of,
+    piece_options,
+    square_name,
+)
 from .picker_items import PIECES, PickerKit
 from .presenter import Presenter
 from .replies import Outgoing, Reply, Upload
@@ -43,8 +49,6 @@ log = logging.getLogger(__name__)
 Staging = Callable[[Reply], Awaitable[Outgoing]]
 """One step of the picker: the message that replaces the picker's."""
 
-PAGE_SIZE = 25
-"""Options in one select menu (Discord's maximum)."""
 PICKER_WIDTH = 480
 """The picker's board is only ever seen on the player's own screen, at a phone's ~330 px: a
 smaller image than the public one (640) saves half its bytes at every tap, and the renderer
@@ -52,95 +56,28 @@ sizes its square numbers from the width, so they still read (>= 8 px at 330 px).
 MAX_ARROWS = 12
 """The first step draws every legal move as an arrow, up to this many (more would hide the
 board): at a glance, which pieces can move and where."""
-OPTION_TEXT = 100
-"""Discord's limit on an option's label and description."""
 
 
-@dataclass(frozen=True)
-class Option:
-    """One entry of a picker menu: what is sent back, what is shown."""
-
-    value: str
-    label: str
-    description: str = ""
+OUT_OF_DATE = _(
+    "this board is out of date (a move was played or taken back since): use the newest board"
+)
+"""The refusal of a pick on a board the game has moved on from."""
 
 
-def square_name(square: int, names: Sequence[str], notation: str) -> str:
-    return names[square] if notation == "algebraic" else str(square)
+def arrows_of(moves: Sequence[Move]) -> tuple[tuple[int, ...], ...]:
+    """The arrows of ``moves``: each along its whole path (a multi-jump bends at each landing
+    square, where a straight arrow would cross pieces it never takes), each drawn once."""
+    return tuple(sorted({tuple(m.path) for m in moves}))
 
 
-def move_name(move: Move, names: Sequence[str], notation: str) -> str:
-    """The move as the viewer reads moves (numeric PDN or algebraic)."""
-    return move.algebraic(tuple(names)) if notation == "algebraic" else move.pdn()
-
-
-def piece_options(
-    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
-) -> list[Option]:
-    """The pieces that can move, those that capture first (then by square), each with how many
-    moves it has (in the language ``code``)."""
-    by_origin: dict[int, list[Move]] = {}
-    for move in moves:
-        by_origin.setdefault(move.path[0], []).append(move)
-
-    def order(origin: int) -> tuple[bool, int]:
-        return (not any(m.is_capture for m in by_origin[origin]), origin)
-
-    options = []
-    for origin in sorted(by_origin, key=order):
-        own = by_origin[origin]
-        name = square_name(origin, names, notation)
-        most = max(len(m.captured) for m in own)
-        if most:
-            label = "\N{CROSSED SWORDS} " + render(_("{square}: captures", square=name), code)
-            pieces = _n("{count} piece", "{count} pieces", most)
-            ways = _n(
-                "{count} way to capture, up to {pieces}",
-                "{count} ways to capture, up to {pieces}",
-                len(own),
-                pieces=pieces,
-            )
-            description = render(ways, code)
-        else:
-            label = name
-            description = render(_n("{count} move", "{count} moves", len(own)), code)
-        options.append(Option(str(origin), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
-    return options
-
-
-def move_options(
-    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
-) -> list[Option]:
-    """One piece's moves: by landing square, written out in full where several captures land
-    on the same square, with what each takes (in the language ``code``)."""
-    landings: dict[int, int] = {}
-    for move in moves:
-        landings[move.path[-1]] = landings.get(move.path[-1], 0) + 1
-    options = []
-    for move in sorted(moves, key=lambda m: (-len(m.captured), m.path)):
-        if move.is_capture and landings[move.path[-1]] == 1 and len(move.path) > 2:
-            ends = (move.path[0], move.path[-1])
-            label = "x".join(square_name(s, names, notation) for s in ends)
-        else:
-            label = move_name(move, names, notation)
-        description = ""
-        if move.captured:
-            taken = ", ".join(square_name(s, names, notation) for s in sorted(move.captured))
-            description = render(_("takes {squares}", squares=taken), code)
-        options.append(Option(move.pdn(), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
-    return options
-
-
-def page_of(options: Sequence[Option], page: int) -> tuple[list[Option], int, int]:
-    """``(the options of page, the page shown, how many pages)``; a page past the end shows the
-    last one."""
-    pages = max(1, -(-len(options) // PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
-    return list(options[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]), page, pages
+def out_of_date(error: ServiceError) -> ServiceError:
+    """``error``, worded for a menu shown on a position the game has moved on from."""
+    return StaleError(OUT_OF_DATE) if isinstance(error, StaleError) else error
 
 
 class Picker:
-    """Answers the board's buttons (Move, Moves, Abort) and the picker's menus and pages."""
+    """Answers the board's move menu and buttons (Arrows, Move list, Abort) and the picker's
+    menus and pages."""
 
     def __init__(self, service: GameService, presenter: Presenter, kit: PickerKit) -> None:
         self.service = service
@@ -151,7 +88,7 @@ class Picker:
 
     async def open_picker(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work(reply: Reply) -> None:
-            # The Move button opens the picker on the current position, whichever board it is on.
+            # Arrows opens the picker on the current position, whichever board it is on.
             view, moves = await self.service.picker(
                 checked_id(game_id, "game"), interaction.user.id, None
             )
@@ -191,6 +128,37 @@ class Picker:
 
         await self.presenter.run(interaction, work)
 
+    # -- the board's own menu ----------------------------------------------------------------
+
+    async def board_picked(
+        self, interaction: discord.Interaction, game_id: int, ply: int, value: str
+    ) -> None:
+        """A pick in the move menu on a board: a move is played at once, exactly as ``/move``
+        (guarded by the ply the board shows, so a stale board is refused); a piece opens its
+        moves privately, drawn as arrows (the picker's second step)."""
+
+        async def work(reply: Reply) -> None:
+            checked_id(game_id, "game")
+            user = interaction.user.id
+            try:
+                if value.isdigit():
+                    view, moves = await self.service.picker(game_id, user, ply)
+                    origin = int(value) if len(value) <= 3 else -1
+                    if not any(m.path[0] == origin for m in moves):
+                        await reply.private(_("That piece cannot move; pick one from the list."))
+                        return
+                    stage = await self._stage(view, moves, interaction, origin, 0, back=True)
+                    await reply.private_out(stage)
+                    return
+                result = await self.service.move(
+                    user, value, channel_id=interaction.channel_id, game_id=game_id, ply=ply
+                )
+            except StaleError:
+                raise StaleError(OUT_OF_DATE) from None
+            await self.presenter.answer(reply, result)
+
+        await self.presenter.run(interaction, work)
+
     # -- the picker's menus -------------------------------------------------------------------
 
     async def picked(
@@ -213,7 +181,7 @@ class Picker:
                     ply=ply,
                 )
             except ServiceError as error:
-                refusal = user_error(error, reply.language)
+                refusal = user_error(out_of_date(error), reply.language)
                 await reply.update(content=refusal, view=None, attachments=[])
                 return
             played = result.moves[0].shown or result.moves[0].pdn if result.moves else value
@@ -247,7 +215,7 @@ class Picker:
             return True
 
         async def refuse(reply: Reply) -> None:
-            await reply.private(_("That menu is not one I showed you; press Move on the board."))
+            await reply.private(_("That menu is not one I showed you; use the menu on the board."))
 
         await self.presenter.run(interaction, refuse)
         return False
@@ -274,7 +242,7 @@ class Picker:
             try:
                 out = await staging(reply)
             except ServiceError as error:
-                refusal = user_error(error, reply.language)
+                refusal = user_error(out_of_date(error), reply.language)
                 await reply.update(content=refusal, view=None, attachments=[])
                 return
             except _Refused as refused:
@@ -320,15 +288,15 @@ class Picker:
             options, page, pages = page_of(pieces, page)
             text = _("{head}: pick a piece.", head=head)
             placeholder = _("Pick a piece")
-            every = tuple(sorted({(m.path[0], m.path[-1]) for m in moves}))
-            arrows: tuple[tuple[int, int], ...] = every if len(every) <= MAX_ARROWS else ()
+            every = arrows_of(moves)
+            arrows = every if len(every) <= MAX_ARROWS else ()
             where = ""
         else:
             options, page, pages = page_of(move_options(own, names, notation, code), page)
             where = square_name(origin, names, notation)
             text = _("{head}: where does the piece on {square} go?", head=head, square=where)
             placeholder = _("Pick a move from {square}", square=where)
-            arrows = tuple(sorted({(m.path[0], m.path[-1]) for m in own}))
+            arrows = arrows_of(own)
         if pages > 1:
             text = _("{text} (page {page} of {pages})", text=text, page=page + 1, pages=pages)
         request = board_request(

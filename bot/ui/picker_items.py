@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Protocol
 
 import discord
 
-from .buttons import ID, bound
+from .buttons import ID, bound, chosen_value
 
 PLY = r"(?P<ply>[0-9]{1,6})"
 ORIGIN = r"(?P<origin>[0-9]{1,3})"
@@ -70,15 +70,8 @@ class PickSelect(
         return cls(int(match["id"]), int(match["ply"]), int(match["origin"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values") if isinstance(data, dict) else None
-        value = values[0] if isinstance(values, list) and len(values) == 1 else ""
         await self.kit.answers.picked(
-            interaction,
-            self.game_id,
-            self.ply,
-            self.origin,
-            value if isinstance(value, str) else "",
+            interaction, self.game_id, self.ply, self.origin, chosen_value(interaction)
         )
 
 

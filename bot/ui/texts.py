@@ -419,6 +419,16 @@ def help_paragraphs() -> list[Text]:
             "`min_rating` and `max_rating` limit who may. `/lobby` lists this server's open "
             "challenges, each with an Accept button."
         ),
+        # Translators: the names of the board's buttons and menu (Arrows, Move list, More, Offer
+        # draw, Resign) are translated as the buttons are.
+        _(
+            "**Play by tapping**: under the board, open the move menu and tap your move, two "
+            "taps a move. When your moves do not fit in it, the menu lists your pieces: tap one "
+            "and pick its move, shown privately. Arrows shows your side of the board with your "
+            "moves drawn as arrows, Move list the game so far, and More what else you can do: "
+            "offer or answer a draw, ask for a takeback, resign (asked once more), or abort "
+            "before both players have moved."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
             "**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as "

@@ -3,13 +3,17 @@
 There is no Discord client here, so this plays a short English game between Alice and Bob with
 the real bot process (``python -m bot``'s ``main`` through ``tests/support/discord_launcher.py``)
 against the fake Discord of ``tests/support/fake_discord/`` on 127.0.0.1, as
-``bench/discord_roundtrip.py`` and the end-to-end tests do, and keeps three messages exactly as the
-bot sent them:
+``bench/discord_roundtrip.py`` and the end-to-end tests do (every move played from the board's own
+menu, two taps), and keeps these messages exactly as the bot sent them:
 
 * ``phone-board.png``: the public board message after a few moves (content, embed, the board PNG,
-  the buttons under it);
-* ``phone-picker-pieces.png``: the private picker Alice gets when she presses Move, with its
-  menu of pieces shown open, as the phone's bottom sheet shows it;
+  its move menu and the buttons under it);
+* ``phone-board-menu.png``: the same board with its move menu open, as the phone's bottom sheet
+  shows it: the legal moves, one tap each;
+* ``phone-board-more.png``: the private panel Alice gets when she presses More: her actions
+  (offer a draw, take back, resign);
+* ``phone-picker-pieces.png``: the private picker Alice gets when she presses Arrows, with its
+  menu of pieces shown open;
 * ``phone-picker-moves.png``: the same picker after she chose a piece: its moves, drawn as arrows.
 
 Each is drawn with Pillow the way Discord's mobile app lays a message out (dark theme, 390 points
@@ -119,16 +123,17 @@ async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
     await accepted.callback()
     board = fake.message_of(await accepted.followup(0))
     assert board is not None
-    for move, player in OPENING:
-        picker = await open_picker(users, board, player)
-        origin = move.split("-")[0]
-        if picker_select(picker).split(":")[3] == "0":  # pieces first, unless only one can move
-            picker = await choose(users, picker, player, origin)
-        chosen = await users.select(picker_select(picker), picker, player, [move])
-        await chosen.callback()
-        board = fake.message_of(await chosen.followup(0))
+    for move, player in OPENING:  # two taps each: the board's menu, the move
+        (menu,) = [c for c in custom_ids(board) if c.startswith("play:")]
+        chosen = await users.select(menu, board, player, [move])
+        board = fake.message_of(await chosen.callback())
         assert board is not None
     shots = {"phone-board.png": snapshot(fake, board)}
+    shots["phone-board-menu.png"] = snapshot(fake, board)
+    game = next(c for c in custom_ids(board) if c.startswith("board:more:")).split(":")[2]
+    more = await users.press(f"board:more:{game}", board, ALICE)
+    await more.callback()
+    shots["phone-board-more.png"] = snapshot(fake, more.message())
     picker = await open_picker(users, board, ALICE)
     shots["phone-picker-pieces.png"] = snapshot(fake, picker)
     picker = await choose(users, picker, ALICE, PIECE)
@@ -691,8 +696,13 @@ def sheet(options: list[dict[str, Any]], title: str) -> Image.Image:
     return image
 
 
-def screen(shot: Shot) -> Image.Image:
-    """The channel on a phone with the bot's message in it; a picker's menu shown open."""
+CLOSED = ("phone-board.png", "phone-board-more.png")
+"""Pictures whose message is shown as it sits in the channel, its menu closed."""
+
+
+def screen(shot: Shot, open_menu: bool = True) -> Image.Image:
+    """The channel on a phone with the bot's message in it; its menu shown open unless
+    ``open_menu`` is False."""
     canvas = Canvas()
     y = status_bar(canvas, sent_at(shot))
     y = message(canvas, y, shot)
@@ -701,7 +711,7 @@ def screen(shot: Shot) -> Image.Image:
     menus = [
         c for row in shot.message.get("components", []) for c in row["components"] if c["type"] == 3
     ]
-    if not menus:
+    if not menus or not open_menu:
         return image
     # The open menu covers the composer, and the chat behind it is dimmed.
     menu = menus[0]
@@ -733,7 +743,7 @@ def main(argv: list[str]) -> int:
     suffix = "" if language == "en-US" else f"-{language}"
     shots = asyncio.run(capture(language))
     for name, shot in shots.items():
-        data = encode(screen(shot))
+        data = encode(screen(shot, open_menu=name not in CLOSED))
         path = HERE / name.replace(".png", f"{suffix}.png")
         path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")

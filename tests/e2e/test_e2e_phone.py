@@ -10,6 +10,7 @@ before both players have moved, and a correspondence challenge that stays open.
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,13 @@ async def private_line(sent: Sent) -> str:
 async def test_a_whole_game_played_by_taps_alone(launch: Any, fake: FakeDiscord) -> None:
     _, users = await launch()
     board, message = await start(users, ALICE, BOB, game_id=1)
-    assert custom_ids(message) == ["board:move:1", "board:moves:1", "board:abort:1"]
+    assert custom_ids(message) == [
+        "play:1:0",
+        "board:move:1",
+        "board:moves:1",
+        "board:more:1",
+        "board:abort:1",
+    ]
     boards = [board]
     rules_game = Game(find_variant("english"))
     several_paths = 0
@@ -181,7 +188,8 @@ async def test_a_whole_game_played_by_taps_alone(launch: Any, fake: FakeDiscord)
         # The old board loses its buttons; the new one has them while the game runs.
         await lose_buttons(users, previous)
         if rules_game.outcome is None:
-            assert custom_ids(message)[:2] == ["board:move:1", "board:moves:1"]
+            ply = len(rules_game.moves)
+            assert custom_ids(message)[:3] == [f"play:1:{ply}", "board:move:1", "board:moves:1"]
     assert several_paths > 0  # a capture was chosen among several in its menu
     assert rules_game.outcome is not None
     final = embed_of(boards[-1])
@@ -239,7 +247,9 @@ async def test_stale_pickers_spectators_and_a_restart(launch: Any, fake: FakeDis
     _, callback = await choose(users, second, ALICE, "9")
     assert callback.json["type"] == UPDATE
     stale = current(fake, second)
-    assert stale["content"] == "The position changed since this was shown; press Move again."
+    assert stale["content"] == (
+        "This board is out of date (a move was played or taken back since): use the newest board."
+    )
     assert components_of(stale) == []
     # Bob opens a picker, the bot restarts, and the picker still plays.
     await lose_buttons(users, board)  # taken off right after the next board is posted
@@ -254,6 +264,50 @@ async def test_stale_pickers_spectators_and_a_restart(launch: Any, fake: FakeDis
     assert callback.json["type"] == UPDATE
     public = await sent.followup(0)
     assert "Bob played 22-18." in embed_of(public)["description"]
+
+
+async def test_two_taps_a_move_from_the_boards_own_menu(launch: Any, fake: FakeDiscord) -> None:
+    """The board's move menu: the mover picks and the move is played (open the menu, pick:
+    two taps); a spectator and the player waiting are told privately in one line; a menu left
+    on an older board (a client that has not seen the edit) is refused, and changes nothing."""
+    _, users = await launch()
+    _, board = await start(users, ALICE, BOB, game_id=1)
+    stale_copy = copy.deepcopy(board)
+    options = select_options(board, "play:1:0")
+    assert [o["value"] for o in options] == [
+        "9-13",
+        "9-14",
+        "10-14",
+        "10-15",
+        "11-15",
+        "11-16",
+        "12-16",
+    ]
+    assert await private_line(await users.select("play:1:0", board, CAROL, ["11-15"])) == (
+        "You are not playing in this game (Bob v Alice)."
+    )
+    assert await private_line(await users.select("play:1:0", board, BOB, ["11-15"])) == (
+        "It is Alice's turn."
+    )
+    sent = await users.select("play:1:0", board, ALICE, ["11-15"])
+    callback = await sent.callback()
+    assert callback.json["type"] == MESSAGE and not is_ephemeral(callback)
+    assert "Alice played 11-15." in embed_of(callback)["description"]
+    after = fake.message_of(callback)
+    assert after is not None and "play:1:1" in custom_ids(after)
+    await lose_buttons(users, board)
+    # Bob answers from the new board's menu; Alice's old menu is refused privately.
+    sent = await users.select("play:1:1", after, BOB, ["23-19"])
+    answered = await sent.callback()
+    assert "Bob played 23-19." in embed_of(answered)["description"]
+    newest = fake.message_of(answered)
+    assert newest is not None
+    said = await private_line(await users.select("play:1:0", stale_copy, ALICE, ["9-13"]))
+    assert said == (
+        "This board is out of date (a move was played or taken back since): use the newest board."
+    )
+    moves = await private_line(await users.press("board:moves:1", newest, CAROL))
+    assert "1. 11-15 23-19" in moves and "9-13" not in moves
 
 
 CROWD = [r * 5 + c + 1 for r in (1, 3, 4, 6, 7, 9) for c in range(5)]
@@ -304,6 +358,30 @@ async def test_a_position_with_more_than_25_pieces_is_paged(
     sent, callback = await choose(users, picker, BOB, move.pdn())
     public = await sent.followup(0)
     assert f"Bob played {move.pdn()}." in embed_of(public)["description"]
+
+
+async def test_too_many_moves_for_the_board_menu_go_piece_then_move(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """28 moves do not fit the board's menu: it lists the pieces (a piece with one move stands
+    for it); a piece opens its moves privately, drawn as arrows, and the move is played."""
+    bot, users = await launch()
+    await start(users, ALICE, BOB, game_id=1, variant="international")
+    assert await bot.stop() == 0, bot.log()
+    fen = "W:WK46,K28,K35,36:B1,2,3"  # Bob (White) to move: 16 + 8 + 3 + 1 moves
+    db_run(bot.database, "UPDATE games SET start_fen = ?, fen = ? WHERE id = 1", (fen, fen))
+    _, users = await launch()
+    board = fake.message_of(await (await users.command("board", BOB, GENERAL)).callback())
+    assert board is not None
+    assert [o["value"] for o in select_options(board, "play:1:0")] == ["28", "35", "36-31", "46"]
+    picked = await users.select("play:1:0", board, BOB, ["28"])
+    callback = await picked.callback()
+    assert is_ephemeral(callback) and callback.json["type"] == MESSAGE
+    picker = picked.message()
+    assert picker_select(picker) == "pick:1:0:28:0" and len(attachments_of(callback)) == 1
+    sent, callback = await choose(users, picker, BOB, "28-17")
+    assert callback.json["type"] == UPDATE
+    assert "Bob played 28-17." in embed_of(await sent.followup(0))["description"]
 
 
 async def test_prefs_change_the_picker_and_bring_a_dm(launch: Any, fake: FakeDiscord) -> None:
@@ -386,3 +464,97 @@ async def test_russian_is_picked_and_confirmed_in_coordinates(
 def embed_of_message(message: dict[str, Any]) -> dict[str, Any]:
     (embed,) = message["embeds"]
     return dict(embed)
+
+
+async def test_draw_takeback_and_resign_from_the_board(launch: Any, fake: FakeDiscord) -> None:
+    """More on the board: a private panel for a player (a spectator is refused in one line), a
+    draw offered from it whose buttons go once a move answered it (an old copy's press then
+    says so plainly), a takeback asked and allowed from the panels, and resigning confirmed."""
+    _, users = await launch()
+    _, board = await start(users, ALICE, BOB, game_id=1)
+    board = fake.message_of(
+        await (await users.select("play:1:0", board, ALICE, ["11-15"])).callback()
+    )
+    assert board is not None
+    board = fake.message_of(
+        await (await users.select("play:1:1", board, BOB, ["23-19"])).callback()
+    )
+    assert board is not None
+    said = await private_line(await users.press("board:more:1", board, CAROL))
+    assert said == "Only the players of game #1 can use this."
+    # Bob, waiting for Alice, offers a draw from his panel.
+    more = await users.press("board:more:1", board, BOB)
+    assert is_ephemeral(await more.callback())
+    panel = more.message()
+    assert custom_ids(panel) == ["act:draw:1", "act:takeback:1", "act:resign:1"]
+    offered = await users.press("act:draw:1", panel, BOB)
+    assert (await offered.callback()).json["type"] == UPDATE
+    offer = fake.message_of(await offered.followup(0))
+    assert offer is not None and custom_ids(offer) == ["draw:accept:1", "draw:decline:1"]
+    old_offer = copy.deepcopy(offer)
+    # Alice's panel answers it; she plays on instead, which declines it: its buttons go.
+    more = await users.press("board:more:1", board, ALICE)
+    await more.callback()
+    assert custom_ids(more.message())[:2] == ["draw:accept:1", "draw:decline:1"]
+    board = fake.message_of(
+        await (await users.select("play:1:2", board, ALICE, ["8-11"])).callback()
+    )
+    assert board is not None
+    await lose_buttons(users, offer)
+    pressed = await users.press("draw:accept:1", old_offer, ALICE)
+    assert (await pressed.callback()).json["data"]["components"] == []  # none left to press
+    said = await pressed.followup(0)
+    assert is_ephemeral(said) and content_of(said).startswith("This draw offer is over")
+    # Bob asks to take his move back; Alice allows it from her panel.
+    more = await users.press("board:more:1", board, BOB)
+    await more.callback()
+    asked = await users.press("act:takeback:1", more.message(), BOB)
+    await asked.callback()
+    request = fake.message_of(await asked.followup(0))
+    assert request is not None and custom_ids(request) == [
+        "takeback:accept:1:3",
+        "takeback:decline:1:3",
+    ]
+    more = await users.press("board:more:1", board, ALICE)
+    await more.callback()
+    allowed = await users.press("takeback:accept:1:3", more.message(), ALICE)
+    assert (await allowed.callback()).json["type"] == UPDATE
+    taken = await allowed.followup(0)
+    assert "took back" in embed_of(taken)["description"]
+    board = fake.message_of(taken)
+    assert board is not None and "play:1:1" in custom_ids(board)  # Bob to move again
+    # Resigning asks once more, privately, then ends the game for everyone.
+    more = await users.press("board:more:1", board, BOB)
+    await more.callback()
+    asking = await users.press("act:resign:1", more.message(), BOB)
+    assert (await asking.callback()).json["type"] == UPDATE
+    assert custom_ids(more.message()) == ["resign:1"]
+    assert "This cannot be undone" in fake.messages[more.message()["id"]]["content"]
+    resigned = await users.press("resign:1", more.message(), BOB)
+    await resigned.callback()
+    final = await resigned.followup(0)
+    assert "Bob resigned" in embed_of(final)["description"]
+
+
+async def test_a_draw_offers_buttons_go_when_it_ends(launch: Any, fake: FakeDiscord) -> None:
+    """By command alone: an offer declined by ``/draw decline`` loses its buttons, also when
+    the bot restarted after posting it; a second one loses them when a move answers it."""
+    bot, users = await launch()
+    await start(users, ALICE, BOB, game_id=1)
+    await (await users.command("move", ALICE, GENERAL, move="11-15")).callback()
+    offered = await users.command("draw", BOB, GENERAL, action="offer")
+    await offered.callback()
+    offer = offered.message()
+    assert custom_ids(offer) == ["draw:accept:1", "draw:decline:1"]
+    assert await bot.stop() == 0, bot.log()
+    _, users = await launch()
+    await (await users.command("draw", ALICE, GENERAL, action="decline")).callback()
+    await lose_buttons(users, offer)
+    await (await users.command("move", BOB, GENERAL, move="23-19")).callback()
+    offered = await users.command("draw", BOB, GENERAL, action="offer")
+    await offered.callback()
+    second = offered.message()
+    assert custom_ids(second) == ["draw:accept:1", "draw:decline:1"]
+    await (await users.command("move", ALICE, GENERAL, move="8-11")).callback()
+    await lose_buttons(users, second)
+    assert custom_ids(current(fake, offer)) == []  # taken off once, and it stays so

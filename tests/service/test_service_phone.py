@@ -388,3 +388,33 @@ async def test_the_game_started_announcement_reads_the_same(service: GameService
     result = await service.accept(started.challenge.id, BOB.id)
     assert result.action is Action.GAME_STARTED
     assert str(result.text) == "New game."
+
+
+# -- a draw offer's message -----------------------------------------------------------------------
+
+
+async def test_a_draw_offers_message_is_over_once_a_takeback_withdraws_it(
+    service: GameService,
+) -> None:
+    """Each way a draw offer ends hands its message back once, so its buttons go: here a
+    takeback (the offer stood until then), then a decline of a second offer, with the
+    bookkeeping the Discord layer calls after posting (``shown`` with the settled game)."""
+    view = await start(service)
+    await service.move(ALICE.id, "11-15", game_id=view.id)
+    await service.move(BOB.id, "23-19", game_id=view.id)
+    offered = await service.offer_draw(ALICE.id, game_id=view.id)
+    assert offered.action is Action.DRAW_OFFERED
+    assert await service.offer_posted(view.id, 900) is True
+    assert await service.offer_over(view.id) is None  # the offer stands
+    asked = await service.request_takeback(ALICE.id, game_id=view.id)
+    assert asked.action is Action.TAKEBACK_OFFERED
+    assert await service.shown(None, (), None, [view.id]) == {}  # the offer still stands
+    taken = await service.answer_takeback(BOB.id, True, game_id=view.id)
+    assert taken.game is not None and taken.game.draw_offer is None
+    assert await service.shown(None, [(view.id, 901)], None, [view.id]) == {view.id: [900]}
+    assert await service.offer_over(view.id) is None  # once
+    await service.offer_draw(ALICE.id, game_id=view.id)
+    assert await service.offer_posted(view.id, 902) is True
+    declined = await service.decline_draw(BOB.id, game_id=view.id)
+    assert declined.game is not None and declined.game.draw_offer is None
+    assert await service.offer_over(view.id) == 902

@@ -1,7 +1,8 @@
 """The storage contract of schema v7 ("play on a phone"), run against every implementation like
 ``test_store_contract.py``: what a game fixes at its start (orientation, ratings shown), the last
-warning's time, the last board message, a match's second game built from the first one's ladder
-change, users' preferences and the new server settings.  Protocol methods only.
+warning's time, the last board message, a draw offer's message (v10), a match's second game built
+from the first one's ladder change, users' preferences and the new server settings.  Protocol
+methods only.
 """
 
 from __future__ import annotations
@@ -71,6 +72,34 @@ async def test_the_last_board_message_is_kept_without_touching_the_game(store: S
     await store.update_game(game_id, 0, {"updated_at": T0 + 1})  # the guard is unaffected
     assert await store.board_posted(game_id, 900) == 700
     assert await store.board_posted(4242, 1) is None  # no such game: nothing happens
+
+
+# -- a draw offer's message (schema v10) ----------------------------------------------------------
+
+
+async def test_a_draw_offers_message_is_given_back_once_when_the_offer_is_over(
+    store: Store,
+) -> None:
+    game_id = await store.start_game(new_game())
+    assert await store.offer_posted(game_id, 800) is False  # no offer pending: not remembered
+    assert await store.offer_over(game_id) is None
+    await store.update_game(game_id, 0, {"draw_offer": "black"})
+    assert await store.offer_posted(game_id, 801) is True
+    assert await store.offer_over(game_id) is None  # the offer stands
+    row = await store.game(game_id)
+    assert row is not None and (row.offer_message_id, row.version) == (801, 1)
+    await store.update_game(game_id, 1, {"draw_offer": None})  # declined, or a move answered it
+    assert await store.offer_over(game_id) == 801
+    assert await store.offer_over(game_id) is None  # once
+    assert await store.offer_over(4242) is None  # no such game: nothing happens
+
+
+async def test_a_draw_offers_message_is_over_when_the_game_ends(store: Store) -> None:
+    game_id = await store.start_game(new_game())
+    await store.update_game(game_id, 0, {"draw_offer": "white"})
+    assert await store.offer_posted(game_id, 900) is True
+    await store.update_game(game_id, 1, {"status": GameStatus.FINISHED, "result": "1/2-1/2"})
+    assert await store.offer_over(game_id) == 900
 
 
 # -- a match's second game, built from the first one's ladder change -----------------------------

@@ -828,12 +828,16 @@ def pinged(request: RecordedRequest) -> list[str]:
     return [str(u) for u in allowed.get("users") or []]
 
 
-def board_buttons(game_id: int, *, running: bool, abortable: bool = False) -> list[str]:
-    """The custom ids under a board message: Move, Moves (and Abort until both players have
-    moved) while the game runs; a finished game's (Moves, Rematch) are checked by the tests."""
+def board_buttons(
+    game_id: int, *, running: bool, abortable: bool = False, ply: int | None = None
+) -> list[str]:
+    """The custom ids under a board message: while the game runs, the move menu of the
+    position at ``ply``, then Arrows, Move list, More (and Abort until both players have
+    moved); a finished game's (Move list, Rematch) are checked by the tests."""
     if not running:
         return [f"board:moves:{game_id}"]
-    ids = [f"board:move:{game_id}", f"board:moves:{game_id}"]
+    assert ply is not None, "a running game's board has the move menu of its ply"
+    ids = [f"play:{game_id}:{ply}", *(f"board:{b}:{game_id}" for b in ("move", "moves", "more"))]
     return [*ids, f"board:abort:{game_id}"] if abortable else ids
 
 

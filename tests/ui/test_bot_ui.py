@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -21,7 +22,8 @@ from bot.service import GameService
 from bot.service.views import game_view, status_of
 from bot.store import GameRow
 from bot.ui.arrivals import nonce
-from bot.ui.buttons import Buttons, ChallengeAnswer
+from bot.ui.buttons import Buttons, ChallengeAnswer, PlayerAction
+from bot.ui.buttons import view_of as buttons_view
 from bot.ui.choices import COLOR, DRAW_ACTION, MOVE_TIME, OPENING, THREADS, VARIANT
 from bot.ui.client import DraughtsBot, make_bot
 from bot.ui.embeds import (
@@ -34,6 +36,7 @@ from bot.ui.embeds import (
     turn_line,
 )
 from bot.ui.media import Media, board_request, draw_board, draw_replay
+from bot.ui.move_options import BoardMenu, Option
 from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
 from bot.ui.wording import user_error
@@ -544,11 +547,23 @@ class AnswerLog:
     async def abort_game(self, i: object, game_id: int) -> None:
         self.presses.append(("abort", game_id))
 
+    async def board_picked(self, i: object, game_id: int, ply: int, value: str) -> None:
+        self.presses.append(("play", game_id, ply, value))
+
+    async def more(self, i: object, game_id: int) -> None:
+        self.presses.append(("more", game_id))
+
+    async def act(self, i: object, action: PlayerAction, game_id: int) -> None:
+        self.presses.append(("act", action, game_id))
+
 
 async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None:
     buttons = Buttons()
     answers = AnswerLog()
-    registered = buttons.answered_by(challenges=answers, offers=answers, board=answers)
+    registered = buttons.answered_by(
+        challenges=answers, offers=answers, board=answers, actions=answers
+    )
+    menu = BoardMenu(3, [Option("11-15", "11-15")], moves=True)
     views = [
         buttons.challenge(17),
         buttons.draw(5),
@@ -557,6 +572,8 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         buttons.game(5, running=False, abortable=False, rematch=True),
         buttons.game(6, running=True, abortable=True, rematch=False),
         buttons.game(7, running=True, abortable=False, rematch=False),
+        buttons.game(8, running=True, abortable=False, rematch=False, menu=menu),
+        buttons_view(*buttons.action_buttons(9, list(PlayerAction))),
     ]
     items = [item for view in views for item in view.children]
     ids = [item.custom_id for item in items]  # type: ignore[attr-defined]
@@ -573,9 +590,18 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         "rematch:5",
         "board:move:6",
         "board:moves:6",
+        "board:more:6",
         "board:abort:6",
         "board:move:7",
         "board:moves:7",
+        "board:more:7",
+        "play:8:3",
+        "board:move:8",
+        "board:moves:8",
+        "board:more:8",
+        "act:draw:9",
+        "act:takeback:9",
+        "act:resign:9",
     ]
     # discord.py registers the class of every item it posts: it must be the registered one.
     assert all(type(item) in registered for item in items)
@@ -586,7 +612,8 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         assert match is not None
         item = await cls.from_custom_id(None, None, match)  # type: ignore[arg-type]
-        await item.callback(None)  # type: ignore[arg-type]
+        picked: Any = SimpleNamespace(data={"values": ["11-15"]})  # what a select sends
+        await item.callback(picked)
     assert answers.presses == [
         ("challenge", ChallengeAnswer.ACCEPT, 17),
         ("challenge", ChallengeAnswer.DECLINE, 17),
@@ -600,9 +627,18 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         ("rematch", 5),
         ("move", 6),
         ("moves", 6),
+        ("more", 6),
         ("abort", 6),
         ("move", 7),
         ("moves", 7),
+        ("more", 7),
+        ("play", 8, 3, "11-15"),
+        ("move", 8),
+        ("moves", 8),
+        ("more", 8),
+        ("act", PlayerAction.DRAW, 9),
+        ("act", PlayerAction.TAKEBACK, 9),
+        ("act", PlayerAction.RESIGN, 9),
     ]
 
 

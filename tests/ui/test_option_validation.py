@@ -578,7 +578,7 @@ async def test_e2e_board_button_ids_beyond_a_database_row_are_not_found(
     before = copy.deepcopy(sent.message())
     for custom_id in ("pickgo:123456:0:0:0", "pickgo:9999999999999999999:0:0:1"):
         said = await private_answer(await forged_press(users, sent.message(), custom_id))
-        assert said == "That menu is not one I showed you; press Move on the board.", said
+        assert said == "That menu is not one I showed you; use the menu on the board.", said
     shown = copy.deepcopy(sent.message())
     menu = {
         "type": 3,
@@ -588,7 +588,7 @@ async def test_e2e_board_button_ids_beyond_a_database_row_are_not_found(
     shown["components"] = [{"type": 1, "components": [menu]}]
     picked = await users.select(menu["custom_id"], shown, ALICE, ["11"], forged=True)
     said = await private_answer(picked)
-    assert said == "That menu is not one I showed you; press Move on the board.", said
+    assert said == "That menu is not one I showed you; use the menu on the board.", said
     assert sent.message() == before  # the challenge kept its text and buttons
     assert "OverflowError" not in bot.log()
 

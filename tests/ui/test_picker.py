@@ -4,11 +4,17 @@ longer than Discord's 25 options.  The picker end to end is in tests/e2e/test_e2
 
 from __future__ import annotations
 
+import io
+
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import Image
 
-from bot.ui.picker import PAGE_SIZE, Option, move_options, page_of, piece_options
+from bot.ui.move_options import PAGE_SIZE, Option, move_options, page_of, piece_options
+from bot.ui.picker import PICKER_WIDTH, arrows_of
+from render import DEFAULT_THEME, THEMES, render_png, square_centre
 from rules import Game, find_variant
+from rules.fen import parse_fen
 
 SHARED_LANDING = [
     "11-16",
@@ -90,3 +96,38 @@ def test_pages_hold_at_most_25_and_cover_every_option(count: int, page: int) -> 
     assert shown == options[at * PAGE_SIZE : (at + 1) * PAGE_SIZE]
     every = [o for p in range(pages) for o in page_of(options, p)[0]]
     assert every == options
+
+
+def test_a_multi_jump_is_drawn_along_its_path_and_labelled_with_it() -> None:
+    """27x18x11 bends at 18: the picker's arrow goes through 18, not straight up the file from
+    27 to 11 across a square the piece never visits; its label is the whole path."""
+    variant = find_variant("english")
+    position = parse_fen("W:W27:B23,15,K1", variant)
+    (jump,) = position.legal_moves()
+    assert jump.path == (27, 18, 11)
+    options = move_options([jump], variant.geometry.names, "numeric")
+    assert [o.label for o in options] == ["27x18x11"]
+    assert arrows_of([jump]) == ((27, 18, 11),)
+    width = PICKER_WIDTH
+    image = Image.open(io.BytesIO(render_png(position, arrows=arrows_of([jump]), width=width)))
+    rgb = image.convert("RGB")
+    arrow = THEMES[DEFAULT_THEME].arrow
+
+    def near(point: tuple[float, float]) -> bool:
+        pixel = rgb.getpixel((round(point[0]), round(point[1])))
+        assert isinstance(pixel, tuple)
+        return sum(abs(a - b) for a, b in zip(pixel, arrow, strict=True)) < 60
+
+    def centre(square: int) -> tuple[int, int]:
+        return square_centre(8, width, square, False)
+
+    def between(a: int, b: int, t: float) -> tuple[float, float]:
+        (ax, ay), (bx, by) = centre(a), centre(b)
+        return ax + (bx - ax) * t, ay + (by - ay) * t
+
+    # Along the path: both legs and the landing square between them.
+    for a, b in ((27, 18), (18, 11)):
+        assert all(near(between(a, b, t)) for t in (0.3, 0.5)), (a, b)
+    assert near(centre(18))
+    # Not along the straight line from start to end (its middle is the square beside 18's).
+    assert not near(between(27, 11, 0.5))

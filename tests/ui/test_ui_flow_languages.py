@@ -20,8 +20,8 @@ from bot.i18n import _, verbatim
 from bot.results import ChallengeView
 from bot.ui.buttons import Buttons
 from bot.ui.embeds import challenge_embed, game_embed, turn_line
+from bot.ui.move_options import piece_options
 from bot.ui.permissions import check_room
-from bot.ui.picker import piece_options
 from bot.ui.wording import sentence, user_error
 from rules import Game, find_variant
 
@@ -58,8 +58,8 @@ def test_buttons_are_labelled_in_the_messages_language_with_the_same_ids() -> No
     buttons = Buttons()
     english = looks(buttons.game(42, running=True, abortable=True, rematch=False))
     other = looks(buttons.game(42, running=True, abortable=True, rematch=False, code="xx"))
-    assert [label for label, _ in english] == ["Move", "Moves", "Abort"]
-    assert [label for label, _ in other] == ["⟦Move⟧", "⟦Moves⟧", "⟦Abort⟧"]
+    assert [label for label, _ in english] == ["Arrows", "Move list", "More", "Abort"]
+    assert [label for label, _ in other] == ["⟦Arrows⟧", "⟦Move list⟧", "⟦More⟧", "⟦Abort⟧"]
     assert [ids for _, ids in english] == [ids for _, ids in other]
     assert [label for label, _ in looks(buttons.challenge(7, "xx"))] == [
         "⟦Accept⟧",

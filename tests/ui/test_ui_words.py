@@ -120,12 +120,23 @@ def test_the_rules_read_as_before_in_english() -> None:
 
 def test_help_is_one_catalog_message_per_paragraph() -> None:
     paragraphs = help_paragraphs()
-    assert len(paragraphs) == 7  # issue 28 adds open challenges and the lobby
+    assert len(paragraphs) == 8  # issue 28 adds open challenges and playing by tapping
     assert all(p.kind is Kind.MESSAGE and not p.args for p in paragraphs)
     embed = help_embed("en")
     assert embed.title == "How to play"
     assert (embed.description or "").startswith("**Start a game**: `/challenge opponent:@friend")
     assert (embed.description or "").count("\n") == 6
+
+
+def test_help_tells_how_to_play_by_tapping_and_names_the_boards_buttons() -> None:
+    """/help once never mentioned the Move button: it describes the board's move menu and
+    names each of the board's buttons as they are labelled."""
+    text = help_embed("en").description or ""
+    assert "**Play by tapping**" in text and "move menu" in text
+    for label in ("Arrows", "Move list", "More"):
+        assert label in text
+    for action in ("draw", "takeback", "resign", "abort"):
+        assert action in text
 
 
 @pytest.mark.parametrize("key", VARIANT_KEYS)
