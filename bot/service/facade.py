@@ -102,6 +102,7 @@ class GameService:
         self._queries = rooms.queries
         self._downtime = rooms.downtime
         self._deadlines = rooms.deadlines
+        self.flags = rooms.flags
         self._announcing = rooms.announcing
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
@@ -493,8 +494,11 @@ class GameService:
     # -- the scheduler -----------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now, in this process's servers (:meth:`Deadlines.tick`)."""
-        return [await self._ready(result) for result in await self._deadlines.tick()]
+        """Everything due now, in this process's servers (:meth:`Deadlines.tick`); then the
+        flag timers may run again (:meth:`FlagTimers.ticked`)."""
+        due = [await self._ready(result) for result in await self._deadlines.tick()]
+        await self.flags.ticked()
+        return due
 
     def deaf(self, seconds: float) -> None:
         """Nobody could be heard for ``seconds``: deadlines move on (:meth:`Downtime.deaf`)."""
@@ -539,13 +543,19 @@ class GameService:
     @property
     def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
         """Where results made in the background are shown: the computer's replies that no
-        action claimed (the Discord layer posts them in the game's channel)."""
+        action claimed and the flags that fell (the Discord layer posts them in the game's
+        channel)."""
         return self._on_background
 
     @on_background.setter
     def on_background(self, deliver: Callable[[ActionResult], Awaitable[None]] | None) -> None:
         self._on_background = deliver
         self._replies.deliver = None if deliver is None else self._deliver_background
+        self.flags.deliver = None if deliver is None else self._deliver_background
+
+    def hear_by(self, hearing: Callable[[], bool]) -> None:
+        """``hearing()`` says whether players can reach the bot (no flag falls unheard)."""
+        self.flags.hearing = hearing
 
     async def stop_thinking(self) -> None:
         """Stop the computer's searches (a shutdown); the games are picked up after the
@@ -563,6 +573,7 @@ class GameService:
 
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
+        await self.flags.close()
         await self._replies.close()
         await self._live.drain()
         await self.outbox.close()

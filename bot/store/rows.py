@@ -37,6 +37,9 @@ class ChallengeRow:
     updated_at: float
     message_id: int | None
     match_play: bool
+    clock_base: float | None = None
+    """The Fischer clock's base time in seconds (None: the time per move)."""
+    clock_increment: float | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class NewChallenge:
     match_play: bool
     created_at: float
     expires_at: float
+    clock_base: float | None = None
+    clock_increment: float | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,15 @@ class GameRow:
     running game does not follow it)."""
     warn_at: float | None = None
     """When the player to move gets the last warning (None: given, or none due)."""
+    clock_base: float | None = None
+    """A Fischer clock's base time in seconds, as chosen (None: a time per move)."""
+    clock_increment: float | None = None
+    white_clock: float | None = None
+    """White's seconds left at the start of the current turn (after the last increment)."""
+    black_clock: float | None = None
+    clock_started: float | None = None
+    """When the side to move's time started running (None: no clock runs); its flag falls at
+    ``deadline``."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +175,11 @@ class NewGame:
     white_rating_shown: str | None = None
     black_rating_shown: str | None = None
     warn_at: float | None = None
+    clock_base: float | None = None
+    clock_increment: float | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    clock_started: float | None = None
     first_of_match: bool = False
     """The game opens a new match, which is named by this game's own id once it has one."""
     moves: tuple[NewMove, ...] = ()
@@ -185,6 +204,9 @@ class GameChanges(TypedDict, total=False):
     updated_at: float
     takeback_offer: Side | None
     takeback_refused_ply: int | None
+    white_clock: float | None
+    black_clock: float | None
+    clock_started: float | None
 
 
 class TakenBackMove(NamedTuple):
@@ -213,6 +235,8 @@ class RatingRow:
     streak: str | None
     """``W``, ``D`` or ``L``: the latest rated result, repeated ``streak_length`` times in a row."""
     streak_length: int
+    pool: str = "correspondence"
+    """The time class the rating is for (a :class:`~bot.enums.TimePool` word)."""
 
 
 @dataclass(frozen=True)
@@ -246,6 +270,8 @@ class RatedGame:
     white_id: int
     black_id: int
     rate: Rater
+    pool: str = "correspondence"
+    """The time class whose ratings the game moves."""
 
 
 @dataclass(frozen=True)
