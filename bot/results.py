@@ -418,6 +418,8 @@ class GameSummary:
     outcome: str | None = None
     """For lists about one player: W, D or L (None when aborted)."""
     match_game: int | None = None
+    pool: TimePool = TimePool.CORRESPONDENCE
+    """The time class whose ratings the game moved (or would have)."""
 
 
 @dataclass(frozen=True)
@@ -433,6 +435,8 @@ class Stats:
     losses: int
     streak: tuple[str, int] | None
     recent: tuple[GameSummary, ...]
+    pool: TimePool = TimePool.CORRESPONDENCE
+    """The time class of the rating, record and streak."""
 
 
 @dataclass(frozen=True)
@@ -443,6 +447,7 @@ class Leaderboard:
     mine: tuple[int, int] | None
     """The asking user's (rank, players on the ladder), None if unrated."""
     my_line: RatingLine | None
+    pool: TimePool = TimePool.CORRESPONDENCE
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from dataclasses import replace
 from ..enums import GameStatus
 from ..i18n import Text, _, join, verbatim
 from ..markdown import shown
-from ..words import POOL_TITLES
 from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
+from ..words import POOL_TITLES
 from .clocks import pool_of
 from .ladder import glicko
 from .matches import match_sentence

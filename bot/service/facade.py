@@ -22,7 +22,7 @@ from typing import Any, Unpack
 from rules.move import Move
 from rules.variants import Notation
 
-from ..enums import BoardTheme, Orientation, ThreadMode
+from ..enums import BoardTheme, Orientation, ThreadMode, TimePool
 from ..i18n import Text
 from ..results import (
     ActionResult,
@@ -35,6 +35,7 @@ from ..results import (
     Locales,
     MoveChoice,
     Player,
+    RatingLine,
     ServerSettings,
     Stats,
     UserPrefs,
@@ -333,13 +334,24 @@ class GameService:
         """Any game and its whole move list, numbered (:meth:`Queries.game_moves`)."""
         return await self._queries.game_moves(game_id, notation=notation, user_id=user_id)
 
-    async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
-        """A player's rating, rank, record, streak and latest games in one variant."""
-        return await self.standings.stats(guild_id, player, variant)
+    async def stats(
+        self, guild_id: int | None, player: Player, variant: str, pool: TimePool | None = None
+    ) -> Stats:
+        """A player's rating, rank, record and streak in one variant and time class (default:
+        their latest rated game's), and their latest games."""
+        return await self.standings.stats(guild_id, player, variant, pool)
 
-    async def leaderboard(self, guild_id: int | None, variant: str, user_id: int) -> Leaderboard:
-        """The server's top players in a variant and where ``user_id`` stands."""
-        return await self.standings.leaderboard(guild_id, variant, user_id)
+    async def leaderboard(
+        self, guild_id: int | None, variant: str, user_id: int, pool: TimePool | None = None
+    ) -> Leaderboard:
+        """The server's top players in a variant and time class, and where ``user_id`` stands."""
+        return await self.standings.leaderboard(guild_id, variant, user_id, pool)
+
+    async def rating(
+        self, guild_id: int, user_id: int, variant: str, pool: TimePool
+    ) -> RatingLine | None:
+        """``user_id``'s rating in ``variant`` and ``pool`` now (None: unrated there)."""
+        return await self.standings.rating(guild_id, user_id, variant, pool)
 
     async def history(
         self, guild_id: int | None, user_id: int | None = None

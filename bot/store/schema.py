@@ -244,6 +244,8 @@ CREATE TABLE ratings_pooled (
     guild_id      {{snowflake}} NOT NULL,
     user_id       {{snowflake}} NOT NULL,
     variant       TEXT    NOT NULL,
+    pool          TEXT    NOT NULL DEFAULT 'correspondence'
+                  CHECK (pool IN ('bullet', 'blitz', 'rapid', 'classical', 'correspondence')),
     rating        {{time}} NOT NULL DEFAULT 1500,
     deviation     {{time}} NOT NULL DEFAULT 350,
     volatility    {{time}} NOT NULL DEFAULT 0.06,
@@ -255,8 +257,6 @@ CREATE TABLE ratings_pooled (
     losses        INTEGER NOT NULL DEFAULT 0,
     streak        TEXT    CHECK (streak IN ('W', 'D', 'L')),
     streak_length INTEGER NOT NULL DEFAULT 0,
-    pool          TEXT    NOT NULL DEFAULT 'correspondence'
-                  CHECK (pool IN ('bullet', 'blitz', 'rapid', 'classical', 'correspondence')),
     PRIMARY KEY (guild_id, user_id, variant, pool)
 ){{without_rowid}};
 INSERT INTO ratings_pooled ({RATING_COLUMNS_V8}, pool)

@@ -8,16 +8,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
-from bot.errors import ChallengeError
-from bot.results import Action, ActionResult, GameView, TimeControl
-from bot.service import GameService
-from bot.service.clocks import LAG_ALLOWANCE
 from support.service_harness import (
     ALICE,
     BOB,
     BOT,
-    CHANNEL,
     GUILD,
     Clock,
     Database,
@@ -26,9 +20,13 @@ from support.service_harness import (
     count_rows,
     play,
     start,
-    start_result,
-    unchanged,
 )
+
+from bot.errors import ChallengeError
+from bot.enums import TimePool
+from bot.results import PRESET_CLOCKS, Action, ActionResult, GameView, TimeControl
+from bot.service import GameService
+from bot.service.clocks import LAG_ALLOWANCE
 
 BLITZ = TimeControl(180, 2)
 
@@ -234,3 +232,45 @@ def test_typed_clocks_are_read_and_bounded() -> None:
     for bad in ("3", "3+", "+2", "three+2", "0+1", "181+0", "3+181", "3-2"):
         with pytest.raises(ChallengeError):
             TimeControl.parse(bad)
+
+
+async def test_a_blitz_result_moves_only_the_blitz_rating(
+    service: GameService, clock: Clock
+) -> None:
+    slow = await play(service, await start(service), ["11-15", "23-19"])  # a time per move
+    await service.resign(BOB.id, game_id=slow.id)
+    correspondence = await service.stats(GUILD, ALICE, "english")
+    assert correspondence.pool is TimePool.CORRESPONDENCE and correspondence.rating is not None
+    before = correspondence.rating.rating
+
+    blitz = await play(service, await clocked(service), ["11-15", "23-19"])
+    ended = await service.resign(ALICE.id, game_id=blitz.id)
+    assert "Ratings (Blitz)" in str(ended.text)
+    after = await service.stats(GUILD, ALICE, "english", TimePool.CORRESPONDENCE)
+    assert after.rating is not None and after.rating.rating == before
+    assert (after.wins, after.losses) == (1, 0)
+    fast = await service.stats(GUILD, ALICE, "english")  # by default: her latest rated game's
+    assert fast.pool is TimePool.BLITZ and fast.rating is not None
+    assert fast.rating.rating < 1500 and (fast.wins, fast.losses) == (0, 1)
+    assert [g.pool for g in fast.recent] == [TimePool.BLITZ, TimePool.CORRESPONDENCE]
+    board = await service.leaderboard(GUILD, "english", BOB.id, TimePool.BLITZ)
+    assert [line.player.id for line in board.top] == [BOB.id, ALICE.id]
+    assert (await service.leaderboard(GUILD, "english", BOB.id)).pool is TimePool.BLITZ
+    line = await service.rating(GUILD, ALICE.id, "english", TimePool.RAPID)
+    assert line is None  # no rapid games: unrated there
+    line = await service.rating(GUILD, ALICE.id, "english", TimePool.BLITZ)
+    assert line is not None and line.rating == fast.rating.rating
+
+
+def test_time_classes_follow_the_estimated_length() -> None:
+    pools = {c.label: c.pool for c in PRESET_CLOCKS}
+    assert pools == {
+        "1+1": TimePool.BULLET,
+        "3+2": TimePool.BLITZ,
+        "5+3": TimePool.BLITZ,
+        "10+5": TimePool.RAPID,
+        "15+10": TimePool.RAPID,
+    }
+    assert TimeControl(1800, 20).pool is TimePool.CLASSICAL
+    assert TimeControl(120, 1).pool is TimePool.BULLET  # 120 + 40 x 1 = 160 s: under 3 minutes
+    assert TimeControl(120, 2).pool is TimePool.BLITZ  # 200 s
