@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..enums import GameStatus
+from ..enums import GameStatus, TimePool
 from ..i18n import Text, _, join, verbatim
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MovePlayed
@@ -76,13 +76,14 @@ class Endings:
                 rating = await self.store.rating(row.guild_id, uid, row.variant, pool_of(row))
                 standing = glicko(rating).shown() if rating else "?"  # just updated: no idle
                 lines.append(verbatim(f"{shown(name)} {standing} ({change:+.0f})"))
-            extra.append(
-                _(
-                    "Ratings ({pool}): {ratings}.",
-                    pool=POOL_TITLES[pool_of(row)],
-                    ratings=join(lines, ", "),
+            ratings = join(lines, ", ")
+            pool = pool_of(row)
+            if pool is TimePool.CORRESPONDENCE:  # the only pool before clocks: named by none
+                extra.append(_("Ratings: {ratings}.", ratings=ratings))
+            else:
+                extra.append(
+                    _("Ratings ({pool}): {ratings}.", pool=POOL_TITLES[pool], ratings=ratings)
                 )
-            )
         follow_up = None
         if row.match_id is not None:
             games = await self.store.match_games(row.match_id)

@@ -22,8 +22,8 @@ from support.service_harness import (
     start,
 )
 
-from bot.errors import ChallengeError
 from bot.enums import TimePool
+from bot.errors import ChallengeError
 from bot.results import PRESET_CLOCKS, Action, ActionResult, GameView, TimeControl
 from bot.service import GameService
 from bot.service.clocks import LAG_ALLOWANCE

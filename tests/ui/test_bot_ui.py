@@ -363,6 +363,8 @@ def named_as_sent(*words: str) -> Listed:
     return [(word, word) for word in words]
 
 
+POOL_CHOICES = named_as_sent("bullet", "blitz", "rapid", "classical", "correspondence")
+
 THEME_CHOICES: Listed = [
     ("wood", "wood"),
     ("green", "green"),
@@ -380,7 +382,9 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ("draw", "action"): named_as_sent("offer", "accept", "decline"),
     ("rules", "variant"): VARIANT_CHOICES,
     ("stats", "variant"): VARIANT_CHOICES,
+    ("stats", "pool"): POOL_CHOICES,
     ("leaderboard", "variant"): VARIANT_CHOICES,
+    ("leaderboard", "pool"): POOL_CHOICES,
     ("settings", "variant"): VARIANT_CHOICES,
     ("settings", "move_time"): MOVE_TIME_CHOICES,
     ("settings", "threads"): named_as_sent("optional", "always", "never"),
@@ -420,6 +424,7 @@ OPTIONS = {
         "opening string",
         "match boolean",
         "level integer 1..6",
+        "clock string 1..20 autocomplete",
     ],
     "move": ["move string required 1..100 autocomplete"],
     "board": ["flip boolean", "text boolean"],
@@ -432,8 +437,8 @@ OPTIONS = {
     "games": [],
     "rules": ["variant string required"],
     "help": [],
-    "stats": ["user user", "variant string"],
-    "leaderboard": ["variant string"],
+    "stats": ["user user", "variant string", "pool string"],
+    "leaderboard": ["variant string", "pool string"],
     "history": ["user user"],
     "replay": ["game integer 1..9007199254740991"],
     "settings": [
