@@ -274,3 +274,23 @@ def test_time_classes_follow_the_estimated_length() -> None:
     assert TimeControl(1800, 20).pool is TimePool.CLASSICAL
     assert TimeControl(120, 1).pool is TimePool.BULLET  # 120 + 40 x 1 = 160 s: under 3 minutes
     assert TimeControl(120, 2).pool is TimePool.BLITZ  # 200 s
+
+
+async def test_no_flag_falls_while_players_are_unheard(service: GameService, clock: Clock) -> None:
+    view = await play(service, await clocked(service), ["11-15", "23-19"])
+    flag_at = service.flags.armed[view.id][0]
+    heard = False
+    service.hear_by(lambda: heard)
+    clock.now = flag_at + 1  # the gateway is down as the time runs out
+    assert await service.flags.fall(view.id) is None
+    heard = True  # back, but the scheduler's check has not given the silence back yet
+    assert await service.flags.fall(view.id) is None
+    row = await service.store.game(view.id)
+    assert row is not None and row.status == "running"
+    service.deaf(120)  # the scheduler's check: two minutes unheard, the clocks stood still
+    events = await service.tick()
+    assert [e.action for e in events] == [Action.CLOCK_EXTENDED]
+    assert service.flags.armed[view.id][0] == flag_at + 120
+    clock.now = flag_at + 120
+    fell = await service.flags.fall(view.id)
+    assert fell is not None and fell.action is Action.TIMEOUT

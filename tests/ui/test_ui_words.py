@@ -120,12 +120,12 @@ def test_the_rules_read_as_before_in_english() -> None:
 
 def test_help_is_one_catalog_message_per_paragraph() -> None:
     paragraphs = help_paragraphs()
-    assert len(paragraphs) == 6
+    assert len(paragraphs) == 7  # issue 28 adds the clocks
     assert all(p.kind is Kind.MESSAGE and not p.args for p in paragraphs)
     embed = help_embed("en")
     assert embed.title == "How to play"
     assert (embed.description or "").startswith("**Start a game**: `/challenge opponent:@friend")
-    assert (embed.description or "").count("\n") == 5
+    assert (embed.description or "").count("\n") == 6
 
 
 @pytest.mark.parametrize("key", VARIANT_KEYS)
