@@ -24,7 +24,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..enums import Side
+from ..enums import GameStatus, Side
 from ..results import ActionResult
 from ..store import Store
 from . import clocks
@@ -97,7 +97,8 @@ class FlagTimers:
 
     async def fall(self, game_id: int) -> ActionResult | None:
         """Let ``game_id``'s flag fall if its time has run out (and show it); else set the
-        timer again for the flag time the database holds."""
+        timer again for the flag time the database holds.  A game that ended, or whose server
+        is another process's now, is let go."""
         self._cancel(game_id)  # this is its timer's work (or the check's), done now
         if not self.hearing() or self._deaf_seen:
             # Unheard players lose no time: wait until the scheduler's check has stopped the
@@ -106,22 +107,31 @@ class FlagTimers:
             self._later(game_id, RETRY_SECONDS)
             return None
         try:
+            row = await self.store.game(game_id)
+            mine = await self.ownership.current()
+            if row is None or row.status is not GameStatus.RUNNING or not mine.owns(row.guild_id):
+                self.arm(game_id, None)
+                return None
             result = await self.deadlines.flag(game_id)
-            if result is None and game_id not in self._handles:
-                row = await self.store.game(game_id)
-                if row is not None and row.clock_base is not None:
-                    self.live.deadline_moved(row)
         except Exception:
             log.exception("the flag of game %s could not fall; tried again", game_id)
             self._later(game_id, RETRY_SECONDS)
             return None
-        if result is not None:
-            self.armed.pop(game_id, None)
-            if self.deliver is not None:
-                try:
-                    await self.deliver(result)
-                except Exception:  # it stays owed in the outbox, posted later
-                    log.exception("showing the flag of game %s failed", game_id)
+        if result is None:
+            if game_id not in self._handles and row.deadline is not None:
+                # Not due after all (the wall clock behind the loop's): set again for its flag
+                # time; one already past (a race lost to a write elsewhere) after a pause.
+                if row.deadline > self.clock():
+                    self.arm(game_id, row.deadline)
+                else:
+                    self._later(game_id, RETRY_SECONDS)
+            return None
+        self.armed.pop(game_id, None)
+        if self.deliver is not None:
+            try:
+                await self.deliver(result)
+            except Exception:  # it stays owed in the outbox, posted later
+                log.exception("showing the flag of game %s failed", game_id)
         return result
 
     async def shown(self, event: str, at: float) -> None:

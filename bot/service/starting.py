@@ -85,8 +85,8 @@ class Starter:
         if guild_id is not None and computer is None:
             pool = TimePool.CORRESPONDENCE if clock is None else clock.pool
             ratings = (
-                await self.rating_shown(guild_id, white.id, variant, pool, now),
-                await self.rating_shown(guild_id, black.id, variant, pool, now),
+                await self._rating(guild_id, white.id, variant, pool, now),
+                await self._rating(guild_id, black.id, variant, pool, now),
             )
         game, moves = play_opening(find_variant(variant), opening, white, black, now)
         record = new_game_row(
@@ -121,11 +121,11 @@ class Starter:
             self.wake_computer(game_id)
         return await self.notices.turn(result, actor=actor)
 
-    async def rating_shown(
+    async def _rating(
         self, guild_id: int, user_id: int, variant: str, pool: TimePool, now: float
     ) -> str:
-        """A player's rating in ``variant`` and ``pool`` as standings show it (``1523``,
-        ``1500?`` before any rated game there): what open challenges' rating ranges read."""
+        """A player's rating in ``variant`` and ``pool`` as a new game's board shows it
+        (``1523``, ``1500?`` before any rated game there)."""
         key = find_variant(variant).key
         return shown_rating(await self.store.rating(guild_id, user_id, key, pool), now)
 
