@@ -16,7 +16,7 @@ from rules.outcome import Outcome
 from rules.variants import Color, Variant, find_variant
 
 from .enums import ChallengeStatus, TimePool
-from .i18n import Text, _, _n, _p, join, verbatim
+from .i18n import Text, _, _n, _p, clauses, join, verbatim
 
 VARIANT_TITLES: Mapping[str, Text] = {
     "english": _p("variant", "English draughts / American checkers"),
@@ -154,4 +154,4 @@ def status_line(game: Game, names: Mapping[Color, str]) -> Text:
     outcome = game.outcome
     if outcome is not None:
         return join((verbatim(outcome.result(game.variant)), outcome_words(outcome)))
-    return join((_p("status", "ongoing"), *status_parts(game, names)), "; ")
+    return clauses((_p("status", "ongoing"), *status_parts(game, names)))

@@ -114,15 +114,13 @@ def render(text: Text, code: str) -> str:
     if kind is Kind.VERBATIM:
         return text.msgid
     if kind is Kind.SEQUENCE:
-        return text.msgid.join(render(part, code) for part in text.parts)
+        separator = text.msgid if text.context is None else _lookup(text, translations(code))
+        return separator.join(render(part, code) for part in text.parts)
     if kind is Kind.LIST:
         return format_list([render(part, code) for part in text.parts], locale=babel_locale(code))
     if kind is Kind.DURATION:
         return _duration(text.count or 0, code)
-    catalog = translations(code)
-    pattern = (
-        _commands(_lookup(text, catalog), catalog) if code != SOURCE else _lookup(text, catalog)
-    )
+    pattern = as_typed(_lookup(text, translations(code)), code)
     values = _Values((name, _value(value, code)) for name, value in text.args)
     try:
         return pattern.format_map(values)
@@ -162,6 +160,67 @@ def _commands(pattern: str, catalog: NullTranslations) -> str:
         return shown + ":" if shown != name else match.group(0)
 
     return OPTION.sub(option, COMMAND.sub(command, pattern))
+
+
+TYPED_CHOICES: dict[str, dict[str, str]] = {}
+"""The fixed choices a sentence may show typed, by option name: each value as the bot reads it
+(``english``, ``offer``) and the English name of the choice Discord lists for it.  The choices
+are declared with the commands, which register them here (:func:`register_choices`, called by
+:mod:`bot.ui.choices`): this package imports nothing of the bot."""
+
+CHOSEN = re.compile(r"(?<![\w/<:@#-])([a-z][a-z_]*):([a-z][a-z0-9_]*)(?![\w-])")
+"""An option given one of its fixed choices in a sentence (``variant:english``)."""
+AFTER_COMMAND = re.compile(
+    r"(?<![\w/<:])(/[a-z][a-z_-]*) ([a-z][a-z_]*(?:\|[a-z][a-z_]*)*)(?![\w:-])"
+)
+"""Words typed right after a command: its choices without the option's name
+(``/draw offer|accept|decline``), or the name of an option (``/rules variant``)."""
+SHORT_NAME = re.compile(r" \(| / ")
+"""Where a choice's name goes on to explain itself (``ballot (random ACF …)``, ``English
+draughts / American checkers``): what comes before is what the user types to find it."""
+
+
+def register_choices(option: str, names: dict[str, str]) -> None:
+    """Declare ``option``'s fixed choices (value: English name) for :data:`TYPED_CHOICES`."""
+    TYPED_CHOICES[option] = dict(names)
+
+
+def _choice(name: str, catalog: NullTranslations) -> str:
+    """A choice as the user finds it in the list: the start of its name in this language."""
+    return SHORT_NAME.split(catalog.gettext(name), maxsplit=1)[0]
+
+
+def _choices(pattern: str, catalog: NullTranslations) -> str:
+    """Fixed choices typed in a sentence, shown by the names this language's client lists
+    (``variant:english`` reads ``variant:English draughts``, ``variante:Englisches Damespiel``
+    in German): translators keep the values as in English, the choices' names are put in."""
+
+    def chosen(match: re.Match[str]) -> str:
+        option, value = match.groups()
+        name = TYPED_CHOICES.get(option, {}).get(value)
+        return match.group(0) if name is None else f"{option}:{_choice(name, catalog)}"
+
+    def after_command(match: re.Match[str]) -> str:
+        command, typed = match.groups()
+        words = typed.split("|")
+        owners = [names for names in TYPED_CHOICES.values() if all(w in names for w in words)]
+        if typed in TYPED_CHOICES:  # an option's name: the user picks its value
+            shown = catalog.pgettext(OPTION_NAME, typed)
+        elif len(owners) == 1:
+            shown = "|".join(_choice(owners[0][word], catalog) for word in words)
+        else:
+            return match.group(0)
+        return f"{command} {shown}"
+
+    return AFTER_COMMAND.sub(after_command, CHOSEN.sub(chosen, pattern))
+
+
+def as_typed(pattern: str, code: str) -> str:
+    """A message's pattern in the language ``code`` with what the user types in it (commands,
+    options, fixed choices) named as that language's client shows them."""
+    catalog = translations(code)
+    pattern = _choices(pattern, catalog)
+    return pattern if code == SOURCE else _commands(pattern, catalog)
 
 
 def commands_named(pattern: str) -> list[str]:

@@ -28,7 +28,9 @@ class Kind(Enum):
     """``msgid`` shown as it is, in every language: a name, a move, a code block, or an
     announcement stored before catalogs existed."""
     SEQUENCE = "s"
-    """``parts`` rendered one by one and joined by ``msgid`` (sentences joined by a space)."""
+    """``parts`` rendered one by one and joined by ``msgid`` (sentences joined by a space), itself
+    a catalog message when the text has a ``context`` (a separator each language writes its
+    way)."""
     DURATION = "d"
     """``count`` seconds in words, in the reader's language (``1 day 6 hours``)."""
     LIST = "l"
@@ -145,17 +147,33 @@ def _p(context: str, msgid: str, /, **args: Arg) -> Text:
     return Text(msgid, _args(args), context=context)
 
 
+# Translators: what separates the clauses of a list joined by semicolons ("by agreement; after
+# 40 moves; …"): French writes a no-break space before it (" ; ").
+SEMICOLON = _p("separator", "; ")
+"""The separator of :func:`clauses`."""
+
+
 def verbatim(text: str) -> Text:
     """``text`` shown as it is in every language (user input, moves, names, code)."""
     return Text(text, kind=Kind.VERBATIM)
 
 
-def join(parts: Iterable[Text | None], separator: str = " ") -> Text:
-    """Sentences one after another; empty and missing ones are left out."""
+def join(parts: Iterable[Text | None], separator: str | Text = " ") -> Text:
+    """Sentences one after another; empty and missing ones are left out.  A :class:`Text`
+    separator (one made with :func:`_p`, like :data:`SEMICOLON`) is put in the reader's
+    language, a plain one is the same in every language."""
     kept = tuple(part for part in parts if part)
+    if isinstance(separator, Text):
+        return Text(separator.msgid, context=separator.context, kind=Kind.SEQUENCE, parts=kept)
     if len(kept) == 1 and not separator.strip():
         return kept[0]
     return Text(separator, kind=Kind.SEQUENCE, parts=kept)
+
+
+def clauses(parts: Iterable[Text | None]) -> Text:
+    """Clauses of one sentence separated by semicolons as the reader's language writes them
+    (French puts a no-break space before the semicolon: ``a ; b``)."""
+    return join(parts, SEMICOLON)
 
 
 def listed(parts: Iterable[Text | str]) -> Text:

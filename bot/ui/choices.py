@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import discord
 from discord import app_commands
@@ -34,6 +34,7 @@ from ..enums import (
 )
 from ..errors import ChallengeError
 from ..i18n import N_, available, language_name, render
+from ..i18n.catalogs import register_choices
 from ..results import PRESET_CLOCKS, MoveChoice, TimeControl
 from ..words import POOL_TITLES
 from .limits import autocomplete
@@ -148,7 +149,6 @@ POOL: Choices[TimePool] = Choices(
 """The rating pools (time classes) of ``/stats`` and ``/leaderboard``."""
 
 VariantOption = app_commands.Transform[str, VARIANT]
-PoolOption = app_commands.Transform[TimePool, POOL]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
 MoveTimeOption = app_commands.Transform[int, MOVE_TIME]
 OpeningOption = app_commands.Transform[Opening, OPENING]
@@ -158,6 +158,41 @@ OrientationOption = app_commands.Transform[Orientation, ORIENTATION]
 ThemeOption = app_commands.Transform[BoardTheme, THEME]
 NotationOption = app_commands.Transform[str, NOTATION]
 LanguageOption = app_commands.Transform[str, LANGUAGE]
+PoolOption = app_commands.Transform[TimePool, POOL]
+
+TYPED: dict[str, Choices[Any]] = {
+    "variant": VARIANT,
+    "color": COLOR,
+    "move_time": MOVE_TIME,
+    "opening": OPENING,
+    "action": DRAW_ACTION,
+    "threads": THREADS,
+    "orientation": ORIENTATION,
+    "theme": THEME,
+    "notation": NOTATION,
+    "language": LANGUAGE,
+    "pool": POOL,
+}
+"""Each option with fixed choices, by its name (an option's name means the same choices in every
+command that has it; tests/ui/test_catalog_style.py checks this against the commands)."""
+
+
+def _register() -> None:
+    """Tell the catalogs the choices a sentence may show typed (``variant:english``,
+    ``/draw offer|accept|decline``), so every language shows them by the names its client lists
+    (:data:`bot.i18n.catalogs.TYPED_CHOICES`)."""
+    for option, choices in TYPED.items():
+        register_choices(
+            option,
+            {
+                str(choice.value): str(choice.name)
+                for choice in choices.choices
+                if isinstance(choice.value, str)
+            },
+        )
+
+
+_register()
 
 
 MAX_CLOCK_TEXT = 20

@@ -25,7 +25,7 @@ from rules.variants import (
 )
 
 from ..enums import BoardTheme, ColorChoice, Opening, Side
-from ..i18n import N_, Text, _, _n, _p, as_text, join, render, verbatim
+from ..i18n import N_, Text, _, _n, _p, as_text, clauses, join, render, verbatim
 from ..markdown import ELLIPSIS, shown
 from ..markdown import size as text_size
 from ..results import GameView
@@ -342,7 +342,7 @@ def _repetition(n: int) -> Text:
 
 
 def _draw_sentence(v: Variant) -> Text:
-    clauses = [
+    rules = [
         draw_clause(v.no_progress),
         *(draw_clause(rule) for rule in v.endgames),
     ]
@@ -352,7 +352,7 @@ def _draw_sentence(v: Variant) -> Text:
         "Drawn by agreement, by {repetition} (the same position with the same player to move), "
         "{rules}.",
         repetition=_repetition(v.repetitions),
-        rules=join(clauses, "; "),
+        rules=clauses(rules),
     )
     offer = None
     if v.draw_offer_count is not None:

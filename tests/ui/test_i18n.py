@@ -22,6 +22,7 @@ from bot.i18n import (
     _n,
     _p,
     available,
+    clauses,
     duration,
     join,
     language_name,
@@ -77,6 +78,8 @@ def texts(draw: st.DrawFn, depth: int = 2) -> Text:
         return duration(draw(st.integers(0, 10**8)))
     if depth == 0:
         return verbatim("x")
+    if draw(st.booleans()):  # a separator the catalogs translate (French: " ; ")
+        return clauses([draw(texts(depth - 1)), draw(texts(depth - 1))])
     return join([draw(texts(depth - 1)), draw(texts(depth - 1))])
 
 
@@ -336,6 +339,19 @@ async def test_every_command_option_and_choice_is_localized_in_every_language(
     assert limits.check_commands(payload) == []
     german = {c["name"]: c["name_localizations"].get("de") for c in payload}
     assert german["challenge"] == "herausfordern"
+    # Names as each language spells them (Discord allows any lowercase letter in a name).
+    polish = {c["name"]: c["name_localizations"].get("pl") for c in payload}
+    assert polish["resign"] == "poddaj_się"
+    brazilian = {c["name"]: c["name_localizations"].get("pt-BR") for c in payload}
+    assert [brazilian[name] for name in ("stats", "history", "settings", "prefs")] == [
+        "estatísticas",
+        "histórico",
+        "configurações",
+        "preferências",
+    ]
+    challenge = next(c for c in payload if c["name"] == "challenge")
+    opponent = challenge["options"][0]
+    assert opponent["name_localizations"]["pt-BR"] == "adversário"
 
 
 async def test_english_clients_get_no_localizations(service: Any) -> None:
