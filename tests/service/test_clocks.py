@@ -294,3 +294,49 @@ async def test_no_flag_falls_while_players_are_unheard(service: GameService, clo
     clock.now = flag_at + 120
     fell = await service.flags.fall(view.id)
     assert fell is not None and fell.action is Action.TIMEOUT
+
+
+async def test_a_takeback_leaves_the_clocks_and_starts_the_turn_afresh(
+    service: GameService, clock: Clock
+) -> None:
+    view = await play(service, await clocked(service), ["11-15"])
+    clock.advance(30)  # Bob (White) thinks 30 s, then plays; Alice asks for her move back
+    view = await play(service, view, ["23-19"])
+    assert view.clock is not None and view.clock.white == 180 - 29 + 2
+    clock.advance(5)
+    await service.request_takeback(ALICE.id, game_id=view.id)
+    accepted = await service.answer_takeback(BOB.id, True, game_id=view.id)
+    assert accepted.game is not None and accepted.game.clock is not None
+    row = await service.store.game(view.id)
+    assert row is not None
+    # Alice's turn again (her 11-15 and Bob's reply taken back): both clocks as they stood,
+    # and her time runs from now (the takeback's own seconds are charged to nobody).
+    assert (row.black_clock, row.white_clock) == (182, 153)
+    assert row.clock_started == clock.now
+    assert row.deadline == clock.now + 182 + LAG_ALLOWANCE
+    assert service.flags.armed[view.id][0] == row.deadline
+
+
+async def test_a_clocked_challenge_expires_as_soon_as_any(
+    service: GameService, clock: Clock
+) -> None:
+    created = await challenge(service, clock=TimeControl(10800, 0), move_time=7 * 86400)
+    assert created.challenge is not None
+    assert created.challenge.expires_at == clock.now + 600  # the service's shortest expiry
+
+
+async def test_a_long_silence_stops_even_a_far_flag(
+    services: Services, database: Database, clock: Clock
+) -> None:
+    """A three-hour clock's flag is hours away, past the horizon of correspondence deadlines a
+    silence moves on: a clock stands still all the same."""
+    first = await services.open(database)
+    view = await play(first, await clocked(first, TimeControl(10800, 0)), ["11-15", "23-19"])
+    flag_at = first.flags.armed[view.id][0]
+    assert await first.tick() == []
+    await first.close()
+    clock.advance(7200)
+    second = await services.open(database)
+    assert [e.action for e in await second.tick()] == [Action.CLOCK_EXTENDED]
+    row = await second.store.game(view.id)
+    assert row is not None and row.deadline == flag_at + 7200
