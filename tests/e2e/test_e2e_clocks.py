@@ -22,6 +22,7 @@ from support.e2e_harness import (
     Launch,
     board_text,
     channel_posts,
+    content_of,
     custom_ids,
     db_rows,
     embed_of,
@@ -67,6 +68,15 @@ def ends_said(fake: FakeDiscord, game_id: int) -> list[RecordedRequest]:
 
 async def test_a_3_2_game_flags_once_across_a_restart(launch: Launch, fake: FakeDiscord) -> None:
     bot, users = await launch(MOVE_TIME_SCALE=SCALE)
+    # A clock that does not read, or beside a time per move, is refused privately.
+    for options, said in (
+        ({"clock": "3 minutes"}, "Write a clock as minutes + seconds added per move, like 3+2"),
+        ({"clock": "3+2", "move_time": 300}, "Choose a clock or a time per move, not both."),
+        ({"clock": "200+0"}, "A clock's base time must be between ¼ and 180 minutes."),
+    ):
+        sent = await users.command("challenge", ALICE, GENERAL, opponent=user(BOB), **options)
+        refused = await sent.callback()
+        assert is_ephemeral(refused) and content_of(refused).startswith(said), refused.json
     sent = await users.command(
         "challenge",
         ALICE,
@@ -135,5 +145,6 @@ async def test_a_3_2_game_flags_once_across_a_restart(launch: Launch, fake: Fake
     assert to_move_in(said) is None
     assert "Clock 0.03+0.02 (Bullet): White 0:0" in embed["description"]
     assert "Black 0:00.0" in embed["description"]
+    assert db_rows(bot.database, "SELECT count(*) FROM challenges") == [(1,)]  # no refused one
     posts = channel_posts(fake, GENERAL)
     assert sum(f"game-{game_id}.gif" in p.files for p in posts) == 1
