@@ -337,8 +337,7 @@ class GameService:
     async def stats(
         self, guild_id: int | None, player: Player, variant: str, pool: TimePool | None = None
     ) -> Stats:
-        """A player's rating, rank, record and streak in one variant and time class (default:
-        their latest rated game's), and their latest games."""
+        """A player's standing in a variant and time class (:meth:`Standings.stats`)."""
         return await self.standings.stats(guild_id, player, variant, pool)
 
     async def leaderboard(
@@ -506,8 +505,7 @@ class GameService:
     # -- the scheduler -----------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now, in this process's servers (:meth:`Deadlines.tick`); then the
-        flag timers may run again (:meth:`FlagTimers.ticked`)."""
+        """Everything due now (:meth:`Deadlines.tick`), then :meth:`FlagTimers.ticked`."""
         due = [await self._ready(result) for result in await self._deadlines.tick()]
         await self.flags.ticked()
         return due
