@@ -96,8 +96,8 @@ for tests and demos:
                               a challenge stays open as long as its time per move, up to
                               this (default: 86400)
   SCHEDULER_INTERVAL_SECONDS  how often reminders and timeouts are checked (default: 5)
-  MOVE_TIME_SCALE             factor applied to every move time (default: 1; 0.001 makes
-                              "1 day" 86 seconds)
+  MOVE_TIME_SCALE             factor applied to every move time and clock (default: 1;
+                              0.001 makes "1 day" 86 seconds)
   HEARTBEAT_SECONDS           how often the heartbeat file is written (default: 15)
   COMMAND_SYNC_RETRY_SECONDS  first wait before retrying a failed command sync (default: 10;
                               it doubles up to 30 minutes)

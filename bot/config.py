@@ -186,8 +186,8 @@ class Settings:
     folder.  The engine workers read it from the environment they inherit
     (:func:`bot.cli.hand_settings_to_children` puts this value there)."""
     move_time_scale: float = 1.0
-    """Factor applied to the ``move_time`` chosen in ``/challenge`` (tests and demos use a small
-    one, e.g. 0.001 turns 1 day into 86 seconds)."""
+    """Factor applied to the ``move_time`` and the ``clock`` chosen in ``/challenge`` (tests and
+    demos use a small one, e.g. 0.001 turns 1 day into 86 seconds)."""
     heartbeat_interval: float = 15.0
     """Seconds between writes of the heartbeat file that ``python -m bot healthcheck`` reads."""
     sync_retry: float = 10.0

@@ -117,3 +117,16 @@ class BoardTheme(StrEnum):
     WOOD = "wood"
     GREEN = "green"
     CONTRAST = "contrast"
+
+
+class TimePool(StrEnum):
+    """The rating pools, one per time class, as lichess and lidraughts separate them: a blitz
+    result moves only the blitz rating.  A Fischer clock's class follows its estimated length,
+    base + 40 x increment (:meth:`bot.results.TimeControl.pool`); games with a time per move are
+    correspondence, which is also where every rating from before clocks stands."""
+
+    BULLET = "bullet"
+    BLITZ = "blitz"
+    RAPID = "rapid"
+    CLASSICAL = "classical"
+    CORRESPONDENCE = "correspondence"

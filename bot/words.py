@@ -15,7 +15,7 @@ from rules.game import Game
 from rules.outcome import Outcome
 from rules.variants import Color, Variant, find_variant
 
-from .enums import ChallengeStatus
+from .enums import ChallengeStatus, TimePool
 from .i18n import Text, _, _n, _p, clauses, join, verbatim
 
 VARIANT_TITLES: Mapping[str, Text] = {
@@ -26,6 +26,16 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "brazilian": _p("variant", "Brazilian draughts"),
     "russian": _p("variant", "Russian draughts"),
 }
+
+
+POOL_TITLES: Mapping[TimePool, Text] = {
+    TimePool.BULLET: _p("time class", "Bullet"),
+    TimePool.BLITZ: _p("time class", "Blitz"),
+    TimePool.RAPID: _p("time class", "Rapid"),
+    TimePool.CLASSICAL: _p("time class", "Classical"),
+    TimePool.CORRESPONDENCE: _p("time class", "Correspondence"),
+}
+"""The rating pools' names (lichess's time classes), as rating lines and ladders name them."""
 
 
 def variant_title(variant: Variant | str) -> Text:

@@ -14,10 +14,11 @@ before the post (:meth:`Announcing.delivering`) and one after it (:meth:`Announc
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..results import ActionResult, AnswerBy, Locales, Publishing
+from .flags import FlagTimers
 from .languages import LanguageBook
 from .outbox import Outbox
 from .queries import Queries
@@ -28,8 +29,17 @@ log = logging.getLogger(__name__)
 
 class Announcing:
     def __init__(
-        self, settings: SettingsBook, queries: Queries, outbox: Outbox, languages: LanguageBook
+        self,
+        settings: SettingsBook,
+        queries: Queries,
+        outbox: Outbox,
+        languages: LanguageBook,
+        flags: FlagTimers,
+        *,
+        clock: Callable[[], float],
     ) -> None:
+        self.flags = flags
+        self.clock = clock
         self.settings = settings
         self.queries = queries
         self.outbox = outbox
@@ -79,12 +89,18 @@ class Announcing:
         the games' board messages now (:meth:`Queries.board_posted`); ``settled`` games were
         shown with no draw offer pending, so an offer's message is over
         (:meth:`Queries.offer_over`); ``locales`` are kept
-        (:meth:`LanguageBook.remember_locales`).  Returns, per game, the messages whose buttons
-        should go: the previous board message, an ended offer's.  The boards, offers and
-        locales are bookkeeping: a failure is logged (it costs an old message its buttons, or a
-        language guess), never the delivery's."""
+        (:meth:`LanguageBook.remember_locales`); a clocked game's turn it began starts now
+        (:meth:`FlagTimers.shown`).  Returns, per game, the messages whose buttons should go:
+        the previous board message, an ended offer's.  The boards, offers and locales are
+        bookkeeping: a failure is logged (it costs an old message its buttons, or a language
+        guess), never the delivery's."""
         if event is not None:
+            shown_at = self.clock()
             await self.outbox.delivered(event)
+            try:  # a clocked game's turn starts now that its board is seen
+                await self.flags.shown(event, shown_at)
+            except Exception:  # it then runs from when the move was stored
+                log.exception("the clock of announcement %s was not started again", event)
         stale: dict[int, list[int]] = {}
         for game_id, message_id in boards:
             try:

@@ -38,9 +38,11 @@ from ..results import (
     ChallengeTerms,
     ChallengeView,
     Player,
+    TimeControl,
 )
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
 from ..words import CHALLENGE_STATUS, variant_title
+from .clocks import control_of
 from .computer import DEFAULT_LEVEL
 from .events import new_event
 from .settings import SettingsBook
@@ -73,6 +75,7 @@ class Terms:
     variant: Variant
     color: ColorChoice
     move_time: int
+    clock: TimeControl | None
     thread: bool
     opening: tuple[str, ...]
     match: bool
@@ -209,9 +212,12 @@ class Challenges:
                     opening=" ".join(t.opening),
                     match_play=t.match,
                     created_at=now,
-                    expires_at=now + self.expires_after(t.move_time),
                     min_rating=t.min_rating,
                     max_rating=t.max_rating,
+                    # a clocked game is played at once or not at all: the shortest expiry
+                    expires_at=now + self.expires_after(t.move_time if t.clock is None else 0),
+                    clock_base=None if t.clock is None else t.clock.base,
+                    clock_increment=None if t.clock is None else t.clock.increment,
                 ),
                 created,
             )
@@ -258,6 +264,7 @@ class Challenges:
         variant: str | None = None,
         color: ColorChoice | str = ColorChoice.RANDOM,
         move_time: int | None = None,
+        clock: TimeControl | None = None,
         thread: bool = False,
         opening: Sequence[str] = (),
         ballot: bool = False,
@@ -292,6 +299,15 @@ class Challenges:
             raise ChallengeError(_("the level must be between 1 and 6"))
         if match and against_computer:
             raise ChallengeError(_("matches are played between two people; challenge a person"))
+        if clock is not None:
+            clock.playable()
+            if against_computer:
+                raise ChallengeError(
+                    _(
+                        "the computer plays without a clock (its level sets how long it "
+                        "thinks); leave the clock out"
+                    )
+                )
         if ballot:
             if opening:
                 raise ChallengeError(_("choose either a ballot or opening moves, not both"))
@@ -325,6 +341,7 @@ class Challenges:
             variant=rules_variant,
             color=chosen,
             move_time=move_time,
+            clock=clock,
             thread=thread,
             opening=opening_moves,
             match=match,
@@ -407,6 +424,7 @@ class Challenges:
             challenge_id=row.id,
             match=row.match_play,
             actor=user_id,
+            clock=control_of(row),
         )
 
     async def _accepter(self, row: ChallengeRow, user_id: int, name: str) -> Player:
@@ -526,6 +544,7 @@ class Challenges:
             and pending.color is theirs
             and pending.variant == game.variant
             and pending.move_time == game.move_time
+            and control_of(pending) == control_of(game)
             and pending.opening.split() == game.opening.split()
             and not pending.match_play
             and pending.level is None
@@ -578,6 +597,7 @@ class Challenges:
             variant=row.variant,
             color=mine,
             move_time=row.move_time,
+            clock=control_of(row),
             opening=tuple(row.opening.split()),
             level=row.computer_level,
             thread_id=thread_id,

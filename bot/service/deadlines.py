@@ -27,6 +27,7 @@ from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import ChannelBusy, GameChanges, Store
 from ..words import NEVER_MOVED
+from .clocks import pool_of
 from .computer_replies import ComputerReplies
 from .downtime import Downtime
 from .endings import Endings
@@ -144,10 +145,14 @@ class Deadlines:
                 )
                 ratings: tuple[str | None, str | None] = (None, None)
                 if first.rated and first.guild_id is not None:
-                    guild, variant = first.guild_id, first.variant
+                    guild, variant, pool = first.guild_id, first.variant, pool_of(first)
                     ratings = (  # the second game's White is the first game's Black
-                        shown_rating(await self.store.rating(guild, first.black_id, variant), now),
-                        shown_rating(await self.store.rating(guild, first.white_id, variant), now),
+                        shown_rating(
+                            await self.store.rating(guild, first.black_id, variant, pool), now
+                        ),
+                        shown_rating(
+                            await self.store.rating(guild, first.white_id, variant, pool), now
+                        ),
                     )
                 try:
                     game_id = await self.store.start_game(
@@ -159,6 +164,11 @@ class Deadlines:
                 assert row is not None
                 events.append(await self.starter.announce_stored(row, event.id))
         return events
+
+    async def flag(self, game_id: int) -> ActionResult | None:
+        """A clocked game's flag falls now if its time has run out (its timer fired:
+        :mod:`bot.service.flags`); None when it has not, or the game changed meanwhile."""
+        return await self._timeout(game_id, self.clock())
 
     async def _timeout(self, game_id: int, now: float) -> ActionResult | None:
         async with self.live.lock(game_id):

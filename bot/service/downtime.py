@@ -6,8 +6,9 @@ check records when the bot last heard players (``heard_at`` in the store's ``met
 restart knows how long it was away); when a check finds it was deaf for longer than
 :data:`SILENCE_SECONDS`, every deadline that passed meanwhile, or would pass within
 :data:`GRACE_SECONDS`, is moved on by the silence (each player keeps the time they had left),
-and at least by a grace so nobody loses on time before they could see the bot was back.  Each
-game so extended is told, through the outbox.
+and at least by a grace so nobody loses on time before they could see the bot was back.  A
+Fischer clock stands still the same way: its flag and its turn's start move on by the silence
+(:func:`bot.service.clocks.paused`).  Each game so extended is told, through the outbox.
 
 Deafness is measured three ways, added together:
 
@@ -30,7 +31,8 @@ from collections.abc import Callable
 from ..i18n import Text, _, duration
 from ..markdown import shown
 from ..results import Action, ActionResult
-from ..store import Shards, Store
+from ..store import GameChanges, Shards, Store
+from . import clocks
 from .live import LiveGames
 from .records import warn_time
 from .views import game_view
@@ -99,23 +101,29 @@ class Downtime:
     async def _extend(self, now: float, silence: float, shards: Shards) -> list[ActionResult]:
         horizon = now + GRACE_SECONDS
         due, _reminders = await self.store.due_games(horizon, shards=shards)
+        clocked = await self.store.running_clocks(shards=shards)
         results = []
-        for row in due:
+        for row in sorted({r.id: r for r in (*due, *clocked)}.values(), key=lambda r: r.id):
             async with self.live.lock(row.id):
                 live = await self.live.load_quietly(row.id)
                 if live is None or live.game.is_over:
                     continue
                 deadline = live.row.deadline
-                if deadline is None or deadline > horizon:
+                if deadline is None or (deadline > horizon and live.row.clock_base is None):
                     continue
-                grace = min(GRACE_SECONDS, float(live.row.move_time))
-                extended = max(deadline + silence, now + grace)
-                warn_at = warn_time(extended, live.row.move_time, now)
-                event = await self.live.save_row(
-                    live,
-                    {"deadline": extended, "remind_at": None, "warn_at": warn_at},
-                    Action.CLOCK_EXTENDED,
-                )
+                if live.row.clock_base is None:
+                    grace = min(GRACE_SECONDS, float(live.row.move_time))
+                    extended = max(deadline + silence, now + grace)
+                    warn_at = warn_time(extended, live.row.move_time, now)
+                    changes: GameChanges = {
+                        "deadline": extended,
+                        "remind_at": None,
+                        "warn_at": warn_at,
+                    }
+                else:  # a Fischer clock stood still: its flag and its turn's start move on
+                    changes = clocks.paused(live.row, silence, now)
+                    extended = changes["deadline"] or now
+                event = await self.live.save_row(live, changes, Action.CLOCK_EXTENDED)
             view = game_view(live.row, live.game)
             assert view.to_move is not None
             results.append(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..enums import GameStatus
+from ..enums import GameStatus, TimePool
 from ..i18n import Text, _, join, verbatim
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MovePlayed
 from ..store import Store
+from ..words import POOL_TITLES
+from .clocks import pool_of
 from .ladder import glicko
 from .matches import match_sentence
 from .notices import Notices
@@ -71,10 +73,17 @@ class Endings:
                 (row.white_id, row.white_name, row.white_rating_change),
                 (row.black_id, row.black_name, row.black_rating_change),
             ):
-                rating = await self.store.rating(row.guild_id, uid, row.variant)
+                rating = await self.store.rating(row.guild_id, uid, row.variant, pool_of(row))
                 standing = glicko(rating).shown() if rating else "?"  # just updated: no idle
                 lines.append(verbatim(f"{shown(name)} {standing} ({change:+.0f})"))
-            extra.append(_("Ratings: {ratings}.", ratings=join(lines, ", ")))
+            ratings = join(lines, ", ")
+            pool = pool_of(row)
+            if pool is TimePool.CORRESPONDENCE:  # the only pool before clocks: named by none
+                extra.append(_("Ratings: {ratings}.", ratings=ratings))
+            else:
+                extra.append(
+                    _("Ratings ({pool}): {ratings}.", pool=POOL_TITLES[pool], ratings=ratings)
+                )
         follow_up = None
         if row.match_id is not None:
             games = await self.store.match_games(row.match_id)

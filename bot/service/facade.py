@@ -22,7 +22,7 @@ from typing import Any, Unpack
 from rules.move import Move
 from rules.variants import Notation
 
-from ..enums import BoardTheme, Orientation, ThreadMode
+from ..enums import BoardTheme, Orientation, ThreadMode, TimePool
 from ..i18n import Text
 from ..results import (
     ActionResult,
@@ -35,6 +35,7 @@ from ..results import (
     Locales,
     MoveChoice,
     Player,
+    RatingLine,
     ServerSettings,
     Stats,
     UserPrefs,
@@ -102,6 +103,7 @@ class GameService:
         self._queries = rooms.queries
         self._downtime = rooms.downtime
         self._deadlines = rooms.deadlines
+        self.flags = rooms.flags
         self._announcing = rooms.announcing
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
@@ -337,13 +339,23 @@ class GameService:
         """Any game and its whole move list, numbered (:meth:`Queries.game_moves`)."""
         return await self._queries.game_moves(game_id, notation=notation, user_id=user_id)
 
-    async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
-        """A player's rating, rank, record, streak and latest games in one variant."""
-        return await self.standings.stats(guild_id, player, variant)
+    async def stats(
+        self, guild_id: int | None, player: Player, variant: str, pool: TimePool | None = None
+    ) -> Stats:
+        """A player's standing in a variant and time class (:meth:`Standings.stats`)."""
+        return await self.standings.stats(guild_id, player, variant, pool)
 
-    async def leaderboard(self, guild_id: int | None, variant: str, user_id: int) -> Leaderboard:
-        """The server's top players in a variant and where ``user_id`` stands."""
-        return await self.standings.leaderboard(guild_id, variant, user_id)
+    async def leaderboard(
+        self, guild_id: int | None, variant: str, user_id: int, pool: TimePool | None = None
+    ) -> Leaderboard:
+        """The server's top players in a variant and time class, and where ``user_id`` stands."""
+        return await self.standings.leaderboard(guild_id, variant, user_id, pool)
+
+    async def rating(
+        self, guild_id: int, user_id: int, variant: str, pool: TimePool
+    ) -> RatingLine | None:
+        """``user_id``'s rating in ``variant`` and ``pool`` now (None: unrated there)."""
+        return await self.standings.rating(guild_id, user_id, variant, pool)
 
     async def history(
         self, guild_id: int | None, user_id: int | None = None
@@ -510,8 +522,10 @@ class GameService:
     # -- the scheduler -----------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now, in this process's servers (:meth:`Deadlines.tick`)."""
-        return [await self._ready(result) for result in await self._deadlines.tick()]
+        """Everything due now (:meth:`Deadlines.tick`), then :meth:`FlagTimers.ticked`."""
+        due = [await self._ready(result) for result in await self._deadlines.tick()]
+        await self.flags.ticked()
+        return due
 
     def deaf(self, seconds: float) -> None:
         """Nobody could be heard for ``seconds``: deadlines move on (:meth:`Downtime.deaf`)."""
@@ -556,13 +570,19 @@ class GameService:
     @property
     def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
         """Where results made in the background are shown: the computer's replies that no
-        action claimed (the Discord layer posts them in the game's channel)."""
+        action claimed and the flags that fell (the Discord layer posts them in the game's
+        channel)."""
         return self._on_background
 
     @on_background.setter
     def on_background(self, deliver: Callable[[ActionResult], Awaitable[None]] | None) -> None:
         self._on_background = deliver
         self._replies.deliver = None if deliver is None else self._deliver_background
+        self.flags.deliver = None if deliver is None else self._deliver_background
+
+    def hear_by(self, hearing: Callable[[], bool]) -> None:
+        """``hearing()`` says whether players can reach the bot (no flag falls unheard)."""
+        self.flags.hearing = hearing
 
     async def stop_thinking(self) -> None:
         """Stop the computer's searches (a shutdown); the games are picked up after the
@@ -580,6 +600,7 @@ class GameService:
 
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
+        await self.flags.close()
         await self._replies.close()
         await self._live.drain()
         await self.outbox.close()

@@ -13,6 +13,7 @@ from functools import partial
 from ..enums import GameStatus, Side
 from ..store import GameChanges, GameRow, LadderChange, RatedGame, RatingRow
 from . import ratings
+from .clocks import pool_of
 
 
 def glicko(row: RatingRow) -> ratings.Rating:
@@ -47,6 +48,7 @@ def rated_game(row: GameRow, changes: GameChanges, when: float) -> RatedGame | N
         row.white_id,
         row.black_id,
         partial(rate, row, white_score, when),
+        pool_of(row),
     )
 
 
@@ -98,6 +100,7 @@ def rate(
                 losses=losses + (letter == "L"),
                 streak=letter,
                 streak_length=streak,
+                pool=pool_of(game),
             )
         )
     return LadderChange(

@@ -20,7 +20,7 @@ from typing import TypeVar
 from rules.game import DrawOfferError, Game, GameError
 from rules.variants import Color
 
-from ..enums import GameStatus
+from ..enums import GameStatus, Side
 from ..errors import (
     ConflictError,
     DrawError,
@@ -34,6 +34,7 @@ from ..markdown import shown
 from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
 from ..words import termination_words
+from . import clocks
 from .events import new_event
 from .ladder import rated_game
 from .matches import second_game_after
@@ -87,6 +88,12 @@ class LiveGames:
         self.clock = clock
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self.turns_shown: dict[str, tuple[int, int]] = {}
+        """Per announcement of a clocked game's new turn (its outbox entry), the game and ply
+        whose clock starts again when that board is shown (:meth:`bot.service.flags.FlagTimers.
+        shown`); lost with the process, when the turn simply runs from when it was stored."""
+        self.on_deadline: Callable[[int, float | None], None] | None = None
+        """Told each clocked game's new flag time when a write changes it (the flag timers)."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -190,7 +197,13 @@ class LiveGames:
         now = self.clock()
         changes = state_changes(game)
         changes["updated_at"] = now
-        if moved:
+        if row.clock_base is not None:
+            if moved:
+                mover = Side.WHITE if user_id == row.white_id else Side.BLACK
+                changes.update(clocks.after_move(row, mover, now, over=game.is_over))
+            elif game.is_over:
+                changes.update(clocks.stop(row, Side.of(game.turn), now))
+        elif moved:
             changes.update(
                 clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
             )
@@ -221,6 +234,8 @@ class LiveGames:
         )
         if game.is_over:
             self.forget(row.id)
+        elif moved and event is not None and row.clock_base is not None:
+            self.turns_shown[event.id] = (row.id, game.ply)
         return None if event is None else event.id
 
     async def save_row(
@@ -253,3 +268,10 @@ class LiveGames:
             self.forget(live.row.id)
             raise
         live.row = replace(live.row, **changes, version=live.row.version + 1)
+        if "deadline" in changes:
+            self.deadline_moved(live.row)
+
+    def deadline_moved(self, row: GameRow) -> None:
+        """A clocked game's flag time is now ``row.deadline`` (None: no clock runs)."""
+        if row.clock_base is not None and self.on_deadline is not None:
+            self.on_deadline(row.id, row.deadline if row.status is GameStatus.RUNNING else None)

@@ -18,6 +18,7 @@ from ..i18n import Text, _, verbatim
 from ..markdown import shown
 from ..results import Player
 from ..store import GameRow, LadderChange, NewGame
+from .clocks import control_of
 from .ladder import shown_after
 from .records import new_game_row, play_opening
 from .views import points
@@ -55,6 +56,7 @@ def second_game(
         now=now,
         flip=first.flip,
         ratings=ratings,
+        control=control_of(first),
     )
 
 

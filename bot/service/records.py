@@ -17,8 +17,9 @@ from rules.variants import Color, Variant
 from ..enums import GameStatus, Side
 from ..errors import DamagedRecordError
 from ..i18n import _
-from ..results import Player
+from ..results import Player, TimeControl
 from ..store import GameChanges, GameRow, MoveRow, NewGame, NewMove
+from . import clocks
 from .views import status_of
 
 log = logging.getLogger(__name__)
@@ -115,11 +116,18 @@ def new_game_row(
     now: float,
     flip: bool = False,
     ratings: tuple[str | None, str | None] = (None, None),
+    control: TimeControl | None = None,
 ) -> NewGame:
     """The row of a game about to be stored.  Games between two people in a server are rated
     (and show the players' ``ratings``, White's first, as they stand at the start); games
-    against the computer are not.  ``flip``: public boards show Black at the bottom."""
-    clock = clock_changes(game, white.id, black.id, move_time, now, computer)
+    against the computer are not.  ``flip``: public boards show Black at the bottom.
+    ``control``: a Fischer clock (both sides' time starts with the game; never against the
+    computer), else the time per move runs."""
+    if control is not None and computer is None:
+        clock = clocks.start(control, now)
+    else:
+        clock = clock_changes(game, white.id, black.id, move_time, now, computer)
+        control = None
     rated = guild_id is not None and computer is None
     return NewGame(
         guild_id=guild_id,
@@ -147,6 +155,11 @@ def new_game_row(
         black_rating_shown=ratings[1] if rated else None,
         first_of_match=first_of_match,
         moves=tuple(moves),
+        clock_base=None if control is None else control.base,
+        clock_increment=None if control is None else control.increment,
+        white_clock=clock.get("white_clock"),
+        black_clock=clock.get("black_clock"),
+        clock_started=clock.get("clock_started"),
     )
 
 

@@ -22,6 +22,7 @@ from .deadlines import Deadlines
 from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
+from .flags import FlagTimers
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
@@ -54,6 +55,7 @@ class Rooms:
     queries: Queries
     downtime: Downtime
     deadlines: Deadlines
+    flags: FlagTimers
     outbox: Outbox
     announcing: Announcing
 
@@ -94,6 +96,19 @@ def build_rooms(
     queries = Queries(store, live, prefs)
     downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
     outbox = Outbox(store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng)
+    deadlines = Deadlines(
+        store,
+        live,
+        replies,
+        starter,
+        endings,
+        downtime,
+        notices,
+        ownership,
+        bot=bot,
+        clock=clock,
+    )
+    flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -117,18 +132,8 @@ def build_rooms(
         takebacks=Takebacks(live, notices, bot=bot, clock=clock),
         queries=queries,
         downtime=downtime,
-        deadlines=Deadlines(
-            store,
-            live,
-            replies,
-            starter,
-            endings,
-            downtime,
-            notices,
-            ownership,
-            bot=bot,
-            clock=clock,
-        ),
+        deadlines=deadlines,
+        flags=flags,
         outbox=outbox,
-        announcing=Announcing(settings, queries, outbox, languages),
+        announcing=Announcing(settings, queries, outbox, languages, flags, clock=clock),
     )

@@ -11,12 +11,13 @@ from collections.abc import Callable
 
 from rules.variants import find_variant
 
-from ..enums import GameStatus, Side
+from ..enums import GameStatus, Side, TimePool
 from ..errors import ChallengeError
 from ..i18n import Text, _, from_rules
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
 from ..store import ChallengeRow, GameRow, RatingRow, Store
 from ..words import termination_words, variant_title
+from .clocks import pool_of
 from .ladder import glicko
 from .ratings import START_RATING, idle
 
@@ -30,14 +31,23 @@ class Standings:
         self.store = store
         self.clock = clock
 
-    async def stats(self, guild_id: int | None, player: Player, variant: str) -> Stats:
-        """A player's rating, rank, rated record, streak and latest games in one variant."""
+    async def stats(
+        self,
+        guild_id: int | None,
+        player: Player,
+        variant: str,
+        pool: TimePool | None = None,
+    ) -> Stats:
+        """A player's rating, rank, rated record and streak in one variant and time class (by
+        default the class of their latest rated game in it), and their latest games in the
+        variant (each naming its class)."""
         key, title = _variant(variant)
         guild = _guild(guild_id)
-        row = await self.store.rating(guild, player.id, key)
         recent = await self.store.finished_games(
             guild, user_id=player.id, variant=key, limit=RECENT_GAMES
         )
+        pool = pool or _latest_pool(recent)
+        row = await self.store.rating(guild, player.id, key, pool)
         # The rating row carries the rated record and streak (written with the rating).
         return Stats(
             player=player,
@@ -50,20 +60,43 @@ class Standings:
             losses=0 if row is None else row.losses,
             streak=None if row is None or row.streak is None else (row.streak, row.streak_length),
             recent=tuple(_summary(g, player.id) for g in recent),
+            pool=pool,
         )
 
-    async def leaderboard(self, guild_id: int | None, variant: str, user_id: int) -> Leaderboard:
-        """The server's top players in a variant and where the asking user stands."""
+    async def rating(
+        self, guild_id: int, user_id: int, variant: str, pool: TimePool
+    ) -> RatingLine | None:
+        """``user_id``'s rating in ``variant`` and ``pool`` as of now (None before their first
+        rated game there): what a rating range of an open challenge is checked against."""
+        key, _title = _variant(variant)
+        row = await self.store.rating(guild_id, user_id, key, pool)
+        return None if row is None else self._line(row, row.name or "?")
+
+    async def leaderboard(
+        self,
+        guild_id: int | None,
+        variant: str,
+        user_id: int,
+        pool: TimePool | None = None,
+    ) -> Leaderboard:
+        """The server's top players in a variant and time class (by default the class of the
+        asking user's latest rated game in it), and where the asking user stands."""
         key, title = _variant(variant)
         guild = _guild(guild_id)
-        top = await self.store.leaderboard(guild, key, LEADERBOARD_SIZE)
-        mine = await self.store.rating(guild, user_id, key)
+        if pool is None:
+            mine_recent = await self.store.finished_games(
+                guild, user_id=user_id, variant=key, limit=RECENT_GAMES
+            )
+            pool = _latest_pool(mine_recent)
+        top = await self.store.leaderboard(guild, key, LEADERBOARD_SIZE, pool)
+        mine = await self.store.rating(guild, user_id, key, pool)
         return Leaderboard(
             variant=key,
             variant_title=title,
             top=tuple(self._line(r, r.name or "?") for r in top),
             mine=None if mine is None else await self.store.rank(mine),
             my_line=None if mine is None else self._line(mine, mine.name or "?"),
+            pool=pool,
         )
 
     def _line(self, row: RatingRow, name: str) -> RatingLine:
@@ -89,14 +122,20 @@ class Standings:
 
 async def challenge_rating(store: Store, challenge: ChallengeRow, user_id: int) -> int:
     """The rating of ``user_id`` that ``challenge``'s rating range is checked against: their
-    rating in the challenge's pool on its server (its variant's), as ``/stats`` shows it,
-    rounded; the start rating for someone who has not played a rated game there.  The one
-    reading of it, so what decides the pool (a time class beside the variant) is changed
-    here alone."""
+    rating in the challenge's pool on its server (its variant, its clock's time class), as
+    ``/stats`` shows it, rounded; the start rating for someone who has not played a rated game
+    there.  The one reading of it, so what decides the pool is changed here alone."""
     row = None
     if challenge.guild_id is not None:
-        row = await store.rating(challenge.guild_id, user_id, challenge.variant)
+        row = await store.rating(challenge.guild_id, user_id, challenge.variant, pool_of(challenge))
     return round(START_RATING if row is None else row.rating)
+
+
+def _latest_pool(games: list[GameRow]) -> TimePool:
+    """The time class of the latest rated game among ``games`` (newest first); correspondence
+    when none was rated."""
+    rated = (g for g in games if g.rated and g.status is GameStatus.FINISHED)
+    return next((pool_of(g) for g in rated), TimePool.CORRESPONDENCE)
 
 
 def _guild(guild_id: int | None) -> int:
@@ -138,4 +177,5 @@ def _summary(row: GameRow, user_id: int | None) -> GameSummary:
         rating_change=change,
         outcome=outcome,
         match_game=match_game,
+        pool=pool_of(row),
     )

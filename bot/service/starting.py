@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 from rules.variants import Color, find_variant
 
-from ..enums import ColorChoice, Orientation
+from ..enums import ColorChoice, Orientation, TimePool
 from ..errors import ChallengeError, ConflictError
 from ..i18n import _
-from ..results import Action, ActionResult, Player
+from ..results import Action, ActionResult, Player, TimeControl
 from ..store import ChallengeClosed, ChannelBusy, GameRow, Store
 from .events import new_event
 from .ladder import shown_rating
@@ -69,6 +69,7 @@ class Starter:
         challenge_id: int | None,
         match: bool = False,
         actor: int | None = None,
+        clock: TimeControl | None = None,
     ) -> ActionResult:
         """Store a new game (accepting ``challenge_id`` with it) and announce it; ``actor``
         started it (and needs no message that it is their move)."""
@@ -82,9 +83,10 @@ class Starter:
         ratings: tuple[str | None, str | None] = (None, None)
         now = self.clock()
         if guild_id is not None and computer is None:
+            pool = TimePool.CORRESPONDENCE if clock is None else clock.pool
             ratings = (
-                await self._rating(guild_id, white.id, variant, now),
-                await self._rating(guild_id, black.id, variant, now),
+                await self._rating(guild_id, white.id, variant, pool, now),
+                await self._rating(guild_id, black.id, variant, pool, now),
             )
         game, moves = play_opening(find_variant(variant), opening, white, black, now)
         record = new_game_row(
@@ -103,6 +105,7 @@ class Starter:
             now=now,
             flip=server.orientation is Orientation.BLACK,
             ratings=ratings,
+            control=clock,
         )
         event = new_event(Action.GAME_STARTED, channel_id=channel_id, guild_id=guild_id, now=now)
         try:
@@ -118,9 +121,13 @@ class Starter:
             self.wake_computer(game_id)
         return await self.notices.turn(result, actor=actor)
 
-    async def _rating(self, guild_id: int, user_id: int, variant: str, now: float) -> str:
+    async def _rating(
+        self, guild_id: int, user_id: int, variant: str, pool: TimePool, now: float
+    ) -> str:
+        """A player's rating in ``variant`` and ``pool`` as a new game's board shows it
+        (``1523``, ``1500?`` before any rated game there)."""
         key = find_variant(variant).key
-        return shown_rating(await self.store.rating(guild_id, user_id, key), now)
+        return shown_rating(await self.store.rating(guild_id, user_id, key, pool), now)
 
     async def announce_stored(self, row: GameRow, event: str | None) -> ActionResult:
         """The announcement of a game stored by another path (a match's second game); ``event``
@@ -129,8 +136,12 @@ class Starter:
         return await self.notices.turn(result)
 
     def started(self, live: Live, *, event: str | None) -> ActionResult:
-        """The announcement of a game that has just been stored."""
+        """The announcement of a game that has just been stored (a clocked game's flag timer is
+        armed, and its first turn starts again when this board is shown)."""
         self.live.remember(live)
+        self.live.deadline_moved(live.row)
+        if event is not None and live.row.clock_base is not None:
+            self.live.turns_shown[event] = (live.row.id, live.game.ply)
         view = game_view(live.row, live.game)
         white, black = view.white, view.black
         # Who plays which side and the variant are on the board message already.

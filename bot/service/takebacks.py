@@ -18,6 +18,7 @@ from ..errors import TakebackError
 from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
+from . import clocks
 from .live import Live, LiveGames, color_of
 from .notices import Notices
 from .records import clock_changes, state_changes
@@ -183,9 +184,12 @@ class Takebacks:
             raise TakebackError(from_rules(exc)) from None
         now = self.clock()
         changes = state_changes(game)
-        changes.update(
-            clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
-        )
+        if row.clock_base is None:
+            changes.update(
+                clock_changes(game, row.white_id, row.black_id, row.move_time, now, row.computer_id)
+            )
+        else:  # the clocks stay as they stood; the turn given back starts again
+            changes.update(clocks.restart_turn(row, Side.of(game.turn), now))
         changes.update({"updated_at": now, "takeback_offer": None, "takeback_refused_ply": None})
         event = self.live.event(live, Action.TAKEBACK_ACCEPTED)
         await self.live.write(

@@ -19,6 +19,7 @@ from ..markdown import shown
 from ..results import Action, ChallengeView, GameView, Player
 from ..store import ChallengeRow, GameRow
 from ..words import outcome_words, status_line, status_parts, variant_title
+from .clocks import clock_view, control_of
 
 MAX_NAME_LENGTH = 64
 RECENT_FULL_MOVES = 3
@@ -134,6 +135,7 @@ def game_view(row: GameRow, game: Game) -> GameView:
         last_move_shown=None if last is None else show_move(last, variant),
         recent_moves=moves_shown(game, last=RECENT_FULL_MOVES),
         flip=row.flip,
+        clock=clock_view(row, None if outcome is not None else Side.of(game.turn)),
         white_rating=row.white_rating_shown or None,
         black_rating=row.black_rating_shown or None,
         abortable=abortable(row, game),
@@ -165,6 +167,7 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
         match=row.match_play,
         min_rating=row.min_rating,
         max_rating=row.max_rating,
+        clock=control_of(row),
     )
 
 

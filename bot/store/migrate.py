@@ -52,7 +52,7 @@ TABLES = (
 IDENTITIES = (("games", "id"), ("challenges", "id"), ("outbox", "seq"))
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 
-RATINGS_ORDER = "guild_id, user_id, variant"
+RATINGS_ORDER = "guild_id, user_id, variant, pool"
 MOVES = select_from(MoveRow, "moves") + " ORDER BY game_id, ply"
 GAMES = select_from(GameRow, "games") + " ORDER BY id"
 MOST_PROBLEMS = 10

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from ..enums import ChallengeStatus
+from ..enums import ChallengeStatus, TimePool
 from .rows import (
     ChallengeRow,
     EventAnswer,
@@ -199,6 +199,11 @@ class Store(Protocol):
         has not passed."""
         ...
 
+    async def running_clocks(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
+        """Running games of ``shards``' servers whose Fischer clock runs (a flag time is set),
+        by id: the flag timers armed after a restart, and the clocks a silence stopped."""
+        ...
+
     async def board_posted(self, game_id: int, message_id: int) -> int | None:
         """Remember ``message_id`` as the game's last public board message and return the board
         whose buttons should go: the one it replaces (None for the first, or when the same id is
@@ -241,9 +246,13 @@ class Store(Protocol):
         one variant's when given."""
         ...
 
-    async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None: ...
+    async def rating(
+        self, guild_id: int, user_id: int, variant: str, pool: str = TimePool.CORRESPONDENCE
+    ) -> RatingRow | None: ...
 
-    async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
+    async def leaderboard(
+        self, guild_id: int, variant: str, limit: int = 10, pool: str = TimePool.CORRESPONDENCE
+    ) -> list[RatingRow]:
         """The ladder, best first; ties: more games first, then the lower user id."""
         ...
 

@@ -41,6 +41,9 @@ class ChallengeRow:
     min_rating: int | None = None
     """An open challenge's rating range (inclusive): who may accept it."""
     max_rating: int | None = None
+    clock_base: float | None = None
+    """The Fischer clock's base time in seconds (None: the time per move)."""
+    clock_increment: float | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class NewChallenge:
     expires_at: float
     min_rating: int | None = None
     max_rating: int | None = None
+    clock_base: float | None = None
+    clock_increment: float | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,15 @@ class GameRow:
     """The public message of the game's pending draw offer, with its Accept / Decline buttons
     (read from the store, as :attr:`board_message_id`); cleared once, when the offer is over
     and the buttons are taken off."""
+    clock_base: float | None = None
+    """A Fischer clock's base time in seconds, as chosen (None: a time per move)."""
+    clock_increment: float | None = None
+    white_clock: float | None = None
+    """White's seconds left at the start of the current turn (after the last increment)."""
+    black_clock: float | None = None
+    clock_started: float | None = None
+    """When the side to move's time started running (None: no clock runs); its flag falls at
+    ``deadline``."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +186,11 @@ class NewGame:
     white_rating_shown: str | None = None
     black_rating_shown: str | None = None
     warn_at: float | None = None
+    clock_base: float | None = None
+    clock_increment: float | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    clock_started: float | None = None
     first_of_match: bool = False
     """The game opens a new match, which is named by this game's own id once it has one."""
     moves: tuple[NewMove, ...] = ()
@@ -196,6 +215,9 @@ class GameChanges(TypedDict, total=False):
     updated_at: float
     takeback_offer: Side | None
     takeback_refused_ply: int | None
+    white_clock: float | None
+    black_clock: float | None
+    clock_started: float | None
 
 
 class TakenBackMove(NamedTuple):
@@ -224,6 +246,8 @@ class RatingRow:
     streak: str | None
     """``W``, ``D`` or ``L``: the latest rated result, repeated ``streak_length`` times in a row."""
     streak_length: int
+    pool: str = "correspondence"
+    """The time class the rating is for (a :class:`~bot.enums.TimePool` word)."""
 
 
 @dataclass(frozen=True)
@@ -257,6 +281,8 @@ class RatedGame:
     white_id: int
     black_id: int
     rate: Rater
+    pool: str = "correspondence"
+    """The time class whose ratings the game moves."""
 
 
 @dataclass(frozen=True)

@@ -293,10 +293,56 @@ ALTER TABLE games ADD COLUMN offer_message_id {snowflake};
 off once when the offer ends (declined, answered by a move, withdrawn by a takeback), also by a
 process started after the offer was posted."""
 
+RATING_COLUMNS_V8 = (
+    "guild_id, user_id, variant, rating, deviation, volatility, games, updated_at, name, wins,"
+    " draws, losses, streak, streak_length"
+)
+
+V12_CLOCKS = f"""
+ALTER TABLE games ADD COLUMN clock_base {{time}} CHECK (clock_base > 0);
+ALTER TABLE games ADD COLUMN clock_increment {{time}} CHECK (clock_increment >= 0);
+ALTER TABLE games ADD COLUMN white_clock {{time}};
+ALTER TABLE games ADD COLUMN black_clock {{time}};
+ALTER TABLE games ADD COLUMN clock_started {{time}};
+ALTER TABLE challenges ADD COLUMN clock_base {{time}} CHECK (clock_base > 0);
+ALTER TABLE challenges ADD COLUMN clock_increment {{time}} CHECK (clock_increment >= 0);
+CREATE TABLE ratings_pooled (
+    guild_id      {{snowflake}} NOT NULL,
+    user_id       {{snowflake}} NOT NULL,
+    variant       TEXT    NOT NULL,
+    pool          TEXT    NOT NULL DEFAULT 'correspondence'
+                  CHECK (pool IN ('bullet', 'blitz', 'rapid', 'classical', 'correspondence')),
+    rating        {{time}} NOT NULL DEFAULT 1500,
+    deviation     {{time}} NOT NULL DEFAULT 350,
+    volatility    {{time}} NOT NULL DEFAULT 0.06,
+    games         INTEGER NOT NULL DEFAULT 0,
+    updated_at    {{time}} NOT NULL,
+    name          TEXT    NOT NULL DEFAULT '',
+    wins          INTEGER NOT NULL DEFAULT 0,
+    draws         INTEGER NOT NULL DEFAULT 0,
+    losses        INTEGER NOT NULL DEFAULT 0,
+    streak        TEXT    CHECK (streak IN ('W', 'D', 'L')),
+    streak_length INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, user_id, variant, pool)
+){{without_rowid}};
+INSERT INTO ratings_pooled ({RATING_COLUMNS_V8}, pool)
+    SELECT {RATING_COLUMNS_V8}, 'correspondence' FROM ratings;
+DROP TABLE ratings;
+ALTER TABLE ratings_pooled RENAME TO ratings;
+"""
+"""v12: Fischer clocks and rating pools.  A game's clock (``clock_base`` seconds each and
+``clock_increment`` added per move; NULL: a time per move, as before), each side's time left at
+the start of the current turn and when that turn's time started (its flag falls at
+``deadline``, as a correspondence move's time runs out); a challenge's clock.  Ratings are kept
+per time class (bullet, blitz, rapid, classical, correspondence), so the table is keyed by the
+pool too: it is rebuilt (SQLite cannot change a key), every rating until now standing as a
+correspondence rating, the only games there were."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
     (11, V11_OFFER_MESSAGE),
+    (12, V12_CLOCKS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

@@ -23,7 +23,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, context
 from dataclasses import replace
 from typing import Any
 
-from ..enums import ChallengeStatus
+from ..enums import ChallengeStatus, TimePool
 from .dialect import Database, Params, Transaction
 from .errors import ChallengeClosed, StoreUnavailable
 from .mapping import DECODE, NEW_CHALLENGE_FIELDS, Row, row_values, select_from
@@ -344,6 +344,14 @@ class SqlStore:
         )
         return timeouts, reminders
 
+    async def running_clocks(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
+        return await self._all(
+            GameRow,
+            GAMES + " WHERE status = 'running' AND clock_base IS NOT NULL"
+            f" AND deadline IS NOT NULL AND {shards.where()} ORDER BY id",
+            (),
+        )
+
     @shielded_write
     async def board_posted(self, game_id: int, message_id: int) -> int | None:
         async with self._transaction() as db:
@@ -425,22 +433,30 @@ class SqlStore:
         side_params = (*params, *extra, user_id, limit)
         return await self._all(GameRow, sql, (*side_params, *side_params, limit))
 
-    async def rating(self, guild_id: int, user_id: int, variant: str) -> RatingRow | None:
-        return await self._one(RatingRow, RATING_OF, (guild_id, user_id, variant))
+    async def rating(
+        self, guild_id: int, user_id: int, variant: str, pool: str = TimePool.CORRESPONDENCE
+    ) -> RatingRow | None:
+        return await self._one(RatingRow, RATING_OF, (guild_id, user_id, variant, pool))
 
-    async def leaderboard(self, guild_id: int, variant: str, limit: int = 10) -> list[RatingRow]:
+    async def leaderboard(
+        self, guild_id: int, variant: str, limit: int = 10, pool: str = TimePool.CORRESPONDENCE
+    ) -> list[RatingRow]:
         sql = select_from(RatingRow, "ratings") + (
-            " WHERE guild_id = ? AND variant = ? ORDER BY rating DESC, games DESC, user_id LIMIT ?"
+            " WHERE guild_id = ? AND variant = ? AND pool = ?"
+            " ORDER BY rating DESC, games DESC, user_id LIMIT ?"
         )
-        return await self._all(RatingRow, sql, (guild_id, variant, limit))
+        return await self._all(RatingRow, sql, (guild_id, variant, pool, limit))
 
     async def rank(self, mine: RatingRow) -> tuple[int, int]:
         rating, games = mine.rating, mine.games
         row = await self._fetch_one(
             "SELECT COUNT(*) FILTER (WHERE rating > ? OR (rating = ? AND games > ?)"
             " OR (rating = ? AND games = ? AND user_id < ?)), COUNT(*)"
-            " FROM ratings WHERE guild_id = ? AND variant = ?",
-            (rating, rating, games, rating, games, mine.user_id, mine.guild_id, mine.variant),
+            " FROM ratings WHERE guild_id = ? AND variant = ? AND pool = ?",
+            (
+                *(rating, rating, games, rating, games, mine.user_id),
+                *(mine.guild_id, mine.variant, mine.pool),
+            ),
         )
         assert row is not None
         return int(row[0]) + 1, int(row[1])

@@ -59,9 +59,10 @@ ARCHIVE_MOVES = (
 """A takeback's moves into the archive (the cast: PostgreSQL cannot infer a selected
 parameter's type; SQLite reads ``DOUBLE PRECISION`` as ``REAL``)."""
 RATING_OF = (
-    select_from(RatingRow, "ratings") + " WHERE guild_id = ? AND user_id = ? AND variant = ?"
+    select_from(RatingRow, "ratings")
+    + " WHERE guild_id = ? AND user_id = ? AND variant = ? AND pool = ?"
 )
-RATING_KEY = ("guild_id", "user_id", "variant")
+RATING_KEY = ("guild_id", "user_id", "variant", "pool")
 UPSERT_RATING = (
     f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({marks(len(RATING_FIELDS))})"
     f" ON CONFLICT ({', '.join(RATING_KEY)}) DO UPDATE SET "
@@ -158,11 +159,16 @@ async def rate_game(db: Transaction, game_id: int, rated: RatedGame) -> LadderCh
     in one order, so two games ending at once for one player are applied in turn, as SQLite's
     single writer applies them."""
     await db.lock_names(
-        sorted({f"{rated.guild_id}:{rated.variant}:{u}" for u in (rated.white_id, rated.black_id)})
+        sorted(
+            {
+                f"{rated.guild_id}:{rated.variant}:{rated.pool}:{u}"
+                for u in (rated.white_id, rated.black_id)
+            }
+        )
     )
     before = []
     for user_id in (rated.white_id, rated.black_id):
-        row = await db.fetchrow(RATING_OF, (rated.guild_id, user_id, rated.variant))
+        row = await db.fetchrow(RATING_OF, (rated.guild_id, user_id, rated.variant, rated.pool))
         before.append(None if row is None else DECODE[RatingRow](row))
     change = rated.rate(before[0], before[1])
     await db.executemany(UPSERT_RATING, [row_values(change.white), row_values(change.black)])

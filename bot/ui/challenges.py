@@ -19,11 +19,18 @@ from ..enums import ColorChoice, Opening, ThreadMode
 from ..errors import ChallengeError, ThreadRequired
 from ..i18n import _, render
 from ..markdown import shown
-from ..results import MAX_RATING, MIN_RATING, Action, ActionResult, ChallengeTerms
+from ..results import MAX_RATING, MIN_RATING, Action, ActionResult, ChallengeTerms, TimeControl
 from ..service import GameService
 from .arrivals import post_marker
 from .buttons import Buttons, ChallengeAnswer
-from .choices import ColorOption, MoveTimeOption, OpeningOption, VariantOption
+from .choices import (
+    MAX_CLOCK_TEXT,
+    ColorOption,
+    MoveTimeOption,
+    OpeningOption,
+    VariantOption,
+    clock_choices,
+)
 from .delivery import Connection
 from .embeds import challenge_embed, mention
 from .permissions import check_room
@@ -57,6 +64,7 @@ class Challenges(commands.Cog):
         variant="Which draughts variant (default: the server's, else English)",
         color="Your colour (default: random)",
         move_time="Time for each move (default: the server's, else 1 day)",
+        clock="A clock for a live game: minutes + seconds added per move, like 3+2",
         thread="Play in a new thread (default: no)",
         opening="Start from a random ACF three-move ballot (English only)",
         match="Play a two-game match: same opening, colours swapped",
@@ -76,6 +84,7 @@ class Challenges(commands.Cog):
         opening: OpeningOption = Opening.NONE,
         match: bool = False,
         level: app_commands.Range[int, 1, 6] | None = None,
+        clock: app_commands.Range[str, 1, MAX_CLOCK_TEXT] | None = None,
         min_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
         max_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
     ) -> None:
@@ -92,6 +101,9 @@ class Challenges(commands.Cog):
                 )
             if level is not None and not against_computer:
                 raise ChallengeError(_("the level is for games against me (the computer) only"))
+            if clock is not None and move_time is not None:
+                raise ChallengeError(_("choose a clock or a time per move, not both"))
+            control = None if clock is None else TimeControl.parse(clock)
             parent = parent_of(interaction)
             terms = ChallengeTerms(
                 channel_id=interaction.channel_id,
@@ -100,6 +112,7 @@ class Challenges(commands.Cog):
                 variant=variant,
                 color=color,
                 move_time=None if move_time is None else self.presenter.seconds(move_time),
+                clock=None if control is None else control.scaled(self.presenter.move_time_scale),
                 thread=thread,
                 level=level,
                 ballot=opening is Opening.BALLOT,
@@ -153,6 +166,12 @@ class Challenges(commands.Cog):
             await self._post_challenge(reply, result)
 
         await self.presenter.run(interaction, work)
+
+    @challenge.autocomplete("clock")
+    async def clock_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return clock_choices(current, self.presenter.languages.private(interaction))
 
     async def _post_challenge(self, reply: Reply, result: ActionResult) -> None:
         """The new challenge with its buttons, as this interaction's answer."""

@@ -23,9 +23,21 @@ from discord import app_commands
 
 from rules.variants import VARIANTS
 
-from ..enums import BoardTheme, ColorChoice, DrawAction, Opening, Orientation, ThreadMode
-from ..i18n import N_, available, language_name
+from ..enums import (
+    BoardTheme,
+    ColorChoice,
+    DrawAction,
+    Opening,
+    Orientation,
+    ThreadMode,
+    TimePool,
+)
+from ..errors import ChallengeError
+from ..i18n import N_, available, language_name, render
 from ..i18n.catalogs import register_choices
+from ..results import PRESET_CLOCKS, MoveChoice, TimeControl
+from ..words import POOL_TITLES
+from .limits import autocomplete
 from .texts import MOVE_TIMES, OPENING_WORDS
 
 V = TypeVar("V", bound=str | int)
@@ -125,6 +137,17 @@ LANGUAGE = Choices(
 )
 """Every language with a catalog (a new catalog file adds its choice)."""
 
+POOL: Choices[TimePool] = Choices(
+    {
+        TimePool.BULLET: N_("bullet"),
+        TimePool.BLITZ: N_("blitz"),
+        TimePool.RAPID: N_("rapid"),
+        TimePool.CLASSICAL: N_("classical"),
+        TimePool.CORRESPONDENCE: N_("correspondence"),
+    }
+)
+"""The rating pools (time classes) of ``/stats`` and ``/leaderboard``."""
+
 VariantOption = app_commands.Transform[str, VARIANT]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
 MoveTimeOption = app_commands.Transform[int, MOVE_TIME]
@@ -135,6 +158,7 @@ OrientationOption = app_commands.Transform[Orientation, ORIENTATION]
 ThemeOption = app_commands.Transform[BoardTheme, THEME]
 NotationOption = app_commands.Transform[str, NOTATION]
 LanguageOption = app_commands.Transform[str, LANGUAGE]
+PoolOption = app_commands.Transform[TimePool, POOL]
 
 TYPED: dict[str, Choices[Any]] = {
     "variant": VARIANT,
@@ -147,6 +171,7 @@ TYPED: dict[str, Choices[Any]] = {
     "theme": THEME,
     "notation": NOTATION,
     "language": LANGUAGE,
+    "pool": POOL,
 }
 """Each option with fixed choices, by its name (an option's name means the same choices in every
 command that has it; tests/ui/test_catalog_style.py checks this against the commands)."""
@@ -168,3 +193,23 @@ def _register() -> None:
 
 
 _register()
+
+
+MAX_CLOCK_TEXT = 20
+"""Longer ``/challenge clock`` text is refused before it is read (``180+180`` is 7)."""
+
+
+def clock_choices(current: str, code: str) -> list[app_commands.Choice[str]]:
+    """The ``/challenge clock`` suggestions: lidraughts' usual clocks (:data:`PRESET_CLOCKS`),
+    each with its time class in the reader's language (``3+2 · Blitz``), and first the clock
+    being typed when it reads as one (``7+3``), so a custom clock is one tap too."""
+    offered = list(PRESET_CLOCKS)
+    try:
+        typed = TimeControl.parse(current[:MAX_CLOCK_TEXT]) if current.strip() else None
+    except ChallengeError:
+        typed = None
+    if typed is not None and typed not in offered:
+        offered.insert(0, typed)
+    return autocomplete(
+        MoveChoice(f"{c.label} · {render(POOL_TITLES[c.pool], code)}", c.label) for c in offered
+    )

@@ -160,6 +160,7 @@ class DraughtsBot(commands.Bot):
         presenter = await self.add_commands(service)
         self._presenter = presenter
         service.on_background = presenter.delivery.on_event  # the computer's replies nobody claimed
+        service.hear_by(lambda: self.gateway_up)  # no flag falls while players are unheard
         # The scheduler's first check, at once, makes the computer's moves that were pending
         # when the bot stopped (in the background: a start-up never waits for the engine).
         self._scheduler = Scheduler(

@@ -13,6 +13,7 @@ from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
 from ..i18n import Text, _, as_text, duration, render, verbatim
 from ..markdown import shown
 from ..results import ChallengeView, GameView, Player
+from ..words import POOL_TITLES
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
 
 WHITE_TO_MOVE = discord.Colour(0xD8C49A)
@@ -66,12 +67,47 @@ def turn_line(view: GameView, code: str = EN) -> str:
     if not view.running or view.to_move is None:
         return ""
     player = mention(view.to_move)
+    if view.clock is not None and view.clock.flag_at is not None:
+        flag = relative_time(view.clock.flag_at)
+        return render(_("{player} to move, flag falls {flag}.", player=player, flag=flag), code)
     if view.deadline is not None:
         deadline = relative_time(view.deadline)
         return render(
             _("{player} to move, due {deadline}.", player=player, deadline=deadline), code
         )
     return render(_("{player} to move.", player=player), code)
+
+
+def clock_time(seconds: float) -> str:
+    """``2:58``, ``1:02:30``; tenths under ten seconds (``0:07.4``), when every one counts."""
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return f"0:{seconds:04.1f}"
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clock_line(view: GameView, code: str = EN) -> str:
+    """``Clock 3+2 (Blitz): White 2:58 · Black 3:00``: each side's time as its turn started
+    (the side to move's runs down in the content's countdown), low time in bold and said;
+    empty for a game with a time per move."""
+    clock = view.clock
+    if clock is None:
+        return ""
+    times: dict[Side, Text | str] = {}
+    for side in (Side.WHITE, Side.BLACK):
+        shown_time = clock_time(clock.left(side))
+        times[side] = _("**{time} (low)**", time=shown_time) if clock.low is side else shown_time
+    line = _(
+        "Clock {control} ({pool}): White {white} · Black {black}",
+        control=clock.control.label,
+        pool=POOL_TITLES[clock.control.pool],
+        white=times[Side.WHITE],
+        black=times[Side.BLACK],
+    )
+    return render(line, code)
 
 
 def _seat(view: GameView, side: Side) -> Text:
@@ -125,6 +161,9 @@ def game_embed(
     else:
         colour = FINISHED
     lines = [players_line(view, code)]
+    clocks = clock_line(view, code)
+    if clocks:
+        lines.append(clocks)
     said = render(as_text(headline), code)
     if said:
         lines.append(said)
@@ -257,7 +296,14 @@ def challenge_embed(
         embed.add_field(name=render(name, code), value=render(as_text(value), code), inline=inline)
 
     field(_("Colours"), colours)
-    field(_("Time per move"), duration(challenge.move_time))
+    if challenge.clock is None:
+        field(_("Time per move"), duration(challenge.move_time))
+    else:
+        control = challenge.clock
+        field(
+            _("Clock"),
+            _("{control} ({pool})", control=control.label, pool=POOL_TITLES[control.pool]),
+        )
     if challenge.thread:
         field(_("Where"), _("in a new thread"))
     if challenge.opening_label is not None:

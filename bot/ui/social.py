@@ -24,6 +24,7 @@ from .choices import (
     LanguageOption,
     MoveTimeOption,
     OrientationOption,
+    PoolOption,
     ThemeOption,
     ThreadsOption,
     VariantOption,
@@ -49,7 +50,9 @@ class Social(commands.Cog):
 
     @app_commands.command(name="stats", description="Rating and record of a player")
     @app_commands.describe(
-        user="Whose (default: you)", variant="Which variant (default: the server's)"
+        user="Whose (default: you)",
+        variant="Which variant (default: the server's)",
+        pool="Which time class (default: that of their latest rated game)",
     )
     @app_commands.guild_only()
     async def stats(
@@ -57,6 +60,7 @@ class Social(commands.Cog):
         interaction: discord.Interaction,
         user: discord.User | None = None,
         variant: VariantOption | None = None,
+        pool: PoolOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             if user is not None and user.bot:
@@ -68,21 +72,29 @@ class Social(commands.Cog):
                 )
             server = await self.service.server_settings(interaction.guild_id)
             who = player_of(user or interaction.user)
-            stats = await self.service.stats(interaction.guild_id, who, variant or server.variant)
+            stats = await self.service.stats(
+                interaction.guild_id, who, variant or server.variant, pool
+            )
             await reply.private_embed(stats_embed(stats, interaction_language(interaction)))
 
         await self.presenter.run(interaction, work)
 
     @app_commands.command(name="leaderboard", description="This server's ranking in a variant")
-    @app_commands.describe(variant="Which variant (default: the server's)")
+    @app_commands.describe(
+        variant="Which variant (default: the server's)",
+        pool="Which time class (default: that of your latest rated game)",
+    )
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction, variant: VariantOption | None = None
+        self,
+        interaction: discord.Interaction,
+        variant: VariantOption | None = None,
+        pool: PoolOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             server = await self.service.server_settings(interaction.guild_id)
             board = await self.service.leaderboard(
-                interaction.guild_id, variant or server.variant, interaction.user.id
+                interaction.guild_id, variant or server.variant, interaction.user.id, pool
             )
             await reply.private_embed(leaderboard_embed(board, interaction_language(interaction)))
 

@@ -15,7 +15,7 @@ from ..enums import Orientation, ThreadMode
 from ..i18n import Text, _, _n, _p, as_text, duration, language_name, render, verbatim
 from ..markdown import shown
 from ..results import GameSummary, Leaderboard, ServerSettings, Stats
-from ..words import variant_title
+from ..words import POOL_TITLES, variant_title
 from .embeds import CHALLENGE, FINISHED, mention, relative_time
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit_embed, listing
 from .texts import theme_word
@@ -52,8 +52,8 @@ def _rated(game: GameSummary, about_player: bool) -> Text:
 
 
 def summary_line(game: GameSummary, code: str, *, about_player: bool = False) -> str:
-    """``#12 · Alice v Bob · English draughts · 1-0 (Bob resigned) · rated (+12) · 2 hours ago``
-    in the language ``code``."""
+    """``#12 · Alice v Bob · English draughts · Blitz · 1-0 (Bob resigned) · rated (+12) · 2
+    hours ago`` in the language ``code``."""
     if game.result is None:
         result = render(_p("game result", "aborted"), code)
     elif game.termination:
@@ -64,6 +64,7 @@ def summary_line(game: GameSummary, code: str, *, about_player: bool = False) ->
         f"**#{game.id}**",
         render(_players(game), code),
         render(as_text(game.variant_title), code),
+        render(POOL_TITLES[game.pool], code),
         result,
     ]
     if game.match_game is not None:
@@ -83,8 +84,15 @@ def stats_embed(stats: Stats, code: str) -> discord.Embed:
 
     player = verbatim(shown(stats.player.name))
     embed = discord.Embed(
-        # Translators: a player's name, then the variant their ratings are in.
-        title=say(_("{player}: {variant}", player=player, variant=as_text(stats.variant_title))),
+        # Translators: a player's name, then the variant and time class their ratings are in.
+        title=say(
+            _(
+                "{player}: {variant}, {pool}",
+                player=player,
+                variant=as_text(stats.variant_title),
+                pool=POOL_TITLES[stats.pool],
+            )
+        ),
         description=say(
             _("Ratings and record of {player} on this server.", player=mention(stats.player))
         ),
@@ -132,7 +140,13 @@ def leaderboard_embed(board: Leaderboard, code: str) -> discord.Embed:
         for rank, line in enumerate(board.top, start=1)
     ]
     embed = discord.Embed(
-        title=say(_("Leaderboard: {variant}", variant=as_text(board.variant_title))),
+        title=say(
+            _(
+                "Leaderboard: {variant}, {pool}",
+                variant=as_text(board.variant_title),
+                pool=POOL_TITLES[board.pool],
+            )
+        ),
         description=listing(lines, EMBED_DESCRIPTION, code=code)
         or say(_("No rated games in this variant yet.")),
         colour=FINISHED,

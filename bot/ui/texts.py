@@ -448,6 +448,13 @@ def help_paragraphs() -> list[Text]:
         ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
+            "**Clocks**: `/challenge opponent:@friend clock:3+2` plays a live game: 3 minutes "
+            "each, 2 seconds added per move; the board counts down to the flag. Bullet, blitz, "
+            "rapid, classical and correspondence games each have their own rating: "
+            "`/stats pool:blitz`."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user).
+        _(
             "**Ratings**: games between two people are rated (Glicko-2, per server and variant). "
             "`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its "
             "number."

@@ -256,7 +256,7 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
 
     # /stats: yours by default, anyone's with `user`; private.
     stats = await private_embed(users, "stats", ALICE, OFFTOPIC)
-    assert stats["title"] == f"Alice: {ENGLISH}"
+    assert stats["title"] == f"Alice: {ENGLISH}, Correspondence"
     assert field(stats, "Rating") == "**1338?** (provisional)"
     deviation = re.fullmatch(r"±(\d+)", field(stats, "Deviation"))
     assert deviation and 0 < int(deviation[1]) < 350  # one game made it less uncertain
@@ -264,12 +264,14 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     assert field(stats, "Record (W/D/L)") == "0 / 0 / 1"
     assert field(stats, "Streak") == "1 loss"
     (recent,) = field(stats, "Recent games").split("\n")
-    assert recent.startswith(f"**#{game_id}** · L · {mention(BOB)} v {mention(ALICE)} · {ENGLISH}")
+    assert recent.startswith(
+        f"**#{game_id}** · L · {mention(BOB)} v {mention(ALICE)} · {ENGLISH} · Correspondence · "
+    )
     assert "· **1-0** (" in recent and "· rated (-162) · " in recent
     assert re.search(RELATIVE_TIME + "$", recent), recent
 
     stats = await private_embed(users, "stats", CAROL, OFFTOPIC, user=user(BOB))
-    assert stats["title"] == f"Bob: {ENGLISH}"
+    assert stats["title"] == f"Bob: {ENGLISH}, Correspondence"
     assert field(stats, "Rating") == "**1662?** (provisional)"
     assert field(stats, "Rank") == "1 of 2"
     assert field(stats, "Record (W/D/L)") == "1 / 0 / 0"
@@ -284,12 +286,12 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     assert [f["name"] for f in stats["fields"] if f["name"] in ("Rank", "Streak")] == []
     # Another variant has its own (empty) ladder.
     stats = await private_embed(users, "stats", BOB, GENERAL, variant="international")
-    assert stats["title"] == f"Bob: {INTERNATIONAL}"
+    assert stats["title"] == f"Bob: {INTERNATIONAL}, Correspondence"
     assert field(stats, "Rating") == "unrated: no rated games yet"
 
     # /leaderboard: Bob above Alice; "You" says where the asker stands.
     ladder = await private_embed(users, "leaderboard", ALICE, GENERAL)
-    assert ladder["title"] == f"Leaderboard: {ENGLISH}"
+    assert ladder["title"] == f"Leaderboard: {ENGLISH}, Correspondence"
     assert ladder["description"].split("\n") == [
         f"**1.** {mention(BOB)} · **1662?** · 1 game",
         f"**2.** {mention(ALICE)} · **1338?** · 1 game",
@@ -300,7 +302,7 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     ladder = await private_embed(users, "leaderboard", CAROL, GENERAL)
     assert field(ladder, "You") == "unrated in this variant"
     ladder = await private_embed(users, "leaderboard", CAROL, GENERAL, variant="russian")
-    assert ladder["title"] == "Leaderboard: Russian draughts"
+    assert ladder["title"] == "Leaderboard: Russian draughts, Correspondence"
     assert ladder["description"] == "No rated games in this variant yet."
 
     # /history: the server's ended games, newest first; or one player's.
@@ -310,7 +312,9 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     assert [line.split(" · ")[0] for line in lines] == [f"**#{aborted_id}**", f"**#{game_id}**"]
     assert lines[0].startswith(f"**#{aborted_id}** · {mention(CAROL)} v {mention(BOB)} · ")
     assert " · aborted · " in lines[0] and "rated" not in lines[0]
-    assert lines[1].startswith(f"**#{game_id}** · {mention(BOB)} v {mention(ALICE)} · {ENGLISH}")
+    assert lines[1].startswith(
+        f"**#{game_id}** · {mention(BOB)} v {mention(ALICE)} · {ENGLISH} · Correspondence · "
+    )
     assert " · **1-0** (" in lines[1] and re.search(RELATIVE_TIME + "$", lines[1])
     assert " · rated · " in lines[1]
     history = await private_embed(users, "history", BOB, GENERAL, user=user(ALICE))
@@ -651,9 +655,11 @@ async def test_server_settings(launch: Launch, fake: FakeDiscord) -> None:
     assert field(embed, "Time per move") == "1 hour"
     await cancel(users, challenge_id, message, BOB)
     # So do /stats and /leaderboard.
-    assert (await private_embed(users, "stats", BOB, GENERAL))["title"] == f"Bob: {INTERNATIONAL}"
+    assert (await private_embed(users, "stats", BOB, GENERAL))[
+        "title"
+    ] == f"Bob: {INTERNATIONAL}, Correspondence"
     ladder = await private_embed(users, "leaderboard", BOB, GENERAL)
-    assert ladder["title"] == f"Leaderboard: {INTERNATIONAL}"
+    assert ladder["title"] == f"Leaderboard: {INTERNATIONAL}, Correspondence"
 
     # Game channels: only #draughts.
     changed = await private_embed(

@@ -314,6 +314,7 @@ def test_the_rooms_of_bot_import_one_way(room: str) -> None:
 
 
 SERVICE_ORDER = (
+    "clocks",
     "views",
     "events",
     "records",
@@ -338,6 +339,7 @@ SERVICE_ORDER = (
     "queries",
     "downtime",
     "deadlines",
+    "flags",
     "outbox",
     "announcing",
     "rooms",

@@ -446,6 +446,58 @@ async def test_the_ladder_and_ranks_break_ties_the_same_way(store: Store) -> Non
     assert [r.user_id for r in await store.leaderboard(10, "international")] == [6, 104]
 
 
+async def test_ratings_are_kept_per_time_class(store: Store) -> None:
+    """A blitz result is written to, and read from, the blitz pool only."""
+    game_id = await store.start_game(new_game(clock_base=180.0, clock_increment=2.0))
+    blitz = LadderChange(
+        rating_row(1, 1550.0, pool="blitz"), rating_row(2, 1450.0, pool="blitz"), 50.0, -50.0
+    )
+    rated = RatedGame(10, "english", 1, 2, lambda w, b: blitz, pool="blitz")
+    await store.update_game(game_id, 0, FINISHED, rated=rated)
+    assert await store.rating(10, 1, "english", "blitz") == blitz.white
+    assert await store.rating(10, 1, "english") is None  # correspondence: untouched
+    assert [r.user_id for r in await store.leaderboard(10, "english", pool="blitz")] == [1, 2]
+    assert await store.leaderboard(10, "english") == []
+    assert await store.rank(blitz.black) == (2, 2)
+
+
+async def test_a_clocked_game_round_trips_and_its_running_clock_is_listed(store: Store) -> None:
+    clocked = await store.start_game(
+        new_game(
+            clock_base=180.0,
+            clock_increment=2.0,
+            white_clock=180.0,
+            black_clock=180.0,
+            clock_started=T0,
+            deadline=T0 + 181,
+            remind_at=None,
+        )
+    )
+    await store.start_game(new_game(channel_id=101))  # a time per move: no clock
+    stopped = await store.start_game(
+        new_game(channel_id=102, clock_base=60.0, clock_increment=1.0, deadline=None)
+    )
+    row = await store.game(clocked)
+    assert row is not None
+    assert (row.clock_base, row.clock_increment, row.white_clock, row.clock_started) == (
+        180.0,
+        2.0,
+        180.0,
+        T0,
+    )
+    changes: GameChanges = {"black_clock": 171.5, "clock_started": T0 + 9, "deadline": T0 + 190}
+    await store.update_game(clocked, 0, changes)
+    assert [g.id for g in await store.running_clocks()] == [clocked]
+    row = await store.game(clocked)
+    assert row is not None and (row.black_clock, row.clock_started) == (171.5, T0 + 9)
+    assert stopped not in [g.id for g in await store.running_clocks()]
+    challenge_id = await store.insert_challenge(
+        new_challenge(clock_base=300.0, clock_increment=3.0)
+    )
+    challenge = await store.challenge(challenge_id)
+    assert challenge is not None and (challenge.clock_base, challenge.clock_increment) == (300, 3)
+
+
 # -- server settings ------------------------------------------------------------------------------
 
 

@@ -384,7 +384,7 @@ async def test_version_6_database_upgrades_to_7_keeping_its_data(tmp_path: Path)
     build_v6_database(path)
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 11
+        assert await store.schema_version() == SCHEMA_VERSION == 12
         row = await store.game(3)
         assert row is not None and (row.ply, row.deadline, row.remind_at) == (
             1,
@@ -438,7 +438,7 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
         )
     service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
     try:
-        assert user_version(path) == SCHEMA_VERSION == 11
+        assert user_version(path) == SCHEMA_VERSION == 12
         settings = await service.store.settings(10)
         assert settings is not None
         assert (settings.theme, settings.language, settings.guild_locale) == ("green", "", "")
@@ -457,6 +457,44 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
         assert (await service.user_locale(1), await service.server_locale(10)) == ("pt-BR", "fr")
         assert (await service.prefs(1)).theme == "green"  # the rest of the row is kept
         assert (await service.settings.get(10)).threads == "never"
+    finally:
+        await service.close()
+    fresh = tmp_path / "fresh.db"
+    await (await Store.open(fresh)).close()
+    assert schema_objects(path) == schema_objects(fresh)
+
+
+async def test_version_9_database_upgrades_to_10_keeping_its_ratings(tmp_path: Path) -> None:
+    """v10 adds Fischer clocks and keys the ratings by time class: every rating from before
+    stands as a correspondence rating (its record and streak kept), running games and open
+    challenges keep their time per move (no clock)."""
+    path = tmp_path / "v9.db"
+    with sqlite3.connect(path) as db:
+        for number, sql in MIGRATIONS:
+            if number <= 9:
+                db.executescript(sql)
+        db.execute("PRAGMA user_version = 9")
+        db.execute(
+            "INSERT INTO ratings (guild_id, user_id, variant, rating, deviation, volatility, "
+            "games, updated_at, name, wins, draws, losses, streak, streak_length) "
+            "VALUES (10, 1, 'english', 1612.5, 80, 0.06, 12, ?, 'Alice', 7, 2, 3, 'W', 2)",
+            (T0,),
+        )
+    service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
+    try:
+        assert user_version(path) == SCHEMA_VERSION == 10
+        row = await service.store.rating(10, 1, "english")
+        assert row is not None
+        assert (row.pool, row.rating, row.games, row.wins, row.streak_length) == (
+            "correspondence",
+            1612.5,
+            12,
+            7,
+            2,
+        )
+        assert await service.store.rating(10, 1, "english", "blitz") is None
+        stats = await service.stats(10, Player(1, "Alice"), "english")
+        assert stats.pool == "correspondence" and stats.rating is not None
     finally:
         await service.close()
     fresh = tmp_path / "fresh.db"

@@ -676,8 +676,10 @@ Launch = Callable[..., Awaitable[tuple[BotProcess, Users]]]
 # only a description of a few lines (players, headline, recent moves, a status or result line,
 # the opening) and a footer ``Game #ID · Variant title · kind``; the image is the board PNG.
 
-TURN_LINE = re.compile(r"<@(?P<id>\d+)> to move(?:, due <t:(?P<due>\d+):R>)?\.")
-"""The content of a running game's board message."""
+TURN_LINE = re.compile(
+    r"<@(?P<id>\d+)> to move(?:, due <t:(?P<due>\d+):R>|, flag falls <t:(?P<flag>\d+):R>)?\."
+)
+"""The content of a running game's board message (a deadline, or a clocked game's flag)."""
 STATUS_LINE = re.compile(
     r"\*\*[^*]+\*\*: .+|Aborted: no result|Takeback asked by .+|Draw offered by .+"
     r"|\d+-move count: \d+ left.*|.+: \d+ left.*|position repeated .+"
@@ -735,11 +737,14 @@ class BoardText:
     """While running: what is pending (``Draw offered by Alice``); once over: the result."""
     opening: str | None
     """The ballot's name (what follows ``Opening: ``)."""
+    clock: str | None = None
+    """A clocked game's clocks: ``Clock 3+2 (Blitz): White 2:58 · Black 3:00``."""
 
 
 def board_text(embed: dict[str, Any]) -> BoardText:
     """The parts of a board message's description (see :class:`BoardText`)."""
     players, *rest = board_lines(embed)
+    clock = rest.pop(0) if rest and rest[0].startswith("Clock ") else None
     opening = None
     if rest and rest[-1].startswith("Opening: "):
         opening = rest.pop().removeprefix("Opening: ")
@@ -761,6 +766,7 @@ def board_text(embed: dict[str, Any]) -> BoardText:
         moves=moves,
         status=after[0] if after else None,
         opening=opening,
+        clock=clock,
     )
 
 
@@ -820,6 +826,12 @@ def due_in(request: RecordedRequest) -> int | None:
     """The deadline (a Unix time) in a running game's board content, if it shows one."""
     match = TURN_LINE.fullmatch(content_of(request))
     return int(match["due"]) if match and match["due"] else None
+
+
+def flag_in(request: RecordedRequest) -> int | None:
+    """When the flag of a clocked game's side to move falls (a Unix time), if shown."""
+    match = TURN_LINE.fullmatch(content_of(request))
+    return int(match["flag"]) if match and match["flag"] else None
 
 
 def pinged(request: RecordedRequest) -> list[str]:

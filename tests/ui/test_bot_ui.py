@@ -366,6 +366,8 @@ def named_as_sent(*words: str) -> Listed:
     return [(word, word) for word in words]
 
 
+POOL_CHOICES = named_as_sent("bullet", "blitz", "rapid", "classical", "correspondence")
+
 THEME_CHOICES: Listed = [
     ("wood", "wood"),
     ("green", "green"),
@@ -383,7 +385,9 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ("draw", "action"): named_as_sent("offer", "accept", "decline"),
     ("rules", "variant"): VARIANT_CHOICES,
     ("stats", "variant"): VARIANT_CHOICES,
+    ("stats", "pool"): POOL_CHOICES,
     ("leaderboard", "variant"): VARIANT_CHOICES,
+    ("leaderboard", "pool"): POOL_CHOICES,
     ("settings", "variant"): VARIANT_CHOICES,
     ("settings", "move_time"): MOVE_TIME_CHOICES,
     ("settings", "threads"): named_as_sent("optional", "always", "never"),
@@ -423,6 +427,7 @@ OPTIONS = {
         "opening string",
         "match boolean",
         "level integer 1..6",
+        "clock string 1..20 autocomplete",
         "min_rating integer 100..4000",
         "max_rating integer 100..4000",
     ],
@@ -438,8 +443,8 @@ OPTIONS = {
     "games": [],
     "rules": ["variant string required"],
     "help": [],
-    "stats": ["user user", "variant string"],
-    "leaderboard": ["variant string"],
+    "stats": ["user user", "variant string", "pool string"],
+    "leaderboard": ["variant string", "pool string"],
     "history": ["user user"],
     "replay": ["game integer 1..9007199254740991"],
     "settings": [

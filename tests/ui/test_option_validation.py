@@ -180,8 +180,8 @@ async def test_the_declared_bounds_are_named(bot: DraughtsBot) -> None:
 
 async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
     """Every option with choices (variant, colour, time per move, opening, draw action,
-    threads, orientation, theme, notation, language) refuses an unlisted value of the right type: a
-    negative time per move, say."""
+    threads, orientation, theme, notation, language, time class) refuses an unlisted value of
+    the right type: a negative time per move, say."""
     chosen = [(c, p) for c in commands_of(bot) for p in c.parameters if p.choices]
     assert {p.display_name for _, p in chosen} == {
         "variant",
@@ -194,6 +194,7 @@ async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
         "theme",
         "notation",
         "language",
+        "pool",
     }
     for command, param in chosen:
         unlisted: list[Any] = (

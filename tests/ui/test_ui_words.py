@@ -120,7 +120,7 @@ def test_the_rules_read_as_before_in_english() -> None:
 
 def test_help_is_one_catalog_message_per_paragraph() -> None:
     paragraphs = help_paragraphs()
-    assert len(paragraphs) == 8  # issue 28 adds open challenges and playing by tapping
+    assert len(paragraphs) == 9  # issue 28 adds open challenges, playing by tapping and clocks
     assert all(p.kind is Kind.MESSAGE and not p.args for p in paragraphs)
     embed = help_embed("en")
     assert embed.title == "How to play"
