@@ -464,8 +464,8 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
     assert schema_objects(path) == schema_objects(fresh)
 
 
-async def test_version_9_database_upgrades_to_10_keeping_its_ratings(tmp_path: Path) -> None:
-    """v10 adds Fischer clocks and keys the ratings by time class: every rating from before
+async def test_version_9_database_upgrades_to_12_keeping_its_ratings(tmp_path: Path) -> None:
+    """v12 adds Fischer clocks and keys the ratings by time class: every rating from before
     stands as a correspondence rating (its record and streak kept), running games and open
     challenges keep their time per move (no clock)."""
     path = tmp_path / "v9.db"
@@ -482,7 +482,7 @@ async def test_version_9_database_upgrades_to_10_keeping_its_ratings(tmp_path: P
         )
     service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
     try:
-        assert user_version(path) == SCHEMA_VERSION == 10
+        assert user_version(path) == SCHEMA_VERSION == 12
         row = await service.store.rating(10, 1, "english")
         assert row is not None
         assert (row.pool, row.rating, row.games, row.wins, row.streak_length) == (

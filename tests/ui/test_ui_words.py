@@ -125,7 +125,7 @@ def test_help_is_one_catalog_message_per_paragraph() -> None:
     embed = help_embed("en")
     assert embed.title == "How to play"
     assert (embed.description or "").startswith("**Start a game**: `/challenge opponent:@friend")
-    assert (embed.description or "").count("\n") == 6
+    assert (embed.description or "").count("\n") == 8
 
 
 def test_help_tells_how_to_play_by_tapping_and_names_the_boards_buttons() -> None:
