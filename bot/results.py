@@ -161,6 +161,9 @@ class GameView:
     abortable: bool = False
     """Either player may still abort the game: it runs and not both have made a move of their
     own (an opening's moves do not count)."""
+    board_message_id: int | None = None
+    """The game's last public board message as the store last recorded it (``/board`` asks
+    whether it is still in view before posting another)."""
 
     @property
     def running(self) -> bool:

@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import partial
 from typing import TypeVar
 
 from rules.game import DrawOfferError, Game, GameError
 from rules.variants import Color
 
-from ..enums import GameStatus
+from ..enums import GameStatus, Side
 from ..errors import (
     ConflictError,
     DrawError,
@@ -33,7 +34,7 @@ from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
-from ..words import termination_words
+from ..words import ending_words, termination_words
 from .events import new_event
 from .ladder import rated_game
 from .matches import second_game_after
@@ -44,12 +45,40 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+ASK_PAUSE_PLIES = 10
+"""After a draw offer or a takeback request between people, the same player asks the same again
+only once this many plies (five moves each) have been played: each ask pings the opponent and
+posts in the channel, so a declined (or ignored) ask is not repeated move after move.  lichess
+pauses draw offers for 20 plies; draughts games are slower, and a takeback asked for a later
+mistake should not wait too long."""
+
+
+class Ask(StrEnum):
+    """What a player asks the opponent for (:attr:`Live.asked`)."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
 @dataclass
 class Live:
     """A running game held in memory: its row as last written and its rules record."""
 
     row: GameRow
     game: Game
+    asked: dict[tuple[Ask, Color], int] = field(default_factory=dict)
+    """The ply at which each player last asked for a draw or a takeback.  Kept in the memory of
+    the process that serves the game's server (one process serves a server), not stored: a
+    restart forgets it, which lets one ask through early at most, and keeping it costs no
+    write."""
+
+    def move_to_ask_again(self, ask: Ask, color: Color) -> int | None:
+        """The number of the move (as the board numbers them) from which ``color`` may ask for
+        ``ask`` again under :data:`ASK_PAUSE_PLIES`; None when they may now."""
+        last = self.asked.get((ask, color))
+        if last is None or self.game.ply >= last + ASK_PAUSE_PLIES:
+            return None
+        return (last + ASK_PAUSE_PLIES) // 2 + 1
 
 
 def apply_rules(action: Callable[[], T]) -> T:
@@ -131,14 +160,18 @@ class LiveGames:
         row = await self.store.game(game_id)
         if row is None:
             raise NotFoundError(_("there is no game #{id}", id=game_id))
+        if row.status is GameStatus.ABORTED:
+            raise GameOverError(_("game #{id} was aborted, with no result", id=game_id))
         if row.status is not GameStatus.RUNNING:
-            words = row.termination_detail or row.termination
+            winner = None
+            if row.winner is not None:
+                winner = shown(row.white_name if row.winner is Side.WHITE else row.black_name)
             raise GameOverError(
                 _(
-                    "game #{id} is over ({result} {termination})",
+                    "game #{id} is over: {ending} ({termination})",
                     id=game_id,
-                    result=str(row.result),
-                    termination=termination_words(str(words)),
+                    ending=ending_words(row.status, row.result, winner),
+                    termination=termination_words(row.termination_detail or str(row.termination)),
                 )
             )
         live = Live(row, await self.replay(row))

@@ -40,7 +40,6 @@ from .shards import ShardOwnership
 from .views import (
     challenge_closed_text,
     challenge_view,
-    ended_text,
     game_view,
     last_warning_text,
     reminder_text,
@@ -388,9 +387,7 @@ class Outbox:
                 mentions=(view.to_move.id,),
                 event=row.id,
             )
-        return await self.endings.board_result(
-            action, join((LATE, ended_text(view))), view, event=row.id
-        )
+        return await self.endings.board_result(action, LATE, view, event=row.id)
 
     async def _changed_since(self, row: EventRow, stored: GameRow) -> bool:
         """Whether the game changed after ``row``'s change in a way that wrote its own

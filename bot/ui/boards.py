@@ -11,6 +11,7 @@ that edit is lost, the old buttons still answer for the current position or say 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -20,6 +21,7 @@ from ..i18n import Text, _, render
 from ..results import GameView, Publishing
 from ..service import GameService
 from .buttons import Buttons
+from .cooldowns import board_in_view
 from .embeds import game_embed, turn_line
 from .languages import Languages
 from .media import Media, board_request
@@ -100,14 +102,17 @@ class Boards:
         mentions: tuple[int, ...],
         flip: bool | None = None,
         publishing: Publishing | None = None,
+        code: str | None = None,
     ) -> Outgoing:
-        """The board message of ``view`` in the server's theme and language, from the game's
-        side unless ``flip`` says; a finished game adds its PDN.  ``publishing`` carries the
-        theme and record read with the action; without it (``/board``) they are read here."""
+        """The board message of ``view`` in the server's theme and language (``code``: a
+        reader's own, for a board only they see), from the game's side unless ``flip`` says;
+        a finished game adds its PDN.  ``publishing`` carries the theme and record read with
+        the action; without it (``/board``) they are read here."""
         if publishing is None:
             theme = (await self.service.server_settings(view.guild_id)).theme
             publishing = Publishing(theme)
-        code = await self.languages.public(view.guild_id)
+        if code is None:
+            code = await self.languages.public(view.guild_id)
         request = board_request(view, flip, theme=publishing.theme, code=code)
         drawn = await self.media.board(request)
         image = f"game-{view.id}-{view.ply}.png"
@@ -145,6 +150,24 @@ class Boards:
             return
         if previous is not None and previous != new:
             await self.strip(view, previous)
+
+    async def in_view(self, view: GameView, *, spectator: bool) -> bool:
+        """Whether ``view``'s board message is still in front of everyone
+        (:func:`~bot.ui.cooldowns.board_in_view`): recent enough for a spectator, or else the
+        channel's latest message, asked of Discord (the bot receives no message events)."""
+        board = view.board_message_id
+        if board is None:
+            return False
+        now = time.time()
+        if board_in_view(board, None, now, spectator=spectator):
+            return True
+        channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        try:
+            latest = [message.id async for message in channel.history(limit=1)]
+        except discord.HTTPException as exc:  # no history to read: post as asked
+            log.info("the latest message of channel %s is unknown: %s", view.channel_id, exc)
+            return False
+        return board_in_view(board, latest[0] if latest else None, now, spectator=spectator)
 
     async def strip(self, view: GameView, previous: int) -> None:
         """Take the buttons off ``previous``, a board message of ``view``'s game that a newer

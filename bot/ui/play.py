@@ -16,6 +16,8 @@ from discord.ext import commands
 from ..errors import IllegalMoveError
 from ..i18n import _
 from ..service import GameService
+from .cooldowns import Post
+from .embeds import relative_time
 from .limits import autocomplete
 from .presenter import Presenter
 from .replies import Reply
@@ -85,9 +87,30 @@ class Play(commands.Cog):
             if text:
                 await reply.private(diagram_text(view, side, reply.language))
                 return
-            message = await self.presenter.boards.message(view, "", (), flip=side)
+            boards = self.presenter.boards
+            spectator = interaction.user.id not in (view.white.id, view.black.id)
+            note = None
+            if await boards.in_view(view, spectator=spectator):
+                note = _("Only you see this board: the game's board is right there in the channel.")
+            else:
+                until = self.presenter.cooldowns.claim(
+                    Post.BOARD, interaction.user.id, interaction.channel_id
+                )
+                if until is not None:
+                    note = _(
+                        "Only you see this board: boards were just posted here; you can post one "
+                        "for everyone again {when}.",
+                        when=relative_time(until),
+                    )
+            if note is not None:
+                message = await boards.message(view, "", (), flip=side, code=reply.language)
+                message.content = reply.words(note)
+                message.view = None  # its buttons belong on the public board
+                await reply.private_out(message)
+                return
+            message = await boards.message(view, "", (), flip=side)
             sent = await reply.public(message)
-            await self.presenter.boards.posted(view, sent)
+            await boards.posted(view, sent)
 
         await self.presenter.run(interaction, work)
 
