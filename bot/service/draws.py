@@ -53,7 +53,7 @@ class Draws:
             game = live.game
             offered_to = player(live.row, color.other)
             accepting = game.draw_offer is color.other
-            if not accepting:
+            if game.draw_offer is None:  # a pending offer is answered or refused by the rules
                 await self._may_offer(live, color)
             await self._draw_action(live, lambda: game.offer_draw(color))
             event = await self.live.save(
