@@ -262,13 +262,16 @@ class Draws:
         if abortable(live.row, live.game):
             await self.live.ensure_fresh(live)
             raise DrawError(
-                _("not both players have moved yet, so there is nothing to draw: abort the game")
+                _(
+                    "a draw can be offered once both players have moved; until then, abort the "
+                    "game instead"
+                )
             )
         number = live.move_to_ask_again(Ask.DRAW, color)
         if number is not None:
             raise DrawError(
                 _(
-                    "you offered a draw a few moves ago; you can offer again from move {number}",
+                    "you offered a draw recently; you can offer again from move {number}",
                     number=number,
                 )
             )

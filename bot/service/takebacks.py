@@ -94,8 +94,7 @@ class Takebacks:
             if number is not None:
                 raise TakebackError(
                     _(
-                        "you asked for a takeback a few moves ago; you can ask again from move "
-                        "{number}",
+                        "you asked for a takeback recently; you can ask again from move {number}",
                         number=number,
                     )
                 )

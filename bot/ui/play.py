@@ -91,7 +91,10 @@ class Play(commands.Cog):
             spectator = interaction.user.id not in (view.white.id, view.black.id)
             note = None
             if await boards.in_view(view, spectator=spectator):
-                note = _("Only you see this board: the game's board is right there in the channel.")
+                note = _(
+                    "Only you see this board: the game's current board is just above in the "
+                    "channel."
+                )
             else:
                 until = self.presenter.cooldowns.claim(
                     Post.BOARD, interaction.user.id, interaction.channel_id

@@ -571,7 +571,7 @@ def test_the_no_progress_line_stays_while_kings_are_on_the_board(variant):
     """The count's line follows the rules' state, not the last move: with kings on the board it
     is shown after every move, a man move that resets it included (it once vanished after
     each such move and came back after the next king move)."""
-    plies, man_ply = MAN_MOVE_RESETS[variant.key]
+    man_ply = MAN_MOVE_RESETS[variant.key][1]
     g = game(QUIET[variant.key], variant)
     walk_but_last(g, man_ply + 3, special={man_ply: is_man_move})
     assert g.quiet_plies() < 3  # the man move reset the count a moment ago
