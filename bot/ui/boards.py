@@ -151,23 +151,21 @@ class Boards:
         if previous is not None and previous != new:
             await self.strip(view, previous)
 
-    async def in_view(self, view: GameView, *, spectator: bool) -> bool:
+    async def in_view(self, view: GameView) -> bool:
         """Whether ``view``'s board message is still in front of everyone
-        (:func:`~bot.ui.cooldowns.board_in_view`): recent enough for a spectator, or else the
-        channel's latest message, asked of Discord (the bot receives no message events)."""
+        (:func:`~bot.ui.cooldowns.board_in_view`): recent, or else the channel's latest
+        message, asked of Discord (the bot receives no message events)."""
         board = view.board_message_id
-        if board is None:
-            return False
         now = time.time()
-        if board_in_view(board, None, now, spectator=spectator):
-            return True
+        if board is None or board_in_view(board, None, now):
+            return board is not None
         channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         try:
             latest = [message.id async for message in channel.history(limit=1)]
         except discord.HTTPException as exc:  # no history to read: post as asked
             log.info("the latest message of channel %s is unknown: %s", view.channel_id, exc)
             return False
-        return board_in_view(board, latest[0] if latest else None, now, spectator=spectator)
+        return board_in_view(board, latest[0] if latest else None, now)
 
     async def strip(self, view: GameView, previous: int) -> None:
         """Take the buttons off ``previous``, a board message of ``view``'s game that a newer

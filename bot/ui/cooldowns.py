@@ -8,9 +8,9 @@ a public post is possible again), never refused outright:
   every 10 minutes;
 - a channel gets at most 4 ``/board`` posts a minute and 2 ``/replay`` GIFs every 10 minutes,
   whoever asks (so many users together cannot flood it either);
-- a spectator's ``/board`` is private while the game's board is in view: it is the channel's
-  latest message, or was posted under :data:`BOARD_FRESH_SECONDS` ago (a player's is private
-  only in the first case: it may bring the board back under a chat);
+- a spectator's ``/board`` is private while the game's board is in view: it was posted under
+  :data:`BOARD_FRESH_SECONDS` ago, or is the channel's latest message (a player's goes out,
+  within their limit: it brings the board they play on back under a chat);
 - a spectator's ``/replay`` is always private (a long game's GIF is over a megabyte).
 
 The counts live in the memory of the process that serves the server (one process serves a
@@ -60,17 +60,13 @@ SWEEP_AT: Final = 1024
 """Forgotten users and channels are swept out once this many are kept."""
 
 
-def board_in_view(
-    board_id: int | None, latest_id: int | None, now: float, *, spectator: bool
-) -> bool:
-    """Whether the game's board message ``board_id`` is still in front of everyone: it is the
-    channel's latest message (``latest_id``), or, for a spectator, was posted under
-    :data:`BOARD_FRESH_SECONDS` before ``now`` (its id says when)."""
+def board_in_view(board_id: int | None, latest_id: int | None, now: float) -> bool:
+    """Whether the game's board message ``board_id`` is still in front of everyone: posted
+    under :data:`BOARD_FRESH_SECONDS` before ``now`` (its id says when), or the channel's
+    latest message (``latest_id``)."""
     if board_id is None:
         return False
-    if board_id == latest_id:
-        return True
-    return spectator and now - snowflake_time(board_id).timestamp() < BOARD_FRESH_SECONDS
+    return board_id == latest_id or now - snowflake_time(board_id).timestamp() < BOARD_FRESH_SECONDS
 
 
 class Cooldowns:

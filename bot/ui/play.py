@@ -90,7 +90,7 @@ class Play(commands.Cog):
             boards = self.presenter.boards
             spectator = interaction.user.id not in (view.white.id, view.black.id)
             note = None
-            if await boards.in_view(view, spectator=spectator):
+            if spectator and await boards.in_view(view):
                 note = _(
                     "Only you see this board: the game's current board is just above in the "
                     "channel."

@@ -358,7 +358,7 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
     )
     # A rated game: both start at 1500?/350, so the changes are equal and opposite.
     assert headline_of(embed) == (
-        "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
+        "Alice resigned. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
     )
     # The result replaces the status line: nobody is to move, no count is pending.
     assert status_of(embed) == "**1-0**: Bob wins (Black resigned)"
@@ -605,7 +605,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     edit = await accepted.callback()
     assert edit.json["type"] == UPDATE, edit.json
     assert content_of(edit) == (
-        "Alice accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Alice 1500? (+0)."
+        "Alice accepted the draw. Ratings: Bob 1500? (+0), Alice 1500? (+0)."
     )
     assert custom_ids(edit) == []
 

@@ -316,7 +316,7 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     update = await press.callback()
     assert update.json["type"] == 7
     assert content_of(update) == (
-        "Bob accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Carol 1500? (+0)."
+        "Bob accepted the draw. Ratings: Bob 1500? (+0), Carol 1500? (+0)."
     )
     assert custom_ids(update) == []
     final = await press.followup(0)
@@ -398,7 +398,7 @@ async def test_reminder_then_loss_on_time(launch: Launch, fake: FakeDiscord) -> 
 
     embed = final.json["embeds"][0]
     assert headline_of(embed) is not None
-    assert (headline_of(embed) or "").startswith("Alice ran out of time: 1-0. Ratings: ")
+    assert (headline_of(embed) or "").startswith("Alice ran out of time. Ratings: ")
     result = status_of(embed) or ""
     assert result.startswith("**1-0**: Bob wins (") and "time" in result, result
     assert footer_parts(embed)[2] == "rated"

@@ -239,7 +239,7 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     final = await pressed.followup(0)
     embed = embed_of(final)
     assert headline_of(embed) == (
-        "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
+        "Alice resigned. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
     )
     assert footer_parts(embed) == (game_id, ENGLISH, "rated")
     assert custom_ids(final) == [f"board:moves:{game_id}", f"rematch:{game_id}"]
@@ -551,7 +551,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     embed = embed_of(end)
     assert game_id_of(embed) == first
     assert headline_of(embed) == (
-        "Alice resigned: 0-1. Ratings: Alice 1338? (-162), Bob 1662? (+162). "
+        "Alice resigned. Ratings: Alice 1338? (-162), Bob 1662? (+162). "
         "Match game 2 follows, colours swapped."
     )
     assert status_of(embed) == "**0-1**: Bob wins (White resigned)"
@@ -587,7 +587,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     assert update.json["type"] == UPDATE, update.json
     text = content_of(update)
     assert re.fullmatch(
-        r"Bob accepted the draw: 1/2-1/2\. Ratings: Bob \d+\? \([+-]\d+\), "
+        r"Bob accepted the draw\. Ratings: Bob \d+\? \([+-]\d+\), "
         r"Alice \d+\? \([+-]\d+\)\. Match won by Bob: Alice ½–1½ Bob\.",
         text,
     ), text

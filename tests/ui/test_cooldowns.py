@@ -78,12 +78,11 @@ def snowflake(at: float) -> int:
 
 def test_a_board_in_view() -> None:
     """A spectator's /board is private while the game's board is the channel's latest message
-    or was posted under two minutes ago; a player's only in the first case."""
+    or was posted under two minutes ago."""
     board = snowflake(T0)
     later = snowflake(T0 + 5)
-    assert board_in_view(board, board, T0 + 3600, spectator=False)
-    assert board_in_view(board, board, T0 + 3600, spectator=True)
-    assert board_in_view(board, later, T0 + BOARD_FRESH_SECONDS - 1, spectator=True)
-    assert not board_in_view(board, later, T0 + BOARD_FRESH_SECONDS - 1, spectator=False)
-    assert not board_in_view(board, later, T0 + BOARD_FRESH_SECONDS + 1, spectator=True)
-    assert not board_in_view(None, later, T0, spectator=True)
+    assert board_in_view(board, board, T0 + 3600)
+    assert board_in_view(board, later, T0 + BOARD_FRESH_SECONDS - 1)
+    assert not board_in_view(board, later, T0 + BOARD_FRESH_SECONDS + 1)
+    assert not board_in_view(board, None, T0 + BOARD_FRESH_SECONDS + 1)
+    assert not board_in_view(None, later, T0)
