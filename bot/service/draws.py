@@ -267,14 +267,7 @@ class Draws:
                     "game instead"
                 )
             )
-        number = live.move_to_ask_again(Ask.DRAW, color)
-        if number is not None:
-            raise DrawError(
-                _(
-                    "you offered a draw recently; you can offer again from move {number}",
-                    number=number,
-                )
-            )
+        live.require_pause(Ask.DRAW, color)
 
     async def _draw_action(self, live: Live, action: Callable[[], None]) -> None:
         """A draw offer or answer; a refusal is checked against the database first."""

@@ -29,6 +29,7 @@ from ..errors import (
     NotAPlayerError,
     NotFoundError,
     ServiceError,
+    TakebackError,
 )
 from ..i18n import _, from_rules
 from ..markdown import shown
@@ -72,13 +73,26 @@ class Live:
     restart forgets it, which lets one ask through early at most, and keeping it costs no
     write."""
 
-    def move_to_ask_again(self, ask: Ask, color: Color) -> int | None:
-        """The number of the move (as the board numbers them) from which ``color`` may ask for
-        ``ask`` again under :data:`ASK_PAUSE_PLIES`; None when they may now."""
+    def require_pause(self, ask: Ask, color: Color) -> None:
+        """Refuse ``color``'s ``ask`` made within :data:`ASK_PAUSE_PLIES` of their last one,
+        saying from which move (as the board numbers them) they may ask again."""
         last = self.asked.get((ask, color))
         if last is None or self.game.ply >= last + ASK_PAUSE_PLIES:
-            return None
-        return (last + ASK_PAUSE_PLIES) // 2 + 1
+            return
+        number = (last + ASK_PAUSE_PLIES) // 2 + 1
+        if ask is Ask.DRAW:
+            raise DrawError(
+                _(
+                    "you offered a draw recently; you can offer again from move {number}",
+                    number=number,
+                )
+            )
+        raise TakebackError(
+            _(
+                "you asked for a takeback recently; you can ask again from move {number}",
+                number=number,
+            )
+        )
 
 
 def apply_rules(action: Callable[[], T]) -> T:

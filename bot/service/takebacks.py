@@ -90,14 +90,7 @@ class Takebacks:
                         "the next move"
                     )
                 )
-            number = live.move_to_ask_again(Ask.TAKEBACK, color)
-            if number is not None:
-                raise TakebackError(
-                    _(
-                        "you asked for a takeback recently; you can ask again from move {number}",
-                        number=number,
-                    )
-                )
+            live.require_pause(Ask.TAKEBACK, color)
             event = await self.live.save_row(
                 live, {"takeback_offer": Side.of(color)}, Action.TAKEBACK_OFFERED
             )

@@ -29,6 +29,8 @@ from typing import Final
 
 from discord.utils import snowflake_time
 
+from ..i18n import Text, _
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -100,6 +102,25 @@ class Cooldowns:
         self._users[post, user_id] = now + limit.user_seconds
         self._channels.setdefault((post, channel_id), recent).append(now)
         return None
+
+    def held_back(self, post: Post, user_id: int, channel_id: int) -> Text | None:
+        """:meth:`claim` one public ``post``: None if it may go out (it is counted), else the
+        line telling the user it is shown to them alone, and from when a public one may go."""
+        until = self.claim(post, user_id, channel_id)
+        if until is None:
+            return None
+        when = f"<t:{int(until) + (until % 1 > 0)}:R>"  # rounded up: never too early
+        if post is Post.BOARD:
+            return _(
+                "Only you see this board: boards were just posted here; you can post one for "
+                "everyone again {when}.",
+                when=when,
+            )
+        return _(
+            "Only you see this replay: replays were just posted here; you can post one for "
+            "everyone again {when}.",
+            when=when,
+        )
 
     def _recent(self, post: Post, channel_id: int, now: float) -> deque[float]:
         recent = self._channels.get((post, channel_id), deque())

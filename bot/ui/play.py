@@ -17,7 +17,6 @@ from ..errors import IllegalMoveError
 from ..i18n import _
 from ..service import GameService
 from .cooldowns import Post
-from .embeds import relative_time
 from .limits import autocomplete
 from .presenter import Presenter
 from .replies import Reply
@@ -96,15 +95,9 @@ class Play(commands.Cog):
                     "channel."
                 )
             else:
-                until = self.presenter.cooldowns.claim(
+                note = self.presenter.cooldowns.held_back(
                     Post.BOARD, interaction.user.id, interaction.channel_id
                 )
-                if until is not None:
-                    note = _(
-                        "Only you see this board: boards were just posted here; you can post one "
-                        "for everyone again {when}.",
-                        when=relative_time(until),
-                    )
             if note is not None:
                 message = await boards.message(view, "", (), flip=side, code=reply.language)
                 message.content = reply.words(note)

@@ -30,7 +30,6 @@ from .choices import (
     VariantOption,
 )
 from .cooldowns import Post
-from .embeds import relative_time
 from .languages import interaction_language
 from .presenter import Presenter, player_of
 from .replies import Outgoing, Reply, Upload
@@ -140,15 +139,9 @@ class Social(commands.Cog):
                     "to keep the channel quiet."
                 )
             else:
-                until = self.presenter.cooldowns.claim(
+                note = self.presenter.cooldowns.held_back(
                     Post.REPLAY, interaction.user.id, interaction.channel_id
                 )
-                if until is not None:
-                    note = _(
-                        "Only you see this replay: replays were just posted here; you can post "
-                        "one for everyone again {when}.",
-                        when=relative_time(until),
-                    )
             _name, text = await self.service.pdn(game_id=row.id)
             # a long game takes a moment to draw (in a worker process)
             await reply.think(private=note is not None)

@@ -86,3 +86,20 @@ def test_a_board_in_view() -> None:
     assert not board_in_view(board, later, T0 + BOARD_FRESH_SECONDS + 1)
     assert not board_in_view(board, None, T0 + BOARD_FRESH_SECONDS + 1)
     assert not board_in_view(None, later, T0)
+
+
+def test_what_is_held_back_says_from_when() -> None:
+    clock = Clock()
+    limits = Cooldowns(clock)
+    assert limits.held_back(Post.REPLAY, 1, CHANNEL) is None
+    clock.now = T0 + 0.5
+    said = limits.held_back(Post.REPLAY, 1, CHANNEL)
+    assert str(said) == (
+        "Only you see this replay: replays were just posted here; you can post one for "
+        f"everyone again <t:{int(T0) + 600}:R>."
+    )
+    clock.now = T0 + 0.25  # a limit ending mid-second is named by the next whole second
+    limits = Cooldowns(clock)
+    assert limits.held_back(Post.BOARD, 1, CHANNEL) is None
+    said = limits.held_back(Post.BOARD, 1, CHANNEL)
+    assert f"again <t:{int(T0) + 31}:R>." in str(said)
