@@ -157,8 +157,10 @@ class Boards:
         message, asked of Discord (the bot receives no message events)."""
         board = view.board_message_id
         now = time.time()
-        if board is None or board_in_view(board, None, now):
-            return board is not None
+        if board is None:
+            return False
+        if board_in_view(board, None, now):  # recent: no need to ask Discord
+            return True
         channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         try:
             latest = [message.id async for message in channel.history(limit=1)]
