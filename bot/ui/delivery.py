@@ -180,7 +180,6 @@ class Delivery:
             if sent is not None:
                 posted.boards.append((view, sent))
             record = None if publishing is None else publishing.record
-            # a game with a result has moves; one aborted (or never moved in) gets no replay
             if record is not None and view.status == GameStatus.FINISHED and view.last_move:
                 await self._send_replay(send, view, record[1], code)
         else:
@@ -193,8 +192,8 @@ class Delivery:
                 raise _ShownInPart(result.follow_up) from exc
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str, code: str) -> None:
-        """The animated replay of a finished game (rendered in a worker process), in the
-        language ``code``."""
+        """The animated replay of a finished game with moves (an aborted one has none), in
+        the language ``code``, rendered in a worker process."""
         try:
             replay = await self.media.replay(pdn_text, flip=False, code=code)
         except WorkersUnavailable as exc:  # logged once by the pool; the result is shown
