@@ -30,8 +30,10 @@ from support.e2e_harness import (
     headline_of,
     is_ephemeral,
     png_of,
+    poll,
 )
 from support.fake_discord import FakeDiscord
+from test_e2e_faults import game_row
 from test_e2e_social import DEFERRED_MESSAGE, MESSAGE, human_game, resign
 
 pytestmark = pytest.mark.e2e
@@ -43,8 +45,10 @@ def gifs_posted(fake: FakeDiscord) -> list[str]:
 
 
 async def test_a_quiet_channel(launch: Launch, fake: FakeDiscord) -> None:
-    _, users = await launch()
+    bot, users = await launch()
     game_id, first_board = await human_game(users, ALICE, BOB)  # Alice White, Bob Black
+    # the board message is written down just after it is posted (within 20 ms, retried)
+    await bot.alive(poll(lambda: game_row(bot.database, game_id)["board_message_id"], 10))
 
     # A spectator's /board just after the board was posted: only Carol sees it.
     spectator = await (await users.command("board", CAROL, GENERAL)).callback()
