@@ -275,6 +275,9 @@ class GameView:
     own (an opening's moves do not count)."""
     clock: ClockView | None = None
     """The Fischer clocks (None: a game with a time per move, shown by its deadline)."""
+    board_message_id: int | None = None
+    """The game's last public board message as the store last recorded it (``/board`` asks
+    whether it is still in view before posting another)."""
 
     @property
     def running(self) -> bool:

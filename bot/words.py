@@ -15,7 +15,7 @@ from rules.game import Game
 from rules.outcome import Outcome
 from rules.variants import Color, Variant, find_variant
 
-from .enums import ChallengeStatus, TimePool
+from .enums import ChallengeStatus, GameStatus, TimePool
 from .i18n import Text, _, _n, _p, clauses, join, verbatim
 
 VARIANT_TITLES: Mapping[str, Text] = {
@@ -107,6 +107,18 @@ CHALLENGE_STATUS: Mapping[ChallengeStatus, Text] = {
 }
 
 
+def ending_words(status: GameStatus, result: str | None, winner: str | None) -> Text:
+    """How a game ended in a few words, for the final board's strip, its alt text and a
+    replay's: who won (``Alice wins, 1-0``), ``Draw, 1/2-1/2`` or ``Aborted, no result``; never
+    a bare result code (an aborted game's stored result is ``*``).  ``winner``: the winner's
+    name (Markdown-free: the strip is an image), None for a draw."""
+    if status is GameStatus.ABORTED or not result or result == "*":
+        return _p("game ending", "Aborted, no result")
+    if winner is None:
+        return _p("game ending", "Draw, {result}", result=result)
+    return _p("game ending", "{name} wins, {result}", name=verbatim(winner), result=result)
+
+
 def termination_words(words: str) -> Text:
     """How a game ended, from the rules' (or the store's) English words (``threefold
     repetition``, ``White resigned``); words not listed are shown as they are."""
@@ -138,7 +150,7 @@ def status_parts(game: Game, names: Mapping[Color, str]) -> tuple[Text, ...]:
         parts.append(_left(_p("count", "{moves}-move count", moves=limit), left))
     for rule, moves_left in game._endgame_counts():
         parts.append(_left(_count_label(rule.label), moves_left))
-    if game.quiet_plies():
+    if game.no_progress_counting():
         parts.append(_left(_count_label(game.variant.no_progress.label), game.no_progress_left()))
     seen = game.repetitions()
     if seen > 1:

@@ -292,6 +292,17 @@ class Game:
         counts; the engine needs it to see that draw coming)."""
         return self._quiet[-1]
 
+    def no_progress_counting(self) -> bool:
+        """Whether the no-progress count is running in this position, by the rules' state and
+        not by the last move: where every man move is progress, only kings can make moves that
+        count, so it runs while a king is on the board; where only captures (and crownings)
+        are, it always runs.  Status lines show the count exactly then, so it does not come and
+        go from one move to the next."""
+        if not self.variant.no_progress.man_moves:
+            return True
+        pos = self.position
+        return bool(pos.white_kings | pos.black_kings)
+
     def no_progress_left(self) -> int:
         """Moves (each) left before the no-progress draw."""
         return self.variant.no_progress.moves - self._quiet[-1] // 2
@@ -413,7 +424,7 @@ class Game:
             parts.append(f"{self.variant.draw_offer_count}-move count: {left} left")
         for rule, moves_left in self._endgame_counts():
             parts.append(f"{rule.label}: {moves_left} left")
-        if self._quiet[-1]:
+        if self.no_progress_counting():
             parts.append(f"{self.variant.no_progress.label}: {self.no_progress_left()} left")
         seen = self.repetitions()
         if seen > 1:

@@ -40,7 +40,7 @@ from ..results import Action, ActionResult, MovePlayed, Player
 from .computer import DEFAULT_LEVEL, ComputerPlayer, ComputerUnavailable
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules
-from .views import count_sentence, ended_text, game_view
+from .views import count_sentence, game_view
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +251,7 @@ class ComputerReplies:
             view = game_view(live.row, game)
             return await self.endings.board_result(
                 Action.DRAW_ACCEPTED,
-                _("{name} accepted the draw: {result}.", name=bot, result=str(view.result)),
+                _("{name} accepted the draw.", name=bot),
                 view,
                 event=event,
             )
@@ -287,7 +287,7 @@ class ComputerReplies:
         claimed = asyncio.current_task() in self._claimed
         return await self.endings.board_result(
             Action.MOVED,
-            join((_("{name} played {move}.", name=bot, move=text), ended_text(view))),
+            _("{name} played {move}.", name=bot, move=text),
             view,
             played,
             event=event,

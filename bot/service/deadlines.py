@@ -218,7 +218,7 @@ class Deadlines:
             )
         return await self.endings.board_result(
             Action.TIMEOUT,
-            _("{name} ran out of time: {result}.", name=late, result=str(view.result)),
+            _("{name} ran out of time.", name=late),
             view,
             event=event,
         )

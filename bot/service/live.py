@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import partial
 from typing import TypeVar
 
@@ -28,12 +29,13 @@ from ..errors import (
     NotAPlayerError,
     NotFoundError,
     ServiceError,
+    TakebackError,
 )
 from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action
 from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
-from ..words import termination_words
+from ..words import ending_words, termination_words
 from . import clocks
 from .events import new_event
 from .ladder import rated_game
@@ -45,12 +47,53 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+ASK_PAUSE_PLIES = 10
+"""After a draw offer or a takeback request between people, the same player asks the same again
+only once this many plies (five moves each) have been played: each ask pings the opponent and
+posts in the channel, so a declined (or ignored) ask is not repeated move after move.  lichess
+pauses draw offers for 20 plies; draughts games are slower, and a takeback asked for a later
+mistake should not wait too long."""
+
+
+class Ask(StrEnum):
+    """What a player asks the opponent for (:attr:`Live.asked`)."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
 @dataclass
 class Live:
     """A running game held in memory: its row as last written and its rules record."""
 
     row: GameRow
     game: Game
+    asked: dict[tuple[Ask, Color], int] = field(default_factory=dict)
+    """The ply at which each player last asked for a draw or a takeback.  Kept in the memory of
+    the process that serves the game's server (one process serves a server), not stored: a
+    restart forgets it, which lets one ask through early at most, and keeping it costs no
+    write."""
+
+    def require_pause(self, ask: Ask, color: Color) -> None:
+        """Refuse ``color``'s ``ask`` made within :data:`ASK_PAUSE_PLIES` of their last one,
+        saying from which move (as the board numbers them) they may ask again."""
+        last = self.asked.get((ask, color))
+        if last is None or self.game.ply >= last + ASK_PAUSE_PLIES:
+            return
+        number = (last + ASK_PAUSE_PLIES) // 2 + 1
+        if ask is Ask.DRAW:
+            raise DrawError(
+                _(
+                    "you offered a draw recently; you can offer again from move {number}",
+                    number=number,
+                )
+            )
+        raise TakebackError(
+            _(
+                "you asked for a takeback recently; you can ask again from move {number}",
+                number=number,
+            )
+        )
 
 
 def apply_rules(action: Callable[[], T]) -> T:
@@ -138,14 +181,18 @@ class LiveGames:
         row = await self.store.game(game_id)
         if row is None:
             raise NotFoundError(_("there is no game #{id}", id=game_id))
+        if row.status is GameStatus.ABORTED:
+            raise GameOverError(_("game #{id} was aborted, with no result", id=game_id))
         if row.status is not GameStatus.RUNNING:
-            words = row.termination_detail or row.termination
+            winner = None
+            if row.winner is not None:
+                winner = shown(row.white_name if row.winner is Side.WHITE else row.black_name)
             raise GameOverError(
                 _(
-                    "game #{id} is over ({result} {termination})",
+                    "game #{id} is over: {ending} ({termination})",
                     id=game_id,
-                    result=str(row.result),
-                    termination=termination_words(str(words)),
+                    ending=ending_words(row.status, row.result, winner),
+                    termination=termination_words(row.termination_detail or str(row.termination)),
                 )
             )
         live = Live(row, await self.replay(row))

@@ -42,7 +42,6 @@ from .views import (
     challenge_mentions,
     challenge_text,
     challenge_view,
-    ended_text,
     game_view,
     last_warning_text,
     reminder_text,
@@ -390,9 +389,7 @@ class Outbox:
                 mentions=(view.to_move.id,),
                 event=row.id,
             )
-        return await self.endings.board_result(
-            action, join((LATE, ended_text(view))), view, event=row.id
-        )
+        return await self.endings.board_result(action, LATE, view, event=row.id)
 
     async def _changed_since(self, row: EventRow, stored: GameRow) -> bool:
         """Whether the game changed after ``row``'s change in a way that wrote its own

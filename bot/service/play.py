@@ -25,14 +25,14 @@ from ..errors import (
     NotYourTurnError,
     StaleError,
 )
-from ..i18n import _, from_rules, join
+from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, GameView, MoveChoice, MovePlayed
 from ..store import Store
 from .computer_replies import ComputerReplies
 from .endings import Endings
 from .live import Live, LiveGames, apply_rules, color_of
-from .views import ended_text, game_view, player
+from .views import game_view, player
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -92,9 +92,7 @@ class Play:
             if live.row.computer_id is not None and not game.is_over:
                 self.replies.wake(gid, claim=True)
         view = game_view(live.row, game)
-        text_out = join(
-            (_("{name} played {move}.", name=shown(mover.name), move=named), ended_text(view))
-        )
+        text_out = _("{name} played {move}.", name=shown(mover.name), move=named)
         return await self.endings.board_result(
             Action.MOVED, text_out, view, (played,), event=event, actor=user_id
         )

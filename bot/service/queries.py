@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from rules.game import Game
@@ -41,7 +42,9 @@ class Queries:
             return None
         async with self.live.lock(row.id):
             live = await self.live.load(row.id)
-            return game_view(live.row, live.game)
+            view = game_view(live.row, live.game)
+        # the row just read knows the last board message; the in-memory one may not
+        return replace(view, board_message_id=row.board_message_id)
 
     async def game_view(self, game_id: int) -> GameView:
         """Any game by id, running or finished."""

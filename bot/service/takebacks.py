@@ -3,7 +3,9 @@
 A rated game is only ever taken back when both players agree (the request and the accept), and
 the taken-back moves are kept in the store's archive rather than lost.  One request can wait at a
 time, a declined request cannot be repeated in the same position, and a move lapses a pending
-request (see :meth:`~bot.service.live.LiveGames.save`).
+request (see :meth:`~bot.service.live.LiveGames.save`).  Each request pings the opponent, so a
+player asks again only :data:`~bot.service.live.ASK_PAUSE_PLIES` plies after their last request
+(unless it was granted).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from . import clocks
-from .live import Live, LiveGames, color_of
+from .live import Ask, Live, LiveGames, color_of
 from .notices import Notices
 from .records import clock_changes, state_changes
 from .views import game_view, mentions_after, player
@@ -89,9 +91,11 @@ class Takebacks:
                         "the next move"
                     )
                 )
+            live.require_pause(Ask.TAKEBACK, color)
             event = await self.live.save_row(
                 live, {"takeback_offer": Side.of(color)}, Action.TAKEBACK_OFFERED
             )
+            live.asked[Ask.TAKEBACK, color] = live.game.ply
         view = game_view(live.row, live.game)
         names = {"name": shown(me.name), "other": shown(other.name)}
         if plies == 1:
@@ -140,6 +144,7 @@ class Takebacks:
             if accept:
                 plies = _takeback_plies(live, color.other)
                 event = await self._take_back(live, plies)
+                live.asked.pop((Ask.TAKEBACK, color.other), None)  # granted: no pause
             else:
                 event = await self.live.save_row(
                     live,

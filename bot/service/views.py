@@ -171,18 +171,6 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
     )
 
 
-def ended_text(view: GameView) -> Text | None:
-    """How the game ended, said after the sentence of the move that ended it; nothing while it
-    runs, since the board message says whose turn it is (with its one mention)."""
-    if view.running:
-        return None
-    return _(
-        "Game over: {result} {termination}.",
-        result=str(view.result),
-        termination=view.termination or "",
-    )
-
-
 def mentions_after(view: GameView, computer_id: int) -> tuple[int, ...]:
     """Whom a move's message pings: the player to move, or both players once it is over (never
     the computer)."""

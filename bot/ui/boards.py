@@ -14,6 +14,7 @@ so a move is two taps; else the pieces), then Arrows (the private picker), Move 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -23,6 +24,7 @@ from ..i18n import Text, _, render
 from ..results import GameView, Publishing
 from ..service import GameService
 from .buttons import Buttons
+from .cooldowns import board_in_view
 from .embeds import game_embed, turn_line
 from .languages import Languages
 from .media import Media, board_request
@@ -104,14 +106,17 @@ class Boards:
         mentions: tuple[int, ...],
         flip: bool | None = None,
         publishing: Publishing | None = None,
+        code: str | None = None,
     ) -> Outgoing:
-        """The board message of ``view`` in the server's theme and language, from the game's
-        side unless ``flip`` says; a finished game adds its PDN.  ``publishing`` carries the
-        theme and record read with the action; without it (``/board``) they are read here."""
+        """The board message of ``view`` in the server's theme and language (``code``: a
+        reader's own, for a board only they see), from the game's side unless ``flip`` says;
+        a finished game adds its PDN.  ``publishing`` carries the theme and record read with
+        the action; without it (``/board``) they are read here."""
         if publishing is None:
             theme = (await self.service.server_settings(view.guild_id)).theme
             publishing = Publishing(theme)
-        code = await self.languages.public(view.guild_id)
+        if code is None:
+            code = await self.languages.public(view.guild_id)
         request = board_request(view, flip, theme=publishing.theme, code=code)
         drawn = await self.media.board(request)
         image = f"game-{view.id}-{view.ply}.png"
@@ -180,6 +185,24 @@ class Boards:
             return
         if offer is not None and offer != pressed:
             await self.strip(view, offer)
+
+    async def in_view(self, view: GameView) -> bool:
+        """Whether ``view``'s board message is still in front of everyone
+        (:func:`~bot.ui.cooldowns.board_in_view`): recent, or else the channel's latest
+        message, asked of Discord (the bot receives no message events)."""
+        board = view.board_message_id
+        now = time.time()
+        if board is None:
+            return False
+        if board_in_view(board, None, now):  # recent: no need to ask Discord
+            return True
+        channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        try:
+            latest = [message.id async for message in channel.history(limit=1)]
+        except discord.HTTPException as exc:  # no history to read: post as asked
+            log.info("the latest message of channel %s is unknown: %s", view.channel_id, exc)
+            return False
+        return board_in_view(board, latest[0] if latest else None, now)
 
     async def strip(self, view: GameView, previous: int) -> None:
         """Take the buttons off ``previous``, a board message of ``view``'s game that a newer

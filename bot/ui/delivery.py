@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import discord
 
 from ..enums import GameStatus
-from ..i18n import Arg, Text, _, as_text, join, render, verbatim
+from ..i18n import Arg, Text, _, render
 from ..results import Action, ActionResult, AnswerBy, ChallengeView, GameView, Locales
 from ..service import GameService
 from ..workers import WorkersUnavailable
@@ -34,7 +34,7 @@ from .boards import Boards, message_id, pings, replay_alt
 from .buttons import Buttons
 from .embeds import challenge_call, challenge_embed, mention, relative_time
 from .languages import Languages
-from .media import Media
+from .media import Media, view_ending
 from .replies import Outgoing, Upload, shape_of
 from .threads import archive_ended
 from .wording import guild_of, say
@@ -184,7 +184,7 @@ class Delivery:
             if sent is not None:
                 posted.boards.append((view, sent))
             record = None if publishing is None else publishing.record
-            if record is not None and view.status == GameStatus.FINISHED:
+            if record is not None and view.status == GameStatus.FINISHED and view.last_move:
                 await self._send_replay(send, view, record[1], code)
         else:
             content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
@@ -196,8 +196,8 @@ class Delivery:
                 raise _ShownInPart(result.follow_up) from exc
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str, code: str) -> None:
-        """The animated replay of a finished game (rendered in a worker process), in the
-        language ``code``."""
+        """The animated replay of a finished game with moves (an aborted one has none), in
+        the language ``code``, rendered in a worker process."""
         try:
             replay = await self.media.replay(pdn_text, flip=False, code=code)
         except WorkersUnavailable as exc:  # logged once by the pool; the result is shown
@@ -209,7 +209,7 @@ class Delivery:
         caption = render(_("Replay of game #{id}.", id=view.id), code)
         if replay.note:
             caption += f" {say(replay.note, code)}"
-        ending = join((verbatim(view.result or ""), as_text(view.termination or "")))
+        ending = view_ending(view)
         try:
             await send(
                 Outgoing(

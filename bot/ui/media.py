@@ -26,11 +26,12 @@ from render import (
 from rules.fen import parse_fen
 from rules.notation import parse_move
 from rules.pdn import read_game
-from rules.variants import find_variant
+from rules.variants import Color, find_variant
 
-from ..enums import GameStatus
-from ..i18n import _, as_text, render
+from ..enums import Side
+from ..i18n import Text, _, render
 from ..results import GameView
+from ..words import ending_words
 from ..workers import WorkerPool
 from .render_words import render_words
 
@@ -57,6 +58,9 @@ class BoardRequest:
     width: int = DEFAULT_WIDTH
     language: str = "en"
     """The catalog the image's words and its alt text are written in (the reader's)."""
+    winner: str = ""
+    """The winner's side (``white``, ``black``) once the game is won: the strip's disc is
+    theirs, beside their name; empty otherwise (the disc of the side to move)."""
 
 
 @dataclass(frozen=True)
@@ -81,12 +85,10 @@ def board_request(
     says which side is at the bottom (True: Black), in the words of the language ``code``."""
     if flip is None:
         flip = view.flip
-    if view.running:
-        extra = ""
-    elif view.status == GameStatus.ABORTED:
-        extra = render(_("aborted"), code)
-    else:
-        extra = f"{view.result} {render(as_text(view.termination or ''), code)}"
+    extra = "" if view.running else render(view_ending(view), code)
+    winner = ""
+    if view.winner is not None:
+        winner = Side.WHITE if view.winner == view.white else Side.BLACK
     return BoardRequest(
         view.variant,
         view.fen,
@@ -100,7 +102,16 @@ def board_request(
         notation or view.notation,
         width,
         code,
+        winner,
     )
+
+
+def view_ending(view: GameView) -> Text:
+    """How ``view``'s game ended in a few words, naming the winner (``Alice wins, 1-0``)."""
+    return ending_words(view.status, view.result, None if view.winner is None else view.winner.name)
+
+
+WINNER_DISC = {Side.WHITE.value: Color.WHITE, Side.BLACK.value: Color.BLACK}
 
 
 def draw_board(request: BoardRequest) -> Drawn:
@@ -119,13 +130,14 @@ def draw_board(request: BoardRequest) -> Drawn:
         previous=previous,
         flip=request.flip,
         status=status,
+        status_side=WINNER_DISC.get(request.winner),
         theme=request.theme,
         arrows=request.arrows,
         width=request.width,
     )
     alt = describe(position, last_move=last, notation=request.notation, words=words)
     if request.ending:
-        over = _("Game over, {ending}. {position}", ending=request.ending, position=alt)
+        over = _("Game over: {ending}. {position}", ending=request.ending, position=alt)
         alt = render(over, request.language)
     return Drawn(png, alt)
 

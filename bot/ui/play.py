@@ -16,6 +16,7 @@ from discord.ext import commands
 from ..errors import IllegalMoveError
 from ..i18n import _
 from ..service import GameService
+from .cooldowns import Post
 from .limits import autocomplete
 from .presenter import Presenter
 from .replies import Reply
@@ -86,9 +87,27 @@ class Play(commands.Cog):
                 prefs = await self.service.prefs(interaction.user.id)
                 await reply.private(diagram_text(view, side, reply.language, prefs.notation))
                 return
-            message = await self.presenter.boards.message(view, "", (), flip=side)
+            boards = self.presenter.boards
+            spectator = interaction.user.id not in (view.white.id, view.black.id)
+            note = None
+            if spectator and await boards.in_view(view):
+                note = _(
+                    "Only you see this board: the game's current board is just above in the "
+                    "channel."
+                )
+            else:
+                note = self.presenter.cooldowns.held_back(
+                    Post.BOARD, interaction.user.id, interaction.channel_id
+                )
+            if note is not None:
+                message = await boards.message(view, "", (), flip=side, code=reply.language)
+                message.content = reply.words(note)
+                message.view = None  # its buttons belong on the public board
+                await reply.private_out(message)
+                return
+            message = await boards.message(view, "", (), flip=side)
             sent = await reply.public(message)
-            await self.presenter.boards.posted(view, sent)
+            await boards.posted(view, sent)
 
         await self.presenter.run(interaction, work)
 

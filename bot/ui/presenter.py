@@ -27,6 +27,7 @@ from ..results import ActionResult, AnswerBy, GameView, Player
 from ..service import GameService, StoreUnavailable
 from .boards import Boards
 from .buttons import Buttons
+from .cooldowns import Cooldowns
 from .delivery import Connection, Delivery, PostedLater
 from .languages import Languages, locales_of
 from .media import Media
@@ -79,6 +80,8 @@ class Presenter:
         self.connection = connection
         self.languages = languages
         self.boards = Boards(service, media, buttons, connection, languages)
+        self.cooldowns = Cooldowns()
+        """What this process's users and channels have posted publicly on request."""
         self._closing = closing
         self.move_time_scale = move_time_scale
         self._in_flight: set[asyncio.Task[Any]] = set()

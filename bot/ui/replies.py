@@ -106,6 +106,8 @@ class Reply:
         defers a slow one (:meth:`acknowledge`) never both send one."""
         self._thinking = False
         """A deferred "thinking" message is waiting to be filled in."""
+        self._thinking_privately = False
+        """That message is the user's alone (:meth:`think` ``private``)."""
         self.locales_kept = False
         """The interaction's locales went to the service with the announcement it answered
         with, so they need not be stored on their own."""
@@ -127,15 +129,17 @@ class Reply:
     def answers_in_original(self) -> bool:
         """Whether the next public message is the interaction's own message (its first answer,
         or the filling in of its "thinking…"), which Discord can be asked about later."""
-        return not self.done or self._thinking
+        return not self.done or (self._thinking and not self._thinking_privately)
 
-    async def think(self) -> None:
-        """Show "thinking…" publicly while something slow runs (only after every check passed,
-        so an error never follows a public thinking message)."""
+    async def think(self, private: bool = False) -> None:
+        """Show "thinking…" while something slow runs: publicly (only after every check
+        passed, so an error never follows a public thinking message), or to the user alone
+        when the answer will be private (``private``)."""
         async with self._first:
             if not self.done:
-                await self.interaction.response.defer(thinking=True)
+                await self.interaction.response.defer(thinking=True, ephemeral=private)
                 self._thinking = True
+                self._thinking_privately = private
 
     async def hold(self) -> None:
         """Acknowledge a button press without changing anything yet."""
@@ -163,6 +167,10 @@ class Reply:
             if not self.done:
                 response = await i.response.send_message(**out.send_kwargs())
                 return response.message_id
+        if self._thinking and self._thinking_privately:
+            # a private "thinking…" cannot turn public: it goes, the answer follows it
+            self._thinking = False
+            await i.delete_original_response()
         if self._thinking:
             self._thinking = False
             kwargs = out.send_kwargs()
@@ -201,8 +209,14 @@ class Reply:
                 await i.response.send_message(ephemeral=True, **message)
                 return
         if self._thinking:
-            # Nothing public may stay behind a private answer.
             self._thinking = False
+            if self._thinking_privately:  # the user's own "thinking…" becomes the answer
+                files = message.pop("files", [])
+                if "file" in message:
+                    files.append(message.pop("file"))
+                await i.edit_original_response(attachments=files, **message)
+                return
+            # Nothing public may stay behind a private answer.
             await i.delete_original_response()
         await i.followup.send(ephemeral=True, **message)
 

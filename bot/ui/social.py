@@ -12,11 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..enums import GameStatus
+from ..enums import GameStatus, Side
 from ..errors import ForbiddenError, NotFoundError
 from ..i18n import _, as_text, render, verbatim
 from ..markdown import shown
 from ..service import GameService
+from ..words import ending_words
 from .boards import replay_alt
 from .choices import (
     FOLLOW_DISCORD,
@@ -29,6 +30,7 @@ from .choices import (
     ThreadsOption,
     VariantOption,
 )
+from .cooldowns import Post
 from .languages import interaction_language
 from .presenter import Presenter, player_of
 from .replies import Outgoing, Reply, Upload
@@ -135,15 +137,30 @@ class Social(commands.Cog):
         game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
+            assert interaction.channel_id is not None
             row = await self.service.find_game(
                 game_id=game,
                 channel_id=interaction.channel_id,
                 guild_id=interaction.guild_id,
                 check_guild=True,
             )
+            note = None
+            if interaction.user.id not in (row.white_id, row.black_id):
+                note = _(
+                    "Only you see this replay: replays of games you do not play in are private, "
+                    "to keep the channel quiet."
+                )
+            else:
+                note = self.presenter.cooldowns.held_back(
+                    Post.REPLAY, interaction.user.id, interaction.channel_id
+                )
             _name, text = await self.service.pdn(game_id=row.id)
-            await reply.think()  # a long game takes a moment to draw (in a worker process)
-            code = await self.presenter.languages.public(interaction.guild_id)
+            # a long game takes a moment to draw (in a worker process)
+            await reply.think(private=note is not None)
+            if note is None:
+                code = await self.presenter.languages.public(interaction.guild_id)
+            else:
+                code = reply.language
             replay = await self.presenter.media.replay(text, flip=False, code=code)
             white, black = verbatim(shown(row.white_name)), verbatim(shown(row.black_name))
             if row.status == GameStatus.RUNNING:
@@ -155,25 +172,32 @@ class Social(commands.Cog):
                     black=black,
                 )
             else:
-                ending = verbatim(row.result) if row.result else _("no result")
+                winner = {Side.WHITE: row.white_name, Side.BLACK: row.black_name}
+                ending = ending_words(
+                    row.status, row.result, None if row.winner is None else winner[row.winner]
+                )
                 caption = _(
                     "Replay of game #{id} ({white} v {black}).", id=row.id, white=white, black=black
                 )
             words = render(caption, code)
             if replay.note:
                 words += f" {render(as_text(replay.note), code)}"
-            await reply.public(
-                Outgoing(
-                    content=words,
-                    files=[
-                        Upload(
-                            f"game-{row.id}.gif",
-                            replay.data,
-                            replay_alt(row.id, row.white_name, row.black_name, ending, code),
-                        )
-                    ],
-                )
+            if note is not None:
+                words += f"\n{render(note, code)}"
+            out = Outgoing(
+                content=words,
+                files=[
+                    Upload(
+                        f"game-{row.id}.gif",
+                        replay.data,
+                        replay_alt(row.id, row.white_name, row.black_name, ending, code),
+                    )
+                ],
             )
+            if note is None:
+                await reply.public(out)
+            else:
+                await reply.private_out(out)
 
         await self.presenter.run(interaction, work)
 

@@ -39,7 +39,7 @@ from test_e2e_faults import (
     timed_out_games,
 )
 from test_e2e_phone import choose, current, open_picker, picker_select
-from test_e2e_social import human_game, open_challenge, resign
+from test_e2e_social import human_game, move, open_challenge, resign
 
 pytestmark = pytest.mark.e2e
 
@@ -134,6 +134,13 @@ async def test_a_crash_after_a_picked_moves_board_shows_it_once(
     assert boards_shown(fake, game_id) == Counter({0: 1, 1: 1}), shown_where(fake, game_id)
 
 
+async def both_moved(users: Users) -> None:
+    """A move each in :func:`started_game`'s game, so resigning ends it with a result (before,
+    it would be aborted, with no replay)."""
+    await move(users, ALICE, GENERAL, "11-15")
+    await move(users, BOB, GENERAL, "22-18")
+
+
 async def test_a_crash_after_a_resignations_end_shows_the_end_and_its_replay_once(
     launch: Launch, fake: FakeDiscord
 ) -> None:
@@ -142,6 +149,7 @@ async def test_a_crash_after_a_resignations_end_shows_the_end_and_its_replay_onc
     takes the end.  After the restart the end is there once, and so is the replay."""
     bot, users = await ready(launch)
     game_id = await started_game(users)
+    await both_moved(users)
     fault = fake.inject("POST", FOLLOW_UP, 0, hold=HELD)
 
     async def resigned() -> None:
@@ -239,6 +247,7 @@ async def test_postgresql_killed_around_a_send_shows_each_announcement_once_and_
             users = Users(fake, bot)
             await hearing(bot)
             game_id = await started_game(users)
+            await both_moved(users)
 
             # The end goes out, then the database dies before its bookkeeping.
             fault = fake.inject("POST", FOLLOW_UP, 0, hold=HELD)

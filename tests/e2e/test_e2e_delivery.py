@@ -33,7 +33,7 @@ from support.e2e_harness import (
     user,
 )
 from support.fake_discord import FakeDiscord
-from test_e2e_social import accept, open_challenge, resign
+from test_e2e_social import accept, move, open_challenge, resign
 
 pytestmark = pytest.mark.e2e
 
@@ -163,6 +163,8 @@ async def test_a_matchs_next_game_refused_alone_is_posted_alone(
     )
     first = game_id_of(embed_of(await accept(users, challenge_id, message, BOB)))
     second = first + 1
+    await move(users, BOB, GENERAL, "11-15")  # a move each: resigning then has a result
+    await move(users, ALICE, GENERAL, "22-18")
     refused = fake.inject(
         "POST",
         r"/webhooks/\d+/[^/]+",

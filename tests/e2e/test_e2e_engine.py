@@ -129,7 +129,7 @@ async def test_nothing_waits_for_a_long_search(launch: Launch, fake: FakeDiscord
     )
     game_id = game_id_of(embed_of(await answered_at_once(sent)))
     await answered_at_once(await users.command("move", ALICE, GENERAL, move="11-15"))
-    board = await answered_at_once(await users.command("board", BOB, GENERAL))
+    board = await answered_at_once(await users.command("board", ALICE, GENERAL))
     assert to_move_in(board) == me  # the computer is to move
     assert content_of(board) == f"<@{me}> to move."  # no deadline for the computer
     png_of(board)

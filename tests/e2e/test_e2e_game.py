@@ -360,9 +360,7 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
         final, game_id=1, white=BOB, black=ALICE, moves=pdns(rules_game), to_move=None
     )
     # A rated game: both start at 1500?/350, so the changes are equal and opposite.
-    assert headline_of(embed) == (
-        "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
-    )
+    assert headline_of(embed) == ("Alice resigned. Ratings: Bob 1662? (+162), Alice 1338? (-162).")
     # The result replaces the status line: nobody is to move, no count is pending.
     assert status_of(embed) == "**1-0**: Bob wins (Black resigned)"
     assert "40-move count" not in embed["description"]
@@ -426,7 +424,9 @@ async def test_outsiders_are_refused_privately(launch: Any, fake: FakeDiscord) -
     assert await refusal(await users.command("resign", CAROL, GENERAL)) == not_playing
     assert await users.autocomplete("move", CAROL, GENERAL, "move", move="") == []
 
-    # A draw offer can be answered only by the opponent.
+    # A draw offer (once both have moved) can be answered only by the opponent.
+    await move(users, ALICE, "11-15")
+    await move(users, BOB, "22-18")
     offer = await users.command("draw", ALICE, GENERAL, action="offer")
     assert custom_ids(await offer.callback()) == ["draw:accept:1", "draw:decline:1"]
     offer_message = offer.message()
@@ -437,10 +437,11 @@ async def test_outsiders_are_refused_privately(launch: Any, fake: FakeDiscord) -
         assert f"no draw offer for Black to {action}" in await refusal(own)
     assert fake.messages[offer_message["id"]]["components"] == offer_message["components"]
 
-    # Nothing the outsider did changed the game: Alice's move is move 1, the offer still stands.
-    board = await move(users, ALICE, "11-15")
-    embed = check_board(board, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=BOB)
-    assert headline_of(embed) == "Alice played 11-15."
+    # Nothing the outsider did changed the game: Alice's move is move 2, the offer still stands.
+    board = await move(users, ALICE, "15x22")
+    played = ["11-15", "22-18", "15x22"]
+    embed = check_board(board, game_id=1, white=BOB, black=ALICE, moves=played, to_move=BOB)
+    assert headline_of(embed) == "Alice played 15x22."
     assert status_of(embed) == "Draw offered by Alice"
 
 
@@ -617,6 +618,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     _, users = await launch()
     await start_game(users, ALICE, BOB, challenge_id=1, game_id=1)
     await move(users, ALICE, "11-15")
+    await move(users, BOB, "22-18")  # a draw can be offered once both have moved
 
     # Bob offers, Alice accepts with the button: the game is drawn.
     offer = await users.command("draw", BOB, GENERAL, action="offer")
@@ -626,12 +628,13 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     edit = await accepted.callback()
     assert edit.json["type"] == UPDATE, edit.json
     assert content_of(edit) == (
-        "Alice accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Alice 1500? (+0)."
+        "Alice accepted the draw. Ratings: Bob 1500? (+0), Alice 1500? (+0)."
     )
     assert custom_ids(edit) == []
 
     final = await accepted.followup(0)
-    embed = check_board(final, game_id=1, white=BOB, black=ALICE, moves=["11-15"], to_move=None)
+    played = ["11-15", "22-18"]
+    embed = check_board(final, game_id=1, white=BOB, black=ALICE, moves=played, to_move=None)
     assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
     assert custom_ids(final) == ["board:moves:1", "rematch:1"]
     record = read_game(final.files["draughts-game-1.pdn"])
@@ -639,10 +642,10 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     assert record.game.result() == "1/2-1/2"
     assert record.game.outcome is not None and record.game.outcome.winner is None
     assert record.game.outcome.termination is Termination.AGREEMENT
-    assert [m.pdn() for m in record.game.moves] == ["11-15"]
+    assert [m.pdn() for m in record.game.moves] == played
     replay = await accepted.followup(1)
     gif = gif_of(replay, "game-1.gif")
-    assert gif.n_frames == 2
+    assert gif.n_frames == 3
     final_message = followup_message(fake, accepted, 0)
     assert custom_ids(final_message) == ["board:moves:1", "rematch:1"]
 

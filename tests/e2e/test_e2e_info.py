@@ -174,10 +174,15 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
     game_id = await human_game(users, ALICE, BOB, GENERAL)
     local = Game(find_variant("english"))
 
-    # /board: public, with White at the bottom (the game's one orientation, whoever is to
-    # move: Black here); flip shows the other side.
-    board = await ask(users, "board", CAROL, GENERAL)
+    # /board by a spectator while the board is in view (just posted): only Carol sees it.
+    spectator = await ask(users, "board", CAROL, GENERAL)
+    assert spectator.json["type"] == 4 and is_ephemeral(spectator)
+    assert content_of(spectator).startswith("Only you see this board: ")
+    # A player's /board: public, with White at the bottom (the game's one orientation, whoever
+    # is to move: Black here); flip shows the other side.
+    board = await ask(users, "board", BOB, GENERAL)
     assert board.json["type"] == 4 and not is_ephemeral(board)
+    assert png_of(spectator).tobytes() == png_of(board).tobytes()
     embed = embed_of(board)
     assert game_id_of(embed) == game_id
     assert players_line(embed) == players_text(seat("Alice", "1500?"), seat("Bob", "1500?"))
@@ -188,7 +193,7 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
     assert content_of(board) == f"<@{BOB}> to move, due <t:{due_in(board)}:R>."
     assert pinged(board) == []
     assert white_at_bottom(board)
-    flipped = await ask(users, "board", CAROL, GENERAL, flip=True)
+    flipped = await ask(users, "board", ALICE, GENERAL, flip=True)
     normal, other = png_of(board), png_of(flipped)
     assert normal.size == other.size
     assert normal.tobytes() != other.tobytes()

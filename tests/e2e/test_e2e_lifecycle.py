@@ -269,12 +269,16 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     launch: Launch, fake: FakeDiscord
 ) -> None:
     bot, users = await launch()
-    # Game 1 in #general: Alice (White) v Bob (Black, moves first); Bob moves, Alice offers a draw.
+    # Game 1 in #general: Alice (White) v Bob (Black, moves first); a move each (a draw is
+    # offered once both have moved), then Alice offers a draw.
     first, _ = await human_game(users, ALICE, BOB, GENERAL, color="white")
     local = english()
     opening = local.legal_moves()[2].pdn()
     await human_move(users, BOB, GENERAL, opening)
     local.play(opening)
+    answer = local.legal_moves()[0].pdn()
+    await human_move(users, ALICE, GENERAL, answer)
+    local.play(answer)
     draw = await users.command("draw", ALICE, GENERAL, action="offer")
     offer = await draw.callback()
     assert content_of(offer) == f"<@{BOB}> Alice offers a draw. Bob, accept or decline?"
@@ -282,6 +286,11 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     decline_here = draw.message()
     # Game 2 in #off-topic: Carol v Bob, Carol offers a draw.
     second, _ = await human_game(users, CAROL, BOB, OFFTOPIC, color="black")
+    other = english()
+    for player in (CAROL, BOB):
+        played = other.legal_moves()[0].pdn()
+        await human_move(users, player, OFFTOPIC, played)
+        other.play(played)
     draw = await users.command("draw", CAROL, OFFTOPIC, action="offer")
     assert custom_ids(await draw.callback()) == [f"draw:accept:{second}", f"draw:decline:{second}"]
     accept_here = draw.message()
@@ -300,13 +309,13 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     assert custom_ids(update) == []
     # Game 1 goes on at the right move.
     reply = local.legal_moves()[0].pdn()
-    answer = await human_move(users, ALICE, GENERAL, reply)
+    answered = await human_move(users, BOB, GENERAL, reply)
     local.play(reply)
-    embed = embed_of(answer)
-    assert headline_of(embed) == f"Alice played {reply}."
+    embed = embed_of(answered)
+    assert headline_of(embed) == f"Bob played {reply}."
     assert local.move_number == 2
-    assert moves_of(embed) == f"1. {opening} {reply}" == numbered(plies(local))
-    assert to_move_in(answer) == BOB
+    assert moves_of(embed) == f"1. {opening} {answer} 2. {reply}" == numbered(plies(local))
+    assert to_move_in(answered) == ALICE
     assert game_id_of(embed) == first
     _, record = await pdn_record(users, BOB, GENERAL)
     assert plies(record) == plies(local)
@@ -316,7 +325,7 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     update = await press.callback()
     assert update.json["type"] == 7
     assert content_of(update) == (
-        "Bob accepted the draw: 1/2-1/2. Ratings: Bob 1500? (+0), Carol 1500? (+0)."
+        "Bob accepted the draw. Ratings: Bob 1500? (+0), Carol 1500? (+0)."
     )
     assert custom_ids(update) == []
     final = await press.followup(0)
@@ -398,7 +407,7 @@ async def test_reminder_then_loss_on_time(launch: Launch, fake: FakeDiscord) -> 
 
     embed = final.json["embeds"][0]
     assert headline_of(embed) is not None
-    assert (headline_of(embed) or "").startswith("Alice ran out of time: 1-0. Ratings: ")
+    assert (headline_of(embed) or "").startswith("Alice ran out of time. Ratings: ")
     result = status_of(embed) or ""
     assert result.startswith("**1-0**: Bob wins (") and "time" in result, result
     assert footer_parts(embed)[2] == "rated"

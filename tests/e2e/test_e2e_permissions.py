@@ -172,7 +172,11 @@ async def test_e2e_accept_refused_when_the_permission_went_meanwhile(
     assert update.json["type"] == 7, update.json
     assert field(embed_of(update), "Status") == "Accepted: game #1"
 
-    # The game ends; the Rematch is refused while the bot cannot post, and works after.
+    # A move each (resigning before both have moved would abort the game: no Rematch), then
+    # the game ends; the Rematch is refused while the bot cannot post, and works after.
+    for player, text in ((ALICE, "11-15"), (BOB, "22-18")):
+        played = await (await users.command("move", player, GENERAL, move=text)).callback()
+        assert played.json["type"] == 4 and not is_ephemeral(played), played.json
     resign = await users.command("resign", ALICE, GENERAL)
     assert custom_ids(await resign.callback()) == ["resign:1"]
     await users.press("resign:1", resign.message(), ALICE)

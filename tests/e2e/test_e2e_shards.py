@@ -59,7 +59,7 @@ QUICK = {
     "ENGINE_WORKERS": "1",
     "DEV_GUILD_ID": "",  # global commands: the same in every guild
 }
-LOST_ON_TIME = re.compile(r"(?P<name>\S+) ran out of time: (?P<result>\S+)\.")
+LOST_ON_TIME = re.compile(r"(?P<name>\S+) ran out of time\.")
 SCHEDULED_TIMEOUT = 20.0
 
 

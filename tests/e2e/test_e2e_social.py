@@ -238,9 +238,7 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     pressed = await resign(users, ALICE, GENERAL, game_id)
     final = await pressed.followup(0)
     embed = embed_of(final)
-    assert headline_of(embed) == (
-        "Alice resigned: 1-0. Ratings: Bob 1662? (+162), Alice 1338? (-162)."
-    )
+    assert headline_of(embed) == ("Alice resigned. Ratings: Bob 1662? (+162), Alice 1338? (-162).")
     assert footer_parts(embed) == (game_id, ENGLISH, "rated")
     assert custom_ids(final) == [f"board:moves:{game_id}", f"rematch:{game_id}"]
     # The replay follows (awaited: a stop while it is still being sent logs a traceback).
@@ -330,14 +328,19 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     assert record.result() == "1-0" and tags["Result"] == "1-0"
     assert tags["White"] == "Bob" and tags["Black"] == "Alice"
 
-    # /replay by id from another channel: public, deferred, then the GIF (one frame a ply).
+    # /replay by id from another channel, by a spectator: deferred for Carol alone, then the
+    # GIF (one frame a ply), only for her.
     sent = await users.command("replay", CAROL, OFFTOPIC, game=game_id)
+    assert is_ephemeral(await sent.callback())
     replay = await deferred_answer(sent)
-    assert content_of(replay) == f"Replay of game #{game_id} (Bob v Alice)."
+    assert content_of(replay) == (
+        f"Replay of game #{game_id} (Bob v Alice).\nOnly you see this replay: replays of games "
+        "you do not play in are private, to keep the channel quiet."
+    )
     assert gif_frames(replay, f"game-{game_id}.gif") == len(plies(local)) + 1
-    assert not is_ephemeral(replay)
-    # Without an id: the channel's last game (game 1 in #general).
+    # Without an id, by a player: the channel's last game (game 1 in #general), for everyone.
     sent = await users.command("replay", BOB, GENERAL)
+    assert not is_ephemeral(await sent.callback())
     replay = await deferred_answer(sent)
     assert content_of(replay) == f"Replay of game #{game_id} (Bob v Alice)."
     # An unknown id: a private refusal, nothing posted.
@@ -401,47 +404,53 @@ async def test_takebacks_between_people_and_against_the_computer(
     assert status_of(embed_of(board)) is None  # nothing pending any more
     assert "Takeback" not in embed_of(board)["description"]
 
-    # After Bob's next move Alice asks again (her move and his reply); Bob allows it.
+    # After Bob's next move Alice may not ask again yet: one request every five moves.
     await move(users, BOB, GENERAL, "8-11")
     local.play("8-11")
-    asked = await users.command("takeback", ALICE, GENERAL)
+    assert await refused(users, "takeback", ALICE, GENERAL) == (
+        "You asked for a takeback recently; you can ask again from move 7."
+    )
+    # Alice plays; Bob asks (his move and her reply); Alice allows it.
+    await move(users, ALICE, GENERAL, "28-24")
+    local.play("28-24")
+    asked = await users.command("takeback", BOB, GENERAL)
     request = await asked.callback()
     assert content_of(request) == (
-        f"{mention(BOB)} Alice asks to take back their last move and the reply. "
-        "Bob, accept or decline?"
+        f"{mention(ALICE)} Bob asks to take back their last move and the reply. "
+        "Alice, accept or decline?"
     )
-    assert custom_ids(request) == [f"takeback:accept:{game_id}:3", f"takeback:decline:{game_id}:3"]
+    assert custom_ids(request) == [f"takeback:accept:{game_id}:4", f"takeback:decline:{game_id}:4"]
     # The first request's old Accept (a client still showing it) cannot grant this one.
     old = await users.press(f"takeback:accept:{first}", offer, BOB)
     assert await refusal(old) == "There is no takeback request for you to answer."
-    allowed = await users.press(f"takeback:accept:{game_id}:3", asked.message(), BOB)
+    allowed = await users.press(f"takeback:accept:{game_id}:4", asked.message(), ALICE)
     update = await allowed.callback()
     assert update.json["type"] == UPDATE, update.json
-    assert content_of(update) == ("Bob accepted: Alice took back their last move and the reply.")
+    assert content_of(update) == ("Alice accepted: Bob took back their last move and the reply.")
     assert custom_ids(update) == []
     local.take_back(2)
     board = await allowed.followup(0)
     embed = embed_of(board)
-    assert board_ply(board, game_id) == local.ply == 1
-    assert moves_of(embed) == "1. 11-15" and last_move_of(embed) == "11-15"
-    assert to_move_in(board) == ALICE
-    assert content_of(board) == f"{mention(ALICE)} to move, due <t:{due_in(board)}:R>."
+    assert board_ply(board, game_id) == local.ply == 2
+    assert moves_of(embed) == "1. 11-15 24-20" and last_move_of(embed) == "24-20"
+    assert to_move_in(board) == BOB
+    assert content_of(board) == f"{mention(BOB)} to move, due <t:{due_in(board)}:R>."
     _, record = await pdn_game(users, CAROL, OFFTOPIC, game=game_id)
-    assert plies(record) == plies(local) == ["11-15"]
+    assert plies(record) == plies(local) == ["11-15", "24-20"]
     assert record.position == local.position
     assert record.position.fen() == local.position.fen()
 
     # The game goes on from there with another move.
-    board = await move(users, ALICE, GENERAL, "22-18")
-    local.play("22-18")
-    assert board_ply(board, game_id) == 2
+    board = await move(users, BOB, GENERAL, "8-11")
+    local.play("8-11")
+    assert board_ply(board, game_id) == 3
     _, record = await pdn_game(users, BOB, GENERAL)
-    assert plies(record) == ["11-15", "22-18"]
-    assert "24-20" not in plies(record) and "8-11" not in plies(record)
+    assert plies(record) == ["11-15", "24-20", "8-11"]
+    assert "28-24" not in plies(record)
     # /replay of a running game shows it so far.
-    replay = await deferred_answer(await users.command("replay", CAROL, GENERAL))
+    replay = await deferred_answer(await users.command("replay", ALICE, GENERAL))
     assert content_of(replay) == f"Replay of game #{game_id} (Alice v Bob) so far."
-    assert gif_frames(replay, f"game-{game_id}.gif") == 3
+    assert gif_frames(replay, f"game-{game_id}.gif") == 4
 
     # Against the computer a takeback is immediate: Carol's move and the reply go back.
     me = str(fake.bot_user["id"])
@@ -476,7 +485,7 @@ async def test_takebacks_between_people_and_against_the_computer(
     assert record.position == english().position
     # Bob's game in #general was not touched by any of it.
     _, record = await pdn_game(users, BOB, GENERAL)
-    assert plies(record) == ["11-15", "22-18"]
+    assert plies(record) == ["11-15", "24-20", "8-11"]
 
 
 # -- ballots and matches -------------------------------------------------------------------------
@@ -549,19 +558,23 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     assert board_text(embed).opening == label
     assert board_ply(board, first) == 3
 
-    # Alice resigns game 1: no Rematch under it; game 2 follows in the same channel.
+    # A move each (the ballot's are nobody's; a game has a result only once both have moved),
+    # then Alice resigns game 1: no Rematch under it; game 2 follows in the same channel.
+    for player in (ALICE, BOB):
+        choices = await users.autocomplete("move", player, GENERAL, "move", move="")
+        await move(users, player, GENERAL, choices[0]["value"])
     pressed = await resign(users, ALICE, GENERAL, first)
     end = await pressed.followup(0)
     embed = embed_of(end)
     assert game_id_of(embed) == first
     assert headline_of(embed) == (
-        "Alice resigned: 0-1. Ratings: Alice 1338? (-162), Bob 1662? (+162). "
+        "Alice resigned. Ratings: Alice 1338? (-162), Bob 1662? (+162). "
         "Match game 2 follows, colours swapped."
     )
     assert status_of(embed) == "**0-1**: Bob wins (White resigned)"
     assert custom_ids(end) == [f"board:moves:{first}"]  # no Rematch in the middle of a match
     replay = await pressed.followup(1)
-    assert gif_frames(replay, f"game-{first}.gif") == 4
+    assert gif_frames(replay, f"game-{first}.gif") == 6
     second_board = await pressed.followup(2)
     assert not is_ephemeral(second_board)
     embed = embed_of(second_board)
@@ -581,6 +594,8 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     # Game 2 is drawn by agreement: the match goes to Bob, 1½–½ (game 1's White first).
     bobs = record.legal_moves()[0].pdn()
     await move(users, BOB, GENERAL, bobs)
+    choices = await users.autocomplete("move", ALICE, GENERAL, "move", move="")
+    await move(users, ALICE, GENERAL, choices[0]["value"])  # a draw once both have moved
     offered = await users.command("draw", ALICE, GENERAL, action="offer")
     assert custom_ids(await offered.callback()) == [
         f"draw:accept:{second}",
@@ -591,7 +606,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     assert update.json["type"] == UPDATE, update.json
     text = content_of(update)
     assert re.fullmatch(
-        r"Bob accepted the draw: 1/2-1/2\. Ratings: Bob \d+\? \([+-]\d+\), "
+        r"Bob accepted the draw\. Ratings: Bob \d+\? \([+-]\d+\), "
         r"Alice \d+\? \([+-]\d+\)\. Match won by Bob: Alice ½–1½ Bob\.",
         text,
     ), text
@@ -602,7 +617,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
     assert headline_of(embed) == text
     assert custom_ids(end) == [f"board:moves:{second}", f"rematch:{second}"]
-    assert gif_frames(await agreed.followup(1), f"game-{second}.gif") == 5
+    assert gif_frames(await agreed.followup(1), f"game-{second}.gif") == 6
 
     # The history lists the match games as such.
     history = await private_embed(users, "history", CAROL, OFFTOPIC)

@@ -129,7 +129,8 @@ def test_play_moving_instead_of_answering_declines():
 
 def test_play_offer_decline_has_no_count_in_other_variants():
     lines = ok("play", "--variant", "dame", "offer", "decline")
-    assert lines[-1] == "ongoing"
+    # no 40-move count; dame's no-progress count always runs (men's moves do not reset it)
+    assert lines[-1] == "ongoing; no-progress count: 25 left"
 
 
 def test_play_offer_accept_is_a_draw_by_agreement():

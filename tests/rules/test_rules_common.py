@@ -533,7 +533,8 @@ KING_MOVES_ONLY = [ENGLISH, POOL, RUSSIAN, BRAZILIAN, INTERNATIONAL]
 def test_no_progress_draw_after_only_king_moves(variant):
     plies, status = NO_PROGRESS[variant.key]
     g = game(QUIET[variant.key], variant)
-    assert g.status_line() == "ongoing"
+    # kings on the board: the count runs from the start, and says so
+    assert g.status_line() == f"ongoing; no-progress count: {plies // 2} left"
     last = walk_but_last(g, plies)
     assert g.outcome is None
     assert g.no_progress_left() == 1
@@ -563,6 +564,32 @@ def test_a_man_move_resets_the_no_progress_count(variant):
     assert g.no_progress_left() == 1
     g.play(last)
     assert g.outcome.termination is Termination.NO_PROGRESS
+
+
+@over([ENGLISH, POOL, RUSSIAN, INTERNATIONAL])
+def test_the_no_progress_line_stays_while_kings_are_on_the_board(variant):
+    """The count's line follows the rules' state, not the last move: with kings on the board it
+    is shown after every move, a man move that resets it included (it once vanished after
+    each such move and came back after the next king move)."""
+    man_ply = MAN_MOVE_RESETS[variant.key][1]
+    g = game(QUIET[variant.key], variant)
+    walk_but_last(g, man_ply + 3, special={man_ply: is_man_move})
+    assert g.quiet_plies() < 3  # the man move reset the count a moment ago
+    for _ply in range(len(g.moves) + 1):
+        assert "no-progress count" in g.status_line(), (g.ply, g.status_line())
+        if not g.ply:
+            break
+        g.take_back()
+
+
+@over(KING_MOVES_ONLY)
+def test_no_no_progress_line_without_kings(variant):
+    """Men alone cannot make a move the count counts (every man move is progress here), so no
+    count is shown through an opening."""
+    g = Game(variant)
+    for _ply in range(6):
+        assert "no-progress count" not in g.status_line()
+        g.play(g.legal_moves()[0])
 
 
 CAPTURE_RESETS = {

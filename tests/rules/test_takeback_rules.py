@@ -355,7 +355,7 @@ def test_endgame_count_is_restored() -> None:
     variant = find_variant("pool")
     start = Position.from_squares(variant, Color.WHITE, white_kings=[30, 31, 32], black_kings=[1])
     game = Game(variant, start)
-    assert game.status_parts() == ["3-kings-v-1 count: 13 left"]
+    assert game.status_parts() == ["3-kings-v-1 count: 13 left", "no-progress count: 25 left"]
     snapshots = []
     for move in ["30-25", "1-5", "25-21", "5-1", "21-17", "1-5"]:
         snapshots.append((game.to_dict(), game.status_parts(), list(game.legal_moves())))

@@ -116,18 +116,24 @@ async def test_a_search_made_stale_by_a_draw_offer_is_dropped(
     async with opened(database, clock, computer=held) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
+        await held.release()  # a move each first: no draw before both players have moved
         await svc.move(ALICE.id, "11-15", channel_id=CHANNEL)
+        await finished(replied(svc, view.id))
+        held.go.clear()
+        second = (await svc.legal_moves(CHANNEL, ALICE.id))[0].value
+        await svc.move(ALICE.id, second, channel_id=CHANNEL)
         await finished(held.searching.wait())
         offered = await finished(svc.offer_draw(ALICE.id, channel_id=CHANNEL))
         assert offered.action is Action.DRAW_OFFERED
         await held.release()
         reply = await finished(replied(svc, view.id))
         assert reply.action is Action.MOVED and reply.game is not None
-        assert reply.game.ply == 2 and reply.game.draw_offer is None
-        assert [m.user_id for m in await svc.store.moves(view.id)] == [ALICE.id, BOT_ID]
-    # The first search (ply 1, no offer) was thrown away; the second judged the offer, then
-    # searched its move.
-    assert held.searches == [1, 1, 1]
+        assert reply.game.ply == 4 and reply.game.draw_offer is None
+        movers = [m.user_id for m in await svc.store.moves(view.id)]
+        assert movers == [ALICE.id, BOT_ID, ALICE.id, BOT_ID]
+    # The search at ply 3 (no offer) was thrown away; the next judged the offer, then searched
+    # its move.
+    assert held.searches == [1, 3, 3, 3]
 
 
 async def test_a_takeback_during_the_search_leaves_nothing_to_reply(
@@ -230,12 +236,16 @@ async def test_an_accepted_draw_ends_the_game_only_if_nothing_changed(
         assert view is not None
         await held.release()
         await finished(replied(svc, view.id))  # its opening
+        first = (await svc.legal_moves(CHANNEL, ALICE.id))[0].value
+        await svc.move(ALICE.id, first, channel_id=CHANNEL)  # no draw before both have moved
+        await finished(replied(svc, view.id))
         held.go.clear()
         await svc.offer_draw(ALICE.id, channel_id=CHANNEL)
         await finished(held.searching.wait())
-        await svc.move(ALICE.id, "22-18", channel_id=CHANNEL)
+        second = (await svc.legal_moves(CHANNEL, ALICE.id))[0].value
+        await svc.move(ALICE.id, second, channel_id=CHANNEL)
         await held.release()
         result = await finished(replied(svc, view.id))
         assert result.action is Action.DRAW_ACCEPTED and result.finished
         row = await svc.store.game(view.id)
-        assert row is not None and row.ply == 2 and row.result == "1/2-1/2"
+        assert row is not None and row.ply == 4 and row.result == "1/2-1/2"

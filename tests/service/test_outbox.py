@@ -65,12 +65,13 @@ async def test_every_action_writes_one_entry_with_its_change(service: GameServic
     game = started.game
     assert game is not None
     moved = await service.move(ALICE.id, "11-15", game_id=game.id)
+    replied_to = await service.move(BOB.id, "22-18", game_id=game.id)
     offered = await service.offer_draw(BOB.id, game_id=game.id)
     declined = await service.decline_draw(ALICE.id, game_id=game.id)
     asked = await service.request_takeback(ALICE.id, game_id=game.id)
     refused = await service.answer_takeback(BOB.id, False, game_id=game.id)
     resigned = await service.resign(BOB.id, game_id=game.id)
-    results = [made, started, moved, offered, declined, asked, refused, resigned]
+    results = [made, started, moved, replied_to, offered, declined, asked, refused, resigned]
     assert [(e[0], e[1]) for e in await entries(service)] == [
         (r.event, r.action.value) for r in results
     ]
@@ -192,7 +193,7 @@ async def played_results(service: GameService) -> list[ActionResult]:
     results = [made, await service.accept(made.challenge.id, BOB.id)]
     view = results[-1].game
     assert view is not None
-    for text in ["11-15", "23-19", "8-11"]:
+    for text in ["11-15", "23-19", "8-11", "22-17"]:
         assert view.to_move is not None
         results.append(await service.move(view.to_move.id, text, game_id=view.id))
         view = results[-1].game
@@ -269,7 +270,7 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     first = await services.open(database)
     game = await start(first)
     await play(first, game, ["11-15", "22-18"])
-    other = await start(first, channel_id=CHANNEL + 7)
+    other = await play(first, await start(first, channel_id=CHANNEL + 7), ["11-15", "22-18"])
     await first.resign(ALICE.id, game_id=other.id)
     await first.close()  # as good as a crash: nothing was delivered
 
@@ -286,7 +287,9 @@ async def test_after_a_crash_each_game_is_shown_once_as_it_stands(
     assert running.game.to_move is not None and running.game.to_move.name == "Alice"
     assert running.mentions == (running.game.to_move.id,)
     assert ended.game is not None and not ended.game.running
-    assert "1-0 Black resigned" in str(ended.text) and "Ratings:" in str(ended.text)
+    # the result is the board's (its result line), said once; the text adds the ratings
+    assert (ended.game.result, str(ended.game.termination)) == ("1-0", "Black resigned")
+    assert str(ended.text).startswith(str(LATE)) and "Ratings:" in str(ended.text)
     # The challenges were accepted meanwhile: their own entries have nothing left to show.
     assert len(covered) == len(owed) - 2
     for o in owed:

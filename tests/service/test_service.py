@@ -35,6 +35,7 @@ from support.service_harness import (
     CrashingComputer,
     Database,
     Databases,
+    both_moved,
     challenge,
     challenge_unchanged,
     count_rows,
@@ -692,7 +693,9 @@ async def test_game_ends_by_a_move(service: GameService) -> None:
     assert view.to_move is None and view.deadline is None
     assert set(result.mentions) == {ALICE.id, BOB.id}
     assert result.post_board is True
-    assert f"Game over: {view.result}" in str(result.text)
+    # the result is said once, by the board's result line (the view), not again in the text
+    assert str(result.text).startswith(f"{view.winner.name} played ")
+    assert view.result not in str(result.text).split(".")[0]
     row = await service.store.game(started.id)
     assert row is not None
     assert (row.status, row.result, row.deadline, row.remind_at) == (
@@ -717,7 +720,7 @@ async def test_game_ends_by_a_move(service: GameService) -> None:
 
 
 async def test_draw_offer_and_accept(service: GameService) -> None:
-    view = await start(service)
+    view = await start_moved(service)
     offered = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     assert offered.action is Action.DRAW_OFFERED
     assert "Alice" in str(offered.text) and "Bob" in str(offered.text)
@@ -729,7 +732,8 @@ async def test_draw_offer_and_accept(service: GameService) -> None:
     assert row is not None and row.draw_offer == "black"
     accepted = await service.accept_draw(BOB.id, channel_id=CHANNEL)
     assert accepted.action is Action.DRAW_ACCEPTED
-    assert "Bob" in str(accepted.text) and "1/2-1/2" in str(accepted.text)
+    # the result is said by the board's result line, not again in the text
+    assert str(accepted.text).startswith("Bob accepted the draw. Ratings:")
     assert accepted.post_board is True and set(accepted.mentions) == {ALICE.id, BOB.id}
     end = accepted.game
     assert end is not None
@@ -750,7 +754,7 @@ async def test_draw_offer_and_accept(service: GameService) -> None:
 async def test_declined_draw_starts_the_40_move_count_of_the_decliner(
     service: GameService,
 ) -> None:
-    view = await start(service)
+    view = await start_moved(service)
     await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     declined = await service.decline_draw(BOB.id, channel_id=CHANNEL)
     assert declined.action is Action.DRAW_DECLINED
@@ -761,11 +765,11 @@ async def test_declined_draw_starts_the_40_move_count_of_the_decliner(
     assert declined.game.advantage_left == 40
     assert str(declined.game.status_line) == "ongoing; 40-move count: 40 left"
     row = await service.store.game(view.id)
-    assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("white", 0)
+    assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("white", 2)
     # Only the decliner's (Bob's, White's) own moves count down.
     lefts = []
     after = view
-    for text in ["11-15", "23-19", "8-11", "22-17"]:
+    for text in ["8-11", "22-17", "4-8", "17-13"]:
         after = await play(service, after, [text])
         lefts.append(after.advantage_left)
     assert lefts == [40, 39, 39, 38]
@@ -773,16 +777,16 @@ async def test_declined_draw_starts_the_40_move_count_of_the_decliner(
 
 
 async def test_playing_on_declines_a_pending_offer(service: GameService) -> None:
-    view = await play(service, await start(service), ["11-15"])
+    view = await play(service, await start_moved(service), ["8-11"])
     await service.offer_draw(ALICE.id, channel_id=CHANNEL)  # out of turn: allowed
-    after = await play(service, view, ["23-19"])
+    after = await play(service, view, ["22-17"])
     assert after.draw_offer is None and after.advantage_left == 39  # Bob played on
 
 
 async def test_offering_when_the_opponents_offer_is_pending_accepts_it(
     service: GameService,
 ) -> None:
-    await start(service)
+    await start_moved(service)
     await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     result = await service.offer_draw(BOB.id, channel_id=CHANNEL)
     assert result.action is Action.DRAW_ACCEPTED
@@ -791,7 +795,7 @@ async def test_offering_when_the_opponents_offer_is_pending_accepts_it(
 
 
 async def test_draw_answers_without_an_offer_refused(service: GameService) -> None:
-    view = await start(service)
+    view = await start_moved(service)
     async with unchanged(service, view.id):
         with pytest.raises(ServiceError, match="no draw offer"):
             await service.accept_draw(BOB.id, channel_id=CHANNEL)
@@ -806,7 +810,7 @@ async def test_draw_answers_without_an_offer_refused(service: GameService) -> No
 
 
 async def test_draw_actions_by_a_non_player_refused(service: GameService) -> None:
-    view = await start(service)
+    view = await start_moved(service)
     await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     async with unchanged(service, view.id):
         for action in (service.offer_draw, service.accept_draw, service.decline_draw):
@@ -828,6 +832,7 @@ async def test_draw_offer_to_the_computer_is_declined_and_its_count_starts(
 ) -> None:
     view = (await challenge(service, opponent=BOT)).game  # Alice is Black, the computer White
     assert view is not None
+    view = await both_moved(service, view)
     offered = await service.offer_draw(ALICE.id, channel_id=CHANNEL)
     assert offered.action is Action.DRAW_OFFERED and offered.mentions == ()
     assert f"Alice offers a draw; {BOT.name} is thinking it over." == str(offered.text)
@@ -844,7 +849,9 @@ async def test_draw_offer_to_the_computer_is_declined_and_its_count_starts(
     assert str(after.status_line) == "ongoing; 40-move count: 40 left"
     row = await service.store.game(view.id)
     assert row is not None and row.advantage_side == "white"
-    await service.move(ALICE.id, "11-15", channel_id=CHANNEL)
+    await service.move(
+        ALICE.id, (await service.legal_moves(CHANNEL, ALICE.id))[0].value, channel_id=CHANNEL
+    )
     moved = await replied(service, view.id)
     assert moved.game is not None and moved.game.advantage_left == 39
 
@@ -860,16 +867,17 @@ async def test_draw_offer_to_the_computer_can_be_accepted(database: Database, cl
     async with opened(database, clock, computer=AgreeableComputer(seed=2)) as svc:
         view = (await challenge(svc, opponent=BOT)).game
         assert view is not None
+        await both_moved(svc, view)
         await svc.offer_draw(ALICE.id, channel_id=CHANNEL)
         result = await replied(svc, view.id)
         assert result.action is Action.DRAW_ACCEPTED and result.finished
-        assert str(result.text) == f"{BOT.name} accepted the draw: 1/2-1/2."
+        assert str(result.text) == f"{BOT.name} accepted the draw."
         row = await svc.store.game(view.id)
         assert row is not None and row.status.value == "finished" and row.result == "1/2-1/2"
 
 
 async def test_no_40_move_count_outside_english(service: GameService) -> None:
-    view = await start(service, variant="international")
+    view = await both_moved(service, await start(service, variant="international"))
     await service.offer_draw(view.white.id, channel_id=CHANNEL)
     declined = await service.decline_draw(view.black.id, channel_id=CHANNEL)
     assert declined.game is not None
@@ -882,7 +890,7 @@ async def test_no_40_move_count_outside_english(service: GameService) -> None:
 
 @pytest.mark.parametrize(("who", "winner"), [(ALICE, BOB), (BOB, ALICE)])
 async def test_resign_by_either_player(service: GameService, who: Player, winner: Player) -> None:
-    view = await start(service)  # Alice (Black) to move: Bob resigns out of turn
+    view = await start_moved(service)  # Alice (Black) to move: Bob resigns out of turn
     result = await service.resign(who.id, channel_id=CHANNEL)
     assert result.action is Action.RESIGNED
     assert who.name in str(result.text)
@@ -1147,17 +1155,17 @@ async def test_pdn_by_channel_prefers_the_running_game_else_the_last_finished(
         await service.pdn()
     with pytest.raises(NotFoundError):
         await service.pdn(game_id=4242)
-    first = await start(service)
+    first = await start_moved(service)
     await service.resign(ALICE.id, channel_id=CHANNEL)
     clock.advance(100)
-    second = await play(service, await start(service, challenger=CAROL), ["9-13"])
+    second = await play(service, await start(service, challenger=CAROL), ["9-13", "22-18"])
     assert (await service.pdn(channel_id=CHANNEL))[0] == f"draughts-game-{second.id}.pdn"
     clock.advance(100)
     await service.resign(BOB.id, channel_id=CHANNEL)
     name, text = await service.pdn(channel_id=CHANNEL)
     assert name == f"draughts-game-{second.id}.pdn"
     read = read_game(text)
-    assert read.tags["Result"] == "0-1" and [m.pdn() for m in read.game.moves] == ["9-13"]
+    assert read.tags["Result"] == "0-1" and [m.pdn() for m in read.game.moves] == ["9-13", "22-18"]
     assert read.tags["Black"] == "Carol"
     assert (await service.pdn(game_id=first.id))[0] == f"draughts-game-{first.id}.pdn"
     assert read_game((await service.pdn(game_id=first.id))[1]).tags["Result"] == "1-0"
@@ -1203,8 +1211,8 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(
 ) -> None:
     async with opened(database, clock) as first:
         game = await play(first, await start(first), ["11-15", "23-19", "8-11"])
-        await first.offer_draw(ALICE.id, channel_id=CHANNEL)
-        await first.decline_draw(BOB.id, channel_id=CHANNEL)  # Bob's count starts at ply 3
+        await first.offer_draw(BOB.id, channel_id=CHANNEL)
+        await first.decline_draw(ALICE.id, channel_id=CHANNEL)  # Alice's count starts at ply 3
         clock.now = T0 + 30
         game = await play(first, game, ["22-17", "9-13"])  # Bob's deadline: T0 + 30 + 3600
         await first.offer_draw(ALICE.id, channel_id=CHANNEL)
@@ -1226,7 +1234,7 @@ async def test_restart_keeps_games_offers_counts_and_deadlines(
     async with opened(database, clock) as second:
         assert await second.game_in(CHANNEL) == before
         row = await second.store.game(before.id)
-        assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("white", 3)
+        assert row is not None and (row.advantage_side, row.advantage_start_ply) == ("black", 3)
         assert await second.game_in(OTHER_CHANNEL) == other_before
         assert [g.id for g in await second.games(GUILD)] == [before.id, other_before.id]
         assert await second.tick() == []  # the reminders were sent before the restart

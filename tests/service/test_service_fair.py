@@ -29,6 +29,7 @@ from support.service_harness import (
     count_rows,
     play,
     replied,
+    resigns,
     start,
     start_moved,
     unchanged,
@@ -116,7 +117,7 @@ async def test_a_game_against_the_computer_may_be_aborted_before_both_have_moved
 
 async def test_a_player_abort_of_a_match_game_abandons_the_match(service: GameService) -> None:
     first = await start(service, match=True)
-    ended = await service.resign(ALICE.id, game_id=first.id)
+    ended = await resigns(service, ALICE.id, first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     second = ended.follow_up.game
     assert second.abortable
@@ -413,7 +414,7 @@ async def test_a_takeback_tells_the_player_it_gave_the_move_back_to(
 async def test_a_match_game_two_tells_its_first_mover(service: GameService) -> None:
     await service.set_prefs(BOB.id, dm_turn=True)
     first = await start(service, match=True)  # Alice Black; game 2: Bob Black, to move first
-    ended = await service.resign(BOB.id, game_id=first.id)
+    ended = await resigns(service, BOB.id, first.id)
     assert ended.dms == ()
     assert ended.follow_up is not None
     (dm,) = ended.follow_up.dms

@@ -25,6 +25,7 @@ from support.service_harness import (
     challenge,
     play,
     replied,
+    resigns,
     start,
     unchanged,
 )
@@ -296,7 +297,7 @@ async def test_a_match_keeps_its_orientation_for_the_second_game(service: GameSe
     await service.settings.change(GUILD, is_moderator=True, orientation="black")
     first = await start(service, match=True)
     await service.settings.change(GUILD, is_moderator=True, orientation="white")
-    ended = await service.resign(ALICE.id, game_id=first.id)
+    ended = await resigns(service, ALICE.id, first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     assert ended.follow_up.game.flip is True
 
@@ -309,7 +310,7 @@ async def test_ratings_as_shown_at_the_start_stay_on_the_game(
 ) -> None:
     first = await start(service)
     assert (first.white_rating, first.black_rating) == ("1500?", "1500?")
-    await service.resign(BOB.id, game_id=first.id)  # Alice (Black) wins
+    await resigns(service, BOB.id, first.id)  # Alice (Black) wins
     clock.advance(60)
     second = await start(service)
     stats = {
@@ -334,7 +335,7 @@ async def test_unrated_games_show_no_ratings(service: GameService) -> None:
 
 async def test_a_match_game_two_shows_the_ratings_game_one_left(service: GameService) -> None:
     first = await start(service, match=True)  # Alice Black, Bob White
-    ended = await service.resign(BOB.id, game_id=first.id)
+    ended = await resigns(service, BOB.id, first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     second = ended.follow_up.game
     alice = (await service.standings.stats(GUILD, ALICE, "english")).rating

@@ -30,11 +30,13 @@ from support.service_harness import (
     Clock,
     CrashingComputer,
     Database,
+    both_moved,
     count_rows,
     execute,
     opened,
     play,
     replied,
+    resigns,
     unchanged,
 )
 
@@ -84,10 +86,11 @@ async def finish(service: GameService, view: GameView, winner: str | None) -> Ac
     """End a running game: the loser resigns (``winner`` ``"white"``/``"black"``), or both
     agree a draw (``None``)."""
     if winner is None:
+        await both_moved(service, view)
         await service.offer_draw(view.white.id, game_id=view.id)
         return await service.accept_draw(view.black.id, game_id=view.id)
     loser = view.black if winner == "white" else view.white
-    return await service.resign(loser.id, game_id=view.id)
+    return await resigns(service, loser.id, view.id)
 
 
 # -- ratings ------------------------------------------------------------------------------------
@@ -100,7 +103,7 @@ async def test_decisive_rated_game_updates_both_ratings_symmetrically(
     records the changes on the game and shows them (provisional) in the ending text."""
     view = await start(service)
     assert view.rated is True
-    ended = await service.resign(BOB.id, game_id=view.id)  # Alice (White) wins
+    ended = await resigns(service, BOB.id, view.id)  # Alice (White) wins
     won = ratings.update(Rating(), [(Rating(), 1.0)])
     lost = ratings.update(Rating(), [(Rating(), 0.0)])
     alice = await service.store.rating(GUILD, ALICE.id, "english")
@@ -167,7 +170,7 @@ async def test_games_against_the_computer_are_unrated(service: GameService) -> N
     )
     assert started.action is Action.GAME_STARTED and started.game is not None
     assert started.game.rated is False
-    ended = await service.resign(ALICE.id, game_id=started.game.id)
+    ended = await resigns(service, ALICE.id, started.game.id)
     row = await service.store.game(started.game.id)
     assert row is not None and row.rated == 0
     assert row.white_rating_change is None and row.black_rating_change is None
@@ -189,7 +192,7 @@ async def test_games_outside_a_server_are_unrated(service: GameService) -> None:
     """Ratings are per server: a game in DMs (no guild) is unrated."""
     started = await start_result(service, guild_id=None)
     assert started.game is not None and started.game.rated is False
-    ended = await service.resign(BOB.id, game_id=started.game.id)
+    ended = await resigns(service, BOB.id, started.game.id)
     assert "Ratings:" not in str(ended.text)
     assert await count_rows(service, "ratings") == 0
 
@@ -197,9 +200,9 @@ async def test_games_outside_a_server_are_unrated(service: GameService) -> None:
 async def test_ratings_are_per_server_and_per_variant(service: GameService) -> None:
     """A game in another server or another variant leaves this server's English ladder alone."""
     other_server = await start(service, guild_id=OTHER_GUILD)
-    await service.resign(BOB.id, game_id=other_server.id)
+    await resigns(service, BOB.id, other_server.id)
     international = await start(service, variant="international")
-    await service.resign(BOB.id, game_id=international.id)
+    await resigns(service, BOB.id, international.id)
     assert await service.store.rating(GUILD, ALICE.id, "english") is None
     assert await service.store.rating(GUILD, BOB.id, "english") is None
     for guild, variant in ((OTHER_GUILD, "english"), (GUILD, "international")):
@@ -211,9 +214,9 @@ async def test_ratings_are_per_server_and_per_variant(service: GameService) -> N
 async def test_second_game_builds_on_the_first_rating(service: GameService) -> None:
     """Each rated game is one rating period starting from the stored rating."""
     first = await start(service)
-    await service.resign(BOB.id, game_id=first.id)
+    await resigns(service, BOB.id, first.id)
     second = await start(service)
-    await service.resign(BOB.id, game_id=second.id)
+    await resigns(service, BOB.id, second.id)
     once_won = ratings.update(Rating(), [(Rating(), 1.0)])
     once_lost = ratings.update(Rating(), [(Rating(), 0.0)])
     twice = ratings.update(once_won, [(once_lost, 1.0)])
@@ -377,7 +380,7 @@ async def test_pdn_by_channel_falls_back_to_the_last_ended_game(service: GameSer
     name, text = await service.pdn(channel_id=CHANNEL, guild_id=GUILD, check_guild=True)
     assert name == f"draughts-game-{first.id}.pdn"
     assert read_game(text).game.ply == 2
-    await service.resign(BOB.id, game_id=first.id)
+    await resigns(service, BOB.id, first.id)
     name, text = await service.pdn(channel_id=CHANNEL, guild_id=GUILD, check_guild=True)
     assert name == f"draughts-game-{first.id}.pdn" and "1-0" in text
     second = await start(service)
@@ -655,7 +658,7 @@ async def test_rated_game_takeback_needs_both_and_stays_rated(service: GameServi
     assert offered.game.ply == 2
     accepted = await service.answer_takeback(BOB.id, True, channel_id=CHANNEL)
     assert accepted.game is not None and accepted.game.rated is True
-    ended = await service.resign(BOB.id, channel_id=CHANNEL)
+    ended = await resigns(service, BOB.id, accepted.game.id)
     assert "Ratings:" in str(ended.text)
     row = await service.store.rating(GUILD, ALICE.id, "english")
     assert row is not None and row.games == 1
@@ -760,7 +763,7 @@ async def test_ending_game_one_starts_game_two_with_colours_swapped(
     """Game 1's end starts game 2 in the same place, same opening, colours swapped, and the
     ending action carries its announcement as a follow-up."""
     first = await start(service, match=True, ballot=ballot)
-    ended = await service.resign(BOB.id, game_id=first.id)
+    ended = await resigns(service, BOB.id, first.id)
     assert "Match game 2 follows" in str(ended.text)
     follow = ended.follow_up
     assert follow is not None and follow.action is Action.GAME_STARTED
@@ -814,9 +817,9 @@ async def test_match_score_after_game_two(
 async def test_both_match_games_are_rated(service: GameService) -> None:
     """Each game of a match counts on the ladder, and the history marks them 1 and 2."""
     first = await start(service, match=True)
-    ended = await service.resign(BOB.id, game_id=first.id)
+    ended = await resigns(service, BOB.id, first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
-    final = await service.resign(ALICE.id, game_id=ended.follow_up.game.id)
+    final = await resigns(service, ALICE.id, ended.follow_up.game.id)
     assert "Ratings:" in str(ended.text) and "Ratings:" in str(final.text)
     for player in (ALICE, BOB):
         row = await service.store.rating(GUILD, player.id, "english")
@@ -839,7 +842,7 @@ async def test_aborting_game_one_abandons_the_match(service: GameService) -> Non
 async def test_aborting_game_two_abandons_the_match(service: GameService) -> None:
     """An aborted second game leaves the match without a score."""
     first = await start(service, match=True)
-    ended = await service.resign(BOB.id, game_id=first.id)
+    ended = await resigns(service, BOB.id, first.id)
     assert ended.follow_up is not None and ended.follow_up.game is not None
     aborted = await service.abort(CAROL.id, is_moderator=True, game_id=ended.follow_up.game.id)
     assert str(aborted.text).endswith("The match was abandoned.")
@@ -862,7 +865,7 @@ async def test_a_missing_second_game_is_started_by_the_scheduler(
     on the next tick, once, and only when the channel is free."""
     async with opened(database, clock) as service:
         first = await start(service, match=True, ballot=True)
-        ended = await service.resign(BOB.id, game_id=first.id)
+        ended = await resigns(service, BOB.id, first.id)
         assert ended.follow_up is not None and ended.follow_up.game is not None
         lost = ended.follow_up.game.id
     # the second game never got written
@@ -872,7 +875,7 @@ async def test_a_missing_second_game_is_started_by_the_scheduler(
         assert await service.store.matches_waiting() != []
         busy = await start(service, white=CAROL, black=DAVE)
         assert await service.tick() == []  # the channel is taken: try later
-        await service.resign(DAVE.id, game_id=busy.id)
+        await resigns(service, DAVE.id, busy.id)
         events = await service.tick()
         [started] = [e for e in events if e.action is Action.GAME_STARTED]
         second = started.game
@@ -886,7 +889,7 @@ async def test_a_missing_second_game_is_started_by_the_scheduler(
         )
         assert await service.tick() == []
         assert await service.store.matches_waiting() == []
-        final = await service.resign(ALICE.id, game_id=second.id)
+        final = await resigns(service, ALICE.id, second.id)
         assert str(final.text).endswith("Match drawn: Alice 1–1 Bob.")
 
 

@@ -17,12 +17,13 @@ the database.  Importing this module does nothing (pytest imports it for doctest
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import sys
 import traceback
 
-from bot.errors import ChallengeError
+from bot.errors import ChallengeError, DrawError
 from bot.results import Player
 from bot.service import GameService
 
@@ -72,7 +73,10 @@ async def _loop(svc: GameService, slot: int, rng: random.Random) -> None:
             await svc.resign(user, channel_id=channel)
             continue
         if rng.random() < 0.05 and view.draw_offer is None:
-            await svc.offer_draw(user, channel_id=channel)
+            # too early (before both have moved, or just after this player's last offer):
+            # refused, and nothing is written
+            with contextlib.suppress(DrawError):
+                await svc.offer_draw(user, channel_id=channel)
         choices = await svc.legal_moves(channel, user)
         text = rng.choice(choices).value
         # Nothing else writes these games, so any error (even a ServiceError) is a bug.

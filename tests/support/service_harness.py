@@ -262,6 +262,28 @@ async def play(service: GameService, game: GameView, moves: list[str]) -> GameVi
     return view
 
 
+async def both_moved(service: GameService, game: GameView) -> GameView:
+    """``game`` after a move by each player (the first legal one, in any variant): a game
+    ends with a result only once both players have moved (before, resigning aborts it)."""
+    view = game
+    for _ in range(2):
+        assert view.to_move is not None
+        if view.to_move.id == view.computer_id:
+            played = await replied(service, game.id)
+        else:
+            moves = await service.legal_moves(view.channel_id, view.to_move.id)
+            played = await service.move(view.to_move.id, moves[0].value, game_id=game.id)
+        assert played.game is not None
+        view = played.game
+    return view
+
+
+async def resigns(service: GameService, user_id: int, game_id: int) -> ActionResult:
+    """``user_id`` resigns ``game_id`` after :func:`both_moved`, so the game has a result."""
+    await both_moved(service, await service.game_view(game_id))
+    return await service.resign(user_id, game_id=game_id)
+
+
 async def snapshot(service: GameService, game_id: int) -> tuple[Any, ...]:
     """Everything a game action may write: the row, the moves, the taken-back moves, and the
     in-memory view."""
