@@ -414,8 +414,10 @@ async def test_a_draw_offers_message_is_over_once_a_takeback_withdraws_it(
     assert taken.game is not None and taken.game.draw_offer is None
     assert await service.shown(None, [(view.id, 901)], None, [view.id]) == {view.id: [900]}
     assert await service.offer_over(view.id) is None  # once
-    await service.offer_draw(ALICE.id, game_id=view.id)
+    await service.move(ALICE.id, "11-15", game_id=view.id)  # both move again: a draw may be
+    await service.move(BOB.id, "23-19", game_id=view.id)  # offered (the takeback undid both)
+    await service.offer_draw(BOB.id, game_id=view.id)  # Alice offered one moves ago: Bob
     assert await service.offer_posted(view.id, 902) is True
-    declined = await service.decline_draw(BOB.id, game_id=view.id)
+    declined = await service.decline_draw(ALICE.id, game_id=view.id)
     assert declined.game is not None and declined.game.draw_offer is None
     assert await service.offer_over(view.id) == 902
