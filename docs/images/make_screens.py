@@ -6,8 +6,10 @@ against the fake Discord of ``tests/support/fake_discord/`` on 127.0.0.1, as
 ``bench/discord_roundtrip.py`` and the end-to-end tests do (every move played from the board's own
 menu, two taps), and keeps these messages exactly as the bot sent them:
 
-* ``phone-board.png``: the public board message after a few moves (content, embed, the board PNG,
-  its move menu and the buttons under it);
+* ``phone-open-challenge.png``: an open challenge (no opponent named, a 3+2 clock, a rating
+  range), as everyone in the channel sees it;
+* ``phone-board.png``: the public board message of a 5+3 blitz game after a few moves (content,
+  embed with both clocks, the board PNG, its move menu and the buttons under it);
 * ``phone-board-menu.png``: the same board with its move menu open, as the phone's bottom sheet
   shows it: the legal moves, one tap each;
 * ``phone-board-more.png``: the private panel Alice gets when she presses More: her actions
@@ -115,11 +117,19 @@ async def capture(language: str) -> dict[str, Shot]:
 
 
 async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
+    shots = {"phone-open-challenge.png": await open_challenge(fake, users)}
     challenge = await users.command(
-        "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
+        "challenge",
+        ALICE,
+        GENERAL,
+        opponent=user(BOB),
+        variant="english",
+        color="black",
+        clock="5+3",
     )
     await challenge.callback()
-    accepted = await users.press("challenge:accept:1", challenge.message(), BOB)
+    (accept,) = [c for c in custom_ids(challenge.message()) if c.startswith("challenge:accept:")]
+    accepted = await users.press(accept, challenge.message(), BOB)
     await accepted.callback()
     board = fake.message_of(await accepted.followup(0))
     assert board is not None
@@ -128,7 +138,7 @@ async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
         chosen = await users.select(menu, board, player, [move])
         board = fake.message_of(await chosen.callback())
         assert board is not None
-    shots = {"phone-board.png": snapshot(fake, board)}
+    shots["phone-board.png"] = snapshot(fake, board)
     shots["phone-board-menu.png"] = snapshot(fake, board)
     game = next(c for c in custom_ids(board) if c.startswith("board:more:")).split(":")[2]
     more = await users.press(f"board:more:{game}", board, ALICE)
@@ -139,6 +149,18 @@ async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
     picker = await choose(users, picker, ALICE, PIECE)
     shots["phone-picker-moves.png"] = snapshot(fake, picker)
     return shots
+
+
+async def open_challenge(fake: FakeDiscord, users: Users) -> Shot:
+    """Bob's open challenge (anyone may accept, within a rating range), kept, then cancelled."""
+    posted = await users.command(
+        "challenge", BOB, GENERAL, variant="english", clock="3+2", min_rating=1300, max_rating=1800
+    )
+    await posted.callback()
+    shot = snapshot(fake, posted.message())
+    (cancel,) = [c for c in custom_ids(posted.message()) if c.startswith("challenge:cancel:")]
+    await (await users.press(cancel, posted.message(), BOB)).callback()
+    return shot
 
 
 async def open_picker(users: Users, board: dict[str, Any], player: str) -> dict[str, Any]:
@@ -696,7 +718,7 @@ def sheet(options: list[dict[str, Any]], title: str) -> Image.Image:
     return image
 
 
-CLOSED = ("phone-board.png", "phone-board-more.png")
+CLOSED = ("phone-open-challenge.png", "phone-board.png", "phone-board-more.png")
 """Pictures whose message is shown as it sits in the channel, its menu closed."""
 
 

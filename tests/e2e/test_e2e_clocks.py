@@ -140,7 +140,7 @@ async def test_a_3_2_game_flags_once_across_a_restart(launch: Launch, fake: Fake
     assert len(shown_move) == 1
     embed = embed_of(said)
     assert headline_of(embed) == (
-        "Alice ran out of time: 1-0. Ratings (Bullet): Bob 1662? (+162), Alice 1338? (-162)."
+        "Alice ran out of time. Ratings (Bullet): Bob 1662? (+162), Alice 1338? (-162)."
     )
     assert to_move_in(said) is None
     assert "Clock 0.03+0.02 (Bullet): White 0:0" in embed["description"]

@@ -542,6 +542,7 @@ async def test_a_draw_offers_buttons_go_when_it_ends(launch: Any, fake: FakeDisc
     bot, users = await launch()
     await start(users, ALICE, BOB, game_id=1)
     await (await users.command("move", ALICE, GENERAL, move="11-15")).callback()
+    await (await users.command("move", BOB, GENERAL, move="23-19")).callback()  # both moved
     offered = await users.command("draw", BOB, GENERAL, action="offer")
     await offered.callback()
     offer = offered.message()
@@ -550,11 +551,11 @@ async def test_a_draw_offers_buttons_go_when_it_ends(launch: Any, fake: FakeDisc
     _, users = await launch()
     await (await users.command("draw", ALICE, GENERAL, action="decline")).callback()
     await lose_buttons(users, offer)
-    await (await users.command("move", BOB, GENERAL, move="23-19")).callback()
-    offered = await users.command("draw", BOB, GENERAL, action="offer")
+    await (await users.command("move", ALICE, GENERAL, move="8-11")).callback()
+    offered = await users.command("draw", ALICE, GENERAL, action="offer")  # Bob's pause runs
     await offered.callback()
     second = offered.message()
     assert custom_ids(second) == ["draw:accept:1", "draw:decline:1"]
-    await (await users.command("move", ALICE, GENERAL, move="8-11")).callback()
+    await (await users.command("move", BOB, GENERAL, move="22-17")).callback()
     await lose_buttons(users, second)
     assert custom_ids(current(fake, offer)) == []  # taken off once, and it stays so

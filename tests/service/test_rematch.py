@@ -225,7 +225,9 @@ async def test_e2e_rematch_leaves_an_unrelated_challenge_alone(
     assert field(embed_of(first), "Time per move") == "1 day"
     accepted = await users.press("challenge:accept:1", sent.message(), BOB_E2E)
     assert (await accepted.callback()).json["type"] == 7
-    resign = await users.command("resign", ALICE_E2E, GENERAL)
+    for mover, move in ((ALICE_E2E, "11-15"), (BOB_E2E, "23-19")):  # a resignation counts
+        await (await users.command("move", mover, GENERAL, move=move)).callback()  # once both
+    resign = await users.command("resign", ALICE_E2E, GENERAL)  # have moved
     assert custom_ids(await resign.callback()) == ["resign:1"]
     await users.press("resign:1", resign.message(), ALICE_E2E)
     final = await bot.alive(fake.wait_until(lambda: message_with(fake, "rematch:1")))

@@ -390,7 +390,12 @@ async def test_e2e_forged_options_are_refused_privately(launch: Launch, fake: Fa
             None,
             "`opponent` must be a user picked from the list.",
         ),
-        ("challenge", [], None, "`opponent` is required."),
+        (  # an open challenge (no opponent) with a rating range out of bounds
+            "challenge",
+            [integer("min_rating", 99)],
+            None,
+            "`min_rating` must be a whole number from 100 to 4000.",
+        ),
         (
             "move",
             [string("move", "11-15" * 30)],
