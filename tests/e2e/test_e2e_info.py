@@ -35,6 +35,7 @@ from support.e2e_harness import (
     players_line,
     players_text,
     png_of,
+    poll,
     seat,
     status_of,
     to_move_in,
@@ -42,6 +43,7 @@ from support.e2e_harness import (
     white_at_bottom,
 )
 from support.fake_discord import FakeDiscord, RecordedRequest
+from test_e2e_faults import game_row
 
 from bot.ui.texts import rules_summary
 from rules import VARIANTS, Game, find_variant, read_game
@@ -170,9 +172,11 @@ async def test_abort_by_a_player_before_both_have_moved(launch: Launch, fake: Fa
 
 
 async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> None:
-    _, users = await launch()
+    bot, users = await launch()
     game_id = await human_game(users, ALICE, BOB, GENERAL)
     local = Game(find_variant("english"))
+    # the board's message is recorded just after it is posted: /board asks for it
+    await bot.alive(poll(lambda: game_row(bot.database, game_id)["board_message_id"], 10))
 
     # /board by a spectator while the board is in view (just posted): only Carol sees it.
     spectator = await ask(users, "board", CAROL, GENERAL)
