@@ -53,8 +53,13 @@ async def filled_in(sent: Sent) -> RecordedRequest:
 
 
 async def answered_at_once(sent: Sent) -> RecordedRequest:
-    """The answer, sent as the interaction's first response (not deferred for a search)."""
+    """The answer as the interaction's own message, not waiting for the computer's search (its
+    move is the channel's next post): sent as the first response, or, when a busy machine took
+    longer than the presenter's 1.5 s to build it, filled into the acknowledgement the watchdog
+    sent (a search of level 1 would take longer still, and the board would show its move)."""
     answer = await sent.callback()
+    if answer.json["type"] == 5:
+        return await sent.original_edit()
     assert answer.json["type"] == 4, answer.json
     return answer
 

@@ -292,7 +292,8 @@ def test_two_processes_building_at_once_make_one_good_file(tmp_path: Path) -> No
 def test_the_background_build_does_not_block_a_search(tmp_path: Path) -> None:
     pool = VARIANTS["pool"]
     attached: list[EndgameTable] = []
-    thread = endgame.attach_later(pool, attached.append, tmp_path, pieces=4)
+    # 3 pieces: a build of about 0.1 s at idle priority, still five times the search below
+    thread = endgame.attach_later(pool, attached.append, tmp_path, pieces=3)
     assert thread is not None
     game = Game(pool)
     found = native_search.search(
