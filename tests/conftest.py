@@ -122,8 +122,14 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On PostgreSQL, the end-to-end tests :func:`left_out_on_postgresql` are deselected (with
-    ``both``, their PostgreSQL runs are never made: see :func:`pytest_generate_tests`)."""
+    """The end-to-end tests first (a stable sort: each room keeps its order), then on PostgreSQL
+    the end-to-end tests :func:`left_out_on_postgresql` deselected (with ``both``, their
+    PostgreSQL runs are never made: see :func:`pytest_generate_tests`).
+
+    Why first: they hold the run's longest tests (fault injection, the chaos run: 10-50 s each,
+    mostly waiting on a bot), and a long test taken up last keeps one worker busy after the
+    others are done; started first, they wait while the CPU-bound tests run beside them."""
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
     if e2e_backend(config) != "postgresql":
         return
     kept, left_out = [], []
