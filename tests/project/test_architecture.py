@@ -76,6 +76,7 @@ _ENTRY = ("bot.__main__", "bot.cli", "bot.config")
 BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.i18n": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.enums": ("bot", "engine", "render", "discord", *_SQL),
+    "bot.tournaments": ("bot", "rules", "engine", "render", "discord", "asyncio", *_SQL),
     "bot.markdown": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.errors": ("bot", "rules", "engine", "render", "discord", *_SQL),
     "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
