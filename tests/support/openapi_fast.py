@@ -15,9 +15,11 @@ sibling but ``description``; no ``prefixItems``, ``unevaluated*`` or ``dependent
 string).
 
 Generating the code for one operation takes most of a second (the spec is 1 MB), so it is kept in
-the user's cache folder beside the fetched spec, named by the spec's checksum and the operation:
-each pytest worker of each run then only imports it. A file is written under a temporary name and
-renamed, so workers racing on a cold cache never read half of one.
+the user's cache folder beside the fetched spec, named by the spec's checksum, the version of
+fastjsonschema that wrote it (its code imports names of that version: 2.22 imports one 2.21
+lacks, and the test tools are not pinned, so two virtual environments on one machine can differ)
+and the operation: each pytest worker of each run then only imports it. A file is written under a
+temporary name and renamed, so workers racing on a cold cache never read half of one.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def _draft07_compatible(document: Any) -> bool:
 
 def cache_folder(spec_digest: str) -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base, "draughts-bot", f"openapi-fast-{spec_digest[:16]}")
+    generator = fastjsonschema.VERSION
+    return Path(base, "draughts-bot", f"openapi-fast-{spec_digest[:16]}-{generator}")
 
 
 def compiled(document: dict[str, Any], spec_digest: str, pointer: str) -> Check | None:

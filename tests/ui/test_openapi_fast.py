@@ -7,12 +7,15 @@ let a request Discord refuses through, or refuse one it takes."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 import pytest
-from support import openapi_check
+from support import openapi_check, openapi_fast
 
 pytestmark = pytest.mark.skipif(not openapi_check.available(), reason=openapi_check.SKIP_REASON)
 
@@ -137,3 +140,24 @@ def test_a_refused_body_is_worded_by_jsonschema() -> None:
     problems = openapi_check.validate("POST", "/channels/1/messages", {"content": 5})
     assert problems and problems[0].startswith("OpenAPI POST /channels/{channel_id}/messages: ")
     assert "content" in problems[0]
+
+
+def test_code_another_fastjsonschema_wrote_is_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two virtual environments on one machine (CI's fresh one, a developer's) can hold different
+    versions of fastjsonschema, whose code imports names the other lacks: each keeps its own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    document = {"definitions": {"n": {"type": "object", "properties": {"n": {"type": "integer"}}}}}
+    ours = openapi_fast.cache_folder("0" * 64)
+    assert ours.name.endswith(f"-{fastjsonschema.VERSION}")
+    other = ours.with_name(ours.name.removesuffix(fastjsonschema.VERSION) + "0.0.0")
+    name = hashlib.sha256(b"#/definitions/n").hexdigest()[:24] + ".py"
+    other.mkdir(parents=True)
+    (other / name).write_text("from fastjsonschema import NoSuchName\n", encoding="utf-8")
+    check = openapi_fast.compiled(document, "0" * 64, "#/definitions/n")
+    assert check is not None
+    assert check({"n": 1}) == {"n": 1}
+    with pytest.raises(fastjsonschema.JsonSchemaValueException):
+        check({"n": "one"})
+    assert (ours / name).is_file()
