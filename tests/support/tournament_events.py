@@ -121,6 +121,6 @@ JEDDAH_2026 = Event(
             (22, 30),
             (23, 32),
         ]
-    ],  # fmt: skip
+    ],
 )
 """A 32-player Swiss: round 1's results and round 2's pairings as published."""

@@ -85,16 +85,16 @@ def _met(results: Sequence[Result]) -> set[frozenset[int]]:
     return {frozenset((r.white, r.black)) for r in results if r.black is not None and not r.forfeit}
 
 
-def _colour_ok(history: list[str]) -> bool:
-    difference = history.count("white") - history.count("black")
-    return abs(difference) <= 2 and not any(
-        history[i] == history[i + 1] == history[i + 2] for i in range(len(history) - 2)
-    )
+def _colour_ok(history: list[str], colour: str) -> bool:
+    """Whether giving ``colour`` next keeps the colour rules: no difference beyond 2, no
+    third time in a row."""
+    after = [*history, colour]
+    return abs(after.count("white") - after.count("black")) <= 2 and after[-3:] != [colour] * 3
 
 
 def _due_absolute(history: list[str]) -> str | None:
-    """The colour a player must get for their history to stay within the rules, if any."""
-    options = [c for c in ("white", "black") if _colour_ok([*history, c])]
+    """The colour a player must get for the rules to hold, if only one does."""
+    options = [c for c in ("white", "black") if _colour_ok(history, c)]
     return options[0] if len(options) == 1 else None
 
 
@@ -172,8 +172,8 @@ def _play(
                 results.append(Result(number, p.white, None, 1.0, 0.0))
                 continue
             white = rng.choice([1.0, 0.5, 0.0])
-            results.append(Result(number, p.white, p.black, white, 1.0 - white,
-                                  forfeit=rng.random() < 0.05 and white != 0.5))  # fmt: skip
+            forfeit = rng.random() < 0.05 and white != 0.5
+            results.append(Result(number, p.white, p.black, white, 1.0 - white, forfeit=forfeit))
 
 
 @settings(max_examples=60)
@@ -197,8 +197,8 @@ def test_every_round_keeps_the_rules_when_it_can(
         if repeats:
             assert not _exists_round(active, before, colours_too=False)
         colour_breach = any(
-            not _colour_ok([*history.get(w, []), "white"])
-            or not _colour_ok([*history.get(b, []), "black"])
+            not _colour_ok(history.get(w, []), "white")
+            or not _colour_ok(history.get(b, []), "black")
             for w, b in games
         )
         if colour_breach and not repeats:
@@ -216,5 +216,5 @@ def test_two_hundred_players_nine_rounds_pair_within_the_rules() -> None:
         for p in pairings:
             if p.black is not None:
                 assert frozenset((p.white, p.black)) not in met
-                assert _colour_ok([*history.get(p.white, []), "white"])
-                assert _colour_ok([*history.get(p.black, []), "black"])
+                assert _colour_ok(history.get(p.white, []), "white")
+                assert _colour_ok(history.get(p.black, []), "black")
