@@ -10,7 +10,8 @@ are those of games played over the board: a forfeit spends no colour and leaves 
 meet later (C.04.1).  Ranking: score, then pairing number.
 
 **The bye.**  With an odd number, the lowest-ranked player who has had neither a bye nor a
-forfeit win gets the bye (never twice, nor after a forfeit win, while someone else can take
+forfeit win (a point without playing: a round recorded as a bye worth nothing, an absence, does
+not count) gets the bye (never twice, nor after a forfeit win, while someone else can take
 it), provided the others can still all be paired.
 
 **Score groups** are paired from the top.  A group holds its players plus those who floated
@@ -42,6 +43,7 @@ player's rank; the bye is the last board.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -108,7 +110,8 @@ def _players(
         black = everyone.get(result.black) if result.black is not None else None
         if white is not None:
             white.score += result.white_points
-            white.unearned |= result.black is None or (result.forfeit and result.white_points > 0)
+            unplayed = result.black is None or result.forfeit
+            white.unearned |= unplayed and result.white_points > 0
         if black is not None:
             black.score += result.black_points
             black.unearned |= result.forfeit and result.black_points > 0
@@ -121,8 +124,10 @@ def _players(
 
 
 class _Budget:
-    def __init__(self) -> None:
-        self.left = _STEPS
+    """The steps a search may still take (``math.inf``: no limit)."""
+
+    def __init__(self, steps: float) -> None:
+        self.left = steps
 
     def spend(self) -> bool:
         self.left -= 1
@@ -265,8 +270,10 @@ def _colours(higher: _Player, lower: _Player, initial_colour: str) -> tuple[_Pla
     (want_h, strength_h), (want_l, strength_l) = higher.due, lower.due
     if want_h is None and want_l is None:
         gets = initial_colour if higher.number % 2 else _opposite(initial_colour)
-    elif want_h is None or want_l is None or want_h != want_l:
-        gets = want_h if want_h is not None else _opposite(str(want_l))
+    elif want_h is None:
+        gets = WHITE if want_l == BLACK else BLACK
+    elif want_l is None or want_h != want_l:
+        gets = want_h
     elif strength_h != strength_l:
         gets = want_h if strength_h > strength_l else _opposite(want_h)
     elif strength_h == 3 and abs(higher.difference) != abs(lower.difference):
@@ -309,7 +316,10 @@ def pair_swiss(
     players = _players(entrants, results, round_no)
     rank = {p.id: index for index, p in enumerate(players)}
     for level in _LEVELS:
-        budget = _Budget()
+        # The last level allows any pairing, so the only thing left to search is the fewest
+        # colour clashes, whose bound (_clash_bound) is then exact: the search never meets a
+        # dead end, and needs no limit to stop.
+        budget = _Budget(math.inf if level == ANYTHING else _STEPS)
         byes: list[_Player | None] = [*_bye_candidates(players)] if len(players) % 2 else [None]
         for bye in byes:
             rest = [p for p in players if p is not bye]
@@ -320,7 +330,7 @@ def pair_swiss(
                 return _boards(pairs, bye, rank, round_no, initial_colour)
             if budget.left < 0:
                 break
-    raise AssertionError("pairing at the level that allows anything cannot fail")
+    raise AssertionError("the level that allows any pairing has no limit and cannot fail")
 
 
 def _boards(

@@ -64,6 +64,14 @@ def test_no_bye_twice_nor_after_a_forfeit_win() -> None:
     assert bye == [4]  # lowest ranked on 0 points: 4 (2 is higher ranked), not 5 nor 3
 
 
+def test_a_round_recorded_without_points_does_not_spend_the_bye() -> None:
+    """5 was absent in round 1 (recorded as a bye worth nothing): still the lowest on 0 points
+    and still due the bye, rather than 4."""
+    entrants = [Entrant(n, f"p{n}", 2000.0 - n, n) for n in range(1, 6)]
+    results = [Result(1, 1, 2, 1.0, 0.0), Result(1, 3, 4, 1.0, 0.0), Result(1, 5, None, 0.0, 0.0)]
+    assert [p.white for p in pair_swiss(entrants, results, 2) if p.black is None] == [5]
+
+
 def test_bad_initial_colour_is_refused() -> None:
     with pytest.raises(ValueError, match="initial_colour"):
         pair_swiss([], [], 1, initial_colour="red")
@@ -132,7 +140,7 @@ def _exists_round(active: list[int], results: Sequence[Result], *, colours_too: 
 
 def _unearned(results: Sequence[Result]) -> set[int]:
     """Who has had a bye or won by forfeit: no bye for them while someone else can take it."""
-    return {r.white for r in results if r.black is None} | {
+    return {r.white for r in results if r.black is None and r.white_points} | {
         r.white if r.white_points else r.black for r in results if r.forfeit and r.black is not None
     }
 
