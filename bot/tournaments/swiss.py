@@ -169,26 +169,38 @@ def _matchable(players: Sequence[_Player], level: int, budget: _Budget) -> bool:
 
 def _partner_order(
     unpaired: list[_Player], floats_left: int, resident_score: float
-) -> list[_Player]:
-    """Who the first of ``unpaired`` tries, in the Dutch order."""
+) -> list[tuple[_Player, bool]]:
+    """Who the first of ``unpaired`` tries, in the Dutch order, each marked True when taking
+    them is an exchange (two players of the same half meeting) rather than a transposition.
+
+    A player floated down from above (scored more than the group's residents) meets the
+    residents in order.  A resident is in S1 (the first is, by construction); the players
+    still unpaired split at the same place as the group's halves did, since every pair so far
+    took one of each: S2 in order, then, as exchanges, S1 from its lowest up."""
     first, rest = unpaired[0], unpaired[1:]
     if first.score > resident_score:
-        residents = [p for p in rest if p.score == resident_score]
-        return residents + [p for p in rest if p.score != resident_score]
+        return [(p, False) for p in rest if p.score == resident_score] + [
+            (p, True) for p in rest if p.score != resident_score
+        ]
     pairs_left = (len(unpaired) - floats_left) // 2
     s1, s2 = unpaired[1:pairs_left], unpaired[pairs_left:]
-    return s2 + s1[::-1]
+    return [(p, False) for p in s2] + [(p, True) for p in reversed(s1)]
 
 
 def _bracket_pairings(
-    bracket: list[_Player], floats: int, clashes: int, level: int, budget: _Budget
+    bracket: list[_Player],
+    floats: int,
+    clashes: int,
+    exchanges: int,
+    level: int,
+    budget: _Budget,
 ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
-    """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired with at most
-    ``clashes`` colour clashes, in the Dutch order."""
+    """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired, with at most
+    ``clashes`` colour clashes and ``exchanges`` exchanges, in the Dutch order."""
     resident_score = bracket[-1].score
 
     def search(
-        unpaired: list[_Player], floats_left: int, clashes_left: int
+        unpaired: list[_Player], floats_left: int, clashes_left: int, exchanges_left: int
     ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
         if not unpaired:
             yield [], []
@@ -198,20 +210,24 @@ def _bracket_pairings(
         if _clash_bound(unpaired, floats_left) > clashes_left:
             return
         first = unpaired[0]
-        for partner in _partner_order(unpaired, floats_left, resident_score):
+        for partner, exchange in _partner_order(unpaired, floats_left, resident_score):
+            if exchange and not exchanges_left:
+                continue
             if not _allowed(first, partner, level):
                 continue
             cost = int(_clash(first, partner))
             if cost > clashes_left:
                 continue
             rest = [p for p in unpaired[1:] if p is not partner]
-            for pairs, floaters in search(rest, floats_left, clashes_left - cost):
+            deeper = search(rest, floats_left, clashes_left - cost, exchanges_left - exchange)
+            for pairs, floaters in deeper:
                 yield [(first, partner), *pairs], floaters
         if floats_left:
-            for pairs, floaters in search(unpaired[1:], floats_left - 1, clashes_left):
+            deeper = search(unpaired[1:], floats_left - 1, clashes_left, exchanges_left)
+            for pairs, floaters in deeper:
                 yield pairs, [first, *floaters]
 
-    yield from search(bracket, floats, clashes)
+    yield from search(bracket, floats, clashes, exchanges)
 
 
 def _clash_bound(unpaired: Sequence[_Player], floats: int) -> int:
@@ -236,16 +252,19 @@ def _pair_groups(
         least = len(bracket) % 2
         for floats in [least] if last else range(least, len(bracket) + 1, 2):
             for clashes in range(_clash_bound(bracket, floats), len(bracket) // 2 + 1):
-                for pairs, floaters in _bracket_pairings(bracket, floats, clashes, level, budget):
-                    if not last and not _matchable(floaters + below, level, budget):
-                        continue
-                    rest = solve(index + 1, floaters)
-                    if rest is not None:
-                        return pairs + rest
+                for exchanges in range(len(bracket) // 2 + 1):
+                    for pairs, floaters in _bracket_pairings(
+                        bracket, floats, clashes, exchanges, level, budget
+                    ):
+                        if not last and not _matchable(floaters + below, level, budget):
+                            continue
+                        rest = solve(index + 1, floaters)
+                        if rest is not None:
+                            return pairs + rest
+                        if budget.left < 0:
+                            return None
                     if budget.left < 0:
                         return None
-                if budget.left < 0:
-                    return None
         return None
 
     return solve(0, [])
