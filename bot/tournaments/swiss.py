@@ -2,7 +2,9 @@
 
 Why not a library: the package index's ``pairing-core`` (0.4.1, MIT) was tried on a real
 event and failed it (docs/TOURNAMENTS.md says how), so the bot pairs with this module, which
-reproduces the published rounds of the 2026 Jeddah qualifier (tests/tournaments).
+reproduces the published rounds of the 2026 Jeddah qualifier and, from its own history, rounds
+1, 3 and 6 of the 2026 British Championship (108 players) board for board and the other rounds
+within a few boards (tests/tournaments).
 
 **Who is paired.**  Every entrant not withdrawn whose ``joined_round`` has come.  Their score is
 every point of their results so far (byes and forfeits included); their colours and opponents
@@ -15,21 +17,23 @@ not count) gets the bye (never twice, nor after a forfeit win, while someone els
 it), provided the others can still all be paired.
 
 **Score groups** are paired from the top.  A group holds its players plus those who floated
-down to it; those are paired first, each with the highest resident it can meet.  The rest is
-split in halves, S1 and S2, and S1's players take S2's in order, trying other S2 players
-(transpositions), then players of S1 (exchanges) when the rules call for it; whoever cannot be
-paired floats down, the lowest ranked first.  A pairing of the group is only taken if everyone
-below can still be paired (the Dutch system's completion rule).  Among the group's pairings the
-one with the most games wins, then the one with fewest colour clashes (both players due the
-same colour), then the first in that order: that is Dutch's order of transpositions.
+down to it; those are paired first, each with the highest resident it can meet (one who did not
+float up in the last round before one who did).  The rest is split in halves, S1 and S2, and
+S1's players take S2's in order, trying other S2 players (transpositions) before any exchange
+(two players of S1 meeting, or a player of S1 floating down); what S2 has left over floats down.
+A pairing of the group is only taken if everyone below can still be paired (the Dutch system's
+completion rule).  Among the group's pairings the one with the most games wins, then the one
+with the fewest colour clashes (both players due the same colour), then the fewest exchanges,
+then the first in the Dutch order of transpositions.
 
 **Absolute rules**, kept while they can be: no one meets the same opponent twice, and no one is
 given a colour that puts them three games ahead of the other colour or three times in a row
 (two players who must both have the same colour are not paired).  When a round cannot be paired
 so, the colour rule gives way first, then the rule against meeting again (an event with more
-rounds than it can hold).  Not modelled: the Dutch system's float history and its last-round
-leniency for top scorers; very large groups stop searching after a fixed number of steps and
-take the best pairing found, which keeps a round of hundreds of players well under a second.
+rounds than it can hold).  Not modelled: the rest of the Dutch system's float criteria (who
+floated two rounds ago, score differences of floaters) and its last-round leniency for top
+scorers; very large groups stop searching after a fixed number of steps and take the best
+pairing found, which keeps a round of hundreds of players well under a second.
 
 **Colours** within a game (C.04.3 E): both preferences when they differ; else the stronger
 preference (absolute, then a colour difference, then alternation); else alternate from the most
@@ -51,6 +55,8 @@ from .model import Entrant, Pairing, Result
 
 WHITE = "white"
 BLACK = "black"
+DOWN = "down"
+UP = "up"
 
 NO_REPEATS_NO_COLOUR_CLASH = 0
 NO_REPEATS = 1
@@ -73,6 +79,8 @@ class _Player:
     opponents: set[int] = field(default_factory=set)
     unearned: bool = False
     """Had a bye or a forfeit win: may not get the bye again while someone else can."""
+    last_float: str | None = None
+    """:data:`DOWN` or :data:`UP` when they floated in the last round."""
 
     @property
     def difference(self) -> int:
@@ -103,9 +111,11 @@ def _players(
         if not e.withdrawn and e.joined_round <= round_no
     }
     everyone = {e.id: active.get(e.id) or _Player(e.id, e.number) for e in entrants}
-    for result in sorted(results, key=lambda r: r.round):
-        if result.round >= round_no:
-            continue
+    earlier = sorted((r for r in results if r.round < round_no), key=lambda r: r.round)
+    before = {player.id: 0.0 for player in everyone.values()}
+    for index, result in enumerate(earlier):
+        if index == 0 or earlier[index - 1].round != result.round:
+            before = {player.id: player.score for player in everyone.values()}
         white = everyone.get(result.white)
         black = everyone.get(result.black) if result.black is not None else None
         if white is not None:
@@ -115,12 +125,26 @@ def _players(
         if black is not None:
             black.score += result.black_points
             black.unearned |= result.forfeit and result.black_points > 0
+        if result.round == round_no - 1:
+            _note_float(white, black, before)
         if white is not None and black is not None and not result.forfeit:
             white.colours.append(WHITE)
             black.colours.append(BLACK)
             white.opponents.add(black.id)
             black.opponents.add(white.id)
     return sorted(active.values(), key=lambda p: (-p.score, p.number))
+
+
+def _note_float(white: _Player | None, black: _Player | None, before: dict[int, float]) -> None:
+    """Who floated in the last round: down when they met someone on fewer points or had the
+    bye, up when they met someone on more (scores before that round)."""
+    if white is not None and black is None:
+        white.last_float = DOWN
+    if white is None or black is None:
+        return
+    if before[white.id] != before[black.id]:
+        higher, lower = (white, black) if before[white.id] > before[black.id] else (black, white)
+        higher.last_float, lower.last_float = DOWN, UP
 
 
 class _Budget:
@@ -179,7 +203,9 @@ def _partner_order(
     took one of each: S2 in order, then, as exchanges, S1 from its lowest up."""
     first, rest = unpaired[0], unpaired[1:]
     if first.score > resident_score:
-        return [(p, False) for p in rest if p.score == resident_score] + [
+        residents = [p for p in rest if p.score == resident_score]
+        fresh = [p for p in residents if p.last_float != UP]
+        return [(p, False) for p in fresh + [p for p in residents if p.last_float == UP]] + [
             (p, True) for p in rest if p.score != resident_score
         ]
     pairs_left = (len(unpaired) - floats_left) // 2
@@ -222,8 +248,11 @@ def _bracket_pairings(
             deeper = search(rest, floats_left, clashes_left - cost, exchanges_left - exchange)
             for pairs, floaters in deeper:
                 yield [(first, partner), *pairs], floaters
-        if floats_left:
-            deeper = search(unpaired[1:], floats_left - 1, clashes_left, exchanges_left)
+        # A resident of S1 floating down is an exchange too: the Dutch system floats the
+        # players S2 has left over, and S1's only through exchanges.
+        s1_floats = first.score == resident_score and (len(unpaired) - floats_left) // 2 > 0
+        if floats_left and exchanges_left >= s1_floats:
+            deeper = search(unpaired[1:], floats_left - 1, clashes_left, exchanges_left - s1_floats)
             for pairs, floaters in deeper:
                 yield pairs, [first, *floaters]
 

@@ -37,7 +37,7 @@ def test_a_real_swiss_round_one_and_two_as_published() -> None:
 # Rounds 1, 3 and 6 are the same board for board; in the others a few score groups differ where
 # the Dutch system's float history decides (who floated in the last two rounds), which this
 # module does not keep.  The counts guard against a change that pairs further from the real one.
-BRITISH_SAME_GAMES = {1: 53, 2: 47, 3: 53, 4: 51, 5: 50, 6: 53, 7: 43, 8: 48, 9: 36}
+BRITISH_SAME_GAMES = {1: 53, 2: 47, 3: 53, 4: 51, 5: 50, 6: 53, 7: 50, 8: 48, 9: 40}
 
 
 def test_a_real_nine_round_swiss_paired_from_its_own_history() -> None:
