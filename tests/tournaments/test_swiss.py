@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.tournament_events import BRITISH_2026, JEDDAH_2026, player
 
+from bot.tournaments import swiss
 from bot.tournaments.model import Entrant, Pairing, Result
 from bot.tournaments.swiss import pair_swiss
 
@@ -129,6 +130,22 @@ def test_a_round_recorded_without_points_does_not_spend_the_bye() -> None:
     entrants = [Entrant(n, f"p{n}", 2000.0 - n, n) for n in range(1, 6)]
     results = [Result(1, 1, 2, 1.0, 0.0), Result(1, 3, 4, 1.0, 0.0), Result(1, 5, None, 0.0, 0.0)]
     assert [p.white for p in pair_swiss(entrants, results, 2) if p.black is None] == [5]
+
+
+def test_a_round_beyond_every_search_still_pairs_everyone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No step to search with: the last resort pairs neighbours in the ranking (1, 3, 5, 2 on
+    points), the bye still to the lowest who may have it (4: 5 had one), colours as usual (1
+    and 3 both had White: the higher, 1, gets the Black it is due)."""
+    monkeypatch.setattr(swiss, "_STEPS", 0)
+    entrants = [Entrant(n, f"p{n}", 2000.0 - n, n) for n in range(1, 6)]
+    results = [Result(1, 1, 2, 1.0, 0.0), Result(1, 3, 4, 1.0, 0.0), Result(1, 5, None, 1.0, 0.0)]
+    assert [(p.white, p.black) for p in pair_swiss(entrants, results, 2)] == [
+        (3, 1),
+        (2, 5),
+        (4, None),
+    ]
 
 
 def test_bad_initial_colour_is_refused() -> None:
