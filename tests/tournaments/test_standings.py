@@ -4,6 +4,7 @@ hand for what it does not show (Buchholz, median Buchholz, head-to-head, arena p
 from __future__ import annotations
 
 import pytest
+from support.tournament_arad_2026 import ARAD_2026, ARAD_2026_MEDIAN_BUCHHOLZ, ARAD_2026_POINTS
 from support.tournament_events import USSA_CLOSED_2026, player
 
 from bot.tournaments.model import (
@@ -53,6 +54,22 @@ def test_a_published_round_robin_table() -> None:
     assert rows[2].cells[8] == Cell(9, CellKind.FORFEIT_WIN, player(8), "black", 1.0)
     assert rows[2].cells[2] == Cell(3, CellKind.BYE, score=0.0)
     assert rows[8].games == 7 and rows[2].games == 7
+
+
+def test_a_published_swiss_tables_points_and_median_buchholz() -> None:
+    """The 2026 Arad Open (209 players, 9 rounds, with byes, half-point byes, forfeits and
+    players not paired): every player's points as published, and the published median
+    Buchholz of every player who, like all their opponents, played all nine rounds over the
+    board (FIDE's 2023 adjustments for unplayed rounds, which this table does not apply, play
+    no part there; docs/TOURNAMENTS.md)."""
+    results = [r for round_results in ARAD_2026.rounds for r in round_results]
+    table = standings(Format.SWISS, ARAD_2026.entrants, results, rounds=9)
+    rows = {row.entrant.number: row for row in table.rows}
+    assert [rows[n].points for n in range(1, 210)] == ARAD_2026_POINTS
+    assert {n: rows[n].tiebreaks[1] for n in ARAD_2026_MEDIAN_BUCHHOLZ} == (
+        ARAD_2026_MEDIAN_BUCHHOLZ
+    )
+    assert len(ARAD_2026_MEDIAN_BUCHHOLZ) == 20 and table.rounds_played == 9
 
 
 def _entrants(count: int, rating: float = 1500.0) -> list[Entrant]:

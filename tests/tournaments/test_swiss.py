@@ -11,7 +11,8 @@ from collections.abc import Iterator, Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.tournament_events import BRITISH_2026, JEDDAH_2026, player
+from support.tournament_british_2026 import BRITISH_2026
+from support.tournament_events import JEDDAH_2026, player
 
 from bot.tournaments import swiss
 from bot.tournaments.model import Entrant, Pairing, Result
