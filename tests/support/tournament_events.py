@@ -49,8 +49,8 @@ def entrants(ratings: list[int], *, joined: dict[int, int] | None = None) -> lis
 
 def round_results(number: int, text: str, *, bye: float = 0.0) -> list[Result]:
     """Boards as ``white-black:score`` (score 1, 0, = for a draw, + or - for a forfeit won or
-    lost by White, -- for both absent), ``n:bye`` for a round without a game (worth ``bye``), ``n:half`` for a
-    half-point bye and ``n:out`` for a player not paired (no result)."""
+    lost by White, -- for both absent), ``n:bye`` for a round without a game (worth ``bye``),
+    ``n:half`` for a half-point bye and ``n:out`` for a player not paired (no result)."""
     results = []
     for board in text.split():
         pair, score = board.split(":")
