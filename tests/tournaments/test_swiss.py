@@ -5,12 +5,12 @@ fields), and determinism."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.swiss_rules import breaches, colours_of, due_absolute, met, quality, unearned
 from support.tournament_british_2026 import BRITISH_2026
 from support.tournament_events import JEDDAH_2026, player
 
@@ -62,35 +62,7 @@ def test_a_real_nine_round_swiss_paired_from_its_own_history() -> None:
         # Where they differ, ours is as good by the measures the Dutch system puts first: as
         # many games across score groups, as many games between two players due the same
         # colour.
-        assert _quality(ours, before) == _quality(published, before), number
-
-
-def _due(history: list[str]) -> str | None:
-    """The colour a player is due: the one they had less, else the one they did not have last."""
-    if not history:
-        return None
-    difference = history.count("white") - history.count("black")
-    if difference:
-        return "black" if difference > 0 else "white"
-    return "black" if history[-1] == "white" else "white"
-
-
-def _quality(games: set[tuple[int, int | None]], results: Sequence[Result]) -> tuple[int, int]:
-    """Games across score groups, and games between two players due the same colour."""
-    points: Counter[int] = Counter()
-    for r in results:
-        points[r.white] += r.white_points
-        if r.black is not None:
-            points[r.black] += r.black_points
-    history = _colours_of(results)
-    paired = [(w, b) for w, b in games if b is not None]
-    across = sum(points[w] != points[b] for w, b in paired)
-    clashes = sum(
-        _due(history.get(w, [])) is not None
-        and _due(history.get(w, [])) == _due(history.get(b, []))
-        for w, b in paired
-    )
-    return across, clashes
+        assert quality(ours, before) == quality(published, before), number
 
 
 def test_results_of_the_round_and_later_are_ignored() -> None:
@@ -157,32 +129,6 @@ def test_bad_initial_colour_is_refused() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 
-def _colours_of(results: Sequence[Result]) -> dict[int, list[str]]:
-    colours: dict[int, list[str]] = {}
-    for r in sorted(results, key=lambda r: r.round):
-        if r.black is not None and not r.forfeit:
-            colours.setdefault(r.white, []).append("white")
-            colours.setdefault(r.black, []).append("black")
-    return colours
-
-
-def _met(results: Sequence[Result]) -> set[frozenset[int]]:
-    return {frozenset((r.white, r.black)) for r in results if r.black is not None and not r.forfeit}
-
-
-def _colour_ok(history: list[str], colour: str) -> bool:
-    """Whether giving ``colour`` next keeps the colour rules: no difference beyond 2, no
-    third time in a row."""
-    after = [*history, colour]
-    return abs(after.count("white") - after.count("black")) <= 2 and after[-3:] != [colour] * 3
-
-
-def _due_absolute(history: list[str]) -> str | None:
-    """The colour a player must get for the rules to hold, if only one does."""
-    options = [c for c in ("white", "black") if _colour_ok(history, c)]
-    return options[0] if len(options) == 1 else None
-
-
 def _perfect_matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
     if not players:
         yield []
@@ -194,32 +140,24 @@ def _perfect_matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
 
 
 def _exists_round(active: list[int], results: Sequence[Result], *, colours_too: bool) -> bool:
-    """Brute force: some choice of bye (among those who may have it: :func:`_unearned`) and
-    pairing with no repeat (and, with ``colours_too``, no two players who must both have the
-    same colour)."""
-    met, history = _met(results), _colours_of(results)
-    eligible = [p for p in active if p not in _unearned(results)] or active
+    """Brute force: some choice of bye (among those who may have it) and pairing with no
+    repeat (and, with ``colours_too``, no two players who must both have the same colour)."""
+    played, history = met(results), colours_of(results)
+    eligible = [p for p in active if p not in unearned(results)] or active
     sitting: Sequence[int | None] = eligible if len(active) % 2 else [None]
     for bye in sitting:
         rest = [p for p in active if p != bye]
         for matching in _perfect_matchings(rest):
-            if any(frozenset(pair) in met for pair in matching):
+            if any(frozenset(pair) in played for pair in matching):
                 continue
             if colours_too and any(
-                (due := _due_absolute(history.get(a, []))) is not None
-                and due == _due_absolute(history.get(b, []))
+                (due := due_absolute(history.get(a, []))) is not None
+                and due == due_absolute(history.get(b, []))
                 for a, b in matching
             ):
                 continue
             return True
     return False
-
-
-def _unearned(results: Sequence[Result]) -> set[int]:
-    """Who has had a bye or won by forfeit: no bye for them while someone else can take it."""
-    return {r.white for r in results if r.black is None and r.white_points} | {
-        r.white if r.white_points else r.black for r in results if r.forfeit and r.black is not None
-    }
 
 
 @st.composite
@@ -277,29 +215,19 @@ def test_every_round_keeps_the_rules_when_it_can(
         # Deterministic.
         assert pair_swiss(current, before, number) == pairings
         games = [(p.white, p.black) for p in pairings if p.black is not None]
-        met, history = _met(before), _colours_of(before)
-        repeats = any(frozenset(g) in met for g in games)
+        played = met(before)
+        repeats = any(frozenset(g) in played for g in games)
         if repeats:
             assert not _exists_round(active, before, colours_too=False)
-        colour_breach = any(
-            not _colour_ok(history.get(w, []), "white")
-            or not _colour_ok(history.get(b, []), "black")
-            for w, b in games
-        )
-        if colour_breach and not repeats:
+        if breaches(games, before) and not repeats:
             assert not _exists_round(active, before, colours_too=True)
         for p in pairings:
-            if p.black is None and p.white in _unearned(before):
-                assert set(active) <= _unearned(before)
+            if p.black is None and p.white in unearned(before):
+                assert set(active) <= unearned(before)
 
 
 def test_two_hundred_players_nine_rounds_pair_within_the_rules() -> None:
     """The benchmark's size once (bench/pairing.py times it): every round legal."""
     entrants = [Entrant(n, f"p{n}", 2400.0 - n, n) for n in range(1, 201)]
     for _, _, before, pairings in _play(entrants, 9, 2026):
-        met, history = _met(before), _colours_of(before)
-        for p in pairings:
-            if p.black is not None:
-                assert frozenset((p.white, p.black)) not in met
-                assert _colour_ok(history.get(p.white, []), "white")
-                assert _colour_ok(history.get(p.black, []), "black")
+        assert breaches([(p.white, p.black) for p in pairings], before) == []
