@@ -4,6 +4,8 @@ hand for what it does not show (Buchholz, median Buchholz, head-to-head, arena p
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.tournament_arad_2026 import ARAD_2026, ARAD_2026_MEDIAN_BUCHHOLZ, ARAD_2026_POINTS
 from support.tournament_events import USSA_CLOSED_2026, player
 
@@ -196,3 +198,38 @@ def test_berserk_adds_a_point_to_a_win_after_seven_own_moves(plies: int, bonus: 
     )
     assert row.points == 2 + bonus + 2 + bonus
     assert row.on_fire
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from([Format.SWISS, Format.ROUND_ROBIN, Format.ARENA]),
+    st.lists(
+        st.tuples(
+            st.integers(1, 6),
+            st.integers(1, 6),
+            st.sampled_from([1.0, 0.5, 0.0]),
+            st.booleans(),
+        ),
+        max_size=15,
+    ),
+)
+def test_the_table_is_ordered_and_adds_up(
+    format: Format, games: list[tuple[int, int, float, bool]]
+) -> None:
+    """Ranks follow points then tiebreaks, equal keys share a rank, and a game or crosstable
+    point is never lost or made up (game formats)."""
+    results = [
+        Result(n, w, b, points, 1.0 - points, forfeit=forfeit and points != 0.5, moves=20)
+        for n, (w, b, points, forfeit) in enumerate(games, start=1)
+        if w != b
+    ]
+    table = standings(format, _entrants(6), results, rounds=None if format is Format.ARENA else 9)
+    keys = [(row.points, *row.tiebreaks) for row in table.rows]
+    assert keys == sorted(keys, reverse=True)
+    assert table.rows[0].rank == 1
+    for i in range(1, len(table.rows)):
+        same = keys[i] == keys[i - 1]
+        assert table.rows[i].rank == (table.rows[i - 1].rank if same else i + 1)
+    if format is not Format.ARENA:
+        assert sum(row.points for row in table.rows) == len(results)
+        assert all(sum(c.score or 0 for c in row.cells) == row.points for row in table.rows)
