@@ -13,14 +13,14 @@ How to run (the project's own dependencies are enough; a few seconds)::
 
 Method: ``--players`` entrants rated 2400 down in steps of 2 (pairing numbers by rating), each
 with a hidden strength (the rating plus noise, seeded by ``--seed``); every game's result
-follows the strengths by the Elo formula, with 20% of the decided games turned into draws and
-1% into forfeits (which spend no colour, as in the bot).  Each round is paired with
-``pair_swiss`` from every earlier result, timed ``--repeat`` times (the median is reported, with
+follows the strengths by the Elo formula, with 20% of the decided games turned into draws and 1%
+into forfeits (which spend no colour, as in the bot). Each round is paired with ``pair_swiss``
+from every earlier result, timed ``--repeat`` times in CPU time (the median is reported, with
 the slowest), then its results are played, and the standings (``standings``: points, Buchholz,
-median Buchholz, Sonneborn-Berger, head-to-head, performance ratings, the crosstable's cells) are
-timed the same way.  Each round also reports what the pairing gave away: games between players
-due the same colour, and players paired outside their score group (floaters).  The script exits
-1 if any round repeats a pairing or breaks the colour rules (a check, not a timing).
+median Buchholz, Sonneborn-Berger, head-to-head, performance ratings, the crosstable's cells)
+are timed the same way. Each round also reports what the pairing gave away: games between
+players due the same colour, and players paired outside their score group (floaters). The script
+exits 1 if any round repeats a pairing or breaks the colour rules (a check, not a timing).
 """
 
 from __future__ import annotations
@@ -45,12 +45,14 @@ from bot.tournaments.swiss import pair_swiss  # noqa: E402
 
 
 def timed(call: Callable[[], object], repeat: int) -> tuple[float, float, object]:
-    """Median and slowest milliseconds of ``repeat`` calls, and the last call's answer."""
+    """Median and slowest milliseconds of CPU time of ``repeat`` calls, and the last call's
+    answer.  CPU time, not wall time: on a shared machine another process's turn on the core
+    would otherwise count as ours."""
     times, answer = [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         answer = call()
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((time.process_time() - start) * 1000)
     return statistics.median(times), max(times), answer
 
 
