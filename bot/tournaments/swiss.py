@@ -222,7 +222,7 @@ def _bracket_pairings(
     level: int,
     budget: _Budget,
 ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
-    """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired, with at most
+    """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired, with exactly
     ``clashes`` colour clashes and ``exchanges`` exchanges, in the Dutch order."""
     resident_score = bracket[-1].score
 
@@ -230,11 +230,14 @@ def _bracket_pairings(
         unpaired: list[_Player], floats_left: int, clashes_left: int, exchanges_left: int
     ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
         if not unpaired:
-            yield [], []
+            if not clashes_left and not exchanges_left:
+                yield [], []
             return
         if not budget.spend():
             return
         if _clash_bound(unpaired, floats_left) > clashes_left:
+            return
+        if not exchanges_left and _stranded(unpaired, floats_left, clashes_left, level):
             return
         first = unpaired[0]
         for partner, exchange in _partner_order(unpaired, floats_left, resident_score):
@@ -258,6 +261,22 @@ def _bracket_pairings(
                 yield pairs, [first, *floaters]
 
     yield from search(bracket, floats, clashes, exchanges)
+
+
+def _stranded(unpaired: list[_Player], floats_left: int, clashes_left: int, level: int) -> bool:
+    """Whether a player of S1 has no one left in S2 to meet: a dead end for a search without
+    exchanges, found here before the search walks into it."""
+    if unpaired[0].score != unpaired[-1].score:
+        return False
+    pairs_left = (len(unpaired) - floats_left) // 2
+    s1, s2 = unpaired[:pairs_left], unpaired[pairs_left:]
+    return any(
+        not any(
+            _allowed(player, other, level) and (clashes_left or not _clash(player, other))
+            for other in s2
+        )
+        for player in s1
+    )
 
 
 def _clash_bound(unpaired: Sequence[_Player], floats: int) -> int:
