@@ -3,8 +3,8 @@
 Why not a library: the package index's ``pairing-core`` (0.4.1, MIT) was tried on a real
 event and failed it (docs/TOURNAMENTS.md says how), so the bot pairs with this module, which
 reproduces the published rounds of the 2026 Jeddah qualifier and, from its own history, rounds
-1, 3 and 6 of the 2026 British Championship (108 players) board for board and the other rounds
-within a few boards (tests/tournaments).
+1 and 3 to 6 of the 2026 British Championship (108 players) board for board and the other
+rounds within a few boards (tests/tournaments).
 
 **Who is paired.**  Every entrant not withdrawn whose ``joined_round`` has come.  Their score is
 every point of their results so far (byes and forfeits included); their colours and opponents
@@ -17,25 +17,27 @@ not count) gets the bye (never twice, nor after a forfeit win, while someone els
 it), provided the others can still all be paired.
 
 **Score groups** are paired from the top.  A group holds its players plus those who floated
-down to it; those are paired first, each with the highest resident it can meet (one who did not
-float up in the last round before one who did).  The rest is split in halves, S1 and S2, and
-S1's players take S2's in order, trying other S2 players (transpositions) before any exchange
-(two players of S1 meeting, or a player of S1 floating down); what S2 has left over floats down.
-A pairing of the group is only taken if everyone below can still be paired (the Dutch system's
-completion rule).  Among the group's pairings the one with the most games wins, then the one
-with the fewest colour clashes (both players due the same colour), then the fewest exchanges,
-then the first in the Dutch order of transpositions.
+down to it; those are paired first, each with the highest resident it can meet.  The rest is
+split in halves, S1 and S2, and S1's players take S2's in order, trying other S2 players
+(transpositions) before any exchange (two players of S1 meeting, or a player of S1 floating
+down); what S2 has left over floats down.  A pairing of the group is only taken if everyone
+below can still be paired (the Dutch system's completion rule).  Among the group's pairings the
+one with the most games wins, then the one with the fewest colour clashes (both players due the
+same colour), then the one with the fewest players floating as they did in the last round (down
+again, or up again), then the first in the Dutch order: the floaters' opponents in order, and
+for each choice of them the residents with as few exchanges as they can, transpositions in
+order.
 
 **Absolute rules**, kept while they can be: no one meets the same opponent twice, and no one is
-given a colour that puts them three games ahead of the other colour or three times in a row
-(two players who must both have the same colour are not paired).  When a round cannot be paired
-so, the colour rule gives way first, then the rule against meeting again (an event with more
-rounds than it can hold).  Not modelled: the rest of the Dutch system's float criteria (who
-floated two rounds ago, score differences of floaters) and its last-round leniency for top
-scorers.  The search is bounded by steps, not time: a round that needs more than
-``_STEPS`` steps at one level is searched again at the next, more lenient one (and should every
-level run out, neighbours in the ranking meet), so a round of hundreds of players stays well
-under a second and the answer never depends on the machine's speed.
+given a colour that puts them three games ahead of the other colour or three times in a row (two
+players who must both have the same colour are not paired). When a round cannot be paired so,
+the colour rule gives way first, then the rule against meeting again (an event with more rounds
+than it can hold). Not modelled: the rest of the Dutch system's criteria (who floated two rounds
+ago, the score differences of floaters) and its last-round leniency for top scorers. The search
+is bounded by steps, not time: a round that needs more than ``_STEPS`` steps at one level is
+searched again at the next, more lenient one (and should every level run out, neighbours in the
+ranking meet), so a round of hundreds of players stays well under a second and the answer never
+depends on the machine's speed.
 
 **Colours** within a game (C.04.3 E): both preferences when they differ; else the stronger
 preference (absolute, then a colour difference, then alternation); else alternate from the most
@@ -204,9 +206,7 @@ def _partner_order(
     took one of each: S2 in order, then, as exchanges, S1 from its lowest up."""
     first, rest = unpaired[0], unpaired[1:]
     if first.score > resident_score:
-        residents = [p for p in rest if p.score == resident_score]
-        fresh = [p for p in residents if p.last_float != UP]
-        return [(p, False) for p in fresh + [p for p in residents if p.last_float == UP]] + [
+        return [(p, False) for p in rest if p.score == resident_score] + [
             (p, True) for p in rest if p.score != resident_score
         ]
     pairs_left = (len(unpaired) - floats_left) // 2
@@ -218,49 +218,76 @@ def _bracket_pairings(
     bracket: list[_Player],
     floats: int,
     clashes: int,
-    exchanges: int,
+    refloats: int,
     level: int,
     budget: _Budget,
 ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
     """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired, with exactly
-    ``clashes`` colour clashes and ``exchanges`` exchanges, in the Dutch order."""
+    ``clashes`` colour clashes and ``refloats`` players floating the way they floated in the
+    last round, in the Dutch order: the players floated down from above take the residents in
+    order, and for each such choice the residents pair with as few exchanges as they can."""
     resident_score = bracket[-1].score
 
     def search(
-        unpaired: list[_Player], floats_left: int, clashes_left: int, exchanges_left: int
+        unpaired: list[_Player],
+        floats_left: int,
+        clashes_left: int,
+        refloats_left: int,
+        exchanges_left: int | None,
     ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
         if not unpaired:
-            if not clashes_left and not exchanges_left:
+            if not clashes_left and not refloats_left and not exchanges_left:
                 yield [], []
+            return
+        first = unpaired[0]
+        resident = first.score == resident_score
+        if resident and exchanges_left is None:
+            for exchanges in range(len(unpaired) // 2 + 1):
+                yield from search(unpaired, floats_left, clashes_left, refloats_left, exchanges)
             return
         if not budget.spend():
             return
         if _clash_bound(unpaired, floats_left) > clashes_left:
             return
-        if not exchanges_left and _stranded(unpaired, floats_left, clashes_left, level):
+        if exchanges_left == 0 and _stranded(unpaired, floats_left, clashes_left, level):
             return
-        first = unpaired[0]
         for partner, exchange in _partner_order(unpaired, floats_left, resident_score):
-            if exchange and not exchanges_left:
+            if resident and exchange and not exchanges_left:
                 continue
             if not _allowed(first, partner, level):
                 continue
             cost = int(_clash(first, partner))
-            if cost > clashes_left:
+            refloat = int(not resident and partner.last_float == UP)
+            if cost > clashes_left or refloat > refloats_left:
                 continue
             rest = [p for p in unpaired[1:] if p is not partner]
-            deeper = search(rest, floats_left, clashes_left - cost, exchanges_left - exchange)
+            used = exchange if resident and exchanges_left is not None else 0
+            deeper = search(
+                rest,
+                floats_left,
+                clashes_left - cost,
+                refloats_left - refloat,
+                None if exchanges_left is None else exchanges_left - used,
+            )
             for pairs, floaters in deeper:
                 yield [(first, partner), *pairs], floaters
         # A resident of S1 floating down is an exchange too: the Dutch system floats the
         # players S2 has left over, and S1's only through exchanges.
-        s1_floats = first.score == resident_score and (len(unpaired) - floats_left) // 2 > 0
-        if floats_left and exchanges_left >= s1_floats:
-            deeper = search(unpaired[1:], floats_left - 1, clashes_left, exchanges_left - s1_floats)
+        s1_floats = int(resident and (len(unpaired) - floats_left) // 2 > 0)
+        refloat = int(first.last_float == DOWN)
+        allowed = exchanges_left is None or exchanges_left >= s1_floats
+        if floats_left and allowed and refloats_left >= refloat:
+            deeper = search(
+                unpaired[1:],
+                floats_left - 1,
+                clashes_left,
+                refloats_left - refloat,
+                None if exchanges_left is None else exchanges_left - s1_floats,
+            )
             for pairs, floaters in deeper:
                 yield pairs, [first, *floaters]
 
-    yield from search(bracket, floats, clashes, exchanges)
+    yield from search(bracket, floats, clashes, refloats, None)
 
 
 def _stranded(unpaired: list[_Player], floats_left: int, clashes_left: int, level: int) -> bool:
@@ -300,10 +327,12 @@ def _pair_groups(
         last = index == len(groups) - 1
         least = len(bracket) % 2
         for floats in [least] if last else range(least, len(bracket) + 1, 2):
+            # Who could float the way they did last round: floaters from above or down.
+            could_refloat = sum(p.last_float is not None for p in bracket)
             for clashes in range(_clash_bound(bracket, floats), len(bracket) // 2 + 1):
-                for exchanges in range(len(bracket) // 2 + 1):
+                for refloats in range(could_refloat + 1):
                     for pairs, floaters in _bracket_pairings(
-                        bracket, floats, clashes, exchanges, level, budget
+                        bracket, floats, clashes, refloats, level, budget
                     ):
                         if not last and not _matchable(floaters + below, level, budget):
                             continue
