@@ -2,9 +2,9 @@
 
 Why not a library: the package index's ``pairing-core`` (0.4.1, MIT) was tried on a real
 event and failed it (docs/TOURNAMENTS.md says how), so the bot pairs with this module, which
-reproduces the published rounds of the 2026 Jeddah qualifier and, from its own history, rounds
-1 and 3 to 6 of the 2026 British Championship (108 players) board for board and the other
-rounds within a few boards (tests/tournaments).
+reproduces the published rounds of the 2026 Jeddah qualifier and, from its own history, every
+round of the 2026 British Championship (108 players, 9 rounds) but the second board for board
+(tests/tournaments).
 
 **Who is paired.**  Every entrant not withdrawn whose ``joined_round`` has come.  Their score is
 every point of their results so far (byes and forfeits included); their colours and opponents
@@ -16,28 +16,28 @@ forfeit win (a point without playing: a round recorded as a bye worth nothing, a
 not count) gets the bye (never twice, nor after a forfeit win, while someone else can take
 it), provided the others can still all be paired.
 
-**Score groups** are paired from the top.  A group holds its players plus those who floated
-down to it; those are paired first, each with the highest resident it can meet.  The rest is
-split in halves, S1 and S2, and S1's players take S2's in order, trying other S2 players
-(transpositions) before any exchange (two players of S1 meeting, or a player of S1 floating
-down); what S2 has left over floats down.  A pairing of the group is only taken if everyone
-below can still be paired (the Dutch system's completion rule).  Among the group's pairings the
-one with the most games wins, then the one with the fewest colour clashes (both players due the
-same colour), then the one with the fewest players floating as they did in the last round (down
-again, or up again), then the first in the Dutch order: the floaters' opponents in order, and
-for each choice of them the residents with as few exchanges as they can, transpositions in
-order.
+**Score groups** are paired from the top. A group holds its players plus those who floated down
+to it; those are paired first, each with the highest resident it can meet. The rest is split in
+halves, S1 and S2, and S1's players take S2's in order, trying other S2 players (transpositions)
+before any exchange (two players of S1 meeting, or a player of S1 floating down); what S2 has
+left over floats down. A pairing of the group is only taken if everyone below can still be
+paired (the Dutch system's completion rule). Among the group's pairings the one with the most
+games wins, then the one with the fewest colour clashes (both players due the same colour), then
+the one with the fewest players floating as they did in the last round (down again, or up
+again), then as they did the round before, then the first in the Dutch order: the floaters'
+opponents in order, and for each choice of them the residents with as few exchanges as they can,
+transpositions in order.
 
 **Absolute rules**, kept while they can be: no one meets the same opponent twice, and no one is
 given a colour that puts them three games ahead of the other colour or three times in a row (two
 players who must both have the same colour are not paired). When a round cannot be paired so,
 the colour rule gives way first, then the rule against meeting again (an event with more rounds
-than it can hold). Not modelled: the rest of the Dutch system's criteria (who floated two rounds
-ago, the score differences of floaters) and its last-round leniency for top scorers. The search
-is bounded by steps, not time: a round that needs more than ``_STEPS`` steps at one level is
-searched again at the next, more lenient one (and should every level run out, neighbours in the
-ranking meet), so a round of hundreds of players stays well under a second and the answer never
-depends on the machine's speed.
+than it can hold). Not modelled: the Dutch system's criteria on the score differences of
+floaters and its last-round leniency for top scorers. The search is bounded by steps, not time:
+a round that needs more than ``_STEPS`` steps at one level is searched again at the next, more
+lenient one (and should every level run out, neighbours in the ranking meet), so a round of
+hundreds of players stays well under a second and the answer never depends on the machine's
+speed.
 
 **Colours** within a game (C.04.3 E): both preferences when they differ; else the stronger
 preference (absolute, then a colour difference, then alternation); else alternate from the most
@@ -51,8 +51,8 @@ player's rank; the bye is the last board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import astuple, dataclass, field
 
 from .model import Entrant, Pairing, Result
 
@@ -84,6 +84,8 @@ class _Player:
     """Had a bye or a forfeit win: may not get the bye again while someone else can."""
     last_float: str | None = None
     """:data:`DOWN` or :data:`UP` when they floated in the last round."""
+    float_before: str | None = None
+    """The same for the round before the last."""
 
     @property
     def difference(self) -> int:
@@ -128,8 +130,11 @@ def _players(
         if black is not None:
             black.score += result.black_points
             black.unearned |= result.forfeit and result.black_points > 0
-        if result.round == round_no - 1:
-            _note_float(white, black, before)
+        for player, way in _floats(white, black, before):
+            if result.round == round_no - 1:
+                player.last_float = way
+            elif result.round == round_no - 2:
+                player.float_before = way
         if white is not None and black is not None and not result.forfeit:
             white.colours.append(WHITE)
             black.colours.append(BLACK)
@@ -138,16 +143,17 @@ def _players(
     return sorted(active.values(), key=lambda p: (-p.score, p.number))
 
 
-def _note_float(white: _Player | None, black: _Player | None, before: dict[int, float]) -> None:
-    """Who floated in the last round: down when they met someone on fewer points or had the
-    bye, up when they met someone on more (scores before that round)."""
+def _floats(
+    white: _Player | None, black: _Player | None, before: dict[int, float]
+) -> list[tuple[_Player, str]]:
+    """Who floated in a round, and which way: down when they met someone on fewer points or
+    had the bye, up when they met someone on more (scores before that round)."""
     if white is not None and black is None:
-        white.last_float = DOWN
-    if white is None or black is None:
-        return
-    if before[white.id] != before[black.id]:
-        higher, lower = (white, black) if before[white.id] > before[black.id] else (black, white)
-        higher.last_float, lower.last_float = DOWN, UP
+        return [(white, DOWN)]
+    if white is None or black is None or before[white.id] == before[black.id]:
+        return []
+    higher, lower = (white, black) if before[white.id] > before[black.id] else (black, white)
+    return [(higher, DOWN), (lower, UP)]
 
 
 class _Budget:
@@ -215,79 +221,66 @@ def _partner_order(
 
 
 def _bracket_pairings(
-    bracket: list[_Player],
-    floats: int,
-    clashes: int,
-    refloats: int,
-    level: int,
-    budget: _Budget,
+    bracket: list[_Player], quality: _Quality, level: int, budget: _Budget
 ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
-    """The pairings of ``bracket`` leaving exactly ``floats`` players unpaired, with exactly
-    ``clashes`` colour clashes and ``refloats`` players floating the way they floated in the
-    last round, in the Dutch order: the players floated down from above take the residents in
-    order, and for each such choice the residents pair with as few exchanges as they can."""
+    """The pairings of ``bracket`` of exactly the ``quality`` asked, in the Dutch order: the
+    players floated down from above take the residents in order, and for each such choice the
+    residents pair with as few exchanges as they can."""
     resident_score = bracket[-1].score
 
     def search(
-        unpaired: list[_Player],
-        floats_left: int,
-        clashes_left: int,
-        refloats_left: int,
-        exchanges_left: int | None,
+        unpaired: list[_Player], left: _Quality, exchanges_left: int | None
     ) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
         if not unpaired:
-            if not clashes_left and not refloats_left and not exchanges_left:
+            if left == _Quality(0, 0, 0, 0) and not exchanges_left:
                 yield [], []
             return
         first = unpaired[0]
         resident = first.score == resident_score
         if resident and exchanges_left is None:
             for exchanges in range(len(unpaired) // 2 + 1):
-                yield from search(unpaired, floats_left, clashes_left, refloats_left, exchanges)
+                yield from search(unpaired, left, exchanges)
             return
         if not budget.spend():
             return
-        if _clash_bound(unpaired, floats_left) > clashes_left:
+        if _clash_bound(unpaired, left.floats) > left.clashes:
             return
-        if exchanges_left == 0 and _stranded(unpaired, floats_left, clashes_left, level):
+        if exchanges_left == 0 and _stranded(unpaired, left.floats, left.clashes, level):
             return
-        for partner, exchange in _partner_order(unpaired, floats_left, resident_score):
+        for partner, exchange in _partner_order(unpaired, left.floats, resident_score):
             if resident and exchange and not exchanges_left:
                 continue
             if not _allowed(first, partner, level):
                 continue
-            cost = int(_clash(first, partner))
-            refloat = int(not resident and partner.last_float == UP)
-            if cost > clashes_left or refloat > refloats_left:
+            cost = _Quality(
+                0,
+                int(_clash(first, partner)),
+                int(not resident and partner.last_float == UP),
+                int(not resident and partner.float_before == UP),
+            )
+            if not cost.within(left):
                 continue
             rest = [p for p in unpaired[1:] if p is not partner]
             used = exchange if resident and exchanges_left is not None else 0
             deeper = search(
-                rest,
-                floats_left,
-                clashes_left - cost,
-                refloats_left - refloat,
-                None if exchanges_left is None else exchanges_left - used,
+                rest, left.less(cost), None if exchanges_left is None else exchanges_left - used
             )
             for pairs, floaters in deeper:
                 yield [(first, partner), *pairs], floaters
         # A resident of S1 floating down is an exchange too: the Dutch system floats the
         # players S2 has left over, and S1's only through exchanges.
-        s1_floats = int(resident and (len(unpaired) - floats_left) // 2 > 0)
-        refloat = int(first.last_float == DOWN)
-        allowed = exchanges_left is None or exchanges_left >= s1_floats
-        if floats_left and allowed and refloats_left >= refloat:
+        s1_floats = int(resident and (len(unpaired) - left.floats) // 2 > 0)
+        cost = _Quality(1, 0, int(first.last_float == DOWN), int(first.float_before == DOWN))
+        if cost.within(left) and (exchanges_left is None or exchanges_left >= s1_floats):
             deeper = search(
                 unpaired[1:],
-                floats_left - 1,
-                clashes_left,
-                refloats_left - refloat,
+                left.less(cost),
                 None if exchanges_left is None else exchanges_left - s1_floats,
             )
             for pairs, floaters in deeper:
                 yield pairs, [first, *floaters]
 
-    yield from search(bracket, floats, clashes, refloats, None)
+    yield from search(bracket, quality, None)
 
 
 def _stranded(unpaired: list[_Player], floats_left: int, clashes_left: int, level: int) -> bool:
@@ -326,26 +319,51 @@ def _pair_groups(
         below = [p for group in groups[index + 1 :] for p in group]
         last = index == len(groups) - 1
         least = len(bracket) % 2
-        for floats in [least] if last else range(least, len(bracket) + 1, 2):
-            # Who could float the way they did last round: floaters from above or down.
-            could_refloat = sum(p.last_float is not None for p in bracket)
-            for clashes in range(_clash_bound(bracket, floats), len(bracket) // 2 + 1):
-                for refloats in range(could_refloat + 1):
-                    for pairs, floaters in _bracket_pairings(
-                        bracket, floats, clashes, refloats, level, budget
-                    ):
-                        if not last and not _matchable(floaters + below, level, budget):
-                            continue
-                        rest = solve(index + 1, floaters)
-                        if rest is not None:
-                            return pairs + rest
-                        if budget.left < 0:
-                            return None
-                    if budget.left < 0:
-                        return None
+        for quality in _qualities(bracket, [least] if last else range(least, len(bracket) + 1, 2)):
+            for pairs, floaters in _bracket_pairings(bracket, quality, level, budget):
+                if not last and not _matchable(floaters + below, level, budget):
+                    continue
+                rest = solve(index + 1, floaters)
+                if rest is not None:
+                    return pairs + rest
+                if budget.left < 0:
+                    return None
+            if budget.left < 0:
+                return None
         return None
 
     return solve(0, [])
+
+
+@dataclass(frozen=True)
+class _Quality:
+    """What a group's pairing gives away, in the order the Dutch system weighs it (C.04.3 C6,
+    C12, C14-C17): players floating down, games between two players due the same colour,
+    players floating as they did in the last round, and as two rounds ago."""
+
+    floats: int
+    clashes: int
+    refloats: int
+    refloats_before: int
+
+    def within(self, left: _Quality) -> bool:
+        return all(
+            mine <= theirs for mine, theirs in zip(astuple(self), astuple(left), strict=True)
+        )
+
+    def less(self, cost: _Quality) -> _Quality:
+        return _Quality(*(a - b for a, b in zip(astuple(self), astuple(cost), strict=True)))
+
+
+def _qualities(bracket: list[_Player], floats: Iterable[int]) -> Iterator[_Quality]:
+    """Every quality a pairing of ``bracket`` could have, the best first."""
+    could_refloat = sum(p.last_float is not None for p in bracket)
+    could_refloat_before = sum(p.float_before is not None for p in bracket)
+    for count in floats:
+        for clashes in range(_clash_bound(bracket, count), len(bracket) // 2 + 1):
+            for refloats in range(could_refloat + 1):
+                for before in range(could_refloat_before + 1):
+                    yield _Quality(count, clashes, refloats, before)
 
 
 def _groups(players: Sequence[_Player]) -> list[list[_Player]]:

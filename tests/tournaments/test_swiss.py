@@ -37,11 +37,10 @@ def test_a_real_swiss_round_one_and_two_as_published() -> None:
 
 # The 2026 British Championship, each round paired from the real results before it: the games
 # (both players and colours) that Swiss-Manager's published round and ours have in common.
-# Rounds 1 and 3 to 6 are the same board for board; in the others a few score groups differ where
-# the Dutch system's finer criteria decide (floats two rounds back, score differences), which
-# this module does not keep.  The counts guard against a change that pairs further from the
-# real one.
-BRITISH_SAME_GAMES = {1: 53, 2: 47, 3: 53, 4: 53, 5: 53, 6: 53, 7: 50, 8: 48, 9: 44}
+# Every round but the second is the same board for board; in round 2 one score group differs
+# where the Dutch system's finer criteria decide between equally good pairings.  The count
+# guards against a change that pairs further from the real one.
+BRITISH_SAME_GAMES = {1: 53, 2: 47, 3: 53, 4: 53, 5: 53, 6: 53, 7: 52, 8: 52, 9: 50}
 
 
 def test_a_real_nine_round_swiss_paired_from_its_own_history() -> None:
@@ -58,7 +57,7 @@ def test_a_real_nine_round_swiss_paired_from_its_own_history() -> None:
             published = set(event.next_pairings)
         assert len(ours & published) == same, number
         assert len(ours) == len(published)
-        if number in (1, 3, 4, 5, 6):
+        if number != 2:
             assert ours == published
         # Where they differ, ours is as good by the measures the Dutch system puts first: as
         # many games across score groups, as many games between two players due the same
