@@ -8,7 +8,8 @@ meets the dummy has the round off), the players ``1 .. n-1`` stand in a circle t
 ``((r - 1) * n / 2) mod (n - 1) + 1``.  The first player of the circle meets ``n`` (White in odd
 rounds, Black in even ones), and the others pair from the outside in: the second against the
 last, the third against the second-to-last, and so on, the one nearer the start of the circle
-White.  A double round robin plays the same rounds again with the colours swapped.
+White.  A double round robin plays the same rounds again with the colours swapped (and, as FIDE
+recommends, the first cycle's last two rounds in the other order).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def berger_schedule(players: int, *, double: bool = False) -> list[list[tuple[in
     An odd field's round off is ``(player, BYE)`` (0), always the first board of its round, as
     in FIDE's tables where the dummy is the highest number.  ``double`` appends the second
     cycle: the same rounds in the same order, each colour swapped (the bye stays
-    ``(player, BYE)``)."""
+    ``(player, BYE)``); as C.05 Annex 1 recommends, the first cycle's last two rounds are then
+    played the other way round, so no one has the same colour three times in a row."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"a round robin has {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
     size = players + players % 2
@@ -44,7 +46,8 @@ def berger_schedule(players: int, *, double: bool = False) -> list[list[tuple[in
         boards = [fixed] + [(order[i], order[circle - i]) for i in range(1, half)]
         rounds.append([_with_bye(pair, size if players % 2 else None) for pair in boards])
     if double:
-        rounds += [[_swapped(pair) for pair in boards] for boards in rounds]
+        first = [*rounds[:-2], rounds[-1], rounds[-2]]
+        rounds = first + [[_swapped(pair) for pair in boards] for boards in rounds]
     return rounds
 
 

@@ -109,9 +109,27 @@ def test_everyone_meets_everyone_once_per_cycle_with_balanced_colours(
         assert set(byes.values()) <= {1} and len(byes) == players % 2 * players
 
 
-def test_the_second_cycle_swaps_every_colour() -> None:
+def test_the_second_cycle_swaps_every_colour_and_no_one_has_a_colour_three_times() -> None:
+    """The second cycle is the first with the colours swapped; the first cycle's last two
+    rounds are played the other way round (FIDE C.05 Annex 1's advice for double round
+    robins), which keeps anyone from having the same colour three times in a row."""
     single = berger_schedule(6)
-    assert berger_schedule(6, double=True)[5:] == [[(b, w) for w, b in r] for r in single]
+    double = berger_schedule(6, double=True)
+    assert double[5:] == [[(b, w) for w, b in r] for r in single]
+    assert double[:5] == [*single[:3], single[4], single[3]]
+
+
+@pytest.mark.parametrize("players", range(3, 17))
+def test_a_double_round_robin_never_gives_a_colour_three_times_running(players: int) -> None:
+    schedule = berger_schedule(players, double=True)
+    for player in range(1, players + 1):
+        colours = "".join(
+            "w" if white == player else "b"
+            for boards in schedule
+            for white, black in boards
+            if black != BYE and player in (white, black)
+        )
+        assert "www" not in colours and "bbb" not in colours
 
 
 def test_a_withdrawn_players_opponent_gets_a_round_without_a_game() -> None:
