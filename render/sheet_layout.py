@@ -244,7 +244,12 @@ def columns(sheet: Sheet, width: int) -> Columns:
 
 def page_count(sheet: Sheet) -> int:
     """Images the sheet takes (:data:`PAGE_ROWS` players each; at least one)."""
-    return max(1, math.ceil(len(sheet.rows) / PAGE_ROWS))
+    return pages_for(len(sheet.rows))
+
+
+def pages_for(players: int) -> int:
+    """Images a sheet of ``players`` lines takes."""
+    return max(1, math.ceil(players / PAGE_ROWS))
 
 
 def chip_lines(sheet: Sheet, cols: Columns, row: SheetRow) -> int:

@@ -64,9 +64,29 @@ from .sheet_layout import (
 )
 from .themes import DEFAULT_THEME, RGB, Theme, find_theme
 
+SUBTITLE_LINES = 2
+"""Lines the subtitle may take before it is cut with an ellipsis."""
 
-def _header_height(m: Metrics) -> int:
-    return round(m.title * 1.5) + round(m.text * 1.35) + m.pad * 2
+
+def _subtitle_lines(m: Metrics, sheet: Sheet) -> list[str]:
+    """The subtitle broken between words into at most :data:`SUBTITLE_LINES` lines that fit."""
+    font = _font(m.text)
+    room = m.width - 2 * m.margin
+    lines: list[str] = []
+    words = sheet.subtitle.split()
+    while words and len(lines) < SUBTITLE_LINES:
+        line = words.pop(0)
+        while words and text_width(font, f"{line} {words[0]}") <= room:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines[-1] = " ".join([lines[-1], *words])
+    return [_fit(line, font, room) for line in lines]
+
+
+def _header_height(m: Metrics, sheet: Sheet) -> int:
+    lines = max(1, len(_subtitle_lines(m, sheet)))
+    return round(m.title * 1.5) + lines * round(m.text * 1.35) + m.pad * 2
 
 
 def _headings_height(m: Metrics, sheet: Sheet, cols: Columns) -> int:
@@ -81,7 +101,7 @@ def _slot_x(m: Metrics, cols: Columns, slot: int) -> int:
 def _draw_header(
     canvas: Canvas, m: Metrics, sheet: Sheet, c: Colours, page: int, pages: int
 ) -> int:
-    height = _header_height(m)
+    height = _header_height(m, sheet)
     canvas.draw.rectangle((0, 0, m.width, height - 1), fill=c.strip)
     title_font = _font(m.title)
     font = _font(m.text)
@@ -108,9 +128,10 @@ def _draw_header(
             c.strip,
             "rs",
         )
-    sub = _fit(" ".join(sheet.subtitle.split()), font, m.width - 2 * m.margin)
     line = round(m.text * 1.35)
-    canvas.text("subtitle", (m.margin, top + (line + m.cap) / 2), sub, font, c.strip_text, c.strip)
+    for i, sub in enumerate(_subtitle_lines(m, sheet)):
+        at = (m.margin, top + i * line + (line + m.cap) / 2)
+        canvas.text("subtitle", at, sub, font, c.strip_text, c.strip)
     return height
 
 
@@ -242,9 +263,12 @@ def canvas_ink(back: RGB) -> RGB:
     return (0x26, 0x26, 0x26) if light else WHITE
 
 
-def _key_chip(cols: Columns) -> Chip:
-    """The key's sample chips: the mark's end alone (its colour and sign are what the key
+def _key_chip(cols: Columns, sample: SheetCell) -> Chip:
+    """A key's sample chip: a whole chip when the sample names a colour or an opponent (the key
+    explains how to read one), else the mark's end alone (its colour and sign are what the key
     explains)."""
+    if sample.colour or sample.opponent:
+        return cols.chip
     return Chip(0, 0, cols.chip.mark, cols.chip.pad, cols.chip.inner, cols.chip.bolt)
 
 
@@ -255,7 +279,7 @@ def _key_layout(m: Metrics, sheet: Sheet, cols: Columns) -> list[list[tuple[KeyI
     lines: list[list[tuple[KeyItem, str, int]]] = [[]]
     used = 0
     for item in sheet.key:
-        lead = _key_chip(cols).width + m.chip_gap if item.sample is not None else 0
+        lead = 0 if item.sample is None else _key_chip(cols, item.sample).width + m.chip_gap
         words = _fit(item.words, font, room - lead)
         width = lead + text_width(font, words)
         if lines[-1] and used + m.gap * 2 + width > room:
@@ -278,7 +302,7 @@ def _draw_key(
         x = m.margin
         for item, words, width in line:
             if item.sample is not None:
-                sample = _key_chip(cols)
+                sample = _key_chip(cols, item.sample)
                 draw_chip(canvas, m, sample, theme, item.sample, x, y, c.paper)
                 text_x = x + sample.width + m.chip_gap
             else:
@@ -312,7 +336,7 @@ def standings_page(
     c = colours(th)
     rows = sheet.rows[page * PAGE_ROWS : (page + 1) * PAGE_ROWS]
     height = (
-        _header_height(m)
+        _header_height(m, sheet)
         + _headings_height(m, sheet, cols)
         + sum(band_height(m, sheet, cols, row) for row in rows)
         + _key_height(m, sheet, cols)
