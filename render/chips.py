@@ -37,17 +37,17 @@ class ChipStyle:
 
 
 CHIPS: dict[Outcome, ChipStyle] = {
-    Outcome.WIN: ChipStyle((0x1E, 0x7A, 0x4E), WHITE, (0x15, 0x5C, 0x3A), (0x14, 0x58, 0x37)),
+    Outcome.WIN: ChipStyle((0x13, 0x7A, 0x6A), WHITE, (0x0E, 0x5E, 0x52), (0x0D, 0x5A, 0x4E)),
     Outcome.DRAW: ChipStyle(
         (0xDD, 0xDA, 0xD3), (0x26, 0x26, 0x26), (0xA3, 0x9F, 0x96), (0xBF, 0xBA, 0xB0)
     ),
-    Outcome.LOSS: ChipStyle((0xC0, 0x39, 0x2B), WHITE, (0x96, 0x2A, 0x1F), (0x93, 0x28, 0x1D)),
+    Outcome.LOSS: ChipStyle((0xC2, 0x41, 0x0C), WHITE, (0x9A, 0x33, 0x0A), (0x96, 0x31, 0x09)),
     Outcome.BYE: ChipStyle(
         (0xC4, 0xD9, 0xED), (0x14, 0x2C, 0x44), (0x84, 0xA5, 0xC6), (0x9F, 0xBE, 0xDC)
     ),
     Outcome.PENDING: ChipStyle(None, (0x55, 0x55, 0x55), (0x8A, 0x8A, 0x8A)),
-    Outcome.FORFEIT_WIN: ChipStyle(None, (0x17, 0x6B, 0x43), (0x1E, 0x7A, 0x4E)),
-    Outcome.FORFEIT_LOSS: ChipStyle(None, (0xA8, 0x2E, 0x22), (0xC0, 0x39, 0x2B)),
+    Outcome.FORFEIT_WIN: ChipStyle(None, (0x0E, 0x5E, 0x52), (0x13, 0x7A, 0x6A)),
+    Outcome.FORFEIT_LOSS: ChipStyle(None, (0x9A, 0x33, 0x0A), (0xC2, 0x41, 0x0C)),
 }
 """The chips' colours, the same in every theme (a win is green everywhere); the win and loss
 differ in lightness and on the blue-orange axis too, and their marks differ, so colour-blind
@@ -79,11 +79,12 @@ class Canvas:
         edge."""
         if not text:
             return int(xy[0])
+        xy = (round(xy[0]), round(xy[1]))  # on whole pixels: no row of a glyph half inked
         self.draw.text(
             xy, text, fill=ink, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=ink
         )
         x0, y0, x1, y1 = self.draw.textbbox(xy, text, font=font, anchor=anchor, stroke_width=stroke)
-        box = (int(x0) - 2, int(y0) - 2, math.ceil(x1) + 2, math.ceil(y1) + 2)
+        box = (int(x0) - 1, int(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
         self.labels.append(Label(kind, text, box, ink, back))
         return math.ceil(x1)
 
@@ -184,8 +185,10 @@ def draw_chip(
     x: int,
     y: int,
     back: RGB,
+    kind: str = "chip",
 ) -> None:
-    """Draw ``cell`` as a chip with its top-left corner at (x, y) on a band of colour ``back``."""
+    """Draw ``cell`` as a chip with its top-left corner at (x, y) on a band of colour ``back``;
+    its words are labelled ``kind`` (``key`` for the key's samples)."""
     style = chip_style(cell)
     outlined = style.fill is None
     line = max(2, round(m.text * 0.1)) if outlined else 1
@@ -204,7 +207,7 @@ def draw_chip(
             canvas.img.paste(piece, (at, y + (m.chip - chip.disc) // 2), piece)
         at += chip.disc + chip.inner
         opponent = cell.opponent or ("–" if cell.outcome is Outcome.BYE else "")
-        canvas.text("chip", (at + chip.opponent, baseline), opponent, font, style.ink, under, "rs")
+        canvas.text(kind, (at + chip.opponent, baseline), opponent, font, style.ink, under, "rs")
     tail = style.segment if style.segment is not None and chip.head else under
     centre = x + chip.head + chip.tail / 2
     if chip.bolt:
@@ -212,4 +215,4 @@ def draw_chip(
         if cell.berserk:
             bolt = bolt_icon(chip.bolt, round(m.cap * 1.2), style.ink)
             canvas.img.paste(bolt, (x + chip.pad, round(baseline - bolt.height + 1)), bolt)
-    canvas.text("chip", (centre, baseline), cell.mark, font, style.ink, tail, "ms")
+    canvas.text(kind, (centre, baseline), cell.mark, font, style.ink, tail, "ms")

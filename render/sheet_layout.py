@@ -188,13 +188,13 @@ def chip_parts(m: Metrics, sheet: Sheet) -> Chip:
     cells += [item.sample for item in sheet.key if item.sample is not None]
     marks = {cell.mark for cell in cells} | {"½"}
     mark = max(text_width(font, text) for text in marks)
-    pad = round(m.text * 0.28)
+    pad = max(4, round(m.text * 0.28))
     if sheet.arena:
         bolt = round(m.chip * 0.4) if any(c.berserk for c in cells) else 0
-        return Chip(0, 0, mark, pad, round(m.text * 0.12), bolt)
+        return Chip(0, 0, mark, pad, max(3, round(m.text * 0.12)), bolt)
     opponents = {cell.opponent for cell in cells} | {"00"}
     opponent = max(text_width(font, text) for text in opponents)
-    return Chip(round(m.chip * 0.62), opponent, mark, pad, round(m.text * 0.2))
+    return Chip(round(m.chip * 0.62), opponent, mark, pad, max(4, round(m.text * 0.2)))
 
 
 @lru_cache(maxsize=32)

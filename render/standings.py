@@ -195,7 +195,7 @@ def _draw_band(
     rank_back, rank_ink = back, ink
     if medal is not None:
         d = m.line - 4
-        disc = rounded_box(d, d, medal, _mix(medal, MEDAL_INK, 0.35), 1)
+        disc = rounded_box(d, d, medal, _mix(medal, MEDAL_INK, 0.15), 1)
         canvas.img.paste(disc, (round(centre - d / 2), y + m.pad + 2), disc)
         rank_back, rank_ink = medal, MEDAL_INK
     canvas.text("rank", (centre, base), row.rank, font, rank_ink, rank_back, "ms")
@@ -303,7 +303,7 @@ def _draw_key(
         for item, words, width in line:
             if item.sample is not None:
                 sample = _key_chip(cols, item.sample)
-                draw_chip(canvas, m, sample, theme, item.sample, x, y, c.paper)
+                draw_chip(canvas, m, sample, theme, item.sample, x, y, c.paper, "key")
                 text_x = x + sample.width + m.chip_gap
             else:
                 text_x = x
@@ -413,6 +413,28 @@ def _flat_colours(theme: Theme) -> list[RGB]:
     return list(dict.fromkeys(found))
 
 
+RAMP_STEPS = 6
+"""Blends kept between each ink and what it is written on (the antialiased edges of text)."""
+
+
+def _ramps(theme: Theme) -> list[RGB]:
+    """The blends between every ink and each colour it is written on: the edges of letters, so
+    quantising never puts a foreign colour beside a glyph."""
+    c = colours(theme)
+    pairs = [(c.ink, back) for back in (c.paper, c.zebra, c.leader, c.heading)] + [
+        (c.muted, back) for back in (c.paper, c.zebra)
+    ]
+    pairs += [(c.strip_text, c.strip)] + [(MEDAL_INK, medal) for medal in (GOLD, SILVER, BRONZE)]
+    for style in [*CHIPS.values(), DOUBLED]:
+        backs = [style.fill, style.segment] if style.fill is not None else [c.paper, c.zebra]
+        pairs += [(style.ink, back) for back in backs if back is not None]
+    return [
+        _mix(ink, back, step / (RAMP_STEPS + 1))
+        for ink, back in pairs
+        for step in range(1, RAMP_STEPS + 1)
+    ]
+
+
 @lru_cache(maxsize=8)
 def palette(theme: Theme) -> Image.Image:
     """A 256-colour palette for sheets in ``theme``: the flat colours exactly, the rest (the
@@ -439,7 +461,7 @@ def palette(theme: Theme) -> Image.Image:
     sample = Image.new("RGB", (plain.width, plain.height + fire.height))
     sample.paste(plain, (0, 0))
     sample.paste(fire, (0, plain.height))
-    flat = _flat_colours(theme)
+    flat = list(dict.fromkeys(_flat_colours(theme) + _ramps(theme)))
     blends = sample.quantize(colors=256 - len(flat), method=Image.Quantize.MEDIANCUT)
     found = blends.getpalette() or []
     out = Image.new("P", (1, 1))
