@@ -424,7 +424,8 @@ def _table_lines(table: Table, code: str) -> list[str]:
         )
         for s in table.rows
     ]
-    rank_w = max([len(r[0]) for r in rows] + [1])
+    rank_head = render(_p("standings heading", "#"), code)
+    rank_w = max([_width(r[0]) for r in rows] + [_width(rank_head)])
     points_head = render(_p("standings heading", "Pts"), code)
     points_w = max([_width(r[2]) for r in rows] + [_width(points_head)])
     tb_w = [
@@ -440,7 +441,7 @@ def _table_lines(table: Table, code: str) -> list[str]:
         return out.rstrip()
 
     head = line(
-        render(_p("standings heading", "#"), code),
+        rank_head,
         render(_p("standings heading", "Player"), code),
         points_head,
         heads,
@@ -468,8 +469,8 @@ def _crosstable_lines(table: Table, code: str) -> list[str]:
     head = " " * rank_w + "".join(
         " " + str(n).rjust(width) for n in range(1, _current_round(table) + 1)
     )
-    return [head] + [
-        str(line).rjust(rank_w) + "".join(" " + c.rjust(width) for c in row)
+    return [head.rstrip()] + [
+        (str(line).rjust(rank_w) + "".join(" " + c.rjust(width) for c in row)).rstrip()
         for line, row in enumerate(cells, start=1)
     ]
 
