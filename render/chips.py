@@ -9,6 +9,7 @@ outcome's colour (:data:`CHIPS`).  Shapes are drawn four times larger and shrunk
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -188,7 +189,37 @@ def draw_chip(
     kind: str = "chip",
 ) -> None:
     """Draw ``cell`` as a chip with its top-left corner at (x, y) on a band of colour ``back``;
-    its words are labelled ``kind`` (``key`` for the key's samples)."""
+    its words are labelled ``kind`` (``key`` for the key's samples).  Chips repeat (the same
+    opponent, colour and result on the same band colour), so each is drawn once and pasted."""
+    tile, labels = _chip_tile(m, chip, theme, cell, back, kind)
+    canvas.img.paste(tile, (x, y))
+    for label in labels:
+        x0, y0, x1, y1 = label.box
+        canvas.labels.append(dataclasses.replace(label, box=(x0 + x, y0 + y, x1 + x, y1 + y)))
+
+
+@lru_cache(maxsize=1024)
+def _chip_tile(
+    m: Metrics, chip: Chip, theme: Theme, cell: SheetCell, back: RGB, kind: str
+) -> tuple[Image.Image, tuple[Label, ...]]:
+    """One chip on its band's colour, and its labels (boxes from the tile's corner).  Do not
+    modify the image."""
+    canvas = Canvas(Image.new("RGB", (chip.width, m.chip), back))
+    _paint_chip(canvas, m, chip, theme, cell, back, kind)
+    return canvas.img, tuple(canvas.labels)
+
+
+def _paint_chip(
+    canvas: Canvas,
+    m: Metrics,
+    chip: Chip,
+    theme: Theme,
+    cell: SheetCell,
+    back: RGB,
+    kind: str,
+) -> None:
+    """Paint ``cell`` as a chip filling ``canvas``, on a band of colour ``back``."""
+    x = y = 0
     style = chip_style(cell)
     outlined = style.fill is None
     line = max(2, round(m.text * 0.1)) if outlined else 1
