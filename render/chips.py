@@ -20,7 +20,7 @@ from rules.position import BLACK_MAN, WHITE_MAN
 
 from .board import Label, _font, sprite
 from .sheet import Outcome, SheetCell
-from .sheet_layout import FLAME, FLAME_CORE, WHITE, Chip, Font, Metrics
+from .sheet_layout import FLAME, FLAME_CORE, WHITE, Chip, Font, Metrics, mark_font
 from .themes import RGB, Theme
 
 SUPERSAMPLE = 4
@@ -249,4 +249,4 @@ def _paint_chip(
         if cell.berserk:
             bolt = bolt_icon(chip.bolt, round(m.cap * 1.2), style.ink)
             canvas.img.paste(bolt, (x + chip.pad, round(baseline - bolt.height + 1)), bolt)
-    canvas.text(kind, (centre, baseline), cell.mark, font, style.ink, tail, "ms")
+    canvas.text(kind, (centre, baseline), cell.mark, mark_font(m, cell.mark), style.ink, tail, "ms")
