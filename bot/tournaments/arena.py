@@ -49,9 +49,37 @@ def game_points(points: float, on_fire: bool, berserk: bool, own_moves: int) -> 
     return base + bonus
 
 
+@dataclass(frozen=True)
+class GameScore:
+    """What one game earned one player in an arena (a line of the standings' picture)."""
+
+    sequence: int
+    """The pairing's sequence number (:attr:`Result.round`)."""
+    earned: int
+    doubled: bool
+    """The player was on fire: a win or draw counted double."""
+    berserk: bool
+
+
+def arena_ledger(results: Sequence[Result]) -> dict[int, list[GameScore]]:
+    """Every player's games in order, each with the arena points it earned (byes earn none: an
+    arena has none)."""
+    ledger: dict[int, list[GameScore]] = {}
+    for player, score, _ in _scored(results):
+        ledger.setdefault(player, []).append(score)
+    return ledger
+
+
 def arena_scores(results: Sequence[Result]) -> dict[int, ArenaScore]:
     """Every player's score after ``results`` (taken in their sequence numbers' order)."""
+    return {player: score for player, _, score in _scored(results)}
+
+
+def _scored(results: Sequence[Result]) -> list[tuple[int, GameScore, ArenaScore]]:
+    """Each game's points for each of its players and their score after it, in order: the
+    streak is read once, here, for both the ledger and the totals."""
     scores: dict[int, ArenaScore] = {}
+    scored: list[tuple[int, GameScore, ArenaScore]] = []
     for result in sorted(results, key=lambda r: r.round):
         if result.black is None:
             continue
@@ -63,7 +91,9 @@ def arena_scores(results: Sequence[Result]) -> dict[int, ArenaScore]:
             earned = game_points(points, before.on_fire, berserk, _own_moves(result.moves, white))
             streak = before.streak + 1 if points == 1.0 else 0
             scores[player] = ArenaScore(before.points + earned, streak >= 2, streak)
-    return scores
+            game = GameScore(result.round, earned, before.on_fire and points > 0, berserk)
+            scored.append((player, game, scores[player]))
+    return scored
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ counts arena points (:func:`.arena.arena_scores`: streaks and berserk).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from .arena import arena_scores
+from .arena import arena_ledger, arena_scores
 from .model import Cell, CellKind, Entrant, Format, Pairing, Result, Standing, Table
 from .performance import performance_rating
 from .tiebreaks import FORMAT_TIEBREAKS, Record, Round, tiebreak_values
@@ -135,10 +136,21 @@ def _round_cells(
 
 def _arena_cells(ids: Sequence[int], results: Sequence[Result]) -> dict[int, list[Cell]]:
     cells: dict[int, list[Cell]] = {player: [] for player in ids}
+    ledger = {
+        (player, game.sequence): game
+        for player, games in arena_ledger(results).items()
+        for game in games
+    }
     for result in sorted(results, key=lambda r: r.round):
         for player in (result.white, result.black):
             if player in cells:
-                cells[player].append(_cell(player, result))
+                cell = _cell(player, result)
+                game = ledger.get((player, result.round))
+                if game is not None:
+                    cell = replace(
+                        cell, arena_points=game.earned, doubled=game.doubled, berserk=game.berserk
+                    )
+                cells[player].append(cell)
     return cells
 
 

@@ -180,6 +180,13 @@ def test_arena_points_and_streaks(games: list[str], expected_points: int, on_fir
     assert (row.points, row.on_fire) == (expected_points, on_fire)
     assert len(row.cells) == len(games) and table.rounds_played == len(games)
     assert table.tiebreaks == (Tiebreak.PERFORMANCE,)
+    # each game's chip carries what it earned; a win or draw after two wins in a row doubled
+    assert sum(cell.arena_points or 0 for cell in row.cells) == expected_points
+    streak = [0, *(0 for _ in games)]
+    for n, g in enumerate(games):
+        streak[n + 1] = streak[n] + 1 if g == "1" else 0
+    doubled = [streak[n] >= 2 and g != "0" for n, g in enumerate(games)]
+    assert [cell.doubled for cell in row.cells] == doubled
 
 
 @pytest.mark.parametrize(("plies", "bonus"), [(13, 1), (12, 0), (14, 1)])
@@ -198,6 +205,9 @@ def test_berserk_adds_a_point_to_a_win_after_seven_own_moves(plies: int, bonus: 
     )
     assert row.points == 2 + bonus + 2 + bonus
     assert row.on_fire
+    assert [(c.arena_points, c.berserk, c.doubled) for c in row.cells] == [
+        (2 + bonus, True, False)
+    ] * 2
 
 
 @settings(max_examples=40)
