@@ -49,7 +49,7 @@ from .rows import (
 )
 from .shards import EVERY_SHARD, Shards
 from .shield import Orphans, shielded_write
-from .sql_tournaments import SqlTournaments, step_tournament
+from .sql_tournaments import SqlTournaments, step_pairing_tournament
 from .sql_writes import (
     ARCHIVE_MOVES,
     ENDED,
@@ -304,7 +304,7 @@ class SqlStore(SqlTournaments):
             if event is not None:
                 await insert_event(db, event)
             if tournament is not None:
-                await step_tournament(db, tournament.tournament_id, tournament.step)
+                await step_pairing_tournament(db, tournament.pairing_id, tournament.step)
 
     @shielded_write
     async def take_back(

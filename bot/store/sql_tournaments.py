@@ -93,6 +93,15 @@ async def step_tournament(
     return writes
 
 
+async def step_pairing_tournament(db: Transaction, pairing_id: int, step: TournamentStep) -> None:
+    """:func:`step_tournament` on the tournament of ``pairing_id`` (a game's end)."""
+    found = await db.fetchrow(
+        "SELECT tournament_id FROM tournament_pairings WHERE id = ?", (pairing_id,)
+    )
+    if found is not None:
+        await step_tournament(db, int(found[0]), step)
+
+
 async def write_step(db: Transaction, tournament: TournamentRow, writes: TournamentWrites) -> None:
     """Write one step's answer; the tournament's version moves on with every step."""
     tid = tournament.id

@@ -210,7 +210,8 @@ written)."""
 
 @dataclass(frozen=True)
 class TournamentUpdate:
-    """A step to run on ``tournament_id`` inside another write's transaction (a game's end)."""
+    """A step to run, inside a game's final transaction, on the tournament of the pairing the
+    game was played for (nothing when that pairing no longer counts: an arena that ended)."""
 
-    tournament_id: int
+    pairing_id: int
     step: TournamentStep
