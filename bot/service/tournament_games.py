@@ -435,6 +435,7 @@ class TournamentGames:
         writes = await self.store.change_tournament(t.id, step)
         if writes is None or not writes.events:
             return None
+        view = game_view(row, await self.live.replay(row))
         return ActionResult(
             Action.REMINDER,
             _(
@@ -444,6 +445,7 @@ class TournamentGames:
                 event=shown(t.name),
                 time=duration(max(0.0, left)),
             ),
+            game=view,
             mentions=(to_move,),
             event=made.id,
         )
