@@ -347,26 +347,29 @@ class TournamentGames:
         return results
 
     async def _due(self, t: TournamentRow, now: float) -> list[ActionResult]:
+        """Whatever is due for ``t``, decided first on the tournament read without its lock
+        (most ticks find nothing to do, and write nothing), then taken as a step under it."""
+        step: TournamentStep | None = None
         if t.status is TournamentStatus.OPEN:
             if t.starts_at is not None and t.starts_at <= now:
-                return await self.tournaments.change(
-                    t.id, lambda s: start(s, now, background=False)
-                )
-            return []
+                step = lambda s: start(s, now, background=False)  # noqa: E731
+            return [] if step is None else await self.tournaments.change(t.id, step)
         if t.status is not TournamentStatus.RUNNING:
             return []
+        state = await self.tournaments.state(t.id)
         if t.format == Format.ARENA.value:
             if t.ends_at is not None and t.ends_at <= now:
-                return await self.tournaments.change(
-                    t.id, lambda s: finish(s, now, background=False)
-                )
-            return await self.tournaments.change(
-                t.id, lambda s: arena_wave(s, now, background=False, least=2)
-            )
-        results = await self.tournaments.change(
-            t.id, lambda s: after_results(s, now, background=False)
-        )
-        return results + await self._unopened(t, now)
+                step = lambda s: finish(s, now, background=False)  # noqa: E731
+            else:
+                step = lambda s: arena_wave(s, now, background=False, least=2)  # noqa: E731
+        else:
+            step = lambda s: after_results(s, now, background=False)  # noqa: E731
+        results = []
+        if not step(state).empty:
+            results = await self.tournaments.change(t.id, step)
+        if t.format != Format.ARENA.value:
+            results += await self._unopened(t, now)
+        return results
 
     async def _unopened(self, t: TournamentRow, now: float) -> list[ActionResult]:
         """The round announced again when its games were not all opened in time."""

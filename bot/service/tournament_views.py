@@ -123,9 +123,11 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
     if action is Action.TOURNAMENT_JOINED:
         if words.get("left"):
             return _("{player} left {name}.", player=words["left"], name=name)
+        if not words.get("player"):  # rebuilt after a crash: who it was is not kept
+            return _("{name}: {count} players have joined.", name=name, count=count)
         return _(
             "{player} joined {name} ({count} players).",
-            player=words.get("player", ""),
+            player=words["player"],
             name=name,
             count=count,
         )
@@ -149,14 +151,16 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
     if action is Action.TOURNAMENT_RESUMED:
         return _("{name} goes on.", name=name)
     if action is Action.PLAYER_DROPPED:
-        return _(
-            "A moderator dropped {player} from {name}.", player=words.get("player", ""), name=name
-        )
+        if not words.get("player"):
+            return _("A moderator dropped a player from {name}.", name=name)
+        return _("A moderator dropped {player} from {name}.", player=words["player"], name=name)
     if action is Action.RESULT_FIXED:
+        if not words.get("result"):
+            return _("A moderator set a result in {name}.", name=name)
         return _(
             "A moderator set a result in {name}: {result} ({reason}).",
             name=name,
-            result=words.get("result", ""),
+            result=words["result"],
             reason=words.get("reason", ""),
         )
     if action is Action.TOURNAMENT_FINISHED:
