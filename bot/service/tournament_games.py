@@ -291,11 +291,11 @@ class TournamentGames:
             live = await self.live.load(gid)
             row = live.row
             if row.pairing_id is None:
-                raise TournamentError(_("berserk is for arena games with a clock"))
+                raise TournamentError(_("berserk is for arenas played with a clock"))
             pairing = await self.store.pairing(row.pairing_id)
             t = None if pairing is None else await self.store.tournament(pairing.tournament_id)
             if pairing is None or t is None or not t.berserk or row.clock_base is None:
-                raise TournamentError(_("berserk is for arena games with a clock"))
+                raise TournamentError(_("berserk is for arenas played with a clock"))
             if user_id not in (row.white_id, row.black_id):
                 raise NotAPlayerError(_("you are not playing in this game"))
             side = Side.WHITE if user_id == row.white_id else Side.BLACK
