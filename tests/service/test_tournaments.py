@@ -240,3 +240,60 @@ async def test_a_no_show_is_reminded_then_loses_by_forfeit(
     assert points == 0
     view = await service.tournaments.view(tid)
     assert view.round == 2  # the forfeit completed the round: paired with it
+
+
+async def test_a_round_robin_player_who_withdraws_loses_the_games_left_by_forfeit(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 4, Format.ROUND_ROBIN)
+    await start(service, tid)
+    await service.tournaments.leave(tid, PLAYERS[3].id)  # withdraws during round 1
+    view = await play_round(service, tid, white_wins)  # their round 1 game is still played
+    for _ in range(2):
+        assert view.round in (2, 3)
+        gone = [p for p in view.pairings if PLAYERS[3].id in (p.white.id, p.black and p.black.id)]
+        assert len(gone) == 1 and gone[0].forfeit and gone[0].game_id is None
+        assert gone[0].result in ("+/-", "-/+")
+        view = await play_round(service, tid, white_wins)
+    assert view.status is TournamentStatus.FINISHED
+    assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 4  # 2 + 1 + 1
+
+
+async def test_the_next_round_a_game_end_pairs_is_owed_at_once_and_shown_once(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 2, Format.SWISS, rounds=2)
+    await start(service, tid)
+    for owed in await service.owed():  # what the start itself announced, delivered
+        await service.outbox.delivered(owed.event)
+    await service.outbox.flush()
+    (opened,) = await open_games(service, tid)
+    assert opened.action is Action.GAME_STARTED and opened.game is not None
+    ended = await finish(service, opened.game.id, 1)
+    assert ended.tournament is None  # the game's own announcement is the game's
+    owed = [o for o in await service.owed() if o.result is not None and o.result.tournament]
+    assert [o.result.action for o in owed if o.result] == [Action.ROUND_PAIRED]
+    assert owed[0].game_id is None
+    view = owed[0].result.tournament if owed[0].result else None
+    assert view is not None and view.round == 2 and view.pairings[0].game_id is None
+    await service.outbox.delivered(owed[0].event)
+    await service.outbox.flush()
+    again = [o for o in await service.owed() if o.result is not None and o.result.tournament]
+    assert again == []
+
+
+async def test_the_tick_starts_an_event_at_its_time_or_cancels_it(
+    service: GameService, clock: Clock
+) -> None:
+    full = await with_players(service, 3, starts_at=clock.now + 600)
+    empty = await with_players(service, 1, starts_at=clock.now + 600)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    clock.advance(600)
+    results = [r for r in await service.tick() if r.tournament is not None]
+    by_event = {(r.tournament.id, r.action) for r in results if r.tournament}
+    assert by_event == {
+        (full, Action.TOURNAMENT_STARTED),
+        (full, Action.ROUND_PAIRED),
+        (empty, Action.TOURNAMENT_CANCELLED),
+    }
+    assert [r for r in await service.tick() if r.tournament is not None] == []  # once
