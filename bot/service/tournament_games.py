@@ -25,6 +25,7 @@ from ..i18n import _, duration
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import (
+    ChannelBusy,
     GameChanges,
     GameRow,
     PairingChanges,
@@ -140,7 +141,10 @@ class TournamentGames:
         started = new_event(
             Action.GAME_STARTED, channel_id=channel_id, guild_id=t.guild_id, now=now
         )
-        game_id = await self.store.open_tournament_game(pairing_id, record, started)
+        try:
+            game_id = await self.store.open_tournament_game(pairing_id, record, started)
+        except ChannelBusy:
+            raise TournamentError(_("a game is already running in that channel")) from None
         if game_id is None:
             return None
         row = await self.store.game(game_id)

@@ -249,3 +249,16 @@ async def test_a_fixed_result_after_a_game_replaces_it_with_its_reason(
         )
     await finish(service, games[1], 0.5)
     assert (await service.tournaments.view(tid)).round == 2
+
+
+async def test_a_game_is_not_opened_where_another_runs(service: GameService) -> None:
+    _, games = await started_round_robin(service)
+    busy = (await service.game_view(games[0])).channel_id
+    other = await with_players(service, 2)
+    await service.tournaments.start_now(other, MODERATOR.id, is_moderator=True)
+    (pairing,) = (await service.tournaments.view(other)).pairings
+    said = await refused(
+        service, other, service.tournaments.open_game(pairing.id, busy), TournamentError
+    )
+    assert "already running" in said
+    assert (await service.tournaments.open_game(pairing.id, 9999)) is not None
