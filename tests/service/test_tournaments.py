@@ -5,6 +5,7 @@ Games are opened as the Discord layer opens them (a thread each) and decided by 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from support.service_harness import Clock, count_rows
 from support.tournament_harness import (
@@ -18,7 +19,7 @@ from support.tournament_harness import (
 )
 
 from bot.enums import GameStatus, TournamentStatus
-from bot.results import Action, TimeControl
+from bot.results import Action, ActionResult, TimeControl
 from bot.service import GameService
 from bot.tournaments.model import CellKind, Format
 
@@ -297,3 +298,23 @@ async def test_the_tick_starts_an_event_at_its_time_or_cancels_it(
         (empty, Action.TOURNAMENT_CANCELLED),
     }
     assert [r for r in await service.tick() if r.tournament is not None] == []  # once
+
+
+async def test_a_tournament_announcement_whose_post_failed_reads_back_as_built(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 5)
+    await start(service, tid)
+    (paired,) = await play_round_and_pair(service, tid)
+    assert paired.tournament is not None and paired.event is not None
+    await service.failed(paired.event, paired)  # the first post failed: kept as it was built
+    (owed,) = [o for o in await service.owed() if o.event == paired.event]
+    assert owed.result == replace(paired, publishing=None)
+    assert owed.result.tournament == paired.tournament  # standings, pairings and all
+
+
+async def play_round_and_pair(service: GameService, tid: int) -> list[ActionResult]:
+    """Play round 1, then let the owed announcements show the next round's pairing."""
+    await play_round(service, tid)
+    owed = await service.owed()
+    return [o.result for o in owed if o.result is not None and o.result.tournament is not None]
