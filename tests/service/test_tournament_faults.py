@@ -262,3 +262,31 @@ async def test_a_game_is_not_opened_where_another_runs(service: GameService) -> 
     )
     assert "already running" in said
     assert (await service.tournaments.open_game(pairing.id, 9999)) is not None
+
+
+async def test_games_left_unopened_are_announced_again_once(
+    service: GameService, clock: Clock
+) -> None:
+    """The Discord layer showed the round and stopped before opening every game: two minutes
+    later the tick announces the round again (once), and opening what is missing opens only
+    that."""
+    tid = await with_players(service, 4)
+    started = await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    for result in started:
+        assert result.event is not None
+        await service.outbox.delivered(result.event)
+    first, second = started[-1].tournament.pairings if started[-1].tournament else ()
+    assert await service.tournaments.open_game(first.id, THREADS + first.id) is not None
+    clock.advance(60)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    clock.advance(60)
+    again = [r for r in await service.tick() if r.tournament is not None]
+    assert [r.action for r in again] == [Action.ROUND_PAIRED]
+    assert again[0].tournament is not None
+    missing = [p for p in again[0].tournament.pairings if p.game_id is None]
+    assert [p.id for p in missing] == [second.id]
+    assert again[0].mentions == (second.white.id, second.black.id if second.black else 0)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    opened = await open_games(service, tid)
+    assert len(opened) == 1
+    assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 2
