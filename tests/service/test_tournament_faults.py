@@ -200,6 +200,18 @@ async def test_refusals_change_nothing(service: GameService) -> None:
         await faces.create(
             GUILD, CHANNEL, MODERATOR, spec(Format.SWISS, berserk=True), is_moderator=True
         )
+    for wrong in (
+        spec(Format.ARENA, duration=0.0),
+        spec(Format.ARENA, duration=8 * 24 * 3600.0),
+        spec(forfeit_after=-1.0),
+        spec(min_rating=1700, max_rating=1600),
+        spec(max_players=1),
+    ):
+        with pytest.raises(TournamentError):
+            await faces.create(GUILD, CHANNEL, MODERATOR, wrong, is_moderator=True)
+    # Times already scaled down by the Discord layer (MOVE_TIME_SCALE) are taken as they are.
+    quick = spec(Format.ARENA, duration=6.0, forfeit_after=3.0)
+    assert (await faces.create(GUILD, CHANNEL, MODERATOR, quick, is_moderator=True)).tournament
 
 
 async def test_one_player_joining_twice_at_once_joins_once(service: GameService) -> None:

@@ -228,12 +228,13 @@ async def test_a_no_show_is_reminded_then_loses_by_forfeit(
     clock.advance(300)
     reminded = [r for r in await service.tick() if r.action is Action.REMINDER]
     assert len(reminded) == 1 and reminded[0].game is not None
+    assert reminded[0].tournament is not None and "forfeit" in str(reminded[0].text)
     assert reminded[0].game.id == board1.game_id
     assert reminded[0].mentions == (reminded[0].game.to_move.id,)
     assert [r for r in await service.tick() if r.action is Action.REMINDER] == []  # once
     clock.advance(300)
     forfeits = [r for r in await service.tick() if r.action is Action.FORFEIT]
-    assert len(forfeits) == 1
+    assert len(forfeits) == 1 and forfeits[0].tournament is not None
     pairing = await service.store.pairing(board1.id)
     assert pairing is not None and pairing.forfeit and pairing.decided
     absent = reminded[0].game.to_move.id
