@@ -433,15 +433,19 @@ def result_step(
     moves: int = 0,
     fixed: tuple[str, int] | None = None,
     background: bool = True,
+    game_id: int | None = None,
 ) -> TournamentStep:
     """The step recording ``points`` (White's, Black's, forfeit) for a pairing, then what
     follows; nothing if the pairing is already decided (a repeat) or, unless ``fixed`` by a
     moderator (reason, who), if the event is over.  ``background``: no action hands its
-    announcements out (a game's end), so they are due at once."""
+    announcements out (a game's end), so they are due at once.  ``game_id``: the game that
+    decided it, which must still be the pairing's."""
 
     def step(state: TournamentState) -> TournamentWrites:
         pairing = next((p for p in state.pairings if p.id == pairing_id), None)
         if pairing is None or (pairing.decided and fixed is None):
+            return TournamentWrites()
+        if game_id is not None and pairing.game_id != game_id:
             return TournamentWrites()
         if state.tournament.status not in PLAYING and fixed is None:
             return TournamentWrites()
@@ -470,4 +474,5 @@ def game_end_update(row: GameRow, changes: GameChanges, now: float) -> Tournamen
     if points is None:
         return None
     moves = changes.get("ply", row.ply)
-    return TournamentUpdate(row.pairing_id, result_step(row.pairing_id, points, now, moves=moves))
+    step = result_step(row.pairing_id, points, now, moves=moves, game_id=row.id)
+    return TournamentUpdate(row.pairing_id, step)

@@ -142,6 +142,11 @@ async def test_an_arena_of_6_pairs_who_waits_and_ends_on_time(
     assert await count_rows(service, "tournament_pairings", "white_points IS NULL") == 0
     assert sum(row.games for row in view.table.rows) == 2 * played
     assert view.table.rows[0].points > 0
+    # Such a game ends later as an ordinary game and changes nothing in the event.
+    before = await service.store.tournament_state(tid)
+    (late, *_) = await service.games(view.guild_id)
+    await finish(service, late.id, 1)
+    assert await service.store.tournament_state(tid) == before
 
 
 async def test_late_entry_and_withdrawal_between_swiss_rounds(service: GameService) -> None:
