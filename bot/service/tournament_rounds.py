@@ -59,6 +59,11 @@ def format_of(state: TournamentState) -> Format:
     return Format(state.tournament.format)
 
 
+def fewest(format: Format) -> int:
+    """The fewest players an event starts with (a Berger table has three at least)."""
+    return 3 if format is Format.ROUND_ROBIN else 2
+
+
 def entrants(state: TournamentState) -> list[Entrant]:
     """The players as the pairing sees them."""
     return [
@@ -211,12 +216,11 @@ def numbered(state: TournamentState) -> TournamentWrites:
 
 def start(state: TournamentState, now: float, *, background: bool) -> TournamentWrites:
     """Start an open tournament: numbered players and the first round (an arena: its first
-    pairings and its end time); too few players (2, a round robin 3... no: 2 as well) cancel
-    it."""
+    pairings and its end time); too few players (:func:`fewest`) cancel it."""
     t = state.tournament
     if t.status is not TournamentStatus.OPEN:
         return TournamentWrites()
-    if len(state.players) < 2:
+    if len(state.players) < fewest(format_of(state)):
         return TournamentWrites(
             tournament={"status": TournamentStatus.CANCELLED, "ended_at": now},
             events=(event(Action.TOURNAMENT_CANCELLED, state, now, background=background),),

@@ -324,3 +324,11 @@ async def play_round_and_pair(service: GameService, tid: int) -> list[ActionResu
     await play_round(service, tid)
     owed = await service.owed()
     return [o.result for o in owed if o.result is not None and o.result.tournament is not None]
+
+
+async def test_a_round_robin_of_two_is_cancelled_at_its_start(service: GameService) -> None:
+    tid = await with_players(service, 2, Format.ROUND_ROBIN)
+    (cancelled,) = await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    assert cancelled.action is Action.TOURNAMENT_CANCELLED
+    assert "too few players" in str(cancelled.text)
+    assert await count_rows(service, "tournament_pairings") == 0
