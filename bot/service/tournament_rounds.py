@@ -21,6 +21,7 @@ modules/tournament/src/main/TournamentApi.scala).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -47,6 +48,8 @@ from ..tournaments.model import Entrant, Format, Pairing, Result, Table
 from ..tournaments.standings import standings
 from ..tournaments.swiss import pair_swiss
 from .events import new_event
+
+log = logging.getLogger(__name__)
 
 ARENA_PAIR_AT_ONCE = 4
 """An arena game's end pairs the waiting players at once when at least this many wait (there
@@ -463,9 +466,20 @@ def result_step(
                 recorded,
                 events=(event(Action.RESULT_FIXED, state, now, background=background),),
             )
-        return then(state, recorded, lambda s: after_results(s, now, background=background))
+        return then(state, recorded, lambda s: following(s, now, background=background))
 
     return step
+
+
+def following(state: TournamentState, now: float, *, background: bool) -> TournamentWrites:
+    """:func:`after_results`, or nothing when it fails (logged): a result is written whatever
+    happens to the pairing of the next round, so a fault there never stops a game from ending;
+    the tick asks again (and logs again) until it is mended."""
+    try:
+        return after_results(state, now, background=background)
+    except Exception:
+        log.exception("tournament %s: what follows a result failed", state.tournament.id)
+        return TournamentWrites()
 
 
 def game_end_update(row: GameRow, changes: GameChanges, now: float) -> TournamentUpdate | None:

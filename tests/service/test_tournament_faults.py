@@ -31,7 +31,7 @@ from support.tournament_harness import (
 
 from bot.errors import ForbiddenError, ServiceError, TournamentError
 from bot.results import Action
-from bot.service import GameService
+from bot.service import GameService, tournament_rounds
 from bot.service.events import HANDOFF_SECONDS
 from bot.store import sql_tournaments
 from bot.tournaments.model import Format
@@ -302,3 +302,26 @@ async def test_games_left_unopened_are_announced_again_once(
     opened = await open_games(service, tid)
     assert len(opened) == 1
     assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 2
+
+
+async def test_a_fault_in_the_pairing_never_stops_a_game_from_ending(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tid = await with_players(service, 4)
+    await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    await open_games(service, tid)
+    games = [p.game_id for p in (await service.tournaments.view(tid)).pairings if p.game_id]
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the pairing")
+
+    monkeypatch.setattr(tournament_rounds, "pair_swiss", broken)
+    for game_id in games:
+        await finish(service, game_id, 1)
+    view = await service.tournaments.view(tid)
+    assert view.round == 1 and all(p.result == "1-0" for p in view.pairings)  # results kept
+    assert [r for r in await service.tick() if r.tournament is not None] == []  # logged
+    monkeypatch.undo()
+    paired = [r for r in await service.tick() if r.tournament is not None]
+    assert [r.action for r in paired] == [Action.ROUND_PAIRED]
+    assert (await service.tournaments.view(tid)).round == 2
