@@ -325,3 +325,24 @@ async def test_a_fault_in_the_pairing_never_stops_a_game_from_ending(
     paired = [r for r in await service.tick() if r.tournament is not None]
     assert [r.action for r in paired] == [Action.ROUND_PAIRED]
     assert (await service.tournaments.view(tid)).round == 2
+
+
+async def test_a_restart_between_rounds_carries_on(
+    database: Database, clock: Clock, services: Services
+) -> None:
+    first = await services.open(database)
+    tid = await with_players(first, 5)
+    await first.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    await open_games(first, tid)
+    games = [p.game_id for p in (await first.tournaments.view(tid)).pairings if p.game_id]
+    await finish(first, games[0], 1)
+    await first.close()  # a restart in the middle of round 1
+
+    again = await services.open(database)
+    await finish(again, games[1], 0)  # the round's last game, in the new process
+    view = await again.tournaments.view(tid)
+    assert view.round == 2 and len(view.pairings) == 3
+    clock.advance(HANDOFF_SECONDS)
+    owed = [o.result for o in await again.owed() if o.result and o.result.tournament]
+    assert [r.action for r in owed] == [Action.ROUND_PAIRED]  # what the crash left is covered
+    assert await count_rows(again, "tournament_pairings", "round = 2") == 3
