@@ -125,9 +125,14 @@ async def test_an_arena_of_6_pairs_who_waits_and_ends_on_time(
     assert halved.clock is not None
     assert min(halved.clock.white, halved.clock.black) == 3600
     played = 0
-    for _ in range(3):  # three waves: those who finish are paired again
-        view = await play_round(service, tid, white_wins)
+    view = await play_round(service, tid, white_wins)
+    # The second game's end left four waiting: they were paired at once, in that transaction;
+    # the last two wait for the tick.
+    assert await count_rows(service, "tournament_pairings", "white_points IS NULL") == 2
+    assert [p.round for p in view.pairings if p.result is None] == [2, 2]
+    for _ in range(3):  # more waves: those who finish are paired again
         await service.tick()
+        view = await play_round(service, tid, white_wins)
         played = await count_rows(service, "tournament_pairings", "white_points IS NOT NULL")
     assert played >= 9
     await open_games(service, tid)  # games of the last wave run when the time is up
