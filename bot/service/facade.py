@@ -1,14 +1,12 @@
 """The one object the Discord layer talks to: every game action, with no Discord types.
 
 Each action takes ids and plain values and returns an :class:`~bot.results.ActionResult` (or a
-view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user; nothing is
-changed when an error is raised.  The work is done in the rooms of this package, built here in
-the one order their dependencies allow (docs/ARCHITECTURE.md lists them; each imports only those
-before it).  Every method the Discord layer calls is written out here with its signature and
-handed to the room that does the work, so ``service.move`` is found where it is called, the
-Discord layer needs nothing behind this face, and each action is still written once.  An
-action's result passes through :mod:`~bot.service.announcing` on its way out, to carry what
-posting it needs.
+view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user (nothing is
+changed then).  The work is done in the rooms of this package (:mod:`~bot.service.rooms` builds
+them; docs/ARCHITECTURE.md lists them).  Every method the Discord layer calls is written out here
+with its signature and handed to the room doing the work, so ``service.move`` is found where it
+is called and each action is written once; a result passes through
+:mod:`~bot.service.announcing` on its way out, to carry what posting it needs.
 """
 
 from __future__ import annotations
@@ -44,14 +42,14 @@ from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .computer import ComputerPlayer, RandomComputer
 from .outbox import Owed
 from .rooms import build_rooms
+from .tournament_face import TournamentFace
 from .views import clean_name
 
 
 class GameService:
-    """All game actions.  Create with :meth:`open` (or on a store you opened); one instance per
-    bot process.  The attributes it keeps (:attr:`store`, :attr:`settings`, :attr:`outbox`,
-    :attr:`standings`, :attr:`ownership`) are for the tests and tools that look inside the
-    service; the Discord layer uses the methods only."""
+    """All game actions (tournaments': :attr:`tournaments`); :meth:`open` makes one per process.
+    Its attributes (:attr:`store`, :attr:`settings`, :attr:`outbox`, :attr:`standings`,
+    :attr:`ownership`) are for tests and tools; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -67,12 +65,10 @@ class GameService:
         rng: random.Random | None = None,
         shards: Shards = EVERY_SHARD,
     ) -> None:
-        """``clock`` is wall time (deadlines); ``monotonic`` tells a jump of it from time that
-        really passed (tests that drive ``clock`` pass the same function as both).  A challenge
-        stays open ``challenge_expiry`` seconds, or as long as its time per move when that is
-        longer, up to ``challenge_expiry_cap`` (pass a cap no longer than the expiry for
-        challenges that all last exactly ``challenge_expiry``, as tests do).  ``shards``: the
-        servers whose background work this process runs, when the store grants them."""
+        """``clock`` is wall time (deadlines); ``monotonic`` tells its jumps from time that passed
+        (tests driving ``clock`` pass it as both).  A challenge stays open ``challenge_expiry``
+        seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (tests: the same).
+        ``shards``: the servers whose background work this process runs, as the store grants."""
         bot = Player(bot_user_id, clean_name(bot_name))
         rooms = build_rooms(
             store,
@@ -105,6 +101,7 @@ class GameService:
         self._deadlines = rooms.deadlines
         self.flags = rooms.flags
         self._announcing = rooms.announcing
+        self._tournament_face = rooms.tournaments
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -471,9 +468,8 @@ class GameService:
         settled: Iterable[int] = (),
     ) -> dict[int, list[int]]:
         """Players saw ``event``; ``boards`` are the games' board messages now, ``locales`` the
-        interaction's, ``settled`` games shown with no draw offer pending; per game, the
-        messages whose buttons should go: the previous board, an ended offer's
-        (:meth:`Announcing.shown`)."""
+        interaction's, ``settled`` games shown with no draw offer pending; per game, the messages
+        whose buttons should go: the previous board, an ended offer's (:meth:`Announcing.shown`)."""
         return await self._announcing.shown(event, boards, locales, settled)
 
     async def offer_posted(self, game_id: int, message_id: int) -> bool:
@@ -554,6 +550,11 @@ class GameService:
         return cls(await open_store(database), **options)
 
     @property
+    def tournaments(self) -> TournamentFace:
+        """Every tournament action (:mod:`bot.service.tournament_face`)."""
+        return self._tournament_face
+
+    @property
     def challenge_expiry(self) -> float:
         """Seconds an unanswered challenge stays open."""
         return self._challenges.expiry
@@ -569,9 +570,8 @@ class GameService:
 
     @property
     def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
-        """Where results made in the background are shown: the computer's replies that no
-        action claimed and the flags that fell (the Discord layer posts them in the game's
-        channel)."""
+        """Where results made in the background are shown: the computer's replies that no action
+        claimed and the flags that fell (the Discord layer posts them in the game's channel)."""
         return self._on_background
 
     @on_background.setter
