@@ -16,7 +16,7 @@ from support.discord_launcher import GUARD_MARKER, install_network_guard, set_ne
 from support.e2e_harness import DATABASE_URLS, E2E_DATABASE, BotProcess, Launch, Users, run_sync
 from support.fake_discord import FakeDiscord
 from support.pg_fixtures import pg_dsn, pg_server, pytest_configure_node  # noqa: F401
-from support.pg_schemas import drop_schema, new_schema
+from support.pg_schemas import migrated_schema, release_schema
 from support.pg_server import PostgresServer
 from support.service_harness import Clock, Database, Databases, Services, opened
 from support.store_backends import BACKENDS
@@ -261,13 +261,15 @@ def e2e_database(request: pytest.FixtureRequest) -> Iterator[str | None]:
         return
     tmp_path: Path = request.getfixturevalue("tmp_path")
     server: PostgresServer = request.getfixturevalue("pg_server")
-    dsn = run_sync(new_schema(server, "e2e"))  # as good as a database: see support.pg_schemas
+    # As good as a database, already migrated as the bot would (emptied, from a pool): see
+    # support.pg_schemas.
+    dsn = run_sync(migrated_schema(server, "e2e"))
     DATABASE_URLS[tmp_path] = dsn
     try:
         yield dsn
     finally:
         del DATABASE_URLS[tmp_path]
-        run_sync(drop_schema(server, dsn))
+        run_sync(release_schema(server, dsn))
 
 
 @pytest.fixture

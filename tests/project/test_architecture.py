@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -174,12 +175,25 @@ def imports_in(
     return sorted(_walk_imports(path, module, known, root), key=lambda found: found.line)
 
 
+@cache
+def import_nodes(source: str, filename: str) -> tuple[ast.AST, ...]:
+    """The import statements and literal ``import_module`` calls of ``source``, found once per
+    text (each caller reads the file again, so an edited file is searched again): every room's
+    test walks the same files, and walking their syntax trees was most of this module's CPU."""
+    return tuple(
+        node
+        for node in ast.walk(ast.parse(source, filename=filename))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (isinstance(node, ast.Call) and _literal_import_call(node) is not None)
+    )
+
+
 def _walk_imports(
     path: Path, module: str, known: Mapping[str, Path], root: Path
 ) -> Iterator[Import]:
     is_package = path.name == "__init__.py"
     shown = path.relative_to(root)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    for node in import_nodes(path.read_text(encoding="utf-8"), str(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Import(module, alias.name, shown, node.lineno)

@@ -34,7 +34,7 @@ from bot.service import GameService
 from bot.service.computer import RandomComputer
 from rules.game import Game
 from rules.move import Move
-from support.pg_schemas import drop_schema, new_schema
+from support.pg_schemas import migrated_schema, release_schema
 from support.pg_server import PostgresServer
 
 T0 = 1_700_000_000.0
@@ -87,8 +87,9 @@ def is_postgres(location: Database) -> bool:
 
 class Databases:
     """Fresh, empty databases of one backend for one test: files in its ``tmp_path`` for SQLite,
-    new schemas on the session's server for PostgreSQL, each as good as a database of its own
-    (:mod:`support.pg_schemas`; dropped by :meth:`drop_all`)."""
+    schemas on the session's server for PostgreSQL, each as good as a database of its own and
+    already migrated as the store would on opening it (:mod:`support.pg_schemas`; given back
+    emptied by :meth:`drop_all`)."""
 
     def __init__(self, backend: str, folder: Path, server: PostgresServer | None) -> None:
         if (backend == "postgresql") != (server is not None):
@@ -105,14 +106,16 @@ class Databases:
             if path.exists():
                 raise ValueError(f"{path} was handed out already")
             return path
-        created = await new_schema(self.server, name)  # a schema: see support.pg_schemas
+        # A schema, already migrated as the store would (emptied, from a pool): see
+        # support.pg_schemas.
+        created = await migrated_schema(self.server, name)
         self._created.append(created)
         return created
 
     async def drop_all(self) -> None:
         if self.server is not None:
             for dsn in self._created:
-                await drop_schema(self.server, dsn)
+                await release_schema(self.server, dsn)
 
 
 def location_of(service: GameService) -> Database:
