@@ -130,3 +130,14 @@ class TimePool(StrEnum):
     RAPID = "rapid"
     CLASSICAL = "classical"
     CORRESPONDENCE = "correspondence"
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament stands: taking entries, being played (or paused by a moderator: no
+    new round is paired), or over (finished with standings, or cancelled)."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"

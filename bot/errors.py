@@ -97,3 +97,8 @@ class PrefsError(ServiceError):
 
 class DamagedRecordError(ServiceError):
     """The stored game cannot be read back; nothing is changed."""
+
+
+class TournamentError(ServiceError):
+    """A tournament action that cannot be taken now (full, closed, outside the rating range,
+    already joined, the wrong state for a moderator's action...)."""

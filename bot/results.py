@@ -7,7 +7,6 @@ FEN, result codes, ratings as numbers) stays ``str``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -27,6 +26,25 @@ from .enums import (
 )
 from .errors import ChallengeError
 from .i18n import Text, _
+from .time_control import (
+    CLOCK_BASE_LIMITS,
+    CLOCK_INCREMENT_MAX,
+    POOL_LIMITS,
+    PRESET_CLOCKS,
+    TimeControl,
+)
+from .tournament_results import PairingView, TournamentSpec, TournamentView
+
+__all__ = [
+    "CLOCK_BASE_LIMITS",
+    "CLOCK_INCREMENT_MAX",
+    "POOL_LIMITS",
+    "PRESET_CLOCKS",
+    "PairingView",
+    "TimeControl",
+    "TournamentSpec",
+    "TournamentView",
+]
 
 
 @dataclass(frozen=True)
@@ -35,93 +53,6 @@ class Player:
 
     id: int
     name: str
-
-
-POOL_LIMITS: tuple[tuple[float, TimePool], ...] = (
-    (180.0, TimePool.BULLET),
-    (480.0, TimePool.BLITZ),
-    (1500.0, TimePool.RAPID),
-)
-"""lichess's time classes by estimated length (base + 40 x increment, in seconds): under 3
-minutes bullet, under 8 blitz, under 25 rapid, else classical."""
-CLOCK_BASE_LIMITS = (15, 3 * 3600)
-"""A Fischer clock's base time, in seconds (a quarter of a minute to three hours)."""
-CLOCK_INCREMENT_MAX = 180
-"""A Fischer clock's largest increment, in seconds."""
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """A Fischer clock as chosen: ``base`` seconds each, ``increment`` seconds added after each
-    move (``3+2`` is three minutes and two seconds).  Games without one are played with a time
-    per move (correspondence)."""
-
-    base: float
-    increment: float
-
-    @property
-    def label(self) -> str:
-        """``3+2``: the base in minutes (``½+0``, ``1.5+1`` for parts of one), the increment
-        in seconds, as lidraughts writes it."""
-        minutes = round(self.base / 60, 2)
-        shown = {0.25: "¼", 0.5: "½", 0.75: "¾"}.get(minutes) or f"{minutes:g}"
-        return f"{shown}+{round(self.increment, 2):g}"
-
-    def scaled(self, factor: float) -> TimeControl:
-        """The clock as a bot whose times are scaled runs it (``MOVE_TIME_SCALE``: tests and
-        demos play a 3+2 game in seconds; its time class follows the scaled clock)."""
-        return self if factor == 1 else TimeControl(self.base * factor, self.increment * factor)
-
-    @property
-    def pool(self) -> TimePool:
-        """The rating pool of games on this clock (see :data:`POOL_LIMITS`)."""
-        estimate = self.base + 40 * self.increment
-        return next((pool for limit, pool in POOL_LIMITS if estimate < limit), TimePool.CLASSICAL)
-
-    def checked(self) -> TimeControl:
-        """The clock itself, or a refusal saying which bound it passes."""
-        low, high = CLOCK_BASE_LIMITS
-        if not low <= self.base <= high:
-            raise ChallengeError(
-                _("a clock's base time must be between ¼ and 180 minutes"),
-            )
-        if not 0 <= self.increment <= CLOCK_INCREMENT_MAX:
-            raise ChallengeError(_("a clock's increment must be between 0 and 180 seconds"))
-        return self
-
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """``3+2`` (minutes + seconds; ``0.5+0``, ``½+0`` and ``1,5+1`` too), checked; a clear
-        refusal otherwise."""
-        words = text.strip().replace(" ", "").replace(",", ".").replace("½", "0.5")
-        words = words.replace("¼", "0.25").replace("¾", "0.75")
-        match = re.fullmatch(r"(\d{1,3}(?:\.\d{1,2})?)\+(\d{1,3})", words)
-        if match is None:
-            raise ChallengeError(
-                _(
-                    "write a clock as minutes + seconds added per move, like 3+2 (not {text})",
-                    text=repr(text.strip()[:20]),
-                )
-            )
-        base = round(float(match.group(1)) * 60)
-        return cls(base, int(match.group(2))).checked()
-
-    def playable(self) -> TimeControl:
-        """The clock itself when a game can run on it (a scaled clock passes the bounds of
-        :meth:`checked`, which the command checks before scaling), else a refusal."""
-        if not (self.base > 0 and self.increment >= 0):
-            raise ChallengeError(_("a clock needs a positive base time"))
-        return self
-
-
-PRESET_CLOCKS: tuple[TimeControl, ...] = (
-    TimeControl(60, 1),
-    TimeControl(180, 2),
-    TimeControl(300, 3),
-    TimeControl(600, 5),
-    TimeControl(900, 10),
-)
-"""The clocks offered first (lidraughts' usual bullet, blitz and rapid games)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +97,23 @@ class Action(Enum):
     :func:`bot.service.records.last_warning_lead`)."""
     COMPUTER_AWAY = "computer_away"
     """The computer cannot think for now (its workers cannot start): its game waits."""
+    TOURNAMENT_CREATED = "tournament_created"
+    TOURNAMENT_JOINED = "tournament_joined"
+    """Someone joined or left: the announcement's list of players changes."""
+    TOURNAMENT_STARTED = "tournament_started"
+    ROUND_PAIRED = "round_paired"
+    """A round's pairings (an arena: a wave of them); their games are opened by the Discord
+    layer (:meth:`bot.service.tournaments.Tournaments.open_game`)."""
+    TOURNAMENT_PAUSED = "tournament_paused"
+    TOURNAMENT_RESUMED = "tournament_resumed"
+    PLAYER_DROPPED = "player_dropped"
+    RESULT_FIXED = "result_fixed"
+    TOURNAMENT_FINISHED = "tournament_finished"
+    TOURNAMENT_CANCELLED = "tournament_cancelled"
+    FORFEIT = "forfeit"
+    """A tournament game lost by a player who did not make a first move in time."""
+    BERSERK = "berserk"
+    """An arena player halved their clock for an extra point on a win."""
 
 
 @dataclass(frozen=True)
@@ -374,6 +322,8 @@ class ActionResult:
     event: str | None = None
     """The outbox entry this result announces (written with the change; see
     :mod:`bot.service.events`): the Discord layer marks it delivered once players saw it."""
+    tournament: TournamentView | None = None
+    """The tournament the action changed, as it stands after it."""
     dms: tuple[DirectMessage, ...] = ()
     """Direct messages that go with the announcement (to players who opted in), delivered
     with it and, like it, again after a crash (the outbox rebuilds them)."""

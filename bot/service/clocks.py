@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..enums import Side, TimePool
 from ..results import ClockView, TimeControl
-from ..store import ChallengeRow, GameChanges, GameRow
+from ..store import ChallengeRow, GameChanges, GameRow, TournamentRow
 
 LAG_ALLOWANCE = 1.0
 """Seconds of each move not charged: the time Discord takes to show a board and carry a move
@@ -37,14 +37,15 @@ RESUME_GRACE = 10.0
 loses before they could see the bot was back); never more than the time the player had."""
 
 
-def control_of(row: GameRow | ChallengeRow) -> TimeControl | None:
-    """The Fischer clock a game or a challenge's game is played on (None: a time per move)."""
+def control_of(row: GameRow | ChallengeRow | TournamentRow) -> TimeControl | None:
+    """The Fischer clock a game, a challenge's or a tournament's games are played on (None: a
+    time per move)."""
     if row.clock_base is None:
         return None
     return TimeControl(row.clock_base, row.clock_increment or 0.0)
 
 
-def pool_of(row: GameRow | ChallengeRow) -> TimePool:
+def pool_of(row: GameRow | ChallengeRow | TournamentRow) -> TimePool:
     """The rating pool a game's result moves: its clock's time class, else correspondence."""
     control = control_of(row)
     return TimePool.CORRESPONDENCE if control is None else control.pool

@@ -38,6 +38,7 @@ from .matches import second_game
 from .notices import Notices
 from .shards import ShardOwnership
 from .starting import Starter
+from .tournament_games import TournamentGames
 from .views import (
     abortable,
     challenge_closed_text,
@@ -64,7 +65,10 @@ class Deadlines:
         *,
         bot: Player,
         clock: Callable[[], float],
+        tournaments: TournamentGames | None = None,
     ) -> None:
+        """``tournaments``: what time brings to tournaments, checked with the rest."""
+        self.tournaments = tournaments
         self.notices = notices
         self.ownership = ownership
         self.store = store
@@ -119,6 +123,8 @@ class Deadlines:
                 events.append(reminded)
         await self.resume_computer_games()
         events += await self.resume_matches()
+        if self.tournaments is not None:
+            events += await self.tournaments.tick(mine)
         return events
 
     async def resume_computer_games(self) -> int:

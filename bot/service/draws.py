@@ -177,6 +177,13 @@ class Draws:
             by_player = user_id in (row.white_id, row.black_id) and abortable(row, live.game)
             if not by_player and not is_moderator:
                 await self.live.ensure_fresh(live)
+                if user_id in (row.white_id, row.black_id) and row.pairing_id is not None:
+                    raise ForbiddenError(
+                        _(
+                            "a tournament game counts for the event and cannot be aborted by "
+                            "its players: resign, offer a draw, or ask a moderator"
+                        )
+                    )
                 if user_id in (row.white_id, row.black_id):
                     raise ForbiddenError(
                         _(

@@ -44,6 +44,7 @@ from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .computer import ComputerPlayer, RandomComputer
 from .outbox import Owed
 from .rooms import build_rooms
+from .tournament_face import TournamentFace
 from .views import clean_name
 
 
@@ -105,6 +106,7 @@ class GameService:
         self._deadlines = rooms.deadlines
         self.flags = rooms.flags
         self._announcing = rooms.announcing
+        self._tournament_face = rooms.tournaments
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -552,6 +554,11 @@ class GameService:
         """Open the database at ``database`` (migrating it) and build the service on it with
         the constructor's ``options``."""
         return cls(await open_store(database), **options)
+
+    @property
+    def tournaments(self) -> TournamentFace:
+        """Every tournament action (:mod:`bot.service.tournament_face`)."""
+        return self._tournament_face
 
     @property
     def challenge_expiry(self) -> float:

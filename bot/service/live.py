@@ -34,13 +34,22 @@ from ..errors import (
 from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import Action
-from ..store import GameChanges, GameRow, NewEvent, NewMove, StaleVersion, Store
+from ..store import (
+    GameChanges,
+    GameRow,
+    NewEvent,
+    NewMove,
+    StaleVersion,
+    Store,
+    TournamentUpdate,
+)
 from ..words import ending_words, termination_words
 from . import clocks
 from .events import new_event
 from .ladder import rated_game
 from .matches import second_game_after
 from .records import clock_changes, replay, state_changes
+from .tournament_rounds import game_end_update
 
 log = logging.getLogger(__name__)
 
@@ -234,12 +243,21 @@ class LiveGames:
         )
 
     async def save(
-        self, live: Live, *, user_id: int, moved: bool, announce: Action | None = None
+        self,
+        live: Live,
+        *,
+        user_id: int,
+        moved: bool,
+        announce: Action | None = None,
+        tournament: TournamentUpdate | None = None,
     ) -> str | None:
         """Persist the in-memory game's new state (and its last move when ``moved``) as one
         guarded transaction.  A game that ends here is written with what its end causes: the
-        players' ratings when it was rated, and a match's second game.  With ``announce``, the
-        outbox entry announcing it is written in the same transaction; its id is returned."""
+        players' ratings when it was rated, a match's second game, and a tournament game's
+        result with what follows it (:func:`~bot.service.tournament_rounds.game_end_update`,
+        or ``tournament`` when the caller decides the result: a moderator's, a forfeit).
+        With ``announce``, the outbox entry announcing it is written in the same transaction;
+        its id is returned."""
         row, game = live.row, live.game
         now = self.clock()
         changes = state_changes(game)
@@ -266,6 +284,8 @@ class LiveGames:
             partial(second_game_after, row, now) if finished and row.match_id == row.id else None
         )
         event = self.event(live, announce)
+        if tournament is None and game.is_over:
+            tournament = game_end_update(row, changes, now)
         await self.write(
             live,
             changes,
@@ -277,6 +297,7 @@ class LiveGames:
                 rated=rated_game(row, changes, now),
                 follow_up=follow_up,
                 event=event,
+                tournament=tournament,
             ),
         )
         if game.is_over:

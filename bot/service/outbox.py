@@ -37,6 +37,8 @@ from .events import decode, encode
 from .live import LiveGames
 from .notices import TURN_ACTIONS
 from .shards import ShardOwnership
+from .tournament_views import tournament_result
+from .tournaments import Tournaments
 from .views import (
     challenge_closed_text,
     challenge_mentions,
@@ -108,7 +110,10 @@ class Outbox:
         computer_id: int,
         clock: Callable[[], float],
         rng: random.Random,
+        tournaments: Tournaments | None = None,
     ) -> None:
+        """``tournaments``: where a tournament's announcement is rebuilt from."""
+        self.tournaments = tournaments
         self.store = store
         self.ownership = ownership
         ownership.on_gain(self.took_over)
@@ -275,9 +280,12 @@ class Outbox:
         rows = [r for r in rows if r.id not in marked]  # delivered; the mark is on its way
         catching_up = game_id is None and not self._caught_up
         last_of_game: dict[int, str] = {}
+        last_of_tournament: dict[int, str] = {}
         for row in rows:
             if row.game_id is not None and not covered:
                 last_of_game[row.game_id] = row.id
+            elif row.tournament_id is not None and row.payload is None:
+                last_of_tournament[row.tournament_id] = row.id
         owed = []
         settling = False
         # Games with a covered entry that made it someone's turn: the entry covering it carries
@@ -285,6 +293,10 @@ class Outbox:
         turned: set[int] = set()
         for row in rows:
             superseded = row.game_id is not None and last_of_game.get(row.game_id) != row.id
+            if row.game_id is None and row.tournament_id is not None:
+                # A tournament's newest announcement shows it as it stands: older ones left
+                # by a crash are covered by it (its standings, its current round).
+                superseded = last_of_tournament.get(row.tournament_id, row.id) != row.id
             if superseded and row.payload is None and row.kind in TURN_KINDS:
                 assert row.game_id is not None
                 turned.add(row.game_id)
@@ -335,6 +347,9 @@ class Outbox:
             return await self._game_result(row, action)
         if row.challenge_id is not None:
             return await self._challenge_result(row, action)
+        if row.tournament_id is not None and self.tournaments is not None:
+            view = await self.tournaments.view(row.tournament_id)
+            return tournament_result(action, view, event=row.id)
         return None
 
     async def _game_result(self, row: EventRow, action: Action) -> ActionResult | None:

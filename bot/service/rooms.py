@@ -35,6 +35,9 @@ from .shards import ShardOwnership
 from .standings import Standings
 from .starting import Starter
 from .takebacks import Takebacks
+from .tournament_face import TournamentFace
+from .tournament_games import TournamentGames
+from .tournaments import Tournaments
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,7 @@ class Rooms:
     flags: FlagTimers
     outbox: Outbox
     announcing: Announcing
+    tournaments: TournamentFace
 
 
 def build_rooms(
@@ -94,8 +98,19 @@ def build_rooms(
     endings = Endings(store, starter, notices, computer_id=bot.id)
     replies = ComputerReplies(live, computer, endings, bot)
     queries = Queries(store, live, prefs)
+    tournaments = Tournaments(store, live, settings, clock=clock)
+    tournament_games = TournamentGames(store, live, starter, settings, tournaments, clock=clock)
     downtime = Downtime(store, live, clock=clock, monotonic=monotonic)
-    outbox = Outbox(store, live, endings, ownership, computer_id=bot.id, clock=clock, rng=rng)
+    outbox = Outbox(
+        store,
+        live,
+        endings,
+        ownership,
+        computer_id=bot.id,
+        clock=clock,
+        rng=rng,
+        tournaments=tournaments,
+    )
     deadlines = Deadlines(
         store,
         live,
@@ -107,8 +122,10 @@ def build_rooms(
         ownership,
         bot=bot,
         clock=clock,
+        tournaments=tournament_games,
     )
     flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
+    announcing = Announcing(settings, queries, outbox, languages, flags, clock=clock)
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -135,5 +152,6 @@ def build_rooms(
         deadlines=deadlines,
         flags=flags,
         outbox=outbox,
-        announcing=Announcing(settings, queries, outbox, languages, flags, clock=clock),
+        announcing=announcing,
+        tournaments=TournamentFace(tournaments, tournament_games, announcing),
     )

@@ -15,7 +15,7 @@ from ..enums import GameStatus, Side, TimePool
 from ..errors import ChallengeError
 from ..i18n import Text, _, from_rules
 from ..results import GameSummary, Leaderboard, Player, RatingLine, Stats
-from ..store import ChallengeRow, GameRow, RatingRow, Store
+from ..store import ChallengeRow, GameRow, RatingRow, Store, TournamentRow
 from ..words import termination_words, variant_title
 from .clocks import pool_of
 from .ladder import glicko
@@ -120,11 +120,14 @@ class Standings:
         return tuple(_summary(g, user_id) for g in rows)
 
 
-async def challenge_rating(store: Store, challenge: ChallengeRow, user_id: int) -> int:
-    """The rating of ``user_id`` that ``challenge``'s rating range is checked against: their
-    rating in the challenge's pool on its server (its variant, its clock's time class), as
-    ``/stats`` shows it, rounded; the start rating for someone who has not played a rated game
-    there.  The one reading of it, so what decides the pool is changed here alone."""
+async def challenge_rating(
+    store: Store, challenge: ChallengeRow | TournamentRow, user_id: int
+) -> int:
+    """The rating of ``user_id`` that ``challenge``'s rating range is checked against (a
+    tournament's too, and its seeding): their rating in the challenge's pool on its server
+    (its variant, its clock's time class), as ``/stats`` shows it, rounded; the start rating
+    for someone who has not played a rated game there.  The one reading of it, so what decides
+    the pool is changed here alone."""
     row = None
     if challenge.guild_id is not None:
         row = await store.rating(challenge.guild_id, user_id, challenge.variant, pool_of(challenge))

@@ -75,8 +75,9 @@ def players_moves(row: GameRow, game: Game) -> int:
 def abortable(row: GameRow, game: Game) -> bool:
     """Whether either player may still abort the game: it runs, and not both players have made
     a move of their own (so nobody can abort a game they are losing, and a game nobody started
-    can be cleared away without a result)."""
-    return not game.is_over and players_moves(row, game) < 2
+    can be cleared away without a result).  Never a tournament game: its result counts for
+    the event, so resigning loses it and not moving loses it by forfeit."""
+    return row.pairing_id is None and not game.is_over and players_moves(row, game) < 2
 
 
 def moves_shown(game: Game, notation: Notation | str | None = None, last: int | None = None) -> str:

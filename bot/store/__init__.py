@@ -43,6 +43,20 @@ from .rows import (
     TakenBackMove,
 )
 from .shards import EVERY_SHARD, Shards, shard_of
+from .tournament_rows import (
+    NewPairing,
+    NewTournament,
+    PairingChanges,
+    PairingRow,
+    PlayerChanges,
+    TournamentChanges,
+    TournamentPlayerRow,
+    TournamentRow,
+    TournamentState,
+    TournamentStep,
+    TournamentUpdate,
+    TournamentWrites,
+)
 
 
 async def open_store(location: str | Path) -> Store:
@@ -76,6 +90,11 @@ __all__ = [
     "NewEvent",
     "NewGame",
     "NewMove",
+    "NewPairing",
+    "NewTournament",
+    "PairingChanges",
+    "PairingRow",
+    "PlayerChanges",
     "PrefsChanges",
     "PrefsRow",
     "RatedGame",
@@ -90,6 +109,13 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "TakenBackMove",
+    "TournamentChanges",
+    "TournamentPlayerRow",
+    "TournamentRow",
+    "TournamentState",
+    "TournamentStep",
+    "TournamentUpdate",
+    "TournamentWrites",
     "WriteRefused",
     "is_postgres_url",
     "open_store",

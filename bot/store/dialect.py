@@ -35,6 +35,10 @@ class Transaction(Protocol):
         """The first row of a query, or None."""
         ...
 
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
+        """Every row of a query (a tournament's players and pairings, read under its lock)."""
+        ...
+
     async def insert(self, sql: str, params: Params) -> int:
         """Run an ``INSERT`` of one row into a table with an ``id`` key; the new row's id."""
         ...

@@ -12,7 +12,7 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode
+from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode, TournamentStatus
 from .rows import (
     ChallengeRow,
     EventRow,
@@ -26,8 +26,21 @@ from .rows import (
     RatingRow,
     SettingsRow,
 )
+from .tournament_rows import PairingRow, TournamentPlayerRow, TournamentRow
 
-Row = TypeVar("Row", ChallengeRow, EventRow, GameRow, MoveRow, PrefsRow, RatingRow, SettingsRow)
+Row = TypeVar(
+    "Row",
+    ChallengeRow,
+    EventRow,
+    GameRow,
+    MoveRow,
+    PrefsRow,
+    RatingRow,
+    SettingsRow,
+    TournamentRow,
+    TournamentPlayerRow,
+    PairingRow,
+)
 
 
 def enum_of(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
@@ -90,6 +103,17 @@ DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
         guild_locale=str,
     ),
     PrefsRow: decoder(PrefsRow, theme=str, notation=str, dm_turn=_on, last_warning=_on, locale=str),
+    TournamentRow: decoder(
+        TournamentRow,
+        status=enum_of(TournamentStatus),
+        rated=bool,
+        double_round_robin=bool,
+        berserk=bool,
+    ),
+    TournamentPlayerRow: decoder(TournamentPlayerRow, withdrawn=bool, paused=bool),
+    PairingRow: decoder(
+        PairingRow, forfeit=bool, white_berserk=bool, black_berserk=bool, reminded=bool
+    ),
 }
 COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in DECODE}
 NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))

@@ -46,10 +46,19 @@ TABLES = (
     "outbox",
     "meta",
     "user_prefs",
+    "tournaments",
+    "tournament_players",
+    "tournament_pairings",
 )
 """Every table of the schema, in an order that respects the foreign keys."""
 
-IDENTITIES = (("games", "id"), ("challenges", "id"), ("outbox", "seq"))
+IDENTITIES = (
+    ("games", "id"),
+    ("challenges", "id"),
+    ("outbox", "seq"),
+    ("tournaments", "id"),
+    ("tournament_pairings", "id"),
+)
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 
 RATINGS_ORDER = "guild_id, user_id, variant, pool"

@@ -118,6 +118,9 @@ class PostgresTransaction:
     async def fetchrow(self, sql: str, params: Params = ()) -> Any:
         return await self._connection.fetchrow(numbered(sql), *params)
 
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        return list(await self._connection.fetch(numbered(sql), *params))
+
     async def insert(self, sql: str, params: Params) -> int:
         return int(await self._connection.fetchval(numbered(sql + " RETURNING id"), *params))
 

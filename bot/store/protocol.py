@@ -41,6 +41,15 @@ from .rows import (
     TakenBackMove,
 )
 from .shards import EVERY_SHARD, Shards
+from .tournament_rows import (
+    NewTournament,
+    PairingRow,
+    TournamentRow,
+    TournamentState,
+    TournamentStep,
+    TournamentUpdate,
+    TournamentWrites,
+)
 
 
 class Store(Protocol):
@@ -163,6 +172,7 @@ class Store(Protocol):
         rated: RatedGame | None = None,
         follow_up: NewGame | FollowUp | None = None,
         event: NewEvent | None = None,
+        tournament: TournamentUpdate | None = None,
     ) -> None:
         """Apply ``changes`` (and append ``move``) in one transaction if the game is still at
         ``version``, bumping it; :class:`StaleVersion` with nothing written otherwise.
@@ -170,7 +180,9 @@ class Store(Protocol):
         A game that ends here lands together with what its end causes, so a crash cannot leave
         half of it: ``rated`` updates both players' ratings (and records them on the game),
         ``follow_up`` starts the next game of a match (given as a function, it is called with
-        the ladder change ``rated`` made, or None, to build that game)."""
+        the ladder change ``rated`` made, or None, to build that game), ``tournament`` runs a
+        step on the game's tournament under its lock (its result, and the next round when it
+        completes one)."""
         ...
 
     async def take_back(
@@ -328,4 +340,54 @@ class Store(Protocol):
     ) -> None:
         """Change a server's settings and its channel list together, in one transaction
         (``all_channels`` clears the list before ``allow`` is added)."""
+        ...
+
+    # -- tournaments (schema v13) ----------------------------------------------------------------
+
+    async def create_tournament(self, tournament: NewTournament, event: NewEvent) -> int:
+        """Store a new tournament, open for entries, with the outbox entry announcing it (its
+        ``tournament_id`` filled in); its id."""
+        ...
+
+    async def change_tournament(
+        self, tournament_id: int, step: TournamentStep
+    ) -> TournamentWrites | None:
+        """One transaction: lock the tournament (two changes are applied in turn, in every
+        process), read it whole, write what ``step`` answers, and return that (None: no such
+        tournament).  An exception from ``step`` leaves everything as it was."""
+        ...
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None: ...
+
+    async def tournament_state(self, tournament_id: int) -> TournamentState | None:
+        """The tournament whole (outside a transaction: a view, not a basis for a change)."""
+        ...
+
+    async def tournaments_in(self, guild_id: int, *, finished: bool) -> list[TournamentRow]:
+        """A server's tournaments still open or being played (or, ``finished``, over), newest
+        first."""
+        ...
+
+    async def live_tournaments(self, *, shards: Shards = EVERY_SHARD) -> list[TournamentRow]:
+        """The tournaments open, running or paused in the servers of ``shards``."""
+        ...
+
+    async def pairing(self, pairing_id: int) -> PairingRow | None: ...
+
+    async def tournament_games(self, tournament_id: int) -> list[GameRow]:
+        """Every game played for the tournament, in the order they were opened."""
+        ...
+
+    async def tournament_games_unstarted(self, *, shards: Shards = EVERY_SHARD) -> list[GameRow]:
+        """Running tournament games in which a player has not made a first move yet (the
+        no-show check)."""
+        ...
+
+    async def open_tournament_game(
+        self, pairing_id: int, game: NewGame, event: NewEvent
+    ) -> int | None:
+        """Start ``game`` for the pairing (its ``pairing_id`` set) with its announcement, under
+        the tournament's lock; None, writing nothing, when the pairing has its game already, is
+        decided, or its tournament is not running: exactly one game per pairing, however often
+        this is called."""
         ...

@@ -134,6 +134,8 @@ class GameRow:
     clock_started: float | None = None
     """When the side to move's time started running (None: no clock runs); its flag falls at
     ``deadline``."""
+    pairing_id: int | None = None
+    """The tournament pairing the game is played for (None outside tournaments)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,8 @@ class NewGame:
     first_of_match: bool = False
     """The game opens a new match, which is named by this game's own id once it has one."""
     moves: tuple[NewMove, ...] = ()
+    pairing_id: int | None = None
+    """The tournament pairing the game is played for."""
 
 
 class GameChanges(TypedDict, total=False):
@@ -358,6 +362,8 @@ class NewEvent:
     next_attempt_at: float
     """Until then the action that wrote it is delivering it itself (by its interaction's
     answer), so the background delivery leaves it alone."""
+    tournament_id: int | None = None
+    """The tournament it announces (filled in by the store when the write creates it)."""
 
 
 @dataclass(frozen=True)
@@ -386,6 +392,8 @@ class EventRow:
     """The interaction whose answer or follow-up is delivering it, while it is in flight."""
     answer_channel: int | None = None
     """The channel that interaction's messages go to."""
+    tournament_id: int | None = None
+    """The tournament it announces, rebuilt from the tournament's rows after a crash."""
 
 
 @dataclass(frozen=True)

@@ -338,11 +338,101 @@ per time class (bullet, blitz, rapid, classical, correspondence), so the table i
 pool too: it is rebuilt (SQLite cannot change a key), every rating until now standing as a
 correspondence rating, the only games there were."""
 
+V13_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id                 {id},
+    guild_id           {snowflake} NOT NULL,
+    channel_id         {snowflake} NOT NULL,
+    name               TEXT    NOT NULL,
+    format             TEXT    NOT NULL CHECK (format IN ('swiss', 'round_robin', 'arena')),
+    variant            TEXT    NOT NULL,
+    move_time          INTEGER NOT NULL CHECK (move_time > 0),
+    clock_base         {time} CHECK (clock_base > 0),
+    clock_increment    {time} CHECK (clock_increment >= 0),
+    rated              {flag} NOT NULL DEFAULT {off},
+    rounds             INTEGER CHECK (rounds > 0),
+    double_round_robin {flag} NOT NULL DEFAULT {off},
+    duration           {time} CHECK (duration > 0),
+    starts_at          {time},
+    min_rating         INTEGER,
+    max_rating         INTEGER,
+    max_players        INTEGER CHECK (max_players >= 2),
+    forfeit_after      {time} NOT NULL CHECK (forfeit_after > 0),
+    berserk            {flag} NOT NULL DEFAULT {off},
+    bye_points         {time} NOT NULL DEFAULT 1,
+    status             TEXT    NOT NULL DEFAULT 'open'
+                       CHECK (status IN ('open', 'running', 'paused', 'finished', 'cancelled')),
+    round              INTEGER NOT NULL DEFAULT 0,
+    created_by         {snowflake} NOT NULL,
+    created_at         {time} NOT NULL,
+    started_at         {time},
+    ends_at            {time},
+    ended_at           {time},
+    message_id         {snowflake},
+    version            INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX tournaments_by_guild ON tournaments (guild_id, status, created_at);
+CREATE INDEX tournaments_live ON tournaments (status) WHERE status IN ('open', 'running', 'paused');
+
+CREATE TABLE tournament_players (
+    tournament_id {snowflake} NOT NULL REFERENCES tournaments (id),
+    user_id       {snowflake} NOT NULL,
+    name          TEXT    NOT NULL,
+    rating        {time} NOT NULL,
+    number        INTEGER NOT NULL,
+    joined_at     {time} NOT NULL,
+    joined_round  INTEGER NOT NULL DEFAULT 1,
+    withdrawn     {flag} NOT NULL DEFAULT {off},
+    paused        {flag} NOT NULL DEFAULT {off},
+    performance   INTEGER,
+    PRIMARY KEY (tournament_id, user_id)
+){without_rowid};
+
+CREATE TABLE tournament_pairings (
+    id            {id},
+    tournament_id {snowflake} NOT NULL REFERENCES tournaments (id),
+    round         INTEGER NOT NULL CHECK (round >= 1),
+    board         INTEGER NOT NULL CHECK (board >= 1),
+    white_id      {snowflake} NOT NULL,
+    black_id      {snowflake},
+    game_id       {snowflake} REFERENCES games (id),
+    white_points  {time},
+    black_points  {time},
+    forfeit       {flag} NOT NULL DEFAULT {off},
+    white_berserk {flag} NOT NULL DEFAULT {off},
+    black_berserk {flag} NOT NULL DEFAULT {off},
+    moves         INTEGER NOT NULL DEFAULT 0,
+    reminded      {flag} NOT NULL DEFAULT {off},
+    fixed_reason  TEXT,
+    fixed_by      {snowflake},
+    created_at    {time} NOT NULL,
+    decided_at    {time},
+    CHECK ((white_points IS NULL) = (black_points IS NULL))
+);
+CREATE UNIQUE INDEX tournament_pairings_board ON tournament_pairings (tournament_id, round, board);
+CREATE UNIQUE INDEX tournament_pairings_game ON tournament_pairings (game_id)
+    WHERE game_id IS NOT NULL;
+
+ALTER TABLE games ADD COLUMN pairing_id {snowflake};
+CREATE UNIQUE INDEX games_one_per_pairing ON games (pairing_id) WHERE pairing_id IS NOT NULL;
+ALTER TABLE outbox ADD COLUMN tournament_id {snowflake};
+"""
+"""v13 (tournaments, issue 29): an event (Swiss, round robin or arena) with its terms and where
+it stands (``status``, ``round``: the round being played, an arena's pairing wave), its players
+(the rating they joined with is the seeding, ``number`` the pairing number; withdrawn players
+keep their games; ``performance`` is kept at the end) and its pairings, one per board and round
+(``black_id`` NULL: a bye; the points NULL until decided, by the game, a no-show's forfeit or a
+moderator's fix with its reason).  A pairing's game points back at it (``games.pairing_id``),
+and each unique index stands for "exactly once": one game per pairing, one pairing per board.
+An outbox entry may announce a tournament (``tournament_id``), rebuilt from these tables after a
+crash."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
+    (13, V13_TOURNAMENTS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

@@ -49,6 +49,7 @@ from .rows import (
 )
 from .shards import EVERY_SHARD, Shards
 from .shield import Orphans, shielded_write
+from .sql_tournaments import SqlTournaments, step_pairing_tournament
 from .sql_writes import (
     ARCHIVE_MOVES,
     ENDED,
@@ -63,6 +64,7 @@ from .sql_writes import (
     rate_game,
     save_keyed,
 )
+from .tournament_rows import TournamentUpdate
 
 ReadObserver = Callable[[str, Params], None]
 """Told each query the store reads with outside a transaction (its SQL in the store's form, with
@@ -96,7 +98,7 @@ NO_ANSWER = (
 NEWEST_FIRST = " ORDER BY updated_at DESC, id DESC LIMIT ?"
 
 
-class SqlStore:
+class SqlStore(SqlTournaments):
     """The queries of a :class:`~bot.store.protocol.Store` on ``database``; a backend's class
     adds opening, closing, the schema version, the integrity check and shard ownership."""
 
@@ -288,6 +290,7 @@ class SqlStore:
         rated: RatedGame | None = None,
         follow_up: NewGame | FollowUp | None = None,
         event: NewEvent | None = None,
+        tournament: TournamentUpdate | None = None,
     ) -> None:
         async with self._transaction() as db:
             await guarded_update(db, game_id, version, changes)
@@ -300,6 +303,8 @@ class SqlStore:
                 await insert_game(db, follow_up)
             if event is not None:
                 await insert_event(db, event)
+            if tournament is not None:
+                await step_pairing_tournament(db, tournament.pairing_id, tournament.step)
 
     @shielded_write
     async def take_back(

@@ -100,6 +100,10 @@ class SqliteTransaction:
         async with self.connection.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Sequence[Any]]:
+        async with self.connection.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
     async def insert(self, sql: str, params: Params) -> int:
         cursor = await self.connection.execute(sql, params)
         return int(cursor.lastrowid or 0)
