@@ -12,7 +12,7 @@ from typing import Final
 
 from ..i18n import Text, _, render
 from ..tournaments.model import Standing, Table, Tiebreak
-from .limits import CONTENT
+from .limits import CONTENT, and_more
 
 WIDTH: Final = 34
 """Characters per line: what a phone shows of a code block at 330 px without wrapping."""
@@ -92,7 +92,7 @@ def standings_text(table: Table, title: Text, code: str, limit: int = CONTENT) -
     while True:
         body = "\n".join(lines[:kept])
         more = len(lines) - kept
-        tail = "" if not more else "\n" + render(_("…and {count} more", count=more), code)
+        tail = "" if not more else "\n" + and_more(code)(more)
         message = f"{head}\n```\n{body}\n```{tail}\n{legend if shown else ''}".rstrip()
         if len(message) <= limit or kept <= 2:
             return message[:limit]

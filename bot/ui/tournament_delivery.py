@@ -1,0 +1,178 @@
+"""Delivering a tournament's announcements in its channel, each exactly once.
+
+Every change of an event (created, joined, started, a round paired, paused, a result fixed,
+finished...) is an outbox entry written with it (:mod:`bot.service.outbox`); the delivery
+(:mod:`bot.ui.delivery`) hands the entries of tournaments here, with a ``send`` that posts in the
+event's channel, each message with its nonce and, after a crash, found again among the bot's
+posts by its text instead of being posted twice.  What each one shows:
+
+- the announcement, one message edited on every change (joined, started, paused, finished);
+- a round's pairings: a line, the standings so far, and a message per pairing which its game's
+  thread hangs off (Discord gives that thread the message's id and refuses a second one with
+  160004, so a crash between the thread and the game finds the thread again), the game opened
+  in it (``open_game``: exactly once per pairing) and its first board posted there;
+- the end: the final standings and the event's PDN file.
+
+A round is delivered only once every game of it is open: when one cannot be (Discord or the
+database refused), the entry stays owed and the rest is done by the next attempt.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from ..i18n import _, render
+from ..results import Action, ActionResult, TournamentView
+from ..service import GameService
+from .arrivals import post_marker
+from .boards import message_id, pings
+from .delivery import Connection, Delivery, PostedLater, Send, ShownInPart
+from .languages import Languages
+from .limits import THREAD_NAME, label
+from .replies import Outgoing, Upload
+from .standings_text import standings_text
+from .threads import THREAD_ARCHIVE_MINUTES
+from .tournament_buttons import TournamentKit
+from .tournament_embeds import announcement_embed, pairing_content, thread_title
+from .wording import say
+
+log = logging.getLogger(__name__)
+
+THREAD_EXISTS = 160004
+"""Discord's code for a second thread on the same message."""
+
+
+class TournamentPosts:
+    """One per client: what a tournament's announcements post (see the module's doc)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        connection: Connection,
+        kit: TournamentKit,
+        languages: Languages,
+        delivery: Delivery,
+    ) -> None:
+        self.service = service
+        self.connection = connection
+        self.kit = kit
+        self.languages = languages
+        self.delivery = delivery
+
+    def announcement(self, view: TournamentView, code: str, text: str = "") -> Outgoing:
+        """The announcement message with its buttons (Join/Leave while entries are taken)."""
+        return Outgoing(
+            content=text or None,
+            embed=announcement_embed(view, code),
+            view=self.kit.announcement(view.id, open_=view.open, code=code),
+            part=f"tournament-{view.id}",
+        )
+
+    async def post(self, result: ActionResult, send: Send) -> None:
+        """Show ``result`` (a tournament's announcement) through ``send``, in its channel."""
+        view = result.tournament
+        assert view is not None
+        code = await self.languages.public(view.guild_id)
+        if result.action is Action.TOURNAMENT_CREATED:
+            await self.announce(send, result, code)
+            return
+        await self.refresh(view, code)
+        sentence = f"{pings(result.mentions)} {say(result.text, code)}".strip()
+        if result.action is Action.TOURNAMENT_JOINED:
+            return  # the announcement's list of players is the news
+        if result.action is Action.ROUND_PAIRED:
+            await self.pairings(send, result, view, sentence, code)
+            return
+        await send(Outgoing(content=sentence, mentions=result.mentions, part="news"))
+        if result.action is Action.TOURNAMENT_FINISHED:
+            await self.final(send, view, code)
+
+    async def announce(self, send: Send, result: ActionResult, code: str) -> None:
+        """Post the new event's announcement and remember its message (edited from then on)."""
+        view = result.tournament
+        assert view is not None
+        sent = message_id(await send(self.announcement(view, code, say(result.text, code))))
+        if sent is not None:
+            await self.service.tournaments.set_message(view.id, sent)
+
+    async def refresh(self, view: TournamentView, code: str) -> None:
+        """Bring the announcement up to date (players, status, buttons).  Editing is the same
+        whatever the number of times, so a repeated announcement does no harm; a deleted
+        message is left deleted."""
+        if view.message_id is None:
+            return
+        channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        out = self.announcement(view, code)
+        try:
+            await channel.get_partial_message(view.message_id).edit(embed=out.embed, view=out.view)
+        except discord.HTTPException as exc:
+            log.info("the announcement of tournament %s was not updated: %s", view.id, exc)
+
+    async def pairings(
+        self, send: Send, result: ActionResult, view: TournamentView, sentence: str, code: str
+    ) -> None:
+        """A round's news and standings, then each pairing's message, thread and game."""
+        await send(Outgoing(content=sentence, mentions=(), part="news"))
+        if view.table.rounds_played and view.format.value != "arena":
+            title = _("Standings after round {round}", round=view.table.rounds_played)
+            await send(Outgoing(content=standings_text(view.table, title, code), part="table"))
+        for pairing in view.pairings:
+            if pairing.game_id is not None:
+                continue
+            out = Outgoing(
+                content=pairing_content(view, pairing, code),
+                mentions=tuple(p.id for p in (pairing.white, pairing.black) if p is not None),
+                part=f"pairing-{pairing.id}",
+            )
+            sent = message_id(await send(out))
+            if pairing.black is None or sent is None:
+                continue  # a bye: nothing to play
+            try:
+                await self.open_game(view, pairing.id, sent, thread_title(view, pairing, code))
+            except Exception as exc:  # the round stays owed: the next attempt goes on from here
+                raise ShownInPart(result) from exc
+
+    async def open_game(
+        self, view: TournamentView, pairing_id: int, message: int, name: str
+    ) -> None:
+        """The pairing's thread off its ``message`` (the one already there after a crash: it
+        has the message's id), its game opened there and the first board posted."""
+        thread_id = await start_thread(self.connection.http, view.channel_id, message, name)
+        started = await self.service.tournaments.open_game(pairing_id, thread_id)
+        if started is None:  # opened before a crash: its first board is owed, or was posted
+            return
+        send = self.delivery.channel_sender(thread_id, view.guild_id, started.event)
+        try:
+            await self.delivery.publish(send, started, answer=post_marker(started))
+        except PostedLater as exc:  # the game is open; its first board is owed, posted later
+            log.warning("the first board of pairing %s is owed: %s", pairing_id, exc)
+
+    async def final(self, send: Send, view: TournamentView, code: str) -> None:
+        """The final standings and the event's PDN file."""
+        title = _("Final standings: {name}", name=view.name)
+        await send(Outgoing(content=standings_text(view.table, title, code), part="final"))
+        pdn = await self.service.tournaments.pdn(view.id)
+        caption = render(_("All games of {name} in one PDN file.", name=view.name), code)
+        upload = Upload(f"tournament-{view.id}.pdn", pdn.encode())
+        await send(Outgoing(content=caption, files=[upload], part="pdn"))
+
+
+async def start_thread(http: Any, channel_id: int, message: int, name: str) -> int:
+    """Open the public thread hanging off ``message`` and return its id, which is the
+    message's: when Discord says the message has one already (160004, a repeat after a crash),
+    that one is the thread."""
+    try:
+        thread = await http.start_thread_with_message(
+            channel_id,
+            message,
+            name=label(name, THREAD_NAME),
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except discord.HTTPException as exc:
+        if exc.code == THREAD_EXISTS:
+            return message
+        raise
+    return int(thread["id"])
