@@ -27,6 +27,7 @@ import discord
 from ..i18n import _, render
 from ..results import Action, ActionResult, TournamentView
 from ..service import GameService
+from ..tournaments.model import Format
 from .arrivals import post_marker
 from .boards import message_id, pings
 from .delivery import Connection, Delivery, PostedLater, Send, ShownInPart
@@ -84,7 +85,7 @@ class TournamentPosts:
         if result.action is Action.TOURNAMENT_JOINED:
             return  # the announcement's list of players is the news
         if result.action is Action.ROUND_PAIRED:
-            await self.pairings(send, result, view, sentence, code)
+            await self.pairings(send, result, view, code)
             return
         await send(Outgoing(content=sentence, mentions=result.mentions, part="news"))
         if result.action is Action.TOURNAMENT_FINISHED:
@@ -112,12 +113,12 @@ class TournamentPosts:
             log.info("the announcement of tournament %s was not updated: %s", view.id, exc)
 
     async def pairings(
-        self, send: Send, result: ActionResult, view: TournamentView, sentence: str, code: str
+        self, send: Send, result: ActionResult, view: TournamentView, code: str
     ) -> None:
         """A round's news and standings, then each pairing's message, thread and game."""
-        await send(Outgoing(content=sentence, mentions=(), part="news"))
-        if view.table.rounds_played and view.format.value != "arena":
-            title = _("Standings after round {round}", round=view.table.rounds_played)
+        await send(Outgoing(content=say(result.text, code), part="news"))  # pinged below
+        if view.round > 1 and view.format is not Format.ARENA:
+            title = _("Standings before round {round}", round=view.round)
             await send(Outgoing(content=standings_text(view.table, title, code), part="table"))
         for pairing in view.pairings:
             if pairing.game_id is not None:

@@ -1,0 +1,221 @@
+"""Tournaments end to end, through the real bot process and the fake Discord: a Swiss of 7 over
+3 rounds run by a moderator who types only the creation command, and an arena of 6 that
+survives a ``kill -9`` of the bot in the middle of a round.  Each ends with its final
+standings, and every announcement (the pairings, each game's thread and first board, the
+standings) is shown exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from support.e2e_harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    DRAUGHTS,
+    TURN_LINE,
+    Sent,
+    Users,
+    channel_posts,
+    content_of,
+    custom_ids,
+    embed_of,
+    first_answer,
+    is_ephemeral,
+    poll,
+)
+from support.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+MESSAGE, UPDATE = 4, 7
+MORE = ("1100000000000000104", "1100000000000000105", "1100000000000000106", "1100000000000000107")
+NAMES = ("dave", "erin", "frank", "grace")
+WAIT = 20.0
+PAIRING = re.compile(r"Round (\d+), board (\d+): <@(\d+)> \(White\) v <@(\d+)> \(Black\)")
+BYE = re.compile(r"Round (\d+): <@(\d+)> has a bye and scores 1\.")
+
+
+def add_players(fake: FakeDiscord, count: int) -> list[str]:
+    """Alice, Bob, Carol and as many more members of the server as make ``count``."""
+    for user_id, name in zip(MORE, NAMES, strict=True):
+        fake.guild.users[user_id] = name
+    return [ALICE, BOB, CAROL, *MORE][:count]
+
+
+async def tournament(users: Users, sub: str, user: str, channel: str, **values: Any) -> Sent:
+    """``/tournament <sub>`` with options, as Discord nests a subcommand's options."""
+    options, resolved = users.options(**values)
+    payload = users.fake.command_interaction(
+        "tournament",
+        [{"name": sub, "type": 1, "options": options}],
+        user_id=user,
+        channel_id=channel,
+        resolved=resolved,
+    )
+    await users.fake.send_interaction(payload)
+    return Sent(users, payload)
+
+
+async def private(sent: Sent) -> str:
+    """A private answer (a refusal, or a moderator's confirmation)."""
+    callback = await sent.callback()
+    if callback.json["type"] == 5:  # held while working: the private follow-up tells
+        return content_of(await first_answer(sent))
+    assert callback.json["type"] == MESSAGE and is_ephemeral(callback), callback.json
+    return content_of(callback)
+
+
+def posts(fake: FakeDiscord, channel: str) -> list[str]:
+    """What the bot posted straight into ``channel``, in order (its text)."""
+    return [str(r.json.get("content") or "") for r in channel_posts(fake, channel)]
+
+
+def pairings(fake: FakeDiscord, round_: int) -> dict[str, tuple[str, str]]:
+    """Round ``round_``'s pairing messages in #draughts: their ids (each its game's thread)
+    and (White, Black)."""
+    found = {}
+    for message in list(fake.messages.values()):
+        match = PAIRING.fullmatch(str(message.get("content") or ""))
+        if message["channel_id"] == DRAUGHTS and match and int(match[1]) == round_:
+            found[message["id"]] = (match[3], match[4])
+    return found
+
+
+def first_boards(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
+    """The game's first boards posted in ``thread`` (one, if shown exactly once)."""
+    return [
+        r.json for r in channel_posts(fake, thread) if TURN_LINE.search(r.json.get("content") or "")
+    ]
+
+
+async def create_and_fill(
+    users: Users, fake: FakeDiscord, players: list[str], **options: Any
+) -> dict[str, Any]:
+    """Alice (a moderator) creates the event in #draughts; everyone joins by its button."""
+    created = await tournament(users, "create", ALICE, DRAUGHTS, **options)
+    answer = await created.callback()
+    assert answer.json["type"] == MESSAGE and not is_ephemeral(answer), answer.json
+    assert custom_ids(answer) == [
+        "tournament:join:1",
+        "tournament:leave:1",
+        "tournament:standings:1",
+        "tournament:manage:1",
+    ]
+    announcement = created.message()
+    for count, player in enumerate(players, 1):
+        joined = await users.press("tournament:join:1", announcement["id"], player)
+        edit = await joined.callback()
+        assert edit.json["type"] == UPDATE, edit.json
+        assert embed_of(edit)["fields"][-1]["name"] == f"Players ({count})"
+    return announcement
+
+
+async def start_by_buttons(users: Users, announcement: dict[str, Any]) -> None:
+    """The moderator's Manage panel, then Start now: no typing."""
+    manage = await users.press("tournament:manage:1", announcement["id"], ALICE)
+    panel = await manage.callback()
+    assert is_ephemeral(panel) and custom_ids(panel) == [
+        "tournament:start:1",
+        "tournament:cancel:1",
+    ]
+    start = await users.press("tournament:start:1", manage.message(), ALICE)
+    assert "started" in await private(start)
+
+
+async def play_round(users: Users, fake: FakeDiscord, round_: int, boards: int) -> list[str]:
+    """Wait for round ``round_``'s ``boards`` pairings, each with its thread and one first
+    board; in each, the player to move resigns (a loss in a tournament).  The winners."""
+    found = await users.bot.alive(
+        poll(lambda: len(pairings(fake, round_)) == boards and pairings(fake, round_), WAIT)
+    )
+    winners = []
+    for thread, (white, black) in found.items():
+        assert thread in fake.threads and fake.threads[thread]["parent_id"] == DRAUGHTS
+        [board] = await users.bot.alive(poll(lambda t=thread: first_boards(fake, t), WAIT))
+        turn = TURN_LINE.search(board["content"])
+        assert turn is not None
+        loser = turn["id"]
+        game = int(re.search(r"Game #(\d+)", board["embeds"][0]["footer"]["text"])[1])  # type: ignore[index]
+        asked = await users.command("resign", loser, thread)
+        assert custom_ids(await asked.callback()) == [f"resign:{game}"]
+        pressed = await users.press(f"resign:{game}", asked.message(), loser)
+        assert (await pressed.callback()).json["type"] == UPDATE
+        winners.append(black if loser == white else white)
+    return winners
+
+
+async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_standings(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    players = add_players(fake, 7)
+    bot, users = await launch()
+
+    # Refusals first: a member is no moderator, an option the format does not use.
+    refused = await tournament(users, "create", BOB, DRAUGHTS, format="swiss")
+    assert await private(refused) == (
+        "Only moderators (Manage Server) can do that to a tournament."
+    )
+    refused = await tournament(users, "create", ALICE, DRAUGHTS, format="swiss", double=True)
+    assert await private(refused) == "`double` is for round robins only."
+
+    announcement = await create_and_fill(
+        users, fake, players, format="swiss", rounds=3, name="Club Swiss"
+    )
+    again = await users.press("tournament:join:1", announcement["id"], BOB)
+    assert "already" in await private(again)
+    manage = await users.press("tournament:manage:1", announcement["id"], BOB)
+    assert await private(manage) == "Only moderators (Manage Server) can do that to a tournament."
+
+    await start_by_buttons(users, announcement)
+    wins: Counter[str] = Counter()
+    for round_ in (1, 2, 3):
+        wins.update(await play_round(users, fake, round_, boards=3))
+
+    # The end: the final standings and the PDN file, the announcement says Finished.
+    def ended() -> list[str]:
+        return [p for p in posts(fake, DRAUGHTS) if p.startswith("Final standings: Club Swiss")]
+
+    [final] = await bot.alive(poll(ended, WAIT))
+    table = final.split("```")[1].strip().splitlines()
+    assert len(table) == 1 + 7 and table[0].split()[:3] == ["#", "Player", "Pts"]
+    byes = Counter(m[2] for p in posts(fake, DRAUGHTS) if (m := BYE.fullmatch(p)))
+    points = sorted((wins[p] + byes[p] for p in players), reverse=True)
+    assert [row.split()[2] for row in table[1:]] == [str(n) for n in points]
+    assert sum(points) == 9 + 3  # every game decided, and three byes of a point
+
+    def files() -> list[dict[str, bytes]]:
+        return [r.files for r in channel_posts(fake, DRAUGHTS) if r.files]
+
+    [pdn] = await bot.alive(poll(files, WAIT))
+    assert list(pdn) == ["tournament-1.pdn"]
+    assert pdn["tournament-1.pdn"].decode().count('[Event "Club Swiss"]') == 9
+    shown = fake.messages[announcement["id"]]
+    assert shown["embeds"][0]["description"] == "Finished"
+    assert custom_ids(shown) == ["tournament:standings:1", "tournament:manage:1"]
+
+    # Every announcement exactly once: each round's line, each pairing and bye, each game's
+    # thread and first board; the standings after rounds 1 and 2.
+    said = Counter(posts(fake, DRAUGHTS))
+    assert all(count == 1 for count in said.values()), said
+    assert sum(bool(PAIRING.fullmatch(p)) for p in said) == 9
+    assert sum(bool(BYE.fullmatch(p)) for p in said) == 3
+    assert [p.split("\n")[0] for p in said if p.startswith("Standings")] == [
+        "Standings before round 2",
+        "Standings before round 3",
+    ]
+    assert len(fake.threads) == 9
+    assert all(len(first_boards(fake, thread)) == 1 for thread in fake.threads)
+
+    # The event page: its winner and its PDN, privately.
+    page = await users.command("history", CAROL, DRAUGHTS, tournaments=True)
+    answer = await page.callback()
+    assert is_ephemeral(answer) and custom_ids(answer) == ["tournament:pdn:1"]
+    line = embed_of(answer)["description"]
+    assert line.startswith("**#1** Club Swiss · Swiss, 3 rounds · 7 players · won by ")
+    got = await users.press("tournament:pdn:1", page.message(), CAROL)
+    assert list((await got.callback()).files) == ["tournament-1.pdn"]
