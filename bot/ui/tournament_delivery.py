@@ -116,7 +116,8 @@ class TournamentPosts:
         self, send: Send, result: ActionResult, view: TournamentView, code: str
     ) -> None:
         """A round's news and standings, then each pairing's message, thread and game."""
-        await send(Outgoing(content=say(result.text, code), part="news"))  # pinged below
+        if view.format is not Format.ARENA:  # an arena's wave: its pairings say it all
+            await send(Outgoing(content=say(result.text, code), part="news"))  # pinged below
         if view.round > 1 and view.format is not Format.ARENA:
             title = _("Standings before round {round}", round=view.round)
             await send(Outgoing(content=standings_text(view.table, title, code), part="table"))

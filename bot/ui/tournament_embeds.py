@@ -153,7 +153,8 @@ def pairing_content(view: TournamentView, pairing: PairingView, code: str) -> st
         )
     elif view.format is Format.ARENA:
         text = _(
-            "{white} (White) v {black} (Black): your game is in the thread below.",
+            "Pairing #{id}: {white} (White) v {black} (Black): your game is in the thread below.",
+            id=pairing.id,
             white=mention(pairing.white.id),
             black=mention(pairing.black.id),
         )
