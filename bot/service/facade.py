@@ -49,10 +49,10 @@ from .views import clean_name
 
 
 class GameService:
-    """All game actions.  Create with :meth:`open` (or on a store you opened); one instance per
-    bot process.  The attributes it keeps (:attr:`store`, :attr:`settings`, :attr:`outbox`,
-    :attr:`standings`, :attr:`ownership`) are for the tests and tools that look inside the
-    service; the Discord layer uses the methods only."""
+    """All game actions (tournaments': :attr:`tournaments`).  Create with :meth:`open` (or on a
+    store you opened); one per bot process.  Its attributes (:attr:`store`, :attr:`settings`,
+    :attr:`outbox`, :attr:`standings`, :attr:`ownership`) are for tests and tools that look
+    inside; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -68,12 +68,11 @@ class GameService:
         rng: random.Random | None = None,
         shards: Shards = EVERY_SHARD,
     ) -> None:
-        """``clock`` is wall time (deadlines); ``monotonic`` tells a jump of it from time that
-        really passed (tests that drive ``clock`` pass the same function as both).  A challenge
-        stays open ``challenge_expiry`` seconds, or as long as its time per move when that is
-        longer, up to ``challenge_expiry_cap`` (pass a cap no longer than the expiry for
-        challenges that all last exactly ``challenge_expiry``, as tests do).  ``shards``: the
-        servers whose background work this process runs, when the store grants them."""
+        """``clock`` is wall time (deadlines); ``monotonic`` tells its jumps from time that passed
+        (tests driving ``clock`` pass it as both).  A challenge stays open ``challenge_expiry``
+        seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (a cap no longer
+        than the expiry: every challenge lasts ``challenge_expiry``, as in tests).  ``shards``:
+        the servers whose background work this process runs, when the store grants them."""
         bot = Player(bot_user_id, clean_name(bot_name))
         rooms = build_rooms(
             store,
@@ -473,9 +472,8 @@ class GameService:
         settled: Iterable[int] = (),
     ) -> dict[int, list[int]]:
         """Players saw ``event``; ``boards`` are the games' board messages now, ``locales`` the
-        interaction's, ``settled`` games shown with no draw offer pending; per game, the
-        messages whose buttons should go: the previous board, an ended offer's
-        (:meth:`Announcing.shown`)."""
+        interaction's, ``settled`` games shown with no draw offer pending; per game, the messages
+        whose buttons should go: the previous board, an ended offer's (:meth:`Announcing.shown`)."""
         return await self._announcing.shown(event, boards, locales, settled)
 
     async def offer_posted(self, game_id: int, message_id: int) -> bool:
@@ -576,9 +574,8 @@ class GameService:
 
     @property
     def on_background(self) -> Callable[[ActionResult], Awaitable[None]] | None:
-        """Where results made in the background are shown: the computer's replies that no
-        action claimed and the flags that fell (the Discord layer posts them in the game's
-        channel)."""
+        """Where results made in the background are shown: the computer's replies that no action
+        claimed and the flags that fell (the Discord layer posts them in the game's channel)."""
         return self._on_background
 
     @on_background.setter

@@ -291,11 +291,11 @@ class TournamentGames:
             live = await self.live.load(gid)
             row = live.row
             if row.pairing_id is None:
-                raise TournamentError(_("berserk is for arena games with a clock"))
+                raise TournamentError(_("berserk is for arenas played with a clock"))
             pairing = await self.store.pairing(row.pairing_id)
             t = None if pairing is None else await self.store.tournament(pairing.tournament_id)
             if pairing is None or t is None or not t.berserk or row.clock_base is None:
-                raise TournamentError(_("berserk is for arena games with a clock"))
+                raise TournamentError(_("berserk is for arenas played with a clock"))
             if user_id not in (row.white_id, row.black_id):
                 raise NotAPlayerError(_("you are not playing in this game"))
             side = Side.WHITE if user_id == row.white_id else Side.BLACK
@@ -347,26 +347,29 @@ class TournamentGames:
         return results
 
     async def _due(self, t: TournamentRow, now: float) -> list[ActionResult]:
+        """Whatever is due for ``t``, decided first on the tournament read without its lock
+        (most ticks find nothing to do, and write nothing), then taken as a step under it."""
+        step: TournamentStep | None = None
         if t.status is TournamentStatus.OPEN:
             if t.starts_at is not None and t.starts_at <= now:
-                return await self.tournaments.change(
-                    t.id, lambda s: start(s, now, background=False)
-                )
-            return []
+                step = lambda s: start(s, now, background=False)  # noqa: E731
+            return [] if step is None else await self.tournaments.change(t.id, step)
         if t.status is not TournamentStatus.RUNNING:
             return []
+        state = await self.tournaments.state(t.id)
         if t.format == Format.ARENA.value:
             if t.ends_at is not None and t.ends_at <= now:
-                return await self.tournaments.change(
-                    t.id, lambda s: finish(s, now, background=False)
-                )
-            return await self.tournaments.change(
-                t.id, lambda s: arena_wave(s, now, background=False, least=2)
-            )
-        results = await self.tournaments.change(
-            t.id, lambda s: after_results(s, now, background=False)
-        )
-        return results + await self._unopened(t, now)
+                step = lambda s: finish(s, now, background=False)  # noqa: E731
+            else:
+                step = lambda s: arena_wave(s, now, background=False, least=2)  # noqa: E731
+        else:
+            step = lambda s: after_results(s, now, background=False)  # noqa: E731
+        results = []
+        if not step(state).empty:
+            results = await self.tournaments.change(t.id, step)
+        if t.format != Format.ARENA.value:
+            results += await self._unopened(t, now)
+        return results
 
     async def _unopened(self, t: TournamentRow, now: float) -> list[ActionResult]:
         """The round announced again when its games were not all opened in time."""

@@ -42,7 +42,7 @@ from ..store import (
     TournamentWrites,
 )
 from ..tournaments.arena import pair_arena
-from ..tournaments.berger import pair_round_robin, rounds_of
+from ..tournaments.berger import BYE, berger_schedule, pair_round_robin, round_robin_rounds
 from ..tournaments.model import Entrant, Format, Pairing, Result, Table
 from ..tournaments.standings import standings
 from ..tournaments.swiss import pair_swiss
@@ -75,9 +75,9 @@ def entrants(state: TournamentState) -> list[Entrant]:
 
 
 def results(state: TournamentState) -> list[Result]:
-    """Every decided pairing as a result (an arena numbers them in the order they were made)."""
+    """Every decided pairing as a result (an arena numbers its pairings in the order they
+    were made: the pairing's sequence number is its ``round``)."""
     arena = format_of(state) is Format.ARENA
-    decided = [p for p in state.pairings if p.decided]
     return [
         Result(
             index if arena else p.round,
@@ -90,7 +90,8 @@ def results(state: TournamentState) -> list[Result]:
             black_berserk=p.black_berserk,
             moves=p.moves,
         )
-        for index, p in enumerate(decided, 1)
+        for index, p in enumerate(state.pairings, 1)
+        if p.decided
     ]
 
 
@@ -103,18 +104,23 @@ def total_rounds(state: TournamentState) -> int | None:
     """Rounds planned: a Swiss's, a round robin's from its players (once numbered)."""
     t = state.tournament
     if format_of(state) is Format.ROUND_ROBIN:
-        return rounds_of(max(2, len(state.players)), double=t.double_round_robin)
+        return round_robin_rounds(max(2, len(state.players)), double=t.double_round_robin)
     return t.rounds if format_of(state) is Format.SWISS else None
 
 
 def table(state: TournamentState) -> Table:
-    """The standings after the results so far."""
+    """The standings after the results so far, the current round's games being played shown
+    as such."""
+    playing = [
+        Pairing(p.round, p.board, p.white_id, p.black_id) for p in current(state) if not p.decided
+    ]
     return standings(
         format_of(state),
         entrants(state),
         results(state),
         rounds=total_rounds(state),
         bye_points=bye_points(state),
+        pairings=playing,
     )
 
 
@@ -245,26 +251,44 @@ def waiting(state: TournamentState) -> list[Entrant]:
 
 
 def new_pairings(
-    state: TournamentState, pairings: Iterable[Pairing], now: float
+    state: TournamentState, pairings: Iterable[Pairing], now: float, round_no: int
 ) -> list[NewPairing]:
-    """Rows for ``pairings``: a bye is decided at once (its points), as is a round robin's game
-    against a withdrawn player (a forfeit)."""
-    gone = {p.user_id for p in state.players if p.withdrawn}
+    """Rows of round ``round_no`` for ``pairings``: a bye is decided at once (its points), as
+    is a round robin's game against a withdrawn player (a forfeit won by the one who stayed,
+    against that player, on the table's colours)."""
+    robin = format_of(state) is Format.ROUND_ROBIN
+    absent = withdrawn_opponents(state, round_no) if robin else {}
     made = []
     for p in pairings:
-        if p.black is None:
-            made.append(
-                NewPairing(p.round, p.board, p.white, None, now, bye_points(state), 0.0, False, now)
-            )
-        elif p.white in gone or p.black in gone:
-            white = 0.0 if p.white in gone else 1.0
-            black = 0.0 if p.black in gone else 1.0
-            made.append(
-                NewPairing(p.round, p.board, p.white, p.black, now, white, black, True, now)
-            )
+        if p.black is not None:
+            made.append(NewPairing(round_no, p.board, p.white, p.black, now))
+        elif p.white in absent:
+            gone, stays_white = absent[p.white]
+            white, black = (p.white, gone) if stays_white else (gone, p.white)
+            won = (1.0, 0.0) if stays_white else (0.0, 1.0)
+            made.append(NewPairing(round_no, p.board, white, black, now, *won, True, now))
         else:
-            made.append(NewPairing(p.round, p.board, p.white, p.black, now))
+            bye = bye_points(state)
+            made.append(NewPairing(round_no, p.board, p.white, None, now, bye, 0.0, False, now))
     return made
+
+
+def withdrawn_opponents(state: TournamentState, round_no: int) -> dict[int, tuple[int, bool]]:
+    """A round robin's players whose opponent in ``round_no`` withdrew: player -> (that
+    opponent, whether the player has White), read from the Berger table itself (the pairing
+    gives such a player a round off, as it gives an odd field's sitting player one)."""
+    by_number = {p.number: p for p in state.players}
+    double = state.tournament.double_round_robin
+    schedule = berger_schedule(len(state.players), double=double)
+    found: dict[int, tuple[int, bool]] = {}
+    for white_no, black_no in schedule[round_no - 1]:
+        if BYE in (white_no, black_no):
+            continue
+        white, black = by_number[white_no], by_number[black_no]
+        if white.withdrawn != black.withdrawn:
+            stays, gone = (black, white) if white.withdrawn else (white, black)
+            found[stays.user_id] = (gone.user_id, stays is white)
+    return found
 
 
 def next_round(state: TournamentState, now: float, *, background: bool) -> TournamentWrites:
@@ -283,10 +307,10 @@ def next_round(state: TournamentState, now: float, *, background: bool) -> Tourn
     if round_no > planned:
         return finish(state, now, background=background)
     if format_of(state) is Format.SWISS:
-        pairs = pair_swiss(entrants(state), results(state), round_no, bye_points=bye_points(state))
+        pairs = pair_swiss(entrants(state), results(state), round_no)
     else:
         pairs = pair_round_robin(entrants(state), round_no, double=t.double_round_robin)
-    rows = new_pairings(state, pairs, now)
+    rows = new_pairings(state, pairs, now, round_no)
     if not rows:
         return finish(state, now, background=background)
     paired = TournamentWrites(
@@ -309,12 +333,15 @@ def arena_wave(
     if len(free) < max(2, least):
         return TournamentWrites()
     wave = t.round + 1
-    pairs = pair_arena(free, results(state), wave)
+    ratings = {e.id: e.rating for e in free}
+    pairs = pair_arena(
+        [e.id for e in free], results(state), ratings, first_number=len(state.pairings) + 1
+    )
     if not pairs:
         return TournamentWrites()
     return TournamentWrites(
         tournament={"round": wave},
-        new_pairings=tuple(new_pairings(state, pairs, now)),
+        new_pairings=tuple(new_pairings(state, pairs, now, wave)),
         events=(event(Action.ROUND_PAIRED, state, now, background=background),),
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..enums import TournamentStatus
-from ..i18n import Text, _
+from ..i18n import Text, _, _n, verbatim
 from ..markdown import shown
 from ..results import Action, ActionResult, PairingView, TournamentView
 from ..store import GameRow, PairingRow, TournamentState
@@ -115,7 +115,7 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
     count = len([p for p in view.players if not p.withdrawn])
     if action is Action.TOURNAMENT_CREATED:
         return _(
-            "{name}: a {format} tournament of {variant}. Press Join to enter.",
+            "{name}: a {format} tournament of {variant}, open for entries.",
             name=name,
             format=FORMAT_WORDS[view.format],
             variant=view.variant_title,
@@ -123,14 +123,27 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
     if action is Action.TOURNAMENT_JOINED:
         if words.get("left"):
             return _("{player} left {name}.", player=words["left"], name=name)
-        return _(
+        if not words.get("player"):  # rebuilt after a crash: who it was is not kept
+            return _n(
+                "{name}: {count} player has joined.",
+                "{name}: {count} players have joined.",
+                count,
+                name=name,
+            )
+        return _n(
+            "{player} joined {name} ({count} player).",
             "{player} joined {name} ({count} players).",
-            player=words.get("player", ""),
+            count,
+            player=words["player"],
             name=name,
-            count=count,
         )
     if action is Action.TOURNAMENT_STARTED:
-        return _("{name} has started with {count} players.", name=name, count=count)
+        return _n(
+            "{name} has started with {count} player.",
+            "{name} has started with {count} players.",
+            count,
+            name=name,
+        )
     if action is Action.ROUND_PAIRED:
         if view.format is Format.ARENA:
             return _("{name}: new pairings.", name=name)
@@ -149,14 +162,16 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
     if action is Action.TOURNAMENT_RESUMED:
         return _("{name} goes on.", name=name)
     if action is Action.PLAYER_DROPPED:
-        return _(
-            "A moderator dropped {player} from {name}.", player=words.get("player", ""), name=name
-        )
+        if not words.get("player"):
+            return _("A moderator dropped a player from {name}.", name=name)
+        return _("A moderator dropped {player} from {name}.", player=words["player"], name=name)
     if action is Action.RESULT_FIXED:
+        if not words.get("result"):
+            return _("A moderator set a result in {name}.", name=name)
         return _(
             "A moderator set a result in {name}: {result} ({reason}).",
             name=name,
-            result=words.get("result", ""),
+            result=words["result"],
             reason=words.get("reason", ""),
         )
     if action is Action.TOURNAMENT_FINISHED:
@@ -164,7 +179,7 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
         if not rows:
             return _("{name} is over.", name=name)
         return _(
-            "{name} is over: {winner} wins with {points} points.",
+            "{name} is over. Winner: {winner} ({points}).",
             name=name,
             winner=shown(rows[0].entrant.name),
             points=points(rows[0].points),
@@ -173,7 +188,7 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
         if view.round == 0 and count < 2:
             return _("{name} was cancelled: too few players joined.", name=name)
         return _("{name} was cancelled.", name=name)
-    return _("{name}", name=name)
+    return verbatim(name)
 
 
 def tournament_result(

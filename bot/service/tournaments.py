@@ -23,7 +23,7 @@ from rules.variants import find_variant
 
 from ..enums import TournamentStatus
 from ..errors import ForbiddenError, NotFoundError, TournamentError
-from ..i18n import Text, _
+from ..i18n import Text, _, _n
 from ..markdown import shown
 from ..results import Action, ActionResult, Player, TournamentSpec, TournamentView
 from ..store import (
@@ -251,7 +251,12 @@ class Tournaments:
             playing = [p for p in state.players if not p.withdrawn]
             if t.max_players is not None and len(playing) >= t.max_players:
                 raise TournamentError(
-                    _("{name} is full ({count} players)", name=shown(t.name), count=len(playing))
+                    _n(
+                        "{name} is full ({count} player)",
+                        "{name} is full ({count} players)",
+                        len(playing),
+                        name=shown(t.name),
+                    )
                 )
             if (t.min_rating is not None and rating < t.min_rating) or (
                 t.max_rating is not None and rating > t.max_rating

@@ -248,8 +248,10 @@ class SqlTournaments:
                 " JOIN tournaments t ON t.id = p.tournament_id WHERE p.id = ?",
                 (pairing_id,),
             )
-            if row is None or row[0] is not None or row[1] is not None or row[2] != "running":
-                return None  # opened already, decided meanwhile, or the event is over
+            if row is None or row[0] is not None or row[1] is not None:
+                return None  # opened already, or decided meanwhile
+            if row[2] not in ("running", "paused"):
+                return None  # the event is over
             game_id = await insert_game(db, replace(game, pairing_id=pairing_id))
             await db.execute(
                 "UPDATE tournament_pairings SET game_id = ? WHERE id = ?", (game_id, pairing_id)

@@ -1,19 +1,20 @@
-"""Stand-in for i29-pair's standings (drop at merge): points, Buchholz and Sonneborn-Berger
-(arena: lidraughts' points, 2 a win, 1 a draw, doubled on a streak, +1 for a berserk win)."""
+"""The table of a tournament from its entrants and results: ranks, points, tiebreaks, the
+crosstable's cells, games played and each player's performance rating.
+
+Ranks: by points, then the format's tiebreaks (:mod:`.tiebreaks`) in order; players equal on
+all of them share a rank (and are listed by pairing number).  Swiss and round robin count game
+points (a bye counts what its result says, or ``bye_points`` while it has none); an arena
+counts arena points (:func:`.arena.arena_scores`: streaks and berserk).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Cell, CellKind, Entrant, Format, Result, Standing, Table, Tiebreak
-
-
-def _performance(opponents: list[float], score: float) -> int | None:
-    if not opponents:
-        return None
-    return round(
-        sum(opponents) / len(opponents) + 400 * (2 * score - len(opponents)) / len(opponents)
-    )
+from .arena import arena_scores
+from .model import Cell, CellKind, Entrant, Format, Pairing, Result, Standing, Table
+from .performance import performance_rating
+from .tiebreaks import FORMAT_TIEBREAKS, Record, Round, tiebreak_values
 
 
 def standings(
@@ -22,63 +23,151 @@ def standings(
     results: Sequence[Result],
     *,
     rounds: int | None,
-    bye_points: float,
+    bye_points: float = 1.0,
+    pairings: Sequence[Pairing] = (),
 ) -> Table:
-    """The table after ``results``."""
-    del bye_points
-    rating = {e.id: e.rating for e in entrants}
-    points = {e.id: 0.0 for e in entrants}
-    cells: dict[int, list[Cell]] = {e.id: [] for e in entrants}
-    opp: dict[int, list[tuple[int, float]]] = {e.id: [] for e in entrants}
-    streak = {e.id: 0 for e in entrants}
-    for r in results:
-        sides = [(r.white, r.black, r.white_points, "white", r.white_berserk)]
-        if r.black is not None:
-            sides.append((r.black, r.white, r.black_points, "black", r.black_berserk))
-        for me, other, got, colour, berserk in sides:
-            if me not in points:
-                continue
-            if other is None:
-                points[me] += got
-                cells[me].append(Cell(r.round, CellKind.BYE, score=got))
-                continue
-            kind = CellKind.GAME
-            if r.forfeit:
-                kind = CellKind.FORFEIT_WIN if got > 0 else CellKind.FORFEIT_LOSS
-            cells[me].append(Cell(r.round, kind, other, colour, got))
-            if not r.forfeit:
-                opp[me].append((other, got))
-            if format is Format.ARENA:
-                base = 2 * got if got != 0.5 else 1
-                points[me] += base * (2 if streak[me] >= 2 else 1)
-                if got == 1 and berserk and r.moves >= 14:
-                    points[me] += 1
-                streak[me] = streak[me] + 1 if got == 1 else 0
-            else:
-                points[me] += got
-    tiebreaks = (
-        (Tiebreak.PERFORMANCE,)
+    """The table after ``results``.
+
+    ``rounds`` is the number planned (None for an arena).  ``pairings`` are the current
+    round's (or any) pairings: one without a result shows as a game being played (its cell's
+    score None), or, for a bye, as the bye with ``bye_points``; without them the table shows
+    the results alone.  Swiss and round robin have a cell per round so far (the last round
+    with a result or a pairing); an arena a cell per finished game, in order."""
+    order = sorted(entrants, key=lambda entrant: entrant.number)
+    ids = [entrant.id for entrant in order]
+    cells = (
+        _arena_cells(ids, results)
         if format is Format.ARENA
-        else (Tiebreak.SONNEBORN_BERGER,)
-        if format is Format.ROUND_ROBIN
-        else (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)
+        else _round_cells(ids, results, pairings, bye_points)
     )
-    rows = []
-    for e in entrants:
-        games = opp[e.id]
-        perf = _performance([rating[o] for o, _ in games], sum(g for _, g in games))
-        values = {
-            Tiebreak.BUCHHOLZ: sum(points[o] for o, _ in games),
-            Tiebreak.SONNEBORN_BERGER: sum(points[o] * g for o, g in games),
-            Tiebreak.PERFORMANCE: float(perf or 0),
+    ratings = {entrant.id: entrant.rating for entrant in order}
+    records = {player: _record(player, cells[player], results, ratings) for player in ids}
+    on_fire: dict[int, bool] = {}
+    if format is Format.ARENA:
+        scores = arena_scores(results)
+        points = {
+            player: float(scores[player].points) if player in scores else 0.0 for player in ids
         }
-        rows.append((e, points[e.id], tuple(values[t] for t in tiebreaks), perf, len(games)))
-    rows.sort(key=lambda x: (-x[1], tuple(-v for v in x[2]), x[0].number))
-    table: list[Standing] = []
-    for n, (e, p, tb, perf, played) in enumerate(rows, 1):
-        rank = n
-        if table and (table[-1].points, table[-1].tiebreaks) == (p, tb):
-            rank = table[-1].rank
-        table.append(Standing(rank, e, p, tb, tuple(cells[e.id]), played, perf, streak[e.id] >= 2))
-    played_rounds = {r.round for r in results}
-    return Table(format, tiebreaks, tuple(table), len(played_rounds), rounds)
+        on_fire = {player: player in scores and scores[player].on_fire for player in ids}
+        records = {
+            player: Record(points[player], rec.rounds, rec.wins, rec.performance)
+            for player, rec in records.items()
+        }
+    tiebreaks = FORMAT_TIEBREAKS[format]
+    values = tiebreak_values(ids, tiebreaks, records)
+
+    def key(entrant: Entrant) -> tuple[float, ...]:
+        return (records[entrant.id].points, *values[entrant.id])
+
+    ranked = sorted(order, key=lambda entrant: tuple(-v for v in key(entrant)))
+    rows: list[Standing] = []
+    for position, entrant in enumerate(ranked, start=1):
+        rank = rows[-1].rank if rows and key(ranked[position - 2]) == key(entrant) else position
+        record = records[entrant.id]
+        rows.append(
+            Standing(
+                rank=rank,
+                entrant=entrant,
+                points=record.points,
+                tiebreaks=values[entrant.id],
+                cells=tuple(cells[entrant.id]),
+                games=sum(1 for r in record.rounds if r.played),
+                performance=record.performance,
+                on_fire=on_fire.get(entrant.id, False),
+            )
+        )
+    return Table(
+        format=format,
+        tiebreaks=tiebreaks,
+        rows=tuple(rows),
+        rounds_played=_rounds_played(format, results, pairings),
+        rounds=rounds,
+    )
+
+
+def _points_for(player: int, result: Result) -> float:
+    return result.white_points if result.white == player else result.black_points
+
+
+def _cell(player: int, result: Result) -> Cell:
+    if result.black is None:
+        return Cell(result.round, CellKind.BYE, score=result.white_points)
+    white = result.white == player
+    opponent = result.black if white else result.white
+    score = _points_for(player, result)
+    kind = CellKind.GAME
+    if result.forfeit:
+        kind = CellKind.FORFEIT_WIN if score > 0 else CellKind.FORFEIT_LOSS
+    return Cell(result.round, kind, opponent, "white" if white else "black", score)
+
+
+def _round_cells(
+    ids: Sequence[int],
+    results: Sequence[Result],
+    pairings: Sequence[Pairing],
+    bye_points: float,
+) -> dict[int, list[Cell]]:
+    last = max([r.round for r in results] + [p.round for p in pairings], default=0)
+    found: dict[tuple[int, int], Cell] = {}
+    for pairing in pairings:
+        if pairing.black is None:
+            found[(pairing.white, pairing.round)] = Cell(
+                pairing.round, CellKind.BYE, score=bye_points
+            )
+            continue
+        for player, opponent, colour in (
+            (pairing.white, pairing.black, "white"),
+            (pairing.black, pairing.white, "black"),
+        ):
+            found[(player, pairing.round)] = Cell(pairing.round, CellKind.GAME, opponent, colour)
+    for result in results:
+        for side in (result.white, result.black):
+            if side is not None:
+                found[(side, result.round)] = _cell(side, result)
+    return {
+        player: [
+            found.get((player, number), Cell(number, CellKind.ABSENT))
+            for number in range(1, last + 1)
+        ]
+        for player in ids
+    }
+
+
+def _arena_cells(ids: Sequence[int], results: Sequence[Result]) -> dict[int, list[Cell]]:
+    cells: dict[int, list[Cell]] = {player: [] for player in ids}
+    for result in sorted(results, key=lambda r: r.round):
+        for player in (result.white, result.black):
+            if player in cells:
+                cells[player].append(_cell(player, result))
+    return cells
+
+
+def _record(
+    player: int, cells: Sequence[Cell], results: Sequence[Result], ratings: dict[int, float]
+) -> Record:
+    rounds = tuple(
+        Round(
+            opponent=cell.opponent,
+            points=cell.score or 0.0,
+            played=cell.kind is CellKind.GAME and cell.score is not None,
+        )
+        for cell in cells
+    )
+    games = [(ratings[r.opponent], r.points) for r in rounds if r.played and r.opponent]
+    return Record(
+        points=sum(r.points for r in rounds),
+        rounds=rounds,
+        wins=sum(1 for r in rounds if r.played and r.points == 1.0),
+        performance=performance_rating(games),
+    )
+
+
+def _rounds_played(format: Format, results: Sequence[Result], pairings: Sequence[Pairing]) -> int:
+    if format is Format.ARENA:
+        return len(results)
+    decided = {(r.round, r.white) for r in results}
+    pending = {
+        p.round for p in pairings if p.black is not None and (p.round, p.white) not in decided
+    }
+    finished = {r.round for r in results} | {p.round for p in pairings}
+    return max((n for n in finished if n not in pending), default=0)

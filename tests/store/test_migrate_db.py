@@ -36,10 +36,12 @@ from support.service_harness import (
     start,
     start_moved,
 )
+from support.tournament_harness import MODERATOR, create, open_games, with_players
 
 from bot.migrate_db import migrate_to_postgres
 from bot.store import StoreError
 from bot.store.migrate import TABLES
+from bot.tournaments.model import Format
 
 TAKEBACK_CHANNEL, COMPUTER_CHANNEL, OPEN_CHANNEL = 102, 103, 104
 PASSWORD = "migr4te-s3cret"
@@ -75,6 +77,9 @@ async def make_source(path: Path, clock: Clock) -> dict[str, int]:
 
         await service.settings.change(GUILD, is_moderator=True, variant="russian", theme="green")
         await service.set_prefs(ALICE.id, theme="green", dm_turn=True)
+        event = await with_players(service, 3, Format.ROUND_ROBIN)
+        await service.tournaments.start_now(event, MODERATOR.id, is_moderator=True)
+        await open_games(service, event)
         return {
             "finished": finished.id,
             "match_first": first.id,
@@ -116,6 +121,8 @@ async def test_a_migrated_database_is_verified_and_the_games_go_on(
     counts = sqlite_counts(source)
     for table in ("games", "challenges", "moves", "taken_back_moves", "ratings", "outbox"):
         assert counts[table] > 0, table
+    for table in ("tournaments", "tournament_players", "tournament_pairings"):
+        assert counts[table] > 0, table
     assert counts["guild_settings"] == 1 and counts["user_prefs"] >= 1
 
     report = await migrate_to_postgres(source, pg_dsn)
@@ -153,7 +160,12 @@ async def test_a_migrated_database_is_verified_and_the_games_go_on(
         computer = await service.game_view(ids["computer"])
         assert computer is not None and computer.status == "running"
         new = await start(service, channel_id=999, challenger=HAL, opponent=EVE)
-        assert new.id == max(ids.values()) + 1
+        assert new.id == max(ids.values()) + 2  # after the tournament's game too
+        (event,) = await service.tournaments.listing(GUILD, finished=False)
+        assert event.round == 1 and len(event.players) == 3
+        assert [p.channel_id is not None for p in event.pairings] == [True, False]  # a bye
+        later = await create(service)  # the ids of tournaments go on after the copied ones
+        assert later == event.id + 1
     finally:
         await service.close()
     sqlite_db = sqlite3.connect(source)
