@@ -1,6 +1,7 @@
 """Board images with Pillow: a PNG per position, an animated GIF per game; and the same board in
 words (alt text and a text diagram), in the language of the :class:`RenderWords` given
-(English by default).
+(English by default).  Tournament standings as PNG pages (:func:`render_standings`), from a
+:class:`Sheet` the bot has already worded.
 
 Built on ``rules`` only; pure functions, safe to call from worker threads.
 """
@@ -18,6 +19,8 @@ from .board import (
 )
 from .description import MAX_ALT_TEXT, describe, text_diagram
 from .gif import MAX_GIF_BYTES, GifResult, render_gif
+from .sheet import KeyItem, Outcome, Sheet, SheetCell, SheetRow
+from .standings import render_standings, standings_page
 from .themes import DEFAULT_THEME, THEMES, Theme, find_theme
 from .words import RenderWords
 
@@ -28,8 +31,13 @@ __all__ = [
     "MAX_GIF_BYTES",
     "THEMES",
     "GifResult",
+    "KeyItem",
     "Label",
+    "Outcome",
     "RenderWords",
+    "Sheet",
+    "SheetCell",
+    "SheetRow",
     "Theme",
     "board_labels",
     "describe",
@@ -38,8 +46,10 @@ __all__ = [
     "render_board",
     "render_gif",
     "render_png",
+    "render_standings",
     "square_centre",
     "square_origin",
+    "standings_page",
     "status_text",
     "text_diagram",
 ]

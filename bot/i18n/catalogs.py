@@ -257,8 +257,14 @@ def _value(value: str | int | float | Text, code: str) -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, float):
-        return format_decimal(value, locale=babel_locale(code), group_separator=False)
+        return number(value, code)
     return str(value)
+
+
+def number(value: float, code: str) -> str:
+    """``value`` as the language ``code`` writes a number (``2.5``, ``2,5``), without grouping
+    (ratings and scores read as one word): how every float in a message is shown."""
+    return format_decimal(value, locale=babel_locale(code), group_separator=False)
 
 
 def _duration(seconds: int, code: str) -> str:

@@ -126,6 +126,13 @@ class Cell:
     """``"white"`` or ``"black"`` in a game or forfeit, None otherwise."""
     score: float | None = None
     """Points from this round; None while the game runs (or for an absence)."""
+    arena_points: int | None = None
+    """Arena: the arena points this game earned, streak and berserk included (what the arena's
+    standings picture shows per game); None outside arenas."""
+    doubled: bool = False
+    """Arena: the game was played on fire, so its points counted double."""
+    berserk: bool = False
+    """Arena: this player berserked in this game."""
 
 
 @dataclass(frozen=True)
