@@ -19,6 +19,7 @@ database refused), the entry stays owed and the rest is done by the next attempt
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -34,7 +35,7 @@ from .delivery import Connection, Delivery, PostedLater, Send, ShownInPart
 from .languages import Languages
 from .limits import THREAD_NAME, label
 from .replies import Outgoing, Upload
-from .standings_text import standings_text
+from .standings_sheet import Event, draw_standings
 from .threads import THREAD_ARCHIVE_MINUTES
 from .tournament_buttons import TournamentKit
 from .tournament_embeds import announcement_embed, pairing_content, thread_title
@@ -119,8 +120,7 @@ class TournamentPosts:
         if view.format is not Format.ARENA:  # an arena's wave: its pairings say it all
             await send(Outgoing(content=say(result.text, code), part="news"))  # pinged below
         if view.round > 1 and view.format is not Format.ARENA:
-            title = _("Standings before round {round}", round=view.round)
-            await send(Outgoing(content=standings_text(view.table, title, code), part="table"))
+            await send(await standings_post(view, code, label=f"r{view.round}"))
         for pairing in view.pairings:
             if pairing.game_id is not None:
                 continue
@@ -154,12 +154,37 @@ class TournamentPosts:
 
     async def final(self, send: Send, view: TournamentView, code: str) -> None:
         """The final standings and the event's PDN file."""
-        title = _("Final standings: {name}", name=view.name)
-        await send(Outgoing(content=standings_text(view.table, title, code), part="final"))
+        await send(await standings_post(view, code, final=True, label="final"))
         pdn = await self.service.tournaments.pdn(view.id)
         caption = render(_("All games of {name} in one PDN file.", name=view.name), code)
         upload = Upload(f"tournament-{view.id}.pdn", pdn.encode())
         await send(Outgoing(content=caption, files=[upload], part="pdn"))
+
+
+MAX_PAGES = 10
+"""Pictures of the standings in one message (Discord's most attachments): 160 players."""
+
+
+async def standings_post(
+    view: TournamentView,
+    code: str,
+    *,
+    final: bool = False,
+    label: str = "now",
+    viewer: int | None = None,
+) -> Outgoing:
+    """The standings as a message: the picture (a page per 16 players, each with its alt text)
+    and the text version, drawn off the event loop.  ``label`` names the files
+    (``standings-3-r2-1.png``: event 3, before round 2, page 1), so a repost after a crash is
+    found by them; ``viewer``: the player whose line the picture marks."""
+    event = Event(view.name, view.variant, final)
+    drawn = await asyncio.to_thread(draw_standings, view.table, event, code, viewer=viewer)
+    pages = list(zip(drawn.pages, drawn.alts, strict=True))[:MAX_PAGES]
+    files = [
+        Upload(f"standings-{view.id}-{label}-{n}.png", png, alt)
+        for n, (png, alt) in enumerate(pages, 1)
+    ]
+    return Outgoing(content=drawn.text, files=files, part=f"standings-{label}")
 
 
 async def start_thread(http: Any, channel_id: int, message: int, name: str) -> int:

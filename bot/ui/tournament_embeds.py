@@ -23,7 +23,7 @@ from ..results import PairingView, TournamentView
 from ..tournaments.model import Format
 from .embeds import rating_range_words, relative_time, time_control_words
 from .limits import CHOICE_NAME, CHOICES, EMBED_DESCRIPTION, FIELD_VALUE, fit_embed, label, listing
-from .standings_text import points
+from .standings_sheet import score
 
 OPEN_COLOUR: Final = discord.Colour(0x3B82F6)
 RUNNING_COLOUR: Final = discord.Colour(0x16A34A)
@@ -149,7 +149,7 @@ def pairing_content(view: TournamentView, pairing: PairingView, code: str) -> st
             "Round {round}: {player} has a bye and scores {points}.",
             round=pairing.round,
             player=mention(pairing.white.id),
-            points=points(pairing.white_points if pairing.white_points is not None else 1.0),
+            points=score(pairing.white_points if pairing.white_points is not None else 1.0, code),
         )
     elif view.format is Format.ARENA:
         text = _(

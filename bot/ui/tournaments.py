@@ -43,13 +43,13 @@ from .choices import (
     clock_choices,
 )
 from .cooldowns import Post
+from .limits import CONTENT
 from .presenter import Presenter, player_of
-from .replies import Outgoing, Reply, Upload
+from .replies import Reply, Upload
 from .social import is_moderator
-from .standings_text import standings_text
 from .threads import thread_home
 from .tournament_buttons import MODERATOR_ACTIONS, TournamentAction, TournamentKit
-from .tournament_delivery import TournamentPosts
+from .tournament_delivery import TournamentPosts, standings_post
 from .tournament_embeds import (
     FORMAT_TITLES,
     listing_embed,
@@ -226,7 +226,6 @@ class Tournaments(commands.Cog):
     ) -> None:
         """The standings: posted for everyone when a player of the event asks (within the
         quiet channel's limits), otherwise shown to the one who asked."""
-        title = _("Standings: {name}", name=view.name)
         playing = any(p.id == interaction.user.id for p in view.players)
         held = None
         if playing and interaction.channel_id is not None:
@@ -234,12 +233,15 @@ class Tournaments(commands.Cog):
                 Post.STANDINGS, interaction.user.id, interaction.channel_id
             )
         if not playing or held is not None:
-            text = standings_text(view.table, title, reply.language)
-            note = "" if held is None else "\n" + reply.words(held)
-            await reply.private(text[: 2000 - len(note)] + note)
+            out = await standings_post(view, reply.language, viewer=interaction.user.id)
+            if held is not None:  # the note, and the text version if both fit one message
+                note = reply.words(held)
+                both = f"{note}\n{out.content}"
+                out.content = both if len(both) <= CONTENT else note
+            await reply.private_out(out)
             return
         code = await self.presenter.languages.public(interaction.guild_id)
-        await reply.public(Outgoing(content=standings_text(view.table, title, code)))
+        await reply.public(await standings_post(view, code, viewer=interaction.user.id))
 
     @tournament.command(name="list", description="This server's tournaments (only you see it)")
     async def list_(self, interaction: discord.Interaction) -> None:

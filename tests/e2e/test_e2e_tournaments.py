@@ -7,11 +7,13 @@ standings) is shown exactly once.
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from typing import Any
 
 import pytest
+from PIL import Image
 from support.e2e_harness import (
     ALICE,
     BOB,
@@ -84,6 +86,26 @@ def pairings(fake: FakeDiscord, round_: int) -> dict[str, tuple[str, str]]:
         if message["channel_id"] == DRAUGHTS and match and int(match[1]) == round_:
             found[message["id"]] = (match[3], match[4])
     return found
+
+
+def standings_files(fake: FakeDiscord) -> dict[str, str]:
+    """The standings pictures posted in #draughts, with their alt text (each decoded: a PNG)."""
+    found = {}
+    for request in channel_posts(fake, DRAUGHTS):
+        for upload in request.uploads:
+            if upload.filename.startswith("standings-"):
+                assert Image.open(io.BytesIO(upload.data)).format == "PNG"
+                found[upload.filename] = upload.description or ""
+    return found
+
+
+def standings_posts(fake: FakeDiscord, label: str) -> list[str]:
+    """The text of the standings posts whose pictures are labelled ``label`` (``1-final``)."""
+    return [
+        str(r.json.get("content") or "")
+        for r in channel_posts(fake, DRAUGHTS)
+        if any(name.startswith(f"standings-{label}-") for name in r.files)
+    ]
 
 
 def first_boards(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
@@ -176,12 +198,10 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     for round_ in (1, 2, 3):
         wins.update(await play_round(users, fake, round_, boards=3))
 
-    # The end: the final standings and the PDN file, the announcement says Finished.
-    def ended() -> list[str]:
-        return [p for p in posts(fake, DRAUGHTS) if p.startswith("Final standings: Club Swiss")]
-
-    [final] = await bot.alive(poll(ended, WAIT))
-    table = final.split("```")[1].strip().splitlines()
+    # The end: the final standings (picture, alt text, text) and the PDN file; the
+    # announcement says Finished.
+    [final] = await bot.alive(poll(lambda: standings_posts(fake, "1-final"), WAIT))
+    table = final.split("```")[1].strip().replace("\u2068", "").replace("\u2069", "").splitlines()
     assert len(table) == 1 + 7 and table[0].split()[:3] == ["#", "Player", "Pts"]
     byes = Counter(m[2] for p in posts(fake, DRAUGHTS) if (m := BYE.fullmatch(p)))
     points = sorted((wins[p] + byes[p] for p in players), reverse=True)
@@ -189,7 +209,7 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert sum(points) == 9 + 3  # every game decided, and three byes of a point
 
     def files() -> list[dict[str, bytes]]:
-        return [r.files for r in channel_posts(fake, DRAUGHTS) if r.files]
+        return [r.files for r in channel_posts(fake, DRAUGHTS) if "tournament-1.pdn" in r.files]
 
     [pdn] = await bot.alive(poll(files, WAIT))
     assert list(pdn) == ["tournament-1.pdn"]
@@ -204,10 +224,13 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert all(count == 1 for count in said.values()), said
     assert sum(bool(PAIRING.fullmatch(p)) for p in said) == 9
     assert sum(bool(BYE.fullmatch(p)) for p in said) == 3
-    assert [p.split("\n")[0] for p in said if p.startswith("Standings")] == [
-        "Standings before round 2",
-        "Standings before round 3",
+    pictures = standings_files(fake)
+    assert sorted(pictures) == [
+        "standings-1-final-1.png",
+        "standings-1-r2-1.png",
+        "standings-1-r3-1.png",
     ]
+    assert all("Club Swiss" in alt for alt in pictures.values()), pictures
     assert len(fake.threads) == 9
     assert all(len(first_boards(fake, thread)) == 1 for thread in fake.threads)
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.errors import ChallengeError
-from bot.i18n import _
-from bot.tournaments.model import Entrant, Format, Standing, Table, Tiebreak
-from bot.ui.standings_text import WIDTH, points, standings_alt, standings_text
+from bot.tournaments.model import Format
 from bot.ui.tournament_buttons import TournamentAction, TournamentButton, TournamentKit
 from bot.ui.tournament_terms import (
     LONGEST_WAIT,
@@ -119,53 +116,6 @@ def test_each_format_takes_its_own_options() -> None:
     check_rating_range(1200, 1200)
     with pytest.raises(ChallengeError):
         check_rating_range(1600, 1400)
-
-
-# -- the standings as text --------------------------------------------------------------------
-
-
-def table_of(names: list[str], tiebreaks: tuple[Tiebreak, ...]) -> Table:
-    rows = tuple(
-        Standing(
-            rank=i + 1,
-            entrant=Entrant(id=i + 1, name=name, rating=1500.0, number=i + 1),
-            points=len(names) - i - 0.5 * (i % 2),
-            tiebreaks=tuple(10.25 - i for _ in tiebreaks),
-            cells=(),
-            games=3,
-        )
-        for i, name in enumerate(names)
-    )
-    return Table(format=Format.SWISS, tiebreaks=tiebreaks, rows=rows, rounds_played=3, rounds=5)
-
-
-def test_the_standings_table_fits_a_phone_and_names_its_tiebreaks() -> None:
-    names = ["Ann", "Bartholomew the Long-Named", "Cé`line", "Dmitri"]
-    table = table_of(names, (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.HEAD_TO_HEAD))
-    text = standings_text(table, _("Standings after round {round}", round=3), "en")
-    block = re.search(r"```\n(.*?)\n```", text, re.S)
-    assert block is not None
-    lines = block.group(1).splitlines()
-    assert len(lines) == 1 + len(names)
-    assert all(len(line) <= WIDTH for line in lines)
-    assert lines[0].split() == ["#", "Player", "Pts", "BH", "SB"]
-    assert lines[1].split()[:3] == ["1", "Ann", "4"] and "2½" in lines[2]
-    assert "Bartholomew…" in lines[2] and "Cé'line" in lines[3]  # no backtick ends the block
-    assert text.startswith("Standings after round 3\n")
-    assert text.endswith("Tiebreaks: BH = Buchholz, SB = Sonneborn-Berger")
-    assert standings_alt(table, _("Standings"), "en").startswith("Standings: 1. Ann: 4; 2. ")
-
-
-def test_a_long_table_is_cut_saying_how_many_more() -> None:
-    table = table_of([f"Player {n}" for n in range(200)], (Tiebreak.BUCHHOLZ,))
-    text = standings_text(table, _("Standings"), "en")
-    assert len(text) <= 2000 and "more." in text and "Player 0" in text
-    german = standings_text(table, _("Standings"), "de")
-    assert "Spieler" in german and len(german) <= 2000
-
-
-def test_points_are_written_as_crosstables_write_them() -> None:
-    assert [points(p) for p in (0, 0.5, 1, 2.5, 10)] == ["0", "½", "1", "2½", "10"]
 
 
 # -- the buttons ---------------------------------------------------------------------------
