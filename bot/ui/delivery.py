@@ -496,7 +496,7 @@ class Delivery:
             return
         view = result.game
         assert view is not None
-        if result.action in (Action.REMINDER, Action.LAST_WARNING):
+        if result.action in (Action.REMINDER, Action.LAST_WARNING) and not result.tournament:
             assert view.to_move is not None and view.deadline is not None
             code = await self.languages.public(view.guild_id)
             await send(

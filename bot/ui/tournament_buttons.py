@@ -34,6 +34,9 @@ class TournamentAction(StrEnum):
     CANCEL = "cancel"
     PDN = "pdn"
     """The event's games in one PDN file (the ``/history`` event page)."""
+    BERSERK = "berserk"
+    """On an arena pairing's message: its player halves their clock (the message is the
+    game's thread, so it names the game)."""
 
 
 MODERATOR_ACTIONS: Final = frozenset(
@@ -56,6 +59,7 @@ LOOKS: Final[dict[TournamentAction, tuple[Text, discord.ButtonStyle]]] = {
     TournamentAction.RESUME: (_p("button", "Resume"), discord.ButtonStyle.success),
     TournamentAction.CANCEL: (_p("button", "Cancel the tournament"), discord.ButtonStyle.danger),
     TournamentAction.PDN: (_p("button", "PDN"), discord.ButtonStyle.secondary),
+    TournamentAction.BERSERK: (_p("button", "Berserk"), discord.ButtonStyle.danger),
 }
 
 

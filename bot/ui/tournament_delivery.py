@@ -37,7 +37,7 @@ from .limits import THREAD_NAME, label
 from .replies import Outgoing, Upload
 from .standings_sheet import Event, draw_standings
 from .threads import THREAD_ARCHIVE_MINUTES
-from .tournament_buttons import TournamentKit
+from .tournament_buttons import TournamentAction, TournamentKit
 from .tournament_embeds import announcement_embed, pairing_content, thread_title
 from .wording import say
 
@@ -124,9 +124,11 @@ class TournamentPosts:
         for pairing in view.pairings:
             if pairing.game_id is not None:
                 continue
+            berserk = view.berserk and pairing.black is not None
             out = Outgoing(
                 content=pairing_content(view, pairing, code),
                 mentions=tuple(p.id for p in (pairing.white, pairing.black) if p is not None),
+                view=self.kit.view(view.id, [TournamentAction.BERSERK], code) if berserk else None,
                 part=f"pairing-{pairing.id}",
             )
             sent = message_id(await send(out))

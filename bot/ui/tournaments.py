@@ -445,6 +445,8 @@ class Tournaments(commands.Cog):
                     )
                     words = _("Tournament #{id}: what should happen?", id=view.id)
                     await reply.private(words, view=panel)
+                case TournamentAction.BERSERK:
+                    await self._berserk(reply, interaction)
                 case TournamentAction.PDN:
                     pdn = await self.service.tournaments.pdn(view.id)
                     upload = Upload(f"tournament-{view.id}.pdn", pdn.encode())
@@ -453,6 +455,17 @@ class Tournaments(commands.Cog):
                     await self._run_action(reply, interaction, action, tournament_id)
 
         await self.presenter.run(interaction, work)
+
+    async def _berserk(self, reply: Reply, interaction: discord.Interaction) -> None:
+        """An arena player halves their clock from their pairing's message (the message is the
+        game's thread: its id is the game's channel); the news goes to the thread."""
+        message = interaction.message
+        if message is None:
+            raise NotFoundError(_("there is no such game"))
+        result = await self.service.tournaments.berserk(interaction.user.id, channel_id=message.id)
+        await reply.think(private=True)
+        await self.presenter.delivery.on_event(result)
+        await reply.private(result.text)
 
     async def _join_or_leave(
         self,
