@@ -37,7 +37,7 @@ from .events import decode, encode
 from .live import LiveGames
 from .notices import TURN_ACTIONS
 from .shards import ShardOwnership
-from .tournament_views import tournament_result
+from .tournament_views import no_show_text, tournament_result
 from .tournaments import Tournaments
 from .views import (
     challenge_closed_text,
@@ -367,6 +367,18 @@ class Outbox:
                 view = game_view(live.row, live.game)
         else:
             view = game_view(stored, await self.live.replay(stored))
+        if action is Action.REMINDER and row.tournament_id is not None and self.tournaments:
+            if view.to_move is None or view.ply >= 2:
+                return None  # moved (or over) meanwhile: nothing left to remind of
+            event = await self.tournaments.view(row.tournament_id)
+            return ActionResult(
+                Action.REMINDER,
+                no_show_text(view.to_move.name, event.name, None),
+                game=view,
+                mentions=(view.to_move.id,),
+                event=row.id,
+                tournament=event,
+            )
         if action is Action.REMINDER:
             if view.to_move is None or view.deadline is None:
                 return None  # over, or no clock: nothing left to remind of

@@ -21,10 +21,11 @@ from rules.variants import find_variant
 
 from ..enums import GameStatus, Orientation, Side, TimePool, TournamentStatus
 from ..errors import ConflictError, NotAPlayerError, NotFoundError, TournamentError
-from ..i18n import _, duration
+from ..i18n import _
 from ..markdown import shown
 from ..results import Action, ActionResult, Player
 from ..store import (
+    ChannelBusy,
     GameChanges,
     GameRow,
     PairingChanges,
@@ -56,7 +57,7 @@ from .tournament_rounds import (
     then,
     to_move_early,
 )
-from .tournament_views import result_label, tournament_result
+from .tournament_views import no_show_text, result_label, tournament_result
 from .tournaments import FIXABLE, Tournaments, moderators_only
 from .views import game_view
 
@@ -140,7 +141,10 @@ class TournamentGames:
         started = new_event(
             Action.GAME_STARTED, channel_id=channel_id, guild_id=t.guild_id, now=now
         )
-        game_id = await self.store.open_tournament_game(pairing_id, record, started)
+        try:
+            game_id = await self.store.open_tournament_game(pairing_id, record, started)
+        except ChannelBusy:
+            raise TournamentError(_("a game is already running in that channel")) from None
         if game_id is None:
             return None
         row = await self.store.game(game_id)
@@ -441,16 +445,11 @@ class TournamentGames:
         view = game_view(row, await self.live.replay(row))
         return ActionResult(
             Action.REMINDER,
-            _(
-                "{name}, your game in {event} has started: make your first move within {time}, "
-                "or you lose it by forfeit.",
-                name=shown(name),
-                event=shown(t.name),
-                time=duration(max(0.0, left)),
-            ),
+            no_show_text(name, t.name, left),
             game=view,
             mentions=(to_move,),
             event=made.id,
+            tournament=await self.tournaments.view(t.id),
         )
 
     async def _forfeit(self, game_id: int, t: TournamentRow) -> ActionResult | None:
@@ -480,6 +479,7 @@ class TournamentGames:
             ),
             game=view,
             event=event_id,
+            tournament=await self.tournaments.view(t.id),
         )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..enums import TournamentStatus
-from ..i18n import Text, _, _n, verbatim
+from ..i18n import Text, _, _n, duration, verbatim
 from ..markdown import shown
 from ..results import Action, ActionResult, PairingView, TournamentView
 from ..store import GameRow, PairingRow, TournamentState
@@ -189,6 +189,25 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
             return _("{name} was cancelled: too few players joined.", name=name)
         return _("{name} was cancelled.", name=name)
     return verbatim(name)
+
+
+def no_show_text(name: str, event: str, left: float | None) -> Text:
+    """The reminder of a player who has not made a first move in a tournament game (``left``:
+    the seconds before the forfeit; None in a reminder rebuilt late)."""
+    if left is None:
+        return _(
+            "{name}, your game in {event} has started: make your first move, or you lose it by "
+            "forfeit.",
+            name=shown(name),
+            event=shown(event),
+        )
+    return _(
+        "{name}, your game in {event} has started: make your first move within {time}, or you "
+        "lose it by forfeit.",
+        name=shown(name),
+        event=shown(event),
+        time=duration(max(0.0, left)),
+    )
 
 
 def tournament_result(

@@ -75,7 +75,8 @@ async def test_two_games_ending_at_once_pair_the_next_round_once(
             await asyncio.wait_for(both_read.wait(), 1.0)
         return state
 
-    monkeypatch.setattr(sql_tournaments, "read_state", read_then_wait)
+    if backend == "postgresql":  # SQLite's one writer runs the transactions one after the other
+        monkeypatch.setattr(sql_tournaments, "read_state", read_then_wait)
     await asyncio.gather(resign_white(first, games[0]), resign_white(second, games[1]))
     assert (
         await count_rows(first, "tournament_pairings", f"tournament_id = {tid} AND round = 2") == 2
@@ -199,6 +200,18 @@ async def test_refusals_change_nothing(service: GameService) -> None:
         await faces.create(
             GUILD, CHANNEL, MODERATOR, spec(Format.SWISS, berserk=True), is_moderator=True
         )
+    for wrong in (
+        spec(Format.ARENA, duration=0.0),
+        spec(Format.ARENA, duration=8 * 24 * 3600.0),
+        spec(forfeit_after=-1.0),
+        spec(min_rating=1700, max_rating=1600),
+        spec(max_players=1),
+    ):
+        with pytest.raises(TournamentError):
+            await faces.create(GUILD, CHANNEL, MODERATOR, wrong, is_moderator=True)
+    # Times already scaled down by the Discord layer (MOVE_TIME_SCALE) are taken as they are.
+    quick = spec(Format.ARENA, duration=6.0, forfeit_after=3.0)
+    assert (await faces.create(GUILD, CHANNEL, MODERATOR, quick, is_moderator=True)).tournament
 
 
 async def test_one_player_joining_twice_at_once_joins_once(service: GameService) -> None:
@@ -248,3 +261,44 @@ async def test_a_fixed_result_after_a_game_replaces_it_with_its_reason(
         )
     await finish(service, games[1], 0.5)
     assert (await service.tournaments.view(tid)).round == 2
+
+
+async def test_a_game_is_not_opened_where_another_runs(service: GameService) -> None:
+    _, games = await started_round_robin(service)
+    busy = (await service.game_view(games[0])).channel_id
+    other = await with_players(service, 2)
+    await service.tournaments.start_now(other, MODERATOR.id, is_moderator=True)
+    (pairing,) = (await service.tournaments.view(other)).pairings
+    said = await refused(
+        service, other, service.tournaments.open_game(pairing.id, busy), TournamentError
+    )
+    assert "already running" in said
+    assert (await service.tournaments.open_game(pairing.id, 9999)) is not None
+
+
+async def test_games_left_unopened_are_announced_again_once(
+    service: GameService, clock: Clock
+) -> None:
+    """The Discord layer showed the round and stopped before opening every game: two minutes
+    later the tick announces the round again (once), and opening what is missing opens only
+    that."""
+    tid = await with_players(service, 4)
+    started = await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    for result in started:
+        assert result.event is not None
+        await service.outbox.delivered(result.event)
+    first, second = started[-1].tournament.pairings if started[-1].tournament else ()
+    assert await service.tournaments.open_game(first.id, THREADS + first.id) is not None
+    clock.advance(60)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    clock.advance(60)
+    again = [r for r in await service.tick() if r.tournament is not None]
+    assert [r.action for r in again] == [Action.ROUND_PAIRED]
+    assert again[0].tournament is not None
+    missing = [p for p in again[0].tournament.pairings if p.game_id is None]
+    assert [p.id for p in missing] == [second.id]
+    assert again[0].mentions == (second.white.id, second.black.id if second.black else 0)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    opened = await open_games(service, tid)
+    assert len(opened) == 1
+    assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 2

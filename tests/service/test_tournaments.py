@@ -5,6 +5,7 @@ Games are opened as the Discord layer opens them (a thread each) and decided by 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 from support.service_harness import Clock, count_rows
 from support.tournament_harness import (
@@ -18,7 +19,7 @@ from support.tournament_harness import (
 )
 
 from bot.enums import GameStatus, TournamentStatus
-from bot.results import Action, TimeControl
+from bot.results import Action, ActionResult, TimeControl
 from bot.service import GameService
 from bot.tournaments.model import CellKind, Format
 
@@ -227,12 +228,13 @@ async def test_a_no_show_is_reminded_then_loses_by_forfeit(
     clock.advance(300)
     reminded = [r for r in await service.tick() if r.action is Action.REMINDER]
     assert len(reminded) == 1 and reminded[0].game is not None
+    assert reminded[0].tournament is not None and "forfeit" in str(reminded[0].text)
     assert reminded[0].game.id == board1.game_id
     assert reminded[0].mentions == (reminded[0].game.to_move.id,)
     assert [r for r in await service.tick() if r.action is Action.REMINDER] == []  # once
     clock.advance(300)
     forfeits = [r for r in await service.tick() if r.action is Action.FORFEIT]
-    assert len(forfeits) == 1
+    assert len(forfeits) == 1 and forfeits[0].tournament is not None
     pairing = await service.store.pairing(board1.id)
     assert pairing is not None and pairing.forfeit and pairing.decided
     absent = reminded[0].game.to_move.id
@@ -240,3 +242,80 @@ async def test_a_no_show_is_reminded_then_loses_by_forfeit(
     assert points == 0
     view = await service.tournaments.view(tid)
     assert view.round == 2  # the forfeit completed the round: paired with it
+
+
+async def test_a_round_robin_player_who_withdraws_loses_the_games_left_by_forfeit(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 4, Format.ROUND_ROBIN)
+    await start(service, tid)
+    await service.tournaments.leave(tid, PLAYERS[3].id)  # withdraws during round 1
+    view = await play_round(service, tid, white_wins)  # their round 1 game is still played
+    for _ in range(2):
+        assert view.round in (2, 3)
+        gone = [p for p in view.pairings if PLAYERS[3].id in (p.white.id, p.black and p.black.id)]
+        assert len(gone) == 1 and gone[0].forfeit and gone[0].game_id is None
+        assert gone[0].result in ("+/-", "-/+")
+        view = await play_round(service, tid, white_wins)
+    assert view.status is TournamentStatus.FINISHED
+    assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 4  # 2 + 1 + 1
+
+
+async def test_the_next_round_a_game_end_pairs_is_owed_at_once_and_shown_once(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 2, Format.SWISS, rounds=2)
+    await start(service, tid)
+    for owed in await service.owed():  # what the start itself announced, delivered
+        await service.outbox.delivered(owed.event)
+    await service.outbox.flush()
+    (opened,) = await open_games(service, tid)
+    assert opened.action is Action.GAME_STARTED and opened.game is not None
+    ended = await finish(service, opened.game.id, 1)
+    assert ended.tournament is None  # the game's own announcement is the game's
+    owed = [o for o in await service.owed() if o.result is not None and o.result.tournament]
+    assert [o.result.action for o in owed if o.result] == [Action.ROUND_PAIRED]
+    assert owed[0].game_id is None
+    view = owed[0].result.tournament if owed[0].result else None
+    assert view is not None and view.round == 2 and view.pairings[0].game_id is None
+    await service.outbox.delivered(owed[0].event)
+    await service.outbox.flush()
+    again = [o for o in await service.owed() if o.result is not None and o.result.tournament]
+    assert again == []
+
+
+async def test_the_tick_starts_an_event_at_its_time_or_cancels_it(
+    service: GameService, clock: Clock
+) -> None:
+    full = await with_players(service, 3, starts_at=clock.now + 600)
+    empty = await with_players(service, 1, starts_at=clock.now + 600)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    clock.advance(600)
+    results = [r for r in await service.tick() if r.tournament is not None]
+    by_event = {(r.tournament.id, r.action) for r in results if r.tournament}
+    assert by_event == {
+        (full, Action.TOURNAMENT_STARTED),
+        (full, Action.ROUND_PAIRED),
+        (empty, Action.TOURNAMENT_CANCELLED),
+    }
+    assert [r for r in await service.tick() if r.tournament is not None] == []  # once
+
+
+async def test_a_tournament_announcement_whose_post_failed_reads_back_as_built(
+    service: GameService,
+) -> None:
+    tid = await with_players(service, 5)
+    await start(service, tid)
+    (paired,) = await play_round_and_pair(service, tid)
+    assert paired.tournament is not None and paired.event is not None
+    await service.failed(paired.event, paired)  # the first post failed: kept as it was built
+    (owed,) = [o for o in await service.owed() if o.event == paired.event]
+    assert owed.result == replace(paired, publishing=None)
+    assert owed.result.tournament == paired.tournament  # standings, pairings and all
+
+
+async def play_round_and_pair(service: GameService, tid: int) -> list[ActionResult]:
+    """Play round 1, then let the owed announcements show the next round's pairing."""
+    await play_round(service, tid)
+    owed = await service.owed()
+    return [o.result for o in owed if o.result is not None and o.result.tournament is not None]

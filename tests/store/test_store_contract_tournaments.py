@@ -179,6 +179,8 @@ async def test_a_pairing_gets_exactly_one_game(store: Store) -> None:
     assert await store.open_tournament_game(bye.id, new_game(601), announcement("bye")) is None
     assert [g.id for g in await store.tournament_games(tid)] == games
     assert [g.id for g in await store.tournament_games_unstarted()] == games
+    theirs = Shards.of(2, {1 - shard_of(GUILD, 2)})
+    assert await store.tournament_games_unstarted(shards=theirs) == []
     started = [e for e in await store.pending_events(T0 + 1) if e.kind == "game_started"]
     assert [(e.game_id, e.tournament_id) for e in started] == [(games[0], tid)]
 

@@ -75,6 +75,10 @@ ALLOWED: dict[str, str] = {
             "Discord draughts match #",
         )
     },
+    **{
+        f"bot/service/tournaments.py:{tag}": "a PDN tag name or value of the event's file"
+        for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Discord")
+    },
 }
 """``path:literal`` of literals that read like words but are not shown to users, with why."""
 
