@@ -242,3 +242,86 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert line.startswith("**#1** Club Swiss · Swiss, 3 rounds · 7 players · won by ")
     got = await users.press("tournament:pdn:1", page.message(), CAROL)
     assert list((await got.callback()).files) == ["tournament-1.pdn"]
+
+
+ARENA_PAIRING = re.compile(
+    r"Pairing #\d+: <@(\d+)> \(White\) v <@(\d+)> \(Black\): your game is in the thread below\."
+)
+THREAD_START = rf"/channels/{DRAUGHTS}/messages/\d+/threads"
+
+
+def arena_pairings(fake: FakeDiscord) -> dict[str, tuple[str, str]]:
+    """The arena's pairing messages in #draughts (each its game's thread): (White, Black)."""
+    found = {}
+    for message in list(fake.messages.values()):
+        match = ARENA_PAIRING.fullmatch(str(message.get("content") or ""))
+        if message["channel_id"] == DRAUGHTS and match:
+            found[message["id"]] = (match[1], match[2])
+    return found
+
+
+async def resign_to_move(users: Users, fake: FakeDiscord, thread: str) -> str:
+    """In ``thread``'s game, the player to move resigns (a loss): the winner."""
+    [board] = await users.bot.alive(poll(lambda: first_boards(fake, thread), WAIT))
+    turn = TURN_LINE.search(board["content"])
+    assert turn is not None
+    loser = turn["id"]
+    footer = re.search(r"Game #(\d+)", board["embeds"][0]["footer"]["text"])
+    assert footer is not None
+    asked = await users.command("resign", loser, thread)
+    assert custom_ids(await asked.callback()) == [f"resign:{footer[1]}"]
+    pressed = await users.press(f"resign:{footer[1]}", asked.message(), loser)
+    assert (await pressed.callback()).json["type"] == UPDATE
+    white, black = arena_pairings(fake)[thread]
+    return black if loser == white else white
+
+
+async def test_an_arena_of_six_survives_a_kill_in_the_middle_of_a_round(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """The bot dies (SIGKILL) while it opens the games' threads: Discord made the second thread
+    but the bot never heard.  The new process finds the pairing messages and that thread again
+    (Discord refuses a second thread on a message with 160004) instead of posting them twice,
+    opens every game once, and the arena goes on, pairs players again as they finish, and
+    ends on time with its final standings."""
+    players = add_players(fake, 6)
+    bot, users = await launch(MOVE_TIME_SCALE="0.01")  # 15 minutes of arena: 9 seconds
+    announcement = await create_and_fill(
+        users, fake, players, format="arena", duration=15, name="Blitz Arena"
+    )
+    held = fake.inject("POST", THREAD_START, 200, skip=1, hold=60.0)
+    manage = await users.press("tournament:manage:1", announcement["id"], ALICE)
+    await manage.callback()
+    await users.press("tournament:start:1", manage.message(), ALICE)
+    await bot.alive(
+        poll(lambda: held.hits and any(r.held and r.status == 0 for r in fake.requests), WAIT)
+    )
+    bot.kill()
+    fake.clear_faults()
+    await bot.start()
+
+    # Three games, each pairing posted once, each with one thread and one first board.
+    first = await bot.alive(
+        poll(lambda: len(arena_pairings(fake)) >= 3 and arena_pairings(fake), WAIT)
+    )
+    threads = list(first)[:3]
+    for thread in threads:
+        await bot.alive(poll(lambda t=thread: first_boards(fake, t), WAIT))
+    assert len(fake.threads) == 3 and sorted(fake.threads) == sorted(threads)
+    refused = [r for r in fake.requests if r.path.endswith("/threads") and r.status == 400]
+    assert [r.error["code"] for r in refused if r.error] == [160004]
+    assert Counter(p for pair in first.values() for p in pair) == Counter(players)
+
+    # Two games end; their players are paired again while the third plays on.
+    for thread in threads[:2]:
+        await resign_to_move(users, fake, thread)
+    await bot.alive(poll(lambda: len(arena_pairings(fake)) >= 5, WAIT))
+
+    # Time is up: the final standings, once, and the PDN file.
+    [final] = await bot.alive(poll(lambda: standings_posts(fake, "1-final"), WAIT))
+    table = final.split("```")[1].strip().splitlines()
+    assert len(table) == 1 + 6
+    said = Counter(posts(fake, DRAUGHTS))
+    assert all(count == 1 for count in said.values()), said
+    assert all(len(first_boards(fake, thread)) == 1 for thread in fake.threads)
+    assert fake.messages[announcement["id"]]["embeds"][0]["description"] == "Finished"
