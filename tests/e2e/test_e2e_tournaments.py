@@ -149,26 +149,60 @@ async def start_by_buttons(users: Users, announcement: dict[str, Any]) -> None:
     assert "started" in await private(start)
 
 
-async def play_round(users: Users, fake: FakeDiscord, round_: int, boards: int) -> list[str]:
-    """Wait for round ``round_``'s ``boards`` pairings, each with its thread and one first
-    board; in each, the player to move resigns (a loss in a tournament).  The winners."""
-    found = await users.bot.alive(
+async def round_pairings(users: Users, round_: int, boards: int) -> dict[str, tuple[str, str]]:
+    """Round ``round_``'s ``boards`` pairings once posted, each with its thread and one first
+    board there."""
+    fake = users.fake
+    found: dict[str, tuple[str, str]] = await users.bot.alive(
         poll(lambda: len(pairings(fake, round_)) == boards and pairings(fake, round_), WAIT)
     )
-    winners = []
-    for thread, (white, black) in found.items():
+    for thread in found:
         assert thread in fake.threads and fake.threads[thread]["parent_id"] == DRAUGHTS
-        [board] = await users.bot.alive(poll(lambda t=thread: first_boards(fake, t), WAIT))
-        turn = TURN_LINE.search(board["content"])
-        assert turn is not None
-        loser = turn["id"]
-        game = int(re.search(r"Game #(\d+)", board["embeds"][0]["footer"]["text"])[1])  # type: ignore[index]
-        asked = await users.command("resign", loser, thread)
-        assert custom_ids(await asked.callback()) == [f"resign:{game}"]
-        pressed = await users.press(f"resign:{game}", asked.message(), loser)
-        assert (await pressed.callback()).json["type"] == UPDATE
-        winners.append(black if loser == white else white)
-    return winners
+        await users.bot.alive(poll(lambda t=thread: first_boards(fake, t), WAIT))
+    return found
+
+
+async def resign_in(users: Users, thread: str) -> str:
+    """In ``thread``'s game the player to move resigns (a loss in a tournament): who."""
+    [board] = first_boards(users.fake, thread)
+    turn = TURN_LINE.search(board["content"])
+    footer = re.search(r"Game #(\d+)", board["embeds"][0]["footer"]["text"])
+    assert turn is not None and footer is not None
+    loser, game = turn["id"], footer[1]
+    asked = await users.command("resign", loser, thread)
+    assert custom_ids(await asked.callback()) == [f"resign:{game}"]
+    pressed = await users.press(f"resign:{game}", asked.message(), loser)
+    assert (await pressed.callback()).json["type"] == UPDATE
+    return loser
+
+
+async def moderate(
+    users: Users, announcement: dict[str, Any], action: str, panel: list[str]
+) -> str:
+    """Alice opens the Manage panel (holding ``panel``'s buttons) and presses ``action``."""
+    manage = await users.press("tournament:manage:1", announcement["id"], ALICE)
+    assert custom_ids(await manage.callback()) == [f"tournament:{b}:1" for b in panel]
+    return await private(await users.press(f"tournament:{action}:1", manage.message(), ALICE))
+
+
+async def fix_choice(users: Users, white: str, black: str) -> int:
+    """The pairing of ``white`` and ``black`` as ``/tournament fix``'s suggestions offer it."""
+    payload = users.fake.autocomplete_interaction(
+        "tournament",
+        [{"name": "fix", "type": 1, "options": [{"name": "pairing", "type": 4, "value": ""}]}],
+        "fix",
+        user_id=ALICE,
+        channel_id=DRAUGHTS,
+    )
+    payload["data"]["options"][0]["options"][0]["focused"] = True
+    del payload["data"]["options"][0]["focused"]
+    await users.fake.send_interaction(payload)
+    answer = await Sent(users, payload).callback()
+    names = {users.fake.guild.users[white].capitalize(), users.fake.guild.users[black].capitalize()}
+    [value] = [
+        c["value"] for c in answer.json["data"]["choices"] if all(n in c["name"] for n in names)
+    ]
+    return int(value)
 
 
 async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_standings(
@@ -194,19 +228,50 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert await private(manage) == "Only moderators (Manage Server) can do that to a tournament."
 
     await start_by_buttons(users, announcement)
-    wins: Counter[str] = Counter()
+    points: Counter[str] = Counter()
     for round_ in (1, 2, 3):
-        wins.update(await play_round(users, fake, round_, boards=3))
+        found = await round_pairings(users, round_, boards=3)
+        if round_ == 1:  # paused: the games go on, the next round waits for Resume
+            said = await moderate(users, announcement, "pause", ["pause", "cancel"])
+            assert said.startswith("Club Swiss is paused by a moderator")
+            shown = fake.messages[announcement["id"]]["embeds"][0]
+            assert shown["description"] == "Paused by a moderator: round 1 of 3"
+        boards = list(found.items())
+        if round_ == 2:  # board 1 is decided by a moderator, with the reason shown to all
+            (thread, (white, black)), *boards = boards
+            pairing = await fix_choice(users, white, black)
+            fixed = await tournament(
+                users, "fix", ALICE, DRAUGHTS, pairing=pairing, result="draw", reason="Power cut"
+            )
+            assert "Power cut" in await private(fixed)
+            assert any("Power cut" in p for p in posts(fake, DRAUGHTS))
+            points.update({white: 0.5, black: 0.5})
+        for thread, (white, black) in boards:
+            loser = await resign_in(users, thread)
+            points[black if loser == white else white] += 1
+        if round_ == 1:
+            said = await moderate(users, announcement, "resume", ["resume", "cancel"])
+            assert "Club Swiss goes on." in said
+        if round_ == 2:  # a player's standings: for everyone, then (too soon) only for them
+            asked = await tournament(users, "standings", CAROL, DRAUGHTS)
+            public = await asked.callback()
+            assert not is_ephemeral(public) and "```" in content_of(public)
+            assert [f.filename for f in public.uploads] == ["standings-1-now-1.png"]
+            again = await tournament(users, "standings", CAROL, DRAUGHTS)
+            assert (await private(again)).startswith("Only you see these standings")
 
     # The end: the final standings (picture, alt text, text) and the PDN file; the
     # announcement says Finished.
     [final] = await bot.alive(poll(lambda: standings_posts(fake, "1-final"), WAIT))
     table = final.split("```")[1].strip().replace("\u2068", "").replace("\u2069", "").splitlines()
     assert len(table) == 1 + 7 and table[0].split()[:3] == ["#", "Player", "Pts"]
-    byes = Counter(m[2] for p in posts(fake, DRAUGHTS) if (m := BYE.fullmatch(p)))
-    points = sorted((wins[p] + byes[p] for p in players), reverse=True)
-    assert [row.split()[2] for row in table[1:]] == [str(n) for n in points]
-    assert sum(points) == 9 + 3  # every game decided, and three byes of a point
+    points.update(m[2] for p in posts(fake, DRAUGHTS) if (m := BYE.fullmatch(p)))
+    expected = sorted((points[p] for p in players), reverse=True)
+    shown = [row.split()[2] for row in table[1:]]
+    assert shown == [
+        f"{int(n) if n >= 1 or n == 0 else ''}{'½' if n % 1 else ''}" for n in expected
+    ]
+    assert sum(expected) == 9 + 3  # every game decided, and three byes of a point
 
     def files() -> list[dict[str, bytes]]:
         return [r.files for r in channel_posts(fake, DRAUGHTS) if "tournament-1.pdn" in r.files]
