@@ -153,11 +153,14 @@ async def round_pairings(users: Users, round_: int, boards: int) -> dict[str, tu
     """Round ``round_``'s ``boards`` pairings once posted, each with its thread and one first
     board there."""
     fake = users.fake
-    found: dict[str, tuple[str, str]] = await users.bot.alive(
-        poll(lambda: len(pairings(fake, round_)) == boards and pairings(fake, round_), WAIT)
-    )
+
+    def posted() -> dict[str, tuple[str, str]]:
+        found = pairings(fake, round_)
+        return found if len(found) == boards and all(t in fake.threads for t in found) else {}
+
+    found: dict[str, tuple[str, str]] = await users.bot.alive(poll(posted, WAIT))
     for thread in found:
-        assert thread in fake.threads and fake.threads[thread]["parent_id"] == DRAUGHTS
+        assert fake.threads[thread]["parent_id"] == DRAUGHTS  # opened on its pairing's message
         await users.bot.alive(poll(lambda t=thread: first_boards(fake, t), WAIT))
     return found
 
