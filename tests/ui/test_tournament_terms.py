@@ -7,7 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.errors import ChallengeError
+from bot.i18n.catalogs import as_typed
 from bot.tournaments.model import Format
+from bot.ui.choices import FORMAT  # registers the choices sentences show typed
 from bot.ui.tournament_buttons import TournamentAction, TournamentButton, TournamentKit
 from bot.ui.tournament_terms import (
     LONGEST_WAIT,
@@ -147,3 +149,14 @@ async def test_a_tournament_buttons_id_names_its_action_and_event_and_nothing_el
     assert (rebuilt.action, rebuilt.tournament_id) == (TournamentAction.PDN, 12)
     for forged in ("tournament:delete:7", "tournament:join:-1", "tournament:join:" + "9" * 20):
         assert template.fullmatch(forged) is None
+
+
+def test_a_sentence_names_a_subcommand_as_the_readers_client_lists_it() -> None:
+    """``/tournament create`` in /help reads ``/turnier erstellen`` in German: the group and its
+    subcommand are both put in by their names in the reader's language."""
+    assert as_typed("`/tournament create format:swiss`", "de") == (
+        "`/turnier erstellen format:Schweizer System`"
+    )
+    assert as_typed("`/tournament standings`", "en") == "`/tournament standings`"
+    assert as_typed("`/draw offer|accept`", "de") == "`/remis anbieten|annehmen`"
+    assert [c.value for c in FORMAT.choices] == ["swiss", "round_robin", "arena"]
