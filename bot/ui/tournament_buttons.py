@@ -130,11 +130,16 @@ class TournamentKit:
         """A view of ``actions`` on ``tournament_id``, in the order given."""
         return view_of(*(self.button(action, tournament_id, code) for action in actions))
 
-    def announcement(self, tournament_id: int, *, open_: bool, code: str) -> discord.ui.View:
-        """Under the announcement: Join and Leave while entries are taken (a Swiss takes late
-        entries while it runs), Standings, and the moderators' Manage."""
+    def announcement(
+        self, tournament_id: int, *, open_: bool, code: str, over: bool = False
+    ) -> discord.ui.View:
+        """Under the announcement: Join and Leave while entries are taken (a Swiss or an arena
+        takes late entries while it runs), Standings, and the moderators' Manage until it is
+        over."""
         actions = [TournamentAction.JOIN, TournamentAction.LEAVE] if open_ else []
-        actions += [TournamentAction.STANDINGS, TournamentAction.MANAGE]
+        actions.append(TournamentAction.STANDINGS)
+        if not over:
+            actions.append(TournamentAction.MANAGE)
         return self.view(tournament_id, actions, code)
 
     def panel(

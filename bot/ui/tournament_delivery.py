@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+from ..enums import TournamentStatus
 from ..i18n import _, render
 from ..results import Action, ActionResult, TournamentView
 from ..service import GameService
@@ -69,7 +70,7 @@ class TournamentPosts:
         return Outgoing(
             content=text or None,
             embed=announcement_embed(view, code),
-            view=self.kit.announcement(view.id, open_=view.open, code=code),
+            view=self.kit.announcement(view.id, open_=view.open, code=code, over=is_over(view)),
             part=f"tournament-{view.id}",
         )
 
@@ -187,6 +188,11 @@ async def standings_post(
         for n, (png, alt) in enumerate(pages, 1)
     ]
     return Outgoing(content=drawn.text, files=files, part=f"standings-{label}")
+
+
+def is_over(view: TournamentView) -> bool:
+    """Finished or cancelled: nothing is left to manage."""
+    return view.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 async def start_thread(http: Any, channel_id: int, message: int, name: str) -> int:

@@ -19,8 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..errors import ForbiddenError, NotFoundError
+from ..enums import TournamentStatus
+from ..errors import ForbiddenError, NotFoundError, TournamentError
 from ..i18n import _, _n
+from ..markdown import shown
 from ..results import (
     MAX_RATING,
     MIN_RATING,
@@ -49,7 +51,7 @@ from .replies import Reply, Upload
 from .social import is_moderator
 from .threads import thread_home
 from .tournament_buttons import MODERATOR_ACTIONS, TournamentAction, TournamentKit
-from .tournament_delivery import TournamentPosts, standings_post
+from .tournament_delivery import TournamentPosts, is_over, standings_post
 from .tournament_embeds import (
     FORMAT_TITLES,
     listing_embed,
@@ -437,10 +439,12 @@ class Tournaments(commands.Cog):
                 case TournamentAction.STANDINGS:
                     await self._show_standings(reply, interaction, view)
                 case TournamentAction.MANAGE:
+                    if is_over(view):
+                        raise TournamentError(_("{name} is over", name=shown(view.name)))
                     panel = self.kit.panel(
                         view.id,
-                        started=view.round > 0 or view.status.value != "open",
-                        paused=view.status.value == "paused",
+                        started=view.status is not TournamentStatus.OPEN,
+                        paused=view.status is TournamentStatus.PAUSED,
                         code=reply.language,
                     )
                     words = _("Tournament #{id}: what should happen?", id=view.id)

@@ -284,7 +284,7 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert pdn["tournament-1.pdn"].decode().count('[Event "Club Swiss"]') == 9
     shown = fake.messages[announcement["id"]]
     assert shown["embeds"][0]["description"] == "Finished"
-    assert custom_ids(shown) == ["tournament:standings:1", "tournament:manage:1"]
+    assert custom_ids(shown) == ["tournament:standings:1"]  # nothing left to manage
 
     # Every announcement exactly once: each round's line, each pairing and bye, each game's
     # thread and first board; the standings after rounds 1 and 2.

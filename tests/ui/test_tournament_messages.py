@@ -16,7 +16,7 @@ from bot.results import PairingView, TimeControl, TournamentView
 from bot.tournaments.model import Entrant, Format, Standing, Table, Tiebreak
 from bot.ui.limits import CHOICE_NAME, CONTENT, EMBEDS_TOTAL, THREAD_NAME, embed_size
 from bot.ui.tournament_buttons import TournamentKit
-from bot.ui.tournament_delivery import MAX_PAGES, standings_post
+from bot.ui.tournament_delivery import MAX_PAGES, is_over, standings_post
 from bot.ui.tournament_embeds import (
     announcement_embed,
     event_line,
@@ -142,7 +142,7 @@ def test_join_and_leave_are_offered_only_while_entries_are_taken() -> None:
     kit = TournamentKit()
 
     def ids(view: TournamentView) -> list[str]:
-        shown = kit.announcement(view.id, open_=view.open, code="en")
+        shown = kit.announcement(view.id, open_=view.open, code="en", over=is_over(view))
         return [item.custom_id for item in shown.children]  # type: ignore[attr-defined]
 
     assert ids(event())[:2] == ["tournament:join:7", "tournament:leave:7"]
@@ -150,7 +150,9 @@ def test_join_and_leave_are_offered_only_while_entries_are_taken() -> None:
     assert ids(late_entry)[:2] == ["tournament:join:7", "tournament:leave:7"]
     closed = event(format=Format.ROUND_ROBIN, status=TournamentStatus.RUNNING, round=1)
     assert ids(closed) == ["tournament:standings:7", "tournament:manage:7"]
-    assert ids(event(status=TournamentStatus.FINISHED)) == ids(closed)
+    over = ["tournament:standings:7"]  # nothing left to manage
+    assert ids(event(status=TournamentStatus.FINISHED)) == over
+    assert ids(event(status=TournamentStatus.CANCELLED)) == over
 
 
 def test_a_pairing_pings_both_players_and_names_its_thread() -> None:
