@@ -187,7 +187,11 @@ def thread_title(view: TournamentView, pairing: PairingView, code: str) -> str:
 def listing_line(view: TournamentView, code: str) -> str:
     """One event in ``/tournament list``: ``**#3** Friday blitz · Swiss, 5 rounds · 3+2 ·
     12 players · Running: round 2 of 5``."""
-    control = control_words(view)[1]
+    control = (
+        _("{time} a move", time=duration(view.move_time))
+        if view.clock is None
+        else control_words(view)[1]
+    )
     line = _n(
         "**#{id}** {name} · {format} · {control} · {count} player · {status}",
         "**#{id}** {name} · {format} · {control} · {count} players · {status}",

@@ -7,6 +7,7 @@ standings) is shown exactly once.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from collections import Counter
@@ -230,7 +231,13 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     manage = await users.press("tournament:manage:1", announcement["id"], BOB)
     assert await private(manage) == "Only moderators (Manage Server) can do that to a tournament."
 
+    before = copy.deepcopy(fake.messages[announcement["id"]])  # as a client that missed edits
     await start_by_buttons(users, announcement)
+    listed = await tournament(users, "list", BOB, DRAUGHTS)
+    answer = await listed.callback()
+    assert is_ephemeral(answer) and embed_of(answer)["description"] == (
+        "**#1** Club Swiss · Swiss, 3 rounds · 1 day a move · 7 players · Running: round 1 of 3"
+    )
     points: Counter[str] = Counter()
     for round_ in (1, 2, 3):
         found = await round_pairings(users, round_, boards=3)
@@ -285,6 +292,8 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     shown = fake.messages[announcement["id"]]
     assert shown["embeds"][0]["description"] == "Finished"
     assert custom_ids(shown) == ["tournament:standings:1"]  # nothing left to manage
+    stale = await users.press("tournament:manage:1", before, ALICE)  # an old copy's button
+    assert await private(stale) == "Club Swiss is over."
 
     # Every announcement exactly once: each round's line, each pairing and bye, each game's
     # thread and first board; the standings after rounds 1 and 2.
