@@ -1,14 +1,12 @@
 """The one object the Discord layer talks to: every game action, with no Discord types.
 
 Each action takes ids and plain values and returns an :class:`~bot.results.ActionResult` (or a
-view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user; nothing is
-changed when an error is raised.  The work is done in the rooms of this package, built here in
-the one order their dependencies allow (docs/ARCHITECTURE.md lists them; each imports only those
-before it).  Every method the Discord layer calls is written out here with its signature and
-handed to the room that does the work, so ``service.move`` is found where it is called, the
-Discord layer needs nothing behind this face, and each action is still written once.  An
-action's result passes through :mod:`~bot.service.announcing` on its way out, to carry what
-posting it needs.
+view), or raises a :class:`~bot.errors.ServiceError` with the reason for the user (nothing is
+changed then).  The work is done in the rooms of this package (:mod:`~bot.service.rooms` builds
+them; docs/ARCHITECTURE.md lists them).  Every method the Discord layer calls is written out here
+with its signature and handed to the room doing the work, so ``service.move`` is found where it
+is called and each action is written once; a result passes through
+:mod:`~bot.service.announcing` on its way out, to carry what posting it needs.
 """
 
 from __future__ import annotations
@@ -49,10 +47,9 @@ from .views import clean_name
 
 
 class GameService:
-    """All game actions (tournaments': :attr:`tournaments`).  Create with :meth:`open` (or on a
-    store you opened); one per bot process.  Its attributes (:attr:`store`, :attr:`settings`,
-    :attr:`outbox`, :attr:`standings`, :attr:`ownership`) are for tests and tools that look
-    inside; the Discord layer uses the methods only."""
+    """All game actions (tournaments': :attr:`tournaments`); :meth:`open` makes one per process.
+    Its attributes (:attr:`store`, :attr:`settings`, :attr:`outbox`, :attr:`standings`,
+    :attr:`ownership`) are for tests and tools; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -70,9 +67,8 @@ class GameService:
     ) -> None:
         """``clock`` is wall time (deadlines); ``monotonic`` tells its jumps from time that passed
         (tests driving ``clock`` pass it as both).  A challenge stays open ``challenge_expiry``
-        seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (a cap no longer
-        than the expiry: every challenge lasts ``challenge_expiry``, as in tests).  ``shards``:
-        the servers whose background work this process runs, when the store grants them."""
+        seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (tests: the same).
+        ``shards``: the servers whose background work this process runs, as the store grants."""
         bot = Player(bot_user_id, clean_name(bot_name))
         rooms = build_rooms(
             store,

@@ -32,6 +32,7 @@ from ..store import (
     PairingRow,
     Shards,
     Store,
+    StoreUnavailable,
     TournamentRow,
     TournamentState,
     TournamentStep,
@@ -347,6 +348,10 @@ class TournamentGames:
                 results += await self._due(t, now)
             except (TournamentError, ConflictError) as refused:  # changed meanwhile
                 log.info("tournament %s: %s", t.id, refused)
+            except StoreUnavailable:
+                raise  # the whole tick waits for the database
+            except Exception:  # one broken event must not stop the others, nor the games
+                log.exception("tournament %s: its due work failed; tried again next tick", t.id)
         results += await self._no_shows(mine, now)
         return results
 

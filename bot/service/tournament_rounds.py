@@ -21,6 +21,7 @@ modules/tournament/src/main/TournamentApi.scala).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -48,6 +49,8 @@ from ..tournaments.standings import standings
 from ..tournaments.swiss import pair_swiss
 from .events import new_event
 
+log = logging.getLogger(__name__)
+
 ARENA_PAIR_AT_ONCE = 4
 """An arena game's end pairs the waiting players at once when at least this many wait (there
 is a choice of opponents); fewer are paired by the next tick, so two players who just met are
@@ -57,6 +60,11 @@ PLAYING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
 
 def format_of(state: TournamentState) -> Format:
     return Format(state.tournament.format)
+
+
+def fewest(format: Format) -> int:
+    """The fewest players an event starts with (a Berger table has three at least)."""
+    return 3 if format is Format.ROUND_ROBIN else 2
 
 
 def entrants(state: TournamentState) -> list[Entrant]:
@@ -211,12 +219,11 @@ def numbered(state: TournamentState) -> TournamentWrites:
 
 def start(state: TournamentState, now: float, *, background: bool) -> TournamentWrites:
     """Start an open tournament: numbered players and the first round (an arena: its first
-    pairings and its end time); too few players (2, a round robin 3... no: 2 as well) cancel
-    it."""
+    pairings and its end time); too few players (:func:`fewest`) cancel it."""
     t = state.tournament
     if t.status is not TournamentStatus.OPEN:
         return TournamentWrites()
-    if len(state.players) < 2:
+    if len(state.players) < fewest(format_of(state)):
         return TournamentWrites(
             tournament={"status": TournamentStatus.CANCELLED, "ended_at": now},
             events=(event(Action.TOURNAMENT_CANCELLED, state, now, background=background),),
@@ -433,15 +440,19 @@ def result_step(
     moves: int = 0,
     fixed: tuple[str, int] | None = None,
     background: bool = True,
+    game_id: int | None = None,
 ) -> TournamentStep:
     """The step recording ``points`` (White's, Black's, forfeit) for a pairing, then what
     follows; nothing if the pairing is already decided (a repeat) or, unless ``fixed`` by a
     moderator (reason, who), if the event is over.  ``background``: no action hands its
-    announcements out (a game's end), so they are due at once."""
+    announcements out (a game's end), so they are due at once.  ``game_id``: the game that
+    decided it, which must still be the pairing's."""
 
     def step(state: TournamentState) -> TournamentWrites:
         pairing = next((p for p in state.pairings if p.id == pairing_id), None)
         if pairing is None or (pairing.decided and fixed is None):
+            return TournamentWrites()
+        if game_id is not None and pairing.game_id != game_id:
             return TournamentWrites()
         if state.tournament.status not in PLAYING and fixed is None:
             return TournamentWrites()
@@ -455,9 +466,20 @@ def result_step(
                 recorded,
                 events=(event(Action.RESULT_FIXED, state, now, background=background),),
             )
-        return then(state, recorded, lambda s: after_results(s, now, background=background))
+        return then(state, recorded, lambda s: following(s, now, background=background))
 
     return step
+
+
+def following(state: TournamentState, now: float, *, background: bool) -> TournamentWrites:
+    """:func:`after_results`, or nothing when it fails (logged): a result is written whatever
+    happens to the pairing of the next round, so a fault there never stops a game from ending;
+    the tick asks again (and logs again) until it is mended."""
+    try:
+        return after_results(state, now, background=background)
+    except Exception:
+        log.exception("tournament %s: what follows a result failed", state.tournament.id)
+        return TournamentWrites()
 
 
 def game_end_update(row: GameRow, changes: GameChanges, now: float) -> TournamentUpdate | None:
@@ -470,4 +492,5 @@ def game_end_update(row: GameRow, changes: GameChanges, now: float) -> Tournamen
     if points is None:
         return None
     moves = changes.get("ply", row.ply)
-    return TournamentUpdate(row.pairing_id, result_step(row.pairing_id, points, now, moves=moves))
+    step = result_step(row.pairing_id, points, now, moves=moves, game_id=row.id)
+    return TournamentUpdate(row.pairing_id, step)

@@ -14,7 +14,7 @@ from ..store import GameRow, PairingRow, TournamentState
 from ..tournaments.model import Entrant, Format
 from ..words import variant_title
 from .clocks import control_of
-from .tournament_rounds import current, entrants, table, total_rounds
+from .tournament_rounds import current, entrants, fewest, table, total_rounds
 from .views import points
 
 FORMAT_WORDS: Mapping[Format, Text] = {
@@ -185,7 +185,7 @@ def tournament_text(action: Action, view: TournamentView, **words: str) -> Text:
             points=points(rows[0].points),
         )
     if action is Action.TOURNAMENT_CANCELLED:
-        if view.round == 0 and count < 2:
+        if view.round == 0 and count < fewest(view.format):
             return _("{name} was cancelled: too few players joined.", name=name)
         return _("{name} was cancelled.", name=name)
     return verbatim(name)

@@ -389,7 +389,7 @@ CREATE TABLE tournament_players (
 ){without_rowid};
 
 CREATE TABLE tournament_pairings (
-    id            {id},
+    id            {sequence},
     tournament_id {snowflake} NOT NULL REFERENCES tournaments (id),
     round         INTEGER NOT NULL CHECK (round >= 1),
     board         INTEGER NOT NULL CHECK (board >= 1),
@@ -425,7 +425,8 @@ keep their games; ``performance`` is kept at the end) and its pairings, one per 
 moderator's fix with its reason).  A pairing's game points back at it (``games.pairing_id``),
 and each unique index stands for "exactly once": one game per pairing, one pairing per board.
 An outbox entry may announce a tournament (``tournament_id``), rebuilt from these tables after a
-crash."""
+crash.  A pairing's id is never used again (``{sequence}``), so a game whose pairing no longer
+counts (an arena's game still running at its end) can never find another pairing by it."""
 
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),

@@ -41,7 +41,7 @@ def standings(
         else _round_cells(ids, results, pairings, bye_points)
     )
     ratings = {entrant.id: entrant.rating for entrant in order}
-    records = {player: _record(player, cells[player], results, ratings) for player in ids}
+    records = {player: _record(cells[player], ratings) for player in ids}
     on_fire: dict[int, bool] = {}
     if format is Format.ARENA:
         scores = arena_scores(results)
@@ -142,18 +142,18 @@ def _arena_cells(ids: Sequence[int], results: Sequence[Result]) -> dict[int, lis
     return cells
 
 
-def _record(
-    player: int, cells: Sequence[Cell], results: Sequence[Result], ratings: dict[int, float]
-) -> Record:
+def _record(cells: Sequence[Cell], ratings: dict[int, float]) -> Record:
+    """What the tiebreaks need of one player, from their cells (a game still running counts
+    for nothing yet)."""
     rounds = tuple(
         Round(
-            opponent=cell.opponent,
+            opponent=cell.opponent if cell.score is not None else None,
             points=cell.score or 0.0,
             played=cell.kind is CellKind.GAME and cell.score is not None,
         )
         for cell in cells
     )
-    games = [(ratings[r.opponent], r.points) for r in rounds if r.played and r.opponent]
+    games = [(ratings[r.opponent], r.points) for r in rounds if r.played and r.opponent is not None]
     return Record(
         points=sum(r.points for r in rounds),
         rounds=rounds,

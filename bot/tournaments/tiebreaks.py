@@ -10,12 +10,14 @@ The choice per format (docs/TOURNAMENTS.md says the same for players):
 * **Arena**: the performance rating (lidraughts and lichess rank arenas by points alone; the
   performance rewards the one who scored them against stronger players).
 
-Unplayed rounds (a bye, a forfeit either way, a round not paired) follow FIDE's tie-break
-regulations (C.07, 2023, the "virtual opponent"): the player is taken to have met an opponent
-with their own final points, so Buchholz counts their own points for that round and
-Sonneborn-Berger the round's points times their own.  The opponents' points are taken as they
-stand.  This is the rule behind published tables: the 2026 USSA Closed's Sonneborn-Berger, in
-tests/tournaments/test_standings.py, counts a forfeit win so.
+Unplayed rounds (a bye, a forfeit either way, a round not paired) count against FIDE's "virtual
+opponent" (tie-break regulations C.07, 2023): an opponent with the player's own final points, so
+Buchholz counts their own points for that round and Sonneborn-Berger the round's points times
+their own.  The opponents' points are taken as they stand: FIDE's regulations go on to adjust an
+opponent's points for the opponent's own unplayed rounds, which this table, like the simpler
+rules of club and federation events, does not.  Published tables agree: the 2026 USSA Closed's
+Sonneborn-Berger counts a forfeit win so, and the 2026 Arad Open's median Buchholz is ours for
+every player whose games and opponents' games were all played (tests/tournaments).
 
 Head-to-head is worked out inside each group of players still tied when its turn comes: the
 points each scored against the others of the group, when every two of them met (otherwise it

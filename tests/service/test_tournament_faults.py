@@ -31,7 +31,7 @@ from support.tournament_harness import (
 
 from bot.errors import ForbiddenError, ServiceError, TournamentError
 from bot.results import Action
-from bot.service import GameService
+from bot.service import GameService, tournament_rounds
 from bot.service.events import HANDOFF_SECONDS
 from bot.store import sql_tournaments
 from bot.tournaments.model import Format
@@ -302,3 +302,47 @@ async def test_games_left_unopened_are_announced_again_once(
     opened = await open_games(service, tid)
     assert len(opened) == 1
     assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 2
+
+
+async def test_a_fault_in_the_pairing_never_stops_a_game_from_ending(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tid = await with_players(service, 4)
+    await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    await open_games(service, tid)
+    games = [p.game_id for p in (await service.tournaments.view(tid)).pairings if p.game_id]
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the pairing")
+
+    monkeypatch.setattr(tournament_rounds, "pair_swiss", broken)
+    for game_id in games:
+        await finish(service, game_id, 1)
+    view = await service.tournaments.view(tid)
+    assert view.round == 1 and all(p.result == "1-0" for p in view.pairings)  # results kept
+    assert [r for r in await service.tick() if r.tournament is not None] == []  # logged
+    monkeypatch.undo()
+    paired = [r for r in await service.tick() if r.tournament is not None]
+    assert [r.action for r in paired] == [Action.ROUND_PAIRED]
+    assert (await service.tournaments.view(tid)).round == 2
+
+
+async def test_a_restart_between_rounds_carries_on(
+    database: Database, clock: Clock, services: Services
+) -> None:
+    first = await services.open(database)
+    tid = await with_players(first, 5)
+    await first.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    await open_games(first, tid)
+    games = [p.game_id for p in (await first.tournaments.view(tid)).pairings if p.game_id]
+    await finish(first, games[0], 1)
+    await first.close()  # a restart in the middle of round 1
+
+    again = await services.open(database)
+    await finish(again, games[1], 0)  # the round's last game, in the new process
+    view = await again.tournaments.view(tid)
+    assert view.round == 2 and len(view.pairings) == 3
+    clock.advance(HANDOFF_SECONDS)
+    owed = [o.result for o in await again.owed() if o.result and o.result.tournament]
+    assert [r.action for r in owed] == [Action.ROUND_PAIRED]  # what the crash left is covered
+    assert await count_rows(again, "tournament_pairings", "round = 2") == 3

@@ -125,9 +125,14 @@ async def test_an_arena_of_6_pairs_who_waits_and_ends_on_time(
     assert halved.clock is not None
     assert min(halved.clock.white, halved.clock.black) == 3600
     played = 0
-    for _ in range(3):  # three waves: those who finish are paired again
-        view = await play_round(service, tid, white_wins)
+    view = await play_round(service, tid, white_wins)
+    # The second game's end left four waiting: they were paired at once, in that transaction;
+    # the last two wait for the tick.
+    assert await count_rows(service, "tournament_pairings", "white_points IS NULL") == 2
+    assert [p.round for p in view.pairings if p.result is None] == [2, 2]
+    for _ in range(3):  # more waves: those who finish are paired again
         await service.tick()
+        view = await play_round(service, tid, white_wins)
         played = await count_rows(service, "tournament_pairings", "white_points IS NOT NULL")
     assert played >= 9
     await open_games(service, tid)  # games of the last wave run when the time is up
@@ -142,6 +147,11 @@ async def test_an_arena_of_6_pairs_who_waits_and_ends_on_time(
     assert await count_rows(service, "tournament_pairings", "white_points IS NULL") == 0
     assert sum(row.games for row in view.table.rows) == 2 * played
     assert view.table.rows[0].points > 0
+    # Such a game ends later as an ordinary game and changes nothing in the event.
+    before = await service.store.tournament_state(tid)
+    (late, *_) = await service.games(view.guild_id)
+    await finish(service, late.id, 1)
+    assert await service.store.tournament_state(tid) == before
 
 
 async def test_late_entry_and_withdrawal_between_swiss_rounds(service: GameService) -> None:
@@ -319,3 +329,11 @@ async def play_round_and_pair(service: GameService, tid: int) -> list[ActionResu
     await play_round(service, tid)
     owed = await service.owed()
     return [o.result for o in owed if o.result is not None and o.result.tournament is not None]
+
+
+async def test_a_round_robin_of_two_is_cancelled_at_its_start(service: GameService) -> None:
+    tid = await with_players(service, 2, Format.ROUND_ROBIN)
+    (cancelled,) = await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    assert cancelled.action is Action.TOURNAMENT_CANCELLED
+    assert "too few players" in str(cancelled.text)
+    assert await count_rows(service, "tournament_pairings") == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,29 +39,21 @@ def test_the_last_opponent_is_avoided_only_when_someone_else_waits() -> None:
     assert [(p.white, p.black) for p in three] == [(3, 1)]
 
 
-def test_fewer_whites_get_white() -> None:
-    """1 had White twice, 2 once (all draws): 2 has White though 1 is higher on the list."""
-    results = [
-        Result(1, 1, 3, 0.5, 0.5),
-        Result(2, 1, 4, 0.5, 0.5),
-        Result(3, 2, 5, 0.5, 0.5),
-    ]
-    assert [(p.white, p.black) for p in pair_arena([1, 2], results, RATINGS, first_number=4)] == [
-        (2, 1)
-    ]
-
-
-def test_equal_whites_the_one_who_had_black_last_gets_white() -> None:
-    """1: Black then White; 2: White then Black (all draws, so 1 is higher on the list by
-    rating): 2 has White."""
-    results = [
-        Result(1, 2, 1, 0.5, 0.5),
-        Result(2, 1, 3, 0.5, 0.5),
-        Result(3, 3, 2, 0.5, 0.5),
-    ]
-    assert [(p.white, p.black) for p in pair_arena([1, 2], results, RATINGS, first_number=4)] == [
-        (2, 1)
-    ]
+@pytest.mark.parametrize(
+    "games",
+    [
+        # 1 had White twice, 2 once: 2 has White though 1 is higher on the list (more draws).
+        [(1, 3), (1, 4), (2, 5)],
+        # 1: Black then White; 2: White then Black (equal points, 1 higher by rating): the one
+        # who had Black last, 2, has White.
+        [(2, 1), (1, 3), (3, 2)],
+    ],
+    ids=["fewer whites", "black last"],
+)
+def test_colours_follow_each_players_history(games: list[tuple[int, int]]) -> None:
+    results = [Result(n, w, b, 0.5, 0.5) for n, (w, b) in enumerate(games, start=1)]
+    pairings = pair_arena([1, 2], results, RATINGS, first_number=4)
+    assert [(p.white, p.black) for p in pairings] == [(2, 1)]
 
 
 @settings(max_examples=40)

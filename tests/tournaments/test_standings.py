@@ -4,6 +4,9 @@ hand for what it does not show (Buchholz, median Buchholz, head-to-head, arena p
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.tournament_arad_2026 import ARAD_2026, ARAD_2026_MEDIAN_BUCHHOLZ, ARAD_2026_POINTS
 from support.tournament_events import USSA_CLOSED_2026, player
 
 from bot.tournaments.model import (
@@ -53,6 +56,22 @@ def test_a_published_round_robin_table() -> None:
     assert rows[2].cells[8] == Cell(9, CellKind.FORFEIT_WIN, player(8), "black", 1.0)
     assert rows[2].cells[2] == Cell(3, CellKind.BYE, score=0.0)
     assert rows[8].games == 7 and rows[2].games == 7
+
+
+def test_a_published_swiss_tables_points_and_median_buchholz() -> None:
+    """The 2026 Arad Open (209 players, 9 rounds, with byes, half-point byes, forfeits and
+    players not paired): every player's points as published, and the published median
+    Buchholz of every player who, like all their opponents, played all nine rounds over the
+    board (FIDE's 2023 adjustments for unplayed rounds, which this table does not apply, play
+    no part there; docs/TOURNAMENTS.md)."""
+    results = [r for round_results in ARAD_2026.rounds for r in round_results]
+    table = standings(Format.SWISS, ARAD_2026.entrants, results, rounds=9)
+    rows = {row.entrant.number: row for row in table.rows}
+    assert [rows[n].points for n in range(1, 210)] == ARAD_2026_POINTS
+    assert {n: rows[n].tiebreaks[1] for n in ARAD_2026_MEDIAN_BUCHHOLZ} == (
+        ARAD_2026_MEDIAN_BUCHHOLZ
+    )
+    assert len(ARAD_2026_MEDIAN_BUCHHOLZ) == 20 and table.rounds_played == 9
 
 
 def _entrants(count: int, rating: float = 1500.0) -> list[Entrant]:
@@ -179,3 +198,38 @@ def test_berserk_adds_a_point_to_a_win_after_seven_own_moves(plies: int, bonus: 
     )
     assert row.points == 2 + bonus + 2 + bonus
     assert row.on_fire
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from([Format.SWISS, Format.ROUND_ROBIN, Format.ARENA]),
+    st.lists(
+        st.tuples(
+            st.integers(1, 6),
+            st.integers(1, 6),
+            st.sampled_from([1.0, 0.5, 0.0]),
+            st.booleans(),
+        ),
+        max_size=15,
+    ),
+)
+def test_the_table_is_ordered_and_adds_up(
+    format: Format, games: list[tuple[int, int, float, bool]]
+) -> None:
+    """Ranks follow points then tiebreaks, equal keys share a rank, and a game or crosstable
+    point is never lost or made up (game formats)."""
+    results = [
+        Result(n, w, b, points, 1.0 - points, forfeit=forfeit and points != 0.5, moves=20)
+        for n, (w, b, points, forfeit) in enumerate(games, start=1)
+        if w != b
+    ]
+    table = standings(format, _entrants(6), results, rounds=None if format is Format.ARENA else 9)
+    keys = [(row.points, *row.tiebreaks) for row in table.rows]
+    assert keys == sorted(keys, reverse=True)
+    assert table.rows[0].rank == 1
+    for i in range(1, len(table.rows)):
+        same = keys[i] == keys[i - 1]
+        assert table.rows[i].rank == (table.rows[i - 1].rank if same else i + 1)
+    if format is not Format.ARENA:
+        assert sum(row.points for row in table.rows) == len(results)
+        assert all(sum(c.score or 0 for c in row.cells) == row.points for row in table.rows)
