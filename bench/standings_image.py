@@ -16,11 +16,14 @@ Method: the sample events of ``tests/support/standings_samples.py`` (seeded: the
 run): a 16-player Swiss after 5 of 7 rounds, a 64-player Swiss with round 8 of 9 in play (four
 pages), an 8-player round robin after its 7 rounds and a 64-player arena of 600 games, each in
 English on the default theme.  Each row is timed ``--repeat`` times, the rows taking turns so
-that a slow spell of the shared machine hits them alike: "draw" is ``standings_page`` of every
-page (Pillow drawing only), "all" is ``draw_standings`` (the words from the catalogs, every page
-drawn and encoded as PNG, the alt texts and the text version).  Median and 90th percentile in
-ms; the PNG bytes are the sum over the pages.  "cold" is the first ``draw_standings`` in a fresh
-process (fonts, the theme's palette, the catalogs' first use), after Pillow's own plugins load.
+that a slow spell of the shared machine hits them alike: "PNG" is every page drawn and encoded
+(``render_standings`` of an already worded sheet), "all" is ``draw_standings`` (the words from
+the catalogs, every page drawn and encoded, the alt texts and the text version).  Median and
+90th percentile in ms of wall time, and the median CPU time of "all" (this process's own,
+so less swayed by the machine's other work; the load average is printed); the PNG bytes are
+the sum over the pages.  "cold" is the first
+``draw_standings`` in a fresh process (fonts, the theme's palette, the catalogs' first use),
+after Pillow's own plugins have loaded.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from support.standings_samples import arena, round_robin, swiss  # noqa: E402
 
 from bot.tournaments.model import Table  # noqa: E402
 from bot.ui.standings_sheet import Event, draw_standings, standings_sheet  # noqa: E402
-from render.standings import page_count, standings_page  # noqa: E402
+from render.standings import render_standings  # noqa: E402
 
 ROWS: dict[str, Callable[[], Table]] = {
     "Swiss, 16 players, after round 5": swiss,
@@ -58,11 +61,7 @@ EVENT = Event("Benchmark Open", "international")
 
 def draw_only(table: Table) -> Callable[[], object]:
     sheet = standings_sheet(table, EVENT, "en")
-
-    def run() -> object:
-        return [standings_page(sheet, page) for page in range(page_count(sheet))]
-
-    return run
+    return lambda: render_standings(sheet)
 
 
 def everything(table: Table) -> Callable[[], object]:
@@ -114,21 +113,33 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     tables = {name: build() for name, build in ROWS.items()}
     runs = {name: (draw_only(t), everything(t)) for name, t in tables.items()}
-    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in tables}
+    times: dict[str, tuple[list[float], ...]] = {name: ([], [], []) for name in tables}
     for draw, full in runs.values():  # warm: caches, palette, catalogs
         draw()
         full()
     for _ in range(args.repeat):
         for name, (draw, full) in runs.items():
             for slot, fn in enumerate((draw, full)):
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 fn()
                 times[name][slot].append((time.perf_counter() - start) * 1000)
-    header = ("sheet", "pages", "PNG KB", "draw p50", "draw p90", "all p50", "all p90", "cold")
+                if slot:
+                    times[name][2].append((time.process_time() - cpu) * 1000)
+    header = (
+        "sheet",
+        "pages",
+        "PNG KB",
+        "PNG p50",
+        "PNG p90",
+        "all p50",
+        "all p90",
+        "all CPU p50",
+        "cold",
+    )
     body = []
     for name, table in tables.items():
         drawn = draw_standings(table, EVENT, "en")
-        draw_t, full_t = times[name]
+        draw_t, full_t, cpu_t = times[name]
         body.append(
             [
                 name,
@@ -138,10 +149,18 @@ def main(argv: list[str] | None = None) -> int:
                 f"{statistics.quantiles(draw_t, n=10)[-1]:.0f}",
                 f"{statistics.median(full_t):.0f}",
                 f"{statistics.quantiles(full_t, n=10)[-1]:.0f}",
+                f"{statistics.median(cpu_t):.0f}",
                 f"{cold(name):.0f}",
             ]
         )
-    print(f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, ms")
+    load = (
+        " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        if os.path.exists("/proc/loadavg")
+        else "?"
+    )
+    print(
+        f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}, ms"
+    )
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))

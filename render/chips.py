@@ -20,7 +20,7 @@ from rules.position import BLACK_MAN, WHITE_MAN
 
 from .board import Label, _font, sprite
 from .sheet import Outcome, SheetCell
-from .sheet_layout import FLAME, FLAME_CORE, WHITE, Chip, Font, Metrics
+from .sheet_layout import FLAME, FLAME_CORE, WHITE, Chip, Font, Metrics, mark_font
 from .themes import RGB, Theme
 
 SUPERSAMPLE = 4
@@ -58,12 +58,14 @@ DOUBLED = ChipStyle((0xF2, 0xA2, 0x3A), (0x2B, 0x16, 0x00), (0xC7, 0x7C, 0x1C), 
 
 
 class Canvas:
-    """An image being drawn and the labels of what was written on it."""
+    """An image being drawn and the labels of what was written on it (only when ``labelled``:
+    measuring each word's box costs as much as laying it out again)."""
 
-    def __init__(self, img: Image.Image) -> None:
+    def __init__(self, img: Image.Image, labelled: bool = True) -> None:
         self.img = img
         self.draw = ImageDraw.Draw(img)
         self.labels: list[Label] = []
+        self.labelled = labelled
 
     def text(
         self,
@@ -75,19 +77,20 @@ class Canvas:
         back: RGB,
         anchor: str = "ls",
         stroke: int = 0,
-    ) -> int:
-        """Write ``text`` with its baseline at ``xy`` and keep its label; returns its right
-        edge."""
+    ) -> None:
+        """Write ``text`` with its anchor at ``xy`` and keep its label."""
         if not text:
-            return int(xy[0])
+            return
         xy = (round(xy[0]), round(xy[1]))  # on whole pixels: no row of a glyph half inked
         self.draw.text(
             xy, text, fill=ink, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=ink
         )
-        x0, y0, x1, y1 = self.draw.textbbox(xy, text, font=font, anchor=anchor, stroke_width=stroke)
-        box = (int(x0) - 1, int(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
-        self.labels.append(Label(kind, text, box, ink, back))
-        return math.ceil(x1)
+        if self.labelled:
+            x0, y0, x1, y1 = self.draw.textbbox(
+                xy, text, font=font, anchor=anchor, stroke_width=stroke
+            )
+            box = (int(x0) - 1, int(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1)
+            self.labels.append(Label(kind, text, box, ink, back))
 
 
 @lru_cache(maxsize=128)
@@ -193,7 +196,7 @@ def draw_chip(
     opponent, colour and result on the same band colour), so each is drawn once and pasted."""
     tile, labels = _chip_tile(m, chip, theme, cell, back, kind)
     canvas.img.paste(tile, (x, y))
-    for label in labels:
+    for label in labels if canvas.labelled else ():
         x0, y0, x1, y1 = label.box
         canvas.labels.append(dataclasses.replace(label, box=(x0 + x, y0 + y, x1 + x, y1 + y)))
 
@@ -246,4 +249,4 @@ def _paint_chip(
         if cell.berserk:
             bolt = bolt_icon(chip.bolt, round(m.cap * 1.2), style.ink)
             canvas.img.paste(bolt, (x + chip.pad, round(baseline - bolt.height + 1)), bolt)
-    canvas.text(kind, (centre, baseline), cell.mark, font, style.ink, tail, "ms")
+    canvas.text(kind, (centre, baseline), cell.mark, mark_font(m, cell.mark), style.ink, tail, "ms")

@@ -10,6 +10,7 @@ the board's square numbers are, so a sheet of any width reads the same on a phon
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -106,7 +107,7 @@ def metrics(width: int) -> Metrics:
         width=width,
         text=size,
         title=title,
-        margin=max(8, round(width * 0.03)),
+        margin=max(8, round(width * 0.022)),
         gap=round(size * 0.55),
         line=round(size * 1.75),
         chip=round(size * 1.5),
@@ -182,19 +183,31 @@ def text_width(font: Font, text: str, stroke: int = 0) -> int:
     return math.ceil(font.getlength(text)) + 2 * stroke
 
 
+FRACTION_SCALE = 1.15
+"""A chip's mark that is a fraction alone (``½``) is drawn this much larger: the font draws a
+fraction's digits at about half the size of a digit, too small for a phone."""
+
+
+def mark_font(m: Metrics, mark: str) -> Font:
+    """The font of a chip's mark (see :data:`FRACTION_SCALE`)."""
+    if len(mark) == 1 and "FRACTION" in unicodedata.name(mark, ""):
+        return _font(round(m.text * FRACTION_SCALE))
+    return _font(m.text)
+
+
 def chip_parts(m: Metrics, sheet: Sheet) -> Chip:
     font = _font(m.text)
     cells = [cell for row in sheet.rows for cell in row.cells]
     cells += [item.sample for item in sheet.key if item.sample is not None]
     marks = {cell.mark for cell in cells} | {"½"}
-    mark = max(text_width(font, text) for text in marks)
-    pad = max(4, round(m.text * 0.28))
+    mark = max(text_width(mark_font(m, text), text) for text in marks)
+    pad = max(4, round(m.text * 0.22))
     if sheet.arena:
         bolt = round(m.chip * 0.4) if any(c.berserk for c in cells) else 0
         return Chip(0, 0, mark, pad, max(3, round(m.text * 0.12)), bolt)
     opponents = {cell.opponent for cell in cells} | {"00"}
     opponent = max(text_width(font, text) for text in opponents)
-    return Chip(round(m.chip * 0.62), opponent, mark, pad, max(4, round(m.text * 0.2)))
+    return Chip(round(m.chip * 0.5), opponent, mark, pad, max(4, round(m.text * 0.17)))
 
 
 @lru_cache(maxsize=32)

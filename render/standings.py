@@ -328,6 +328,11 @@ def standings_page(
     """Page ``page`` (from 0) of the sheet as an RGB image, and every label on it (what a
     legibility check reads back)."""
     th = find_theme(theme) if isinstance(theme, str) else theme
+    canvas = _page(sheet, page, th, width, labelled=True)
+    return canvas.img, tuple(canvas.labels)
+
+
+def _page(sheet: Sheet, page: int, th: Theme, width: int, labelled: bool) -> Canvas:
     pages = page_count(sheet)
     if not 0 <= page < pages:
         raise ValueError(f"page {page} of a sheet of {pages}")
@@ -342,14 +347,14 @@ def standings_page(
         + _key_height(m, sheet, cols)
         + m.margin // 2
     )
-    canvas = Canvas(Image.new("RGB", (width, height), c.paper))
+    canvas = Canvas(Image.new("RGB", (width, height), c.paper), labelled)
     y = _draw_header(canvas, m, sheet, c, page, pages)
     y = _draw_headings(canvas, m, sheet, cols, c, y)
     for i, row in enumerate(rows):
         y = _draw_band(canvas, m, sheet, cols, th, c, row, page * PAGE_ROWS + i, y)
     if sheet.key:
         _draw_key(canvas, m, sheet, cols, th, c, y)
-    return canvas.img, tuple(canvas.labels)
+    return canvas
 
 
 SAMPLE = Sheet(
@@ -483,7 +488,8 @@ def render_standings(
     sheet: Sheet, *, theme: str | Theme = DEFAULT_THEME, width: int = DEFAULT_WIDTH
 ) -> tuple[bytes, ...]:
     """The sheet as PNG images, one per page of :data:`PAGE_ROWS` players."""
+    th = find_theme(theme) if isinstance(theme, str) else theme
     return tuple(
-        encode(standings_page(sheet, page, theme=theme, width=width)[0], theme)
+        encode(_page(sheet, page, th, width, labelled=False).img, th)
         for page in range(page_count(sheet))
     )

@@ -35,7 +35,10 @@ from ..markdown import ELLIPSIS, one_line, plain, shorten, shown
 from ..tournaments.model import Cell, CellKind, Format, Standing, Table, Tiebreak
 from ..words import variant_title
 from .limits import CONTENT, listing
+from .replies import Outgoing, Upload
 
+FILES_PER_MESSAGE = 10
+"""Discord's limit on a message's attachments: a sheet of more than 160 players takes two."""
 LINE_WIDTH = 40
 """Characters of a code block line a phone shows without wrapping (as the text diagram's)."""
 
@@ -523,3 +526,24 @@ def draw_standings(
     pages = render_standings(sheet, theme=theme)
     alts = tuple(standings_alt(table, event, code, page=page) for page in range(len(pages)))
     return Drawn(pages, alts, standings_text(table, event, code))
+
+
+def standings_uploads(drawn: Drawn, name: str = "standings") -> list[Upload]:
+    """The pages as attachments (``standings-1.png``, ...), each with its alt text."""
+    return [
+        Upload(f"{name}-{page}.png", data, alt)
+        for page, (data, alt) in enumerate(zip(drawn.pages, drawn.alts, strict=True), start=1)
+    ]
+
+
+def standings_messages(drawn: Drawn, part: str, name: str = "standings") -> list[Outgoing]:
+    """The standings as messages to post: the text version with the first
+    :data:`FILES_PER_MESSAGE` pages, then the further pages in messages of their own; each
+    message's ``part`` is ``part`` and its number (``<part>-1``...), so a repost after a crash is
+    recognised as the same message."""
+    uploads = standings_uploads(drawn, name)
+    chunks = [uploads[i : i + FILES_PER_MESSAGE] for i in range(0, len(uploads), FILES_PER_MESSAGE)]
+    return [
+        Outgoing(content=drawn.text if i == 0 else None, files=chunk, part=f"{part}-{i + 1}")
+        for i, chunk in enumerate(chunks)
+    ]

@@ -3,6 +3,7 @@ picture's sheet, its alt text and its text version, in every language, within Di
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import unicodedata
@@ -16,6 +17,7 @@ from bot.markdown import size
 from bot.tournaments.model import Cell, CellKind, Entrant, Format, Standing, Table, Tiebreak
 from bot.ui.limits import CONTENT
 from bot.ui.standings_sheet import (
+    FILES_PER_MESSAGE,
     LINE_WIDTH,
     TIEBREAK_NAMES,
     TIEBREAK_SHORT,
@@ -23,6 +25,7 @@ from bot.ui.standings_sheet import (
     draw_standings,
     score,
     standings_alt,
+    standings_messages,
     standings_sheet,
     standings_text,
 )
@@ -241,3 +244,25 @@ def test_draw_standings_gives_pages_with_their_alt_texts() -> None:
         assert img.format == "PNG" and img.width == 640
     assert drawn.alts[1].startswith("Classement de Friday Night Swiss")
     assert drawn.text.startswith("**Friday Night Swiss** · Système suisse")
+
+
+def test_messages_carry_the_pages_ten_at_a_time_with_their_alt_texts() -> None:
+    drawn = draw_standings(swiss(20, 2, 5), EVENT, "en")
+    (message,) = standings_messages(drawn, "standings-7-2")
+    assert message.content == drawn.text and message.part == "standings-7-2-1"
+    assert [upload.name for upload in message.files] == ["standings-1.png", "standings-2.png"]
+    first = message.files[0].file()
+    assert first.description == drawn.alts[0] and first.filename == "standings-1.png"
+    many = dataclasses.replace(drawn, pages=drawn.pages * 6, alts=drawn.alts * 6)
+    messages = standings_messages(many, "p")
+    assert [len(m.files) for m in messages] == [FILES_PER_MESSAGE, 2]
+    assert messages[1].content is None and messages[1].part == "p-2"
+    assert messages[1].files[-1].name == "standings-12.png"
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_an_event_without_players_yet_has_standings_too(fmt: Format) -> None:
+    drawn = draw_standings(Table(fmt, (Tiebreak.BUCHHOLZ,)), Event("Empty", "english"), "en")
+    assert len(drawn.pages) == len(drawn.alts) == 1
+    assert drawn.alts[0].startswith("Standings of Empty, ")
+    assert size(drawn.text) <= CONTENT
