@@ -109,6 +109,11 @@ def standings_posts(fake: FakeDiscord, label: str) -> list[str]:
     ]
 
 
+def pdn_posts(fake: FakeDiscord) -> list[dict[str, bytes]]:
+    """The files of the posts in #draughts carrying the event's PDN."""
+    return [r.files for r in channel_posts(fake, DRAUGHTS) if "tournament-1.pdn" in r.files]
+
+
 def first_boards(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
     """The game's first boards posted in ``thread`` (one, if shown exactly once)."""
     return [
@@ -283,10 +288,7 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     ]
     assert sum(expected) == 9 + 3  # every game decided, and three byes of a point
 
-    def files() -> list[dict[str, bytes]]:
-        return [r.files for r in channel_posts(fake, DRAUGHTS) if "tournament-1.pdn" in r.files]
-
-    [pdn] = await bot.alive(poll(files, WAIT))
+    [pdn] = await bot.alive(poll(lambda: pdn_posts(fake), WAIT))
     assert list(pdn) == ["tournament-1.pdn"]
     assert pdn["tournament-1.pdn"].decode().count('[Event "Club Swiss"]') == 9
     shown = fake.messages[announcement["id"]]
@@ -337,22 +339,6 @@ def arena_pairings(fake: FakeDiscord) -> dict[str, tuple[str, str]]:
     return found
 
 
-async def resign_to_move(users: Users, fake: FakeDiscord, thread: str) -> str:
-    """In ``thread``'s game, the player to move resigns (a loss): the winner."""
-    [board] = await users.bot.alive(poll(lambda: first_boards(fake, thread), WAIT))
-    turn = TURN_LINE.search(board["content"])
-    assert turn is not None
-    loser = turn["id"]
-    footer = re.search(r"Game #(\d+)", board["embeds"][0]["footer"]["text"])
-    assert footer is not None
-    asked = await users.command("resign", loser, thread)
-    assert custom_ids(await asked.callback()) == [f"resign:{footer[1]}"]
-    pressed = await users.press(f"resign:{footer[1]}", asked.message(), loser)
-    assert (await pressed.callback()).json["type"] == UPDATE
-    white, black = arena_pairings(fake)[thread]
-    return black if loser == white else white
-
-
 async def test_an_arena_of_six_survives_a_kill_in_the_middle_of_a_round(
     launch: Any, fake: FakeDiscord
 ) -> None:
@@ -391,7 +377,7 @@ async def test_an_arena_of_six_survives_a_kill_in_the_middle_of_a_round(
 
     # Two games end; their players are paired again while the third plays on.
     for thread in threads[:2]:
-        await resign_to_move(users, fake, thread)
+        await resign_in(users, thread)
     await bot.alive(poll(lambda: len(arena_pairings(fake)) >= 5, WAIT))
 
     # Time is up: the final standings, once, and the PDN file.
@@ -402,3 +388,5 @@ async def test_an_arena_of_six_survives_a_kill_in_the_middle_of_a_round(
     assert all(count == 1 for count in said.values()), said
     assert all(len(first_boards(fake, thread)) == 1 for thread in fake.threads)
     assert fake.messages[announcement["id"]]["embeds"][0]["description"] == "Finished"
+    [pdn] = await bot.alive(poll(lambda: pdn_posts(fake), WAIT))
+    assert pdn["tournament-1.pdn"].decode().count('[Event "Blitz Arena"]') == 2  # the games ended
