@@ -143,7 +143,8 @@ def players_words(view: TournamentView, code: str) -> str:
 
 def pairing_content(view: TournamentView, pairing: PairingView, code: str) -> str:
     """A pairing's own message, which pings both players and which the game's thread hangs
-    off: ``Round 2, board 3: @Ann (White) v @Bob (Black)``; a bye says so."""
+    off: ``Round 2, board 3: @Ann (White) v @Bob (Black) · pairing #17`` (the number
+    ``/tournament fix`` takes); a bye says so."""
     if pairing.black is None:
         text = _(
             "Round {round}: {player} has a bye and scores {points}.",
@@ -160,7 +161,8 @@ def pairing_content(view: TournamentView, pairing: PairingView, code: str) -> st
         )
     else:
         text = _(
-            "Round {round}, board {board}: {white} (White) v {black} (Black)",
+            "Round {round}, board {board}: {white} (White) v {black} (Black) · pairing #{id}",
+            id=pairing.id,
             round=pairing.round,
             board=pairing.board,
             white=mention(pairing.white.id),

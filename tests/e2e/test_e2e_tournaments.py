@@ -39,7 +39,9 @@ MESSAGE, UPDATE = 4, 7
 MORE = ("1100000000000000104", "1100000000000000105", "1100000000000000106", "1100000000000000107")
 NAMES = ("dave", "erin", "frank", "grace")
 WAIT = 20.0
-PAIRING = re.compile(r"Round (\d+), board (\d+): <@(\d+)> \(White\) v <@(\d+)> \(Black\)")
+PAIRING = re.compile(
+    r"Round (\d+), board (\d+): <@(\d+)> \(White\) v <@(\d+)> \(Black\) · pairing #\d+"
+)
 BYE = re.compile(r"Round (\d+): <@(\d+)> has a bye and scores 1\.")
 
 
