@@ -159,7 +159,9 @@ def test_a_pairing_pings_both_players_and_names_its_thread() -> None:
     board = PairingView(7, 2, 3, ANN, BOB, None, None, None)
     bye = PairingView(8, 2, 4, CID, None, None, None, None, white_points=1.0)
     view = event(status=TournamentStatus.RUNNING, round=2)
-    assert pairing_content(view, board, "en") == ("Round 2, board 3: <@11> (White) v <@12> (Black)")
+    assert pairing_content(view, board, "en") == (
+        "Round 2, board 3: <@11> (White) v <@12> (Black) · pairing #7"
+    )
     assert pairing_content(view, bye, "en") == "Round 2: <@13> has a bye and scores 1."
     arena = replace(view, format=Format.ARENA)
     assert pairing_content(arena, board, "en") == (
