@@ -16,7 +16,7 @@ from typing import Final
 
 from discord import app_commands
 
-from ..errors import ChallengeError
+from ..errors import TournamentError
 from ..i18n import _, duration, render
 from ..results import MoveChoice
 from ..tournaments.model import Format
@@ -44,9 +44,9 @@ def start_time(text: str, now: float, scale: float = 1.0) -> float:
     delay = _delay(words)
     at = now + delay * scale if delay is not None else _moment(text.strip(), now)
     if at < now:
-        raise ChallengeError(_("that start time has passed; give a later one"))
+        raise TournamentError(_("that start time has passed; give a later one"))
     if at - now > LONGEST_WAIT:
-        raise ChallengeError(
+        raise TournamentError(
             _("a tournament can start at most {time} from now", time=duration(LONGEST_WAIT))
         )
     return at
@@ -80,7 +80,7 @@ def _moment(text: str, now: float) -> float:
             return datetime(year, month, day, hour, minute, tzinfo=UTC).timestamp()
     except ValueError:  # 25:00, February 30th
         pass
-    raise ChallengeError(
+    raise TournamentError(
         _(
             "write the start as minutes from now (15, 2h, 1h30m) or a time in UTC (21:30, "
             "2026-12-24 18:00), not {text}",
@@ -97,7 +97,7 @@ def start_choices(current: str, now: float, code: str) -> list[app_commands.Choi
     if typed:
         try:
             at = start_time(typed, now)
-        except ChallengeError:
+        except TournamentError:
             pass
         else:
             when = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -120,22 +120,22 @@ def check_format_options(
     """Refuse the options ``format`` has no use for (they would be ignored without a word),
     and what an arena needs: a duration, and a clock for berserk."""
     if rounds is not None and format is not Format.SWISS:
-        raise ChallengeError(_("`rounds` is for Swiss tournaments only"))
+        raise TournamentError(_("`rounds` is for Swiss tournaments only"))
     if double is not None and format is not Format.ROUND_ROBIN:
-        raise ChallengeError(_("`double` is for round robins only"))
+        raise TournamentError(_("`double` is for round robins only"))
     if format is Format.ARENA:
         if duration_minutes is None:
-            raise ChallengeError(_("an arena needs a `duration`"))
+            raise TournamentError(_("an arena needs a `duration`"))
         if berserk and not clocked:
-            raise ChallengeError(_("berserk halves a clock: give the arena a `clock`"))
+            raise TournamentError(_("berserk halves a clock: give the arena a `clock`"))
         return
     if duration_minutes is not None:
-        raise ChallengeError(_("`duration` is for arenas only"))
+        raise TournamentError(_("`duration` is for arenas only"))
     if berserk is not None:
-        raise ChallengeError(_("berserk is for arenas only"))
+        raise TournamentError(_("berserk is for arenas only"))
 
 
 def check_rating_range(low: int | None, high: int | None) -> None:
     """The entry range reads low to high."""
     if low is not None and high is not None and low > high:
-        raise ChallengeError(_("the lowest rating must not be above the highest"))
+        raise TournamentError(_("the lowest rating must not be above the highest"))

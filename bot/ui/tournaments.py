@@ -144,7 +144,7 @@ class Tournaments(commands.Cog):
             moderator_only(interaction)
             kind = Format(format)
             if clock is not None and move_time is not None:
-                raise ForbiddenError(_("choose a clock or a time per move, not both"))
+                raise TournamentError(_("choose a clock or a time per move, not both"))
             control = None if clock is None else TimeControl.parse(clock)
             check_format_options(
                 kind,

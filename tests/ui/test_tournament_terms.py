@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.errors import ChallengeError
+from bot.errors import TournamentError
 from bot.i18n.catalogs import as_typed
 from bot.tournaments.model import Format
 from bot.ui.choices import FORMAT  # registers the choices sentences show typed
@@ -59,7 +59,7 @@ def test_a_delay_is_scaled_as_the_bots_other_times_but_a_time_of_day_is_not() ->
     ],
 )
 def test_a_start_that_cannot_be_is_refused_saying_why(text: str, words: str) -> None:
-    with pytest.raises(ChallengeError) as refused:
+    with pytest.raises(TournamentError) as refused:
         start_time(text, NOW)
     assert words in str(refused.value)
     assert LONGEST_WAIT == 90 * 86400
@@ -95,7 +95,7 @@ def test_an_option_the_format_has_no_use_for_is_refused(
         "berserk": None,
         "clocked": False,
     }
-    with pytest.raises(ChallengeError) as refused:
+    with pytest.raises(TournamentError) as refused:
         check_format_options(format, **{**terms, **options})  # type: ignore[arg-type]
     assert refusal in str(refused.value)
 
@@ -116,7 +116,7 @@ def test_each_format_takes_its_own_options() -> None:
         Format.ARENA, rounds=None, double=None, duration_minutes=60, berserk=True, clocked=True
     )
     check_rating_range(1200, 1200)
-    with pytest.raises(ChallengeError):
+    with pytest.raises(TournamentError):
         check_rating_range(1600, 1400)
 
 
