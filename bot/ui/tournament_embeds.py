@@ -209,14 +209,18 @@ def listing_line(view: TournamentView, code: str) -> str:
 
 def listing_embed(views: list[TournamentView], code: str) -> discord.Embed:
     """``/tournament list``: this server's events still to come or being played."""
-    if views:
-        description = listing([listing_line(v, code) for v in views], EMBED_DESCRIPTION, code=code)
-    else:
-        description = render(
-            _("No tournaments here now. A moderator creates one with `/tournament create`."), code
-        )
-    title = render(_("Tournaments ({count})", count=len(views)), code)
-    return fit_embed(discord.Embed(title=title, description=description))
+    return _events(
+        [listing_line(v, code) for v in views],
+        _("Tournaments ({count})", count=len(views)),
+        _("No tournaments here now. A moderator creates one with `/tournament create`."),
+        code,
+    )
+
+
+def _events(lines: list[str], title: Text, empty: Text, code: str) -> discord.Embed:
+    """A list of events as an embed: as many lines as fit, or ``empty`` when there are none."""
+    description = listing(lines, EMBED_DESCRIPTION, code=code) if lines else render(empty, code)
+    return fit_embed(discord.Embed(title=render(title, code), description=description))
 
 
 def winner_words(view: TournamentView) -> Text:
@@ -244,12 +248,12 @@ def event_line(view: TournamentView, code: str) -> str:
 
 def events_embed(views: list[TournamentView], code: str) -> discord.Embed:
     """``/history tournaments:True``: the server's finished events, newest first."""
-    if views:
-        description = listing([event_line(v, code) for v in views], EMBED_DESCRIPTION, code=code)
-    else:
-        description = render(_("No tournament has finished on this server yet."), code)
-    title = render(_("Finished tournaments ({count})", count=len(views)), code)
-    return fit_embed(discord.Embed(title=title, description=description))
+    return _events(
+        [event_line(v, code) for v in views],
+        _("Finished tournaments ({count})", count=len(views)),
+        _("No tournament has finished on this server yet."),
+        code,
+    )
 
 
 def tournament_choice(view: TournamentView) -> tuple[str, int]:
