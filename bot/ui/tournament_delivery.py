@@ -64,6 +64,13 @@ class TournamentPosts:
         self.kit = kit
         self.languages = languages
         self.delivery = delivery
+        self._shown: dict[tuple[int, str], int] = {}
+        """This process's posts of a round (its line, its standings, each pairing's message) by
+        event and part: a round announced again (the tick does, when its games are not all
+        open after two minutes, perhaps while the first announcement is still being posted)
+        reuses them rather than posting them twice."""
+        self._rounds: dict[int, asyncio.Lock] = {}
+        """One round's posting at a time per event."""
 
     def announcement(self, view: TournamentView, code: str, text: str = "") -> Outgoing:
         """The announcement message with its buttons (Join/Leave while entries are taken)."""
@@ -92,6 +99,9 @@ class TournamentPosts:
         await send(Outgoing(content=sentence, mentions=result.mentions, part="news"))
         if result.action is Action.TOURNAMENT_FINISHED:
             await self.final(send, view, code)
+        if is_over(view):  # no round of it is announced again
+            self._shown = {key: sent for key, sent in self._shown.items() if key[0] != view.id}
+            self._rounds.pop(view.id, None)
 
     async def announce(self, send: Send, result: ActionResult, code: str) -> None:
         """Post the new event's announcement and remember its message (edited from then on)."""
@@ -118,10 +128,19 @@ class TournamentPosts:
         self, send: Send, result: ActionResult, view: TournamentView, code: str
     ) -> None:
         """A round's news and standings, then each pairing's message, thread and game."""
-        if view.format is not Format.ARENA:  # an arena's wave: its pairings say it all
-            await send(Outgoing(content=say(result.text, code), part="news"))  # pinged below
-        if view.round > 1 and view.format is not Format.ARENA:
-            await send(await standings_post(view, code, label=f"r{view.round}"))
+        async with self._rounds.setdefault(view.id, asyncio.Lock()):
+            await self._pairings(send, result, view, code)
+
+    async def _pairings(
+        self, send: Send, result: ActionResult, view: TournamentView, code: str
+    ) -> None:
+        arena = view.format is Format.ARENA
+        if not arena:  # an arena's wave: its pairings say it all
+            news = Outgoing(content=say(result.text, code), part=f"news-r{view.round}")
+            await self._once(view, send, news)  # the pairings below ping the players
+        if view.round > 1 and not arena:
+            table = await standings_post(view, code, label=f"r{view.round}")
+            await self._once(view, send, table)
         for pairing in view.pairings:
             if pairing.game_id is not None:
                 continue
@@ -132,13 +151,23 @@ class TournamentPosts:
                 view=self.kit.view(view.id, [TournamentAction.BERSERK], code) if berserk else None,
                 part=f"pairing-{pairing.id}",
             )
-            sent = message_id(await send(out))
+            sent = await self._once(view, send, out)
             if pairing.black is None or sent is None:
                 continue  # a bye: nothing to play
             try:
                 await self.open_game(view, pairing.id, sent, thread_title(view, pairing, code))
             except Exception as exc:  # the round stays owed: the next attempt goes on from here
                 raise ShownInPart(result) from exc
+
+    async def _once(self, view: TournamentView, send: Send, out: Outgoing) -> int | None:
+        """Post ``out`` unless this process posted that part of the event already: its id."""
+        key = (view.id, out.part)
+        if key not in self._shown:
+            sent = message_id(await send(out))
+            if sent is None:
+                return None
+            self._shown[key] = sent
+        return self._shown[key]
 
     async def open_game(
         self, view: TournamentView, pairing_id: int, message: int, name: str

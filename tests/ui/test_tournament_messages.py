@@ -12,11 +12,12 @@ from PIL import Image
 
 from bot.enums import TournamentStatus
 from bot.i18n import verbatim
-from bot.results import PairingView, TimeControl, TournamentView
+from bot.results import Action, ActionResult, PairingView, TimeControl, TournamentView
 from bot.tournaments.model import Entrant, Format, Standing, Table, Tiebreak
 from bot.ui.limits import CHOICE_NAME, CONTENT, EMBEDS_TOTAL, THREAD_NAME, embed_size
+from bot.ui.replies import Outgoing
 from bot.ui.tournament_buttons import TournamentKit
-from bot.ui.tournament_delivery import MAX_PAGES, is_over, standings_post
+from bot.ui.tournament_delivery import MAX_PAGES, TournamentPosts, is_over, standings_post
 from bot.ui.tournament_embeds import (
     announcement_embed,
     event_line,
@@ -209,3 +210,29 @@ async def test_the_standings_post_is_a_picture_per_page_with_alt_text_and_the_te
     assert len(many.files) == MAX_PAGES  # 11 pages drawn, Discord takes 10 a message
     assert [f.name for f in many.files][-1] == "standings-7-final-10.png"
     assert all(f.description for f in many.files)
+
+
+async def test_a_round_announced_again_reuses_its_posts() -> None:
+    """The tick announces a round again when its games are not all open after two minutes,
+    perhaps while the first announcement is still being posted: its line, its standings and
+    its pairings' messages are not posted a second time (here: byes, which open no game)."""
+    sent: list[Outgoing] = []
+
+    async def send(out: Outgoing) -> int:
+        sent.append(out)
+        return 1000 + len(sent)
+
+    byes = (
+        PairingView(21, 2, 1, ANN, None, None, None, None, white_points=1.0),
+        PairingView(22, 2, 2, BOB, None, None, None, None, white_points=1.0),
+    )
+    view = event(status=TournamentStatus.RUNNING, round=2, pairings=byes)
+    result = ActionResult(Action.ROUND_PAIRED, verbatim("Round 2 is paired."), tournament=view)
+    posts = TournamentPosts(None, None, TournamentKit(), None, None)  # type: ignore[arg-type]
+    await posts.pairings(send, result, view, "en")
+    assert [out.part for out in sent] == ["news-r2", "standings-r2", "pairing-21", "pairing-22"]
+    await posts.pairings(send, result, view, "en")
+    assert len(sent) == 4
+    later = replace(view, pairings=(*byes, PairingView(23, 2, 3, CID, None, *[None] * 3)))
+    await posts.pairings(send, result, later, "en")
+    assert [out.part for out in sent[4:]] == ["pairing-23"]
