@@ -174,7 +174,8 @@ AFTER_COMMAND = re.compile(
     r"(?<![\w/<:])(/[a-z][a-z_-]*) ([a-z][a-z_]*(?:\|[a-z][a-z_]*)*)(?![\w:-])"
 )
 """Words typed right after a command: its choices without the option's name
-(``/draw offer|accept|decline``), or the name of an option (``/rules variant``)."""
+(``/draw offer|accept|decline``), the name of an option (``/rules variant``), or a subcommand
+(``/tournament create``)."""
 SHORT_NAME = re.compile(r" \(| / ")
 """Where a choice's name goes on to explain itself (``ballot (random ACF …)``, ``English
 draughts / American checkers``): what comes before is what the user types to find it."""
@@ -208,6 +209,8 @@ def _choices(pattern: str, catalog: NullTranslations) -> str:
             shown = catalog.pgettext(OPTION_NAME, typed)
         elif len(owners) == 1:
             shown = "|".join(_choice(owners[0][word], catalog) for word in words)
+        elif catalog.pgettext(COMMAND_NAME, typed) != typed:  # a group's subcommand
+            shown = catalog.pgettext(COMMAND_NAME, typed)
         else:
             return match.group(0)
         return f"{command} {shown}"

@@ -150,8 +150,9 @@ def post_marker(result: ActionResult) -> AnswerBy | None:
         return None
     if result.game is not None:
         return AnswerBy(None, result.game.channel_id, None)
-    if result.challenge is not None:
-        return AnswerBy(None, result.challenge.channel_id, None)
+    where = result.challenge or result.tournament
+    if where is not None:
+        return AnswerBy(None, where.channel_id, None)
     return None
 
 

@@ -36,6 +36,7 @@ from ..errors import ChallengeError
 from ..i18n import N_, available, language_name, render
 from ..i18n.catalogs import register_choices
 from ..results import PRESET_CLOCKS, MoveChoice, TimeControl
+from ..tournaments.model import Format
 from ..words import POOL_TITLES
 from .limits import autocomplete
 from .texts import MOVE_TIMES, OPENING_WORDS
@@ -148,6 +149,31 @@ POOL: Choices[TimePool] = Choices(
 )
 """The rating pools (time classes) of ``/stats`` and ``/leaderboard``."""
 
+FORMAT = Choices(
+    {
+        Format.SWISS.value: N_("Swiss"),
+        Format.ROUND_ROBIN.value: N_("round robin"),
+        Format.ARENA.value: N_("arena"),
+    }
+)
+"""How a tournament pairs its players (the values of :class:`~bot.tournaments.model.Format`)."""
+FIXED_RESULT = Choices(
+    {
+        "white": N_("1-0: White wins"),
+        "draw": N_("½-½: draw"),
+        "black": N_("0-1: Black wins"),
+        "neither": N_("0-0: both lose"),
+    }
+)
+"""The results a moderator can give a tournament pairing (both lose: a double forfeit)."""
+FIXED_POINTS: dict[str, tuple[float, float]] = {
+    "white": (1.0, 0.0),
+    "draw": (0.5, 0.5),
+    "black": (0.0, 1.0),
+    "neither": (0.0, 0.0),
+}
+"""White's and Black's points of each :data:`FIXED_RESULT`."""
+
 VariantOption = app_commands.Transform[str, VARIANT]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
 MoveTimeOption = app_commands.Transform[int, MOVE_TIME]
@@ -159,6 +185,8 @@ ThemeOption = app_commands.Transform[BoardTheme, THEME]
 NotationOption = app_commands.Transform[str, NOTATION]
 LanguageOption = app_commands.Transform[str, LANGUAGE]
 PoolOption = app_commands.Transform[TimePool, POOL]
+FormatOption = app_commands.Transform[str, FORMAT]
+FixedResultOption = app_commands.Transform[str, FIXED_RESULT]
 
 TYPED: dict[str, Choices[Any]] = {
     "variant": VARIANT,
@@ -172,6 +200,8 @@ TYPED: dict[str, Choices[Any]] = {
     "notation": NOTATION,
     "language": LANGUAGE,
     "pool": POOL,
+    "format": FORMAT,
+    "result": FIXED_RESULT,
 }
 """Each option with fixed choices, by its name (an option's name means the same choices in every
 command that has it; tests/ui/test_catalog_style.py checks this against the commands)."""

@@ -48,6 +48,9 @@ from .prefs import Prefs
 from .presenter import Presenter
 from .shard_gate import InteractionGate
 from .social import Social
+from .tournament_buttons import TournamentKit
+from .tournament_delivery import TournamentPosts
+from .tournaments import Tournaments
 from .translator import CatalogTranslator
 from .validation import CheckedTree
 
@@ -275,14 +278,20 @@ class DraughtsBot(commands.Bot):
         lobby_kit = LobbyKit()
         lobby = Lobby(service, presenter, challenges, lobby_kit, self)
         actions = BoardActions(service, presenter, buttons, offers)
+        tournament_kit = TournamentKit()
+        delivery = presenter.delivery
+        posts = TournamentPosts(service, self, tournament_kit, presenter.languages, delivery)
+        delivery.tournaments = posts.post  # the outbox's tournament announcements
+        tournaments = Tournaments(service, presenter, tournament_kit, posts)
         for cog in (
             challenges,
             lobby,
             Play(service, presenter),
             offers,
             Info(service, presenter),
-            Social(service, presenter),
+            Social(service, presenter, tournament_kit),
             Prefs(service, presenter),
+            tournaments,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -291,6 +300,7 @@ class DraughtsBot(commands.Bot):
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
+            *tournament_kit.answered_by(tournaments),
         )
         return presenter
 

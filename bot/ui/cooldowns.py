@@ -11,7 +11,10 @@ a public post is possible again), never refused outright:
 - a spectator's ``/board`` is private while the game's board is in view: it was posted under
   :data:`BOARD_FRESH_SECONDS` ago, or is the channel's latest message (a player's goes out,
   within their limit: it brings the board they play on back under a chat);
-- a spectator's ``/replay`` is always private (a long game's GIF is over a megabyte).
+- a spectator's ``/replay`` is always private (a long game's GIF is over a megabyte);
+- a tournament's standings asked for by one of its players go out at most once every 5 minutes
+  per user and twice every 5 minutes per channel; anyone else's are private (the round's
+  standings are posted by the bot anyway).
 
 The counts live in the memory of the process that serves the server (one process serves a
 server), so checking them costs no database round trip; a restart forgets them, which lets one
@@ -47,6 +50,7 @@ class Post(Enum):
 
     BOARD = Limit(user_seconds=30, channel_posts=4, channel_seconds=60)
     REPLAY = Limit(user_seconds=600, channel_posts=2, channel_seconds=600)
+    STANDINGS = Limit(user_seconds=300, channel_posts=2, channel_seconds=300)
 
     @property
     def limit(self) -> Limit:
@@ -114,6 +118,12 @@ class Cooldowns:
             return _(
                 "Only you see this board: boards were just posted here; you can post one for "
                 "everyone again {when}.",
+                when=when,
+            )
+        if post is Post.STANDINGS:
+            return _(
+                "Only you see these standings: standings were just posted here; you can post "
+                "them for everyone again {when}.",
                 when=when,
             )
         return _(

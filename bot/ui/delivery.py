@@ -121,6 +121,8 @@ class Delivery:
         self._in_flight = in_flight
         self._delivery_locks: dict[tuple[str, object], asyncio.Lock] = {}
         self._arrivals = Arrivals(connection)
+        self.tournaments: Callable[[ActionResult, Send], Awaitable[None]] | None = None
+        """Who posts a tournament's announcements (:mod:`bot.ui.tournament_delivery`)."""
 
     # -- what everyone sees ----------------------------------------------------------------
 
@@ -193,7 +195,7 @@ class Delivery:
             try:
                 await self._show(send, result.follow_up, guild_id, posted)
             except Exception as exc:  # the first part was shown: only the rest is owed
-                raise _ShownInPart(result.follow_up) from exc
+                raise ShownInPart(result.follow_up) from exc
 
     async def _send_replay(self, send: Send, view: GameView, pdn_text: str, code: str) -> None:
         """The animated replay of a finished game with moves (an aborted one has none), in
@@ -322,7 +324,7 @@ class Delivery:
                 raise NotPostedYet(str(exc)) from exc
             try:
                 yield posted
-            except _ShownInPart as part:
+            except ShownInPart as part:
                 with contextlib.suppress(Exception):
                     await self._failed(event, part.rest, posted, game_id=game_id)
                 raise PostedLater(str(part.__cause__)) from part.__cause__
@@ -473,30 +475,28 @@ class Delivery:
         it; a message found among them (by its shape) is not posted again."""
         skip = list(arrived or ())
         seen = list(earlier or ())
+        where = result.game or result.tournament or result.challenge
+        if where is None:
+            return
+        send = self._channel_sender(
+            where.channel_id, where.guild_id, result.event, posted, skip, seen
+        )
+        if result.game is None and result.tournament is not None and self.tournaments:
+            return await self.tournaments(result, send)
         if result.challenge is not None and result.game is None:
             challenge = result.challenge
             if result.action is Action.CHALLENGE_CREATED:
-                send = self._channel_sender(
-                    challenge.channel_id, challenge.guild_id, result.event, posted, skip, seen
-                )
                 await self.post_challenge(send, challenge, result.mentions)
                 return
             await self.show_closed(challenge)
             if result.action is not Action.CHALLENGE_EXPIRED:
-                send = self._channel_sender(
-                    challenge.channel_id, challenge.guild_id, result.event, posted, skip, seen
-                )
                 code = await self.languages.public(challenge.guild_id)
                 content = f"{pings(result.mentions)} {say(result.text, code)}".strip()
                 await send(Outgoing(content=content, mentions=result.mentions))
             return
         view = result.game
-        if view is None:
-            return
-        send = self._channel_sender(
-            view.channel_id, view.guild_id, result.event, posted, skip, seen
-        )
-        if result.action in (Action.REMINDER, Action.LAST_WARNING):
+        assert view is not None
+        if result.action in (Action.REMINDER, Action.LAST_WARNING) and not result.tournament:
             assert view.to_move is not None and view.deadline is not None
             code = await self.languages.public(view.guild_id)
             await send(
@@ -590,8 +590,8 @@ def reminder(result: ActionResult, view: GameView) -> Text:
     )
 
 
-class _ShownInPart(Exception):
-    """The first part of a result was shown and ``rest`` (a match's next game) was not."""
+class ShownInPart(Exception):
+    """A result was shown in part; ``rest`` (a match's next game, a round's games) is owed."""
 
     def __init__(self, rest: ActionResult) -> None:
         super().__init__("shown in part")

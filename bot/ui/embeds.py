@@ -7,12 +7,14 @@ line, the board image, and ``Game #id`` in the footer.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import discord
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
 from ..i18n import Text, _, as_text, duration, render, verbatim
 from ..markdown import shown
-from ..results import ChallengeView, GameView, Player
+from ..results import ChallengeView, GameView, Player, TimeControl
 from ..words import POOL_TITLES
 from .limits import EMBED_DESCRIPTION, FIELD_VALUE, fit, fit_embed, listing
 
@@ -258,10 +260,20 @@ def _challenge_words(challenge: ChallengeView, variant: Text) -> Text:
     return _("{challenger} challenges {opponent} to a game of {variant}.", **who, variant=variant)
 
 
-def rating_range_words(challenge: ChallengeView) -> Text | None:
-    """Who may accept an open challenge by rating (``1400 to 1700``, ``1400 or more``,
-    ``up to 1700``); None without a range."""
-    low, high = challenge.min_rating, challenge.max_rating
+class RatingRange(Protocol):
+    """What has a rating range: an open challenge, a tournament's entry limits."""
+
+    @property
+    def min_rating(self) -> int | None: ...
+
+    @property
+    def max_rating(self) -> int | None: ...
+
+
+def rating_range_words(limits: RatingRange) -> Text | None:
+    """Who may accept an open challenge, or enter a tournament, by rating (``1400 to 1700``,
+    ``1400 or more``, ``up to 1700``); None without a range."""
+    low, high = limits.min_rating, limits.max_rating
     if low is not None and high is not None:
         return _("rated {low} to {high}", low=low, high=high)
     if low is not None:
@@ -269,6 +281,15 @@ def rating_range_words(challenge: ChallengeView) -> Text | None:
     if high is not None:
         return _("rated up to {high}", high=high)
     return None
+
+
+def time_control_words(move_time: int | None, clock: TimeControl | None) -> tuple[Text, Text]:
+    """The heading and words of a time control: ``Clock``, ``3+2 (Blitz)``, or ``Time per
+    move``, ``1 day``."""
+    if clock is None:
+        return _("Time per move"), duration(move_time or 0)
+    pool = POOL_TITLES[clock.pool]
+    return _("Clock"), _("{control} ({pool})", control=clock.label, pool=pool)
 
 
 def challenge_embed(
@@ -296,14 +317,7 @@ def challenge_embed(
         embed.add_field(name=render(name, code), value=render(as_text(value), code), inline=inline)
 
     field(_("Colours"), colours)
-    if challenge.clock is None:
-        field(_("Time per move"), duration(challenge.move_time))
-    else:
-        control = challenge.clock
-        field(
-            _("Clock"),
-            _("{control} ({pool})", control=control.label, pool=POOL_TITLES[control.pool]),
-        )
+    field(*time_control_words(challenge.move_time, challenge.clock))
     if challenge.thread:
         field(_("Where"), _("in a new thread"))
     if challenge.opening_label is not None:

@@ -19,6 +19,7 @@ from ..markdown import shown
 from ..service import GameService
 from ..words import ending_words
 from .boards import replay_alt
+from .buttons import view_of
 from .choices import (
     FOLLOW_DISCORD,
     MAX_GAME_ID,
@@ -35,6 +36,11 @@ from .languages import interaction_language
 from .presenter import Presenter, player_of
 from .replies import Outgoing, Reply, Upload
 from .social_embeds import history_embed, leaderboard_embed, settings_embed, stats_embed
+from .tournament_buttons import TournamentAction, TournamentKit
+from .tournament_embeds import events_embed
+
+MAX_EVENTS = 25
+"""Finished tournaments on the ``/history`` event page: a PDN button each, Discord's most."""
 
 
 def is_moderator(interaction: discord.Interaction) -> bool:
@@ -46,9 +52,12 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 class Social(commands.Cog):
     """Ratings, history, replays and server settings."""
 
-    def __init__(self, service: GameService, presenter: Presenter) -> None:
+    def __init__(
+        self, service: GameService, presenter: Presenter, tournament_kit: TournamentKit
+    ) -> None:
         self.service = service
         self.presenter = presenter
+        self.tournament_kit = tournament_kit
 
     @app_commands.command(name="stats", description="Rating and record of a player")
     @app_commands.describe(
@@ -103,12 +112,21 @@ class Social(commands.Cog):
         await self.presenter.run(interaction, work)
 
     @app_commands.command(name="history", description="Recent finished games and their ids")
-    @app_commands.describe(user="Only this player's games (default: everyone's)")
+    @app_commands.describe(
+        user="Only this player's games (default: everyone's)",
+        tournaments="Finished tournaments instead, with their winners and PDN files",
+    )
     @app_commands.guild_only()
     async def history(
-        self, interaction: discord.Interaction, user: discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        tournaments: bool = False,
     ) -> None:
         async def work(reply: Reply) -> None:
+            if tournaments:
+                await self._events(reply, interaction.guild_id)
+                return
             me = self.presenter.connection.user
             if user is not None and user.bot and (me is None or user.id != me.id):
                 # (my own games are those against the computer)
@@ -127,6 +145,17 @@ class Social(commands.Cog):
             )
 
         await self.presenter.run(interaction, work)
+
+    async def _events(self, reply: Reply, guild_id: int | None) -> None:
+        """The server's finished tournaments, privately, with a PDN button each."""
+        assert guild_id is not None
+        views = (await self.service.tournaments.listing(guild_id, finished=True))[:MAX_EVENTS]
+        code = reply.language
+        buttons = [
+            self.tournament_kit.button(TournamentAction.PDN, v.id, code, f"PDN #{v.id}")
+            for v in views
+        ]
+        await reply.private_out(Outgoing(embed=events_embed(views, code), view=view_of(*buttons)))
 
     @app_commands.command(name="replay", description="A game as an animated GIF")
     @app_commands.describe(game="Game number (default: this channel's game, or its last one)")

@@ -459,6 +459,15 @@ def help_paragraphs() -> list[Text]:
             "`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its "
             "number."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Join is the
+        # button's name.
+        _(
+            "**Tournaments**: a moderator starts a Swiss, a round robin or an arena with "
+            "`/tournament create format:swiss` in a channel; players press Join on its "
+            "announcement, and I pair each round and open every game in a thread of its own. "
+            "`/tournament standings` shows the table, `/history tournaments:True` the finished "
+            "events."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
             "**Elsewhere**: `/games` lists the games running in this server, `/rules variant` "

@@ -59,7 +59,11 @@ class OptionError(ServiceError):
 
 
 MALFORMED = _("that command arrived malformed; try again")
-NO_SUCH = {"game": _("there is no such game"), "challenge": _("there is no such challenge")}
+NO_SUCH = {
+    "game": _("there is no such game"),
+    "challenge": _("there is no such challenge"),
+    "tournament": _("there is no such tournament"),
+}
 
 
 def checked_id(value: int, what: str) -> int:

@@ -50,3 +50,30 @@ async def test_a_thread_is_archived_by_its_owner_and_reopened_by_a_post(
     status, refused = await rest(fake, "PATCH", f"/channels/{tid}", {"archived": True})
     assert (status, refused["code"]) == (403, 50013)
     assert fake.threads[tid]["thread_metadata"]["archived"] is False
+
+
+async def test_a_thread_started_from_a_message_has_its_id_and_only_one_can_be(
+    fake: FakeDiscord,
+) -> None:
+    """What makes a tournament game's thread idempotent across a crash: Discord gives a thread
+    started from a message the message's id, marks the message, and refuses a second one with
+    160004 (the bot then knows the thread: it has the message's id)."""
+    status, message = await rest(
+        fake, "POST", f"/channels/{GENERAL}/messages", {"content": "Board 1: Ann v Bob"}
+    )
+    assert status == 200
+    mid = message["id"]
+    start = f"/channels/{GENERAL}/messages/{mid}/threads"
+    status, thread = await rest(fake, "POST", start, {"name": "Ann v Bob"})
+    assert status == 200 and thread["id"] == mid and thread["parent_id"] == GENERAL
+    status, shown = await rest(fake, "GET", f"/channels/{GENERAL}/messages/{mid}")
+    assert status == 200 and shown["thread"]["id"] == mid and shown["flags"] & 1 << 5
+
+    status, refused = await rest(fake, "POST", start, {"name": "Ann v Bob"})
+    assert (status, refused["code"]) == (400, 160004)
+    assert list(fake.threads) == [mid]
+
+    status, refused = await rest(
+        fake, "POST", f"/channels/{mid}/messages/{mid}/threads", {"name": "x"}
+    )
+    assert (status, refused["code"]) == (400, 50024)  # a thread cannot hold a thread

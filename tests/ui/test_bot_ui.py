@@ -409,6 +409,19 @@ CHOICES: dict[tuple[str, str], Listed] = {
         ("Українська", "uk"),
     ],
     ("prefs", "theme"): THEME_CHOICES,
+    ("tournament create", "format"): [
+        ("Swiss", "swiss"),
+        ("round robin", "round_robin"),
+        ("arena", "arena"),
+    ],
+    ("tournament create", "variant"): VARIANT_CHOICES,
+    ("tournament create", "move_time"): MOVE_TIME_CHOICES,
+    ("tournament fix", "result"): [
+        ("1-0: White wins", "white"),
+        ("½-½: draw", "draw"),
+        ("0-1: Black wins", "black"),
+        ("0-0: both lose", "neither"),
+    ],
     ("prefs", "notation"): [
         ("the variant's own (algebraic in Russian and Brazilian)", "variant"),
         ("numeric (11-15)", "numeric"),
@@ -416,6 +429,8 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ],
 }
 """Every fixed choice, as players see it (name) and as the bot reads it (value)."""
+
+TOURNAMENT = "tournament integer 1..9007199254740991 autocomplete"
 
 OPTIONS = {
     "challenge": [
@@ -445,7 +460,7 @@ OPTIONS = {
     "help": [],
     "stats": ["user user", "variant string", "pool string"],
     "leaderboard": ["variant string", "pool string"],
-    "history": ["user user"],
+    "history": ["user user", "tournaments boolean"],
     "replay": ["game integer 1..9007199254740991"],
     "settings": [
         "variant string",
@@ -459,16 +474,58 @@ OPTIONS = {
         "language string",
     ],
     "prefs": ["theme string", "notation string", "dm_turn boolean", "last_warning boolean"],
+    "tournament": [
+        "create subcommand",
+        "standings subcommand",
+        "list subcommand",
+        "start subcommand",
+        "pause subcommand",
+        "resume subcommand",
+        "cancel subcommand",
+        "drop subcommand",
+        "fix subcommand",
+    ],
+    "tournament create": [
+        "format string required",
+        "name string 1..80",
+        "variant string",
+        "move_time integer",
+        "clock string 1..20 autocomplete",
+        "rated boolean",
+        "rounds integer 1..30",
+        "double boolean",
+        "duration integer 5..10080",
+        "start string 1..40 autocomplete",
+        "min_rating integer 100..4000",
+        "max_rating integer 100..4000",
+        "max_players integer 2..1000",
+        "forfeit_wait integer 1..10080",
+        "berserk boolean",
+    ],
+    "tournament standings": [TOURNAMENT],
+    "tournament list": [],
+    "tournament start": [TOURNAMENT],
+    "tournament pause": [TOURNAMENT],
+    "tournament resume": [TOURNAMENT],
+    "tournament cancel": [TOURNAMENT],
+    "tournament drop": ["user user required", TOURNAMENT],
+    "tournament fix": [
+        "pairing integer required 1..9007199254740991 autocomplete",
+        "result string required",
+        "reason string required 3..200",
+        TOURNAMENT,
+    ],
 }
-"""Each command's options in order: name, type, and what Discord enforces."""
+"""Each command's options in order: name, type, and what Discord enforces (a group's
+subcommands under ``group subcommand``)."""
 
-TYPE_NAMES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
+TYPE_NAMES = {1: "subcommand", 3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
 CHANNEL_NAMES = {0: "text", 5: "announcement"}
 
 
 def option_words(option: dict[str, Any]) -> str:
     words = [option["name"], TYPE_NAMES[option["type"]]]
-    if option["required"]:
+    if option.get("required"):
         words.append("required")
     low = option.get("min_value", option.get("min_length"))
     high = option.get("max_value", option.get("max_length"))
@@ -495,19 +552,29 @@ async def test_slash_commands_keep_their_names_options_and_choices(
     service: GameService,
 ) -> None:
     payload = await synced_payload(service)
-    assert [c["name"] for c in payload] == list(OPTIONS)
+    assert [c["name"] for c in payload] == [name for name in OPTIONS if " " not in name]
+    checked = []
+    for command in payload:
+        commands = [(command["name"], command)] + [
+            (f"{command['name']} {sub['name']}", sub)
+            for sub in command.get("options", [])
+            if sub["type"] == 1
+        ]
+        for name, declared in commands:
+            checked.append(name)
+            options = declared.get("options", [])
+            assert [option_words(o) for o in options] == OPTIONS[name], name
+            for option in options:
+                listed = [(c["name"], c["value"]) for c in option.get("choices", [])]
+                assert listed == CHOICES.get((name, option["name"]), []), (name, option["name"])
+    assert checked == list(OPTIONS)
     for command in payload:
         name = command["name"]
-        options = command.get("options", [])
-        assert [option_words(o) for o in options] == OPTIONS[name], name
-        for option in options:
-            listed = [(c["name"], c["value"]) for c in option.get("choices", [])]
-            assert listed == CHOICES.get((name, option["name"]), []), (name, option["name"])
         everywhere = name in ("rules", "help", "prefs")
         assert command["contexts"] == (None if everywhere else [0]), name
         assert command["dm_permission"] is everywhere, name
     permissions = {c["name"]: c["default_member_permissions"] for c in payload}
-    assert permissions == {name: None for name in OPTIONS} | {"settings": 1 << 5}
+    assert permissions == {c["name"]: None for c in payload} | {"settings": 1 << 5}
 
 
 async def test_choices_hand_the_command_the_domain_value() -> None:

@@ -307,6 +307,9 @@ def _strings(payload: list[dict[str, Any]]) -> list[tuple[str | None, dict[str, 
     for command in payload:
         found.append(("command name", command))
         for option in command.get("options", []):
+            if option["type"] in (1, 2):  # a group's subcommand: a command, with its options
+                found += _strings([option])
+                continue
             found.append(("option name", option))
             found += [(None, choice) for choice in option.get("choices", [])]
     return found

@@ -150,8 +150,9 @@ class ChannelRoutes(Refusals):
             raise ApiError(400, "Cannot execute action on this channel type", 50024)
         self.check_permissions(channel_id, "create_public_threads")
         body = rec.json or {}
-        if message_id is not None:
-            self._channel_message(channel_id, message_id)
+        start = None if message_id is None else self._channel_message(channel_id, message_id)
+        if message_id in self.fake.threads:  # one thread per message, ever
+            raise ApiError(400, "A thread has already been created for this message", 160004)
         # A thread started from a message has the message's id.
         thread_id = message_id or self.fake.snowflake()
         thread = {
@@ -183,6 +184,9 @@ class ChannelRoutes(Refusals):
             },
         }
         self.fake.threads[thread_id] = thread
+        if start is not None:  # Discord marks the message (HAS_THREAD) and shows its thread
+            start["flags"] = int(start.get("flags") or 0) | 1 << 5
+            start["thread"] = dict(thread)
         # Discord also announces the new thread on the gateway (discord.py caches it from there).
         self.fake.spawn(self.fake.dispatch("THREAD_CREATE", {**thread, "newly_created": True}))
         return thread
