@@ -66,8 +66,11 @@ log = logging.getLogger(__name__)
 
 REOPEN_AFTER = 120.0
 """A pairing still without its game this long after it was made is announced again (the
-Discord layer was stopped between posting a round and opening its games): the new
-announcement opens what is missing, and nothing twice (:meth:`TournamentGames.open_game`)."""
+Discord layer showed the round whole but could not post a pairing's message): the new
+announcement opens what is missing, and nothing twice (:meth:`TournamentGames.open_game`).
+Not while the round's own announcement is still owed: its delivery goes on where it stopped
+(after a restart too, finding its posts again), and a second announcement beside it could post
+a pairing's message twice."""
 BERSERK_SHARE = 0.5
 """Berserk halves the berserker's clock (lidraughts also drops the increment; a game here has
 one increment for both sides, so the time alone is halved)."""
@@ -392,6 +395,8 @@ class TournamentGames:
         if not waiting or min(p.created_at for p in waiting) + REOPEN_AFTER > now:
             return []
         if now - last < REOPEN_AFTER:
+            return []
+        if await self.store.tournament_announcement_owed(t.id, Action.ROUND_PAIRED.value):
             return []
         self._reannounced[t.id] = now
         return await self.tournaments.change(

@@ -383,6 +383,11 @@ class Store(Protocol):
         no-show check)."""
         ...
 
+    async def tournament_announcement_owed(self, tournament_id: int, kind: str) -> bool:
+        """Whether an announcement of ``kind`` (an :class:`~bot.results.Action` value) of the
+        tournament is still waiting in the outbox (written, not yet delivered whole)."""
+        ...
+
     async def open_tournament_game(
         self, pairing_id: int, game: NewGame, event: NewEvent
     ) -> int | None:

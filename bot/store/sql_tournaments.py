@@ -232,6 +232,14 @@ class SqlTournaments:
         )
         return [DECODE[GameRow](r) for r in rows]
 
+    async def tournament_announcement_owed(self, tournament_id: int, kind: str) -> bool:
+        row = await self._fetch_one(
+            "SELECT 1 FROM outbox WHERE tournament_id = ? AND kind = ? AND delivered_at IS NULL"
+            " LIMIT 1",
+            (tournament_id, kind),
+        )
+        return row is not None
+
     @shielded_write
     async def open_tournament_game(
         self, pairing_id: int, game: NewGame, event: NewEvent

@@ -33,6 +33,7 @@ from bot.errors import ForbiddenError, ServiceError, TournamentError
 from bot.results import Action
 from bot.service import GameService, tournament_rounds
 from bot.service.events import HANDOFF_SECONDS
+from bot.service.tournament_games import REOPEN_AFTER
 from bot.store import sql_tournaments
 from bot.tournaments.model import Format
 
@@ -302,6 +303,28 @@ async def test_games_left_unopened_are_announced_again_once(
     opened = await open_games(service, tid)
     assert len(opened) == 1
     assert await count_rows(service, "games", "pairing_id IS NOT NULL") == 2
+
+
+async def test_a_round_still_being_delivered_is_not_announced_again(
+    service: GameService, clock: Clock
+) -> None:
+    """The round's own announcement is still owed (its delivery stopped half-way, or the bot
+    restarted before it was done): it goes on where it stopped, so the tick adds no second
+    announcement that would post the missing pairings' messages beside it."""
+    tid = await with_players(service, 4)
+    started = await service.tournaments.start_now(tid, MODERATOR.id, is_moderator=True)
+    paired = [r for r in started if r.action is Action.ROUND_PAIRED]
+    assert len(paired) == 1 and paired[0].event is not None
+    for result in started:
+        if result is not paired[0]:
+            assert result.event is not None
+            await service.outbox.delivered(result.event)
+    clock.advance(REOPEN_AFTER * 3)
+    assert [r for r in await service.tick() if r.tournament is not None] == []
+    await service.outbox.delivered(paired[0].event)
+    await service.outbox.flush()
+    again = [r for r in await service.tick() if r.tournament is not None]
+    assert [r.action for r in again] == [Action.ROUND_PAIRED]
 
 
 async def test_a_fault_in_the_pairing_never_stops_a_game_from_ending(
