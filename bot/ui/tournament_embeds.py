@@ -43,6 +43,8 @@ STATUS_WORDS: Final[dict[TournamentStatus, Text]] = {
 }
 MAX_NAMED_PLAYERS: Final = 40
 """Players named in the announcement; the rest are counted."""
+LEADERS: Final = 5
+"""Lines of the announcement's leader board (the whole table is a tap away: Standings)."""
 
 
 def format_words(view: TournamentView) -> Text:
@@ -123,6 +125,9 @@ def announcement_embed(view: TournamentView, code: str) -> discord.Embed:
     field(_("No-shows"), no_show)
     if view.berserk:
         field(_("Berserk"), _("allowed: half your clock for an extra point on a win"))
+    leaders = leaders_words(view, code)
+    if leaders:
+        field(_("Leaders"), leaders, inline=False)
     field(
         _("Players ({count})", count=len(view.players)),
         players_words(view, code),
@@ -130,6 +135,21 @@ def announcement_embed(view: TournamentView, code: str) -> discord.Embed:
     )
     embed.set_footer(text=render(_("Tournament #{id}", id=view.id), code))
     return fit_embed(embed)
+
+
+def leaders_words(view: TournamentView, code: str) -> str:
+    """The top of the table once a game has counted, so the announcement, edited at every
+    round (and at every wave of an arena), is the event's live leader board: ``1. Ann 6 🔥``
+    (the flame: an arena player whose next win or draw counts double)."""
+    started = view.status is not TournamentStatus.OPEN
+    if not started or not any(row.games or row.points for row in view.table.rows):
+        return ""
+    lines = [
+        f"{row.rank}. {shown(row.entrant.name)} · **{score(row.points, code)}**"
+        + (" 🔥" if row.on_fire else "")
+        for row in view.table.rows[:LEADERS]
+    ]
+    return "\n".join(lines)
 
 
 def players_words(view: TournamentView, code: str) -> str:

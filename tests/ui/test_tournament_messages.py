@@ -110,6 +110,29 @@ def test_the_announcement_shows_the_terms_the_start_and_who_joined() -> None:
     assert fields(german)["Format"] == "Schweizer System, 5 Runden"
 
 
+def test_the_announcement_is_the_live_leader_board_once_games_count() -> None:
+    """Edited at every round (every wave of an arena), the announcement shows the top of the
+    table: rank, name as text, points, and an arena player's flame."""
+    assert "Leaders" not in fields(announcement_embed(event(), "en"))  # entries still open
+    running = event(status=TournamentStatus.RUNNING, round=2)
+    assert fields(announcement_embed(running, "en"))["Leaders"] == (
+        "1. Ann · **2**\n2. Bob · **1**\n3. Cid \\*the\\* \\`Great\\` · **0**"
+    )
+    nothing_yet = replace(
+        running,
+        table=replace(
+            running.table, rows=tuple(replace(row, points=0.0) for row in running.table.rows)
+        ),
+    )
+    assert "Leaders" not in fields(announcement_embed(nothing_yet, "en"))
+    many = tuple(Entrant(id=20 + n, name=f"P{n}", rating=1500.0, number=n) for n in range(1, 9))
+    arena = event(players=many, format=Format.ARENA, status=TournamentStatus.RUNNING)
+    rows = tuple(replace(row, on_fire=row.rank == 1, points=2.5) for row in arena.table.rows)
+    arena = replace(arena, table=replace(arena.table, rows=rows))
+    leaders = fields(announcement_embed(arena, "de"))["Führende"].split("\n")
+    assert leaders[0] == "1. P1 · **2½** 🔥" and len(leaders) == 5
+
+
 def test_the_announcement_follows_the_event_and_keeps_within_discords_limits() -> None:
     running = announcement_embed(event(status=TournamentStatus.RUNNING, round=2), "en")
     assert running.description == "Running: round 2 of 5"
