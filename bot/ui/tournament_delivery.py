@@ -114,13 +114,18 @@ class TournamentPosts:
     async def refresh(self, view: TournamentView, code: str) -> None:
         """Bring the announcement up to date (players, status, buttons).  Editing is the same
         whatever the number of times, so a repeated announcement does no harm; a deleted
-        message is left deleted."""
+        message is left deleted.  Once entries close, the creation's sentence above the embed
+        ("... open for entries") goes: the embed's status line says where the event stands."""
         if view.message_id is None:
             return
         channel = self.connection.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
         out = self.announcement(view, code)
+        message = channel.get_partial_message(view.message_id)
         try:
-            await channel.get_partial_message(view.message_id).edit(embed=out.embed, view=out.view)
+            if view.status is TournamentStatus.OPEN:
+                await message.edit(embed=out.embed, view=out.view)
+            else:
+                await message.edit(content=None, embed=out.embed, view=out.view)
         except discord.HTTPException as exc:
             log.info("the announcement of tournament %s was not updated: %s", view.id, exc)
 
