@@ -1,0 +1,110 @@
+"""Phone-sized pictures of a tournament as the bot really runs one:
+``python docs/images/tournament_screens.py`` (``... de`` for a German server).
+
+Like ``make_screens.py`` (whose drawing of Discord's mobile app it uses), this runs the real bot
+process against the fake Discord on 127.0.0.1 and keeps messages exactly as the bot sent them,
+while Alice, a moderator, runs a five-player Swiss with nothing typed but ``/tournament create``:
+
+* ``phone-tournament.png``: the announcement taking entries, with Join, Leave, Standings and
+  Manage;
+* ``phone-tournament-manage.png``: the private panel Manage gives a moderator (Start now...);
+* ``phone-tournament-pairing.png``: a pairing's message of round 1 (its game's thread hangs off
+  it);
+* ``phone-tournament-standings.png``: the standings posted with round 2 (the picture, its text
+  version);
+* ``phone-tournament-running.png``: the announcement during round 2, with its leader board.
+
+The games of round 1 end by resignation, as in ``tests/e2e/test_e2e_tournaments.py``, whose
+driving of the event (``tests/support/tournament_e2e.py``) this shares.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+import make_screens
+from make_screens import HERE, ROOT, Shot, encode, screen, snapshot
+from support.discord_launcher import install_network_guard
+from support.e2e_harness import ALICE, DRAUGHTS, BotProcess, Users
+from support.fake_discord import FakeDiscord
+from support.tournament_e2e import (
+    add_players,
+    create_and_fill,
+    pairings,
+    resign_in,
+    round_pairings,
+    standings_posts,
+)
+
+PLAYERS = 5
+"""Alice, Bob, Carol, Dave and Erin: an odd number, so a round has a bye too."""
+
+
+async def capture(language: str) -> dict[str, Shot]:
+    install_network_guard()
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord() as fake:
+            fake.guild.locale = language
+            players = add_players(fake, PLAYERS)
+            bot = BotProcess(fake, Path(tmp))
+            try:
+                await bot.start()
+                users = Users(fake, bot)
+                users.locales.update({player: language for player in players})
+                shots = await run_event(fake, users, players)
+                code = await bot.stop()
+                if code != 0:
+                    raise SystemExit(f"the bot exited with {code}:\n{bot.log()}")
+                return shots
+            finally:
+                if bot.proc is not None and bot.proc.poll() is None:
+                    bot.proc.kill()
+                    bot.proc.wait(10)
+
+
+async def run_event(fake: FakeDiscord, users: Users, players: list[str]) -> dict[str, Shot]:
+    announcement = await create_and_fill(
+        users, fake, players, format="swiss", rounds=3, name="Friday Swiss", clock="10+5"
+    )
+    shots = {"phone-tournament.png": snapshot(fake, fake.messages[announcement["id"]])}
+    manage = await users.press("tournament:manage:1", announcement["id"], ALICE)
+    await manage.callback()
+    shots["phone-tournament-manage.png"] = snapshot(fake, manage.message())
+    start = await users.press("tournament:start:1", manage.message(), ALICE)
+    await start.callback()
+    first = await round_pairings(users, 1, boards=PLAYERS // 2)
+    shots["phone-tournament-pairing.png"] = snapshot(fake, fake.messages[next(iter(first))])
+    for thread in first:
+        await resign_in(users, thread)
+    await round_pairings(users, 2, boards=PLAYERS // 2)
+    assert pairings(fake, 2)
+    [table] = [
+        message
+        for message in fake.messages.values()
+        if message["channel_id"] == DRAUGHTS
+        and any(a["filename"].startswith("standings-1-r2-") for a in message.get("attachments", []))
+    ]
+    assert standings_posts(fake, "1-r2")
+    shots["phone-tournament-standings.png"] = snapshot(fake, table)
+    shots["phone-tournament-running.png"] = snapshot(fake, fake.messages[announcement["id"]])
+    return shots
+
+
+def main(argv: list[str]) -> int:
+    """Draw the pictures in English, or in the Discord locale given (``de``)."""
+    language = argv[0] if argv else "en-US"
+    make_screens.LANGUAGE[0] = language
+    suffix = "" if language == "en-US" else f"-{language}"
+    for name, shot in asyncio.run(capture(language)).items():
+        data = encode(screen(shot, open_menu=False))
+        path = HERE / name.replace(".png", f"{suffix}.png")
+        path.write_bytes(data)
+        print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
