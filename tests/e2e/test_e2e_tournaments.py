@@ -188,6 +188,50 @@ async def test_a_swiss_of_seven_runs_three_rounds_from_one_command_to_final_stan
     assert list((await got.callback()).files) == ["tournament-1.pdn"]
 
 
+async def test_a_round_robin_of_three_meets_everyone_once_by_taps_alone(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    """The third format from one command to its end: three players, so each round has one
+    game and one player sitting out (Berger's table); everyone meets everyone once, each game
+    in its own thread, the standings between rounds and at the end, each shown once."""
+    players = add_players(fake, 3)
+    bot, users = await launch()
+    announcement = await create_and_fill(
+        users, fake, players, format="round_robin", name="Club Trio", clock="5+3"
+    )
+    await start_by_buttons(users, announcement)
+    met: set[frozenset[str]] = set()
+    wins: Counter[str] = Counter()
+    for round_ in (1, 2, 3):
+        found = await round_pairings(users, round_, boards=1)
+        [(thread, (white, black))] = found.items()
+        met.add(frozenset((white, black)))
+        loser = await resign_in(users, thread)
+        wins[black if loser == white else white] += 1
+    assert met == {frozenset(pair) for pair in ((ALICE, BOB), (ALICE, CAROL), (BOB, CAROL))}
+
+    [final] = await bot.alive(poll(lambda: standings_posts(fake, "1-final"), WAIT))
+    table = final.split("```")[1].strip().replace("\u2068", "").replace("\u2069", "")
+    rows = table.splitlines()[1:4]
+    assert sorted((row.split()[2] for row in rows), reverse=True) == sorted(
+        (str(wins[p]) for p in players), reverse=True
+    )
+    [pdn] = await bot.alive(poll(lambda: pdn_posts(fake), WAIT))
+    assert pdn["tournament-1.pdn"].decode().count('[Event "Club Trio"]') == 3
+    shown = fake.messages[announcement["id"]]
+    assert shown["embeds"][0]["description"] == "Finished"
+    said = Counter(posts(fake, DRAUGHTS))
+    assert all(count == 1 for count in said.values()), said
+    assert sum(bool(PAIRING.fullmatch(p)) for p in said) == 3
+    assert sorted(standings_files(fake)) == [
+        "standings-1-final-1.png",
+        "standings-1-r2-1.png",
+        "standings-1-r3-1.png",
+    ]
+    assert len(fake.threads) == 3
+    assert all(len(first_boards(fake, thread)) == 1 for thread in fake.threads)
+
+
 ARENA_PAIRING = re.compile(
     r"Pairing #\d+: <@(\d+)> \(White\) v <@(\d+)> \(Black\): your game is in the thread below\."
 )
