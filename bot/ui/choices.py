@@ -174,6 +174,10 @@ FIXED_POINTS: dict[str, tuple[float, float]] = {
 }
 """White's and Black's points of each :data:`FIXED_RESULT`."""
 
+BYE = Choices({"1": N_("1 point"), "0.5": N_("½ point"), "0": N_("no points")})
+"""What a Swiss bye scores: FIDE's (and most federations') point, or the half point or nothing
+some clubs and federations give instead."""
+
 VariantOption = app_commands.Transform[str, VARIANT]
 ColorOption = app_commands.Transform[ColorChoice, COLOR]
 MoveTimeOption = app_commands.Transform[int, MOVE_TIME]
@@ -187,6 +191,7 @@ LanguageOption = app_commands.Transform[str, LANGUAGE]
 PoolOption = app_commands.Transform[TimePool, POOL]
 FormatOption = app_commands.Transform[str, FORMAT]
 FixedResultOption = app_commands.Transform[str, FIXED_RESULT]
+ByeOption = app_commands.Transform[str, BYE]
 
 TYPED: dict[str, Choices[Any]] = {
     "variant": VARIANT,
@@ -202,6 +207,7 @@ TYPED: dict[str, Choices[Any]] = {
     "pool": POOL,
     "format": FORMAT,
     "result": FIXED_RESULT,
+    "bye": BYE,
 }
 """Each option with fixed choices, by its name (an option's name means the same choices in every
 command that has it; tests/ui/test_catalog_style.py checks this against the commands)."""

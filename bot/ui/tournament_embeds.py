@@ -113,6 +113,8 @@ def announcement_embed(view: TournamentView, code: str) -> discord.Embed:
         )
 
     field(_("Format"), format_words(view))
+    if view.format is Format.SWISS and view.bye_points != 1:
+        field(_("Bye"), _("scores {points}", points=score(view.bye_points, code)))
     field(_("Variant"), view.variant_title)
     field(*control_words(view))
     field(_("Rated"), _("yes") if view.rated else _("no"))

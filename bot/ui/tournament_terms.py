@@ -116,11 +116,14 @@ def check_format_options(
     duration_minutes: int | None,
     berserk: bool | None,
     clocked: bool,
+    bye: str | None = None,
 ) -> None:
     """Refuse the options ``format`` has no use for (they would be ignored without a word),
     and what an arena needs: a duration, and a clock for berserk."""
     if rounds is not None and format is not Format.SWISS:
         raise TournamentError(_("`rounds` is for Swiss tournaments only"))
+    if bye is not None and format is not Format.SWISS:
+        raise TournamentError(_("`bye` is for Swiss tournaments only"))
     if double is not None and format is not Format.ROUND_ROBIN:
         raise TournamentError(_("`double` is for round robins only"))
     if format is Format.ARENA:

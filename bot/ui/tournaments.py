@@ -38,6 +38,7 @@ from .choices import (
     FIXED_POINTS,
     MAX_CLOCK_TEXT,
     MAX_GAME_ID,
+    ByeOption,
     FixedResultOption,
     FormatOption,
     MoveTimeOption,
@@ -120,6 +121,7 @@ class Tournaments(commands.Cog):
         max_players="How many may join at most",
         forfeit_wait="Minutes a player may take to make a first move before losing by forfeit",
         berserk="Arena with a clock: players may halve their clock for an extra point on a win",
+        bye="Swiss: what a bye scores (default: 1 point)",
     )
     async def create(
         self,
@@ -139,6 +141,7 @@ class Tournaments(commands.Cog):
         max_players: app_commands.Range[int, 2, 1000] | None = None,
         forfeit_wait: app_commands.Range[int, 1, 10080] | None = None,
         berserk: bool | None = None,
+        bye: ByeOption | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             moderator_only(interaction)
@@ -153,6 +156,7 @@ class Tournaments(commands.Cog):
                 duration_minutes=duration,
                 berserk=berserk,
                 clocked=control is not None,
+                bye=bye,
             )
             check_rating_range(min_rating, max_rating)
             thread_home(interaction, busy=False)  # its games' threads hang off this channel
@@ -180,6 +184,7 @@ class Tournaments(commands.Cog):
                 max_players=max_players,
                 forfeit_after=None if forfeit_wait is None else forfeit_wait * 60 * scale,
                 berserk=bool(berserk),
+                bye_points=1.0 if bye is None else float(bye),
             )
             assert interaction.channel_id is not None and interaction.guild_id is not None
             result = await self.service.tournaments.create(

@@ -7,10 +7,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
+import pytest
 from support.service_harness import Clock, count_rows
 from support.tournament_harness import (
     MODERATOR,
     PLAYERS,
+    create,
     finish,
     open_games,
     play_round,
@@ -19,6 +21,7 @@ from support.tournament_harness import (
 )
 
 from bot.enums import GameStatus, TournamentStatus
+from bot.errors import TournamentError
 from bot.results import Action, ActionResult, TimeControl
 from bot.service import GameService
 from bot.tournaments.model import CellKind, Format
@@ -337,3 +340,17 @@ async def test_a_round_robin_of_two_is_cancelled_at_its_start(service: GameServi
     assert cancelled.action is Action.TOURNAMENT_CANCELLED
     assert "too few players" in str(cancelled.text)
     assert await count_rows(service, "tournament_pairings") == 0
+
+
+async def test_a_swiss_bye_scores_what_the_event_says(service: GameService) -> None:
+    """FIDE's bye is a point; an event created with a half point scores it so, in the
+    pairing's result and in the standings; more than a win's point is refused."""
+    tid = await with_players(service, 3, bye_points=0.5)
+    await start(service, tid)
+    view = await service.tournaments.view(tid)
+    (bye,) = [p for p in view.pairings if p.black is None]
+    assert bye.white_points == 0.5
+    row = next(r for r in view.table.rows if r.entrant.id == bye.white.id)
+    assert row.points == 0.5 and row.cells[0].kind is CellKind.BYE
+    with pytest.raises(TournamentError):
+        await create(service, bye_points=2.0)

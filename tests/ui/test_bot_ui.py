@@ -416,6 +416,7 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ],
     ("tournament create", "variant"): VARIANT_CHOICES,
     ("tournament create", "move_time"): MOVE_TIME_CHOICES,
+    ("tournament create", "bye"): [("1 point", "1"), ("½ point", "0.5"), ("no points", "0")],
     ("tournament fix", "result"): [
         ("1-0: White wins", "white"),
         ("½-½: draw", "draw"),
@@ -501,6 +502,7 @@ OPTIONS = {
         "max_players integer 2..1000",
         "forfeit_wait integer 1..10080",
         "berserk boolean",
+        "bye string",
     ],
     "tournament standings": [TOURNAMENT],
     "tournament list": [],

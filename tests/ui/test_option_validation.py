@@ -201,6 +201,7 @@ async def test_choices_must_be_listed_ones(bot: DraughtsBot) -> None:
         "pool",
         "format",
         "result",
+        "bye",
     }
     for command, param in chosen:
         unlisted: list[Any] = (

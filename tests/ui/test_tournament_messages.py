@@ -114,6 +114,8 @@ def test_the_announcement_is_the_live_leader_board_once_games_count() -> None:
     """Edited at every round (every wave of an arena), the announcement shows the top of the
     table: rank, name as text, points, and an arena player's flame."""
     assert "Leaders" not in fields(announcement_embed(event(), "en"))  # entries still open
+    assert "Bye" not in fields(announcement_embed(event(), "en"))  # FIDE's point: not said
+    assert fields(announcement_embed(event(bye_points=0.5), "en"))["Bye"] == "scores ½"
     running = event(status=TournamentStatus.RUNNING, round=2)
     assert fields(announcement_embed(running, "en"))["Leaders"] == (
         "1. Ann · **2**\n2. Bob · **1**\n3. Cid \\*the\\* \\`Great\\` · **0**"

@@ -83,6 +83,7 @@ def test_start_suggestions_read_back_what_is_typed_then_offer_delays() -> None:
         (Format.ROUND_ROBIN, {"berserk": True}, "berserk is for arenas only"),
         (Format.ARENA, {}, "an arena needs a `duration`"),
         (Format.ARENA, {"duration_minutes": 60, "berserk": True}, "berserk halves a clock"),
+        (Format.ROUND_ROBIN, {"bye": "0.5"}, "`bye` is for Swiss tournaments only"),
     ],
 )
 def test_an_option_the_format_has_no_use_for_is_refused(
@@ -102,7 +103,13 @@ def test_an_option_the_format_has_no_use_for_is_refused(
 
 def test_each_format_takes_its_own_options() -> None:
     check_format_options(
-        Format.SWISS, rounds=5, double=None, duration_minutes=None, berserk=None, clocked=False
+        Format.SWISS,
+        rounds=5,
+        double=None,
+        duration_minutes=None,
+        berserk=None,
+        clocked=False,
+        bye="0.5",
     )
     check_format_options(
         Format.ROUND_ROBIN,
