@@ -288,6 +288,7 @@ async def test_games_left_unopened_are_announced_again_once(
     for result in started:
         assert result.event is not None
         await service.outbox.delivered(result.event)
+    await service.outbox.flush()  # the round's own announcement is delivered, and said so
     first, second = started[-1].tournament.pairings if started[-1].tournament else ()
     assert await service.tournaments.open_game(first.id, THREADS + first.id) is not None
     clock.advance(60)
