@@ -61,13 +61,18 @@ class GameScore:
     berserk: bool
 
 
-def arena_ledger(results: Sequence[Result]) -> dict[int, list[GameScore]]:
+def arena_scoring(
+    results: Sequence[Result],
+) -> tuple[dict[int, list[GameScore]], dict[int, ArenaScore]]:
     """Every player's games in order, each with the arena points it earned (byes earn none: an
-    arena has none)."""
+    arena has none), and every player's score after them: one reading of the streaks serves
+    the standings' cells and their totals."""
     ledger: dict[int, list[GameScore]] = {}
-    for player, score, _ in _scored(results):
-        ledger.setdefault(player, []).append(score)
-    return ledger
+    scores: dict[int, ArenaScore] = {}
+    for player, game, score in _scored(results):
+        ledger.setdefault(player, []).append(game)
+        scores[player] = score
+    return ledger, scores
 
 
 def arena_scores(results: Sequence[Result]) -> dict[int, ArenaScore]:
@@ -76,8 +81,7 @@ def arena_scores(results: Sequence[Result]) -> dict[int, ArenaScore]:
 
 
 def _scored(results: Sequence[Result]) -> list[tuple[int, GameScore, ArenaScore]]:
-    """Each game's points for each of its players and their score after it, in order: the
-    streak is read once, here, for both the ledger and the totals."""
+    """Each game's points for each of its players and their score after it, in order."""
     scores: dict[int, ArenaScore] = {}
     scored: list[tuple[int, GameScore, ArenaScore]] = []
     for result in sorted(results, key=lambda r: r.round):

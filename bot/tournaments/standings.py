@@ -4,7 +4,7 @@ crosstable's cells, games played and each player's performance rating.
 Ranks: by points, then the format's tiebreaks (:mod:`.tiebreaks`) in order; players equal on
 all of them share a rank (and are listed by pairing number).  Swiss and round robin count game
 points (a bye counts what its result says, or ``bye_points`` while it has none); an arena
-counts arena points (:func:`.arena.arena_scores`: streaks and berserk).
+counts arena points (:func:`.arena.arena_scoring`: streaks and berserk).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .arena import arena_ledger, arena_scores
+from .arena import GameScore, arena_scoring
 from .model import Cell, CellKind, Entrant, Format, Pairing, Result, Standing, Table
 from .performance import performance_rating
 from .tiebreaks import FORMAT_TIEBREAKS, Record, Round, tiebreak_values
@@ -36,8 +36,9 @@ def standings(
     with a result or a pairing); an arena a cell per finished game, in order."""
     order = sorted(entrants, key=lambda entrant: entrant.number)
     ids = [entrant.id for entrant in order]
+    ledger, scores = arena_scoring(results) if format is Format.ARENA else ({}, {})
     cells = (
-        _arena_cells(ids, results)
+        _arena_cells(ids, results, ledger)
         if format is Format.ARENA
         else _round_cells(ids, results, pairings, bye_points)
     )
@@ -45,7 +46,6 @@ def standings(
     records = {player: _record(cells[player], ratings) for player in ids}
     on_fire: dict[int, bool] = {}
     if format is Format.ARENA:
-        scores = arena_scores(results)
         points = {
             player: float(scores[player].points) if player in scores else 0.0 for player in ids
         }
@@ -134,18 +134,16 @@ def _round_cells(
     }
 
 
-def _arena_cells(ids: Sequence[int], results: Sequence[Result]) -> dict[int, list[Cell]]:
+def _arena_cells(
+    ids: Sequence[int], results: Sequence[Result], ledger: dict[int, list[GameScore]]
+) -> dict[int, list[Cell]]:
     cells: dict[int, list[Cell]] = {player: [] for player in ids}
-    ledger = {
-        (player, game.sequence): game
-        for player, games in arena_ledger(results).items()
-        for game in games
-    }
+    earned = {(player, game.sequence): game for player, games in ledger.items() for game in games}
     for result in sorted(results, key=lambda r: r.round):
         for player in (result.white, result.black):
             if player in cells:
                 cell = _cell(player, result)
-                game = ledger.get((player, result.round))
+                game = earned.get((player, result.round))
                 if game is not None:
                     cell = replace(
                         cell, arena_points=game.earned, doubled=game.doubled, berserk=game.berserk
