@@ -21,6 +21,7 @@ from .errors import (
 )
 from .protocol import Store
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventAnswer,
     EventRow,
@@ -75,6 +76,7 @@ async def open_store(location: str | Path) -> Store:
 __all__ = [
     "EVERY_SHARD",
     "POSTGRES_SCHEMES",
+    "AnalysisRow",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",
