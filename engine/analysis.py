@@ -366,3 +366,9 @@ def _final_score(game: Game) -> int | None:
     if outcome.winner is None:
         return 0
     return MATE if outcome.winner is Color.WHITE else -MATE
+
+
+def assemble_job(record: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """Worker job: :func:`assemble` on plain values (``found``: each position's
+    :meth:`PositionScore.to_dict`), its analysis as :meth:`GameAnalysis.to_dict` gives it."""
+    return assemble(record, [PositionScore.from_dict(f) for f in found]).to_dict()
