@@ -26,8 +26,8 @@ from support.service_harness import (
     start,
 )
 
-from bot.errors import GameOverError, NotFoundError, ServiceError
 from bot.analysis_results import Judgement
+from bot.errors import GameOverError, NotFoundError, ServiceError
 from bot.service import GameService
 from bot.service.analyses import AnalysisBusy, AnalysisFailed
 from bot.service.computer import ComputerUnavailable, RandomComputer
