@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from .board import Label, _font, _mix
 from .chips import CHIPS, DOUBLED, SUPERSAMPLE, Canvas
 from .sheet import Outcome
-from .sheet_layout import DEFAULT_WIDTH, WHITE, Metrics, colours, metrics, text_width
+from .sheet_layout import DEFAULT_WIDTH, Metrics, colours, metrics, text_width
 from .themes import DEFAULT_THEME, RGB, Theme, find_theme
 
 BLUNDER: RGB = CHIPS[Outcome.LOSS].fill or (0xC2, 0x41, 0x0C)
@@ -260,7 +260,7 @@ def _draw_key(
     base = top + m.cap
     for word, fill, scale in ((words.mistake, MISTAKE, 0.85), (words.blunder, BLUNDER, 1.15)):
         size = round(m.text * scale)
-        _ringed_dot(canvas.img, (x + size // 2, base - m.cap // 2), size, fill, WHITE)
+        _ringed_dot(canvas.img, (x + size // 2, base - m.cap // 2), size, fill, ink)
         x += size + m.gap
         canvas.text("key", (x, base), word, font, ink, paper)
         x += text_width(font, word) + 3 * m.gap

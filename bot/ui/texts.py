@@ -459,6 +459,15 @@ def help_paragraphs() -> list[Text]:
             "`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its "
             "number."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Analyse is the
+        # button's name.
+        _(
+            "**Learn from a game**: press Analyse under a finished game's final board, or "
+            "`/analyse game:12` (a number from `/history`; without it, this channel's last "
+            "finished game). You get the engine's graph of the game, each side's inaccuracies, "
+            "mistakes and blunders with the better move, an accuracy figure, and the record "
+            "with the engine's comments as a PDN file."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user); Join is the
         # button's name.
         _(
