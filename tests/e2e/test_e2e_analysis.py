@@ -31,7 +31,7 @@ from rules.pdn import parse_pdn, read_game
 pytestmark = pytest.mark.e2e
 
 DEFERRED = 5
-PLAYED = ["11-15", "22-18", "15x22", "25x18"]
+PLAYED = ["11-15", "22-18"]
 
 
 async def private_answer(sent: Sent) -> Any:
