@@ -103,7 +103,10 @@ def main() -> None:
         judged = statistics.mean(r.judged for r in runs)
         rows.append((key, plies, wall, per_120, cpu, depth, judged))
     if args.markdown:
-        print("| variant | plies | wall s / game | wall s / 120 plies | CPU s / game | depth | judged |")
+        print(
+            "| variant | plies | wall s / game | wall s / 120 plies | CPU s / game | depth "
+            "| judged |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|")
         for key, plies, wall, per_120, cpu, depth, judged in rows:
             print(

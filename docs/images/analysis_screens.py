@@ -1,7 +1,8 @@
 """A phone-sized picture of a game's analysis as the bot really sends it:
 ``python docs/images/analysis_screens.py`` (``... de`` for German players).
 
-Like ``make_screens.py`` (whose drawing of Discord's mobile app it uses), this runs the real bot
+Like ``make_screens.py`` (whose drawing of Discord's mobile app it uses, through
+``tournament_screens.py``'s running of the bot), this runs the real bot
 process, with its engine, against the fake Discord on 127.0.0.1: Alice (Black) and Bob play the
 game of ``tests/support/analysis_games.py``, in which Alice's ``11-15`` at move 16 lets Bob
 take two men and crown; Alice resigns, Bob taps Analyse on the final board, and the private
@@ -13,41 +14,17 @@ answer is kept exactly as the bot sent it:
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import tempfile
-from pathlib import Path
 
-import make_screens
-from make_screens import HERE, ROOT, Shot, encode, screen, snapshot
+import tournament_screens
+from make_screens import Shot, snapshot
 from support.analysis_games import BLUNDER_MOVES
-from support.discord_launcher import install_network_guard
-from support.e2e_harness import ALICE, BOB, GENERAL, BotProcess, Users, user
+from support.e2e_harness import ALICE, BOB, GENERAL, Users, user
 from support.fake_discord import FakeDiscord
 
 
-async def capture(language: str) -> dict[str, Shot]:
-    install_network_guard()
-    with tempfile.TemporaryDirectory() as tmp:
-        async with FakeDiscord() as fake:
-            fake.guild.locale = language
-            bot = BotProcess(fake, Path(tmp))
-            try:
-                await bot.start()
-                users = Users(fake, bot)
-                users.locales.update({ALICE: language, BOB: language})
-                shots = await play(fake, users)
-                code = await bot.stop()
-                if code != 0:
-                    raise SystemExit(f"the bot exited with {code}:\n{bot.log()}")
-                return shots
-            finally:
-                if bot.proc is not None and bot.proc.poll() is None:
-                    bot.proc.kill()
-                    bot.proc.wait(10)
-
-
-async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
+async def play(fake: FakeDiscord, users: Users, players: list[str]) -> dict[str, Shot]:
+    """Alice and Bob play the game, Alice resigns, Bob taps Analyse: his private answer."""
     sent = await users.command(
         "challenge", ALICE, GENERAL, opponent=user(BOB), variant="english", color="black"
     )
@@ -69,15 +46,7 @@ async def play(fake: FakeDiscord, users: Users) -> dict[str, Shot]:
 
 def main(argv: list[str]) -> int:
     """Draw the picture in English, or in the Discord locale given (``de``)."""
-    language = argv[0] if argv else "en-US"
-    make_screens.LANGUAGE[0] = language
-    suffix = "" if language == "en-US" else f"-{language}"
-    for name, shot in asyncio.run(capture(language)).items():
-        data = encode(screen(shot, open_menu=False))
-        path = HERE / name.replace(".png", f"{suffix}.png")
-        path.write_bytes(data)
-        print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
-    return 0
+    return tournament_screens.main(argv, play, players=2)
 
 
 if __name__ == "__main__":
