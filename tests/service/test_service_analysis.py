@@ -95,11 +95,17 @@ async def test_a_finished_game_is_analysed_kept_and_shown_again(service: GameSer
     assert "11-15 $4" in " ".join(text.split())
 
 
-async def test_the_same_game_asked_twice_at_once_is_computed_once(service: GameService) -> None:
+async def held(service: GameService) -> tuple[CountingComputer, int]:
+    """The finished blunder game, and a counting computer holding its jobs at the gate."""
     computer = CountingComputer()
     service.computer = computer
     game_id = await finished_blunder_game(service)
     computer.gate.clear()
+    return computer, game_id
+
+
+async def test_the_same_game_asked_twice_at_once_is_computed_once(service: GameService) -> None:
+    computer, game_id = await held(service)
     first = asyncio.create_task(service.analysis.game(GUILD, BOB.id, game_id))
     second = asyncio.create_task(service.analysis.game(GUILD, ALICE.id, game_id))
     await asyncio.sleep(0.01)
@@ -111,10 +117,7 @@ async def test_the_same_game_asked_twice_at_once_is_computed_once(service: GameS
 
 
 async def test_a_caller_who_leaves_does_not_stop_the_analysis(service: GameService) -> None:
-    computer = CountingComputer()
-    service.computer = computer
-    game_id = await finished_blunder_game(service)
-    computer.gate.clear()
+    computer, game_id = await held(service)
     leaving = asyncio.create_task(service.analysis.game(GUILD, BOB.id, game_id))
     await asyncio.sleep(0.01)
     staying = asyncio.create_task(service.analysis.game(GUILD, CAROL.id, game_id))
@@ -127,12 +130,9 @@ async def test_a_caller_who_leaves_does_not_stop_the_analysis(service: GameServi
 
 
 async def test_one_analysis_computed_at_a_time_per_user(service: GameService) -> None:
-    computer = CountingComputer()
-    service.computer = computer
-    first_id = await finished_blunder_game(service)
+    computer, first_id = await held(service)
     second = await play(service, await start(service, channel_id=OTHER_CHANNEL), ["11-15", "23-19"])
     await service.resign(BOB.id, game_id=second.id)
-    computer.gate.clear()
     running = asyncio.create_task(service.analysis.game(GUILD, BOB.id, first_id))
     await asyncio.sleep(0.01)
     with pytest.raises(AnalysisBusy, match="still being computed"):
