@@ -31,7 +31,7 @@ from ..analysis_results import (
 )
 from ..errors import ServiceError
 from ..i18n import Text, _, verbatim
-from ..store import AnalysisRow, Store
+from ..store import AnalysisRow, Store, StoreUnavailable
 from .computer import ComputerPlayer, ComputerUnavailable
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,8 @@ class Analyses:
         now and kept.  ``user_id`` asked for it (one computed at a time each:
         :class:`AnalysisBusy`); the other arguments are what showing it needs
         (:class:`~bot.analysis_results.AnalysisView`).  :class:`AnalysisFailed` when the
-        engine cannot do it now; :class:`~bot.store.StoreUnavailable` passes on."""
+        engine cannot do it now; :class:`~bot.store.StoreUnavailable` from reading passes on
+        (the Discord layer says so), while an analysis computed but not kept is still shown."""
         if not game.moves:
             raise ServiceError(_("there is nothing to analyse: no move was played"))
         analysis = await self.stored(subject)
@@ -168,5 +169,8 @@ class Analyses:
             analysis=json.dumps(analysis.to_dict(), separators=(",", ":")),
             created_at=self._clock(),
         )
-        await self.store.save_analysis(row)
+        try:
+            await self.store.save_analysis(row)
+        except StoreUnavailable:  # shown all the same; computed again next time
+            log.warning("the analysis of %s was computed but could not be kept", subject)
         return analysis
