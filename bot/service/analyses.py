@@ -145,6 +145,9 @@ class Analyses:
             del self._users[user_id]
 
     async def _compute(self, subject: str, game: Game, guild_id: int | None) -> GameAnalysis:
+        kept = await self.stored(subject)  # kept meanwhile, by another caller's computation
+        if kept is not None:
+            return kept
         record = game.to_dict()
         computer = self._computer()
         seconds, nodes = self.budget
