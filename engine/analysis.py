@@ -291,8 +291,8 @@ class GameAnalysis:
         )
 
 
-def _maybe_float(value: object) -> float | None:
-    return None if value is None else float(str(value))
+def _maybe_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def white_side(score: int, turn: Color) -> int:

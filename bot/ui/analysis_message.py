@@ -11,6 +11,7 @@ and Brazilian draughts), numbered as PDN numbers them; scores in men from White'
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -30,8 +31,8 @@ from ..analysis_results import (
     men,
 )
 from ..i18n import Arg, Text, _, _p, listed, render, template, verbatim
-from ..markdown import plain
-from .limits import FIELD_VALUE, fit, fit_embed, listing
+from ..markdown import plain, shown
+from .limits import FIELD_NAME, FIELD_VALUE, fit, fit_embed, listing
 from .replies import ALT_TEXT, Outgoing, Upload
 
 ANALYSIS_COLOUR = discord.Colour(0x2F6FD6)
@@ -82,8 +83,12 @@ def _accuracy(value: float | None) -> str:
     return "–" if value is None else str(round(value))
 
 
-def _side_title(view: AnalysisView, color: Color, code: str) -> str:
-    name = plain(view.name(color))
+def _side_title(
+    view: AnalysisView, color: Color, code: str, name_of: Callable[[str], str] = plain
+) -> str:
+    """A player's name (``plain`` for a picture; ``shown``, Markdown escaped, for a message)
+    with their colour and accuracy."""
+    name = name_of(view.name(color))
     accuracy = _accuracy(view.analysis.accuracy[color])
     if color is Color.WHITE:
         text = _("{name} (White): accuracy {accuracy}%", name=name, accuracy=accuracy)
@@ -145,7 +150,7 @@ def analysis_embed(view: AnalysisView, code: str, image: str | None) -> discord.
     )
     for color in (Color.WHITE, Color.BLACK):
         embed.add_field(
-            name=fit(_side_title(view, color, code), 256),
+            name=fit(_side_title(view, color, code, shown), FIELD_NAME),
             value=_side_value(view, color, code),
             inline=False,
         )
