@@ -34,7 +34,10 @@ from rules.movegen import RawMove
 from rules.position import Position
 from rules.variants import Color, Variant
 
+from ._core import EndgameTable
 from .api import repetition_history, to_move
+from .endgame import LOSS, default_pieces, obtain
+from .native import core_state
 from .native_search import NativeResult, root_scores, search
 from .scores import WIN_BOUND
 
@@ -104,6 +107,40 @@ def only_move(scored: Sequence[tuple[int, RawMove]], kind: str | None = None) ->
     if kind in (None, "material") and best - second >= MARGIN:
         return "material"
     return None
+
+
+_tables: dict[Variant, EndgameTable] = {}
+
+
+def endgame_table(variant: Variant) -> EndgameTable | None:
+    """The variant's endgame table if one is in the cache already (never built here: a worker
+    job must stay short); kept once found, asked again while absent."""
+    table = _tables.get(variant)
+    if table is None:
+        table = obtain(variant, build=False)
+        if table is not None:
+            _tables[variant] = table
+    return table
+
+
+def another_move_wins(position: Position, best: Move) -> bool | None:
+    """For a small position (within the endgame tables' pieces): whether a move other than
+    ``best`` also wins by the tables, which a search to a few plies cannot see (two kings
+    against one win whatever one plays, only slower); None when the table is not at hand.  A
+    counting rule may turn a table win into a draw: then this says "wins" where the game would
+    not, and the puzzle is refused, never wrongly accepted."""
+    table = endgame_table(position.variant)
+    if table is None:
+        return None
+    for move in position.legal_moves():
+        if move != best and table.probe(*core_state(position.play(move))) == LOSS:
+            return True
+    return False
+
+
+def small(position: Position) -> bool:
+    """Whether the position is within the endgame tables' pieces."""
+    return position.occupied.bit_count() <= default_pieces(position.variant)
 
 
 def scores(game: Game, depth: int) -> list[tuple[int, RawMove]]:
@@ -216,6 +253,12 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
             move = to_move(game.position, proved[0][1])
         if not moves and move != first:
             return None  # the deeper search prefers another move: not proved
+        if (
+            kind == "win"
+            and small(game.position)
+            and another_move_wins(game.position, move) is not False
+        ):
+            break  # another move wins too by the tables (or no table to ask)
         game.play(move)
         moves.append(move)
         if _banked(game, side, base, kind):
