@@ -49,6 +49,9 @@ so that no move that also wins the man, give or take the position, counts as ano
 OTHERS_WIN_MAX = 300
 """In a winning line every other move must score at most this (three men): a position already
 won whatever one plays is no puzzle."""
+AGREED = MAN // 2
+"""A material puzzle's best move must score at least this over the baseline's material (the
+score also weighs the position, so half a man, not a whole one: the line proves the man)."""
 MAX_SOLVER_MOVES = 8
 """The longest line asked of the solver (a cut, not a rejection: longer lines end here)."""
 CONTINUATION_PLIES = 12
@@ -93,8 +96,9 @@ def baseline(position: Position, before: Position | None, last: Move | None) -> 
 def only_move(scored: Sequence[tuple[int, RawMove]], kind: str | None = None) -> str | None:
     """``"win"`` or ``"material"`` when the best of ``scored`` (best first) is the only move that
     keeps that gain, else None.  Win: the best is a proven win and every other move scores at
-    most :data:`OTHERS_WIN_MAX`.  Material: the best scores :data:`MARGIN` more than any other
-    (that it really wins a man is the line's to show).  ``kind`` asks for that gain only."""
+    most :data:`OTHERS_WIN_MAX`.  Material: the best is not lost and scores :data:`MARGIN` more
+    than any other (that it really wins a man is for :func:`gains` and the line to show).
+    ``kind`` asks for that gain only."""
     if len(scored) < 2:
         return None
     best, second = scored[0][0], scored[1][0]
@@ -102,11 +106,16 @@ def only_move(scored: Sequence[tuple[int, RawMove]], kind: str | None = None) ->
         if second <= OTHERS_WIN_MAX and kind in (None, "win"):
             return "win"
         return None
-    if kind in (None, "material") and second <= -WIN_BOUND:
-        return "material" if best > -WIN_BOUND else None
-    if kind in (None, "material") and best - second >= MARGIN:
+    if kind in (None, "material") and best > -WIN_BOUND and best - second >= MARGIN:
         return "material"
     return None
+
+
+def gains(scored: Sequence[tuple[int, RawMove]], kind: str, base: int) -> bool:
+    """Whether the engine's own score of the best move agrees there is a gain over the baseline
+    ``base``: a win, or at least :data:`AGREED` more than the baseline's material (an only move
+    that merely loses less, the one defence of a lost position, is no puzzle)."""
+    return kind == "win" or scored[0][0] - base >= AGREED
 
 
 _tables: dict[Variant, EndgameTable] = {}
@@ -203,7 +212,7 @@ def _banked(game: Game, side: Color, base: int, kind: str) -> bool:
     return not any(move.is_capture for move in game.legal_moves())
 
 
-def _continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | None:
+def continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | None:
     """The gain banked when the engine plays on from a cut line (both sides its best moves), or
     None when it is not banked within :data:`CONTINUATION_PLIES`."""
     game = game.copy()
@@ -236,7 +245,7 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
         return None  # a forced first move asks nothing
     found = scores(game, depths.found)
     kind = only_move(found, None)
-    if kind is None:
+    if kind is None or not gains(found, kind, base):
         return None
     first = to_move(start, found[0][1])
     side = start.turn
@@ -248,7 +257,7 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
             move = game.legal_moves()[0]  # forced: the only move by the rules
         else:
             proved = scores(game, depths.verified)
-            if only_move(proved, kind) != kind:
+            if only_move(proved, kind) != kind or not gains(proved, kind, base):
                 break
             move = to_move(game.position, proved[0][1])
         if not moves and move != first:
@@ -286,7 +295,7 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
         if game.is_over or exact_search(game, depths.verified).score > -WIN_BOUND:
             return None
     else:
-        continued = _continuation_gain(game, side, base, depths.verified)
+        continued = continuation_gain(game, side, base, depths.verified)
         if continued is None:
             return None
         gain = continued
