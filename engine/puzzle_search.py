@@ -118,6 +118,9 @@ def gains(scored: Sequence[tuple[int, RawMove]], kind: str, base: int) -> bool:
     return kind == "win" or scored[0][0] - base >= AGREED
 
 
+UNKNOWN = 0
+"""What :meth:`EndgameTable.probe` answers for a position the table does not hold."""
+
 _tables: dict[Variant, EndgameTable] = {}
 
 
@@ -142,7 +145,12 @@ def another_move_wins(position: Position, best: Move) -> bool | None:
     if table is None:
         return None
     for move in position.legal_moves():
-        if move != best and table.probe(*core_state(position.play(move))) == LOSS:
+        if move == best:
+            continue
+        value = table.probe(*core_state(position.play(move)))
+        if value == UNKNOWN:
+            return None  # beyond this table's pieces
+        if value == LOSS:
             return True
     return False
 
