@@ -25,10 +25,8 @@ os.environ["ENGINE_ENDGAME_DIR"] = "off"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.puzzles import Puzzle, find_puzzles
-from engine.selfplay import selfplay_game
+from engine.selfplay import game_seed, selfplay_game
 from rules.variants import VARIANTS, find_variant
-
-SEED_STRIDE = 100_000
 
 
 def measure(key: str, games: int, seed: int) -> dict[str, float]:
@@ -39,7 +37,7 @@ def measure(key: str, games: int, seed: int) -> dict[str, float]:
     found: list[Puzzle] = []
     unfinished = 0
     for i in range(games):
-        game = selfplay_game(variant, seed * SEED_STRIDE + i)
+        game = selfplay_game(variant, game_seed(seed, i))
         if not game.is_over:
             unfinished += 1
             continue
