@@ -234,11 +234,15 @@ def continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | N
     return None
 
 
-def seen_at(game: Game, move: Move, kind: str, deepest: int) -> int:
+def seen_at(game: Game, move: Move, kind: str, base: int, deepest: int) -> int:
     """The shallowest depth (1 to ``deepest``) at which ``move`` is already the only move."""
     for depth in range(1, deepest):
         scored = scores(game, depth)
-        if only_move(scored, kind) == kind and to_move(game.position, scored[0][1]) == move:
+        if (
+            only_move(scored, kind) == kind
+            and gains(scored, kind, base)
+            and to_move(game.position, scored[0][1]) == move
+        ):
             return depth
     return deepest
 
@@ -258,7 +262,6 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
     first = to_move(start, found[0][1])
     side = start.turn
     moves: list[Move] = []
-    given = 0
     banked = False
     for _ in range(MAX_SOLVER_MOVES):
         if len(game.legal_moves()) == 1:
@@ -285,7 +288,6 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
             break  # drawn (or lost) by the solver's move
         game.play(reply := best_reply(game, depths.verified))
         moves.append(reply)
-        given = max(given, base - material(game.position, side))
         if not game.legal_moves():
             break
     while moves and len(moves) % 2 == 0:
@@ -309,11 +311,13 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
         gain = continued
     if kind == "material" and gain < MAN:
         return None
+    after_replies = game.positions[2::2]
+    given = max((base - material(position, side) for position in after_replies), default=0)
     return Line(
         kind=kind,
         moves=tuple(moves),
         gain=gain,
-        given=given,
-        seen_at=seen_at(Game(start.variant, start), first, kind, depths.found),
+        given=max(0, given),
+        seen_at=seen_at(Game(start.variant, start), first, kind, base, depths.found),
         alternatives=len(legal),
     )
