@@ -7,7 +7,9 @@
   move wins.
 - A game containing the shot gives it once, named by the game's source and ply; winning back
   what an opponent's capture just took is no gain (the baseline).
-- ``Puzzle.to_dict``/``from_dict`` round trip, and bad data refused naming its field.
+- ``Puzzle.to_dict``/``from_dict`` round trip, and bad data refused naming its field; a set with
+  a puzzle that does not replay, ends on a reply, is of another variant or not proved deeper is
+  refused naming the puzzle.
 - Every shipped puzzle of every variant replays by the rules, ends on the solver's move, starts
   with a choice and asks at least one quiet move; a sample is proved again here.
 """
@@ -33,7 +35,14 @@ from engine.puzzle_search import (
     only_move,
     scores,
 )
-from engine.puzzles import Puzzle, covered, find_puzzles, puzzle_at, starter_puzzles
+from engine.puzzles import (
+    Puzzle,
+    checked_set,
+    covered,
+    find_puzzles,
+    puzzle_at,
+    starter_puzzles,
+)
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.notation import parse_move
@@ -157,6 +166,24 @@ def test_to_dict_and_from_dict_round_trip_and_refuse_bad_fields() -> None:
     for field, bad in (("gain", "draw"), ("rating", "1500"), ("solution", "26-23"), ("fen", "")):
         with pytest.raises(ValueError, match=field):
             Puzzle.from_dict({**data, field: bad})
+
+
+def test_a_set_with_a_broken_puzzle_is_refused_naming_it() -> None:
+    puzzle = puzzle_at(parse_fen(SHOT, ENGLISH), "game 9 ply 4")
+    assert puzzle is not None
+    good = puzzle.to_dict()
+    assert checked_set({"puzzles": [good]}, "english") == (puzzle,)
+    broken = (
+        {**good, "solution": ["26-22", "19x26", "31x22x13"]},  # after 26-22 no 19x26
+        {**good, "solution": ["26-23", "19x26"]},  # ends on the reply
+        {**good, "variant": "dame"},
+        {**good, "depth_verified": good["depth_found"]},
+    )
+    for item in broken:
+        with pytest.raises(ValueError, match="game 9 ply 4"):
+            checked_set({"puzzles": [item]}, "english")
+    with pytest.raises(ValueError, match="no list"):
+        checked_set({}, "english")
 
 
 def test_harder_lines_rate_higher() -> None:
