@@ -5,6 +5,7 @@
   and so is one whose winning line is only captures (the rules chose them) or whose first move is
   forced; a small win stands only when an endgame table (built here, 3 pieces) says no other
   move wins.
+- An International shot (men capture backwards) is found with its line.
 - A game containing the shot gives it once, named by the game's source and ply; winning back
   what an opponent's capture just took is no gain (the baseline).
 - ``Puzzle.to_dict``/``from_dict`` round trip, and bad data refused naming its field; a set with
@@ -74,6 +75,14 @@ def test_a_two_for_one_shot_is_found_with_its_whole_line() -> None:
     assert only_move(deeper) == "material"
     assert to_move(position, deeper[0][1]).pdn() == "26-23"
     assert puzzle.replay().position.material(Color.WHITE) == (0, 2, 0, 1)
+
+
+def test_an_international_shot_ends_with_a_backward_capture() -> None:
+    variant = VARIANTS["international"]
+    puzzle = puzzle_at(parse_fen("W:W20,24,25,43,48:B4,6,22,32,44", variant), "hand-made")
+    assert puzzle is not None
+    assert puzzle.solution == ("43-38", "32x43", "48x39x50")  # 39x50: a man taking backwards
+    assert (puzzle.gain, puzzle.gain_men, puzzle.depth_verified) == ("material", 1, 8)
 
 
 def test_a_position_with_two_winning_moves_is_refused() -> None:
