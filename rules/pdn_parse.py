@@ -94,7 +94,7 @@ class Parser:
 
     def start(self, line: int) -> PdnRecord:
         if self.current is None:
-            self.current = PdnRecord(line=line)
+            self.current = self.new_record(line)
         return self.current
 
     def finish(self) -> None:
@@ -182,6 +182,10 @@ class Parser:
             self.move(record, self.move_text(kind, match), line)
 
     # -- hooks (the import reader's recovery and bounds) ------------------------------------------
+
+    def new_record(self, line: int) -> PdnRecord:
+        """The record of a game starting on ``line``."""
+        return PdnRecord(line=line)
 
     def tag(self, record: PdnRecord, name: str, value: str, line: int) -> None:
         """Set a tag of ``record``."""
