@@ -49,6 +49,7 @@ TABLES = (
     "tournaments",
     "tournament_players",
     "tournament_pairings",
+    "imports",
 )
 """Every table of the schema, in an order that respects the foreign keys."""
 
@@ -58,6 +59,7 @@ IDENTITIES = (
     ("outbox", "seq"),
     ("tournaments", "id"),
     ("tournament_pairings", "id"),
+    ("imports", "id"),
 )
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 

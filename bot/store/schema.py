@@ -428,12 +428,35 @@ An outbox entry may announce a tournament (``tournament_id``), rebuilt from thes
 crash.  A pairing's id is never used again (``{sequence}``), so a game whose pairing no longer
 counts (an arena's game still running at its end) can never find another pairing by it."""
 
+V16_IMPORTS = """
+CREATE TABLE imports (
+    id         {sequence},
+    guild_id   {snowflake},
+    channel_id {snowflake} NOT NULL,
+    user_id    {snowflake} NOT NULL,
+    created_at {time} NOT NULL,
+    number     INTEGER NOT NULL CHECK (number >= 1),
+    variant    TEXT    NOT NULL,
+    plies      INTEGER NOT NULL CHECK (plies >= 0),
+    record     TEXT    NOT NULL,
+    tags       TEXT    NOT NULL
+);
+CREATE INDEX imports_by_user ON imports (user_id, created_at);
+"""
+"""v16 (PDN import, issue 30): a game a player imported, kept for the buttons of the message
+showing it (replay, analyse, play from a ply): who imported it, where and when, its place in
+the file (``number``), the game as the bot writes PDN (``record``, read back by
+:func:`rules.pdn.read_game`) and the file's tags as JSON (``tags``: the writer replaces the few
+it owns).  ``variant`` and ``plies`` are kept beside the record so a listing needs no replay.
+An id is never used again (``{sequence}``): a button names its import by it."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
+    (16, V16_IMPORTS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 
