@@ -14,6 +14,7 @@ from typing import Required, TypedDict
 
 from rules.variants import Notation
 
+from .analysis_results import AnalysisView
 from .enums import (
     BoardTheme,
     ChallengeStatus,
@@ -40,6 +41,7 @@ __all__ = [
     "CLOCK_INCREMENT_MAX",
     "POOL_LIMITS",
     "PRESET_CLOCKS",
+    "AnalysisView",
     "PairingView",
     "TimeControl",
     "TournamentSpec",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from ..results import Player
 from ..store import Shards, Store
+from .analyses import Analyses
+from .analysis_face import AnalysisFace
 from .announcing import Announcing
 from .challenges import Challenges
 from .computer import ComputerPlayer
@@ -62,6 +64,8 @@ class Rooms:
     outbox: Outbox
     announcing: Announcing
     tournaments: TournamentFace
+    analyses: Analyses
+    analysis: AnalysisFace
 
 
 def build_rooms(
@@ -126,6 +130,7 @@ def build_rooms(
     )
     flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
     announcing = Announcing(settings, queries, outbox, languages, flags, clock=clock)
+    analyses = Analyses(store, lambda: replies.computer, clock=clock)
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -154,4 +159,6 @@ def build_rooms(
         outbox=outbox,
         announcing=announcing,
         tournaments=TournamentFace(tournaments, tournament_games, announcing),
+        analyses=analyses,
+        analysis=AnalysisFace(analyses, store, queries, live),
     )

@@ -22,6 +22,7 @@ from .errors import (
 from .import_rows import ImportRow, NewImport
 from .protocol import Store
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventAnswer,
     EventRow,
@@ -76,6 +77,7 @@ async def open_store(location: str | Path) -> Store:
 __all__ = [
     "EVERY_SHARD",
     "POSTGRES_SCHEMES",
+    "AnalysisRow",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",

@@ -49,6 +49,7 @@ TABLES = (
     "tournaments",
     "tournament_players",
     "tournament_pairings",
+    "analyses",
     "imports",
 )
 """Every table of the schema, in an order that respects the foreign keys."""

@@ -22,6 +22,7 @@ from typing import Protocol
 from ..enums import ChallengeStatus, TimePool
 from .import_rows import ImportRow, NewImport
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventAnswer,
     EventRow,
@@ -341,6 +342,17 @@ class Store(Protocol):
     ) -> None:
         """Change a server's settings and its channel list together, in one transaction
         (``all_channels`` clears the list before ``allow`` is added)."""
+        ...
+
+    # -- analyses (schema v15) -------------------------------------------------------------------
+
+    async def analysis(self, subject: str) -> AnalysisRow | None:
+        """The analysis kept for ``subject`` (``game:<id>``, ``import:<id>``), if any."""
+        ...
+
+    async def save_analysis(self, analysis: AnalysisRow) -> bool:
+        """Keep an analysis unless its subject has one already (the first one stays); whether
+        this one was kept."""
         ...
 
     # -- tournaments (schema v13) ----------------------------------------------------------------

@@ -428,6 +428,20 @@ An outbox entry may announce a tournament (``tournament_id``), rebuilt from thes
 crash.  A pairing's id is never used again (``{sequence}``), so a game whose pairing no longer
 counts (an arena's game still running at its end) can never find another pairing by it."""
 
+V15_ANALYSES = """
+CREATE TABLE analyses (
+    subject    TEXT    NOT NULL PRIMARY KEY,
+    guild_id   {snowflake},
+    variant    TEXT    NOT NULL,
+    analysis   TEXT    NOT NULL,
+    created_at {time} NOT NULL
+){without_rowid};
+"""
+"""v15 (post-game analysis, issue 30): the engine's analysis of a game, kept once per *subject*
+(``game:<id>`` for a game of the bot, ``import:<id>`` for an imported one) so it is shown again
+without computing it again; ``analysis`` is its JSON (``engine.analysis.GameAnalysis``), and
+the subject names its game, so no foreign key ties it to one table."""
+
 V16_IMPORTS = """
 CREATE TABLE imports (
     id         {sequence},
@@ -456,6 +470,7 @@ LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
+    (15, V15_ANALYSES),
     (16, V16_IMPORTS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""

@@ -83,6 +83,7 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.time_control": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.tournament_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.analysis_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.words": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
     "bot.service": (
@@ -356,6 +357,7 @@ SERVICE_ORDER = (
     "draws",
     "takebacks",
     "queries",
+    "analyses",
     "tournaments",
     "tournament_games",
     "downtime",
@@ -364,6 +366,7 @@ SERVICE_ORDER = (
     "outbox",
     "announcing",
     "tournament_face",
+    "analysis_face",
     "rooms",
     "facade",
 )
