@@ -27,6 +27,7 @@ from .enums import (
 )
 from .errors import ChallengeError
 from .i18n import Text, _
+from .import_results import ImportListing, ImportView
 from .time_control import (
     CLOCK_BASE_LIMITS,
     CLOCK_INCREMENT_MAX,
@@ -42,6 +43,8 @@ __all__ = [
     "POOL_LIMITS",
     "PRESET_CLOCKS",
     "AnalysisView",
+    "ImportListing",
+    "ImportView",
     "PairingView",
     "TimeControl",
     "TournamentSpec",

@@ -41,6 +41,7 @@ from ..results import (
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .analysis_face import AnalysisFace
 from .computer import ComputerPlayer, RandomComputer
+from .import_face import ImportFace
 from .outbox import Owed
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
@@ -106,6 +107,7 @@ class GameService:
         self._tournament_face = rooms.tournaments
         self.analyses = rooms.analyses
         self._analysis_face = rooms.analysis
+        self._import_face = rooms.imports
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -562,6 +564,11 @@ class GameService:
     def analysis(self) -> AnalysisFace:
         """Analyses of finished games (:mod:`bot.service.analysis_face`)."""
         return self._analysis_face
+
+    @property
+    def imports(self) -> ImportFace:
+        """Imported PDN games (:mod:`bot.service.import_face`)."""
+        return self._import_face
 
     @property
     def challenge_expiry(self) -> float:

@@ -25,6 +25,8 @@ from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .flags import FlagTimers
+from .import_face import ImportFace
+from .imports import Imports
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
@@ -66,6 +68,7 @@ class Rooms:
     tournaments: TournamentFace
     analyses: Analyses
     analysis: AnalysisFace
+    imports: ImportFace
 
 
 def build_rooms(
@@ -161,4 +164,5 @@ def build_rooms(
         tournaments=TournamentFace(tournaments, tournament_games, announcing),
         analyses=analyses,
         analysis=AnalysisFace(analyses, store, queries, live),
+        imports=ImportFace(Imports(store, clock), analyses),
     )

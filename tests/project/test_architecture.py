@@ -84,6 +84,7 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.time_control": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.tournament_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.analysis_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.import_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.words": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
     "bot.service": (
@@ -358,6 +359,7 @@ SERVICE_ORDER = (
     "takebacks",
     "queries",
     "analyses",
+    "imports",
     "tournaments",
     "tournament_games",
     "downtime",
@@ -367,6 +369,7 @@ SERVICE_ORDER = (
     "announcing",
     "tournament_face",
     "analysis_face",
+    "import_face",
     "rooms",
     "facade",
 )
