@@ -30,7 +30,7 @@ class ImportView:
     """``1-0``, ``0-1``, a draw or ``*`` (in the variant's scale: ``2-0``...)."""
     plies: int
     moves: tuple[str, ...]
-    """Each ply's move as the variant writes moves."""
+    """Each ply's move with its number, as the variant writes moves (``12... 19x28``)."""
     record: str
     """The game as PDN (the file's tags; result, variant and start from the game)."""
     notes: tuple[Text, ...] = ()

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from rules.game import Game
 from rules.messages import Message, MessageError
 from rules.notation import show_move
-from rules.pdn import read_game, write_game
+from rules.pdn import move_label, read_game, write_game
 from rules.pdn_import import ImportedGame, ImportRefused, read_import
 
 from ..errors import NotFoundError, ServiceError
@@ -163,7 +163,10 @@ def _view(
         date=_tag(tags, "Date"),
         result=game.result(),
         plies=len(game.moves),
-        moves=tuple(show_move(move, game.variant) for move in game.moves),
+        moves=tuple(
+            f"{move_label(ply, game.start)} {show_move(move, game.variant)}"
+            for ply, move in enumerate(game.moves)
+        ),
         record=new.record,
         notes=tuple(said(note) for note in notes),
     )

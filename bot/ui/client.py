@@ -36,6 +36,8 @@ from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
+from .import_buttons import ImportKit
+from .imports import Imports
 from .info import Info
 from .languages import Languages
 from .lobby import Lobby, LobbyKit
@@ -283,6 +285,8 @@ class DraughtsBot(commands.Bot):
         posts = TournamentPosts(service, self, tournament_kit, presenter.languages, delivery)
         delivery.tournaments = posts.post  # the outbox's tournament announcements
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
+        import_kit = ImportKit()
+        imports = Imports(service, presenter, import_kit)
         for cog in (
             challenges,
             lobby,
@@ -292,6 +296,7 @@ class DraughtsBot(commands.Bot):
             Social(service, presenter, tournament_kit),
             Prefs(service, presenter),
             tournaments,
+            imports,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -301,6 +306,7 @@ class DraughtsBot(commands.Bot):
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
             *tournament_kit.answered_by(tournaments),
+            *import_kit.answered_by(imports),
         )
         return presenter
 

@@ -517,11 +517,20 @@ OPTIONS = {
         "reason string required 3..200",
         TOURNAMENT,
     ],
+    "import": ["file attachment", "text string 1..6000", "game integer 1..1000"],
 }
 """Each command's options in order: name, type, and what Discord enforces (a group's
 subcommands under ``group subcommand``)."""
 
-TYPE_NAMES = {1: "subcommand", 3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
+TYPE_NAMES = {
+    1: "subcommand",
+    3: "string",
+    4: "integer",
+    5: "boolean",
+    6: "user",
+    7: "channel",
+    11: "attachment",
+}
 CHANNEL_NAMES = {0: "text", 5: "announcement"}
 
 
