@@ -74,9 +74,11 @@ class Imports:
                 raise ImportFileError(
                     _('no game found: PDN has tags like [Event "..."] and moves like 1. 11-15')
                 )
+            if len(reasons) == 1:
+                raise ImportFileError(_("the game cannot be imported: {reason}", reason=reasons[0]))
             raise ImportFileError(
                 _n(
-                    "the game cannot be imported: {reason}",
+                    "none of the {count} game can be imported; the first: {reason}",
                     "none of the {count} games can be imported; the first: {reason}",
                     len(reasons),
                     reason=reasons[0],

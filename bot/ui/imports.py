@@ -20,7 +20,7 @@ from discord.ext import commands
 from rules.pdn_import import MAX_BYTES, MAX_GAMES
 
 from ..analysis_results import AnalysisView, AnnotationWords, Color, Judgement
-from ..i18n import Text, _, _n, _p, render, template, verbatim
+from ..i18n import Text, _, _n, _p, join, render, template, verbatim
 from ..markdown import shown
 from ..results import ImportListing, ImportView
 from ..service import GameService
@@ -59,22 +59,28 @@ def card(view: ImportView) -> Text:
         white=white,
         black=black,
         variant=variant_title(view.variant),
-        result=view.result,
+        result=result_words(view),
     )
     where = " · ".join(shown(part) for part in (view.event, view.date) if part)
     if not where:
         return head
-    return _("{head}\n{where}", head=head, where=verbatim(where))
+    return join((head, verbatim(where)), "\n")
+
+
+def result_words(view: ImportView) -> Text:
+    """The game's result as the file gives it (``2-0``), or that it has none."""
+    return _("no result") if view.result == "*" else verbatim(view.result)
 
 
 def replay_alt_text(view: ImportView, code: str) -> str:
-    white, black = names(view)
+    """The GIF's alt text: the names as written (a screen reader reads no Markdown)."""
+    white, black = verbatim(view.white or "?"), verbatim(view.black or "?")
     alt = _(
         "Animated replay of imported game #{id}, {white} (White) v {black} (Black), {result}.",
         id=view.id,
         white=white,
         black=black,
-        result=view.result,
+        result=result_words(view),
     )
     return render(alt, code)
 
@@ -84,8 +90,8 @@ def listing_text(listing: ImportListing) -> Text:
     unreadable ones listed with them were left out."""
     shown_count = len(listing.games)
     head = _n(
-        "The file holds {count} game. Pick the one to show:",
-        "The file holds {count} games; {listed} can be imported here. Pick the one to show:",
+        "The file holds {count} game; {listed} can be imported here. Pick one to show:",
+        "The file holds {count} games; {listed} can be imported here. Pick one to show:",
         listing.total,
         listed=shown_count,
     )
@@ -98,24 +104,21 @@ def listing_text(listing: ImportListing) -> Text:
                 most=MAX_GAMES,
             )
         )
-    lines += [_("• {reason}", reason=reason) for reason in listing.refused[:REFUSALS_SHOWN]]
-    return _join(lines)
+    lines += [bullet(reason) for reason in listing.refused[:REFUSALS_SHOWN]]
+    return join(lines, "\n")
 
 
 def notes_text(view: ImportView) -> Text:
     """What the reader repaired in the importer's game, each naming where."""
     lines: list[Text] = [_("The file was not quite PDN; this is how it was read:")]
-    lines += [_("• {note}", note=note) for note in view.notes[:NOTES_SHOWN]]
+    lines += [bullet(note) for note in view.notes[:NOTES_SHOWN]]
     if len(view.notes) > NOTES_SHOWN:
         lines.append(_n("…and {count} more.", "…and {count} more.", len(view.notes) - NOTES_SHOWN))
-    return _join(lines)
+    return join(lines, "\n")
 
 
-def _join(lines: list[Text]) -> Text:
-    text = lines[0]
-    for line in lines[1:]:
-        text = _("{head}\n{where}", head=text, where=line)
-    return text
+def bullet(line: Text) -> Text:
+    return join((verbatim("• "), line), "")
 
 
 def page_of(ply: int) -> int:
@@ -177,6 +180,9 @@ class Imports(commands.Cog):
             )
             if len(listing.games) == 1:
                 await self._show(interaction, reply, listing.games[0], notes=True)
+                if listing.refused:
+                    refused = [bullet(reason) for reason in listing.refused[:REFUSALS_SHOWN]]
+                    await reply.private(join([_("Not imported:"), *refused], "\n"))
             else:
                 await self._list(reply, listing)
 
@@ -277,47 +283,9 @@ class Imports(commands.Cog):
                 await reply.private_out(analysis_message(analysis, reply.language))
             else:
                 page = page_of(view.plies) if argument is None else argument
-                await reply.private_out(self.panel(view, page, reply.language))
+                await reply.private_out(position_panel(self.kit, view, page, reply.language))
 
         await self.presenter.run(interaction, work)
-
-    def panel(self, view: ImportView, page: int, code: str) -> Outgoing:
-        """The private panel of positions to play from: a menu of one page of them (the start
-        is ply 0), and the pages before and after."""
-        last_page = page_of(view.plies)
-        page = min(max(page, 0), last_page)
-        first = page * PLIES_PER_PAGE
-        plies = range(first, min(first + PLIES_PER_PAGE, view.plies) + 1)
-        options = [
-            discord.SelectOption(
-                label=fit(position_label(view, ply, code), OPTION_TEXT), value=str(ply)
-            )
-            for ply in plies
-        ]
-        items: list[discord.ui.Item[Any]] = [
-            self.kit.select("ply", view.id, page, options, render(_("Position after…"), code))
-        ]
-        if page > 0:
-            items.append(
-                self.kit.button(
-                    ImportAction.PAGE,
-                    view.id,
-                    page - 1,
-                    code,
-                    render(_p("button", "Earlier"), code),
-                )
-            )
-        if page < last_page:
-            items.append(
-                self.kit.button(
-                    ImportAction.PAGE, view.id, page + 1, code, render(_p("button", "Later"), code)
-                )
-            )
-        text = _(
-            "Imported game #{id}: choose the position to play on from.",
-            id=view.id,
-        )
-        return Outgoing(content=render(text, code), view=view_of(*items))
 
     async def chose_ply(self, interaction: discord.Interaction, import_id: int, value: str) -> None:
         async def work(reply: Reply) -> None:
@@ -373,6 +341,45 @@ class Imports(commands.Cog):
         await self.presenter.run(interaction, work)
 
 
+def position_panel(kit: ImportKit, view: ImportView, page: int, code: str) -> Outgoing:
+    """The private panel of positions to play from: a menu of one page of them (the start
+    is ply 0), and the pages before and after."""
+    last_page = page_of(view.plies)
+    page = min(max(page, 0), last_page)
+    first = page * PLIES_PER_PAGE
+    plies = range(first, min(first + PLIES_PER_PAGE, view.plies) + 1)
+    options = [
+        discord.SelectOption(
+            label=fit(position_label(view, ply, code), OPTION_TEXT), value=str(ply)
+        )
+        for ply in plies
+    ]
+    items: list[discord.ui.Item[Any]] = [
+        kit.select("ply", view.id, page, options, render(_("Position after…"), code))
+    ]
+    if page > 0:
+        items.append(
+            kit.button(
+                ImportAction.PAGE,
+                view.id,
+                page - 1,
+                code,
+                render(_p("button", "Earlier"), code),
+            )
+        )
+    if page < last_page:
+        items.append(
+            kit.button(
+                ImportAction.PAGE, view.id, page + 1, code, render(_p("button", "Later"), code)
+            )
+        )
+    text = _(
+        "Imported game #{id}: choose the position to play on from.",
+        id=view.id,
+    )
+    return Outgoing(content=render(text, code), view=view_of(*items))
+
+
 def position_label(view: ImportView, ply: int, code: str) -> str:
     """A position of the game as a menu lists it: the start, or the move it follows (the
     final position marked)."""
@@ -390,17 +397,17 @@ def analysis_message(view: AnalysisView, code: str) -> Outgoing:
     lines: list[Text] = [_("Analysis of {title}:", title=view.title)]
     for color in (Color.WHITE, Color.BLACK):
         accuracy = view.analysis.accuracy.get(color)
-        lines.append(
-            _(
-                "• {name}: accuracy {accuracy}; {inaccuracies} inaccuracies, {mistakes} "
-                "mistakes, {blunders} blunders",
-                name=verbatim(shown(view.name(color))),
-                accuracy=verbatim("-" if accuracy is None else f"{accuracy:.0f}%"),
-                inaccuracies=view.analysis.count(color, Judgement.INACCURACY),
-                mistakes=view.analysis.count(color, Judgement.MISTAKE),
-                blunders=view.analysis.count(color, Judgement.BLUNDER),
-            )
+        line = _(
+            # Translators: one player's line of an analysis; {accuracy} is "87%" or "-".
+            "{name}: accuracy {accuracy}; {inaccuracies} inaccuracies, {mistakes} "
+            "mistakes, {blunders} blunders",
+            name=verbatim(shown(view.name(color))),
+            accuracy=verbatim("-" if accuracy is None else f"{accuracy:.0f}%"),
+            inaccuracies=view.analysis.count(color, Judgement.INACCURACY),
+            mistakes=view.analysis.count(color, Judgement.MISTAKE),
+            blunders=view.analysis.count(color, Judgement.BLUNDER),
         )
+        lines.append(bullet(line))
     words = AnnotationWords(
         judgements={
             Judgement.INACCURACY: render(_p("judgement", "Inaccuracy"), code),
@@ -412,6 +419,6 @@ def analysis_message(view: AnalysisView, code: str) -> Outgoing:
     )
     pdn = view.annotated_pdn(words)
     return Outgoing(
-        content=render(_join(lines), code),
+        content=render(join(lines, "\n"), code),
         files=[Upload(f"{view.file_stem}.pdn", pdn.encode())],
     )
