@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from support.pdn_import_samples import random_game
 from test_i18n import LANGUAGES
 
 from bot.i18n import render, verbatim
@@ -25,7 +26,6 @@ from bot.ui.imports import (
 )
 from bot.ui.limits import CONTENT
 from rules import write_game
-from support.pdn_import_samples import random_game
 
 
 def import_view(plies: int = 30, **changes: Any) -> ImportView:
@@ -55,7 +55,8 @@ def import_view(plies: int = 30, **changes: Any) -> ImportView:
 def test_the_card_names_players_variant_result_length_event_and_date() -> None:
     view = import_view()
     assert render(card(view), "en") == (
-        "Imported game #41: Ada \\*the\\* Bold v ? (International draughts), no result after 30 plies.\n"
+        "Imported game #41: Ada \\*the\\* Bold v ? (International draughts), no result after "
+        "30 plies.\n"
         "Club night · 2026\\.11.28"  # escaped: "2026." would start a list
     )
     plain = import_view(event="", date="", plies=1)
