@@ -21,6 +21,7 @@ from engine.analysis import (
     Judgement,
     PlyAnalysis,
     assemble_job,
+    chance,
     evaluate_ply,
 )
 from engine.analysis_pdn import AnnotationWords, annotated_pdn, men
@@ -47,6 +48,7 @@ __all__ = [
     "GameAnalysis",
     "Judgement",
     "PlyAnalysis",
+    "chance",
     "men",
 ]
 

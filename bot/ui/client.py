@@ -32,6 +32,7 @@ from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
+from .analysis import Analysis
 from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
@@ -285,6 +286,7 @@ class DraughtsBot(commands.Bot):
         posts = TournamentPosts(service, self, tournament_kit, presenter.languages, delivery)
         delivery.tournaments = posts.post  # the outbox's tournament announcements
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
+        analysis = Analysis(service, presenter)
         import_kit = ImportKit()
         imports = Imports(service, presenter, import_kit)
         for cog in (
@@ -296,12 +298,17 @@ class DraughtsBot(commands.Bot):
             Social(service, presenter, tournament_kit),
             Prefs(service, presenter),
             tournaments,
+            analysis,
             imports,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
             *buttons.answered_by(
-                challenges=challenges, offers=offers, board=picker, actions=actions
+                challenges=challenges,
+                offers=offers,
+                board=picker,
+                actions=actions,
+                analyses=analysis,
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),

@@ -19,12 +19,12 @@ from discord.ext import commands
 
 from rules.pdn_import import MAX_BYTES, MAX_GAMES
 
-from ..analysis_results import AnalysisView, AnnotationWords, Color, Judgement
-from ..i18n import Text, _, _n, _p, join, render, template, verbatim
+from ..i18n import Text, _, _n, _p, join, render, verbatim
 from ..markdown import shown
 from ..results import ImportListing, ImportView
 from ..service import GameService
 from ..words import variant_title
+from .analysis_message import analysis_message
 from .buttons import view_of
 from .cooldowns import Post
 from .import_buttons import PLIES_PER_PAGE, ImportAction, ImportKit
@@ -280,7 +280,8 @@ class Imports(commands.Cog):
             elif action is ImportAction.ANALYSE:
                 await reply.think(private=True)  # the engine takes a while
                 analysis = await self.service.imports.analyse(import_id, guild, interaction.user.id)
-                await reply.private_out(analysis_message(analysis, reply.language))
+                theme = (await self.service.server_settings(guild)).theme
+                await reply.private_out(await analysis_message(analysis, reply.language, theme))
             else:
                 page = page_of(view.plies) if argument is None else argument
                 await reply.private_out(position_panel(self.kit, view, page, reply.language))
@@ -389,36 +390,3 @@ def position_label(view: ImportView, ply: int, code: str) -> str:
     if ply == view.plies:
         return render(_("{move} (final position)", move=verbatim(label)), code)
     return label
-
-
-def analysis_message(view: AnalysisView, code: str) -> Outgoing:
-    """The analysis of an imported game, privately: each player's accuracy and count of
-    inaccuracies, mistakes and blunders, and the annotated PDN as a file."""
-    lines: list[Text] = [_("Analysis of {title}:", title=view.title)]
-    for color in (Color.WHITE, Color.BLACK):
-        accuracy = view.analysis.accuracy.get(color)
-        line = _(
-            # Translators: one player's line of an analysis; {accuracy} is "87%" or "-".
-            "{name}: accuracy {accuracy}; {inaccuracies} inaccuracies, {mistakes} "
-            "mistakes, {blunders} blunders",
-            name=verbatim(shown(view.name(color))),
-            accuracy=verbatim("-" if accuracy is None else f"{accuracy:.0f}%"),
-            inaccuracies=view.analysis.count(color, Judgement.INACCURACY),
-            mistakes=view.analysis.count(color, Judgement.MISTAKE),
-            blunders=view.analysis.count(color, Judgement.BLUNDER),
-        )
-        lines.append(bullet(line))
-    words = AnnotationWords(
-        judgements={
-            Judgement.INACCURACY: render(_p("judgement", "Inaccuracy"), code),
-            Judgement.MISTAKE: render(_p("judgement", "Mistake"), code),
-            Judgement.BLUNDER: render(_p("judgement", "Blunder"), code),
-        },
-        comment=template(_("{judgement} ({before} → {after}). Better: {better}"), code),
-        annotator=render(_("Engine analysis"), code),
-    )
-    pdn = view.annotated_pdn(words)
-    return Outgoing(
-        content=render(join(lines, "\n"), code),
-        files=[Upload(f"{view.file_stem}.pdn", pdn.encode())],
-    )
