@@ -14,6 +14,7 @@ from support.e2e_harness import (
     ALICE,
     GENERAL,
     Launch,
+    Sent,
     attachment,
     content_of,
     custom_ids,
@@ -73,3 +74,21 @@ async def test_import_shows_the_replay_then_a_position_to_play_from(
     assert re.search(r"at 5\.\.\. \d+[-x]\d+", content_of(position))
     (png,) = position.files.values()
     assert Image.open(io.BytesIO(png)).format == "PNG"
+
+    # Refused privately: a file too large by Discord's own count (before it is downloaded: its
+    # one byte would read as no game), pasted text that is no PDN.
+    big = await users.command(
+        "import", ALICE, GENERAL, file=attachment("big.pdn", b"*", size=2_000_000)
+    )
+    assert (
+        await refusal(big)
+        == "The file is 2,000,000 bytes; at most 1,000,000 bytes can be imported."
+    )
+    pasted = await users.command("import", ALICE, GENERAL, text="hello there")
+    assert (await refusal(pasted)).startswith("No game found: PDN has tags like")
+
+
+async def refusal(sent: Sent) -> str:
+    answer = await sent.callback()
+    assert is_ephemeral(answer) and not custom_ids(answer), answer.json
+    return content_of(answer)

@@ -427,7 +427,7 @@ class Users:
                 resolved.setdefault("attachments", {})[aid] = {
                     "id": aid,
                     "filename": value.filename,
-                    "size": len(value.data),
+                    "size": value.size,
                     "url": url,
                     "proxy_url": url,
                     "content_type": "application/octet-stream",
@@ -521,12 +521,13 @@ class ChannelRef:
 class AttachmentRef:
     filename: str
     data: bytes
+    size: int
 
 
-def attachment(filename: str, data: bytes) -> AttachmentRef:
+def attachment(filename: str, data: bytes, size: int | None = None) -> AttachmentRef:
     """An attachment option's value: a file the user uploads with the command (the fake serves
-    its bytes at the attachment's url)."""
-    return AttachmentRef(filename, data)
+    its bytes at the attachment's url); ``size``: the size Discord states, if not the data's."""
+    return AttachmentRef(filename, data, len(data) if size is None else size)
 
 
 def channel(channel_id: str) -> ChannelRef:
