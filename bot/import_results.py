@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .enums import ColorChoice
 from .i18n import Text
 
 LISTED = 25
@@ -47,3 +48,14 @@ class ImportListing:
     total: int
     first: int
     """The number of the first game looked at (1 unless one game was asked for)."""
+
+
+@dataclass(frozen=True)
+class ImportStart:
+    """What a game from a position of an imported game starts with: the variant, the game's
+    moves up to it (played as the new game's opening, so its record tells where it came from)
+    and the colour of the side to move there (the player's, who chose to play on from it)."""
+
+    variant: str
+    opening: tuple[str, ...]
+    color: ColorChoice

@@ -27,7 +27,7 @@ from .enums import (
 )
 from .errors import ChallengeError
 from .i18n import Text, _
-from .import_results import ImportListing, ImportView
+from .import_results import ImportListing, ImportStart, ImportView
 from .time_control import (
     CLOCK_BASE_LIMITS,
     CLOCK_INCREMENT_MAX,
@@ -44,6 +44,7 @@ __all__ = [
     "PRESET_CLOCKS",
     "AnalysisView",
     "ImportListing",
+    "ImportStart",
     "ImportView",
     "PairingView",
     "TimeControl",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..analysis_results import AnalysisView
 from ..i18n import _
-from ..import_results import ImportListing, ImportView
+from ..import_results import ImportListing, ImportStart, ImportView
 from .analyses import Analyses
 from .imports import Imports
 
@@ -43,6 +43,11 @@ class ImportFace:
     async def position(self, import_id: int, guild_id: int | None, ply: int) -> tuple[str, str]:
         """The variant and FEN after ``ply`` plies of the imported game (0: its start)."""
         return await self._imports.position(import_id, guild_id, ply)
+
+    async def start(self, import_id: int, guild_id: int | None, ply: int) -> ImportStart:
+        """What a game from the position after ``ply`` plies of the imported game starts with
+        (its moves as the opening, the side to move there): a challenge's terms."""
+        return await self._imports.start(import_id, guild_id, ply)
 
     async def analyse(self, import_id: int, guild_id: int | None, user_id: int) -> AnalysisView:
         """The engine's analysis of an imported game (``import:<id>``): stored, or computed now

@@ -19,10 +19,13 @@ from rules.messages import Message, MessageError
 from rules.notation import show_move
 from rules.pdn import move_label, read_game, write_game
 from rules.pdn_import import ImportedGame, ImportRefused, read_import
+from rules.position import Position
+from rules.variants import Color
 
+from ..enums import ColorChoice
 from ..errors import NotFoundError, ServiceError
 from ..i18n import Text, _, _n, from_rules
-from ..import_results import LISTED, ImportListing, ImportView
+from ..import_results import LISTED, ImportListing, ImportStart, ImportView
 from ..store import ImportRow, NewImport, Store
 
 
@@ -142,6 +145,28 @@ class Imports:
                 )
             )
         return row.variant, game.positions[ply].fen()
+
+    async def start(self, import_id: int, guild_id: int | None, ply: int) -> ImportStart:
+        """What a game from the position after ``ply`` plies starts with; refused for a
+        position where the game is over, and for a game from a set-up position (its moves
+        cannot be an opening)."""
+        row, game = await self.game(import_id, guild_id)
+        await self.position(import_id, guild_id, ply)  # the ply's own refusal
+        if game.start != Position.start(game.variant):
+            raise ImportFileError(
+                _(
+                    "imported game #{id} starts from a set-up position: play on from it with "
+                    "/challenge and its position",
+                    id=import_id,
+                )
+            )
+        replayed = Game(game.variant)
+        for move in game.moves[:ply]:
+            replayed.play(move)
+        if replayed.is_over or not replayed.legal_moves():
+            raise ImportFileError(_("the game is over in this position: choose an earlier one"))
+        color = ColorChoice.WHITE if replayed.turn is Color.WHITE else ColorChoice.BLACK
+        return ImportStart(row.variant, tuple(m.pdn() for m in game.moves[:ply]), color)
 
 
 def _tag(tags: dict[str, str], name: str) -> str:

@@ -288,7 +288,7 @@ class DraughtsBot(commands.Bot):
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
         analysis = Analysis(service, presenter)
         import_kit = ImportKit()
-        imports = Imports(service, presenter, import_kit)
+        imports = Imports(service, presenter, import_kit, challenges)
         for cog in (
             challenges,
             lobby,

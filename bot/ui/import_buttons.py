@@ -8,7 +8,7 @@ answer; the service reads the import from the database at each press.  Everythin
   here** (a private panel);
 * the panel: a menu of the positions of one page of plies (``import:ply:7:<page>``) with
   **Earlier** / **Later** page buttons (``import:page:7:<page>``); the chosen position is
-  shown with what starts a game from it;
+  drawn with **Play the computer from here** (``import:computer:7:<ply>``);
 * a file of several games: a menu of them (``import:pick:<n>``, each option an import id).
 """
 
@@ -36,6 +36,8 @@ class ImportAction(StrEnum):
     """Open the private panel of positions to play from (its last page)."""
     PAGE = "page"
     """Another page of the panel (the argument: the page)."""
+    COMPUTER = "computer"
+    """A game against the computer from the position after the argument's ply."""
 
 
 LOOKS: Final[dict[ImportAction, tuple[Text, discord.ButtonStyle]]] = {
@@ -43,6 +45,10 @@ LOOKS: Final[dict[ImportAction, tuple[Text, discord.ButtonStyle]]] = {
     ImportAction.ANALYSE: (_p("button", "Analyse"), discord.ButtonStyle.primary),
     ImportAction.PLAY: (_p("button", "Play from here"), discord.ButtonStyle.success),
     ImportAction.PAGE: (_p("button", "Page"), discord.ButtonStyle.secondary),
+    ImportAction.COMPUTER: (
+        _p("button", "Play the computer from here"),
+        discord.ButtonStyle.success,
+    ),
 }
 
 

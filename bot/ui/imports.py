@@ -21,16 +21,17 @@ from rules.pdn_import import MAX_BYTES, MAX_GAMES
 
 from ..i18n import Text, _, _n, _p, join, render, verbatim
 from ..markdown import shown
-from ..results import ImportListing, ImportView
+from ..results import ChallengeTerms, ImportListing, ImportView, Player
 from ..service import GameService
 from ..words import variant_title
 from .analysis_message import analysis_message
 from .buttons import view_of
+from .challenges import Challenges
 from .cooldowns import Post
 from .import_buttons import PLIES_PER_PAGE, ImportAction, ImportKit
 from .limits import fit
 from .media import BoardRequest
-from .presenter import Presenter
+from .presenter import Presenter, parent_of, player_of
 from .replies import Outgoing, Reply, Upload
 
 TEXT_LIMIT = 6000
@@ -130,10 +131,14 @@ def page_of(ply: int) -> int:
 class Imports(commands.Cog):
     """``/import`` and the answers to an imported game's buttons and menus."""
 
-    def __init__(self, service: GameService, presenter: Presenter, kit: ImportKit) -> None:
+    def __init__(
+        self, service: GameService, presenter: Presenter, kit: ImportKit, challenges: Challenges
+    ) -> None:
         self.service = service
         self.presenter = presenter
         self.kit = kit
+        self.challenges = challenges
+        """Starts the games played on from an imported position, as ``/challenge`` does."""
 
     @app_commands.command(name="import", description="Replay, analyse or play on from a PDN game")
     @app_commands.describe(
@@ -267,6 +272,10 @@ class Imports(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             guild = interaction.guild_id
+            if action is ImportAction.COMPUTER:
+                assert argument is not None
+                await self._play_computer(interaction, reply, import_id, argument)
+                return
             view = await self.service.imports.view(import_id, guild)
             if action is ImportAction.REPLAY:
                 white, black = names(view)
@@ -287,6 +296,25 @@ class Imports(commands.Cog):
                 await reply.private_out(position_panel(self.kit, view, page, reply.language))
 
         await self.presenter.run(interaction, work)
+
+    async def _play_computer(
+        self, interaction: discord.Interaction, reply: Reply, import_id: int, ply: int
+    ) -> None:
+        """A game against me from the position after ``ply`` plies, the player on the side to
+        move there: the imported moves are its opening (computer games are unrated)."""
+        start = await self.service.imports.start(import_id, interaction.guild_id, ply)
+        me = self.challenges.connection.user
+        assert me is not None and interaction.channel_id is not None
+        terms = ChallengeTerms(
+            channel_id=interaction.channel_id,
+            challenger=player_of(interaction.user),
+            opponent=Player(me.id, me.display_name),
+            variant=start.variant,
+            color=start.color,
+            opening=start.opening,
+            parent_id=parent_of(interaction),
+        )
+        await self.challenges.issue(interaction, reply, terms)
 
     async def chose_ply(self, interaction: discord.Interaction, import_id: int, value: str) -> None:
         async def work(reply: Reply) -> None:
@@ -316,16 +344,17 @@ class Imports(commands.Cog):
                 )
             )
             text = _(
-                "Imported game #{id} at {position}. To play on from here, challenge with this "
-                "position: {fen}",
+                "Imported game #{id} at {position} (FEN {fen}).",
                 id=view.id,
                 position=position_label(view, ply, code),
                 fen=verbatim(f"`{fen}`"),
             )
+            play = self.kit.button(ImportAction.COMPUTER, view.id, ply, code)
             await reply.private_out(
                 Outgoing(
                     content=render(text, code),
                     files=[Upload(f"import-{view.id}-{ply}.png", drawn.png, drawn.alt)],
+                    view=view_of(play),
                 )
             )
 

@@ -22,6 +22,9 @@ from support.e2e_harness import (
 )
 from support.fake_discord import FakeDiscord
 from support.pdn_import_samples import random_game, read_sample
+from test_e2e_faults import game_row
+
+from rules import Game, find_variant
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +32,7 @@ pytestmark = pytest.mark.e2e
 async def test_import_shows_the_replay_then_a_position_to_play_from(
     launch: Launch, fake: FakeDiscord
 ) -> None:
-    _, users = await launch()
+    bot, users = await launch()
     text = read_sample("star_result.pdn")
     game = random_game("english", 5, 30)
     sent = await users.command("import", ALICE, GENERAL, file=attachment("club.pdn", text.encode()))
@@ -74,6 +77,20 @@ async def test_import_shows_the_replay_then_a_position_to_play_from(
     assert re.search(r"at 5\.\.\. \d+[-x]\d+", content_of(position))
     (png,) = position.files.values()
     assert Image.open(io.BytesIO(png)).format == "PNG"
+    assert custom_ids(position) == ["import:computer:1:10"]
+
+    # Play the computer from there: the game starts in the channel with the imported moves as
+    # its opening, Alice on the side to move (Black moves first in English: after 10 plies,
+    # Black), the computer unrated.
+    playing = await users.press("import:computer:1:10", chosen.message(), ALICE)
+    started = await playing.callback()
+    assert not is_ephemeral(started)
+    row = game_row(bot.database, 1)
+    assert (row["black_id"], row["rated"]) == (int(ALICE), 0)
+    local = Game(find_variant("english"))
+    for move in game.moves[:10]:
+        local.play(move)
+    assert row["fen"] == local.position.fen() and row["ply"] == 10
 
     # Refused privately: a file too large by Discord's own count (before it is downloaded: its
     # one byte would read as no game), pasted text that is no PDN.
