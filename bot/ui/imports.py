@@ -100,8 +100,8 @@ def listing_text(listing: ImportListing) -> Text:
     if listing.total > shown_count + len(listing.refused):
         lines.append(
             _(
-                "Only the first games are listed: add game:<number> to /import for another "
-                "(at most {most}).",
+                "Only the first games are listed: import the file again with the number of the "
+                "game you want (at most {most}).",
                 most=MAX_GAMES,
             )
         )
@@ -157,7 +157,7 @@ class Imports(commands.Cog):
         async def work(reply: Reply) -> None:
             if (file is None) == (text is None):
                 await reply.private(
-                    _("Attach a PDN file with file:, or paste the game's PDN in text: (one only).")
+                    _("Attach a PDN file, or paste the game's PDN as text: one of the two.")
                 )
                 return
             data: bytes | str

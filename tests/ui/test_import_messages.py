@@ -73,7 +73,8 @@ def test_a_files_games_are_listed_with_the_unreadable_ones_named() -> None:
     )
     assert render(listing_text(listing), "en").splitlines() == [
         "The file holds 40 games; 2 can be imported here. Pick one to show:",
-        "Only the first games are listed: add game:<number> to /import for another (at most 1000).",
+        "Only the first games are listed: import the file again with the number of the game you "
+        "want (at most 1000).",
         "• game 1 (line 1): no moves and no tags: nothing to import",
     ]
 
