@@ -63,6 +63,8 @@ def test_padded_squares_are_read_as_moves_and_the_result_applies() -> None:
 
 def test_a_star_after_the_moves_gives_way_to_the_result_tag() -> None:
     text = read_sample("star_result.pdn")
+    (strict,) = read_games(text)  # the strict reader: the * wins, the game goes on
+    assert strict.game.outcome is None and any("disagrees" in e for e in strict.errors)
     (read,) = read_import(text).games
     assert read.game is not None and read.game.result() == "1-0"
     assert read.game.outcome is not None and read.game.outcome.winner is Color.WHITE
@@ -83,6 +85,8 @@ def test_junk_after_the_tags_neither_splits_games_nor_loses_their_moves() -> Non
 
 
 def test_an_ambiguous_short_capture_is_settled_by_the_next_move() -> None:
+    (strict,) = read_games(read_sample("ambiguous_settled.pdn"))
+    assert not strict.complete and len(strict.game.moves) == AMBIGUOUS_PLY  # stops there
     (read,) = read_import(read_sample("ambiguous_settled.pdn")).games
     assert read.game is not None, read.refusal
     assert read.game.moves[AMBIGUOUS_PLY].pdn() == "37x23x34x48"
