@@ -163,4 +163,6 @@ class Queries:
         if row.match_id is not None:  # a match's games are its rounds
             tags["Event"] = words(_p("PDN event", "Discord draughts match #{id}", id=row.match_id))
             tags["Round"] = "1" if row.match_id == row.id else "2"
+        if row.hints:  # a game played with the computer's help says so (bot.service.hints)
+            tags["Hints"] = str(row.hints)
         return f"draughts-game-{row.id}.pdn", write_game(game, tags)

@@ -23,6 +23,7 @@ from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .flags import FlagTimers
+from .hints import Hints
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
@@ -55,6 +56,7 @@ class Rooms:
     play: Play
     draws: Draws
     takebacks: Takebacks
+    hints: Hints
     queries: Queries
     downtime: Downtime
     deadlines: Deadlines
@@ -147,6 +149,7 @@ def build_rooms(
         play=Play(store, live, replies, endings),
         draws=Draws(live, replies, endings, bot=bot),
         takebacks=Takebacks(live, notices, bot=bot, clock=clock),
+        hints=Hints(live, computer),
         queries=queries,
         downtime=downtime,
         deadlines=deadlines,

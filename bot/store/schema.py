@@ -428,12 +428,22 @@ An outbox entry may announce a tournament (``tournament_id``), rebuilt from thes
 crash.  A pairing's id is never used again (``{sequence}``), so a game whose pairing no longer
 counts (an arena's game still running at its end) can never find another pairing by it."""
 
+V17_START_POSITIONS = """
+ALTER TABLE challenges ADD COLUMN start_fen TEXT;
+ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+"""
+"""v17 (play from a position, hints; issue 30): a challenge may start from a position of its own
+(``start_fen``, the FEN checked for the variant; NULL: the variant's start), which its game keeps
+in ``games.start_fen`` as every game does; ``games.hints`` counts the hints the player took
+(games against the computer only), so the record says the game was played with help."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
+    (17, V17_START_POSITIONS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

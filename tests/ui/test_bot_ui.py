@@ -446,6 +446,7 @@ OPTIONS = {
         "clock string 1..20 autocomplete",
         "min_rating integer 100..4000",
         "max_rating integer 100..4000",
+        "position string 1..400",
     ],
     "lobby": [],
     "move": ["move string required 1..100 autocomplete"],
