@@ -108,7 +108,7 @@ def checked_start(variant: Variant, fen: str | None) -> str | None:
     except FenError as exc:
         raise ChallengeError(
             _(
-                "that position is not a {variant} position: {reason}",
+                "that position does not fit {variant}: {reason}",
                 variant=variant_title(variant),
                 reason=from_rules(exc),
             )

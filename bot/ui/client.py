@@ -36,6 +36,7 @@ from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
+from .hints import Hints
 from .info import Info
 from .languages import Languages
 from .lobby import Lobby, LobbyKit
@@ -296,7 +297,11 @@ class DraughtsBot(commands.Bot):
             await self.add_cog(cog)
         self.add_dynamic_items(
             *buttons.answered_by(
-                challenges=challenges, offers=offers, board=picker, actions=actions
+                challenges=challenges,
+                offers=offers,
+                board=picker,
+                actions=actions,
+                hints=Hints(service, presenter),
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
