@@ -41,6 +41,7 @@ from ..results import (
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .analysis_face import AnalysisFace
 from .computer import ComputerPlayer, RandomComputer
+from .hints import Hints
 from .import_face import ImportFace
 from .outbox import Owed
 from .rooms import build_rooms
@@ -99,6 +100,7 @@ class GameService:
         self._play = rooms.play
         self._draws = rooms.draws
         self._takebacks = rooms.takebacks
+        self._hints = rooms.hints
         self._queries = rooms.queries
         self._downtime = rooms.downtime
         self._deadlines = rooms.deadlines
@@ -554,6 +556,11 @@ class GameService:
         """Open the database at ``database`` (migrating it) and build the service on it with
         the constructor's ``options``."""
         return cls(await open_store(database), **options)
+
+    @property
+    def hints(self) -> Hints:
+        """The Hint button's action (:mod:`bot.service.hints`)."""
+        return self._hints
 
     @property
     def tournaments(self) -> TournamentFace:

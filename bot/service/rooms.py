@@ -25,6 +25,7 @@ from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .flags import FlagTimers
+from .hints import Hints
 from .import_face import ImportFace
 from .imports import Imports
 from .languages import LanguageBook
@@ -59,6 +60,7 @@ class Rooms:
     play: Play
     draws: Draws
     takebacks: Takebacks
+    hints: Hints
     queries: Queries
     downtime: Downtime
     deadlines: Deadlines
@@ -155,6 +157,7 @@ def build_rooms(
         play=Play(store, live, replies, endings),
         draws=Draws(live, replies, endings, bot=bot),
         takebacks=Takebacks(live, notices, bot=bot, clock=clock),
+        hints=Hints(live, computer),
         queries=queries,
         downtime=downtime,
         deadlines=deadlines,

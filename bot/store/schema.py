@@ -463,6 +463,14 @@ the file (``number``), the game as the bot writes PDN (``record``, read back by
 :func:`rules.pdn.read_game`) and the file's tags as JSON (``tags``: the writer replaces the few
 it owns).  ``variant`` and ``plies`` are kept beside the record so a listing needs no replay.
 An id is never used again (``{sequence}``): a button names its import by it."""
+V17_START_POSITIONS = """
+ALTER TABLE challenges ADD COLUMN start_fen TEXT;
+ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+"""
+"""v17 (play from a position, hints; issue 30): a challenge may start from a position of its own
+(``start_fen``, the FEN checked for the variant; NULL: the variant's start), which its game keeps
+in ``games.start_fen`` as every game does; ``games.hints`` counts the hints the player took
+(games against the computer only), so the record says the game was played with help."""
 
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
@@ -472,6 +480,7 @@ LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (13, V13_TOURNAMENTS),
     (15, V15_ANALYSES),
     (16, V16_IMPORTS),
+    (17, V17_START_POSITIONS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

@@ -40,6 +40,10 @@ from .threads import open_thread, thread_home, thread_name
 from .validation import checked_id
 from .wording import say
 
+MAX_FEN_TEXT = 400
+"""The longest ``position:`` accepted: an International position with every square named, a
+king mark on each, fits with room to spare."""
+
 
 class Challenges(commands.Cog):
     """Starting games."""
@@ -71,6 +75,7 @@ class Challenges(commands.Cog):
         level="Computer strength, 1 (beginner) to 6 (strongest); only against me",
         min_rating="Open challenge: the lowest rating that may accept",
         max_rating="Open challenge: the highest rating that may accept",
+        position="Start from this position (FEN, like W:W21,22:B9,K30); unrated",
     )
     @app_commands.guild_only()
     async def challenge(
@@ -87,6 +92,7 @@ class Challenges(commands.Cog):
         clock: app_commands.Range[str, 1, MAX_CLOCK_TEXT] | None = None,
         min_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
         max_rating: app_commands.Range[int, MIN_RATING, MAX_RATING] | None = None,
+        position: app_commands.Range[str, 1, MAX_FEN_TEXT] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             bot_user = self.connection.user
@@ -120,6 +126,7 @@ class Challenges(commands.Cog):
                 parent_id=parent,
                 min_rating=min_rating,
                 max_rating=max_rating,
+                start_fen=position,
             )
             await self.issue(interaction, reply, terms)
 

@@ -37,6 +37,7 @@ from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
+from .hints import Hints
 from .import_buttons import ImportKit
 from .imports import Imports
 from .info import Info
@@ -309,6 +310,7 @@ class DraughtsBot(commands.Bot):
                 board=picker,
                 actions=actions,
                 analyses=analysis,
+                hints=Hints(service, presenter),
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
