@@ -52,10 +52,10 @@ class ImportListing:
 
 @dataclass(frozen=True)
 class ImportStart:
-    """What a game from a position of an imported game starts with: the variant, the game's
-    moves up to it (played as the new game's opening, so its record tells where it came from)
-    and the colour of the side to move there (the player's, who chose to play on from it)."""
+    """What a game from a position of an imported game starts with: the variant, the position
+    (a challenge's ``start_fen``: such games are unrated) and the colour of the side to move
+    there (the player's, who chose to play on from it)."""
 
     variant: str
-    opening: tuple[str, ...]
+    fen: str
     color: ColorChoice

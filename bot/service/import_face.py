@@ -46,7 +46,7 @@ class ImportFace:
 
     async def start(self, import_id: int, guild_id: int | None, ply: int) -> ImportStart:
         """What a game from the position after ``ply`` plies of the imported game starts with
-        (its moves as the opening, the side to move there): a challenge's terms."""
+        (the position, the side to move there): a challenge's terms."""
         return await self._imports.start(import_id, guild_id, ply)
 
     async def analyse(self, import_id: int, guild_id: int | None, user_id: int) -> AnalysisView:

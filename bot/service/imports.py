@@ -19,7 +19,6 @@ from rules.messages import Message, MessageError
 from rules.notation import show_move
 from rules.pdn import move_label, read_game, write_game
 from rules.pdn_import import ImportedGame, ImportRefused, read_import
-from rules.position import Position
 from rules.variants import Color
 
 from ..enums import ColorChoice
@@ -132,9 +131,8 @@ class Imports:
         row, game = await self.game(import_id, guild_id)
         return _view(row.id, row, game, ())
 
-    async def position(self, import_id: int, guild_id: int | None, ply: int) -> tuple[str, str]:
-        """The variant and the FEN of the position after ``ply`` plies of the import (0: its
-        start); :class:`ImportFileError` for a ply the game does not have."""
+    async def _at(self, import_id: int, guild_id: int | None, ply: int) -> tuple[ImportRow, Game]:
+        """The kept import and its game, refused for a ply the game does not have."""
         row, game = await self.game(import_id, guild_id)
         if not 0 <= ply <= len(game.moves):
             raise ImportFileError(
@@ -144,29 +142,23 @@ class Imports:
                     plies=len(game.moves),
                 )
             )
+        return row, game
+
+    async def position(self, import_id: int, guild_id: int | None, ply: int) -> tuple[str, str]:
+        """The variant and the FEN of the position after ``ply`` plies of the import (0: its
+        start)."""
+        row, game = await self._at(import_id, guild_id, ply)
         return row.variant, game.positions[ply].fen()
 
     async def start(self, import_id: int, guild_id: int | None, ply: int) -> ImportStart:
         """What a game from the position after ``ply`` plies starts with; refused for a
-        position where the game is over, and for a game from a set-up position (its moves
-        cannot be an opening)."""
-        row, game = await self.game(import_id, guild_id)
-        await self.position(import_id, guild_id, ply)  # the ply's own refusal
-        if game.start != Position.start(game.variant):
-            raise ImportFileError(
-                _(
-                    "imported game #{id} starts from a set-up position: play on from it with "
-                    "/challenge and its position",
-                    id=import_id,
-                )
-            )
-        replayed = Game(game.variant)
-        for move in game.moves[:ply]:
-            replayed.play(move)
-        if replayed.is_over or not replayed.legal_moves():
+        position where the game is over."""
+        row, game = await self._at(import_id, guild_id, ply)
+        position = game.positions[ply]
+        if not position.legal_moves():
             raise ImportFileError(_("the game is over in this position: choose an earlier one"))
-        color = ColorChoice.WHITE if replayed.turn is Color.WHITE else ColorChoice.BLACK
-        return ImportStart(row.variant, tuple(m.pdn() for m in game.moves[:ply]), color)
+        color = ColorChoice.WHITE if position.turn is Color.WHITE else ColorChoice.BLACK
+        return ImportStart(row.variant, position.fen(), color)
 
 
 def _tag(tags: dict[str, str], name: str) -> str:

@@ -8,7 +8,8 @@ answer; the service reads the import from the database at each press.  Everythin
   here** (a private panel);
 * the panel: a menu of the positions of one page of plies (``import:ply:7:<page>``) with
   **Earlier** / **Later** page buttons (``import:page:7:<page>``); the chosen position is
-  drawn with **Play the computer from here** (``import:computer:7:<ply>``);
+  drawn with **Challenge anyone from here** (``import:open:7:<ply>``) and **Play the computer
+  from here** (``import:computer:7:<ply>``);
 * a file of several games: a menu of them (``import:pick:<n>``, each option an import id).
 """
 
@@ -36,6 +37,8 @@ class ImportAction(StrEnum):
     """Open the private panel of positions to play from (its last page)."""
     PAGE = "page"
     """Another page of the panel (the argument: the page)."""
+    OPEN = "open"
+    """An open challenge in the channel from the position after the argument's ply."""
     COMPUTER = "computer"
     """A game against the computer from the position after the argument's ply."""
 
@@ -45,6 +48,7 @@ LOOKS: Final[dict[ImportAction, tuple[Text, discord.ButtonStyle]]] = {
     ImportAction.ANALYSE: (_p("button", "Analyse"), discord.ButtonStyle.primary),
     ImportAction.PLAY: (_p("button", "Play from here"), discord.ButtonStyle.success),
     ImportAction.PAGE: (_p("button", "Page"), discord.ButtonStyle.secondary),
+    ImportAction.OPEN: (_p("button", "Challenge anyone from here"), discord.ButtonStyle.primary),
     ImportAction.COMPUTER: (
         _p("button", "Play the computer from here"),
         discord.ButtonStyle.success,

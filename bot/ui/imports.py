@@ -272,9 +272,10 @@ class Imports(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             guild = interaction.guild_id
-            if action is ImportAction.COMPUTER:
+            if action in (ImportAction.OPEN, ImportAction.COMPUTER):
                 assert argument is not None
-                await self._play_computer(interaction, reply, import_id, argument)
+                computer = action is ImportAction.COMPUTER
+                await self._play_from(interaction, reply, import_id, argument, computer=computer)
                 return
             view = await self.service.imports.view(import_id, guild)
             if action is ImportAction.REPLAY:
@@ -297,21 +298,28 @@ class Imports(commands.Cog):
 
         await self.presenter.run(interaction, work)
 
-    async def _play_computer(
-        self, interaction: discord.Interaction, reply: Reply, import_id: int, ply: int
+    async def _play_from(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        import_id: int,
+        ply: int,
+        *,
+        computer: bool,
     ) -> None:
-        """A game against me from the position after ``ply`` plies, the player on the side to
-        move there: the imported moves are its opening (computer games are unrated)."""
+        """A game from the position after ``ply`` plies, the player on the side to move there:
+        against me at once (``computer``), or an open challenge anyone here may accept, as
+        ``/challenge position:`` makes them (unrated)."""
         start = await self.service.imports.start(import_id, interaction.guild_id, ply)
         me = self.challenges.connection.user
         assert me is not None and interaction.channel_id is not None
         terms = ChallengeTerms(
             channel_id=interaction.channel_id,
             challenger=player_of(interaction.user),
-            opponent=Player(me.id, me.display_name),
+            opponent=Player(me.id, me.display_name) if computer else None,
             variant=start.variant,
             color=start.color,
-            opening=start.opening,
+            start_fen=start.fen,
             parent_id=parent_of(interaction),
         )
         await self.challenges.issue(interaction, reply, terms)
@@ -349,12 +357,15 @@ class Imports(commands.Cog):
                 position=position_label(view, ply, code),
                 fen=verbatim(f"`{fen}`"),
             )
-            play = self.kit.button(ImportAction.COMPUTER, view.id, ply, code)
+            play = [
+                self.kit.button(action, view.id, ply, code)
+                for action in (ImportAction.OPEN, ImportAction.COMPUTER)
+            ]
             await reply.private_out(
                 Outgoing(
                     content=render(text, code),
                     files=[Upload(f"import-{view.id}-{ply}.png", drawn.png, drawn.alt)],
-                    view=view_of(play),
+                    view=view_of(*play),
                 )
             )
 

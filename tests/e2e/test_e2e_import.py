@@ -24,8 +24,6 @@ from support.fake_discord import FakeDiscord
 from support.pdn_import_samples import random_game, read_sample
 from test_e2e_faults import game_row
 
-from rules import Game, find_variant
-
 pytestmark = pytest.mark.e2e
 
 
@@ -77,20 +75,16 @@ async def test_import_shows_the_replay_then_a_position_to_play_from(
     assert re.search(r"at 5\.\.\. \d+[-x]\d+", content_of(position))
     (png,) = position.files.values()
     assert Image.open(io.BytesIO(png)).format == "PNG"
-    assert custom_ids(position) == ["import:computer:1:10"]
+    assert custom_ids(position) == ["import:open:1:10", "import:computer:1:10"]
 
-    # Play the computer from there: the game starts in the channel with the imported moves as
-    # its opening, Alice on the side to move (Black moves first in English: after 10 plies,
-    # Black), the computer unrated.
+    # Play the computer from there: the game starts in the channel from that position, Alice on
+    # the side to move (Black moves first in English: after 10 plies, Black), unrated.
     playing = await users.press("import:computer:1:10", chosen.message(), ALICE)
     started = await playing.callback()
     assert not is_ephemeral(started)
     row = game_row(bot.database, 1)
     assert (row["black_id"], row["rated"]) == (int(ALICE), 0)
-    local = Game(find_variant("english"))
-    for move in game.moves[:10]:
-        local.play(move)
-    assert row["fen"] == local.position.fen() and row["ply"] == 10
+    assert row["start_fen"] == row["fen"] == fen and row["ply"] == 0
 
     # Refused privately: a file too large by Discord's own count (before it is downloaded: its
     # one byte would read as no game), pasted text that is no PDN.

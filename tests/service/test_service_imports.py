@@ -124,31 +124,38 @@ async def test_an_imported_game_is_analysed_under_its_own_subject(service: GameS
         await service.imports.analyse(kept.id, OTHER_GUILD, ALICE.id)
 
 
-async def test_a_game_from_a_position_starts_with_the_moves_to_it(service: GameService) -> None:
+async def test_a_game_from_a_position_starts_there_with_the_side_to_move(
+    service: GameService,
+) -> None:
     game = random_game("english", 4, 12)
     (kept,) = (await read(service, write_game(game))).games  # type: ignore[attr-defined]
     start = await service.imports.start(kept.id, GUILD, 7)
-    assert start.variant == "english"
-    assert start.opening == tuple(m.pdn() for m in game.moves[:7])
+    assert (start.variant, start.fen) == ("english", game.positions[7].fen())
     assert start.color is ColorChoice.WHITE  # Black moves first in English: after 7, White
     assert (await service.imports.start(kept.id, GUILD, 0)).color is ColorChoice.BLACK
     with pytest.raises(ImportFileError, match="choose one from 0 to 12"):
         await service.imports.start(kept.id, GUILD, 13)
     with pytest.raises(NotFoundError):
         await service.imports.start(kept.id, OTHER_GUILD, 3)
+    # an open challenge from there: unrated, from that position
+    result = await service.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=None,
+        variant=start.variant,
+        color=start.color,
+        start_fen=start.fen,
+    )
+    assert result.challenge is not None
+    row = await service.store.challenge(result.challenge.id)
+    assert row is not None and row.start_fen == start.fen
 
 
-async def test_no_game_starts_where_the_game_is_over_or_from_a_set_up_position(
-    service: GameService,
-) -> None:
+async def test_no_game_starts_where_the_game_is_over(service: GameService) -> None:
     fen = "W:W31,32,33,K46:B8,9,18,19,28,29"
     wiped = f'[GameType "20"]\n[FEN "{fen}"]\n1. 32x34 2-0'
     (kept,) = (await read(service, wiped)).games  # type: ignore[attr-defined]
-    with pytest.raises(ImportFileError, match="starts from a set-up position"):
-        await service.imports.start(kept.id, GUILD, 0)
-    over = random_game("english", 9, 400)
-    assert over.is_over
-    (ended,) = (await read(service, write_game(over))).games  # type: ignore[attr-defined]
+    assert (await service.imports.start(kept.id, GUILD, 0)).fen == fen  # a set-up start
     with pytest.raises(ImportFileError, match="the game is over in this position"):
-        await service.imports.start(ended.id, GUILD, len(over.moves))
-    assert (await service.imports.start(ended.id, GUILD, 1)).opening == (over.moves[0].pdn(),)
+        await service.imports.start(kept.id, GUILD, 1)
