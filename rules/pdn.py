@@ -246,6 +246,12 @@ def apply_result(
                 f"but the result says {stated}"
             )
         return
+    conclude(game, winner)
+
+
+def conclude(game: Game, winner: Color | None) -> None:
+    """End a game its moves did not end as a result says PDN ends one: the loser's resignation,
+    or a draw by agreement (PDN does not say how; these are the nearest events)."""
     if winner is None:
         game.offer_draw(game.turn)
         game.accept_draw(game.turn.other)

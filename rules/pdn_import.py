@@ -43,7 +43,7 @@ from .game import Game
 from .messages import N_, Message, MessageError, message
 from .move import Move
 from .notation import AmbiguousMoveError, MoveError, parse_move
-from .pdn import move_label, result_meaning, variant_from_tags
+from .pdn import conclude, move_label, result_meaning, variant_from_tags
 from .pdn_parse import END, SEPARATOR, Parser, PdnRecord, decode, token_pattern
 from .pdn_tags import PdnError, Tags
 
@@ -522,8 +522,4 @@ def _end(game: Game, record: _Record) -> None:
         return
     if not decided:
         return
-    if winner is None:
-        game.offer_draw(game.turn)
-        game.accept_draw(game.turn.other)
-    else:
-        game.resign(winner.other)
+    conclude(game, winner)
