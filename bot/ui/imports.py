@@ -233,11 +233,19 @@ class Imports(commands.Cog):
         actions: list[ImportAction],
     ) -> None:
         """The GIF with ``caption`` and the buttons of ``actions`` for the channel, or for the
-        user alone when replays were just posted there."""
+        user alone when replays were just posted there or the game is someone else's import
+        (as ``/replay`` keeps spectators' replays private)."""
         assert interaction.channel_id is not None
-        held = self.presenter.cooldowns.held_back(
-            Post.REPLAY, interaction.user.id, interaction.channel_id
-        )
+        held: Text | None
+        if interaction.user.id != view.user_id:
+            held = _(
+                "Only you see this replay: replays of games someone else imported are private, "
+                "to keep the channel quiet."
+            )
+        else:
+            held = self.presenter.cooldowns.held_back(
+                Post.REPLAY, interaction.user.id, interaction.channel_id
+            )
         await reply.think(private=held is not None)  # a long game takes a moment to draw
         code = (
             reply.language

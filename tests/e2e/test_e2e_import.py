@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 from support.e2e_harness import (
     ALICE,
+    BOB,
     GENERAL,
     Launch,
     Sent,
@@ -52,6 +53,14 @@ async def test_import_shows_the_replay_then_a_position_to_play_from(
     assert is_ephemeral(repaired)
     assert "The file was not quite PDN" in content_of(repaired)
     assert "read as the Result tag's 1-0" in content_of(repaired)
+
+    # Bob's Replay of Alice's import is his alone (as /replay keeps spectators' replays private).
+    again = await users.press("import:replay:1", sent.message(), BOB)
+    deferred = await again.callback()
+    assert deferred.json["type"] == 5 and deferred.json["data"]["flags"] & 64
+    replayed = await again.original_edit()
+    assert "someone else imported are private" in content_of(replayed)
+    assert list(replayed.files) == [name] and not custom_ids(replayed)
 
     # Play from here: a private panel of the positions, opened on the final one's page.
     pressed = await users.press("import:play:1", sent.message(), ALICE)
