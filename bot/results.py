@@ -27,6 +27,8 @@ from .enums import (
 )
 from .errors import ChallengeError
 from .i18n import Text, _
+from .import_results import ImportListing, ImportStart, ImportView
+from .position_results import Hint
 from .time_control import (
     CLOCK_BASE_LIMITS,
     CLOCK_INCREMENT_MAX,
@@ -42,6 +44,10 @@ __all__ = [
     "POOL_LIMITS",
     "PRESET_CLOCKS",
     "AnalysisView",
+    "Hint",
+    "ImportListing",
+    "ImportStart",
+    "ImportView",
     "PairingView",
     "TimeControl",
     "TournamentSpec",
@@ -149,6 +155,8 @@ class ChallengeView:
     max_rating: int | None = None
     clock: TimeControl | None = None
     """The Fischer clock the game will be played on (None: the time per move)."""
+    start_fen: str | None = None
+    """The position the game will start from (None: the variant's start)."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +236,16 @@ class GameView:
     board_message_id: int | None = None
     """The game's last public board message as the store last recorded it (``/board`` asks
     whether it is still in view before posting another)."""
+    start_fen: str | None = None
+    """The position the game started from when it is not the variant's start (an unrated game
+    from a position: ``/challenge position:``)."""
+    hints: int = 0
+    """How many hints the player took (a game against the computer)."""
+
+    @property
+    def hints_offered(self) -> bool:
+        """Whether the board offers a hint: a running, unrated game against the computer."""
+        return self.running and self.computer_id is not None and not self.rated
 
     @property
     def running(self) -> bool:
@@ -472,3 +490,7 @@ class ChallengeTerms(TypedDict, total=False):
     parent_id: int | None
     """The channel the challenge's channel belongs to, when it is a thread (for the server's
     list of game channels)."""
+    start_fen: str | None
+    """The position the game starts from, a FEN of the challenge's variant with a side to move
+    and a move for it (``/challenge position:``, a ply of an imported game); such a game is
+    unrated, and its rematch starts there again.  None: the variant's start."""

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from .messages import N_, MessageError, message
 from .position import Position
 from .variants import Color, Variant
 
 
-class FenError(ValueError):
-    """A FEN string that does not describe a position of the variant; the message says why."""
+class FenError(MessageError):
+    """A FEN string that does not describe a position of the variant; ``str(error)`` says why
+    (and ``template``/``values`` the same in any language, see :mod:`rules.messages`)."""
 
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
@@ -29,20 +31,32 @@ def _square(token: str, variant: Variant) -> int:
         square = int(token)
         if 1 <= square <= g.squares:
             return square
-        raise FenError(f"square {token} is not on the board (1-{g.squares})")
+        raise FenError(
+            message(
+                N_("square {square} is not on the board (1-{last})"), square=token, last=g.squares
+            )
+        )
     if variant.size == 8 and token in g.square_by_name:
         return g.square_by_name[token]
-    raise FenError(f"{token!r} is not a dark square of the {g.size}x{g.size} board")
+    raise FenError(
+        message(
+            N_("{token} is not a dark square of the {size}x{size} board"),
+            token=repr(token),
+            size=g.size,
+        )
+    )
 
 
 def parse_fen(text: str, variant: Variant) -> Position:
     """The position described by ``text``; :class:`FenError` with the reason if it is not one."""
     if len(text) > 4096:
-        raise FenError("FEN is too long")
+        raise FenError(message(N_("the FEN is too long")))
     cleaned = re.sub(r"\s+", "", text).strip("\"'[]").rstrip(".").lower()
     fields = [f for f in cleaned.split(":") if f]
     if not fields or fields[0] not in ("w", "b"):
-        raise FenError("a FEN starts with the side to move, W or B (e.g. W:W31,32:B1,2)")
+        raise FenError(
+            message(N_("a FEN starts with the side to move, W or B (e.g. W:W31,32:B1,2)"))
+        )
     turn = Color.WHITE if fields[0] == "w" else Color.BLACK
     placed: dict[int, tuple[Color, bool]] = {}
     seen_sides: set[str] = set()
@@ -51,9 +65,15 @@ def parse_fen(text: str, variant: Variant) -> Position:
             continue
         side = field[0]
         if side not in ("w", "b"):
-            raise FenError(f"unexpected FEN field {field!r}: expected W... or B...")
+            raise FenError(
+                message(
+                    N_("unexpected FEN field {field}: expected W... or B..."), field=repr(field)
+                )
+            )
         if side in seen_sides:
-            raise FenError(f"the pieces of {'White' if side == 'w' else 'Black'} are listed twice")
+            if side == "w":
+                raise FenError(message(N_("the pieces of White are listed twice")))
+            raise FenError(message(N_("the pieces of Black are listed twice")))
         seen_sides.add(side)
         color = Color.WHITE if side == "w" else Color.BLACK
         for token in field[1:].split(","):
@@ -66,14 +86,14 @@ def parse_fen(text: str, variant: Variant) -> Position:
             if match:
                 low, high = int(match.group(1)), int(match.group(2))
                 if low > high:
-                    raise FenError(f"empty range {token}")
+                    raise FenError(message(N_("empty range {range}"), range=token))
                 squares = [_square(str(s), variant) for s in (low, high)]
                 squares = list(range(squares[0], squares[1] + 1))
             else:
                 squares = [_square(token, variant)]
             for square in squares:
                 if square in placed:
-                    raise FenError(f"square {square} is given twice")
+                    raise FenError(message(N_("square {square} is given twice"), square=square))
                 placed[square] = (color, king)
     g = variant.geometry
     boards = [0, 0, 0, 0]  # white men, white kings, black men, black kings
@@ -82,9 +102,12 @@ def parse_fen(text: str, variant: Variant) -> Position:
         if not king:
             crowning_row = g.top_row if color is Color.WHITE else g.bottom_row
             if crowning_row & bit:
-                raise FenError(
-                    f"a {color.label} man cannot stand on square {square}: it would be a king there"
+                template = (
+                    N_("a white man cannot stand on square {square}: it would be a king there")
+                    if color is Color.WHITE
+                    else N_("a black man cannot stand on square {square}: it would be a king there")
                 )
+                raise FenError(message(template, square=square))
         boards[2 * int(color) + int(king)] |= bit
     return Position(variant, boards[0], boards[1], boards[2], boards[3], turn)
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Unpack
 
 from rules.ballots import draw_ballot
-from rules.game import Game, GameError
-from rules.notation import MoveError
-from rules.variants import Variant, find_variant
+from rules.variants import find_variant
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, ThreadMode
 from ..errors import (
@@ -32,7 +30,6 @@ from ..i18n import _, from_rules
 from ..markdown import shown
 from ..results import (
     MAX_RATING,
-    MIN_RATING,
     Action,
     ActionResult,
     ChallengeTerms,
@@ -42,6 +39,13 @@ from ..results import (
 )
 from ..store import ChallengeOpen, ChallengeRow, GameRow, NewChallenge, Store
 from ..words import CHALLENGE_STATUS, variant_title
+from .challenge_terms import (
+    Terms,
+    check_range,
+    checked_color,
+    checked_opening,
+    checked_start,
+)
 from .clocks import control_of
 from .computer import DEFAULT_LEVEL
 from .events import new_event
@@ -54,6 +58,7 @@ from .views import (
     challenge_text,
     challenge_view,
     clean_name,
+    start_of,
 )
 
 LEVELS = range(1, 7)
@@ -62,76 +67,6 @@ OPEN_CHALLENGE = _("you already have an open challenge in this channel: cancel i
 BUSY_NO_THREADS = _(
     "a game is already running here, and this server plays without threads: wait for it to end"
 )
-
-
-@dataclass(frozen=True)
-class Terms:
-    """A checked challenge, with the defaults filled in."""
-
-    channel_id: int
-    challenger: Player
-    opponent: Player | None
-    """None: an open challenge."""
-    variant: Variant
-    color: ColorChoice
-    move_time: int
-    clock: TimeControl | None
-    thread: bool
-    opening: tuple[str, ...]
-    match: bool
-    level: int | None
-    thread_id: int | None
-    min_rating: int | None
-    max_rating: int | None
-
-
-def _color(value: ColorChoice | str) -> ColorChoice:
-    try:
-        return ColorChoice(value)
-    except ValueError:
-        choices = ", ".join(ColorChoice)
-        raise ChallengeError(_("colour must be one of {choices}", choices=choices)) from None
-
-
-def _check_range(opponent: Player | None, low: int | None, high: int | None) -> None:
-    """A rating range belongs to an open challenge and runs upwards within the ratings' scale."""
-    if low is None and high is None:
-        return
-    if opponent is not None:
-        raise ChallengeError(
-            _("a rating range is for open challenges: leave out the opponent to set one")
-        )
-    for bound in (low, high):
-        if bound is not None and not MIN_RATING <= bound <= MAX_RATING:
-            raise ChallengeError(
-                _(
-                    "a rating limit must be between {least} and {most}",
-                    least=MIN_RATING,
-                    most=MAX_RATING,
-                )
-            )
-    if low is not None and high is not None and low > high:
-        raise ChallengeError(_("the lowest rating must not be above the highest"))
-
-
-def _check_opening(variant: Variant, opening: Sequence[str]) -> tuple[str, ...]:
-    """The opening's moves in PDN, or a refusal naming the first that cannot be played."""
-    game = Game(variant)
-    moves = []
-    for text in opening:
-        try:
-            moves.append(game.play(text).pdn())
-        except (MoveError, GameError) as exc:
-            raise ChallengeError(
-                _(
-                    "the opening move {move} is not playable: {reason}",
-                    move=repr(text),
-                    reason=from_rules(exc),
-                )
-            ) from None
-    if game.is_over:
-        raise ChallengeError(_("the opening ends the game"))
-    return tuple(moves)
 
 
 class Challenges:
@@ -187,6 +122,7 @@ class Challenges:
                 level=t.level or DEFAULT_LEVEL,
                 challenge_id=None,
                 actor=t.challenger.id,
+                start_fen=t.start_fen,
             )
         await self._busy_here(guild_id, t.channel_id, t.thread)
         stale = await self.store.open_challenge_of(t.challenger.id, t.channel_id)
@@ -218,6 +154,7 @@ class Challenges:
                     expires_at=now + self.expires_after(t.move_time if t.clock is None else 0),
                     clock_base=None if t.clock is None else t.clock.base,
                     clock_increment=None if t.clock is None else t.clock.increment,
+                    start_fen=t.start_fen,
                 ),
                 created,
             )
@@ -275,6 +212,7 @@ class Challenges:
         guild_id: int | None = None,
         min_rating: int | None = None,
         max_rating: int | None = None,
+        start_fen: str | None = None,
     ) -> Terms:
         """The checks of a challenge, and its terms with the defaults filled in (the server's
         settings first), the opening's moves read and the names cleaned."""
@@ -286,7 +224,7 @@ class Challenges:
             raise ChallengeError(from_rules(exc)) from None
         if move_time is None:
             move_time = server.move_time
-        chosen = _color(color)
+        chosen = checked_color(color)
         if move_time <= 0:
             raise ChallengeError(_("the time per move must be positive"))
         if opponent is not None and challenger.id == opponent.id:
@@ -294,7 +232,7 @@ class Challenges:
         if challenger.id == self.bot.id:
             raise ChallengeError(_("the computer does not issue challenges"))
         against_computer = opponent is not None and opponent.id == self.bot.id
-        _check_range(opponent, min_rating, max_rating)
+        check_range(opponent, min_rating, max_rating)
         if level is not None and level not in LEVELS:
             raise ChallengeError(_("the level must be between 1 and 6"))
         if match and against_computer:
@@ -319,7 +257,12 @@ class Challenges:
                     )
                 )
             opening = draw_ballot(self.rng).moves
-        opening_moves = _check_opening(rules_variant, opening)
+        start = checked_start(rules_variant, start_fen)
+        if start is not None and (opening or match):
+            raise ChallengeError(
+                _("a game from a position is a single game without opening moves or a ballot")
+            )
+        opening_moves = checked_opening(rules_variant, opening)
         if server.threads is ThreadMode.NEVER and thread:
             raise ChallengeError(
                 _("this server plays games in the channel itself, without threads")
@@ -349,6 +292,7 @@ class Challenges:
             thread_id=thread_id,
             min_rating=min_rating,
             max_rating=max_rating,
+            start_fen=start,
         )
 
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
@@ -425,6 +369,7 @@ class Challenges:
             match=row.match_play,
             actor=user_id,
             clock=control_of(row),
+            start_fen=row.start_fen,
         )
 
     async def _accepter(self, row: ChallengeRow, user_id: int, name: str) -> Player:
@@ -534,9 +479,10 @@ class Challenges:
         rematch their own press offered: to ``me``, colours swapped as Rematch swaps them
         (``mine`` is my colour in it), and the game's variant, time per move and opening, as a
         single game (a rematch is never a match; rated as the game was, since the same two
-        people in the same server are) and without a thread of its own unless the server puts
-        every game in one.  Any other challenge of theirs, however alike, is a different offer
-        and is left alone: accepting it would start a game nobody asked for."""
+        people in the same server are), from the game's start position, and without a thread
+        of its own unless the server puts every game in one.  Any other challenge of theirs,
+        however alike, is a different offer and is left alone: accepting it would start a game
+        nobody asked for."""
         theirs = ColorChoice.WHITE if mine is ColorChoice.BLACK else ColorChoice.BLACK
         if not (
             pending.opponent_id == me
@@ -546,6 +492,7 @@ class Challenges:
             and pending.move_time == game.move_time
             and control_of(pending) == control_of(game)
             and pending.opening.split() == game.opening.split()
+            and pending.start_fen == start_of(game)
             and not pending.match_play
             and pending.level is None
             and pending.guild_id == game.guild_id
@@ -564,7 +511,8 @@ class Challenges:
         parent_id: int | None = None,
     ) -> ActionResult:
         """A player of a finished game asks for a return game: same variant, time, place and
-        opening (a balloted game is replayed from the same ballot), colours swapped.  Against
+        opening (a balloted game is replayed from the same ballot, a game from a position from
+        that position), colours swapped.  Against
         the computer it starts at once (like :meth:`challenge`); otherwise it is a challenge
         the other player answers."""
         row = await self.store.game(game_id)
@@ -602,4 +550,5 @@ class Challenges:
             level=row.computer_level,
             thread_id=thread_id,
             parent_id=parent_id,
+            start_fen=start_of(row),
         )

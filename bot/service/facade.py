@@ -41,6 +41,8 @@ from ..results import (
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .analysis_face import AnalysisFace
 from .computer import ComputerPlayer, RandomComputer
+from .hints import Hints
+from .import_face import ImportFace
 from .outbox import Owed
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
@@ -98,6 +100,7 @@ class GameService:
         self._play = rooms.play
         self._draws = rooms.draws
         self._takebacks = rooms.takebacks
+        self._hints = rooms.hints
         self._queries = rooms.queries
         self._downtime = rooms.downtime
         self._deadlines = rooms.deadlines
@@ -106,6 +109,7 @@ class GameService:
         self._tournament_face = rooms.tournaments
         self.analyses = rooms.analyses
         self._analysis_face = rooms.analysis
+        self._import_face = rooms.imports
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -554,6 +558,11 @@ class GameService:
         return cls(await open_store(database), **options)
 
     @property
+    def hints(self) -> Hints:
+        """The Hint button's action (:mod:`bot.service.hints`)."""
+        return self._hints
+
+    @property
     def tournaments(self) -> TournamentFace:
         """Every tournament action (:mod:`bot.service.tournament_face`)."""
         return self._tournament_face
@@ -562,6 +571,11 @@ class GameService:
     def analysis(self) -> AnalysisFace:
         """Analyses of finished games (:mod:`bot.service.analysis_face`)."""
         return self._analysis_face
+
+    @property
+    def imports(self) -> ImportFace:
+        """Imported PDN games (:mod:`bot.service.import_face`)."""
+        return self._import_face
 
     @property
     def challenge_expiry(self) -> float:

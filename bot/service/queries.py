@@ -152,6 +152,8 @@ class Queries:
         else:
             game = await self.live.replay(row)
         tags, event = record_tags(row)
+        if row.hints:  # a game played with the computer's help says so (bot.service.hints)
+            tags["Hints"] = str(row.hints)
         return f"draughts-game-{row.id}.pdn", write_game(game, {"Event": words(event), **tags})
 
 

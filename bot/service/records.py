@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from rules.fen import parse_fen
 from rules.game import Game
+from rules.position import Position
 from rules.variants import Color, Variant
 
 from ..enums import GameStatus, Side
@@ -86,11 +88,16 @@ def clock_changes(
 
 
 def play_opening(
-    variant: Variant, opening: Sequence[str], white: Player, black: Player, now: float
+    variant: Variant,
+    opening: Sequence[str],
+    white: Player,
+    black: Player,
+    now: float,
+    start_fen: str | None = None,
 ) -> tuple[Game, list[NewMove]]:
-    """A new game with ``opening`` played (moves already checked to be playable), and those
-    moves as records."""
-    game = Game(variant)
+    """A new game from ``start_fen`` (checked; None: the variant's start) with ``opening``
+    played (moves already checked to be playable), and those moves as records."""
+    game = Game(variant, None if start_fen is None else parse_fen(start_fen, variant))
     moves = []
     for text in opening:
         mover = white if game.turn is Color.WHITE else black
@@ -118,9 +125,10 @@ def new_game_row(
     ratings: tuple[str | None, str | None] = (None, None),
     control: TimeControl | None = None,
 ) -> NewGame:
-    """The row of a game about to be stored.  Games between two people in a server are rated
-    (and show the players' ``ratings``, White's first, as they stand at the start); games
-    against the computer are not.  ``flip``: public boards show Black at the bottom.
+    """The row of a game about to be stored.  Games between two people in a server from the
+    variant's start are rated (and show the players' ``ratings``, White's first, as they stand
+    at the start); games against the computer are not.  ``flip``: public boards show Black at
+    the bottom.
     ``control``: a Fischer clock (both sides' time starts with the game; never against the
     computer), else the time per move runs."""
     if control is not None and computer is None:
@@ -128,7 +136,9 @@ def new_game_row(
     else:
         clock = clock_changes(game, white.id, black.id, move_time, now, computer)
         control = None
-    rated = guild_id is not None and computer is None
+    # A game from a position of its own is a lesson or an exercise, never rated.
+    from_start = game.start == Position.start(game.variant)
+    rated = guild_id is not None and computer is None and from_start
     return NewGame(
         guild_id=guild_id,
         channel_id=channel_id,

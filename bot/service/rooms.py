@@ -25,6 +25,9 @@ from .downtime import Downtime
 from .draws import Draws
 from .endings import Endings
 from .flags import FlagTimers
+from .hints import Hints
+from .import_face import ImportFace
+from .imports import Imports
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
@@ -57,6 +60,7 @@ class Rooms:
     play: Play
     draws: Draws
     takebacks: Takebacks
+    hints: Hints
     queries: Queries
     downtime: Downtime
     deadlines: Deadlines
@@ -66,6 +70,7 @@ class Rooms:
     tournaments: TournamentFace
     analyses: Analyses
     analysis: AnalysisFace
+    imports: ImportFace
 
 
 def build_rooms(
@@ -152,6 +157,7 @@ def build_rooms(
         play=Play(store, live, replies, endings),
         draws=Draws(live, replies, endings, bot=bot),
         takebacks=Takebacks(live, notices, bot=bot, clock=clock),
+        hints=Hints(live, computer),
         queries=queries,
         downtime=downtime,
         deadlines=deadlines,
@@ -161,4 +167,5 @@ def build_rooms(
         tournaments=TournamentFace(tournaments, tournament_games, announcing),
         analyses=analyses,
         analysis=AnalysisFace(analyses, store, queries, live),
+        imports=ImportFace(Imports(store, clock), analyses),
     )

@@ -70,9 +70,11 @@ class Starter:
         match: bool = False,
         actor: int | None = None,
         clock: TimeControl | None = None,
+        start_fen: str | None = None,
     ) -> ActionResult:
         """Store a new game (accepting ``challenge_id`` with it) and announce it; ``actor``
-        started it (and needs no message that it is their move)."""
+        started it (and needs no message that it is their move); ``start_fen``: the position
+        it starts from (checked; None: the variant's start)."""
         if color is ColorChoice.RANDOM:
             color = self.rng.choice((ColorChoice.WHITE, ColorChoice.BLACK))
         white, black = (
@@ -82,13 +84,13 @@ class Starter:
         server = await self.settings.get(guild_id)
         ratings: tuple[str | None, str | None] = (None, None)
         now = self.clock()
-        if guild_id is not None and computer is None:
+        if guild_id is not None and computer is None and start_fen is None:
             pool = TimePool.CORRESPONDENCE if clock is None else clock.pool
             ratings = (
                 await self._rating(guild_id, white.id, variant, pool, now),
                 await self._rating(guild_id, black.id, variant, pool, now),
             )
-        game, moves = play_opening(find_variant(variant), opening, white, black, now)
+        game, moves = play_opening(find_variant(variant), opening, white, black, now, start_fen)
         record = new_game_row(
             game,
             moves,
@@ -147,7 +149,9 @@ class Starter:
         # Who plays which side and the variant are on the board message already.
         ballot = view.opening_label
         if view.match_game is None:
-            if ballot is None:
+            if view.start_fen is not None:
+                heading = _("New game, from a position of its own (unrated).")
+            elif ballot is None:
                 heading = _("New game.")
             else:
                 heading = _("New game, from the ballot {ballot}.", ballot=ballot)

@@ -11,6 +11,7 @@ from rules.ballots import ballot_of
 from rules.game import Game
 from rules.notation import numbered_moves, show_move
 from rules.outcome import Termination
+from rules.position import Position
 from rules.variants import Color, Notation, find_variant
 
 from ..enums import GameStatus, Side
@@ -140,7 +141,16 @@ def game_view(row: GameRow, game: Game) -> GameView:
         white_rating=row.white_rating_shown or None,
         black_rating=row.black_rating_shown or None,
         abortable=abortable(row, game),
+        start_fen=start_of(row),
+        hints=row.hints,
     )
+
+
+def start_of(row: GameRow) -> str | None:
+    """The position a stored game started from when it is not its variant's start (its boards
+    say so, and a rematch starts there again), else None."""
+    standard = Position.start(find_variant(row.variant)).fen()
+    return None if row.start_fen == standard else row.start_fen
 
 
 def challenge_view(row: ChallengeRow) -> ChallengeView:
@@ -169,6 +179,7 @@ def challenge_view(row: ChallengeRow) -> ChallengeView:
         min_rating=row.min_rating,
         max_rating=row.max_rating,
         clock=control_of(row),
+        start_fen=row.start_fen,
     )
 
 

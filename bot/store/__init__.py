@@ -19,6 +19,7 @@ from .errors import (
     StoreUnavailable,
     WriteRefused,
 )
+from .import_rows import ImportRow, NewImport
 from .protocol import Store
 from .rows import (
     AnalysisRow,
@@ -86,11 +87,13 @@ __all__ = [
     "FollowUp",
     "GameChanges",
     "GameRow",
+    "ImportRow",
     "LadderChange",
     "MoveRow",
     "NewChallenge",
     "NewEvent",
     "NewGame",
+    "NewImport",
     "NewMove",
     "NewPairing",
     "NewTournament",

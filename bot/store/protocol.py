@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..enums import ChallengeStatus, TimePool
+from .import_rows import ImportRow, NewImport
 from .rows import (
     AnalysisRow,
     ChallengeRow,
@@ -407,4 +408,15 @@ class Store(Protocol):
         the tournament's lock; None, writing nothing, when the pairing has its game already, is
         decided, or its tournament is not running: exactly one game per pairing, however often
         this is called."""
+        ...
+
+    # -- imported games (schema v16) --------------------------------------------------------------
+
+    async def add_imports(self, imports: Sequence[NewImport]) -> list[int]:
+        """Keep games a player imported (a file's games listed together, in one transaction);
+        their ids, in order."""
+        ...
+
+    async def imported(self, import_id: int) -> ImportRow | None:
+        """A kept import, or None."""
         ...

@@ -44,6 +44,8 @@ class ChallengeRow:
     clock_base: float | None = None
     """The Fischer clock's base time in seconds (None: the time per move)."""
     clock_increment: float | None = None
+    start_fen: str | None = None
+    """The position the game starts from (None: the variant's start)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class NewChallenge:
     max_rating: int | None = None
     clock_base: float | None = None
     clock_increment: float | None = None
+    start_fen: str | None = None
+    """The position the game starts from (None: the variant's start)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ class GameRow:
     ``deadline``."""
     pairing_id: int | None = None
     """The tournament pairing the game is played for (None outside tournaments)."""
+    hints: int = 0
+    """How many hints the player took (a game against the computer)."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +228,7 @@ class GameChanges(TypedDict, total=False):
     white_clock: float | None
     black_clock: float | None
     clock_started: float | None
+    hints: int
 
 
 class TakenBackMove(NamedTuple):

@@ -442,6 +442,36 @@ CREATE TABLE analyses (
 without computing it again; ``analysis`` is its JSON (``engine.analysis.GameAnalysis``), and
 the subject names its game, so no foreign key ties it to one table."""
 
+V16_IMPORTS = """
+CREATE TABLE imports (
+    id         {sequence},
+    guild_id   {snowflake},
+    channel_id {snowflake} NOT NULL,
+    user_id    {snowflake} NOT NULL,
+    created_at {time} NOT NULL,
+    number     INTEGER NOT NULL CHECK (number >= 1),
+    variant    TEXT    NOT NULL,
+    plies      INTEGER NOT NULL CHECK (plies >= 0),
+    record     TEXT    NOT NULL,
+    tags       TEXT    NOT NULL
+);
+CREATE INDEX imports_by_user ON imports (user_id, created_at);
+"""
+"""v16 (PDN import, issue 30): a game a player imported, kept for the buttons of the message
+showing it (replay, analyse, play from a ply): who imported it, where and when, its place in
+the file (``number``), the game as the bot writes PDN (``record``, read back by
+:func:`rules.pdn.read_game`) and the file's tags as JSON (``tags``: the writer replaces the few
+it owns).  ``variant`` and ``plies`` are kept beside the record so a listing needs no replay.
+An id is never used again (``{sequence}``): a button names its import by it."""
+V17_START_POSITIONS = """
+ALTER TABLE challenges ADD COLUMN start_fen TEXT;
+ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+"""
+"""v17 (play from a position, hints; issue 30): a challenge may start from a position of its own
+(``start_fen``, the FEN checked for the variant; NULL: the variant's start), which its game keeps
+in ``games.start_fen`` as every game does; ``games.hints`` counts the hints the player took
+(games against the computer only), so the record says the game was played with help."""
+
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
     (10, V10_OPEN_CHALLENGES),
@@ -449,6 +479,8 @@ LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
     (15, V15_ANALYSES),
+    (16, V16_IMPORTS),
+    (17, V17_START_POSITIONS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""
 

@@ -8,7 +8,8 @@ one is posted, the previous one's are taken off, so nobody taps Move on an old p
 that edit is lost, the old buttons still answer for the current position or say it changed).
 A running game's board carries its move menu (every legal move when they fit one select menu,
 so a move is two taps; else the pieces), then Arrows (the private picker), Move list and More
-(the player's actions, :mod:`bot.ui.board_actions`).
+(the player's actions, :mod:`bot.ui.board_actions`), and in a game against the computer Hint
+(:mod:`bot.ui.hints`).
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class Boards:
                 rematch=False,
                 code=code,
                 menu=board_menu(view, code),
+                hint=view.hints_offered,
             )
         else:
             out.content = pings(mentions) or None

@@ -91,6 +91,12 @@ class AnalysisAnswers(Protocol):
     async def analyse_game(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class HintAnswers(Protocol):
+    """What the board's Hint button calls (see :mod:`bot.ui.hints`)."""
+
+    async def give_hint(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
 class ActionAnswers(Protocol):
     """What the board's More button and its private panel call (see
     :mod:`bot.ui.board_actions`)."""
@@ -111,6 +117,7 @@ class BoardAction(StrEnum):
     MOVES = "moves"
     MORE = "more"
     ABORT = "abort"
+    HINT = "hint"
 
 
 class PlayerAction(StrEnum):
@@ -279,11 +286,11 @@ class AnalyseButton(Persistent, template=rf"analyse:{ID}"):
         await self.kit.analyses.analyse_game(interaction, self.game_id)
 
 
-class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort):{ID}"):
+class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort|hint):{ID}"):
     """Under a board message: Arrows opens the private picker (the player's side of the board,
     their moves drawn as arrows), Move list shows the game so far privately, More the
     player's actions (draw, takeback, resign), Abort (until both players have moved) ends it
-    unrated."""
+    unrated, Hint (games against the computer) shows the computer's move privately."""
 
     kit: ClassVar[Buttons]  # set by bound
 
@@ -296,6 +303,11 @@ class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort
         BoardAction.MOVES: (_p("button", "Move list"), discord.ButtonStyle.secondary, "\N{SCROLL}"),
         BoardAction.MORE: (_p("button", "More"), discord.ButtonStyle.secondary, "\N{GEAR}"),
         BoardAction.ABORT: (_p("button", "Abort"), discord.ButtonStyle.danger, "\N{WASTEBASKET}"),
+        BoardAction.HINT: (
+            _p("button", "Hint"),
+            discord.ButtonStyle.secondary,
+            "\N{ELECTRIC LIGHT BULB}",
+        ),
     }
 
     def __init__(self, action: BoardAction, game_id: int, code: str = "en") -> None:
@@ -318,6 +330,8 @@ class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort
             await answers.show_moves(interaction, self.game_id)
         elif self.action is BoardAction.MORE:
             await self.kit.actions.more(interaction, self.game_id)
+        elif self.action is BoardAction.HINT:
+            await self.kit.hints.give_hint(interaction, self.game_id)
         else:
             await answers.abort_game(interaction, self.game_id)
 
@@ -438,6 +452,7 @@ class Buttons:
         self._board_answers: BoardAnswers | None = None
         self._actions: ActionAnswers | None = None
         self._analyses: AnalysisAnswers | None = None
+        self._hints: HintAnswers | None = None
 
     def answered_by(
         self,
@@ -447,6 +462,7 @@ class Buttons:
         board: BoardAnswers,
         actions: ActionAnswers,
         analyses: AnalysisAnswers,
+        hints: HintAnswers,
     ) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
         """Hand presses to these answers; the classes for ``Client.add_dynamic_items``."""
         self._analyses = analyses
@@ -454,6 +470,7 @@ class Buttons:
         self._offers = offers
         self._board_answers = board
         self._actions = actions
+        self._hints = hints
         return (
             self._challenge,
             self._draw,
@@ -483,6 +500,12 @@ class Buttons:
         if self._analyses is None:
             raise RuntimeError("a button was pressed before its answers were registered")
         return self._analyses
+
+    @property
+    def hints(self) -> HintAnswers:
+        if self._hints is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._hints
 
     @property
     def challenges(self) -> ChallengeAnswers:
@@ -525,11 +548,12 @@ class Buttons:
         code: str = "en",
         menu: BoardMenu | None = None,
         analyse: bool = False,
+        hint: bool = False,
     ) -> discord.ui.View:
         """The components of a board message: while the game runs the move menu (``menu``,
         on a row of its own), then Arrows, Move list and More (and Abort while both players
-        have not yet moved); Move list, Rematch and Analyse (a finished game with moves)
-        once it is over."""
+        have not yet moved, and Hint in a game against the computer: five buttons at most, one
+        row); Move list, Rematch and Analyse (a finished game with moves) once it is over."""
         items: list[discord.ui.Item[Any]] = []
         if running and menu is not None:
             placeholder = _("Play a move") if menu.moves else _("Pick a piece (or its one move)")
@@ -547,6 +571,8 @@ class Buttons:
             items.append(self._board(BoardAction.MORE, game_id, code))
         if running and abortable:
             items.append(self._board(BoardAction.ABORT, game_id, code))
+        if running and hint:
+            items.append(self._board(BoardAction.HINT, game_id, code))
         if rematch:
             items.append(self._rematch(game_id, code))
         if analyse:

@@ -37,6 +37,9 @@ from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
+from .hints import Hints
+from .import_buttons import ImportKit
+from .imports import Imports
 from .info import Info
 from .languages import Languages
 from .lobby import Lobby, LobbyKit
@@ -285,6 +288,8 @@ class DraughtsBot(commands.Bot):
         delivery.tournaments = posts.post  # the outbox's tournament announcements
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
         analysis = Analysis(service, presenter)
+        import_kit = ImportKit()
+        imports = Imports(service, presenter, import_kit, challenges)
         for cog in (
             challenges,
             lobby,
@@ -295,6 +300,7 @@ class DraughtsBot(commands.Bot):
             Prefs(service, presenter),
             tournaments,
             analysis,
+            imports,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -304,10 +310,12 @@ class DraughtsBot(commands.Bot):
                 board=picker,
                 actions=actions,
                 analyses=analysis,
+                hints=Hints(service, presenter),
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
             *tournament_kit.answered_by(tournaments),
+            *import_kit.answered_by(imports),
         )
         return presenter
 

@@ -12,7 +12,7 @@ from typing import Protocol
 import discord
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side
-from ..i18n import Text, _, as_text, duration, render, verbatim
+from ..i18n import Text, _, _n, as_text, duration, render, verbatim
 from ..markdown import shown
 from ..results import ChallengeView, GameView, Player, TimeControl
 from ..words import POOL_TITLES
@@ -180,6 +180,10 @@ def game_embed(
     if view.opening_label is not None and view.ply <= OPENING_SHOWN_PLIES:
         opening = as_text(view.opening_label)
         lines.append(render(_("Opening: {opening}", opening=opening), code))
+    if view.start_fen is not None and view.ply <= OPENING_SHOWN_PLIES:
+        lines.append(render(_("Started from `{fen}`", fen=view.start_fen), code))
+    if view.hints:
+        lines.append(render(_n("{count} hint taken", "{count} hints taken", view.hints), code))
     embed = discord.Embed(description=fit("\n".join(lines), EMBED_DESCRIPTION), colour=colour)
     if image is not None:
         embed.set_image(url=f"attachment://{image}")
@@ -322,6 +326,8 @@ def challenge_embed(
         field(_("Where"), _("in a new thread"))
     if challenge.opening_label is not None:
         field(_("Opening"), challenge.opening_label, inline=False)
+    if challenge.start_fen is not None:
+        field(_("Start position"), f"`{challenge.start_fen}`", inline=False)
     if challenge.match:
         field(_("Match"), _("two games, same opening, colours swapped"), inline=False)
     rating_range = rating_range_words(challenge)

@@ -477,6 +477,13 @@ def help_paragraphs() -> list[Text]:
             "`/tournament standings` shows the table, `/history tournaments:True` the finished "
             "events."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Replay, Analyse
+        # and Play from here are the buttons' names.
+        _(
+            "**Import a game**: `/import` with a PDN file (or its text pasted) shows the game "
+            "here as a replay, with Replay, Analyse and Play from here buttons: play on from any "
+            "of its positions against anyone or against me."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
             "**Elsewhere**: `/games` lists the games running in this server, `/rules variant` "

@@ -101,6 +101,7 @@ async def test_a_hand_made_challenge_on_the_rematch_terms_is_the_same_offer(
         pytest.param({"match": True}, id="a match"),
         pytest.param({"opening": ("9-13", "22-18")}, id="an opening"),
         pytest.param({"thread": True}, id="a thread of its own"),
+        pytest.param({"start_fen": "W:W21,22,25:B9,10,K30"}, id="a position of its own"),
     ],
 )
 async def test_another_open_challenge_is_left_alone(

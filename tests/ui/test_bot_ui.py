@@ -446,6 +446,7 @@ OPTIONS = {
         "clock string 1..20 autocomplete",
         "min_rating integer 100..4000",
         "max_rating integer 100..4000",
+        "position string 1..400",
     ],
     "lobby": [],
     "move": ["move string required 1..100 autocomplete"],
@@ -518,11 +519,20 @@ OPTIONS = {
         TOURNAMENT,
     ],
     "analyse": ["game integer 1..9007199254740991"],
+    "import": ["file attachment", "text string 1..6000", "game integer 1..1000"],
 }
 """Each command's options in order: name, type, and what Discord enforces (a group's
 subcommands under ``group subcommand``)."""
 
-TYPE_NAMES = {1: "subcommand", 3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
+TYPE_NAMES = {
+    1: "subcommand",
+    3: "string",
+    4: "integer",
+    5: "boolean",
+    6: "user",
+    7: "channel",
+    11: "attachment",
+}
 CHANNEL_NAMES = {0: "text", 5: "announcement"}
 
 
@@ -634,12 +644,20 @@ class AnswerLog:
     async def analyse_game(self, i: object, game_id: int) -> None:
         self.presses.append(("analyse", game_id))
 
+    async def give_hint(self, i: object, game_id: int) -> None:
+        self.presses.append(("hint", game_id))
+
 
 async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None:
     buttons = Buttons()
     answers = AnswerLog()
     registered = buttons.answered_by(
-        challenges=answers, offers=answers, board=answers, actions=answers, analyses=answers
+        challenges=answers,
+        offers=answers,
+        board=answers,
+        actions=answers,
+        analyses=answers,
+        hints=answers,
     )
     menu = BoardMenu(3, [Option("11-15", "11-15")], moves=True)
     views = [
@@ -651,6 +669,8 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         buttons.game(6, running=True, abortable=True, rematch=False),
         buttons.game(7, running=True, abortable=False, rematch=False),
         buttons.game(8, running=True, abortable=False, rematch=False, menu=menu),
+        buttons.game(4, running=True, abortable=True, rematch=False, menu=menu, hint=True),
+        buttons.game(3, running=False, abortable=False, rematch=True, hint=True),
         buttons_view(*buttons.action_buttons(9, list(PlayerAction))),
     ]
     items = [item for view in views for item in view.children]
@@ -678,10 +698,22 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         "board:move:8",
         "board:moves:8",
         "board:more:8",
+        "play:4:3",
+        "board:move:4",
+        "board:moves:4",
+        "board:more:4",
+        "board:abort:4",
+        "board:hint:4",
+        "board:moves:3",
+        "rematch:3",
         "act:draw:9",
         "act:takeback:9",
         "act:resign:9",
     ]
+    # The fullest board (the menu, Arrows, Move list, More, Abort and Hint): the menu on a row
+    # of its own, the five buttons on one row below it, as Discord allows and a phone shows.
+    fullest = buttons.game(4, running=True, abortable=True, rematch=False, menu=menu, hint=True)
+    assert [len(row["components"]) for row in fullest.to_components()] == [1, 5]
     # discord.py registers the class of every item it posts: it must be the registered one.
     assert all(type(item) in registered for item in items)
     assert all(view.timeout is None for view in views)
@@ -716,6 +748,14 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         ("move", 8),
         ("moves", 8),
         ("more", 8),
+        ("play", 4, 3, "11-15"),
+        ("move", 4),
+        ("moves", 4),
+        ("more", 4),
+        ("abort", 4),
+        ("hint", 4),
+        ("moves", 3),
+        ("rematch", 3),
         ("act", PlayerAction.DRAW, 9),
         ("act", PlayerAction.TAKEBACK, 9),
         ("act", PlayerAction.RESIGN, 9),

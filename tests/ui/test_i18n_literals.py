@@ -61,6 +61,8 @@ ALLOWED: dict[str, str] = {
     "bot/service/challenges.py:the game needs a thread": "ThreadRequired: never shown, the "
     "Discord layer opens a thread and asks again",
     "bot/service/facade.py:Computer": "the bot's own name when none is given (tests)",
+    "bot/results.py:Hint": "a name the module exports (__all__), not a word shown",
+    "bot/service/queries.py:Hints": "a PDN tag name of the game file (the hints a game took)",
     **{
         f"bot/service/queries.py:{tag}": "a PDN tag name or value of the game file"
         for tag in (
@@ -78,6 +80,14 @@ ALLOWED: dict[str, str] = {
     **{
         f"bot/service/tournaments.py:{tag}": "a PDN tag name or value of the event's file"
         for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Discord")
+    },
+    **{
+        f"bot/service/{module}:{tag}": "a PDN tag name read from an imported file"
+        for module, tags in (
+            ("imports.py", ("Event", "Date", "White", "Black")),
+            ("import_face.py", ("White", "Black")),
+        )
+        for tag in tags
     },
 }
 """``path:literal`` of literals that read like words but are not shown to users, with why."""
