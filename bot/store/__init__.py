@@ -20,6 +20,15 @@ from .errors import (
     WriteRefused,
 )
 from .protocol import Store
+from .puzzle_rows import (
+    AttemptRow,
+    DailyRow,
+    NewPuzzle,
+    PuzzleRating,
+    PuzzleRatingRow,
+    PuzzleRow,
+    RatedAttempt,
+)
 from .rows import (
     ChallengeRow,
     EventAnswer,
@@ -75,10 +84,12 @@ async def open_store(location: str | Path) -> Store:
 __all__ = [
     "EVERY_SHARD",
     "POSTGRES_SCHEMES",
+    "AttemptRow",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",
     "ChannelBusy",
+    "DailyRow",
     "EventAnswer",
     "EventRow",
     "FollowUp",
@@ -91,12 +102,17 @@ __all__ = [
     "NewGame",
     "NewMove",
     "NewPairing",
+    "NewPuzzle",
     "NewTournament",
     "PairingChanges",
     "PairingRow",
     "PlayerChanges",
     "PrefsChanges",
     "PrefsRow",
+    "PuzzleRating",
+    "PuzzleRatingRow",
+    "PuzzleRow",
+    "RatedAttempt",
     "RatedGame",
     "Rater",
     "RatingRow",

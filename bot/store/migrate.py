@@ -49,6 +49,12 @@ TABLES = (
     "tournaments",
     "tournament_players",
     "tournament_pairings",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_daily",
+    "puzzle_daily_posts",
+    "puzzle_mined",
 )
 """Every table of the schema, in an order that respects the foreign keys."""
 
@@ -58,6 +64,8 @@ IDENTITIES = (
     ("outbox", "seq"),
     ("tournaments", "id"),
     ("tournament_pairings", "id"),
+    ("puzzles", "id"),
+    ("puzzle_attempts", "id"),
 )
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 

@@ -384,7 +384,7 @@ async def test_version_6_database_upgrades_to_7_keeping_its_data(tmp_path: Path)
     build_v6_database(path)
     store = await Store.open(path)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 13
+        assert await store.schema_version() == SCHEMA_VERSION == 14
         row = await store.game(3)
         assert row is not None and (row.ply, row.deadline, row.remind_at) == (
             1,
@@ -438,7 +438,7 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
         )
     service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
     try:
-        assert user_version(path) == SCHEMA_VERSION == 13
+        assert user_version(path) == SCHEMA_VERSION == 14
         settings = await service.store.settings(10)
         assert settings is not None
         assert (settings.theme, settings.language, settings.guild_locale) == ("green", "", "")
@@ -482,7 +482,7 @@ async def test_version_9_database_upgrades_to_12_keeping_its_ratings(tmp_path: P
         )
     service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
     try:
-        assert user_version(path) == SCHEMA_VERSION == 13
+        assert user_version(path) == SCHEMA_VERSION == 14
         row = await service.store.rating(10, 1, "english")
         assert row is not None
         assert (row.pool, row.rating, row.games, row.wins, row.streak_length) == (
