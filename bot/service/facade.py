@@ -41,6 +41,8 @@ from ..results import (
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .computer import ComputerPlayer, RandomComputer
 from .outbox import Owed
+from .puzzle_face import PuzzleFace
+from .puzzle_mining import PuzzleSource
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
 from .views import clean_name
@@ -64,11 +66,13 @@ class GameService:
         monotonic: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         shards: Shards = EVERY_SHARD,
+        puzzle_source: PuzzleSource | None = None,
     ) -> None:
         """``clock`` is wall time (deadlines); ``monotonic`` tells its jumps from time that passed
         (tests driving ``clock`` pass it as both).  A challenge stays open ``challenge_expiry``
         seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (tests: the same).
-        ``shards``: the servers whose background work this process runs, as the store grants."""
+        ``shards``: the servers whose background work this process runs, as the store grants.
+        ``puzzle_source``: what makes puzzles (the engine's; None: no starter set, no mining)."""
         bot = Player(bot_user_id, clean_name(bot_name))
         rooms = build_rooms(
             store,
@@ -80,6 +84,7 @@ class GameService:
             shards=shards,
             challenge_expiry=challenge_expiry,
             challenge_expiry_cap=challenge_expiry_cap,
+            puzzle_source=puzzle_source,
         )
         self.store = store
         self.bot = bot
@@ -102,6 +107,7 @@ class GameService:
         self.flags = rooms.flags
         self._announcing = rooms.announcing
         self._tournament_face = rooms.tournaments
+        self._puzzle_face = rooms.puzzles
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -518,8 +524,10 @@ class GameService:
     # -- the scheduler -----------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now (:meth:`Deadlines.tick`), then :meth:`FlagTimers.ticked`."""
+        """Everything due now (:meth:`Deadlines.tick`, then the daily puzzles and mining,
+        :meth:`PuzzleFace.tick`), then :meth:`FlagTimers.ticked`."""
         due = [await self._ready(result) for result in await self._deadlines.tick()]
+        due += await self._puzzle_face.tick()
         await self.flags.ticked()
         return due
 
@@ -553,6 +561,11 @@ class GameService:
     def tournaments(self) -> TournamentFace:
         """Every tournament action (:mod:`bot.service.tournament_face`)."""
         return self._tournament_face
+
+    @property
+    def puzzles(self) -> PuzzleFace:
+        """Every puzzle action (:mod:`bot.service.puzzle_face`)."""
+        return self._puzzle_face
 
     @property
     def challenge_expiry(self) -> float:
@@ -601,6 +614,7 @@ class GameService:
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
         await self.flags.close()
+        await self._puzzle_face.close()
         await self._replies.close()
         await self._live.drain()
         await self.outbox.close()

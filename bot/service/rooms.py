@@ -29,6 +29,10 @@ from .notices import Notices
 from .outbox import Outbox
 from .play import Play
 from .prefs import PrefsBook
+from .puzzle_daily import DailyPuzzles
+from .puzzle_face import PuzzleFace
+from .puzzle_mining import Library, Mining, PuzzleSource
+from .puzzles import Puzzles
 from .queries import Queries
 from .settings import SettingsBook
 from .shards import ShardOwnership
@@ -62,6 +66,7 @@ class Rooms:
     outbox: Outbox
     announcing: Announcing
     tournaments: TournamentFace
+    puzzles: PuzzleFace
 
 
 def build_rooms(
@@ -75,6 +80,7 @@ def build_rooms(
     shards: Shards,
     challenge_expiry: float,
     challenge_expiry_cap: float,
+    puzzle_source: PuzzleSource | None = None,
 ) -> Rooms:
     """The rooms on ``store`` (the face's constructor documents the options)."""
     settings = SettingsBook(store, clock)
@@ -126,6 +132,13 @@ def build_rooms(
     )
     flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
     announcing = Announcing(settings, queries, outbox, languages, flags, clock=clock)
+    library = Library(store, puzzle_source, clock)
+    puzzles = PuzzleFace(
+        Puzzles(store, settings, library, clock=clock),
+        DailyPuzzles(store, settings, library, clock=clock),
+        Mining(store, live, ownership, puzzle_source, lambda: replies.computer, clock),
+        ownership,
+    )
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -154,4 +167,5 @@ def build_rooms(
         outbox=outbox,
         announcing=announcing,
         tournaments=TournamentFace(tournaments, tournament_games, announcing),
+        puzzles=puzzles,
     )

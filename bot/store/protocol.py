@@ -452,12 +452,14 @@ class Store(Protocol):
         attempt_id: int,
         ply: int,
         *,
+        to_ply: int,
         solved: bool,
         wrong_move: str | None,
         now: float,
         rate: PuzzleRating,
     ) -> RatedAttempt | None:
-        """End the open attempt at ``ply`` as solved or failed and, in the same transaction
+        """End the open attempt at ``ply`` as solved or failed (at ``to_ply``: the solution's
+        moves played, the last one included) and, in the same transaction
         under locks on the solver's rating and the puzzle, write what ``rate`` answers for
         both; None, writing nothing, when it is no longer open at ``ply``."""
         ...

@@ -155,6 +155,7 @@ class SqlPuzzles:
         attempt_id: int,
         ply: int,
         *,
+        to_ply: int,
         solved: bool,
         wrong_move: str | None,
         now: float,
@@ -163,9 +164,9 @@ class SqlPuzzles:
         async with self._transaction() as db:
             status = "solved" if solved else "failed"
             changed = await db.execute(
-                "UPDATE puzzle_attempts SET status = ?, wrong_move = ?, ended_at = ?"
+                "UPDATE puzzle_attempts SET status = ?, ply = ?, wrong_move = ?, ended_at = ?"
                 " WHERE id = ? AND ply = ? AND status = 'open'",
-                (status, wrong_move, now, attempt_id, ply),
+                (status, to_ply, wrong_move, now, attempt_id, ply),
             )
             if changed != 1:
                 return None  # stale, or ended already: nothing is rated twice

@@ -103,11 +103,13 @@ async def test_an_attempt_moves_and_ends_only_at_the_ply_it_was_read_at(store: S
     kept = await store.attempt(attempt_id)
     assert kept is not None and kept.ply == 2 and kept.hinted
     assert await store.end_attempt(
-        attempt_id, 0, solved=True, wrong_move=None, now=T0, rate=rated
+        attempt_id, 0, to_ply=3, solved=True, wrong_move=None, now=T0, rate=rated
     ) is None  # fmt: skip
     ends = await asyncio.gather(
         *(
-            store.end_attempt(attempt_id, 2, solved=True, wrong_move=None, now=T0 + 5, rate=rated)
+            store.end_attempt(
+                attempt_id, 2, to_ply=3, solved=True, wrong_move=None, now=T0 + 5, rate=rated
+            )
             for _ in range(3)
         )
     )
@@ -115,8 +117,8 @@ async def test_an_attempt_moves_and_ends_only_at_the_ply_it_was_read_at(store: S
     assert len(done) == 1 and done[0].before is None and done[0].after.rating == 1510.0
     assert done[0].puzzle_rating == 1490.0
     ended = await store.attempt(attempt_id)
-    assert ended is not None and (ended.status, ended.rating_after, ended.ended_at) == (
-        "solved", 1510.0, T0 + 5,
+    assert ended is not None and (ended.status, ended.ply, ended.rating_after, ended.ended_at) == (
+        "solved", 3, 1510.0, T0 + 5,
     )  # fmt: skip
     assert await store.open_attempt(1) is None
     mine = await store.puzzle_rating(GUILD, 1, "short-8")

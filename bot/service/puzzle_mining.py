@@ -1,0 +1,148 @@
+"""Where puzzles come from: the shipped starter set, loaded into the store once, and the
+server's own finished games, mined in the background.
+
+The service does not import the engine: what finds puzzles is handed in as a
+:class:`PuzzleSource` (the bot's is :data:`bot.puzzle_source.ENGINE_PUZZLES`, the engine's
+``engine.puzzles``).  Mining runs through the computer's background lane
+(:meth:`~bot.service.computer.ComputerPlayer.background`): one short job per game, behind
+every live game's reply, one game at a time in this process.  Each game is mined at most once:
+the store writes its puzzles with the mark that it was mined, in one transaction, so a crash
+before that write mines it again and one after it never does; a game whose mining fails for a
+reason other than the computer being away is marked mined with nothing found (logged), so it is
+not tried forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..store import NewPuzzle, Store
+from .computer import ComputerPlayer, ComputerUnavailable
+from .live import LiveGames
+from .puzzle_terms import checked_puzzle
+from .shards import ShardOwnership
+
+log = logging.getLogger(__name__)
+
+MIN_PLIES = 20
+"""Games shorter than this are not mined (an early resignation has no tactics to speak of)."""
+MINING_SECONDS = 1.0
+"""The engine's time for one game's puzzles: one short background job."""
+GAMES_PER_ROUND = 5
+"""Games mined by one round of mining (started by the tick when none is running)."""
+
+Finder = Callable[[dict[str, object], float], list[dict[str, object]]]
+"""``engine.puzzles.find_puzzles``: a finished game's record (``Game.to_dict()``) and the
+seconds it may take, to the puzzles found (``Puzzle.to_dict()``); module-level, it is pickled."""
+
+
+@dataclass(frozen=True)
+class PuzzleSource:
+    """What makes puzzles: the starter set of a variant, and the finder of a game's."""
+
+    starter: Callable[[str], Sequence[Mapping[str, object]]]
+    find: Finder
+
+
+class Library:
+    """The starter set in the store: each variant's loaded at its first use in this process
+    (stored once however many processes load it: the store keeps one puzzle per position)."""
+
+    def __init__(self, store: Store, source: PuzzleSource | None, clock: Callable[[], float]):
+        self.store = store
+        self.source = source
+        self.clock = clock
+        self._loaded: set[str] = set()
+
+    async def ensure(self, variant: str) -> None:
+        if self.source is None or variant in self._loaded:
+            return
+        shipped = await asyncio.to_thread(self.source.starter, variant)
+        now = self.clock()
+        puzzles = [
+            p
+            for data in shipped
+            if (p := checked_puzzle(data, guild_id=None, game_id=None, now=now))
+        ]
+        if await self.store.count_puzzles(None, variant) < len(puzzles):
+            added = await self.store.add_puzzles(puzzles)
+            log.info("%d starter puzzle(s) of %s stored", added, variant)
+        self._loaded.add(variant)
+
+
+class Mining:
+    """The server's finished games made puzzles, one at a time in the background."""
+
+    def __init__(
+        self,
+        store: Store,
+        live: LiveGames,
+        ownership: ShardOwnership,
+        source: PuzzleSource | None,
+        computer: Callable[[], ComputerPlayer],
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.live = live
+        self.ownership = ownership
+        self.source = source
+        self.computer = computer
+        self.clock = clock
+        self._task: asyncio.Task[int] | None = None
+
+    def start(self) -> None:
+        """Start a round of mining unless one is running (the tick calls this)."""
+        if self.source is None or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.create_task(self.mine(GAMES_PER_ROUND), name="puzzle-mining")
+        self._task.add_done_callback(_report)
+
+    async def settle(self) -> None:
+        """Wait for the round of mining running, if any (tests, and a shutdown's grace)."""
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._task
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        await self.settle()
+
+    async def mine(self, games: int) -> int:
+        """Mine up to ``games`` finished games of this process's servers, oldest first; how
+        many were mined.  Stops early while the computer is away (the games wait)."""
+        if self.source is None:
+            return 0
+        mine = await self.ownership.current()
+        if mine.empty:
+            return 0
+        done = 0
+        for row in await self.store.games_to_mine(MIN_PLIES, games, shards=mine):
+            record = (await self.live.replay(row)).to_dict()
+            try:
+                found = await self.computer().background(self.source.find, record, MINING_SECONDS)
+            except ComputerUnavailable:
+                break
+            except Exception:
+                log.exception("mining game %s failed; it is left out", row.id)
+                found = []
+            now = self.clock()
+            puzzles: list[NewPuzzle] = [
+                p
+                for data in found
+                if (p := checked_puzzle(data, guild_id=row.guild_id, game_id=row.id, now=now))
+            ]
+            if await self.store.mined(row.id, puzzles, now):
+                done += 1
+                if puzzles:
+                    log.info("game %s gave %d puzzle(s)", row.id, len(puzzles))
+        return done
+
+
+def _report(task: asyncio.Task[int]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("puzzle mining stopped", exc_info=task.exception())
