@@ -35,9 +35,7 @@ def new_puzzle(fen: str = FEN, guild_id: int | None = None, rating: float = 1500
     )
 
 
-def rated(
-    before: PuzzleRatingRow | None, puzzle: PuzzleRow
-) -> tuple[PuzzleRatingRow, PuzzleRow]:
+def rated(before: PuzzleRatingRow | None, puzzle: PuzzleRow) -> tuple[PuzzleRatingRow, PuzzleRow]:
     """A stand-in rating: the solver gains 10, the puzzle loses 10 (the store only writes)."""
     streak = 1 if before is None else before.streak + 1
     after = PuzzleRatingRow(
