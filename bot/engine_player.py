@@ -7,27 +7,39 @@ CPU but one (at least two), so searches of different games run side by side inst
 What crosses the process boundary is plain data: the game record as :meth:`rules.Game.to_dict`
 gives it, and the chosen move as PDN text.  The workers stay up between moves, so their imports
 and tables are built once.
+
+The same pool runs the background lane (analyses, puzzle mining): one job at a time through a
+:class:`~bot.service.computer.BackgroundLane`, so with at least two workers a reply finds a free
+worker whenever fewer than all the others are thinking for live games, and in any case waits for
+at most one background job.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, TypeVarTuple
 
 from engine import Limits, best_move
 from rules.game import Game
 from rules.move import Move
 
-from .service.computer import ComputerUnavailable
+from .service.computer import BackgroundLane, ComputerUnavailable
 from .workers import WorkerPool, WorkersUnavailable, default_workers
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 DRAW_ACCEPT_BELOW = -50
 """The computer accepts a draw offer when it judges its position worse than half a man."""
 DRAW_THINK_SHARE = 0.25
 """Share of the move time spent judging a draw offer."""
+HINT_THINK_SHARE = 0.5
+"""Share of the move time spent on a hint (at the strongest level): the player waits for it."""
+HINT_LEVEL = 6
 
 
 def choose(record: dict[str, Any], level: int, movetime: float, seed: int) -> str:
@@ -51,20 +63,39 @@ class EngineComputer:
         self.movetime = movetime
         self.pool = WorkerPool("engine", default_workers() if workers is None else workers)
         self._rng = random.Random()
+        self._lane = BackgroundLane()
 
     async def choose_move(self, game: Game, level: int) -> Move:
         """The engine's move; raises :class:`bot.workers.WorkerCrashed` if the search killed
         its worker on every try (the service logs it and the scheduler asks again later), and
         :class:`~bot.service.computer.ComputerUnavailable` while the workers cannot start."""
+        return await self._search(game, level, self.movetime)
+
+    async def hint(self, game: Game) -> Move:
+        """The engine's best move at :data:`HINT_LEVEL` in a share of the move time, in the
+        pool beside the replies (errors as :meth:`choose_move`)."""
+        return await self._search(game, HINT_LEVEL, self.movetime * HINT_THINK_SHARE)
+
+    async def _search(self, game: Game, level: int, movetime: float) -> Move:
         seed = self._rng.getrandbits(32)
-        try:
-            text = await self.pool.run(choose, game.to_dict(), level, self.movetime, seed)
-        except WorkersUnavailable as exc:
-            raise ComputerUnavailable(str(exc)) from exc
+        text = await self._run(choose, game.to_dict(), level, movetime, seed)
         for move in game.legal_moves():
             if move.pdn() == text:
                 return move
         raise RuntimeError(f"the engine chose {text!r}, which is not legal here")
+
+    async def background(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in the pool through the background lane (see
+        :meth:`~bot.service.computer.ComputerPlayer.background`); a job that kills its worker
+        on every try raises :class:`bot.workers.WorkerCrashed`, and the lane goes on."""
+        return await self._lane.run(lambda: self._run(fn, *args))
+
+    async def _run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in the pool; :class:`ComputerUnavailable` while it cannot start."""
+        try:
+            return await self.pool.run(fn, *args)
+        except WorkersUnavailable as exc:
+            raise ComputerUnavailable(str(exc)) from exc
 
     async def answer_draw(self, game: Game, level: int) -> bool:
         """Accept when the computer stands worse.  The offer may be made on the player's turn
@@ -73,9 +104,9 @@ class EngineComputer:
         offer waits (:class:`~bot.service.computer.ComputerUnavailable`)."""
         offerer = game.draw_offer
         try:
-            score = await self.pool.run(judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE)
-        except WorkersUnavailable as exc:  # the offer waits for the computer, as its moves do
-            raise ComputerUnavailable(str(exc)) from exc
+            score = await self._run(judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE)
+        except ComputerUnavailable:  # the offer waits for the computer, as its moves do
+            raise
         except Exception:
             log.exception("the engine could not judge a draw offer; declining it")
             return False

@@ -12,10 +12,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support.worker_probes import rendezvous
+from support.worker_probes import die, fail, held, pid, rendezvous
 
 from bot.engine_player import EngineComputer
-from bot.workers import PoolClosed, default_workers
+from bot.service.computer import ComputerPlayer, RandomComputer
+from bot.workers import PoolClosed, WorkerCrashed, default_workers
 from rules import Color, Game, Move, find_variant, parse_fen
 
 
@@ -138,3 +139,118 @@ async def test_close_does_not_wait_for_a_running_search() -> None:
     with pytest.raises(PoolClosed):
         await search
     computer.close()  # idempotent
+
+
+# -- the background lane ----------------------------------------------------------------------
+
+HANG = 30.0
+"""Seconds after which a job is taken to be waiting for a held one (a deadlock guard, not a
+timing: held jobs are let go only by the test, or after twice this)."""
+
+
+async def appears(path: Path) -> None:
+    """Wait until ``path`` exists (a held job has started)."""
+
+    async def poll() -> None:
+        while not path.exists():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), HANG)
+
+
+def held_jobs(
+    computer: ComputerPlayer, folder: Path, names: str
+) -> list[asyncio.Future[tuple[str, int, int]]]:
+    """Background jobs named by the letters of ``names``, asked for in that order."""
+    return [
+        asyncio.ensure_future(computer.background(held, str(folder), name, 2 * HANG))
+        for name in names
+    ]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_reply_waits_for_at_most_one_background_job(tmp_path: Path, workers: int) -> None:
+    computer = EngineComputer(movetime=0.1, workers=workers)
+    try:
+        jobs = held_jobs(computer, tmp_path, "abc")
+        await appears(tmp_path / "started-a")
+        game = Game(find_variant("english"))
+        reply = asyncio.ensure_future(computer.choose_move(game, 3))
+        hint = asyncio.ensure_future(computer.hint(game))
+        if workers == 1:
+            (tmp_path / "go-a").touch()  # the one job they may wait for; b and c stay held
+        assert await asyncio.wait_for(reply, HANG) in game.legal_moves()
+        assert await asyncio.wait_for(hint, HANG) in game.legal_moves()
+        # The other jobs wait their turn: a second worker free is no reason to start one.
+        assert not (tmp_path / "started-c").exists()
+        if workers == 2:
+            assert not (tmp_path / "started-b").exists()
+        for name in "abc":
+            (tmp_path / f"go-{name}").touch()
+        # One at a time (nothing else running as each began), first come first served.
+        assert await asyncio.gather(*jobs) == [("a", 0, 0), ("b", 1, 0), ("c", 2, 0)]
+    finally:
+        await asyncio.to_thread(computer.close)
+
+
+@pytest.fixture(params=["engine", "random"])
+async def either(request: pytest.FixtureRequest) -> AsyncIterator[ComputerPlayer]:
+    """The bot's computer (worker processes) and the tests' (a thread): the same lane."""
+    if request.param == "random":
+        yield RandomComputer(seed=1)
+        return
+    computer = EngineComputer(movetime=0.1, workers=2)
+    try:
+        yield computer
+    finally:
+        await asyncio.to_thread(computer.close)
+
+
+async def test_a_job_whose_caller_left_still_holds_the_lane(
+    either: ComputerPlayer, tmp_path: Path
+) -> None:
+    (first,) = held_jobs(either, tmp_path, "a")
+    await appears(tmp_path / "started-a")
+    first.cancel()  # its caller gives up; the job itself cannot be stopped and runs on
+    (second,) = held_jobs(either, tmp_path, "b")
+    game = Game(find_variant("english"))
+    assert await asyncio.wait_for(either.choose_move(game, 1), HANG) in game.legal_moves()
+    (tmp_path / "go-b").touch()
+    assert not second.done() and not (tmp_path / "started-b").exists()
+    (tmp_path / "go-a").touch()
+    assert await asyncio.wait_for(second, HANG) == ("b", 1, 0)  # after a had ended
+    with pytest.raises(asyncio.CancelledError):
+        await first
+
+
+async def test_a_failing_background_job_raises_and_the_lane_goes_on(
+    either: ComputerPlayer,
+) -> None:
+    with pytest.raises(ValueError, match="the job's own error"):
+        await either.background(fail, "the job's own error")
+    assert await either.background(pid) > 0
+
+
+async def test_a_background_job_that_kills_its_worker_every_time() -> None:
+    computer = EngineComputer(movetime=0.1, workers=1)
+    try:
+        with pytest.raises(WorkerCrashed):
+            await computer.background(die)
+        # The lane is free again, on a fresh worker, and replies are made as before.
+        assert await computer.background(pid) in computer.pool.pids()
+        game = Game(find_variant("english"))
+        assert await computer.choose_move(game, 1) in game.legal_moves()
+    finally:
+        await asyncio.to_thread(computer.close)
+
+
+async def test_a_hint_is_the_engines_best_move() -> None:
+    # White to move (English): 26x17 takes one man (two against two), 27x18x11 takes two but
+    # lets 22x31 take the man on 26 back (one against one); only 26x19x10 keeps two against one.
+    computer = EngineComputer(movetime=0.2, workers=1)
+    try:
+        variant = find_variant("english")
+        game = Game(variant, parse_fen("W:W26,27:B22,23,15", variant))
+        assert (await computer.hint(game)).pdn() == "26x19x10"
+    finally:
+        await asyncio.to_thread(computer.close)

@@ -335,3 +335,51 @@ def test_workers_that_cannot_start_are_reported_once_then_start_when_they_can(
         f"ERROR the engine worker processes cannot start: {cause}; trying again in the background",
         "INFO the engine worker processes started again",
     ]
+
+
+NO_SHM_COMPUTER = textwrap.dedent(
+    """
+    import asyncio, os
+    from bot.engine_player import EngineComputer
+    from bot.service.computer import ComputerUnavailable
+    from rules import Game, find_variant
+
+    async def main() -> None:
+        computer = EngineComputer(movetime=0.05, workers=1)
+        game = Game(find_variant("english"))
+        asks = {
+            "background": lambda: computer.background(os.getpid),
+            "hint": lambda: computer.hint(game),
+            "background again": lambda: computer.background(os.getpid),
+        }
+        for name, ask in asks.items():
+            try:
+                print(name, "ran:", await ask(), flush=True)
+            except ComputerUnavailable as exc:
+                print(name, "unavailable:", exc, flush=True)
+        computer.close()
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.skipif(not can_mount_privately(), reason="needs unshare -rm (mount namespaces)")
+def test_background_jobs_and_hints_say_the_computer_is_unavailable(tmp_path: Path) -> None:
+    """While the engine's workers cannot start, a background job and a hint raise the service's
+    ComputerUnavailable (as a reply does), and the lane is not left held by the failure."""
+    host = tmp_path / "no_shm_computer.py"
+    host.write_text(NO_SHM_COMPUTER)
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f'{READ_ONLY_SHM} && exec "$0" "$1"', sys.executable, host],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=TESTS.parent,
+        env={**os.environ, "PYTHONPATH": str(TESTS.parent)},
+    )
+    assert done.returncode == 0, done.stderr
+    cause = "the engine workers cannot start: OSError: [Errno 30] Read-only file system"
+    assert done.stdout.splitlines() == [
+        f"{name} unavailable: {cause}" for name in ("background", "hint", "background again")
+    ]

@@ -75,3 +75,19 @@ def cut_off_mid_result(marker: str) -> int:
     Path(marker).write_text(str(os.getpid()))
     time.sleep(60.0)
     return os.getpid()
+
+
+def held(folder: str, name: str, timeout: float) -> tuple[str, int, int]:
+    """A job that runs until the test lets it go: it leaves ``started-<name>`` in ``folder``,
+    waits for ``go-<name>`` (at most ``timeout`` seconds) and returns its name, how many held
+    jobs had started before it, and how many of them were still running when it began."""
+    before = len(list(Path(folder).glob("started-*")))
+    others = len(list(Path(folder).glob("running-*")))
+    running_marker = Path(folder, f"running-{name}")
+    running_marker.touch()
+    Path(folder, f"started-{name}").touch()
+    deadline = time.monotonic() + timeout
+    while not Path(folder, f"go-{name}").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    running_marker.unlink()
+    return name, before, others
