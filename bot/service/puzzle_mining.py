@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..store import NewPuzzle, Store
 from .computer import ComputerPlayer, ComputerUnavailable
@@ -61,7 +61,11 @@ class Library:
     async def ensure(self, variant: str) -> None:
         if self.source is None or variant in self._loaded:
             return
-        shipped = await asyncio.to_thread(self.source.starter, variant)
+        try:
+            shipped = await asyncio.to_thread(self.source.starter, variant)
+        except (OSError, ValueError):  # a broken install: the server's own puzzles still serve
+            log.exception("the starter puzzles of %s could not be read", variant)
+            shipped = ()
         now = self.clock()
         puzzles = [
             p
@@ -132,7 +136,7 @@ class Mining:
                 found = []
             now = self.clock()
             puzzles: list[NewPuzzle] = [
-                p
+                replace(p, source=p.source.replace("game", f"game {row.id}", 1))
                 for data in found
                 if (p := checked_puzzle(data, guild_id=row.guild_id, game_id=row.id, now=now))
             ]

@@ -30,6 +30,7 @@ from discord.ext import commands
 from .. import health
 from ..config import Settings
 from ..engine_player import EngineComputer
+from ..puzzle_source import ENGINE_PUZZLES
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
 from .board_actions import BoardActions
@@ -152,6 +153,7 @@ class DraughtsBot(commands.Bot):
             challenge_expiry_cap=self.settings.challenge_expiry_cap,
             computer=self.computer,
             shards=self.settings.shards,
+            puzzle_source=ENGINE_PUZZLES,
         )
         if self.closing:  # stopped while the database was opening: close() did not see it
             await service.close()

@@ -10,6 +10,9 @@ move a sacrifice, the reply forced, the last a double jump.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+
 import pytest
 from support.service_harness import (
     ALICE,
@@ -17,11 +20,15 @@ from support.service_harness import (
     CAROL,
     CHANNEL,
     GUILD,
+    OTHER_CHANNEL,
     OTHER_GUILD,
     Clock,
     Database,
     Services,
+    both_moved,
     count_rows,
+    query,
+    start,
 )
 
 from bot.enums import Side
@@ -36,7 +43,7 @@ from bot.results import Action
 from bot.service import GameService
 from bot.service.events import decode, encode
 from bot.service.puzzle_daily import day_of
-from bot.service.puzzle_mining import PuzzleSource
+from bot.service.puzzle_mining import MIN_PLIES, PuzzleSource
 from bot.service.puzzle_terms import checked_puzzle, family
 from bot.service.ratings import START_RATING
 from bot.store import NewPuzzle
@@ -267,3 +274,81 @@ async def test_start_refuses_a_puzzle_of_another_server(service: GameService) ->
     with pytest.raises(Exception, match="no such puzzle"):
         await service.puzzles.start(GUILD, ALICE, puzzle_id=puzzle.id)
     assert await count_rows(service, "puzzle_attempts") == 0
+
+
+# -- mining ---------------------------------------------------------------------------------
+
+
+async def finished_game(service: GameService, plies: int = MIN_PLIES) -> int:
+    """A game of this server played for ``plies`` (each side's first legal move), resigned."""
+    view = await start(service)
+    for _ in range(plies):
+        assert view.to_move is not None
+        moves = await service.legal_moves(view.channel_id, view.to_move.id)
+        played = await service.move(view.to_move.id, moves[0].value, game_id=view.id)
+        assert played.game is not None
+        view = played.game
+    await service.resign(ALICE.id, game_id=view.id)
+    return view.id
+
+
+def found_shot(record: dict[str, object], seconds: float) -> list[dict[str, object]]:
+    """A finder (run in the computer's background lane) finding shot 0 in every game, as the
+    engine names a game's puzzles, and a line that does not hold (left out by the service)."""
+    bad = {**_dict(1), "solution": ["13-9", "17x26", "30-26"], "source": "game ply 9"}
+    return [{**_dict(0), "source": "game ply 12"}, bad]
+
+
+def broken_finder(record: dict[str, object], seconds: float) -> list[dict[str, object]]:
+    raise RuntimeError("the finder failed")
+
+
+async def test_a_finished_game_is_mined_once(services: Services, database: Database) -> None:
+    source = PuzzleSource(starter=lambda variant: [], find=found_shot)
+    one = await services.open(database, puzzle_source=source)
+    other = await services.open(database, puzzle_source=source)  # a second process
+    game_id = await finished_game(one)
+    short = await start(one, channel_id=OTHER_CHANNEL)
+    await one.resign(ALICE.id, game_id=(await both_moved(one, short)).id)  # too short to mine
+    mined = await asyncio.gather(one.puzzles.mine(5), other.puzzles.mine(5))
+    assert sorted(mined) == [0, 1]
+    assert await one.puzzles.mine(5) == 0
+    assert await count_rows(one, "puzzle_mined") == 1
+    rows = await query(one, "SELECT guild_id, game_id, source, fen FROM puzzles")
+    assert [tuple(r) for r in rows] == [(GUILD, game_id, f"game {game_id} ply 12", SHOTS[0][0])]
+    # The server's own puzzle is served to its players (and only to them).
+    turn = await one.puzzles.start(GUILD, BOB, "english")
+    assert turn.view.game_id == game_id
+    with pytest.raises(Exception, match="every English draughts"):
+        await one.puzzles.start(OTHER_GUILD, CAROL, "english")
+
+
+async def test_the_tick_mines_in_the_background_and_a_failing_game_is_left_out(
+    services: Services, database: Database
+) -> None:
+    service = await services.open(
+        database, puzzle_source=PuzzleSource(starter=lambda variant: [], find=broken_finder)
+    )
+    await finished_game(service)
+    await service.tick()  # starts a round of mining, without waiting for it
+    await service.puzzles.settle()
+    assert await count_rows(service, "puzzle_mined", "found = 0") == 1  # never tried again
+    assert await count_rows(service, "puzzles") == 0
+
+
+async def test_the_engine_finds_puzzles_that_hold(services: Services, database: Database) -> None:
+    from bot.puzzle_source import ENGINE_PUZZLES
+
+    service = await services.open(database, puzzle_source=replace(ENGINE_PUZZLES, starter=_none))
+    game_id = await finished_game(service, 30)
+    assert await service.puzzles.mine(5) == 1
+    for fen, solution, source in await query(
+        service, "SELECT fen, solution, source FROM puzzles WHERE game_id = ?", (game_id,)
+    ):
+        data = {"variant": "english", "fen": fen, "solution": solution.split()}
+        assert checked_puzzle(data, guild_id=GUILD, game_id=game_id, now=0.0) is not None
+        assert source.startswith(f"game {game_id} ply ")
+
+
+def _none(variant: str) -> list[dict[str, object]]:
+    return []
