@@ -51,6 +51,10 @@ class PuzzleFace:
         """The piece to move (:meth:`Puzzles.hint`)."""
         return await self._puzzles.hint(attempt_id, user, ply)
 
+    async def look(self, attempt_id: int, user: Player, ply: int) -> PuzzleTurn:
+        """The open attempt at ``ply``, unchanged (:meth:`Puzzles.look`)."""
+        return await self._puzzles.look(attempt_id, user, ply)
+
     async def standings(self, guild_id: int | None, user_id: int) -> list[PuzzleStanding]:
         """The user's puzzle ratings and streaks (:meth:`Puzzles.standings`)."""
         return await self._puzzles.standings(guild_id, user_id)

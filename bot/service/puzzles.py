@@ -152,6 +152,12 @@ class Puzzles:
         )
         return PuzzleTurn(view, said)
 
+    async def look(self, attempt_id: int, user: Player, ply: int) -> PuzzleTurn:
+        """The open attempt as it stands at ``ply`` (a piece picked, a page turned: nothing
+        changes); refused as a move would be when it is over or moved on."""
+        attempt, puzzle = await self._open(attempt_id, user.id, ply)
+        return PuzzleTurn(attempt_view(puzzle, attempt), _("Find the best move."))
+
     async def standings(self, guild_id: int | None, user_id: int) -> list[PuzzleStanding]:
         """The user's puzzle rating and streaks in each family they tried, in this server."""
         guild = DIRECT if guild_id is None else guild_id

@@ -47,6 +47,9 @@ from .picker_items import PickerKit
 from .play import Play
 from .prefs import Prefs
 from .presenter import Presenter
+from .puzzle_delivery import DailyPosts
+from .puzzle_items import PuzzleKit
+from .puzzles import Puzzles
 from .shard_gate import InteractionGate
 from .social import Social
 from .tournament_buttons import TournamentKit
@@ -285,6 +288,10 @@ class DraughtsBot(commands.Bot):
         posts = TournamentPosts(service, self, tournament_kit, presenter.languages, delivery)
         delivery.tournaments = posts.post  # the outbox's tournament announcements
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
+        puzzle_kit = PuzzleKit()
+        daily = DailyPosts(service, self, puzzle_kit, presenter.languages, self.media)
+        delivery.puzzles = daily.post  # the outbox's daily puzzles
+        puzzles = Puzzles(service, presenter, puzzle_kit)
         for cog in (
             challenges,
             lobby,
@@ -294,6 +301,7 @@ class DraughtsBot(commands.Bot):
             Social(service, presenter, tournament_kit),
             Prefs(service, presenter),
             tournaments,
+            puzzles,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -303,6 +311,7 @@ class DraughtsBot(commands.Bot):
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
             *tournament_kit.answered_by(tournaments),
+            *puzzle_kit.answered_by(puzzles),
         )
         return presenter
 
