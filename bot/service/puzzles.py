@@ -97,14 +97,16 @@ class Puzzles:
                 title = find_variant(key).title
                 raise NotFoundError(
                     _(
-                        "you have solved every {variant} puzzle I have; try another variant",
+                        "you have had every {variant} puzzle I have; try another variant",
                         variant=title,
                     )
                 )
             chosen = following
         attempt_id = await self.store.start_attempt(chosen.id, guild, user.id, self.clock())
         if attempt_id is None:
-            raise GameOverError(_("you have had this puzzle already; /puzzle gives you a new one"))
+            raise GameOverError(
+                _("you have had this puzzle already; /puzzle solve gives you a new one")
+            )
         attempt = await self._attempt(attempt_id, user.id)
         view = attempt_view(chosen, attempt)
         return PuzzleTurn(view, _("Find the best move."))
@@ -228,7 +230,7 @@ class Puzzles:
     async def _open(self, attempt_id: int, user_id: int, ply: int) -> tuple[AttemptRow, PuzzleRow]:
         attempt = await self._attempt(attempt_id, user_id)
         if attempt.status != "open":
-            raise GameOverError(_("this puzzle is over; /puzzle gives you a new one"))
+            raise GameOverError(_("this puzzle is over; /puzzle solve gives you a new one"))
         if attempt.ply != ply:
             raise StaleError(STALE)
         return attempt, await self._puzzle(attempt.puzzle_id)
@@ -238,7 +240,9 @@ class Puzzles:
         if attempt is None:
             raise NotFoundError(_("no such puzzle"))
         if attempt.user_id != user_id:
-            raise NotAPlayerError(_("this puzzle is someone else's; /puzzle gives you your own"))
+            raise NotAPlayerError(
+                _("this puzzle is someone else's; /puzzle solve gives you your own")
+            )
         return attempt
 
     async def _puzzle(self, puzzle_id: int) -> PuzzleRow:

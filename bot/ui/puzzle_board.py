@@ -61,7 +61,7 @@ def menu_options(
 
 
 def side_words(side: Side) -> Text:
-    return _("White") if side is Side.WHITE else _("Black")
+    return _p("side", "White") if side is Side.WHITE else _p("side", "Black")
 
 
 def change_line(change: RatingChange) -> Text:
