@@ -63,8 +63,8 @@ class Library:
             return
         try:
             shipped = await asyncio.to_thread(self.source.starter, variant)
-        except (OSError, ValueError):  # a broken install: the server's own puzzles still serve
-            log.exception("the starter puzzles of %s could not be read", variant)
+        except (OSError, ValueError) as exc:  # a broken install: the server's own still serve
+            log.warning("the starter puzzles of %s could not be read: %s", variant, exc)
             shipped = ()
         now = self.clock()
         puzzles = [

@@ -1,0 +1,143 @@
+"""End-to-end: puzzles through the fake Discord, by taps alone.
+
+One scenario: Alice solves a puzzle privately (the first move, the bot's forced reply on the new
+board in place, a stale tap on the older board refused, the last move, the rating change), Bob
+fails one (the solution shown), Alice's rating and streak, and the daily puzzle a moderator
+sets, posted once in its channel with Solve and a thread for answers.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from support.e2e_harness import (
+    ALICE,
+    BOB,
+    GENERAL,
+    Sent,
+    Users,
+    channel,
+    channel_posts,
+    content_of,
+    custom_ids,
+    db_rows,
+    db_run,
+    is_ephemeral,
+    poll,
+    select_options,
+)
+from support.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+MESSAGE, UPDATE = 4, 7
+SHOTS = (
+    ("W:W17,28,32:B8,18,20", "28-24 20x27 32x23x14"),
+    ("W:W13,22,30:B17,19,24", "13-9 17x26 30x23x16"),
+)
+"""English 2-for-1 shots (the service's tests check them with the rules), stored as the
+server's own puzzles, so they are served before any shipped one."""
+
+
+async def puzzle(users: Users, sub: str, user: str, **values: Any) -> Sent:
+    """``/puzzle <sub>`` with options, as Discord nests a subcommand's options."""
+    options, resolved = users.options(**values)
+    payload = users.fake.command_interaction(
+        "puzzle",
+        [{"name": sub, "type": 1, "options": options}],
+        user_id=user,
+        channel_id=GENERAL,
+        resolved=resolved,
+    )
+    await users.fake.send_interaction(payload)
+    return Sent(users, payload)
+
+
+def menu(message: dict[str, Any]) -> str:
+    (select,) = [c for c in custom_ids(message) if c.startswith("puz:")]
+    return select
+
+
+async def tap(users: Users, message: dict[str, Any], user: str, move: str) -> dict[str, Any]:
+    """Pick ``move`` in the board's menu; the board as the bot redrew it in place."""
+    assert move in [o["value"] for o in select_options(message, menu(message))], move
+    sent = await users.select(menu(message), message, user, [move])
+    callback = await sent.callback()
+    assert callback.json["type"] == UPDATE, callback.json
+    return users.fake.messages[message["id"]]
+
+
+async def served(users: Users, user: str) -> tuple[dict[str, Any], list[str]]:
+    """``/puzzle solve``: the private board, and the line of the puzzle served."""
+    sent = await puzzle(users, "solve", user)
+    callback = await sent.callback()
+    assert callback.json["type"] == MESSAGE and is_ephemeral(callback), callback.json
+    ((line,),) = db_rows(
+        users.bot.database,
+        "SELECT p.solution FROM puzzle_attempts a JOIN puzzles p ON p.id = a.puzzle_id"
+        " WHERE a.user_id = ? AND a.status = 'open'",
+        (int(user),),
+    )
+    return sent.message(), str(line).split()
+
+
+async def test_a_puzzle_solved_and_one_failed_by_taps_and_the_daily_post(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    bot, users = await launch()
+    for fen, line in SHOTS:
+        db_run(
+            bot.database,
+            "INSERT INTO puzzles (guild_id, variant, family, fen, solution, gain, rating,"
+            " deviation, volatility, source, game_id, created_at)"
+            " VALUES (?, 'english', 'short-8', ?, ?, 'material', 1500, 350, 0.06, 'test', NULL, 0)",
+            (int(fake.guild.id), fen, line),
+        )
+    # Alice solves hers: the board from her side with alt text, every move in the menu, Hint.
+    board, line = await served(users, ALICE)
+    assert "Puzzle #" in board["content"] and "you play White" in board["content"]
+    assert board["attachments"][0]["description"].startswith("Puzzle #")
+    attempt = menu(board).split(":")[1]
+    assert custom_ids(board) == [f"puz:{attempt}:0:0:0", f"puzb:hint:{attempt}:0:0:0"]
+    before = copy.deepcopy(board)
+    board = await tap(users, board, ALICE, line[0])
+    assert f"The reply is {line[1]}" in board["content"], board["content"]
+    assert menu(board) == f"puz:{attempt}:2:0:0"
+    # The first board, tapped again from a client that has not seen the edit: refused.
+    stale = await users.select(menu(before), before, ALICE, [line[0]])
+    refusal = await stale.callback()
+    assert refusal.json["type"] == MESSAGE and is_ephemeral(refusal)
+    assert "out of date" in content_of(refusal)
+    board = await tap(users, board, ALICE, line[2])
+    assert "Solved!" in board["content"] and "Puzzle rating 1500? →" in board["content"]
+    assert custom_ids(board) == ["puzb:next:0:0:0:0"]
+    assert "Arrows show the solution" in board["attachments"][0]["description"]
+    # Bob fails his: the solution is shown, and the attempt is over.
+    board, line = await served(users, BOB)
+    wrong = next(o["value"] for o in select_options(board, menu(board)) if o["value"] != line[0])
+    board = await tap(users, board, BOB, wrong)
+    assert f"{wrong} is not it" in board["content"] and line[2] in board["content"]
+    assert db_rows(bot.database, "SELECT status FROM puzzle_attempts ORDER BY id") == [
+        ("solved",),
+        ("failed",),
+    ]
+    rating = await puzzle(users, "rating", ALICE)
+    said = content_of(await rating.callback())
+    assert "1 of 1 solved, streak 1 (best 1)" in said, said
+    # The daily puzzle: set by a moderator, posted once with Solve and its thread.
+    daily = await puzzle(users, "daily", ALICE, channel=channel(GENERAL))
+    day = datetime.now(UTC).strftime("%Y-%m-%d")
+    assert "every day in <#" in content_of(await daily.callback())
+
+    def posted() -> list[Any] | None:
+        found = [r for r in channel_posts(fake, GENERAL) if "Puzzle of the day" in content_of(r)]
+        return found or None
+
+    (post,) = await bot.alive(poll(posted, 10))
+    assert [c for c in custom_ids(post) if c.startswith("puzb:solve:")]
+    threads = await bot.alive(poll(lambda: list(fake.threads.values()) or None, 10))
+    assert [t["name"] for t in threads] == [f"Puzzle of the day {day}: answers"]
+    assert db_rows(bot.database, "SELECT day FROM puzzle_daily_posts") == [(day,)]
