@@ -60,10 +60,10 @@ class PuzzleFace:
         return await self._puzzles.standings(guild_id, user_id)
 
     async def leaderboard(
-        self, guild_id: int | None, user_id: int, family: str | None = None
+        self, guild_id: int | None, user_id: int, variant: str | None = None
     ) -> PuzzleBoard:
-        """The server's puzzle leaderboard in a family (:meth:`Puzzles.leaderboard`)."""
-        return await self._puzzles.leaderboard(guild_id, user_id, family)
+        """The server's puzzle leaderboard in a variant's family (:meth:`Puzzles.leaderboard`)."""
+        return await self._puzzles.leaderboard(guild_id, user_id, variant)
 
     async def set_daily(
         self,

@@ -30,7 +30,6 @@ from ..results import Player, PuzzleBoard, PuzzleStanding, PuzzleTurn
 from ..store import AttemptRow, PuzzleRow, Store
 from .puzzle_mining import Library
 from .puzzle_terms import (
-    FAMILIES,
     attempt_view,
     family,
     family_title,
@@ -166,13 +165,11 @@ class Puzzles:
         return [standing(row) for row in await self.store.puzzle_ratings_of(guild, user_id)]
 
     async def leaderboard(
-        self, guild_id: int | None, user_id: int, family_name: str | None = None
+        self, guild_id: int | None, user_id: int, variant: str | None = None
     ) -> PuzzleBoard:
-        """The server's best puzzle ratings in a family (the server's variant's by default)."""
-        if family_name is None:
-            family_name = family((await self.settings.get(guild_id)).variant)
-        if family_name not in FAMILIES:
-            raise NotFoundError(_("no such family of variants"))
+        """The server's best puzzle ratings in the family of ``variant`` (the server's by
+        default)."""
+        family_name = family(variant or (await self.settings.get(guild_id)).variant)
         guild = DIRECT if guild_id is None else guild_id
         rows = await self.store.puzzle_leaderboard(guild, family_name, LEADERBOARD_SIZE)
         mine = await self.store.puzzle_rating(guild, user_id, family_name)

@@ -22,7 +22,6 @@ from ..i18n import Text, _, join
 from ..markdown import shown
 from ..results import PuzzleTurn
 from ..service import GameService
-from ..service.puzzle_terms import family
 from .choices import VariantOption
 from .presenter import Presenter, player_of
 from .puzzle_board import ALL, legal, standings_lines, turn_message
@@ -81,9 +80,7 @@ class Puzzles(commands.Cog):
     ) -> None:
         async def work(reply: Reply) -> None:
             board = await self.service.puzzles.leaderboard(
-                interaction.guild_id,
-                interaction.user.id,
-                None if variant is None else family(variant),
+                interaction.guild_id, interaction.user.id, variant
             )
             lines: list[Text] = [_("**Puzzle leaderboard**, {family}", family=board.family_title)]
             if not board.top:

@@ -640,7 +640,7 @@ async def test_commands_are_synced_globally_without_dev_guild(
             "tournament",
         }  # every command of DESIGN's table, issue 28's lobby and issue 29's tournaments
         assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
-        assert "synced 20 commands globally" in bot.log()
+        assert "synced 21 commands globally" in bot.log()
         # A global command's interaction (no guild_id in its data) is answered.
         sent = await users.command("help", BOB, GENERAL)
         assert "guild_id" not in sent.payload["data"]

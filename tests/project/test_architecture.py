@@ -364,6 +364,11 @@ SERVICE_ORDER = (
     "outbox",
     "announcing",
     "tournament_face",
+    "puzzle_terms",
+    "puzzle_mining",
+    "puzzles",
+    "puzzle_daily",
+    "puzzle_face",
     "rooms",
     "facade",
 )
