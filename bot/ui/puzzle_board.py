@@ -175,7 +175,7 @@ async def turn_message(
         previous,
         last,
         view.solver is Side.BLACK,
-        view.move_number,
+        view.move_number if view.open else 1,  # the end is drawn on the puzzle's position
         "",
         theme,
         arrows,
@@ -186,7 +186,7 @@ async def turn_message(
     drawn = await media.board(request)
     alt = puzzle_alt(view, drawn.alt, where)
     return Outgoing(
-        content=render(join(tuple(lines)), code),
+        content=render(join(tuple(lines), "\n"), code),
         files=[Upload(f"puzzle-{view.puzzle_id}-{view.ply}.png", drawn.png, render(alt, code))],
         view=view_of(*items),
     )
