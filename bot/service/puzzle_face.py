@@ -39,9 +39,10 @@ class PuzzleFace:
         variant: str | None = None,
         *,
         puzzle_id: int | None = None,
+        after: int | None = None,
     ) -> PuzzleTurn:
         """The user's open puzzle, else a new one (:meth:`Puzzles.start`)."""
-        return await self._puzzles.start(guild_id, user, variant, puzzle_id=puzzle_id)
+        return await self._puzzles.start(guild_id, user, variant, puzzle_id=puzzle_id, after=after)
 
     async def move(self, attempt_id: int, user: Player, ply: int, text: str) -> PuzzleTurn:
         """A move in the attempt, guarded by its ply (:meth:`Puzzles.move`)."""

@@ -71,12 +71,14 @@ class Puzzles:
         variant: str | None = None,
         *,
         puzzle_id: int | None = None,
+        after: int | None = None,
     ) -> PuzzleTurn:
-        """The user's puzzle: the one still open if any (shown again, so a puzzle cannot be
-        skipped by asking for another), else ``puzzle_id`` (the daily one) or the next of
-        ``variant`` (the server's variant by default) near their rating, never one they had."""
+        """The user's puzzle: the one still open in this server if any (shown again, so a
+        puzzle cannot be skipped by asking for another), else ``puzzle_id`` (the daily one) or
+        the next of ``variant`` (that of puzzle ``after``, the one just ended; else the
+        server's) near their rating, never one they had."""
         guild = DIRECT if guild_id is None else guild_id
-        current = await self.store.open_attempt(user.id)
+        current = await self.store.open_attempt(user.id, guild)
         if current is not None:
             puzzle = await self._puzzle(current.puzzle_id)
             said = _("You have a puzzle open: here it is again. Find the best move.")
@@ -87,7 +89,12 @@ class Puzzles:
                 raise NotFoundError(_("no such puzzle"))
             chosen = found
         else:
-            key = variant or (await self.settings.get(guild_id)).variant
+            previous = None if after is None else await self.store.puzzle(after)
+            key = (
+                variant
+                or (previous.variant if previous else None)
+                or (await self.settings.get(guild_id)).variant
+            )
             await self.library.ensure(key)
             mine = await self.store.puzzle_rating(guild, user.id, family(key))
             rating = START_RATING if mine is None else mine.rating

@@ -436,8 +436,8 @@ class Store(Protocol):
 
     async def attempt(self, attempt_id: int) -> AttemptRow | None: ...
 
-    async def open_attempt(self, user_id: int) -> AttemptRow | None:
-        """The user's attempt still open, if any (the newest)."""
+    async def open_attempt(self, user_id: int, guild_id: int) -> AttemptRow | None:
+        """The user's attempt still open in the server, if any (the newest)."""
         ...
 
     async def advance_attempt(

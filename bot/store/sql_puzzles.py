@@ -129,10 +129,11 @@ class SqlPuzzles:
         row = await self._fetch_one(ATTEMPTS + " WHERE id = ?", (attempt_id,))
         return None if row is None else DECODE[AttemptRow](row)
 
-    async def open_attempt(self, user_id: int) -> AttemptRow | None:
+    async def open_attempt(self, user_id: int, guild_id: int) -> AttemptRow | None:
         row = await self._fetch_one(
-            ATTEMPTS + " WHERE user_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1",
-            (user_id,),
+            ATTEMPTS + " WHERE user_id = ? AND guild_id = ? AND status = 'open'"
+            " ORDER BY id DESC LIMIT 1",
+            (user_id, guild_id),
         )
         return None if row is None else DECODE[AttemptRow](row)
 

@@ -164,7 +164,7 @@ async def turn_message(
         items.append(
             kit.button(
                 PuzzleAction.NEXT,
-                0,
+                view.puzzle_id,
                 label=render(_p("button", "Next puzzle"), code),
                 style=discord.ButtonStyle.primary,
             )

@@ -26,7 +26,7 @@ class PuzzleAction(StrEnum):
     PAGE = "page"
     """Another page of the menu, or the pieces again (the attempt)."""
     NEXT = "next"
-    """A new puzzle (0: the server's variant)."""
+    """A new puzzle, of the variant of the puzzle named (the one just ended)."""
     SOLVE = "solve"
     """Solve the daily puzzle (the puzzle)."""
 

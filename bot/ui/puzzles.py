@@ -206,8 +206,8 @@ class Puzzles(commands.Cog):
 
         else:
 
-            async def stage(reply: Reply) -> PuzzleTurn:
-                return await puzzles.start(interaction.guild_id, user)
+            async def stage(reply: Reply) -> PuzzleTurn:  # of the variant just played
+                return await puzzles.start(interaction.guild_id, user, after=target)
 
         await self._in_place(interaction, stage, origin, page)
 

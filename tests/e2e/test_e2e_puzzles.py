@@ -113,16 +113,23 @@ async def test_a_puzzle_solved_and_one_failed_by_taps_and_the_daily_post(
     assert "out of date" in content_of(refusal)
     board = await tap(users, board, ALICE, line[2])
     assert "Solved!" in board["content"] and "Puzzle rating 1500? →" in board["content"]
-    assert custom_ids(board) == ["puzb:next:0:0:0:0"]
+    ((solved,),) = db_rows(bot.database, "SELECT puzzle_id FROM puzzle_attempts")
+    assert custom_ids(board) == [f"puzb:next:{solved}:0:0:0"]
     assert "Arrows show the solution" in board["attachments"][0]["description"]
+    # Next puzzle: the other one, on the same private message.
+    following = await users.press(f"puzb:next:{solved}:0:0:0", board, ALICE)
+    assert (await following.callback()).json["type"] == UPDATE
+    board = fake.messages[board["id"]]
+    assert menu(board).split(":")[2:] == ["0", "0", "0"] and menu(board) != f"puz:{attempt}:0:0:0"
     # Bob fails his: the solution is shown, and the attempt is over.
     board, line = await served(users, BOB)
     wrong = next(o["value"] for o in select_options(board, menu(board)) if o["value"] != line[0])
     board = await tap(users, board, BOB, wrong)
     assert f"{wrong} is not it" in board["content"] and line[2] in board["content"]
-    assert db_rows(bot.database, "SELECT status FROM puzzle_attempts ORDER BY id") == [
-        ("solved",),
-        ("failed",),
+    assert db_rows(bot.database, "SELECT user_id, status FROM puzzle_attempts ORDER BY id") == [
+        (int(ALICE), "solved"),
+        (int(ALICE), "open"),
+        (int(BOB), "failed"),
     ]
     rating = await puzzle(users, "rating", ALICE)
     said = content_of(await rating.callback())

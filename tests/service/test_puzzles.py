@@ -267,6 +267,29 @@ async def test_the_daily_puzzle_is_posted_once_a_day_across_a_restart(
     assert [r for r in await service.tick() if r.action is Action.DAILY_PUZZLE] == []
 
 
+async def test_next_keeps_the_variant_and_an_open_puzzle_is_each_servers(
+    service: GameService,
+) -> None:
+    russian = checked_puzzle(
+        {"variant": "russian", "fen": "W:W15,24,25:B8,16,19",
+         "solution": ["24-20", "19x10", "20x11x4"], "source": "r"},
+        guild_id=None, game_id=None, now=0.0,
+    )  # fmt: skip
+    assert russian is not None and russian.family == "flying-8"
+    await with_puzzles(service, russian, shot(0), shot(1))
+    first = (await service.puzzles.start(GUILD, ALICE, "russian")).view
+    assert first.variant == "russian"
+    # Her open puzzle is this server's: another server gives her one of its own.
+    elsewhere = (await service.puzzles.start(OTHER_GUILD, ALICE, "english")).view
+    assert elsewhere.attempt_id != first.attempt_id and elsewhere.variant == "english"
+    await service.puzzles.move(first.attempt_id, ALICE, 0, "25-22")  # wrong
+    # Next (after the Russian one): Russian again, not the server's English; none is left.
+    with pytest.raises(Exception, match="every Russian"):
+        await service.puzzles.start(GUILD, ALICE, after=first.puzzle_id)
+    following = (await service.puzzles.start(GUILD, ALICE, after=elsewhere.puzzle_id)).view
+    assert following.variant == "english" and following.puzzle_id != elsewhere.puzzle_id
+
+
 async def test_start_refuses_a_puzzle_of_another_server(service: GameService) -> None:
     await with_puzzles(service, shot(0, guild_id=OTHER_GUILD))
     puzzle = await service.store.next_puzzle(OTHER_GUILD, ALICE.id, "english", START_RATING)

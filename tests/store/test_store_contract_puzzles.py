@@ -93,7 +93,8 @@ async def test_an_attempt_moves_and_ends_only_at_the_ply_it_was_read_at(store: S
     assert puzzle is not None
     attempt_id = await store.start_attempt(puzzle.id, GUILD, 1, T0)
     assert attempt_id is not None
-    open_ = await store.open_attempt(1)
+    open_ = await store.open_attempt(1, GUILD)
+    assert await store.open_attempt(1, OTHER) is None  # each server's own
     assert open_ is not None and (open_.id, open_.ply, open_.status) == (attempt_id, 0, "open")
     assert await store.advance_attempt(attempt_id, 0, 0, hinted=True)
     assert await store.advance_attempt(attempt_id, 0, 2)
@@ -118,7 +119,7 @@ async def test_an_attempt_moves_and_ends_only_at_the_ply_it_was_read_at(store: S
     assert ended is not None and (ended.status, ended.ply, ended.rating_after, ended.ended_at) == (
         "solved", 3, 1510.0, T0 + 5,
     )  # fmt: skip
-    assert await store.open_attempt(1) is None
+    assert await store.open_attempt(1, GUILD) is None
     mine = await store.puzzle_rating(GUILD, 1, "short-8")
     assert mine is not None and (mine.rating, mine.streak) == (1510.0, 1)
     assert await store.puzzle_ratings_of(GUILD, 1) == [mine]

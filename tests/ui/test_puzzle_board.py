@@ -97,7 +97,7 @@ async def test_the_board_offers_the_moves_and_hint_then_the_solution(
     assert out.content is not None and "Solved!" in out.content and "Puzzle rating" in out.content
     assert "Arrows show the solution: 28-24 20x27 32x23x14." in out.files[0].description
     (following,) = out.view.children if out.view else ()
-    assert following.custom_id == "puzb:next:0:0:0:0"
+    assert following.custom_id == f"puzb:next:{turn.view.puzzle_id}:0:0:0"
     assert image_of(out).width == PICKER_WIDTH
 
 
