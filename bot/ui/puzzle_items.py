@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Protocol
 import discord
 
 from .buttons import ID, bound, chosen_value
-from .picker_items import ORIGIN, PAGE, PLY
+from .picker_items import ORIGIN, PAGE, PLY, StepSelect
 
 
 class PuzzleAction(StrEnum):
@@ -49,43 +49,16 @@ class PuzzleAnswers(Protocol):
     ) -> None: ...
 
 
-class PuzzleSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"puz:{ID}:{PLY}:{ORIGIN}:{PAGE}",
-):
-    """The board's menu: the moves (``origin`` 0, when they fit), the pieces that can move
-    (``origin`` 0 otherwise), or one piece's moves (``origin`` its square)."""
+class PuzzleSelect(StepSelect, template=rf"puz:{ID}:{PLY}:{ORIGIN}:{PAGE}"):
+    """The board's menu (the picker's kind, for an attempt): the moves (``origin`` 0, when
+    they fit), the pieces that can move (``origin`` 0 otherwise), or one piece's moves."""
 
+    prefix = "puz"
     kit: ClassVar[PuzzleKit]  # set by bound
-
-    def __init__(
-        self,
-        attempt_id: int,
-        ply: int,
-        origin: int,
-        page: int,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-    ) -> None:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"puz:{attempt_id}:{ply}:{origin}:{page}",
-            options=options or [],
-            placeholder=placeholder,
-            min_values=1,
-            max_values=1,
-        )
-        super().__init__(select)
-        self.attempt_id, self.ply, self.origin, self.page = attempt_id, ply, origin, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PuzzleSelect:
-        return cls(int(match["id"]), int(match["ply"]), int(match["origin"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await self.kit.answers.picked(
-            interaction, self.attempt_id, self.ply, self.origin, chosen_value(interaction)
+            interaction, self.target, self.ply, self.origin, chosen_value(interaction)
         )
 
 
