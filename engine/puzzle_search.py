@@ -49,6 +49,9 @@ so that no move that also wins the man, give or take the position, counts as ano
 OTHERS_WIN_MAX = 300
 """In a winning line every other move must score at most this (three men): a position already
 won whatever one plays is no puzzle."""
+AGREED = MAN // 2
+"""A material puzzle's best move must score at least this over the baseline's material (the
+score also weighs the position, so half a man, not a whole one: the line proves the man)."""
 MAX_SOLVER_MOVES = 8
 """The longest line asked of the solver (a cut, not a rejection: longer lines end here)."""
 CONTINUATION_PLIES = 12
@@ -93,8 +96,9 @@ def baseline(position: Position, before: Position | None, last: Move | None) -> 
 def only_move(scored: Sequence[tuple[int, RawMove]], kind: str | None = None) -> str | None:
     """``"win"`` or ``"material"`` when the best of ``scored`` (best first) is the only move that
     keeps that gain, else None.  Win: the best is a proven win and every other move scores at
-    most :data:`OTHERS_WIN_MAX`.  Material: the best scores :data:`MARGIN` more than any other
-    (that it really wins a man is the line's to show).  ``kind`` asks for that gain only."""
+    most :data:`OTHERS_WIN_MAX`.  Material: the best is not lost and scores :data:`MARGIN` more
+    than any other (that it really wins a man is for :func:`gains` and the line to show).
+    ``kind`` asks for that gain only."""
     if len(scored) < 2:
         return None
     best, second = scored[0][0], scored[1][0]
@@ -102,12 +106,20 @@ def only_move(scored: Sequence[tuple[int, RawMove]], kind: str | None = None) ->
         if second <= OTHERS_WIN_MAX and kind in (None, "win"):
             return "win"
         return None
-    if kind in (None, "material") and second <= -WIN_BOUND:
-        return "material" if best > -WIN_BOUND else None
-    if kind in (None, "material") and best - second >= MARGIN:
+    if kind in (None, "material") and best > -WIN_BOUND and best - second >= MARGIN:
         return "material"
     return None
 
+
+def gains(scored: Sequence[tuple[int, RawMove]], kind: str, base: int) -> bool:
+    """Whether the engine's own score of the best move agrees there is a gain over the baseline
+    ``base``: a win, or at least :data:`AGREED` more than the baseline's material (an only move
+    that merely loses less, the one defence of a lost position, is no puzzle)."""
+    return kind == "win" or scored[0][0] - base >= AGREED
+
+
+UNKNOWN = 0
+"""What :meth:`EndgameTable.probe` answers for a position the table does not hold."""
 
 _tables: dict[Variant, EndgameTable] = {}
 
@@ -133,7 +145,12 @@ def another_move_wins(position: Position, best: Move) -> bool | None:
     if table is None:
         return None
     for move in position.legal_moves():
-        if move != best and table.probe(*core_state(position.play(move))) == LOSS:
+        if move == best:
+            continue
+        value = table.probe(*core_state(position.play(move)))
+        if value == UNKNOWN:
+            return None  # beyond this table's pieces
+        if value == LOSS:
             return True
     return False
 
@@ -203,7 +220,7 @@ def _banked(game: Game, side: Color, base: int, kind: str) -> bool:
     return not any(move.is_capture for move in game.legal_moves())
 
 
-def _continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | None:
+def continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | None:
     """The gain banked when the engine plays on from a cut line (both sides its best moves), or
     None when it is not banked within :data:`CONTINUATION_PLIES`."""
     game = game.copy()
@@ -217,11 +234,15 @@ def _continuation_gain(game: Game, side: Color, base: int, depth: int) -> int | 
     return None
 
 
-def seen_at(game: Game, move: Move, kind: str, deepest: int) -> int:
+def seen_at(game: Game, move: Move, kind: str, base: int, deepest: int) -> int:
     """The shallowest depth (1 to ``deepest``) at which ``move`` is already the only move."""
     for depth in range(1, deepest):
         scored = scores(game, depth)
-        if only_move(scored, kind) == kind and to_move(game.position, scored[0][1]) == move:
+        if (
+            only_move(scored, kind) == kind
+            and gains(scored, kind, base)
+            and to_move(game.position, scored[0][1]) == move
+        ):
             return depth
     return deepest
 
@@ -236,19 +257,18 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
         return None  # a forced first move asks nothing
     found = scores(game, depths.found)
     kind = only_move(found, None)
-    if kind is None:
+    if kind is None or not gains(found, kind, base):
         return None
     first = to_move(start, found[0][1])
     side = start.turn
     moves: list[Move] = []
-    given = 0
     banked = False
     for _ in range(MAX_SOLVER_MOVES):
         if len(game.legal_moves()) == 1:
             move = game.legal_moves()[0]  # forced: the only move by the rules
         else:
             proved = scores(game, depths.verified)
-            if only_move(proved, kind) != kind:
+            if only_move(proved, kind) != kind or not gains(proved, kind, base):
                 break
             move = to_move(game.position, proved[0][1])
         if not moves and move != first:
@@ -268,7 +288,6 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
             break  # drawn (or lost) by the solver's move
         game.play(reply := best_reply(game, depths.verified))
         moves.append(reply)
-        given = max(given, base - material(game.position, side))
         if not game.legal_moves():
             break
     while moves and len(moves) % 2 == 0:
@@ -286,17 +305,19 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
         if game.is_over or exact_search(game, depths.verified).score > -WIN_BOUND:
             return None
     else:
-        continued = _continuation_gain(game, side, base, depths.verified)
+        continued = continuation_gain(game, side, base, depths.verified)
         if continued is None:
             return None
         gain = continued
     if kind == "material" and gain < MAN:
         return None
+    after_replies = game.positions[2::2]
+    given = max((base - material(position, side) for position in after_replies), default=0)
     return Line(
         kind=kind,
         moves=tuple(moves),
         gain=gain,
-        given=given,
-        seen_at=seen_at(Game(start.variant, start), first, kind, depths.found),
+        given=max(0, given),
+        seen_at=seen_at(Game(start.variant, start), first, kind, base, depths.found),
         alternatives=len(legal),
     )

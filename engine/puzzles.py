@@ -137,20 +137,28 @@ def puzzle_at(
 
 
 def find_puzzles(
-    record: dict[str, object], seconds: float, *, source: str = "game"
+    record: dict[str, object],
+    seconds: float,
+    *,
+    source: str = "game",
+    plies: range | None = None,
 ) -> list[dict[str, object]]:
     """Worker job: the puzzles of one finished game (``Game.to_dict()``), within ``seconds``
     (the positions are tried in order; those left when the time is up are not).  ``source``
     names the game in each puzzle's :attr:`Puzzle.source` (``"game 123"`` gives ``"game 123
-    ply 40"``).  A position inside an earlier puzzle's line is not tried again."""
+    ply 40"``).  ``plies``: only the positions before these plies (a caller splitting a game
+    into short jobs; a later job may then offer a later position of an earlier job's line:
+    :func:`covered` tells).  A position inside an earlier puzzle's line is not tried again."""
     deadline = time.monotonic() + seconds
     game = Game.from_dict(record)
     found: list[dict[str, object]] = []
-    covered: set[Position] = set()
+    seen: set[Position] = set()
     for ply, position in enumerate(game.positions[:-1]):
+        if plies is not None and ply not in plies:
+            continue
         if time.monotonic() >= deadline:
             break
-        if position in covered or len(position.legal_moves()) < 2:
+        if position in seen or len(position.legal_moves()) < 2:
             continue
         before = game.positions[ply - 1] if ply else None
         last = game.moves[ply - 1].pdn() if ply else None
@@ -158,8 +166,16 @@ def find_puzzles(
         if puzzle is None:
             continue
         found.append(puzzle.to_dict())
-        covered.update(puzzle.replay().positions)
+        seen.update(puzzle.replay().positions)
     return found
+
+
+def covered(later: Puzzle, earlier: Puzzle) -> bool:
+    """Whether ``later`` starts inside ``earlier``'s line (the same combination, joined late)."""
+    if later.variant != earlier.variant:
+        return False
+    start = parse_fen(later.fen, find_variant(later.variant))
+    return start in earlier.replay().positions
 
 
 @cache

@@ -26,6 +26,13 @@ LEVELS = (2, 3, 4)
 """The levels a side is drawn from."""
 MAX_PLIES = 200
 """A game still running after this many plies stops there (unfinished)."""
+SEED_STRIDE = 100_000
+"""Game ``i`` of a run with seed ``s`` is seed ``s * SEED_STRIDE + i`` (:func:`game_seed`)."""
+
+
+def game_seed(run: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``run``: runs with other seeds share no game."""
+    return run * SEED_STRIDE + index
 
 
 def opening(variant: Variant, rng: random.Random) -> list[str]:

@@ -3,13 +3,14 @@
 For each variant: ``--games`` games of the engine against itself (:mod:`engine.selfplay`: an ACF
 ballot or random opening plies, then levels 2 to 4, every search limited by depth), each mined by
 :func:`engine.puzzles.find_puzzles` exactly as the bot mines its servers' finished games; a
-position found twice is kept once.  Game ``i`` of a variant is seed ``--seed * 100000 + i``, every
-search is limited by depth and the endgame tables are turned off (``ENGINE_ENDGAME_DIR=off``: a
-cache that happens to hold them would add puzzles), so the same command writes the same files on
-any machine.  The file carries a note of how it was made (command, commit, date, games, seconds),
-as ``engine/weights/*.json`` do::
+position found twice is kept once.  Game ``i`` of a variant is seed ``--seed * 100000 + i``
+(:func:`engine.selfplay.game_seed`), every search is limited by depth and the endgame tables are
+turned off (``ENGINE_ENDGAME_DIR=off``: a cache that happens to hold them would add puzzles), so
+the same command writes the same files on any machine.  The file carries a note of how it was
+made (command, commit, date, games, seconds), as ``engine/weights/*.json`` do::
 
-    nice -n 10 python tools/make_puzzles.py --games 60 --workers 2
+    python tools/make_puzzles.py --games 70 --variants english,dame,pool,brazilian,russian
+    python tools/make_puzzles.py --games 36 --variants international
 
 Runs at a lower priority (``--nice``) in ``--workers`` processes; ``--variants`` picks some.
 """
@@ -21,7 +22,6 @@ import datetime
 import json
 import multiprocessing
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -33,33 +33,15 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
+from train_eval import git_commit  # noqa: E402  (tools/: the script's own folder)
+
 from engine.puzzle_search import depths_for  # noqa: E402
 from engine.puzzles import find_puzzles  # noqa: E402
-from engine.selfplay import LEVELS, MAX_PLIES, RANDOM_PLIES, selfplay_game  # noqa: E402
+from engine.selfplay import LEVELS, MAX_PLIES, RANDOM_PLIES, game_seed, selfplay_game  # noqa: E402
 from rules.variants import ENGLISH, VARIANTS, find_variant  # noqa: E402
 
-SEED_STRIDE = 100_000
-"""Game ``i`` of a run with ``--seed s`` is seed ``s * SEED_STRIDE + i``."""
 FIND_SECONDS = 3600.0
 """Per game: enough that no game is cut short (the set must not depend on the machine)."""
-
-
-def git_commit() -> str:
-    """The commit the set was made at (``+uncommitted changes`` when the tree differs)."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=_ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+uncommitted changes" if dirty else "")
 
 
 def mine(job: tuple[str, int]) -> dict[str, object]:
@@ -83,7 +65,7 @@ def make_set(key: str, args: argparse.Namespace, pool: multiprocessing.pool.Pool
     """Mine ``args.games`` games of variant ``key`` and write its set; the file's path."""
     started = time.perf_counter()
     load = os.getloadavg()
-    jobs = [(key, args.seed * SEED_STRIDE + i) for i in range(args.games)]
+    jobs = [(key, game_seed(args.seed, i)) for i in range(args.games)]
     seen: set[str] = set()
     puzzles: list[dict[str, object]] = []
     play = find = 0.0
