@@ -15,4 +15,12 @@ def shipped(variant: str) -> list[dict[str, object]]:
     return [puzzle.to_dict() for puzzle in starter_puzzles(variant)]
 
 
-ENGINE_PUZZLES = PuzzleSource(starter=shipped, find=find_puzzles)
+def find_between(
+    record: dict[str, object], seconds: float, first: int, stop: int
+) -> list[dict[str, object]]:
+    """Worker job: the puzzles of the game's positions before plies ``first`` to ``stop - 1``
+    (a background job takes its arguments in order, so the range is two numbers)."""
+    return find_puzzles(record, seconds, plies=range(first, stop))
+
+
+ENGINE_PUZZLES = PuzzleSource(starter=shipped, find=find_between)

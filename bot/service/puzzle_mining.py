@@ -4,8 +4,10 @@ server's own finished games, mined in the background.
 The service does not import the engine: what finds puzzles is handed in as a
 :class:`PuzzleSource` (the bot's is :data:`bot.puzzle_source.ENGINE_PUZZLES`, the engine's
 ``engine.puzzles``).  Mining runs through the computer's background lane
-(:meth:`~bot.service.computer.ComputerPlayer.background`): one short job per game, behind
-every live game's reply, one game at a time in this process.  Each game is mined at most once:
+(:meth:`~bot.service.computer.ComputerPlayer.background`): a game is split into short jobs of
+a few plies each (:data:`CHUNK_PLIES`), behind every live game's reply, one game at a time in
+this process; a later job's puzzle that starts inside an earlier one's line (the same
+combination, joined late) is dropped.  Each game is mined at most once:
 the store writes its puzzles with the mark that it was mined, in one transaction, so a crash
 before that write mines it again and one after it never does; a game whose mining fails for a
 reason other than the computer being away is marked mined with nothing found (logged), so it is
@@ -20,24 +22,30 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..store import NewPuzzle, Store
+from ..store import GameRow, NewPuzzle, Store
 from .computer import ComputerPlayer, ComputerUnavailable
 from .live import LiveGames
-from .puzzle_terms import checked_puzzle
+from .puzzle_terms import checked_puzzle, line_positions
 from .shards import ShardOwnership
 
 log = logging.getLogger(__name__)
 
 MIN_PLIES = 20
 """Games shorter than this are not mined (an early resignation has no tactics to speak of)."""
-MINING_SECONDS = 1.0
-"""The engine's time for one game's puzzles: one short background job."""
+CHUNK_PLIES = 6
+"""Positions looked at by one background job: a game takes the engine 1-10 s to mine, so it
+is mined a few plies a job (about a second each), and a live game's reply waits one of them
+at most."""
+JOB_SECONDS = 2.0
+"""A job's limit (the positions left when it is up are not tried): a cap, not a budget."""
 GAMES_PER_ROUND = 5
 """Games mined by one round of mining (started by the tick when none is running)."""
 
-Finder = Callable[[dict[str, object], float], list[dict[str, object]]]
-"""``engine.puzzles.find_puzzles``: a finished game's record (``Game.to_dict()``) and the
-seconds it may take, to the puzzles found (``Puzzle.to_dict()``); module-level, it is pickled."""
+Finder = Callable[[dict[str, object], float, int, int], list[dict[str, object]]]
+"""``engine.puzzles.find_puzzles`` over some plies (:func:`bot.puzzle_source.find_between`): a
+finished game's record (``Game.to_dict()``), the seconds it may take, and the plies whose
+positions it looks at (``first`` to ``stop - 1``), to the puzzles found (``Puzzle.to_dict()``);
+module-level, it is pickled."""
 
 
 @dataclass(frozen=True)
@@ -126,25 +134,40 @@ class Mining:
             return 0
         done = 0
         for row in await self.store.games_to_mine(MIN_PLIES, games, shards=mine):
-            record = (await self.live.replay(row)).to_dict()
             try:
-                found = await self.computer().background(self.source.find, record, MINING_SECONDS)
+                puzzles = await self._puzzles_of(row)
             except ComputerUnavailable:
                 break
             except Exception:
                 log.exception("mining game %s failed; it is left out", row.id)
-                found = []
-            now = self.clock()
-            puzzles: list[NewPuzzle] = [
-                replace(p, source=p.source.replace("game", f"game {row.id}", 1))
-                for data in found
-                if (p := checked_puzzle(data, guild_id=row.guild_id, game_id=row.id, now=now))
-            ]
-            if await self.store.mined(row.id, puzzles, now):
+                puzzles = []
+            if await self.store.mined(row.id, puzzles, self.clock()):
                 done += 1
                 if puzzles:
                     log.info("game %s gave %d puzzle(s)", row.id, len(puzzles))
         return done
+
+    async def _puzzles_of(self, row: GameRow) -> list[NewPuzzle]:
+        """The puzzles of one finished game, a few plies a background job, each checked by
+        the rules; one starting inside an earlier one's line is left out."""
+        assert self.source is not None
+        game = await self.live.replay(row)
+        record = game.to_dict()
+        puzzles: list[NewPuzzle] = []
+        inside: set[str] = set()
+        for first in range(0, game.ply, CHUNK_PLIES):
+            stop = min(first + CHUNK_PLIES, game.ply)
+            find = self.source.find
+            found = await self.computer().background(find, record, JOB_SECONDS, first, stop)
+            now = self.clock()
+            for data in found:
+                puzzle = checked_puzzle(data, guild_id=row.guild_id, game_id=row.id, now=now)
+                if puzzle is None or puzzle.fen in inside:
+                    continue
+                inside |= line_positions(puzzle)
+                named = puzzle.source.replace("game", f"game {row.id}", 1)
+                puzzles.append(replace(puzzle, source=named))
+        return puzzles
 
 
 def _report(task: asyncio.Task[int]) -> None:

@@ -213,6 +213,18 @@ def daily_view(puzzle: PuzzleRow, guild_id: int, channel_id: int, day: str) -> D
     )
 
 
+def line_positions(puzzle: NewPuzzle) -> set[str]:
+    """The positions along ``puzzle``'s line, as FEN (a puzzle found later that starts at one
+    of them is the same combination joined late)."""
+    variant = find_variant(puzzle.variant)
+    position = parse_fen(puzzle.fen, variant)
+    seen = {position.fen()}
+    for text in puzzle.solution.split():
+        position = position.play(parse_move(position, text))
+        seen.add(position.fen())
+    return seen
+
+
 def checked_puzzle(
     data: Mapping[str, object], *, guild_id: int | None, game_id: int | None, now: float
 ) -> NewPuzzle | None:

@@ -43,7 +43,7 @@ from bot.results import Action
 from bot.service import GameService
 from bot.service.events import decode, encode
 from bot.service.puzzle_daily import day_of
-from bot.service.puzzle_mining import MIN_PLIES, PuzzleSource
+from bot.service.puzzle_mining import CHUNK_PLIES, MIN_PLIES, PuzzleSource
 from bot.service.puzzle_terms import checked_puzzle, family
 from bot.service.ratings import START_RATING
 from bot.store import NewPuzzle
@@ -223,7 +223,9 @@ def _dict(index: int) -> dict[str, object]:
             "rating": 1500, "source": f"shot {index}"}  # fmt: skip
 
 
-def _nothing(record: dict[str, object], seconds: float) -> list[dict[str, object]]:
+def _nothing(
+    record: dict[str, object], seconds: float, first: int, stop: int
+) -> list[dict[str, object]]:
     return []
 
 
@@ -315,14 +317,29 @@ async def finished_game(service: GameService, plies: int = MIN_PLIES) -> int:
     return view.id
 
 
-def found_shot(record: dict[str, object], seconds: float) -> list[dict[str, object]]:
-    """A finder (run in the computer's background lane) finding shot 0 in every game, as the
-    engine names a game's puzzles, and a line that does not hold (left out by the service)."""
-    bad = {**_dict(1), "solution": ["13-9", "17x26", "30-26"], "source": "game ply 9"}
-    return [{**_dict(0), "source": "game ply 12"}, bad]
+JOBS: list[tuple[int, int]] = []
+"""The plies each job of :func:`found_shot` was given, in order."""
 
 
-def broken_finder(record: dict[str, object], seconds: float) -> list[dict[str, object]]:
+def found_shot(
+    record: dict[str, object], seconds: float, first: int, stop: int
+) -> list[dict[str, object]]:
+    """A finder (run in the computer's background lane, a few plies a job) finding shot 0 in
+    the first job, as the engine names a game's puzzles, and a line that does not hold (left out
+    by the service); every later job finds shot 0 again and the same combination joined after
+    its first two moves (left out too: inside the first one's line)."""
+    JOBS.append((first, stop))
+    shot_0 = {**_dict(0), "source": "game ply 12"}
+    if first == 0:
+        bad = {**_dict(1), "solution": ["13-9", "17x26", "30-26"], "source": "game ply 9"}
+        return [shot_0, bad]
+    late = {**_dict(0), "fen": "W:W17,32:B8,18,27", "solution": ["32x23x14"], "source": "game"}
+    return [shot_0, late]
+
+
+def broken_finder(
+    record: dict[str, object], seconds: float, first: int, stop: int
+) -> list[dict[str, object]]:
     raise RuntimeError("the finder failed")
 
 
@@ -333,8 +350,13 @@ async def test_a_finished_game_is_mined_once(services: Services, database: Datab
     game_id = await finished_game(one)
     short = await start(one, channel_id=OTHER_CHANNEL)
     await one.resign(ALICE.id, game_id=(await both_moved(one, short)).id)  # too short to mine
+    JOBS.clear()
     mined = await asyncio.gather(one.puzzles.mine(5), other.puzzles.mine(5))
     assert sorted(mined) == [0, 1]
+    # A few plies a job, the whole game covered once (both processes may have looked at it).
+    starts = sorted(set(JOBS))
+    assert starts[0] == (0, CHUNK_PLIES) and all(b - a <= CHUNK_PLIES for a, b in starts)
+    assert {p for a, b in starts for p in range(a, b)} == set(range(MIN_PLIES))
     assert await one.puzzles.mine(5) == 0
     assert await count_rows(one, "puzzle_mined") == 1
     rows = await query(one, "SELECT guild_id, game_id, source, fen FROM puzzles")
