@@ -28,6 +28,7 @@ from ..i18n import Text, _
 from ..i18n.text import from_rules
 from ..results import Player, PuzzleBoard, PuzzleStanding, PuzzleTurn
 from ..store import AttemptRow, PuzzleRow, Store
+from ..words import variant_title
 from .puzzle_mining import Library
 from .puzzle_terms import (
     attempt_view,
@@ -100,11 +101,10 @@ class Puzzles:
             rating = START_RATING if mine is None else mine.rating
             following = await self.store.next_puzzle(guild, user.id, key, rating)
             if following is None:
-                title = find_variant(key).title
                 raise NotFoundError(
                     _(
                         "you have had every {variant} puzzle I have; try another variant",
-                        variant=title,
+                        variant=variant_title(key),
                     )
                 )
             chosen = following

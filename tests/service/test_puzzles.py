@@ -284,6 +284,8 @@ async def test_next_keeps_the_variant_and_an_open_puzzle_is_each_servers(
     # Her open puzzle is this server's: another server gives her one of its own.
     elsewhere = (await service.puzzles.start(OTHER_GUILD, ALICE, "english")).view
     assert elsewhere.attempt_id != first.attempt_id and elsewhere.variant == "english"
+    hinted = await service.puzzles.hint(first.attempt_id, ALICE, 0)
+    assert "the piece on g3." in str(hinted.text)  # Russian squares by their coordinates
     await service.puzzles.move(first.attempt_id, ALICE, 0, "25-22")  # wrong
     # Next (after the Russian one): Russian again, not the server's English; none is left.
     with pytest.raises(Exception, match="every Russian"):
