@@ -16,6 +16,7 @@ import pytest
 from support.e2e_harness import (
     ALICE,
     BOB,
+    CAROL,
     GENERAL,
     Sent,
     Users,
@@ -144,7 +145,20 @@ async def test_a_puzzle_solved_and_one_failed_by_taps_and_the_daily_post(
         return found or None
 
     (post,) = await bot.alive(poll(posted, 10))
-    assert [c for c in custom_ids(post) if c.startswith("puzb:solve:")]
     threads = await bot.alive(poll(lambda: list(fake.threads.values()) or None, 10))
     assert [t["name"] for t in threads] == [f"Puzzle of the day {day}: answers"]
     assert db_rows(bot.database, "SELECT day FROM puzzle_daily_posts") == [(day,)]
+    # Solve on the post gives the puzzle privately; a puzzle button forged onto the public post
+    # is refused privately.
+    message = fake.message_of(post)
+    assert message is not None
+    (solve_id,) = [c for c in custom_ids(post) if c.startswith("puzb:solve:")]
+    solve = await users.press(solve_id, message, CAROL)
+    answer = await solve.callback()
+    assert is_ephemeral(answer) and menu(solve.message()).startswith("puz:")
+    shown = copy.deepcopy(message)  # discord.py answers only buttons the message shows
+    hint = {"type": 2, "style": 2, "label": "Hint", "custom_id": f"puzb:hint:{attempt}:0:0:0"}
+    shown["components"] = [{"type": 1, "components": [hint]}]
+    forged = await users.press(hint["custom_id"], shown, CAROL, forged=True)
+    assert "not one I showed you" in content_of(await forged.callback())
+    assert fake.messages[message["id"]]["components"] == message["components"]  # left as it was
