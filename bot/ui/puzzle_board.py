@@ -11,6 +11,7 @@ rating change.  Every image has its alt text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,7 +23,7 @@ from rules.variants import find_variant
 
 from ..enums import Side
 from ..i18n import Text, _, _p, join, render
-from ..results import DailyPuzzle, PuzzleTurn, PuzzleView, RatingChange
+from ..results import DailyPuzzle, PuzzleStanding, PuzzleTurn, PuzzleView, RatingChange
 from .buttons import view_of
 from .media import BoardRequest, Media
 from .move_options import PAGE_SIZE, Option, move_options, page_of, piece_options, square_name
@@ -98,6 +99,20 @@ def puzzle_alt(view: PuzzleView, position: str, arrows: Text | None) -> Text:
     return seen if arrows is None else join((seen, arrows))
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """What a puzzle board shows: the position and the move that led to it, the arrows and
+    what they are (for the alt text), and the components under it."""
+
+    fen: str
+    previous: str | None
+    last: str | None
+    move_number: int
+    arrows: tuple[tuple[int, ...], ...]
+    arrows_are: Text | None
+    items: list[discord.ui.Item[Any]]
+
+
 async def turn_message(
     turn: PuzzleTurn,
     media: Media,
@@ -113,83 +128,80 @@ async def turn_message(
     the attempt is open, or the solution and the rating change with Next once it is over."""
     view = turn.view
     lines: list[Text] = [heading(view), turn.text]
-    items: list[discord.ui.Item[Any]] = []
-    names = find_variant(view.variant).geometry.names
     if view.open:
-        options, origin, placeholder = menu_options(view, origin, notation, code)
-        shown, page, pages = page_of(options, page)
-        arrows = () if origin == ALL else arrows_of(legal_from(view, origin))
-        fen, previous, last = view.fen, view.previous_fen, view.last_move
-        where = None
-        if origin != ALL:
-            square = square_name(origin, names, notation)
-            where = _("Arrows show where the piece on {square} can go.", square=square)
-        items.append(
-            kit.select(
-                view.attempt_id,
-                view.ply,
-                origin,
-                page,
-                [
-                    discord.SelectOption(
-                        label=o.label, value=o.value, description=o.description or None
-                    )
-                    for o in shown
-                ],
-                render(placeholder, code),
-            )
-        )
-        if pages > 1 and page > 0:
-            items.append(page_button(kit, view, origin, page - 1, _p("button", "Previous"), code))
-        if pages > 1 and page < pages - 1:
-            items.append(page_button(kit, view, origin, page + 1, _p("button", "Next"), code))
-        if origin != ALL and view.hint_square is None:
-            items.append(page_button(kit, view, ALL, 0, _p("button", "Back to pieces"), code))
-        if not view.hinted:
-            items.append(
-                kit.button(
-                    PuzzleAction.HINT,
-                    view.attempt_id,
-                    view.ply,
-                    label=render(_p("button", "Hint"), code),
-                )
-            )
+        drawing = open_board(view, kit, notation, code, origin, page)
     else:
-        arrows = solution_arrows(view)
-        fen, previous, last = view.start_fen, None, None
-        line = " ".join(show_move(m, find_variant(view.variant)) for m in view.solution)
-        where = _("Arrows show the solution: {line}.", line=line)
+        drawing = solution_board(view, kit, code)
         if turn.change is not None:
             lines.append(change_line(turn.change))
-        items.append(
-            kit.button(
-                PuzzleAction.NEXT,
-                view.puzzle_id,
-                label=render(_p("button", "Next puzzle"), code),
-                style=discord.ButtonStyle.primary,
-            )
-        )
     request = BoardRequest(
         view.variant,
-        fen,
-        previous,
-        last,
+        drawing.fen,
+        drawing.previous,
+        drawing.last,
         view.solver is Side.BLACK,
-        view.move_number if view.open else 1,  # the end is drawn on the puzzle's position
+        drawing.move_number,
         "",
         theme,
-        arrows,
+        drawing.arrows,
         notation,
         PICKER_WIDTH,
         code,
     )
     drawn = await media.board(request)
-    alt = puzzle_alt(view, drawn.alt, where)
+    alt = puzzle_alt(view, drawn.alt, drawing.arrows_are)
     return Outgoing(
         content=render(join(tuple(lines), "\n"), code),
         files=[Upload(f"puzzle-{view.puzzle_id}-{view.ply}.png", drawn.png, render(alt, code))],
-        view=view_of(*items),
+        view=view_of(*drawing.items),
     )
+
+
+def open_board(
+    view: PuzzleView, kit: PuzzleKit, notation: str, code: str, origin: int, page: int
+) -> Drawing:
+    """An attempt being solved: the position now, the menu at ``origin`` and ``page`` (with
+    the arrows of the piece it lists), its page buttons, and Hint until it was asked for."""
+    options, origin, placeholder = menu_options(view, origin, notation, code)
+    shown, page, pages = page_of(options, page)
+    arrows_are = None
+    if origin != ALL:
+        square = square_name(origin, find_variant(view.variant).geometry.names, notation)
+        arrows_are = _("Arrows show where the piece on {square} can go.", square=square)
+    choices = [
+        discord.SelectOption(label=o.label, value=o.value, description=o.description or None)
+        for o in shown
+    ]
+    items: list[discord.ui.Item[Any]] = [
+        kit.select(view.attempt_id, view.ply, origin, page, choices, render(placeholder, code))
+    ]
+    if pages > 1 and page > 0:
+        items.append(page_button(kit, view, origin, page - 1, _p("button", "Previous"), code))
+    if pages > 1 and page < pages - 1:
+        items.append(page_button(kit, view, origin, page + 1, _p("button", "Next"), code))
+    if origin != ALL and view.hint_square is None:
+        items.append(page_button(kit, view, ALL, 0, _p("button", "Back to pieces"), code))
+    if not view.hinted:
+        hint = render(_p("button", "Hint"), code)
+        items.append(kit.button(PuzzleAction.HINT, view.attempt_id, view.ply, label=hint))
+    arrows = () if origin == ALL else arrows_of(legal_from(view, origin))
+    return Drawing(
+        view.fen, view.previous_fen, view.last_move, view.move_number, arrows, arrows_are, items
+    )
+
+
+def solution_board(view: PuzzleView, kit: PuzzleKit, code: str) -> Drawing:
+    """An attempt that is over: the puzzle's position with the whole solution as arrows, and
+    Next (a puzzle of the same variant)."""
+    line = " ".join(show_move(m, find_variant(view.variant)) for m in view.solution)
+    following = kit.button(
+        PuzzleAction.NEXT,
+        view.puzzle_id,
+        label=render(_p("button", "Next puzzle"), code),
+        style=discord.ButtonStyle.primary,
+    )
+    arrows_are = _("Arrows show the solution: {line}.", line=line)
+    return Drawing(view.start_fen, None, None, 1, solution_arrows(view), arrows_are, [following])
 
 
 def page_button(
@@ -267,7 +279,7 @@ async def daily_message(
     )
 
 
-def standings_lines(standings: Sequence[Any]) -> list[Text]:
+def standings_lines(standings: Sequence[PuzzleStanding]) -> list[Text]:
     """A solver's puzzle ratings, a line per family."""
     return [
         _(
