@@ -41,6 +41,9 @@ JOB_SECONDS = 2.0
 """A job's limit (the positions left when it is up are not tried): a cap, not a budget."""
 GAMES_PER_ROUND = 5
 """Games mined by one round of mining (started by the tick when none is running)."""
+IDLE_PAUSE_SECONDS = 60.0
+"""After a round that found no game to mine, the next looks again this much later (not at
+every tick: the question reads the finished games)."""
 
 Finder = Callable[[dict[str, object], float, int, int], list[dict[str, object]]]
 """``engine.puzzles.find_puzzles`` over some plies (:func:`bot.puzzle_source.find_between`): a
@@ -106,13 +109,23 @@ class Mining:
         self.computer = computer
         self.clock = clock
         self._task: asyncio.Task[int] | None = None
+        self._idle_until = 0.0
 
     def start(self) -> None:
-        """Start a round of mining unless one is running (the tick calls this)."""
+        """Start a round of mining unless one is running, or the last found nothing to mine
+        less than :data:`IDLE_PAUSE_SECONDS` ago (the tick calls this)."""
         if self.source is None or (self._task is not None and not self._task.done()):
             return
-        self._task = asyncio.create_task(self.mine(GAMES_PER_ROUND), name="puzzle-mining")
+        if self.clock() < self._idle_until:
+            return
+        self._task = asyncio.create_task(self._round(), name="puzzle-mining")
         self._task.add_done_callback(_report)
+
+    async def _round(self) -> int:
+        mined = await self.mine(GAMES_PER_ROUND)
+        if not mined:
+            self._idle_until = self.clock() + IDLE_PAUSE_SECONDS
+        return mined
 
     async def settle(self) -> None:
         """Wait for the round of mining running, if any (tests, and a shutdown's grace)."""

@@ -43,7 +43,12 @@ from bot.results import Action
 from bot.service import GameService
 from bot.service.events import decode, encode
 from bot.service.puzzle_daily import day_of
-from bot.service.puzzle_mining import CHUNK_PLIES, MIN_PLIES, PuzzleSource
+from bot.service.puzzle_mining import (
+    CHUNK_PLIES,
+    IDLE_PAUSE_SECONDS,
+    MIN_PLIES,
+    PuzzleSource,
+)
 from bot.service.puzzle_terms import checked_puzzle, family
 from bot.service.ratings import START_RATING
 from bot.store import NewPuzzle
@@ -306,9 +311,11 @@ async def test_start_refuses_a_puzzle_of_another_server(service: GameService) ->
 # -- mining ---------------------------------------------------------------------------------
 
 
-async def finished_game(service: GameService, plies: int = MIN_PLIES) -> int:
+async def finished_game(
+    service: GameService, plies: int = MIN_PLIES, channel_id: int = CHANNEL
+) -> int:
     """A game of this server played for ``plies`` (each side's first legal move), resigned."""
-    view = await start(service)
+    view = await start(service, channel_id=channel_id)
     for _ in range(plies):
         assert view.to_move is not None
         moves = await service.legal_moves(view.channel_id, view.to_move.id)
@@ -372,7 +379,7 @@ async def test_a_finished_game_is_mined_once(services: Services, database: Datab
 
 
 async def test_the_tick_mines_in_the_background_and_a_failing_game_is_left_out(
-    services: Services, database: Database
+    services: Services, database: Database, clock: Clock
 ) -> None:
     service = await services.open(
         database, puzzle_source=PuzzleSource(starter=lambda variant: [], find=broken_finder)
@@ -382,6 +389,16 @@ async def test_the_tick_mines_in_the_background_and_a_failing_game_is_left_out(
     await service.puzzles.settle()
     assert await count_rows(service, "puzzle_mined", "found = 0") == 1  # never tried again
     assert await count_rows(service, "puzzles") == 0
+    await service.tick()  # a round that finds nothing to mine ...
+    await service.puzzles.settle()
+    await finished_game(service, channel_id=OTHER_CHANNEL)
+    await service.tick()  # ... so the next looks only a minute later
+    await service.puzzles.settle()
+    assert await count_rows(service, "puzzle_mined") == 1
+    clock.advance(IDLE_PAUSE_SECONDS)
+    await service.tick()
+    await service.puzzles.settle()
+    assert await count_rows(service, "puzzle_mined") == 2
 
 
 async def test_the_engine_finds_puzzles_that_hold(services: Services, database: Database) -> None:
