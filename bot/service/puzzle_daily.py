@@ -45,6 +45,9 @@ class DailyPuzzles:
         self.settings = settings
         self.library = library
         self.clock = clock
+        self._none_left: set[tuple[int, str]] = set()
+        """Servers with no puzzle left to post on a day (asked again the next day, or after a
+        restart: not at every tick)."""
 
     async def set_channel(
         self,
@@ -63,6 +66,7 @@ class DailyPuzzles:
             raise ForbiddenError(_("only moderators (Manage Server) can set the daily puzzle"))
         key = find_variant(variant).key if variant else (await self.settings.get(guild_id)).variant
         await self.store.set_daily(guild_id, channel_id, key, moderator_id, self.clock())
+        self._none_left = {seen for seen in self._none_left if seen[0] != guild_id}
         return await self.store.daily(guild_id)
 
     async def setting(self, guild_id: int | None) -> DailyRow | None:
@@ -74,11 +78,15 @@ class DailyPuzzles:
         now = self.clock()
         day = day_of(now)
         posted = []
+        self._none_left = {seen for seen in self._none_left if seen[1] == day}
         for daily in await self.store.dailies_due(day, shards=shards):
+            if (daily.guild_id, day) in self._none_left:
+                continue
             await self.library.ensure(daily.variant)
             puzzle = await self.store.daily_candidate(daily.guild_id, daily.variant)
             if puzzle is None:
                 log.info("no puzzle left for the daily of server %s", daily.guild_id)
+                self._none_left.add((daily.guild_id, day))
                 continue
             view = daily_view(puzzle, daily.guild_id, daily.channel_id, day)
             event = new_event(

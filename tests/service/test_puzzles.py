@@ -299,6 +299,18 @@ async def test_next_keeps_the_variant_and_an_open_puzzle_is_each_servers(
     assert following.variant == "english" and following.puzzle_id != elsewhere.puzzle_id
 
 
+async def test_a_daily_without_puzzles_waits_quietly_until_there_are(
+    service: GameService, clock: Clock
+) -> None:
+    await service.puzzles.set_daily(GUILD, CHANNEL, ALICE.id, "russian", is_moderator=True)
+    assert await service.tick() == []  # no Russian puzzle anywhere
+    await with_puzzles(service, shot(0, guild_id=GUILD))  # an English one: still none
+    assert await service.tick() == []
+    await service.puzzles.set_daily(GUILD, CHANNEL, ALICE.id, "english", is_moderator=True)
+    (posted,) = await service.tick()
+    assert posted.puzzle is not None and posted.puzzle.variant == "english"
+
+
 async def test_start_refuses_a_puzzle_of_another_server(service: GameService) -> None:
     await with_puzzles(service, shot(0, guild_id=OTHER_GUILD))
     puzzle = await service.store.next_puzzle(OTHER_GUILD, ALICE.id, "english", START_RATING)
