@@ -638,7 +638,8 @@ async def test_commands_are_synced_globally_without_dev_guild(
             "help",
             "lobby",
             "tournament",
-        }  # every command of DESIGN's table, issue 28's lobby and issue 29's tournaments
+            "puzzle",
+        }  # DESIGN's table, issue 28's lobby, 29's tournaments, 30's puzzles
         assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
         assert "synced 21 commands globally" in bot.log()
         # A global command's interaction (no guild_id in its data) is answered.
