@@ -10,7 +10,7 @@ the same command writes the same files on any machine.  The file carries a note 
 made (command, commit, date, games, seconds), as ``engine/weights/*.json`` do::
 
     python tools/make_puzzles.py --games 70 --variants english,dame,pool,brazilian,russian
-    python tools/make_puzzles.py --games 36 --variants international
+    python tools/make_puzzles.py --games 50 --variants international
 
 Runs at a lower priority (``--nice``) in ``--workers`` processes; ``--variants`` picks some.
 """
