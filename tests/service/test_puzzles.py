@@ -429,3 +429,21 @@ async def test_the_engine_finds_puzzles_that_hold(services: Services, database: 
 
 def _none(variant: str) -> list[dict[str, object]]:
     return []
+
+
+@pytest.mark.parametrize("variant", ["english", "international"])
+async def test_a_shipped_starter_puzzle_is_served_and_solved_by_its_line(
+    services: Services, database: Database, variant: str
+) -> None:
+    from bot.puzzle_source import ENGINE_PUZZLES
+
+    service = await services.open(database, puzzle_source=ENGINE_PUZZLES)
+    turn = await service.puzzles.start(GUILD, ALICE, variant)
+    assert turn.view.variant == variant and turn.view.game_id is None
+    assert await service.store.count_puzzles(None, variant) == len(ENGINE_PUZZLES.starter(variant))
+    puzzle = await service.store.puzzle(turn.view.puzzle_id)
+    assert puzzle is not None
+    line = puzzle.solution.split()
+    for ply in range(0, len(line), 2):
+        turn = await service.puzzles.move(turn.view.attempt_id, ALICE, ply, line[ply])
+    assert turn.view.status == "solved" and turn.change is not None
