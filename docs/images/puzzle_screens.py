@@ -10,7 +10,9 @@ Alice solves it by taps alone:
 * ``phone-puzzle.png``: ``/puzzle solve``'s private board, from her side, with its menu of moves
   shown open and Hint;
 * ``phone-puzzle-reply.png``: after her first move, the bot's forced reply on the board;
-* ``phone-puzzle-solved.png``: the end, the solution drawn as arrows and the rating change.
+* ``phone-puzzle-solved.png``: the end, the solution drawn as arrows and the rating change;
+* ``phone-puzzle-daily.png``: the daily puzzle Alice, a moderator, asked for in #general, with
+  Solve (its thread for answers hangs off it).
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ from typing import Any
 import make_screens
 from make_screens import HERE, ROOT, Shot, encode, screen, snapshot
 from support.discord_launcher import install_network_guard
-from support.e2e_harness import ALICE, GENERAL, BotProcess, Sent, Users, custom_ids, db_run
+from support.e2e_harness import (
+    ALICE,
+    GENERAL,
+    BotProcess,
+    Sent,
+    Users,
+    channel,
+    custom_ids,
+    db_run,
+)
 from support.fake_discord import FakeDiscord
 
 SHOT = ("W:W17,28,32:B8,18,20", ("28-24", "20x27", "32x23x14"))
@@ -61,16 +72,7 @@ async def solve(fake: FakeDiscord, users: Users, bot: BotProcess) -> dict[str, t
         " VALUES (?, 'english', 'short-8', ?, ?, 'material', 1500, 350, 0.06, 'game', NULL, 0)",
         (int(fake.guild.id), fen, " ".join(line)),
     )
-    options, resolved = users.options()
-    payload = fake.command_interaction(
-        "puzzle",
-        [{"name": "solve", "type": 1, "options": options}],
-        user_id=ALICE,
-        channel_id=GENERAL,
-        resolved=resolved,
-    )
-    await fake.send_interaction(payload)
-    sent = Sent(users, payload)
+    sent = await puzzle(users, "solve")
     await sent.callback()
     board = sent.message()
     shots = {"phone-puzzle.png": (snapshot(fake, board), True)}
@@ -78,7 +80,36 @@ async def solve(fake: FakeDiscord, users: Users, bot: BotProcess) -> dict[str, t
     shots["phone-puzzle-reply.png"] = (snapshot(fake, board), False)
     board = await tap(users, board, line[2])
     shots["phone-puzzle-solved.png"] = (snapshot(fake, board), False)
+    daily = await puzzle(users, "daily", channel=channel(GENERAL))
+    await daily.callback()
+
+    def posted() -> dict[str, Any] | None:
+        return next(
+            (
+                m
+                for m in fake.messages.values()
+                if m["channel_id"] == GENERAL and "puzb:solve:" in str(m.get("components"))
+            ),
+            None,
+        )
+
+    post = await bot.alive(fake.wait_until(posted, timeout=20))
+    shots["phone-puzzle-daily.png"] = (snapshot(fake, post), False)
     return shots
+
+
+async def puzzle(users: Users, sub: str, **values: Any) -> Sent:
+    """Alice's ``/puzzle <sub>``, as Discord nests a subcommand's options."""
+    options, resolved = users.options(**values)
+    payload = users.fake.command_interaction(
+        "puzzle",
+        [{"name": sub, "type": 1, "options": options}],
+        user_id=ALICE,
+        channel_id=GENERAL,
+        resolved=resolved,
+    )
+    await users.fake.send_interaction(payload)
+    return Sent(users, payload)
 
 
 async def tap(users: Users, board: dict[str, Any], move: str) -> dict[str, Any]:
