@@ -17,12 +17,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..errors import IllegalMoveError
-from ..i18n import Text, _, join
+from ..errors import ForbiddenError, IllegalMoveError
+from ..i18n import Text, _, join, listed
 from ..markdown import shown
 from ..results import PuzzleTurn
 from ..service import GameService
 from .choices import VariantOption
+from .permissions import ATTACH, CREATE_THREADS, SEND, VIEW
 from .presenter import Presenter, player_of
 from .puzzle_board import ALL, legal, standings_lines, turn_message
 from .puzzle_items import PuzzleAction, PuzzleKit
@@ -128,6 +129,8 @@ class Puzzles(commands.Cog):
                     )
                 return
             where = None if off else channel
+            if where is not None:
+                check_daily_channel(interaction, where)
             setting = await puzzles.set_daily(
                 guild,
                 None if where is None else where.id,
@@ -258,3 +261,30 @@ def piece_moves(turn: PuzzleTurn, square: int) -> list[str]:
     """The moves of the piece on ``square`` in the attempt's position (PDN)."""
     view = turn.view
     return [m.pdn() for m in legal(view.fen, view.variant) if m.path[0] == square]
+
+
+DAILY_NEEDS = (VIEW, SEND, ATTACH, CREATE_THREADS)
+"""What the daily post needs in its channel: to post the board, and to open its thread."""
+
+
+def check_daily_channel(interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+    """Refuse, before anything is written, a daily channel the bot could not post in (the post
+    would fail later, unseen), naming what it lacks there."""
+    guild = interaction.guild
+    me = None if guild is None else guild.me
+    if me is None:
+        return  # the member list is not known: the outbox retries and logs a refused post
+    # The option's channel is built from the interaction's partial data (no overwrites): the
+    # cached channel has them.
+    cached = guild.get_channel(channel.id) if guild is not None else None
+    permissions = (cached or channel).permissions_for(me)
+    lacking = [name for attribute, name in DAILY_NEEDS if not getattr(permissions, attribute)]
+    if lacking:
+        raise ForbiddenError(
+            _(
+                "I cannot post the daily puzzle in <#{channel}>; I lack these permissions "
+                "there: {names} (a moderator can grant them)",
+                channel=channel.id,
+                names=listed(lacking),
+            )
+        )
