@@ -7,7 +7,7 @@ learned weights (``short-8``: English and Dame; ``flying-8``: Russian, Brazilian
 ``flying-10``: International): the tactics of one family (short or flying kings, the board's
 size) are the same skills, while a Russian shot says little about an English one.  The family
 is written here from the rules (the service does not import the engine) and
-``tests/service/test_puzzles.py`` holds it equal to ``engine.learned.family``.
+``tests/service/test_service_puzzles.py`` holds it equal to ``engine.learned.family``.
 
 **Scoring.**  An attempt is a rated game between solver and puzzle (Glicko-2,
 :mod:`bot.service.ratings`): solved 1, failed 0, and solved after a hint ½ (the hint showed
