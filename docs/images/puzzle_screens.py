@@ -30,16 +30,12 @@ from support.e2e_harness import (
     ALICE,
     GENERAL,
     BotProcess,
-    Sent,
     Users,
     channel,
     custom_ids,
-    db_run,
 )
 from support.fake_discord import FakeDiscord
-
-SHOT = ("W:W17,28,32:B8,18,20", ("28-24", "20x27", "32x23x14"))
-"""White to move: 28-24 gives a man, 20x27 is forced, and 32x23x14 takes two."""
+from support.puzzle_e2e import SHOTS, puzzle, store_puzzle
 
 
 async def capture(language: str) -> dict[str, tuple[Shot, bool]]:
@@ -64,15 +60,9 @@ async def capture(language: str) -> dict[str, tuple[Shot, bool]]:
 
 
 async def solve(fake: FakeDiscord, users: Users, bot: BotProcess) -> dict[str, tuple[Shot, bool]]:
-    fen, line = SHOT
-    db_run(
-        bot.database,
-        "INSERT INTO puzzles (guild_id, variant, family, fen, solution, gain, rating, deviation,"
-        " volatility, source, game_id, created_at)"
-        " VALUES (?, 'english', 'short-8', ?, ?, 'material', 1500, 350, 0.06, 'game', NULL, 0)",
-        (int(fake.guild.id), fen, " ".join(line)),
-    )
-    sent = await puzzle(users, "solve")
+    fen, line = SHOTS[0]
+    store_puzzle(bot, fake.guild.id, fen, line)
+    sent = await puzzle(users, "solve", ALICE)
     await sent.callback()
     board = sent.message()
     shots = {"phone-puzzle.png": (snapshot(fake, board), True)}
@@ -80,7 +70,7 @@ async def solve(fake: FakeDiscord, users: Users, bot: BotProcess) -> dict[str, t
     shots["phone-puzzle-reply.png"] = (snapshot(fake, board), False)
     board = await tap(users, board, line[2])
     shots["phone-puzzle-solved.png"] = (snapshot(fake, board), False)
-    daily = await puzzle(users, "daily", channel=channel(GENERAL))
+    daily = await puzzle(users, "daily", ALICE, channel=channel(GENERAL))
     await daily.callback()
 
     def posted() -> dict[str, Any] | None:
@@ -96,20 +86,6 @@ async def solve(fake: FakeDiscord, users: Users, bot: BotProcess) -> dict[str, t
     post = await bot.alive(fake.wait_until(posted, timeout=20))
     shots["phone-puzzle-daily.png"] = (snapshot(fake, post), False)
     return shots
-
-
-async def puzzle(users: Users, sub: str, **values: Any) -> Sent:
-    """Alice's ``/puzzle <sub>``, as Discord nests a subcommand's options."""
-    options, resolved = users.options(**values)
-    payload = users.fake.command_interaction(
-        "puzzle",
-        [{"name": sub, "type": 1, "options": options}],
-        user_id=ALICE,
-        channel_id=GENERAL,
-        resolved=resolved,
-    )
-    await users.fake.send_interaction(payload)
-    return Sent(users, payload)
 
 
 async def tap(users: Users, board: dict[str, Any], move: str) -> dict[str, Any]:

@@ -26,37 +26,17 @@ from support.e2e_harness import (
     content_of,
     custom_ids,
     db_rows,
-    db_run,
     first_answer,
     is_ephemeral,
     poll,
     select_options,
 )
 from support.fake_discord import FakeDiscord, RecordedRequest
+from support.puzzle_e2e import SHOTS, puzzle, store_puzzle
 
 pytestmark = pytest.mark.e2e
 
 MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE = 4, 5, 6, 7
-SHOTS = (
-    ("W:W17,28,32:B8,18,20", "28-24 20x27 32x23x14"),
-    ("W:W13,22,30:B17,19,24", "13-9 17x26 30x23x16"),
-)
-"""English 2-for-1 shots (the service's tests check them with the rules), stored as the
-server's own puzzles, so they are served before any shipped one."""
-
-
-async def puzzle(users: Users, sub: str, user: str, **values: Any) -> Sent:
-    """``/puzzle <sub>`` with options, as Discord nests a subcommand's options."""
-    options, resolved = users.options(**values)
-    payload = users.fake.command_interaction(
-        "puzzle",
-        [{"name": sub, "type": 1, "options": options}],
-        user_id=user,
-        channel_id=GENERAL,
-        resolved=resolved,
-    )
-    await users.fake.send_interaction(payload)
-    return Sent(users, payload)
 
 
 def menu(message: dict[str, Any]) -> str:
@@ -129,14 +109,8 @@ async def test_a_puzzle_solved_and_one_failed_by_taps_and_the_daily_post(
     launch: Any, fake: FakeDiscord
 ) -> None:
     bot, users = await launch()
-    for fen, line in SHOTS:
-        db_run(
-            bot.database,
-            "INSERT INTO puzzles (guild_id, variant, family, fen, solution, gain, rating,"
-            " deviation, volatility, source, game_id, created_at)"
-            " VALUES (?, 'english', 'short-8', ?, ?, 'material', 1500, 350, 0.06, 'test', NULL, 0)",
-            (int(fake.guild.id), fen, line),
-        )
+    for fen, line in SHOTS:  # the server's own: served before any shipped one
+        store_puzzle(bot, fake.guild.id, fen, line)
     # Alice solves hers: the board from her side with alt text, every move in the menu, Hint.
     board, line = await served(users, ALICE)
     assert "Puzzle #" in board["content"] and "you play White" in board["content"]
