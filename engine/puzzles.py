@@ -21,7 +21,7 @@ from importlib.resources import files
 
 from rules.fen import parse_fen
 from rules.game import Game
-from rules.notation import parse_move
+from rules.notation import MoveError, parse_move
 from rules.position import Position
 from rules.variants import find_variant
 
@@ -102,7 +102,10 @@ class Puzzle:
         if len(self.solution) % 2 != 1:
             raise ValueError(f"{self.source}: the solution must end on the solver's move")
         for text in self.solution:
-            game.play(parse_move(game.position, text, game.legal_moves()))
+            try:
+                game.play(parse_move(game.position, text, game.legal_moves()))
+            except MoveError as exc:
+                raise ValueError(f"{self.source}: {text} is not legal here ({exc})") from exc
         return game
 
 
@@ -185,8 +188,16 @@ def starter_puzzles(variant: str) -> tuple[Puzzle, ...]:
     rules) before it is handed out: a broken file raises ``ValueError``."""
     key = find_variant(variant).key
     resource = files("engine") / "puzzles" / f"{key}.json"
-    data = json.loads(resource.read_text(encoding="utf-8"))
-    puzzles = tuple(Puzzle.from_dict(item) for item in data["puzzles"])
+    return checked_set(json.loads(resource.read_text(encoding="utf-8")), key)
+
+
+def checked_set(data: Mapping[str, object], key: str) -> tuple[Puzzle, ...]:
+    """The puzzles of a set file's contents, each checked: of variant ``key``, verified deeper
+    than found, its line replayed by the rules (``ValueError`` naming the first that is not)."""
+    items = data.get("puzzles")
+    if not isinstance(items, list):
+        raise ValueError(f"the {key} set has no list of puzzles")
+    puzzles = tuple(Puzzle.from_dict(item) for item in items)
     for puzzle in puzzles:
         if puzzle.variant != key:
             raise ValueError(f"{puzzle.source}: a {puzzle.variant} puzzle in the {key} set")

@@ -103,8 +103,9 @@ def make_set(key: str, args: argparse.Namespace, pool: multiprocessing.pool.Pool
         "puzzles": len(puzzles),
         "seconds": {
             "wall": round(time.perf_counter() - started, 1),
-            "selfplay_cpu": round(play, 1),
-            "finding_cpu": round(find, 1),
+            # Summed over the games, as each worker's clock ran (the machine may be shared).
+            "selfplay_in_workers": round(play, 1),
+            "finding_in_workers": round(find, 1),
         },
         "workers": args.workers,
         "nice": args.nice,

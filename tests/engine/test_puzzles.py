@@ -5,9 +5,12 @@
   and so is one whose winning line is only captures (the rules chose them) or whose first move is
   forced; a small win stands only when an endgame table (built here, 3 pieces) says no other
   move wins.
+- An International shot (men capture backwards) is found with its line.
 - A game containing the shot gives it once, named by the game's source and ply; winning back
   what an opponent's capture just took is no gain (the baseline).
-- ``Puzzle.to_dict``/``from_dict`` round trip, and bad data refused naming its field.
+- ``Puzzle.to_dict``/``from_dict`` round trip, and bad data refused naming its field; a set with
+  a puzzle that does not replay, ends on a reply, is of another variant or not proved deeper is
+  refused naming the puzzle.
 - Every shipped puzzle of every variant replays by the rules, ends on the solver's move, starts
   with a choice and asks at least one quiet move; a sample is proved again here.
 """
@@ -33,7 +36,14 @@ from engine.puzzle_search import (
     only_move,
     scores,
 )
-from engine.puzzles import Puzzle, covered, find_puzzles, puzzle_at, starter_puzzles
+from engine.puzzles import (
+    Puzzle,
+    checked_set,
+    covered,
+    find_puzzles,
+    puzzle_at,
+    starter_puzzles,
+)
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.notation import parse_move
@@ -65,6 +75,14 @@ def test_a_two_for_one_shot_is_found_with_its_whole_line() -> None:
     assert only_move(deeper) == "material"
     assert to_move(position, deeper[0][1]).pdn() == "26-23"
     assert puzzle.replay().position.material(Color.WHITE) == (0, 2, 0, 1)
+
+
+def test_an_international_shot_ends_with_a_backward_capture() -> None:
+    variant = VARIANTS["international"]
+    puzzle = puzzle_at(parse_fen("W:W20,24,25,43,48:B4,6,22,32,44", variant), "hand-made")
+    assert puzzle is not None
+    assert puzzle.solution == ("43-38", "32x43", "48x39x50")  # 39x50: a man taking backwards
+    assert (puzzle.gain, puzzle.gain_men, puzzle.depth_verified) == ("material", 1, 8)
 
 
 def test_a_position_with_two_winning_moves_is_refused() -> None:
@@ -157,6 +175,24 @@ def test_to_dict_and_from_dict_round_trip_and_refuse_bad_fields() -> None:
     for field, bad in (("gain", "draw"), ("rating", "1500"), ("solution", "26-23"), ("fen", "")):
         with pytest.raises(ValueError, match=field):
             Puzzle.from_dict({**data, field: bad})
+
+
+def test_a_set_with_a_broken_puzzle_is_refused_naming_it() -> None:
+    puzzle = puzzle_at(parse_fen(SHOT, ENGLISH), "game 9 ply 4")
+    assert puzzle is not None
+    good = puzzle.to_dict()
+    assert checked_set({"puzzles": [good]}, "english") == (puzzle,)
+    broken = (
+        {**good, "solution": ["26-22", "19x26", "31x22x13"]},  # after 26-22 no 19x26
+        {**good, "solution": ["26-23", "19x26"]},  # ends on the reply
+        {**good, "variant": "dame"},
+        {**good, "depth_verified": good["depth_found"]},
+    )
+    for item in broken:
+        with pytest.raises(ValueError, match="game 9 ply 4"):
+            checked_set({"puzzles": [item]}, "english")
+    with pytest.raises(ValueError, match="no list"):
+        checked_set({}, "english")
 
 
 def test_harder_lines_rate_higher() -> None:
