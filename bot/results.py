@@ -29,6 +29,14 @@ from .errors import ChallengeError
 from .i18n import Text, _
 from .import_results import ImportListing, ImportStart, ImportView
 from .position_results import Hint
+from .puzzle_results import (
+    DailyPuzzle,
+    PuzzleBoard,
+    PuzzleStanding,
+    PuzzleTurn,
+    PuzzleView,
+    RatingChange,
+)
 from .time_control import (
     CLOCK_BASE_LIMITS,
     CLOCK_INCREMENT_MAX,
@@ -44,11 +52,17 @@ __all__ = [
     "POOL_LIMITS",
     "PRESET_CLOCKS",
     "AnalysisView",
+    "DailyPuzzle",
     "Hint",
     "ImportListing",
     "ImportStart",
     "ImportView",
     "PairingView",
+    "PuzzleBoard",
+    "PuzzleStanding",
+    "PuzzleTurn",
+    "PuzzleView",
+    "RatingChange",
     "TimeControl",
     "TournamentSpec",
     "TournamentView",
@@ -122,6 +136,8 @@ class Action(Enum):
     """A tournament game lost by a player who did not make a first move in time."""
     BERSERK = "berserk"
     """An arena player halved their clock for an extra point on a win."""
+    DAILY_PUZZLE = "daily_puzzle"
+    """A server's puzzle of the day, posted in the channel its moderators chose."""
 
 
 @dataclass(frozen=True)
@@ -344,6 +360,8 @@ class ActionResult:
     :mod:`bot.service.events`): the Discord layer marks it delivered once players saw it."""
     tournament: TournamentView | None = None
     """The tournament the action changed, as it stands after it."""
+    puzzle: DailyPuzzle | None = None
+    """The daily puzzle this result posts."""
     dms: tuple[DirectMessage, ...] = ()
     """Direct messages that go with the announcement (to players who opted in), delivered
     with it and, like it, again after a crash (the outbox rebuilds them)."""

@@ -44,6 +44,8 @@ from .computer import ComputerPlayer, RandomComputer
 from .hints import Hints
 from .import_face import ImportFace
 from .outbox import Owed
+from .puzzle_face import PuzzleFace
+from .puzzle_mining import PuzzleSource
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
 from .views import clean_name
@@ -68,11 +70,13 @@ class GameService:
         monotonic: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         shards: Shards = EVERY_SHARD,
+        puzzle_source: PuzzleSource | None = None,
     ) -> None:
         """``clock`` is wall time (deadlines); ``monotonic`` tells its jumps from time that passed
         (tests driving ``clock`` pass it as both).  A challenge stays open ``challenge_expiry``
         seconds, or its time per move if longer, up to ``challenge_expiry_cap`` (tests: the same).
-        ``shards``: the servers whose background work this process runs, as the store grants."""
+        ``shards``: the servers whose background work this process runs, as the store grants.
+        ``puzzle_source``: what makes puzzles (the engine's; None: no starter set, no mining)."""
         bot = Player(bot_user_id, clean_name(bot_name))
         rooms = build_rooms(
             store,
@@ -84,6 +88,7 @@ class GameService:
             shards=shards,
             challenge_expiry=challenge_expiry,
             challenge_expiry_cap=challenge_expiry_cap,
+            puzzle_source=puzzle_source,
         )
         self.store = store
         self.bot = bot
@@ -110,6 +115,7 @@ class GameService:
         self.analyses = rooms.analyses
         self._analysis_face = rooms.analysis
         self._import_face = rooms.imports
+        self._puzzle_face = rooms.puzzles
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -526,8 +532,10 @@ class GameService:
     # -- the scheduler -----------------------------------------------------------------------
 
     async def tick(self) -> list[ActionResult]:
-        """Everything due now (:meth:`Deadlines.tick`), then :meth:`FlagTimers.ticked`."""
+        """Everything due now (:meth:`Deadlines.tick`, then the daily puzzles and mining,
+        :meth:`PuzzleFace.tick`), then :meth:`FlagTimers.ticked`."""
         due = [await self._ready(result) for result in await self._deadlines.tick()]
+        due += await self._puzzle_face.tick()
         await self.flags.ticked()
         return due
 
@@ -578,6 +586,11 @@ class GameService:
         return self._import_face
 
     @property
+    def puzzles(self) -> PuzzleFace:
+        """Every puzzle action (:mod:`bot.service.puzzle_face`)."""
+        return self._puzzle_face
+
+    @property
     def challenge_expiry(self) -> float:
         """Seconds an unanswered challenge stays open."""
         return self._challenges.expiry
@@ -624,6 +637,7 @@ class GameService:
     async def close(self) -> None:
         """Close the database after the writes in flight have finished."""
         await self.flags.close()
+        await self._puzzle_face.close()
         await self._replies.close()
         await self.analyses.close()
         await self._live.drain()

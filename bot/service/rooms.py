@@ -34,6 +34,10 @@ from .notices import Notices
 from .outbox import Outbox
 from .play import Play
 from .prefs import PrefsBook
+from .puzzle_daily import DailyPuzzles
+from .puzzle_face import PuzzleFace
+from .puzzle_mining import Library, Mining, PuzzleSource
+from .puzzles import Puzzles
 from .queries import Queries
 from .settings import SettingsBook
 from .shards import ShardOwnership
@@ -71,6 +75,7 @@ class Rooms:
     analyses: Analyses
     analysis: AnalysisFace
     imports: ImportFace
+    puzzles: PuzzleFace
 
 
 def build_rooms(
@@ -84,6 +89,7 @@ def build_rooms(
     shards: Shards,
     challenge_expiry: float,
     challenge_expiry_cap: float,
+    puzzle_source: PuzzleSource | None = None,
 ) -> Rooms:
     """The rooms on ``store`` (the face's constructor documents the options)."""
     settings = SettingsBook(store, clock)
@@ -136,6 +142,13 @@ def build_rooms(
     flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
     announcing = Announcing(settings, queries, outbox, languages, flags, clock=clock)
     analyses = Analyses(store, lambda: replies.computer, clock=clock)
+    library = Library(store, puzzle_source, clock)
+    puzzles = PuzzleFace(
+        Puzzles(store, settings, library, clock=clock),
+        DailyPuzzles(store, settings, library, clock=clock),
+        Mining(store, live, ownership, puzzle_source, lambda: replies.computer, clock),
+        ownership,
+    )
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -168,4 +181,5 @@ def build_rooms(
         analyses=analyses,
         analysis=AnalysisFace(analyses, store, queries, live),
         imports=ImportFace(Imports(store, clock), analyses),
+        puzzles=puzzles,
     )

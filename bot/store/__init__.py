@@ -21,6 +21,15 @@ from .errors import (
 )
 from .import_rows import ImportRow, NewImport
 from .protocol import Store
+from .puzzle_rows import (
+    AttemptRow,
+    DailyRow,
+    NewPuzzle,
+    PuzzleRating,
+    PuzzleRatingRow,
+    PuzzleRow,
+    RatedAttempt,
+)
 from .rows import (
     AnalysisRow,
     ChallengeRow,
@@ -78,10 +87,12 @@ __all__ = [
     "EVERY_SHARD",
     "POSTGRES_SCHEMES",
     "AnalysisRow",
+    "AttemptRow",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",
     "ChannelBusy",
+    "DailyRow",
     "EventAnswer",
     "EventRow",
     "FollowUp",
@@ -96,12 +107,17 @@ __all__ = [
     "NewImport",
     "NewMove",
     "NewPairing",
+    "NewPuzzle",
     "NewTournament",
     "PairingChanges",
     "PairingRow",
     "PlayerChanges",
     "PrefsChanges",
     "PrefsRow",
+    "PuzzleRating",
+    "PuzzleRatingRow",
+    "PuzzleRow",
+    "RatedAttempt",
     "RatedGame",
     "Rater",
     "RatingRow",

@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode, TournamentStatus
+from .puzzle_rows import AttemptRow, DailyRow, PuzzleRatingRow, PuzzleRow
 from .rows import (
     AnalysisRow,
     ChallengeRow,
@@ -42,6 +43,10 @@ Row = TypeVar(
     TournamentRow,
     TournamentPlayerRow,
     PairingRow,
+    PuzzleRow,
+    AttemptRow,
+    PuzzleRatingRow,
+    DailyRow,
 )
 
 
@@ -117,6 +122,10 @@ DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
     PairingRow: decoder(
         PairingRow, forfeit=bool, white_berserk=bool, black_berserk=bool, reminded=bool
     ),
+    PuzzleRow: decoder(PuzzleRow),
+    AttemptRow: decoder(AttemptRow, hinted=bool),
+    PuzzleRatingRow: decoder(PuzzleRatingRow),
+    DailyRow: decoder(DailyRow),
 }
 COLUMNS = {cls: ", ".join(f.name for f in fields(cls)) for cls in DECODE}
 NEW_MOVE_COLUMNS = ", ".join(f.name for f in fields(NewMove))

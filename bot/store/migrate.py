@@ -51,6 +51,12 @@ TABLES = (
     "tournament_pairings",
     "analyses",
     "imports",
+    "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_daily",
+    "puzzle_daily_posts",
+    "puzzle_mined",
 )
 """Every table of the schema, in an order that respects the foreign keys."""
 
@@ -61,6 +67,8 @@ IDENTITIES = (
     ("tournaments", "id"),
     ("tournament_pairings", "id"),
     ("imports", "id"),
+    ("puzzles", "id"),
+    ("puzzle_attempts", "id"),
 )
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 

@@ -21,6 +21,15 @@ from typing import Protocol
 
 from ..enums import ChallengeStatus, TimePool
 from .import_rows import ImportRow, NewImport
+from .puzzle_rows import (
+    AttemptRow,
+    DailyRow,
+    NewPuzzle,
+    PuzzleRating,
+    PuzzleRatingRow,
+    PuzzleRow,
+    RatedAttempt,
+)
 from .rows import (
     AnalysisRow,
     ChallengeRow,
@@ -419,4 +428,115 @@ class Store(Protocol):
 
     async def imported(self, import_id: int) -> ImportRow | None:
         """A kept import, or None."""
+
+    # -- puzzles (schema v14) --------------------------------------------------------------------
+
+    async def add_puzzles(self, puzzles: Sequence[NewPuzzle]) -> int:
+        """Store the puzzles not stored yet (the same server or starter set, variant and
+        position: once); how many were new."""
+        ...
+
+    async def puzzle(self, puzzle_id: int) -> PuzzleRow | None: ...
+
+    async def count_puzzles(self, guild_id: int | None, variant: str) -> int:
+        """How many puzzles of ``variant`` the server has of its own (None: the starter set)."""
+        ...
+
+    async def next_puzzle(
+        self, guild_id: int, user_id: int, variant: str, rating: float
+    ) -> PuzzleRow | None:
+        """A puzzle of ``variant`` the user has never been given, the server's own or the
+        starter set's: a server's own near ``rating`` first, else the nearest; None when the
+        user has seen them all."""
+        ...
+
+    async def start_attempt(
+        self, puzzle_id: int, guild_id: int, user_id: int, now: float
+    ) -> int | None:
+        """Open the user's attempt at the puzzle (its id); None, writing nothing, when the user
+        has had this puzzle before (one attempt per user and puzzle, in every process)."""
+        ...
+
+    async def attempt(self, attempt_id: int) -> AttemptRow | None: ...
+
+    async def open_attempt(self, user_id: int, guild_id: int) -> AttemptRow | None:
+        """The user's attempt still open in the server, if any (the newest)."""
+        ...
+
+    async def advance_attempt(
+        self, attempt_id: int, ply: int, new_ply: int, *, hinted: bool = False
+    ) -> bool:
+        """Move the open attempt from ``ply`` to ``new_ply`` (``hinted``: also mark it hinted);
+        False, writing nothing, when it is no longer open at ``ply`` (a stale tap)."""
+        ...
+
+    async def end_attempt(
+        self,
+        attempt_id: int,
+        ply: int,
+        *,
+        to_ply: int,
+        solved: bool,
+        wrong_move: str | None,
+        now: float,
+        rate: PuzzleRating,
+    ) -> RatedAttempt | None:
+        """End the open attempt at ``ply`` as solved or failed (at ``to_ply``: the solution's
+        moves played, the last one included) and, in the same transaction
+        under locks on the solver's rating and the puzzle, write what ``rate`` answers for
+        both; None, writing nothing, when it is no longer open at ``ply``."""
+        ...
+
+    async def puzzle_rating(
+        self, guild_id: int, user_id: int, family: str
+    ) -> PuzzleRatingRow | None: ...
+
+    async def puzzle_ratings_of(self, guild_id: int, user_id: int) -> list[PuzzleRatingRow]:
+        """The user's puzzle ratings in the server, one per family they have tried."""
+        ...
+
+    async def puzzle_leaderboard(
+        self, guild_id: int, family: str, limit: int
+    ) -> list[PuzzleRatingRow]:
+        """The server's best puzzle ratings in ``family``, highest first."""
+        ...
+
+    async def set_daily(
+        self, guild_id: int, channel_id: int | None, variant: str, set_by: int, now: float
+    ) -> None:
+        """Post the server's daily puzzle of ``variant`` in ``channel_id`` (None: no more)."""
+        ...
+
+    async def daily(self, guild_id: int) -> DailyRow | None: ...
+
+    async def dailies_due(self, day: str, *, shards: Shards = EVERY_SHARD) -> list[DailyRow]:
+        """The servers of ``shards`` with a daily channel and no post on ``day`` yet."""
+        ...
+
+    async def daily_candidate(self, guild_id: int, variant: str) -> PuzzleRow | None:
+        """The puzzle to post next: never posted as the server's daily, its own before the
+        starter set's, oldest first."""
+        ...
+
+    async def post_daily(
+        self, guild_id: int, day: str, puzzle_id: int, event: NewEvent, payload: str
+    ) -> bool:
+        """Write the server's post of ``day`` and its outbox entry (with the announcement as
+        ``payload``, :func:`bot.service.events.encode`) in one transaction; False, writing
+        nothing, when the server has its post of that day already."""
+        ...
+
+    async def daily_posted(self, guild_id: int, day: str) -> int | None:
+        """The puzzle posted as the server's daily on ``day``, if any."""
+        ...
+
+    async def games_to_mine(
+        self, min_plies: int, limit: int, *, shards: Shards = EVERY_SHARD
+    ) -> list[GameRow]:
+        """Finished server games of at least ``min_plies`` not mined yet, oldest first."""
+        ...
+
+    async def mined(self, game_id: int, puzzles: Sequence[NewPuzzle], now: float) -> bool:
+        """Record that ``game_id`` was mined with the puzzles it gave, in one transaction;
+        False, writing nothing, when it was mined already."""
         ...

@@ -471,6 +471,94 @@ ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
 (``start_fen``, the FEN checked for the variant; NULL: the variant's start), which its game keeps
 in ``games.start_fen`` as every game does; ``games.hints`` counts the hints the player took
 (games against the computer only), so the record says the game was played with help."""
+V14_PUZZLES = """
+CREATE TABLE puzzles (
+    id          {id},
+    guild_id    {snowflake},
+    variant     TEXT    NOT NULL,
+    family      TEXT    NOT NULL,
+    fen         TEXT    NOT NULL,
+    solution    TEXT    NOT NULL,
+    gain        TEXT    NOT NULL CHECK (gain IN ('win', 'material')),
+    rating      {time} NOT NULL,
+    deviation   {time} NOT NULL,
+    volatility  {time} NOT NULL,
+    plays       INTEGER NOT NULL DEFAULT 0,
+    source      TEXT    NOT NULL,
+    game_id     {snowflake} REFERENCES games (id),
+    created_at  {time} NOT NULL
+);
+CREATE UNIQUE INDEX puzzles_starter_once ON puzzles (variant, fen) WHERE guild_id IS NULL;
+CREATE UNIQUE INDEX puzzles_server_once ON puzzles (guild_id, variant, fen)
+    WHERE guild_id IS NOT NULL;
+CREATE INDEX puzzles_by_rating ON puzzles (variant, rating);
+
+CREATE TABLE puzzle_attempts (
+    id            {id},
+    puzzle_id     {snowflake} NOT NULL REFERENCES puzzles (id),
+    guild_id      {snowflake} NOT NULL,
+    user_id       {snowflake} NOT NULL,
+    ply           INTEGER NOT NULL DEFAULT 0,
+    hinted        {flag} NOT NULL DEFAULT {off},
+    status        TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'solved', 'failed')),
+    wrong_move    TEXT,
+    rating_before {time},
+    rating_after  {time},
+    started_at    {time} NOT NULL,
+    ended_at      {time}
+);
+CREATE UNIQUE INDEX puzzle_attempts_once ON puzzle_attempts (user_id, puzzle_id);
+CREATE INDEX puzzle_attempts_open ON puzzle_attempts (user_id) WHERE status = 'open';
+
+CREATE TABLE puzzle_ratings (
+    guild_id    {snowflake} NOT NULL,
+    user_id     {snowflake} NOT NULL,
+    family      TEXT    NOT NULL,
+    name        TEXT    NOT NULL,
+    rating      {time} NOT NULL,
+    deviation   {time} NOT NULL,
+    volatility  {time} NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    solved      INTEGER NOT NULL DEFAULT 0,
+    streak      INTEGER NOT NULL DEFAULT 0,
+    best_streak INTEGER NOT NULL DEFAULT 0,
+    updated_at  {time} NOT NULL,
+    PRIMARY KEY (guild_id, user_id, family)
+){without_rowid};
+CREATE INDEX puzzle_ratings_board ON puzzle_ratings (guild_id, family, rating);
+
+CREATE TABLE puzzle_daily (
+    guild_id   {snowflake} PRIMARY KEY,
+    channel_id {snowflake} NOT NULL,
+    variant    TEXT    NOT NULL,
+    set_by     {snowflake} NOT NULL,
+    updated_at {time} NOT NULL
+);
+
+CREATE TABLE puzzle_daily_posts (
+    guild_id   {snowflake} NOT NULL,
+    day        TEXT    NOT NULL,
+    puzzle_id  {snowflake} NOT NULL REFERENCES puzzles (id),
+    channel_id {snowflake} NOT NULL,
+    event_id   TEXT    NOT NULL,
+    created_at {time} NOT NULL,
+    PRIMARY KEY (guild_id, day)
+){without_rowid};
+
+CREATE TABLE puzzle_mined (
+    game_id  {snowflake} PRIMARY KEY REFERENCES games (id),
+    found    INTEGER NOT NULL,
+    mined_at {time} NOT NULL
+);
+"""
+"""v14 (puzzles, issue 30): puzzles (the shipped starter set, ``guild_id`` NULL, and each
+server's own, mined from its finished games, ``game_id`` the game), rated like players
+(Glicko-2: an attempt is a game between solver and puzzle); one attempt per user and puzzle
+(the unique index: a puzzle is never served twice), guarded by the number of solution moves
+played (``ply``) so a stale tap is refused; a solver's puzzle rating and streaks per server and
+variant family; the channel of a server's daily puzzle and one post per server and UTC day
+(the key: exactly once, written with its outbox entry); and the games already mined (once each,
+written with the puzzles they gave)."""
 
 LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (9, V9_ANSWER_INTERACTION),
@@ -478,6 +566,7 @@ LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
+    (14, V14_PUZZLES),
     (15, V15_ANALYSES),
     (16, V16_IMPORTS),
     (17, V17_START_POSITIONS),

@@ -150,7 +150,7 @@ def post_marker(result: ActionResult) -> AnswerBy | None:
         return None
     if result.game is not None:
         return AnswerBy(None, result.game.channel_id, None)
-    where = result.challenge or result.tournament
+    where = result.challenge or result.tournament or result.puzzle
     if where is not None:
         return AnswerBy(None, where.channel_id, None)
     return None

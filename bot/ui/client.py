@@ -30,6 +30,7 @@ from discord.ext import commands
 from .. import health
 from ..config import Settings
 from ..engine_player import EngineComputer
+from ..puzzle_source import ENGINE_PUZZLES
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
 from .analysis import Analysis
@@ -50,6 +51,9 @@ from .picker_items import PickerKit
 from .play import Play
 from .prefs import Prefs
 from .presenter import Presenter
+from .puzzle_delivery import DailyPosts
+from .puzzle_items import PuzzleKit
+from .puzzles import Puzzles
 from .shard_gate import InteractionGate
 from .social import Social
 from .tournament_buttons import TournamentKit
@@ -156,6 +160,7 @@ class DraughtsBot(commands.Bot):
             challenge_expiry_cap=self.settings.challenge_expiry_cap,
             computer=self.computer,
             shards=self.settings.shards,
+            puzzle_source=ENGINE_PUZZLES,
         )
         if self.closing:  # stopped while the database was opening: close() did not see it
             await service.close()
@@ -290,6 +295,10 @@ class DraughtsBot(commands.Bot):
         analysis = Analysis(service, presenter)
         import_kit = ImportKit()
         imports = Imports(service, presenter, import_kit, challenges)
+        puzzle_kit = PuzzleKit()
+        daily = DailyPosts(service, self, puzzle_kit, presenter.languages, self.media)
+        delivery.puzzles = daily.post  # the outbox's daily puzzles
+        puzzles = Puzzles(service, presenter, puzzle_kit)
         for cog in (
             challenges,
             lobby,
@@ -301,6 +310,7 @@ class DraughtsBot(commands.Bot):
             tournaments,
             analysis,
             imports,
+            puzzles,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -316,6 +326,7 @@ class DraughtsBot(commands.Bot):
             *lobby_kit.answered_by(lobby),
             *tournament_kit.answered_by(tournaments),
             *import_kit.answered_by(imports),
+            *puzzle_kit.answered_by(puzzles),
         )
         return presenter
 

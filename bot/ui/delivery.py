@@ -123,6 +123,8 @@ class Delivery:
         self._arrivals = Arrivals(connection)
         self.tournaments: Callable[[ActionResult, Send], Awaitable[None]] | None = None
         """Who posts a tournament's announcements (:mod:`bot.ui.tournament_delivery`)."""
+        self.puzzles: Callable[[ActionResult, Send], Awaitable[None]] | None = None
+        """Who posts the daily puzzles (:mod:`bot.ui.puzzle_delivery`)."""
 
     # -- what everyone sees ----------------------------------------------------------------
 
@@ -475,7 +477,7 @@ class Delivery:
         it; a message found among them (by its shape) is not posted again."""
         skip = list(arrived or ())
         seen = list(earlier or ())
-        where = result.game or result.tournament or result.challenge
+        where = result.game or result.tournament or result.challenge or result.puzzle
         if where is None:
             return
         send = self._channel_sender(
@@ -483,6 +485,8 @@ class Delivery:
         )
         if result.game is None and result.tournament is not None and self.tournaments:
             return await self.tournaments(result, send)
+        if result.puzzle is not None and self.puzzles:
+            return await self.puzzles(result, send)
         if result.challenge is not None and result.game is None:
             challenge = result.challenge
             if result.action is Action.CHALLENGE_CREATED:

@@ -9,7 +9,7 @@ otherwise the square of the piece whose moves it lists.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -35,18 +35,18 @@ class PickerAnswers(Protocol):
     ) -> None: ...
 
 
-class PickSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"pick:{ID}:{PLY}:{ORIGIN}:{PAGE}",
-):
-    """A page of pieces (``origin`` 0) or of one piece's moves; the choice is sent back as the
-    select's one value (a square number, or a whole PDN move)."""
+class StepSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
+    """A select menu of one step of tapping a move (the picker's, a puzzle board's): its custom
+    id, ``<prefix>:<target>:<ply>:<origin>:<page>``, carries what it acts on (a game, a puzzle
+    attempt), the ply it was drawn at, what it lists (``origin`` 0 for the pieces or every move,
+    else the square of the piece whose moves it lists) and the page.  Each kind is a subclass
+    with its own prefix and template; this one matches no id."""
 
-    kit: ClassVar[PickerKit]  # set by bound
+    prefix: ClassVar[str] = ""
 
     def __init__(
         self,
-        game_id: int,
+        target: int,
         ply: int,
         origin: int,
         page: int,
@@ -54,24 +54,32 @@ class PickSelect(
         placeholder: str | None = None,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"pick:{game_id}:{ply}:{origin}:{page}",
+            custom_id=f"{self.prefix}:{target}:{ply}:{origin}:{page}",
             options=options or [],
             placeholder=placeholder,
             min_values=1,
             max_values=1,
         )
         super().__init__(select)
-        self.game_id, self.ply, self.origin, self.page = game_id, ply, origin, page
+        self.target, self.ply, self.origin, self.page = target, ply, origin, page
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PickSelect:
+    ) -> Self:
         return cls(int(match["id"]), int(match["ply"]), int(match["origin"]), int(match["page"]))
+
+
+class PickSelect(StepSelect, template=rf"pick:{ID}:{PLY}:{ORIGIN}:{PAGE}"):
+    """A page of pieces (``origin`` 0) or of one piece's moves; the choice is sent back as the
+    select's one value (a square number, or a whole PDN move)."""
+
+    prefix = "pick"
+    kit: ClassVar[PickerKit]  # set by bound
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await self.kit.answers.picked(
-            interaction, self.game_id, self.ply, self.origin, chosen_value(interaction)
+            interaction, self.target, self.ply, self.origin, chosen_value(interaction)
         )
 
 

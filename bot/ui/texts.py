@@ -484,6 +484,15 @@ def help_paragraphs() -> list[Text]:
             "here as a replay, with Replay, Analyse and Play from here buttons: play on from any "
             "of its positions against anyone or against me."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Hint and Solve
+        # are the buttons' names.
+        _(
+            "**Puzzles**: `/puzzle solve` gives you a puzzle from this server's games, privately: "
+            "find the best move by tapping, and I answer until the line ends (Hint shows the "
+            "piece to move; a solve with a hint counts half). `/puzzle rating`, "
+            "`/puzzle leaderboard`; moderators choose where the daily puzzle goes with "
+            "`/puzzle daily`."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(
             "**Elsewhere**: `/games` lists the games running in this server, `/rules variant` "

@@ -643,9 +643,11 @@ async def test_commands_are_synced_globally_without_dev_guild(
             "lobby",
             "tournament",
             "analyse",
-        }  # every command of DESIGN's table, issue 28's lobby, 29's tournaments, 30's analyse
+            "import",
+            "puzzle",
+        }  # every command of DESIGN's table, issue 28's lobby, 29's tournaments, 30's three
         assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
-        assert "synced 22 commands globally" in bot.log()
+        assert "synced 23 commands globally" in bot.log()
         # A global command's interaction (no guild_id in its data) is answered.
         sent = await users.command("help", BOB, GENERAL)
         assert "guild_id" not in sent.payload["data"]

@@ -372,6 +372,11 @@ SERVICE_ORDER = (
     "tournament_face",
     "analysis_face",
     "import_face",
+    "puzzle_terms",
+    "puzzle_mining",
+    "puzzles",
+    "puzzle_daily",
+    "puzzle_face",
     "rooms",
     "facade",
 )

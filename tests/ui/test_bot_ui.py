@@ -417,6 +417,9 @@ CHOICES: dict[tuple[str, str], Listed] = {
     ("tournament create", "variant"): VARIANT_CHOICES,
     ("tournament create", "move_time"): MOVE_TIME_CHOICES,
     ("tournament create", "bye"): [("1 point", "1"), ("½ point", "0.5"), ("no points", "0")],
+    ("puzzle solve", "variant"): VARIANT_CHOICES,
+    ("puzzle leaderboard", "variant"): VARIANT_CHOICES,
+    ("puzzle daily", "variant"): VARIANT_CHOICES,
     ("tournament fix", "result"): [
         ("1-0: White wins", "white"),
         ("½-½: draw", "draw"),
@@ -520,6 +523,16 @@ OPTIONS = {
     ],
     "analyse": ["game integer 1..9007199254740991"],
     "import": ["file attachment", "text string 1..6000", "game integer 1..1000"],
+    "puzzle": [
+        "solve subcommand",
+        "rating subcommand",
+        "leaderboard subcommand",
+        "daily subcommand",
+    ],
+    "puzzle solve": ["variant string"],
+    "puzzle rating": [],
+    "puzzle leaderboard": ["variant string"],
+    "puzzle daily": ["channel channel text,announcement", "off boolean", "variant string"],
 }
 """Each command's options in order: name, type, and what Discord enforces (a group's
 subcommands under ``group subcommand``)."""
