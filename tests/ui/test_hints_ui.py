@@ -15,6 +15,7 @@ from bot.results import Hint
 from bot.ui.buttons import Buttons
 from bot.ui.embeds import challenge_embed, game_embed
 from bot.ui.hints import hint_alt, hint_words
+from bot.ui.lobby import lobby_line
 from bot.ui.media import board_request, draw_board
 from bot.ui.picker import PICKER_WIDTH
 from render import square_centre
@@ -95,5 +96,8 @@ def test_the_board_says_where_the_game_started_and_how_many_hints() -> None:
 
 def test_a_challenge_from_a_position_shows_it() -> None:
     challenge = challenge_view(start_fen=FEN)
-    assert fields(challenge_embed(challenge))["Start position"] == f"`{FEN}`"
-    assert "Start position" not in fields(challenge_embed(replace(challenge, start_fen=None)))
+    assert fields(challenge_embed(challenge))["Start position (unrated)"] == f"`{FEN}`"
+    plain = replace(challenge, start_fen=None)
+    assert not any("Start" in name for name in fields(challenge_embed(plain)))
+    assert "· from a position, unrated ·" in lobby_line(challenge, "en")
+    assert "position" not in lobby_line(plain, "en")
