@@ -14,6 +14,7 @@ from typing import Required, TypedDict
 
 from rules.variants import Notation
 
+from .analysis_results import AnalysisView
 from .enums import (
     BoardTheme,
     ChallengeStatus,
@@ -26,6 +27,7 @@ from .enums import (
 )
 from .errors import ChallengeError
 from .i18n import Text, _
+from .import_results import ImportListing, ImportStart, ImportView
 from .position_results import Hint
 from .time_control import (
     CLOCK_BASE_LIMITS,
@@ -41,7 +43,11 @@ __all__ = [
     "CLOCK_INCREMENT_MAX",
     "POOL_LIMITS",
     "PRESET_CLOCKS",
+    "AnalysisView",
     "Hint",
+    "ImportListing",
+    "ImportStart",
+    "ImportView",
     "PairingView",
     "TimeControl",
     "TournamentSpec",

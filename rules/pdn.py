@@ -4,11 +4,9 @@ PDN is PGN for draughts: tag pairs (``[Event "..."]``), then movetext (``1. 11-1
 ending in a result.  As in python-chess's ``pgn`` module and lidraughts' ``format/pdn`` split, the
 work is done in three separate steps so each can be tested and reused on its own:
 
-* :func:`parse_pdn` turns text into :class:`PdnRecord` values (tags, the main line's move texts,
-  the result token) **without a board**.  It skips ``{comments}``, ``;`` line comments, ``%``
-  escape lines, ``(variations)`` at any depth, NAGs (``$12``) and annotation marks (``!``, ``?!``),
-  move numbers (``12.``, ``12...``), and splits a text into games at result tokens and at tags that
-  follow movetext.
+* :func:`parse_pdn` (:mod:`rules.pdn_parse`) turns text into :class:`PdnRecord` values (tags,
+  the main line's move texts, the result token) **without a board**, skipping comments,
+  variations, NAGs and move numbers.
 * :func:`replay` plays one record's moves on a :class:`~rules.game.Game`, so every form
   :func:`rules.notation.parse_move` accepts works (numeric or algebraic squares, short captures
   such as ``22x8`` when only one capture fits).  It keeps the good part: at the first move that
@@ -46,11 +44,13 @@ The module does no I/O: text or bytes in, text out.  Inputs over :data:`MAX_PDN_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .fen import FenError, parse_fen
 from .game import Game
+from .pdn_parse import MAX_PDN_BYTES, PdnRecord, parse_pdn
+from .pdn_tags import ROSTER, PdnError, Tags
 from .position import Position
 from .variants import VARIANTS, Color, Variant, find_variant, variant_for_game_type
 
@@ -68,20 +68,6 @@ __all__ = [
     "write_game",
 ]
 
-MAX_PDN_BYTES = 1_000_000
-"""Larger inputs are refused before parsing: a bot must not spend minutes on one upload."""
-MAX_ERRORS_PER_GAME = 20
-"""A badly broken game stops collecting errors here (a corrupt file would otherwise flood)."""
-LINE_WIDTH = 79
-"""Movetext lines are wrapped to at most this many characters (the PGN export convention)."""
-
-ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-"""PGN's Seven Tag Roster, which PDN keeps: always written, in this order."""
-_ORDER = (*ROSTER, "GameType", "Variant", "SetUp", "FEN")
-"""Tags written first and in this order; any others follow in the order they were set."""
-_CANONICAL = {name.lower(): name for name in _ORDER}
-_TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,255}")
-
 _DEFAULTS = {
     "Event": "?",
     "Site": "?",
@@ -92,251 +78,8 @@ _DEFAULTS = {
 }
 _DEFAULT_VARIANT = VARIANTS["english"]
 """PDN's original target; a file without GameType is English draughts."""
-
-
-class PdnError(ValueError):
-    """PDN that cannot be read or written; ``str(error)`` says why, in words fit for a user."""
-
-
-# -- tags -----------------------------------------------------------------------------------------
-
-
-class Tags(MutableMapping[str, str]):
-    """Tag pairs, iterated in roster order (:data:`ROSTER`, then ``GameType``, ``Variant``,
-    ``SetUp``, ``FEN``), then the others in the order they were set.
-
-    Names are checked when set (letters, digits and ``_``) and the well-known ones are spelled
-    canonically whatever case they come in (``gametype`` -> ``GameType``), so lookups do not depend
-    on how a file capitalised them.  Values are single lines: a newline could not be written back.
-    Compares equal to a plain ``dict`` with the same pairs.
-    """
-
-    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
-        self._values: dict[str, str] = {}
-        self.update(items)
-
-    @staticmethod
-    def canonical(name: str) -> str:
-        """The stored spelling of ``name``; :class:`PdnError` if it is not a valid tag name."""
-        if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
-            raise PdnError(f"{name!r} is not a tag name: use letters, digits and _ only")
-        return _CANONICAL.get(name.lower(), name)
-
-    def __setitem__(self, name: str, value: str) -> None:
-        if not isinstance(value, str):
-            raise PdnError(f"the value of tag {name} must be text, not {type(value).__name__}")
-        if "\n" in value or "\r" in value:
-            raise PdnError(f"the value of tag {name} must be a single line")
-        self._values[self.canonical(name)] = value
-
-    def _key(self, name: object) -> str:
-        if not isinstance(name, str):
-            raise KeyError(name)
-        return _CANONICAL.get(name.lower(), name)
-
-    def __getitem__(self, name: str) -> str:
-        return self._values[self._key(name)]
-
-    def __delitem__(self, name: str) -> None:
-        del self._values[self._key(name)]
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._key(name) in self._values
-
-    def __iter__(self) -> Iterator[str]:
-        for name in _ORDER:
-            if name in self._values:
-                yield name
-        for name in self._values:
-            if name not in _CANONICAL.values():
-                yield name
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __repr__(self) -> str:
-        return f"Tags({dict(self)!r})"
-
-
-# -- parsing (text -> records, no board) ----------------------------------------------------------
-
-
-@dataclass
-class PdnRecord:
-    """One game as written, before any move is checked against a board."""
-
-    tags: Tags = field(default_factory=Tags)
-    moves: list[str] = field(default_factory=list)
-    """The main line's move texts as written, annotation marks removed."""
-    result: str | None = None
-    """The result token that ended the movetext, or None when the game's text had none."""
-    errors: list[str] = field(default_factory=list)
-    """Syntax problems found while parsing (each names its line)."""
-    line: int = 1
-    """Line of the text where the game starts."""
-
-
-_SQUARE = r"(?:[a-wyzA-WYZ][0-9]{1,2}|[0-9]{1,3})"  # "x" is the capture sign, not a file
-_SEPARATOR = "[-xX:×\u2013\u2014]"
-_END = r"(?=[\s\[\](){};$]|\Z)"
-_TOKENS = re.compile(
-    rf"""
-      (?P<space>\s+)
-    | (?P<escape>^%[^\n]*)
-    | (?P<comment>\{{[^}}]*\}})
-    | (?P<open_comment>\{{)
-    | (?P<line_comment>;[^\n]*)
-    | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
-    | (?P<bad_tag>\[[^\]\n]*\]?)
-    | (?P<open>\()
-    | (?P<close>\))
-    | (?P<nag>\$[0-9]+{_END})
-    | (?P<result>(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|½-½|\*){_END})
-    | (?P<number>[0-9]+(?:\.+|…)(?:\s*(?:\.\.+|…))?)
-    | (?P<ellipsis>\.\.+|…)
-    | (?P<move>{_SQUARE}(?:{_SEPARATOR}{_SQUARE})+)[!?]*[+#]?{_END}
-    | (?P<annotation>[!?]{{1,2}}{_END})
-    | (?P<unknown>[^\s\[\](){{}};]+|[^\s])
-    """,
-    re.VERBOSE | re.MULTILINE,
-)
-
-
-class _Parser:
-    """Splits a text into :class:`PdnRecord` values, tracking games, variations and lines."""
-
-    def __init__(self) -> None:
-        self.records: list[PdnRecord] = []
-        self.current: PdnRecord | None = None
-        self.has_movetext = False
-        self.stopped = False
-        """Set after a syntax error in the main line: later moves could not be trusted."""
-        self.depth = 0
-        self.variation_line = 0
-
-    def start(self, line: int) -> PdnRecord:
-        if self.current is None:
-            self.current = PdnRecord(line=line)
-        return self.current
-
-    def finish(self) -> None:
-        if self.current is not None:
-            self.records.append(self.current)
-        self.current = None
-        self.has_movetext = False
-        self.stopped = False
-        self.depth = 0
-
-    def error(self, line: int, message: str) -> None:
-        record = self.start(line)
-        if len(record.errors) < MAX_ERRORS_PER_GAME:
-            record.errors.append(f"line {line}: {message}")
-
-    def close_open_variation(self) -> None:
-        if self.depth:
-            self.error(self.variation_line, "a variation opened here with ( is never closed")
-            self.depth = 0
-
-    def feed(self, text: str) -> list[PdnRecord]:
-        line = 1
-        pos = 0
-        while pos < len(text):
-            match = _TOKENS.match(text, pos)
-            assert match is not None  # the last alternative matches any character
-            kind = match.lastgroup
-            token = match.group()
-            self.token(kind or "unknown", match, line)
-            if kind == "open_comment":
-                self.error(line, "a comment opened here with { is never closed")
-                break
-            line += token.count("\n")
-            pos = match.end()
-        self.close_open_variation()
-        self.finish()
-        return self.records
-
-    def token(self, kind: str, match: re.Match[str], line: int) -> None:
-        if kind in ("space", "escape", "comment", "open_comment", "line_comment"):
-            return
-        if kind in ("tag", "bad_tag"):
-            self.close_open_variation()
-            if self.has_movetext:
-                self.finish()
-            record = self.start(line)
-            if kind == "bad_tag":
-                self.error(line, f'malformed tag {match.group()[:40]!r}: write [Name "value"]')
-                return
-            try:
-                record.tags[match.group("name")] = re.sub(r"\\(.)", r"\1", match.group("value"))
-            except PdnError as exc:
-                self.error(line, str(exc))
-            return
-        if kind == "open":
-            if self.depth == 0:
-                self.variation_line = line
-            self.depth += 1
-            return
-        if kind == "close":
-            if self.depth:
-                self.depth -= 1
-            else:
-                self.error(line, "a ) with no ( before it")
-            return
-        if self.depth:
-            return  # inside a variation: only its structure matters
-        if kind in ("nag", "annotation", "ellipsis"):
-            return
-        record = self.start(line)
-        self.has_movetext = True
-        if kind == "result":
-            record.result = "1/2-1/2" if match.group() == "½-½" else match.group()
-            self.finish()
-        elif kind == "move" and not self.stopped:
-            record.moves.append(match.group("move"))
-        elif kind == "unknown" and not self.stopped:
-            self.error(
-                line,
-                f"{match.group()[:40]!r} is not a move, a move number, a tag, a comment or a "
-                "result; the rest of this game is not read",
-            )
-            self.stopped = True
-
-
-def _decode(data: str | bytes) -> str:
-    """The text of ``data``, refusing oversized input before doing any work on it.
-
-    Bytes are UTF-8 (with or without a byte-order mark) or, failing that, Latin-1: older PDN
-    databases are written in Windows code pages and would otherwise be refused outright.
-    """
-    if isinstance(data, bytes | bytearray):
-        if len(data) > MAX_PDN_BYTES:
-            raise PdnError(f"the PDN is too large ({len(data):,} bytes; at most {MAX_PDN_BYTES:,})")
-        try:
-            text = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = bytes(data).decode("latin-1")
-    elif isinstance(data, str):
-        size = (
-            len(data) if len(data) > MAX_PDN_BYTES else len(data.encode("utf-8", "surrogatepass"))
-        )
-        if size > MAX_PDN_BYTES:
-            raise PdnError(f"the PDN is too large ({size:,} bytes; at most {MAX_PDN_BYTES:,})")
-        text = data
-    else:
-        raise TypeError(f"PDN must be str or bytes, not {type(data).__name__}")
-    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-
-
-def parse_pdn(text: str | bytes) -> list[PdnRecord]:
-    """Every game in ``text``, as written (no move is checked).
-
-    Never raises for bad PDN, only for input over :data:`MAX_PDN_BYTES` (:class:`PdnError`):
-    syntax problems are kept in each record's ``errors``.
-
-    >>> [r.moves for r in parse_pdn('1. 11-15 {good} 23-19 (24-20) 2. 8-11! $1 *')]
-    [['11-15', '23-19', '8-11']]
-    """
-    return _Parser().feed(_decode(text))
+LINE_WIDTH = 79
+"""Movetext lines are wrapped to at most this many characters (the PGN export convention)."""
 
 
 # -- replay (records -> games) --------------------------------------------------------------------
@@ -364,7 +107,7 @@ _BLACK_WINS = ("0-1", "0-2")
 _DRAWS = ("1/2-1/2", "1-1", "½-½")
 
 
-def _result_meaning(result: str) -> tuple[bool, Color | None]:
+def result_meaning(result: str) -> tuple[bool, Color | None]:
     """``(decided, winner)``: ``(False, None)`` for ``*``, ``(True, None)`` for a draw.
 
     Raises :class:`PdnError` for text that is no result.
@@ -381,7 +124,7 @@ def _result_meaning(result: str) -> tuple[bool, Color | None]:
     raise PdnError(f"{result!r} is not a result: use 1-0, 0-1, 1/2-1/2 (or 2-0, 0-2, 1-1) or *")
 
 
-def _variant_from_tags(tags: Tags) -> Variant:
+def variant_from_tags(tags: Tags) -> Variant:
     """The variant the tags describe (see the module docstring); :class:`PdnError` if none."""
     named: Variant | None = None
     name = tags.get("Variant", "").strip()
@@ -422,7 +165,7 @@ def _variant_from_tags(tags: Tags) -> Variant:
         ) from None
 
 
-def _move_label(ply: int, start: Position) -> str:
+def move_label(ply: int, start: Position) -> str:
     """``12.`` or ``12...``: the PDN number of the ``ply``-th move (from 0) of a game from
     ``start``, counting full moves from the variant's first mover (as :func:`write_game` does)."""
     k = ply + (0 if start.turn is start.variant.first else 1)
@@ -439,7 +182,7 @@ def replay(record: PdnRecord, variant: Variant | str | None = None) -> PdnReadRe
     errors = list(record.errors)
     try:
         if variant is None:
-            chosen = _variant_from_tags(tags)
+            chosen = variant_from_tags(tags)
         elif isinstance(variant, str):
             chosen = find_variant(variant)
         else:
@@ -455,30 +198,32 @@ def replay(record: PdnRecord, variant: Variant | str | None = None) -> PdnReadRe
         return PdnReadResult(Game(chosen), tags, errors, complete=not record.moves)
     game = Game(chosen, start)
 
-    complete = True
+    complete = not record.truncated  # a syntax error stopped the main line: moves are missing
     for ply, text in enumerate(record.moves):
         try:
             game.play(text)
         except ValueError as exc:  # MoveError, GameEndedError: both say why in words
             errors.append(
-                f"move {_move_label(ply, game.start)} {text}: {exc}; the moves before it are kept"
+                f"move {move_label(ply, game.start)} {text}: {exc}; the moves before it are kept"
             )
             complete = False
             break
 
-    _apply_result(game, record, tags, errors, complete)
+    apply_result(game, record, tags, errors, complete)
     return PdnReadResult(game, tags, errors, complete)
 
 
-def _apply_result(
+def apply_result(
     game: Game, record: PdnRecord, tags: Tags, errors: list[str], complete: bool
 ) -> None:
+    """End ``game`` as the record's result says (the module docstring's rules), recording
+    disagreements in ``errors``; nothing when the moves were not all read (``complete``)."""
     stated = record.result
-    meaning = None if stated is None else _result_meaning(stated)  # the tokenizer vetted it
+    meaning = None if stated is None else result_meaning(stated)  # the tokenizer vetted it
     tag = tags.get("Result")
     if tag is not None:
         try:
-            tag_meaning = _result_meaning(tag)
+            tag_meaning = result_meaning(tag)
         except PdnError as exc:
             errors.append(f"the Result tag: {exc}")
         else:
@@ -501,6 +246,12 @@ def _apply_result(
                 f"but the result says {stated}"
             )
         return
+    conclude(game, winner)
+
+
+def conclude(game: Game, winner: Color | None) -> None:
+    """End a game its moves did not end as a result says PDN ends one: the loser's resignation,
+    or a draw by agreement (PDN does not say how; these are the nearest events)."""
     if winner is None:
         game.offer_draw(game.turn)
         game.accept_draw(game.turn.other)
@@ -545,7 +296,7 @@ def _movetext_units(game: Game) -> list[str]:
     wrapping keeps whole, so a move number never ends a line."""
     units = []
     for ply, move in enumerate(game.moves):
-        label = _move_label(ply, game.start)
+        label = move_label(ply, game.start)
         if label.endswith("...") and ply > 0:
             units.append(move.pdn())
         else:

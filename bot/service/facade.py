@@ -39,8 +39,10 @@ from ..results import (
     UserPrefs,
 )
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
+from .analysis_face import AnalysisFace
 from .computer import ComputerPlayer, RandomComputer
 from .hints import Hints
+from .import_face import ImportFace
 from .outbox import Owed
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
@@ -48,9 +50,10 @@ from .views import clean_name
 
 
 class GameService:
-    """All game actions (tournaments': :attr:`tournaments`); :meth:`open` makes one per process.
-    Its attributes (:attr:`store`, :attr:`settings`, :attr:`outbox`, :attr:`standings`,
-    :attr:`ownership`) are for tests and tools; the Discord layer uses the methods only."""
+    """All game actions (tournaments': :attr:`tournaments`; analyses: :attr:`analysis`);
+    :meth:`open` makes one per process.  Its attributes (:attr:`store`, :attr:`settings`,
+    :attr:`outbox`, :attr:`standings`, :attr:`ownership`, :attr:`analyses`) are for tests and
+    tools; the Discord layer uses the methods only."""
 
     def __init__(
         self,
@@ -104,6 +107,9 @@ class GameService:
         self.flags = rooms.flags
         self._announcing = rooms.announcing
         self._tournament_face = rooms.tournaments
+        self.analyses = rooms.analyses
+        self._analysis_face = rooms.analysis
+        self._import_face = rooms.imports
         self._on_background: Callable[[ActionResult], Awaitable[None]] | None = None
 
     # -- challenges ------------------------------------------------------------------------
@@ -562,6 +568,16 @@ class GameService:
         return self._tournament_face
 
     @property
+    def analysis(self) -> AnalysisFace:
+        """Analyses of finished games (:mod:`bot.service.analysis_face`)."""
+        return self._analysis_face
+
+    @property
+    def imports(self) -> ImportFace:
+        """Imported PDN games (:mod:`bot.service.import_face`)."""
+        return self._import_face
+
+    @property
     def challenge_expiry(self) -> float:
         """Seconds an unanswered challenge stays open."""
         return self._challenges.expiry
@@ -609,6 +625,7 @@ class GameService:
         """Close the database after the writes in flight have finished."""
         await self.flags.close()
         await self._replies.close()
+        await self.analyses.close()
         await self._live.drain()
         await self.outbox.close()
         await self.store.close()

@@ -151,18 +151,25 @@ class Queries:
                 game = live.game
         else:
             game = await self.live.replay(row)
-        date = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y.%m.%d")
-        tags = {
-            "Event": words(_p("PDN event", "Discord draughts")),
-            "Site": "Discord",
-            "Date": date,
-            "Round": "-",
-            "White": row.white_name,
-            "Black": row.black_name,
-        }
-        if row.match_id is not None:  # a match's games are its rounds
-            tags["Event"] = words(_p("PDN event", "Discord draughts match #{id}", id=row.match_id))
-            tags["Round"] = "1" if row.match_id == row.id else "2"
+        tags, event = record_tags(row)
         if row.hints:  # a game played with the computer's help says so (bot.service.hints)
             tags["Hints"] = str(row.hints)
-        return f"draughts-game-{row.id}.pdn", write_game(game, tags)
+        return f"draughts-game-{row.id}.pdn", write_game(game, {"Event": words(event), **tags})
+
+
+def record_tags(row: GameRow) -> tuple[dict[str, str], Text]:
+    """A stored game's PDN tags but the event, and the event's words (a language's to choose):
+    what its record and its annotated record both say of it."""
+    date = datetime.fromtimestamp(row.created_at, UTC).strftime("%Y.%m.%d")
+    tags = {
+        "Site": "Discord",
+        "Date": date,
+        "Round": "-",
+        "White": row.white_name,
+        "Black": row.black_name,
+    }
+    event = _p("PDN event", "Discord draughts")
+    if row.match_id is not None:  # a match's games are its rounds
+        event = _p("PDN event", "Discord draughts match #{id}", id=row.match_id)
+        tags["Round"] = "1" if row.match_id == row.id else "2"
+    return tags, event

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from ..results import Player
 from ..store import Shards, Store
+from .analyses import Analyses
+from .analysis_face import AnalysisFace
 from .announcing import Announcing
 from .challenges import Challenges
 from .computer import ComputerPlayer
@@ -24,6 +26,8 @@ from .draws import Draws
 from .endings import Endings
 from .flags import FlagTimers
 from .hints import Hints
+from .import_face import ImportFace
+from .imports import Imports
 from .languages import LanguageBook
 from .live import LiveGames
 from .notices import Notices
@@ -64,6 +68,9 @@ class Rooms:
     outbox: Outbox
     announcing: Announcing
     tournaments: TournamentFace
+    analyses: Analyses
+    analysis: AnalysisFace
+    imports: ImportFace
 
 
 def build_rooms(
@@ -128,6 +135,7 @@ def build_rooms(
     )
     flags = FlagTimers(store, live, deadlines, ownership, clock=clock)
     announcing = Announcing(settings, queries, outbox, languages, flags, clock=clock)
+    analyses = Analyses(store, lambda: replies.computer, clock=clock)
     return Rooms(
         settings=settings,
         standings=Standings(store, clock),
@@ -157,4 +165,7 @@ def build_rooms(
         outbox=outbox,
         announcing=announcing,
         tournaments=TournamentFace(tournaments, tournament_games, announcing),
+        analyses=analyses,
+        analysis=AnalysisFace(analyses, store, queries, live),
+        imports=ImportFace(Imports(store, clock), analyses),
     )

@@ -19,8 +19,10 @@ from .errors import (
     StoreUnavailable,
     WriteRefused,
 )
+from .import_rows import ImportRow, NewImport
 from .protocol import Store
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventAnswer,
     EventRow,
@@ -75,6 +77,7 @@ async def open_store(location: str | Path) -> Store:
 __all__ = [
     "EVERY_SHARD",
     "POSTGRES_SCHEMES",
+    "AnalysisRow",
     "ChallengeClosed",
     "ChallengeOpen",
     "ChallengeRow",
@@ -84,11 +87,13 @@ __all__ = [
     "FollowUp",
     "GameChanges",
     "GameRow",
+    "ImportRow",
     "LadderChange",
     "MoveRow",
     "NewChallenge",
     "NewEvent",
     "NewGame",
+    "NewImport",
     "NewMove",
     "NewPairing",
     "NewTournament",

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from ..enums import ChallengeStatus, ColorChoice, GameStatus, Side, ThreadMode, TournamentStatus
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventRow,
     GameRow,
@@ -30,6 +31,7 @@ from .tournament_rows import PairingRow, TournamentPlayerRow, TournamentRow
 
 Row = TypeVar(
     "Row",
+    AnalysisRow,
     ChallengeRow,
     EventRow,
     GameRow,
@@ -111,6 +113,7 @@ DECODE: dict[type[Any], Callable[[Sequence[Any]], Any]] = {
         berserk=bool,
     ),
     TournamentPlayerRow: decoder(TournamentPlayerRow, withdrawn=bool, paused=bool),
+    AnalysisRow: decoder(AnalysisRow),
     PairingRow: decoder(
         PairingRow, forfeit=bool, white_berserk=bool, black_berserk=bool, reminded=bool
     ),

@@ -49,6 +49,8 @@ TABLES = (
     "tournaments",
     "tournament_players",
     "tournament_pairings",
+    "analyses",
+    "imports",
 )
 """Every table of the schema, in an order that respects the foreign keys."""
 
@@ -58,6 +60,7 @@ IDENTITIES = (
     ("outbox", "seq"),
     ("tournaments", "id"),
     ("tournament_pairings", "id"),
+    ("imports", "id"),
 )
 """Columns whose values PostgreSQL generates: their sequences continue after the copied ids."""
 

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..enums import ChallengeStatus, TimePool
+from .import_rows import ImportRow, NewImport
 from .rows import (
+    AnalysisRow,
     ChallengeRow,
     EventAnswer,
     EventRow,
@@ -342,6 +344,17 @@ class Store(Protocol):
         (``all_channels`` clears the list before ``allow`` is added)."""
         ...
 
+    # -- analyses (schema v15) -------------------------------------------------------------------
+
+    async def analysis(self, subject: str) -> AnalysisRow | None:
+        """The analysis kept for ``subject`` (``game:<id>``, ``import:<id>``), if any."""
+        ...
+
+    async def save_analysis(self, analysis: AnalysisRow) -> bool:
+        """Keep an analysis unless its subject has one already (the first one stays); whether
+        this one was kept."""
+        ...
+
     # -- tournaments (schema v13) ----------------------------------------------------------------
 
     async def create_tournament(self, tournament: NewTournament, event: NewEvent) -> int:
@@ -395,4 +408,15 @@ class Store(Protocol):
         the tournament's lock; None, writing nothing, when the pairing has its game already, is
         decided, or its tournament is not running: exactly one game per pairing, however often
         this is called."""
+        ...
+
+    # -- imported games (schema v16) --------------------------------------------------------------
+
+    async def add_imports(self, imports: Sequence[NewImport]) -> list[int]:
+        """Keep games a player imported (a file's games listed together, in one transaction);
+        their ids, in order."""
+        ...
+
+    async def imported(self, import_id: int) -> ImportRow | None:
+        """A kept import, or None."""
         ...

@@ -343,6 +343,18 @@ class PrefsRow:
     language of direct messages to them."""
 
 
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A game's analysis as stored (schema v15): its subject (``game:<id>``, ``import:<id>``),
+    the server it belongs to, and the analysis as JSON text (the service reads it)."""
+
+    subject: str
+    guild_id: int | None
+    variant: str
+    analysis: str
+    created_at: float
+
+
 class PrefsChanges(TypedDict, total=False):
     theme: str
     notation: str

@@ -428,6 +428,41 @@ An outbox entry may announce a tournament (``tournament_id``), rebuilt from thes
 crash.  A pairing's id is never used again (``{sequence}``), so a game whose pairing no longer
 counts (an arena's game still running at its end) can never find another pairing by it."""
 
+V15_ANALYSES = """
+CREATE TABLE analyses (
+    subject    TEXT    NOT NULL PRIMARY KEY,
+    guild_id   {snowflake},
+    variant    TEXT    NOT NULL,
+    analysis   TEXT    NOT NULL,
+    created_at {time} NOT NULL
+){without_rowid};
+"""
+"""v15 (post-game analysis, issue 30): the engine's analysis of a game, kept once per *subject*
+(``game:<id>`` for a game of the bot, ``import:<id>`` for an imported one) so it is shown again
+without computing it again; ``analysis`` is its JSON (``engine.analysis.GameAnalysis``), and
+the subject names its game, so no foreign key ties it to one table."""
+
+V16_IMPORTS = """
+CREATE TABLE imports (
+    id         {sequence},
+    guild_id   {snowflake},
+    channel_id {snowflake} NOT NULL,
+    user_id    {snowflake} NOT NULL,
+    created_at {time} NOT NULL,
+    number     INTEGER NOT NULL CHECK (number >= 1),
+    variant    TEXT    NOT NULL,
+    plies      INTEGER NOT NULL CHECK (plies >= 0),
+    record     TEXT    NOT NULL,
+    tags       TEXT    NOT NULL
+);
+CREATE INDEX imports_by_user ON imports (user_id, created_at);
+"""
+"""v16 (PDN import, issue 30): a game a player imported, kept for the buttons of the message
+showing it (replay, analyse, play from a ply): who imported it, where and when, its place in
+the file (``number``), the game as the bot writes PDN (``record``, read back by
+:func:`rules.pdn.read_game`) and the file's tags as JSON (``tags``: the writer replaces the few
+it owns).  ``variant`` and ``plies`` are kept beside the record so a listing needs no replay.
+An id is never used again (``{sequence}``): a button names its import by it."""
 V17_START_POSITIONS = """
 ALTER TABLE challenges ADD COLUMN start_fen TEXT;
 ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
@@ -443,6 +478,8 @@ LATER_MIGRATIONS: tuple[tuple[int, str], ...] = (
     (11, V11_OFFER_MESSAGE),
     (12, V12_CLOCKS),
     (13, V13_TOURNAMENTS),
+    (15, V15_ANALYSES),
+    (16, V16_IMPORTS),
     (17, V17_START_POSITIONS),
 )
 """(version, SQL with :data:`WORDS` in braces) after version 8, in order."""

@@ -49,6 +49,8 @@ from .rows import (
 )
 from .shards import EVERY_SHARD, Shards
 from .shield import Orphans, shielded_write
+from .sql_analyses import SqlAnalyses
+from .sql_imports import SqlImports
 from .sql_tournaments import SqlTournaments, step_pairing_tournament
 from .sql_writes import (
     ARCHIVE_MOVES,
@@ -98,7 +100,7 @@ NO_ANSWER = (
 NEWEST_FIRST = " ORDER BY updated_at DESC, id DESC LIMIT ?"
 
 
-class SqlStore(SqlTournaments):
+class SqlStore(SqlTournaments, SqlAnalyses, SqlImports):
     """The queries of a :class:`~bot.store.protocol.Store` on ``database``; a backend's class
     adds opening, closing, the schema version, the integrity check and shard ownership."""
 

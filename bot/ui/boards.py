@@ -143,8 +143,14 @@ class Boards:
             name, text = publishing.record or await self.service.pdn(game_id=view.id)
             out.files.append(Upload(name, text.encode()))
             rematch = view.status == GameStatus.FINISHED and view.match_game != 1
+            analyse = view.status == GameStatus.FINISHED and view.ply > 0
             out.view = self.buttons.game(
-                view.id, running=False, abortable=False, rematch=rematch, code=code
+                view.id,
+                running=False,
+                abortable=False,
+                rematch=rematch,
+                code=code,
+                analyse=analyse,
             )
         return out
 

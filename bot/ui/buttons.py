@@ -85,6 +85,12 @@ class BoardAnswers(Protocol):
     async def abort_game(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class AnalysisAnswers(Protocol):
+    """What a finished game's Analyse button calls (see :mod:`bot.ui.analysis`)."""
+
+    async def analyse_game(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
 class HintAnswers(Protocol):
     """What the board's Hint button calls (see :mod:`bot.ui.hints`)."""
 
@@ -260,6 +266,26 @@ class RematchButton(Persistent, template=rf"rematch:{ID}"):
         await self.kit.challenges.answer_rematch(interaction, self.game_id)
 
 
+class AnalyseButton(Persistent, template=rf"analyse:{ID}"):
+    """The engine's analysis of finished game ``id``, for whoever taps it."""
+
+    kit: ClassVar[Buttons]  # set by bound
+
+    def __init__(self, game_id: int, code: str = "en") -> None:
+        label = _p("button", "Analyse")
+        super().__init__(_button(f"analyse:{game_id}", label, discord.ButtonStyle.secondary, code))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AnalyseButton:
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self.kit.analyses.analyse_game(interaction, self.game_id)
+
+
 class BoardButton(Persistent, template=rf"board:(?P<action>move|moves|more|abort|hint):{ID}"):
     """Under a board message: Arrows opens the private picker (the player's side of the board,
     their moves drawn as arrows), Move list shows the game so far privately, More the
@@ -420,10 +446,12 @@ class Buttons:
         self._board = bound(BoardButton, self)
         self._menu = bound(BoardSelect, self)
         self._act = bound(ActionButton, self)
+        self._analyse = bound(AnalyseButton, self)
         self._challenges: ChallengeAnswers | None = None
         self._offers: OfferAnswers | None = None
         self._board_answers: BoardAnswers | None = None
         self._actions: ActionAnswers | None = None
+        self._analyses: AnalysisAnswers | None = None
         self._hints: HintAnswers | None = None
 
     def answered_by(
@@ -433,9 +461,11 @@ class Buttons:
         offers: OfferAnswers,
         board: BoardAnswers,
         actions: ActionAnswers,
+        analyses: AnalysisAnswers,
         hints: HintAnswers,
     ) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
         """Hand presses to these answers; the classes for ``Client.add_dynamic_items``."""
+        self._analyses = analyses
         self._challenges = challenges
         self._offers = offers
         self._board_answers = board
@@ -450,6 +480,7 @@ class Buttons:
             self._board,
             self._menu,
             self._act,
+            self._analyse,
         )
 
     @property
@@ -463,6 +494,12 @@ class Buttons:
         if self._actions is None:
             raise RuntimeError("a button was pressed before its answers were registered")
         return self._actions
+
+    @property
+    def analyses(self) -> AnalysisAnswers:
+        if self._analyses is None:
+            raise RuntimeError("a button was pressed before its answers were registered")
+        return self._analyses
 
     @property
     def hints(self) -> HintAnswers:
@@ -510,12 +547,13 @@ class Buttons:
         rematch: bool,
         code: str = "en",
         menu: BoardMenu | None = None,
+        analyse: bool = False,
         hint: bool = False,
     ) -> discord.ui.View:
         """The components of a board message: while the game runs the move menu (``menu``,
         on a row of its own), then Arrows, Move list and More (and Abort while both players
         have not yet moved, and Hint in a game against the computer: five buttons at most, one
-        row); Move list and Rematch once it is over."""
+        row); Move list, Rematch and Analyse (a finished game with moves) once it is over."""
         items: list[discord.ui.Item[Any]] = []
         if running and menu is not None:
             placeholder = _("Play a move") if menu.moves else _("Pick a piece (or its one move)")
@@ -537,6 +575,8 @@ class Buttons:
             items.append(self._board(BoardAction.HINT, game_id, code))
         if rematch:
             items.append(self._rematch(game_id, code))
+        if analyse:
+            items.append(self._analyse(game_id, code))
         return view_of(*items)
 
     def action_buttons(

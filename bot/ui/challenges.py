@@ -128,51 +128,64 @@ class Challenges(commands.Cog):
                 max_rating=max_rating,
                 start_fen=position,
             )
-            guild_id = interaction.guild_id
-            # A thread that was not asked for is needed because the channel is busy, unless the
-            # server plays every game in a thread.
-            forced = (
-                await self.service.server_settings(guild_id)
-            ).threads == ThreadMode.ALWAYS and (parent is None)
-            busy = not thread and not forced
-            try:
-                needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
-            except ThreadRequired:  # a game against me, which starts at once
-                assert opponent is not None
-                home = thread_home(interaction, busy=busy)
-                check_room(interaction, new_thread=True)
-                await reply.think()
-                code = await self.presenter.languages.public(guild_id)
-                name = _(
-                    "{challenger} v {opponent}",
-                    challenger=interaction.user.display_name,
-                    opponent=opponent.display_name,
-                )
-                room = await open_thread(home, render(name, code))
-                terms["thread_id"] = room.id
-                result = await self.service.challenge(guild_id=guild_id, **terms)
-                delivery = self.presenter.delivery
-                send = delivery.channel_sender(room.id, guild_id, result.event)
-                await delivery.publish(send, result, answer=post_marker(result))
-                assert result.game is not None
-                started = _(
-                    "Game #{id} against me started in {thread}.",
-                    id=result.game.id,
-                    thread=room.mention,
-                )
-                await reply.public(Outgoing(content=render(started, code)))
-                return
-            if needs_thread:
-                # Refuse now, not when the opponent accepts, if no thread can be opened here.
-                thread_home(interaction, busy=busy)
-            check_room(interaction, new_thread=needs_thread)
-            result = await self.service.challenge(guild_id=guild_id, **terms)
-            if result.challenge is None:
-                await self.presenter.answer(reply, result)
-                return
-            await self._post_challenge(reply, result)
+            await self.issue(interaction, reply, terms)
 
         await self.presenter.run(interaction, work)
+
+    async def issue(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        terms: ChallengeTerms,
+    ) -> None:
+        """Post the challenge of ``terms`` as ``reply``, or start the game against me at once
+        (in a new thread when the channel needs one): what ``/challenge`` does once its options
+        are read, and what an imported game's Play buttons do."""
+        thread = bool(terms.get("thread", False))
+        opponent = terms["opponent"]
+        guild_id = interaction.guild_id
+        # A thread that was not asked for is needed because the channel is busy, unless the
+        # server plays every game in a thread.
+        forced = (await self.service.server_settings(guild_id)).threads == ThreadMode.ALWAYS and (
+            terms.get("parent_id") is None
+        )
+        busy = not thread and not forced
+        try:
+            needs_thread = await self.service.check_challenge(guild_id=guild_id, **terms)
+        except ThreadRequired:  # a game against me, which starts at once
+            assert opponent is not None
+            home = thread_home(interaction, busy=busy)
+            check_room(interaction, new_thread=True)
+            await reply.think()
+            code = await self.presenter.languages.public(guild_id)
+            name = _(
+                "{challenger} v {opponent}",
+                challenger=interaction.user.display_name,
+                opponent=opponent.name,
+            )
+            room = await open_thread(home, render(name, code))
+            terms["thread_id"] = room.id
+            result = await self.service.challenge(guild_id=guild_id, **terms)
+            delivery = self.presenter.delivery
+            send = delivery.channel_sender(room.id, guild_id, result.event)
+            await delivery.publish(send, result, answer=post_marker(result))
+            assert result.game is not None
+            started = _(
+                "Game #{id} against me started in {thread}.",
+                id=result.game.id,
+                thread=room.mention,
+            )
+            await reply.public(Outgoing(content=render(started, code)))
+            return
+        if needs_thread:
+            # Refuse now, not when the opponent accepts, if no thread can be opened here.
+            thread_home(interaction, busy=busy)
+        check_room(interaction, new_thread=needs_thread)
+        result = await self.service.challenge(guild_id=guild_id, **terms)
+        if result.challenge is None:
+            await self.presenter.answer(reply, result)
+            return
+        await self._post_challenge(reply, result)
 
     @challenge.autocomplete("clock")
     async def clock_suggestions(

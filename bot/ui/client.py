@@ -32,11 +32,14 @@ from ..config import Settings
 from ..engine_player import EngineComputer
 from ..scheduler import Scheduler
 from ..service import GameService, StoreUnavailable
+from .analysis import Analysis
 from .board_actions import BoardActions
 from .buttons import Buttons
 from .challenges import Challenges
 from .command_sync import CommandSync
 from .hints import Hints
+from .import_buttons import ImportKit
+from .imports import Imports
 from .info import Info
 from .languages import Languages
 from .lobby import Lobby, LobbyKit
@@ -284,6 +287,9 @@ class DraughtsBot(commands.Bot):
         posts = TournamentPosts(service, self, tournament_kit, presenter.languages, delivery)
         delivery.tournaments = posts.post  # the outbox's tournament announcements
         tournaments = Tournaments(service, presenter, tournament_kit, posts)
+        analysis = Analysis(service, presenter)
+        import_kit = ImportKit()
+        imports = Imports(service, presenter, import_kit, challenges)
         for cog in (
             challenges,
             lobby,
@@ -293,6 +299,8 @@ class DraughtsBot(commands.Bot):
             Social(service, presenter, tournament_kit),
             Prefs(service, presenter),
             tournaments,
+            analysis,
+            imports,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(
@@ -301,11 +309,13 @@ class DraughtsBot(commands.Bot):
                 offers=offers,
                 board=picker,
                 actions=actions,
+                analyses=analysis,
                 hints=Hints(service, presenter),
             ),
             *picker_kit.answered_by(picker),
             *lobby_kit.answered_by(lobby),
             *tournament_kit.answered_by(tournaments),
+            *import_kit.answered_by(imports),
         )
         return presenter
 

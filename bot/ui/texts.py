@@ -466,6 +466,15 @@ def help_paragraphs() -> list[Text]:
             "`/stats`, `/leaderboard`, `/history`; `/pdn` and `/replay` show any game by its "
             "number."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Analyse is the
+        # button's name.
+        _(
+            "**Learn from a game**: press Analyse under a finished game's final board, or "
+            "`/analyse game:12` (a number from `/history`; without it, this channel's last "
+            "finished game). You get the engine's graph of the game, each side's inaccuracies, "
+            "mistakes and blunders with the better move, an accuracy figure, and the record "
+            "with the engine's comments as a PDN file."
+        ),
         # Translators: keep the text in backticks as it is (typed by the user); Join is the
         # button's name.
         _(
@@ -474,6 +483,13 @@ def help_paragraphs() -> list[Text]:
             "announcement, and I pair each round and open every game in a thread of its own. "
             "`/tournament standings` shows the table, `/history tournaments:True` the finished "
             "events."
+        ),
+        # Translators: keep the text in backticks as it is (typed by the user); Replay, Analyse
+        # and Play from here are the buttons' names.
+        _(
+            "**Import a game**: `/import` with a PDN file (or its text pasted) shows the game "
+            "here as a replay, with Replay, Analyse and Play from here buttons: play on from any "
+            "of its positions against anyone or against me."
         ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import make_screens
@@ -43,18 +44,27 @@ PLAYERS = 5
 """Alice, Bob, Carol, Dave and Erin: an odd number, so a round has a bye too."""
 
 
-async def capture(language: str) -> dict[str, Shot]:
+Scenario = Callable[[FakeDiscord, Users, list[str]], Awaitable[dict[str, Shot]]]
+"""What a picture script does with the running bot: its messages to keep, by file name."""
+
+
+async def capture(
+    language: str, scenario: Scenario | None = None, players: int = PLAYERS
+) -> dict[str, Shot]:
+    """Run the real bot against the fake Discord with ``players`` members (Alice, Bob,
+    Carol...) whose clients and server speak ``language``, and keep what ``scenario`` (this
+    script's tournament by default; ``analysis_screens.py`` passes its own) returns."""
     install_network_guard()
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
             fake.guild.locale = language
-            players = add_players(fake, PLAYERS)
+            members = add_players(fake, players)
             bot = BotProcess(fake, Path(tmp))
             try:
                 await bot.start()
                 users = Users(fake, bot)
-                users.locales.update({player: language for player in players})
-                shots = await run_event(fake, users, players)
+                users.locales.update({member: language for member in members})
+                shots = await (scenario or run_event)(fake, users, members)
                 code = await bot.stop()
                 if code != 0:
                     raise SystemExit(f"the bot exited with {code}:\n{bot.log()}")
@@ -93,12 +103,13 @@ async def run_event(fake: FakeDiscord, users: Users, players: list[str]) -> dict
     return shots
 
 
-def main(argv: list[str]) -> int:
-    """Draw the pictures in English, or in the Discord locale given (``de``)."""
+def main(argv: list[str], scenario: Scenario | None = None, players: int = PLAYERS) -> int:
+    """Draw the pictures of ``scenario`` (:func:`capture`) in English, or in the Discord
+    locale given (``de``)."""
     language = argv[0] if argv else "en-US"
     make_screens.LANGUAGE[0] = language
     suffix = "" if language == "en-US" else f"-{language}"
-    for name, shot in asyncio.run(capture(language)).items():
+    for name, shot in asyncio.run(capture(language, scenario, players)).items():
         data = encode(screen(shot, open_menu=False))
         path = HERE / name.replace(".png", f"{suffix}.png")
         path.write_bytes(data)

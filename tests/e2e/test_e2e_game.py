@@ -366,7 +366,7 @@ async def test_full_game_from_challenge_to_resignation(launch: Any, fake: FakeDi
     assert "40-move count" not in embed["description"]
     assert content_of(final) == f"{mention(BOB)} {mention(ALICE)}"
     assert sorted(pinged(final)) == sorted([ALICE, BOB])
-    assert custom_ids(final) == ["board:moves:1", "rematch:1"]
+    assert custom_ids(final) == ["board:moves:1", "rematch:1", "analyse:1"]
     assert sorted(final.files) == ["draughts-game-1.pdn", "game-1-6.png"]
 
     record = read_game(final.files["draughts-game-1.pdn"])
@@ -636,7 +636,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     played = ["11-15", "22-18"]
     embed = check_board(final, game_id=1, white=BOB, black=ALICE, moves=played, to_move=None)
     assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
-    assert custom_ids(final) == ["board:moves:1", "rematch:1"]
+    assert custom_ids(final) == ["board:moves:1", "rematch:1", "analyse:1"]
     record = read_game(final.files["draughts-game-1.pdn"])
     assert record.tags["Result"] == "1/2-1/2"
     assert record.game.result() == "1/2-1/2"
@@ -647,7 +647,7 @@ async def test_draw_by_agreement_and_rematch(launch: Any, fake: FakeDiscord) -> 
     gif = gif_of(replay, "game-1.gif")
     assert gif.n_frames == 3
     final_message = followup_message(fake, accepted, 0)
-    assert custom_ids(final_message) == ["board:moves:1", "rematch:1"]
+    assert custom_ids(final_message) == ["board:moves:1", "rematch:1", "analyse:1"]
 
     # Rematch: Alice (Black in game 1) asks; the challenge has the colours swapped.
     asked = await users.press("rematch:1", final_message, ALICE)

@@ -332,7 +332,7 @@ async def test_buttons_and_games_survive_a_kill_and_restart(
     embed = embed_of(final)
     assert game_id_of(embed) == second
     assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
-    assert custom_ids(final) == [f"board:moves:{second}", f"rematch:{second}"]
+    assert custom_ids(final) == [f"board:moves:{second}", f"rematch:{second}", f"analyse:{second}"]
     assert read_game(final.files[f"draughts-game-{second}.pdn"]).game.result() == "1/2-1/2"
     replay = await press.followup(1)
     assert replay.files[f"game-{second}.gif"].startswith(b"GIF8")
@@ -413,7 +413,11 @@ async def test_reminder_then_loss_on_time(launch: Launch, fake: FakeDiscord) -> 
     assert footer_parts(embed)[2] == "rated"
     assert to_move_in(final) is None
     assert content_of(final) == f"<@{BOB}> <@{ALICE}>"
-    assert custom_ids(final) == [f"board:moves:{game_id}", f"rematch:{game_id}"]
+    assert custom_ids(final) == [
+        f"board:moves:{game_id}",
+        f"rematch:{game_id}",
+        f"analyse:{game_id}",
+    ]
     assert sorted(final.json["allowed_mentions"]["users"]) == sorted([int(ALICE), int(BOB)])
     png_of(final)
     record = read_game(final.files[f"draughts-game-{game_id}.pdn"])
@@ -638,9 +642,10 @@ async def test_commands_are_synced_globally_without_dev_guild(
             "help",
             "lobby",
             "tournament",
-        }  # every command of DESIGN's table, issue 28's lobby and issue 29's tournaments
+            "analyse",
+        }  # every command of DESIGN's table, issue 28's lobby, 29's tournaments, 30's analyse
         assert fake.find_requests("PUT", r"/applications/\d+/guilds/\d+/commands") == []
-        assert "synced 20 commands globally" in bot.log()
+        assert "synced 22 commands globally" in bot.log()
         # A global command's interaction (no guild_id in its data) is answered.
         sent = await users.command("help", BOB, GENERAL)
         assert "guild_id" not in sent.payload["data"]

@@ -240,7 +240,11 @@ async def test_rated_game_then_stats_leaderboard_history_pdn_and_replay(
     embed = embed_of(final)
     assert headline_of(embed) == ("Alice resigned. Ratings: Bob 1662? (+162), Alice 1338? (-162).")
     assert footer_parts(embed) == (game_id, ENGLISH, "rated")
-    assert custom_ids(final) == [f"board:moves:{game_id}", f"rematch:{game_id}"]
+    assert custom_ids(final) == [
+        f"board:moves:{game_id}",
+        f"rematch:{game_id}",
+        f"analyse:{game_id}",
+    ]
     # The replay follows (awaited: a stop while it is still being sent logs a traceback).
     assert gif_frames(await pressed.followup(1), f"game-{game_id}.gif") == len(plies(local)) + 1
 
@@ -572,7 +576,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
         "Match game 2 follows, colours swapped."
     )
     assert status_of(embed) == "**0-1**: Bob wins (White resigned)"
-    assert custom_ids(end) == [f"board:moves:{first}"]  # no Rematch in the middle of a match
+    assert custom_ids(end) == [f"board:moves:{first}", f"analyse:{first}"]  # no Rematch mid-match
     replay = await pressed.followup(1)
     assert gif_frames(replay, f"game-{first}.gif") == 6
     second_board = await pressed.followup(2)
@@ -616,7 +620,7 @@ async def test_ballot_openings_and_a_two_game_match(launch: Launch, fake: FakeDi
     assert footer_parts(embed) == (second, ENGLISH, "rated, match game 2 of 2")
     assert status_of(embed) == "**1/2-1/2**: draw (draw by agreement)"
     assert headline_of(embed) == text
-    assert custom_ids(end) == [f"board:moves:{second}", f"rematch:{second}"]
+    assert custom_ids(end) == [f"board:moves:{second}", f"rematch:{second}", f"analyse:{second}"]
     assert gif_frames(await agreed.followup(1), f"game-{second}.gif") == 6
 
     # The history lists the match games as such.

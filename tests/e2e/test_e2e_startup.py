@@ -134,7 +134,7 @@ async def test_commands_are_synced_once_then_only_when_changed(
     # Another target (global commands) is another fingerprint: synced there once.
     bot.settings["DEV_GUILD_ID"] = ""
     async with running(bot):
-        await bot.alive(poll(lambda: "synced 20 commands globally" in bot.log(), timeout=15))
+        await bot.alive(poll(lambda: "synced 22 commands globally" in bot.log(), timeout=15))
     assert fake.find_requests("PUT", rf"/applications/{fake.application_id}/commands")
     assert stored_fingerprint(bot.database, "global") is not None
 
@@ -154,7 +154,7 @@ async def test_a_failing_sync_neither_stops_nor_blocks_the_bot(
         assert failures and all(str(status) in line for line in failures), bot.log()
         assert "retrying in" in bot.log()
         fake.clear_faults()
-        await bot.alive(poll(lambda: "synced 20 commands" in bot.log(), timeout=15))
+        await bot.alive(poll(lambda: "synced 22 commands" in bot.log(), timeout=15))
         assert stored_fingerprint(bot.database, f"guild:{fake.guild.id}") is not None
         await help_answered(users)
 
@@ -167,8 +167,8 @@ async def test_a_long_rate_limit_on_the_sync_does_not_delay_the_gateway(
     async with running(bot) as users:
         # Connected and answering while discord.py still waits out the 429.
         await help_answered(users)
-        assert "synced 20 commands" not in bot.log()
-        await bot.alive(poll(lambda: "synced 20 commands" in bot.log(), timeout=30))
+        assert "synced 22 commands" not in bot.log()
+        await bot.alive(poll(lambda: "synced 22 commands" in bot.log(), timeout=30))
         assert len(sync_requests(fake)) == 2
 
 

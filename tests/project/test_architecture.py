@@ -83,6 +83,8 @@ BOT_ROOMS: dict[str, tuple[str, ...]] = {
     "bot.results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.time_control": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.tournament_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.analysis_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
+    "bot.import_results": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.words": ("bot.service", "bot.store", "bot.ui", *_ENTRY, "discord", *_SQL),
     "bot.store": ("bot.service", "bot.ui", "bot.results", "bot.errors", *_ENTRY, "discord"),
     "bot.service": (
@@ -358,6 +360,8 @@ SERVICE_ORDER = (
     "takebacks",
     "hints",
     "queries",
+    "analyses",
+    "imports",
     "tournaments",
     "tournament_games",
     "downtime",
@@ -366,6 +370,8 @@ SERVICE_ORDER = (
     "outbox",
     "announcing",
     "tournament_face",
+    "analysis_face",
+    "import_face",
     "rooms",
     "facade",
 )

@@ -414,6 +414,12 @@ def test_a_syntax_error_stops_the_game_there() -> None:
     assert any("'blunder'" in e and "line 1" in e for e in read.errors)
 
 
+def test_a_game_stopped_by_a_syntax_error_does_not_take_its_result() -> None:
+    # The 1-0 belongs to moves that were not read: applying it would end the game at move 2.
+    read = read_games("1. 11-15 23-19 2. 8-11 blunder 22-17 1-0")[0]
+    assert not read.complete and read.game.outcome is None
+
+
 def test_a_broken_game_does_not_spoil_the_next() -> None:
     games = read_games('1. 11-15 11-15 1-0\n[Event "ok"]\n1. 9-13 22-18 *')
     assert not games[0].ok and games[1].ok

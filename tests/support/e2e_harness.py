@@ -80,7 +80,7 @@ GENERAL = "1100000000000000201"
 DRAUGHTS = "1100000000000000202"
 OFFTOPIC = "1100000000000000203"
 
-STRING, INTEGER, BOOLEAN, USER, CHANNEL = 3, 4, 5, 6, 7
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ATTACHMENT = 3, 4, 5, 6, 7, 11
 
 
 E2E_DATABASE = "E2E_DATABASE"
@@ -418,13 +418,28 @@ class Users:
                 channel_data = {**self.fake.channel_object(value.id)}
                 channel_data["permissions"] = self.fake.app_permissions
                 resolved.setdefault("channels", {})[value.id] = channel_data
+            elif isinstance(value, AttachmentRef):
+                aid = self.fake.snowflake()
+                self.fake.files[aid] = value.data  # served at its url, as Discord's CDN would
+                options.append({"name": name, "type": ATTACHMENT, "value": aid})
+                cid = channel_id or next(iter(self.fake.guild.channels))
+                url = f"{self.fake.base_url}/attachments/{cid}/{aid}/{value.filename}"
+                resolved.setdefault("attachments", {})[aid] = {
+                    "id": aid,
+                    "filename": value.filename,
+                    "size": value.size,
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": "application/octet-stream",
+                }
             elif isinstance(value, bool):
                 options.append({"name": name, "type": BOOLEAN, "value": value})
             elif isinstance(value, int):
                 options.append({"name": name, "type": INTEGER, "value": value})
             else:
                 options.append({"name": name, "type": STRING, "value": str(value)})
-        return options, (resolved if resolved["users"] or resolved.get("channels") else None)
+        kept = resolved["users"] or resolved.get("channels") or resolved.get("attachments")
+        return options, (resolved if kept else None)
 
     async def command(self, name: str, user: str, channel: str = GENERAL, /, **values: Any) -> Sent:
         """``/name`` by ``user`` in ``channel`` with typed options (positional-only parameters,
@@ -500,6 +515,19 @@ def user(user_id: str) -> UserRef:
 @dataclass(frozen=True)
 class ChannelRef:
     id: str
+
+
+@dataclass(frozen=True)
+class AttachmentRef:
+    filename: str
+    data: bytes
+    size: int
+
+
+def attachment(filename: str, data: bytes, size: int | None = None) -> AttachmentRef:
+    """An attachment option's value: a file the user uploads with the command (the fake serves
+    its bytes at the attachment's url); ``size``: the size Discord states, if not the data's."""
+    return AttachmentRef(filename, data, len(data) if size is None else size)
 
 
 def channel(channel_id: str) -> ChannelRef:

@@ -518,11 +518,21 @@ OPTIONS = {
         "reason string required 3..200",
         TOURNAMENT,
     ],
+    "analyse": ["game integer 1..9007199254740991"],
+    "import": ["file attachment", "text string 1..6000", "game integer 1..1000"],
 }
 """Each command's options in order: name, type, and what Discord enforces (a group's
 subcommands under ``group subcommand``)."""
 
-TYPE_NAMES = {1: "subcommand", 3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel"}
+TYPE_NAMES = {
+    1: "subcommand",
+    3: "string",
+    4: "integer",
+    5: "boolean",
+    6: "user",
+    7: "channel",
+    11: "attachment",
+}
 CHANNEL_NAMES = {0: "text", 5: "announcement"}
 
 
@@ -631,6 +641,9 @@ class AnswerLog:
     async def act(self, i: object, action: PlayerAction, game_id: int) -> None:
         self.presses.append(("act", action, game_id))
 
+    async def analyse_game(self, i: object, game_id: int) -> None:
+        self.presses.append(("analyse", game_id))
+
     async def give_hint(self, i: object, game_id: int) -> None:
         self.presses.append(("hint", game_id))
 
@@ -639,7 +652,12 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
     buttons = Buttons()
     answers = AnswerLog()
     registered = buttons.answered_by(
-        challenges=answers, offers=answers, board=answers, actions=answers, hints=answers
+        challenges=answers,
+        offers=answers,
+        board=answers,
+        actions=answers,
+        analyses=answers,
+        hints=answers,
     )
     menu = BoardMenu(3, [Option("11-15", "11-15")], moves=True)
     views = [
@@ -647,7 +665,7 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         buttons.draw(5),
         buttons.takeback(5, 12),
         buttons.resign(5),
-        buttons.game(5, running=False, abortable=False, rematch=True),
+        buttons.game(5, running=False, abortable=False, rematch=True, analyse=True),
         buttons.game(6, running=True, abortable=True, rematch=False),
         buttons.game(7, running=True, abortable=False, rematch=False),
         buttons.game(8, running=True, abortable=False, rematch=False, menu=menu),
@@ -668,6 +686,7 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         "resign:5",
         "board:moves:5",
         "rematch:5",
+        "analyse:5",
         "board:move:6",
         "board:moves:6",
         "board:more:6",
@@ -717,6 +736,7 @@ async def test_buttons_keep_their_ids_and_reach_the_answers_registered() -> None
         ("resign", 5),
         ("moves", 5),
         ("rematch", 5),
+        ("analyse", 5),
         ("move", 6),
         ("moves", 6),
         ("more", 6),

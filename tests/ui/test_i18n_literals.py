@@ -81,6 +81,14 @@ ALLOWED: dict[str, str] = {
         f"bot/service/tournaments.py:{tag}": "a PDN tag name or value of the event's file"
         for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Discord")
     },
+    **{
+        f"bot/service/{module}:{tag}": "a PDN tag name read from an imported file"
+        for module, tags in (
+            ("imports.py", ("Event", "Date", "White", "Black")),
+            ("import_face.py", ("White", "Black")),
+        )
+        for tag in tags
+    },
 }
 """``path:literal`` of literals that read like words but are not shown to users, with why."""
 

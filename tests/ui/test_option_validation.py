@@ -59,6 +59,7 @@ Command = app_commands.Command[Any, ..., Any]
 OptionType = discord.AppCommandOptionType
 USER_ID = "1100000000000000101"
 CHANNEL_ID = "1100000000000000201"
+ATTACHMENT_ID = "1100000000000000301"
 
 
 @pytest.fixture
@@ -83,13 +84,22 @@ def commands_of(bot: DraughtsBot) -> list[Command]:
 
 
 def resolved_for(options: list[dict[str, Any]]) -> dict[str, Any]:
-    """What Discord resolves for the id options among ``options`` (a user, a text channel)."""
+    """What Discord resolves for the id options among ``options`` (a user, a text channel, an
+    attachment)."""
     resolved: dict[str, Any] = {"users": {}, "members": {}, "channels": {}}
     for option in options:
         if option["type"] == OptionType.user.value:
             resolved["users"][option["value"]] = {"id": option["value"], "username": "someone"}
         elif option["type"] == OptionType.channel.value:
             resolved["channels"][option["value"]] = {"id": option["value"], "type": 0}
+        elif option["type"] == OptionType.attachment.value:
+            resolved.setdefault("attachments", {})[option["value"]] = {
+                "id": option["value"],
+                "filename": "game.pdn",
+                "size": 100,
+                "url": "https://cdn.discordapp.com/attachments/1/2/game.pdn",
+                "proxy_url": "https://media.discordapp.net/attachments/1/2/game.pdn",
+            }
     return resolved
 
 
@@ -108,6 +118,8 @@ def valid_value(param: app_commands.Parameter) -> Any:
             return USER_ID
         case OptionType.channel:
             return CHANNEL_ID
+        case OptionType.attachment:
+            return ATTACHMENT_ID
     raise AssertionError(f"no valid value known for {param.type}")
 
 

@@ -1,0 +1,46 @@
+"""The store's analyses (schema v15), written once for every SQL backend as
+:mod:`bot.store.sql_store` is, and mixed into its :class:`SqlStore`.
+
+An analysis is written once per subject and never changed: the first writer wins
+(``ON CONFLICT DO NOTHING``), so two processes that computed the same one at once keep one row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import astuple
+from typing import TYPE_CHECKING, Any
+
+from .dialect import Params, Transaction
+from .mapping import COLUMNS, DECODE, select_from
+from .rows import AnalysisRow
+from .shield import Orphans, shielded_write
+from .sql_writes import marks
+
+ANALYSES = select_from(AnalysisRow, "analyses")
+INSERT_ANALYSIS = (
+    f"INSERT INTO analyses ({COLUMNS[AnalysisRow]}) VALUES ({marks(5)})"
+    " ON CONFLICT (subject) DO NOTHING"
+)
+
+
+class SqlAnalyses:
+    """The analysis methods of :class:`~bot.store.protocol.Store` (mixed into
+    :class:`~bot.store.sql_store.SqlStore`, whose helpers they use)."""
+
+    orphans: Orphans
+    if TYPE_CHECKING:
+
+        def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+
+        async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None: ...
+
+    async def analysis(self, subject: str) -> AnalysisRow | None:
+        row = await self._fetch_one(ANALYSES + " WHERE subject = ?", (subject,))
+        return None if row is None else DECODE[AnalysisRow](row)
+
+    @shielded_write
+    async def save_analysis(self, analysis: AnalysisRow) -> bool:
+        async with self._transaction() as db:
+            return await db.execute(INSERT_ANALYSIS, astuple(analysis)) == 1
