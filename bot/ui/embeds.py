@@ -327,7 +327,7 @@ def challenge_embed(
     if challenge.opening_label is not None:
         field(_("Opening"), challenge.opening_label, inline=False)
     if challenge.start_fen is not None:
-        field(_("Start position"), f"`{challenge.start_fen}`", inline=False)
+        field(_("Start position (unrated)"), f"`{challenge.start_fen}`", inline=False)
     if challenge.match:
         field(_("Match"), _("two games, same opening, colours swapped"), inline=False)
     rating_range = rating_range_words(challenge)

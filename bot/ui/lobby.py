@@ -116,6 +116,8 @@ def lobby_line(challenge: ChallengeView, code: str) -> str:
     )
     if challenge.match:
         line = _("{line} · two-game match", line=line)
+    if challenge.start_fen is not None:
+        line = _("{line} · from a position, unrated", line=line)
     rating_range = rating_range_words(challenge)
     if rating_range is not None:
         line = _("{line} · {range}", line=line, range=rating_range)

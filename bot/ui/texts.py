@@ -419,6 +419,13 @@ def help_paragraphs() -> list[Text]:
             "`min_rating` and `max_rating` limit who may. `/lobby` lists this server's open "
             "challenges, each with an Accept button."
         ),
+        # Translators: keep the text in backticks as it is (typed by the user); Hint is the
+        # button's name.
+        _(
+            "**From a position**: `/challenge position:W:W21,22,25:B9,10,K30` starts from that "
+            "position (a FEN), unrated. In a game against me, Hint under the board shows my move "
+            "privately as an arrow; the game counts the hints taken."
+        ),
         # Translators: the names of the board's buttons and menu (Arrows, Move list, More, Offer
         # draw, Resign) are translated as the buttons are.
         _(

@@ -2,8 +2,8 @@
 scenario.  A malformed position is refused privately and nothing is stored; a FEN starts an
 unrated game there (its board says so and offers Hint); a spectator's Hint is refused privately;
 the player's Hint is deferred privately at once, then shows the computer's move as an arrow on
-their side of the board (a real PNG with alt text); the game counts it and the next board says
-so."""
+their side of the board (a real PNG with alt text); the game counts it, the next boards say so,
+and so do the final board and its PDN (with the start position)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from support.e2e_harness import (
 )
 from support.fake_discord import FakeDiscord
 
-from rules import Game, find_variant, parse_fen
+from rules import Game, find_variant, parse_fen, read_game
 
 pytestmark = pytest.mark.e2e
 
@@ -106,3 +106,15 @@ async def test_a_game_from_a_position_against_the_computer_with_a_hint(
     assert "1 hint taken" in embed_of(moved)["description"]
     reply = await post_number(users, GENERAL, 0)
     assert to_move_in(reply) == ALICE and "1 hint taken" in embed_of(reply)["description"]
+
+    # Alice resigns: the final board and its PDN say where the game started and the hint.
+    resign = await users.command("resign", ALICE, GENERAL)
+    await resign.callback()
+    pressed = await users.press("resign:1", resign.message(), ALICE)
+    await pressed.callback()
+    final = await pressed.followup(0)
+    assert "1 hint taken" in embed_of(final)["description"]
+    assert footer_of(embed_of(final)).endswith("casual")
+    record = read_game(final.files["draughts-game-1.pdn"])
+    assert record.tags["FEN"] == FEN and record.tags["Hints"] == "1"
+    assert record.game.start.fen() == FEN and record.game.moves[0].pdn() == said[1]

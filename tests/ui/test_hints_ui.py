@@ -9,16 +9,15 @@ import io
 from dataclasses import replace
 
 from PIL import Image
-from test_bot_ui import ALICE, BOB, COMPUTER, fields, view_of
+from test_bot_ui import ALICE, COMPUTER, challenge_view, fields, view_of
 
-from bot.enums import ChallengeStatus, ColorChoice
-from bot.results import ChallengeView, Hint
+from bot.results import Hint
 from bot.ui.buttons import Buttons
 from bot.ui.embeds import challenge_embed, game_embed
 from bot.ui.hints import hint_alt, hint_words
+from bot.ui.lobby import lobby_line
 from bot.ui.media import board_request, draw_board
 from bot.ui.picker import PICKER_WIDTH
-from bot.words import variant_title
 from render import square_centre
 from rules import Game, find_variant, parse_fen
 
@@ -96,23 +95,9 @@ def test_the_board_says_where_the_game_started_and_how_many_hints() -> None:
 
 
 def test_a_challenge_from_a_position_shows_it() -> None:
-    variant = find_variant("english")
-    challenge = ChallengeView(
-        id=7,
-        guild_id=10,
-        channel_id=100,
-        challenger=ALICE,
-        opponent=BOB,
-        variant="english",
-        variant_title=variant_title(variant),
-        color=ColorChoice.WHITE,
-        move_time=3600,
-        thread=False,
-        level=None,
-        status=ChallengeStatus.OPEN,
-        game_id=None,
-        expires_at=1_800_000_000.0,
-        start_fen=FEN,
-    )
-    assert fields(challenge_embed(challenge))["Start position"] == f"`{FEN}`"
-    assert "Start position" not in fields(challenge_embed(replace(challenge, start_fen=None)))
+    challenge = challenge_view(start_fen=FEN)
+    assert fields(challenge_embed(challenge))["Start position (unrated)"] == f"`{FEN}`"
+    plain = replace(challenge, start_fen=None)
+    assert not any("Start" in name for name in fields(challenge_embed(plain)))
+    assert "· from a position, unrated ·" in lobby_line(challenge, "en")
+    assert "position" not in lobby_line(plain, "en")

@@ -120,18 +120,18 @@ def test_the_rules_read_as_before_in_english() -> None:
 
 def test_help_is_one_catalog_message_per_paragraph() -> None:
     paragraphs = help_paragraphs()
-    assert (
-        len(paragraphs) == 13
-    )  # 28: challenges, tapping, clocks; 29: tournaments; 30: analysis, /import, puzzles
+    # 28: challenges, tapping, clocks; 29: tournaments; 30: analysis, /import, puzzles, a position
+    assert len(paragraphs) == 14
     assert all(p.kind is Kind.MESSAGE and not p.args for p in paragraphs)
     embed = help_embed("en")
     assert embed.title == "How to play"
     assert (embed.description or "").startswith("**Start a game**: `/challenge opponent:@friend")
-    assert (embed.description or "").count("\n") == 12
+    assert (embed.description or "").count("\n") == 13
     assert "**Tournaments**: " in (embed.description or "")
     assert "**Learn from a game**: press Analyse" in (embed.description or "")
     assert "**Import a game**: `/import`" in (embed.description or "")
     assert "**Puzzles**: `/puzzle solve`" in (embed.description or "")
+    assert "**From a position**: `/challenge position:" in (embed.description or "")
 
 
 def test_help_tells_how_to_play_by_tapping_and_names_the_boards_buttons() -> None:
