@@ -478,7 +478,9 @@ async def test_takebacks_between_people_and_against_the_computer(
     assert taken.json["type"] == MESSAGE and not is_ephemeral(taken), taken.json
     # Granted at once: no request buttons, only the board's own (Carol has no move left,
     # so the game may be aborted again).
-    assert custom_ids(taken) == board_buttons(computer_game, running=True, abortable=True, ply=0)
+    assert custom_ids(taken) == board_buttons(
+        computer_game, running=True, abortable=True, ply=0, hint=True
+    )
     embed = embed_of(taken)
     assert headline_of(embed) == "Carol took back their last move and the reply."
     assert board_ply(taken, computer_game) == 0

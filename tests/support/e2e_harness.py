@@ -869,16 +869,24 @@ def pinged(request: RecordedRequest) -> list[str]:
 
 
 def board_buttons(
-    game_id: int, *, running: bool, abortable: bool = False, ply: int | None = None
+    game_id: int,
+    *,
+    running: bool,
+    abortable: bool = False,
+    ply: int | None = None,
+    hint: bool = False,
 ) -> list[str]:
     """The custom ids under a board message: while the game runs, the move menu of the
     position at ``ply``, then Arrows, Move list, More (and Abort until both players have
-    moved); a finished game's (Move list, Rematch) are checked by the tests."""
+    moved, and Hint in a game against the computer); a finished game's (Move list, Rematch)
+    are checked by the tests."""
     if not running:
         return [f"board:moves:{game_id}"]
     assert ply is not None, "a running game's board has the move menu of its ply"
     ids = [f"play:{game_id}:{ply}", *(f"board:{b}:{game_id}" for b in ("move", "moves", "more"))]
-    return [*ids, f"board:abort:{game_id}"] if abortable else ids
+    if abortable:
+        ids.append(f"board:abort:{game_id}")
+    return [*ids, f"board:hint:{game_id}"] if hint else ids
 
 
 def board_alt_text(request: RecordedRequest) -> str:
