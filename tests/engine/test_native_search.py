@@ -19,18 +19,18 @@ import logging
 import random
 
 import pytest
+from test_learned_eval import fresh_searcher
 
 from engine import Limits, best_move, native_search
 from engine import api as engine_api
 from engine._core import Searcher
 from engine.api import native_best_move, python_best_move
-from engine.native import core_rules, core_state
-from engine.native_search import KEY_BITS, NativeResult, native_searcher
+from engine.native import core_state
+from engine.native_search import NativeResult, native_searcher
 from engine.reference.board import state_of
 from engine.reference.evaluate import evaluator
 from rules import Color, Game, find_variant
 from rules.fen import parse_fen
-from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE
 from rules.variants import VARIANTS
 
 VARIANT_KEYS = sorted(VARIANTS)
@@ -103,22 +103,6 @@ def test_games_against_itself_play_only_legal_moves(key: str) -> None:
             game.play(move)
 
 
-def own_searcher(key: str) -> Searcher:
-    """A searcher of the test's own (1 MB), not the process's shared one."""
-    variant = find_variant(key)
-    rule = variant.no_progress
-    return Searcher(
-        core_rules(variant),
-        men_rows=variant.men_rows,
-        hash_mb=1,
-        quiet_limit=rule.plies,
-        man_moves_progress=rule.man_moves,
-        crownings_progress=rule.crownings,
-        zobrist=[table[:KEY_BITS] for table in ZOBRIST],
-        black=ZOBRIST_BLACK_TO_MOVE,
-    )
-
-
 def searched(searcher: Searcher, game: Game, depth: int) -> tuple[object, ...]:
     """An exact search of ``game``'s position to ``depth``: its move, score, depth, nodes, line
     and each iteration (all but the seconds)."""
@@ -135,7 +119,7 @@ def test_a_cleared_table_forgets_everything(key: str) -> None:
     held before may be read after it.  A deeper search of the same position first fills the
     table with entries that cut a later search short (fewer nodes); after ``clear`` the search is
     a new searcher's, node for node, with its move, score and line, clear after clear."""
-    new, used = own_searcher(key), own_searcher(key)
+    new, used = fresh_searcher(find_variant(key)), fresh_searcher(find_variant(key))
     for game in random_games(key, 4, seed=5):
         new.clear()
         expected = searched(new, game, 5)
