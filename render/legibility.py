@@ -93,8 +93,12 @@ def measure_label(img: Image.Image, box: tuple[int, int, int, int], ink: RGB) ->
     w = crop.width
     raw = crop.tobytes()
     pixels: list[RGB] = list(zip(raw[0::3], raw[1::3], raw[2::3], strict=True))
+    # Each judgement below depends on a pixel's colour alone, and a label's box holds few
+    # colours (a PNG on a fixed palette at most 256): each is judged once per colour.
+    colours = set(pixels)
     limit = INK_TOLERANCE**2
-    core = [_distance2(px, ink) <= limit for px in pixels]
+    is_solid = {px: _distance2(px, ink) <= limit for px in colours}
+    core = [is_solid[px] for px in pixels]
     solid = [px for px, is_ink in zip(pixels, core, strict=True) if is_ink]
     if not solid:
         return None
@@ -103,7 +107,8 @@ def measure_label(img: Image.Image, box: tuple[int, int, int, int], ink: RGB) ->
         return None
     seen = _median(solid)
     back = _median(around)
-    coverage = [_coverage(px, seen, back) for px in pixels]
+    covered = {px: _coverage(px, seen, back) for px in colours}
+    coverage = [covered[px] for px in pixels]
     text = [is_ink or c >= 0.1 for is_ink, c in zip(core, coverage, strict=True)]
     backing = [px for px, close in zip(pixels, _grow(text, crop.size), strict=True) if not close]
     if not backing:

@@ -78,7 +78,8 @@ void core_search_free(CoreSearch *s)
 
 void core_search_clear(CoreSearch *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(CoreTTEntry));
+    if (++s->epoch == 0) /* after 2^32 clears: the entries' epochs could be read again */
+        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(CoreTTEntry));
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
     s->age = 0;
@@ -151,17 +152,24 @@ static int from_tt(int score, int ply)
 
 static CoreTTEntry *probe(CoreSearch *s, uint64_t key) { return &s->tt[key & s->tt_mask]; }
 
+/* Whether `e` holds `key` for this epoch (an entry stored before the last clear is empty). */
+static int holds(const CoreSearch *s, const CoreTTEntry *e, uint64_t key)
+{
+    return e->key == key && e->epoch == s->epoch;
+}
+
 static void store(CoreSearch *s, uint64_t key, int depth, int flag, int score, int ply,
                   const CoreMove *best)
 {
     CoreTTEntry *e = probe(s, key);
-    if (e->key == key && e->age == s->age && e->depth > depth && flag != EXACT)
+    if (holds(s, e, key) && e->age == s->age && e->depth > depth && flag != EXACT)
         return; /* keep the deeper result of this search */
     e->key = key;
     e->depth = (int16_t)depth;
     e->flag = (uint8_t)flag;
     e->score = to_tt(score, ply);
     e->age = s->age;
+    e->epoch = s->epoch;
     e->from = best ? (uint8_t)bit_index(best->from) : NO_SQUARE;
     e->to = best ? (uint8_t)bit_index(best->to) : NO_SQUARE;
 }
@@ -302,7 +310,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     int original_alpha = alpha;
     CoreTTEntry *e = probe(s, key);
     int tt_from = NO_SQUARE, tt_to = NO_SQUARE;
-    if (e->key == key) {
+    if (holds(s, e, key)) {
         tt_from = e->from;
         tt_to = e->to;
         if (ply && e->depth >= depth) {
@@ -420,7 +428,7 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
     int seen_len = 0;
     while (out->pv_len < CORE_MAX_PV && out->pv_len < out->depth) {
         CoreTTEntry *e = probe(s, key);
-        if (e->key != key || e->from == NO_SQUARE)
+        if (!holds(s, e, key) || e->from == NO_SQUARE)
             break;
         for (int i = 0; i < seen_len; i++)
             if (seen[i] == key)
@@ -506,7 +514,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     /* The table's move first, then captures by size (the root's own order). */
     CoreTTEntry *e = probe(s, key);
     if (n > 1)
-        order(s, moves, n, e->key == key ? e->from : NO_SQUARE, e->key == key ? e->to : NO_SQUARE,
+        order(s, moves, n, holds(s, e, key) ? e->from : NO_SQUARE, holds(s, e, key) ? e->to : NO_SQUARE,
               0);
     int score = 0;
     double last_took = 0, previous_took = 0; /* the last two iterations' seconds */

@@ -27,7 +27,8 @@ typedef struct {
     uint8_t flag;
     uint8_t age;
     uint8_t from, to; /* the best move's origin and destination bits (255: none) */
-    uint8_t pad[6];
+    uint8_t pad[2];
+    uint32_t epoch; /* the searcher's epoch when stored: an entry of an earlier one is empty */
 } CoreTTEntry;
 
 typedef struct {
@@ -59,6 +60,7 @@ typedef struct {
     int man_moves_progress, crownings_progress;
     CoreTTEntry *tt;
     uint64_t tt_mask;
+    uint32_t epoch; /* core_search_clear's count: entries of other epochs are not read */
     uint8_t age;
     int killers[CORE_MAX_PLY + 8][2][2]; /* (from, to) bit indices per ply */
     int32_t history[CORE_MAX_BITS][CORE_MAX_BITS];
@@ -91,7 +93,9 @@ void core_search_free(CoreSearch *s);
  * history can be handed over as it is.  Clears the table. */
 void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS], uint64_t black);
 
-/* Forget everything learnt (a new game). */
+/* Forget everything learnt (a new game, or a search that must depend on its position alone): in
+ * constant time, by starting a new epoch of the table (its entries of earlier epochs read as
+ * empty), not by writing the whole table (32 MB: several milliseconds a move). */
 void core_search_clear(CoreSearch *s);
 
 /* The Zobrist key of a position (the game's history is given to core_search as these keys). */

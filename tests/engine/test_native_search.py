@@ -9,6 +9,8 @@
   only moves the referee lists, in whole games played against itself.
 - The game's history counts: a position repeating one of the game's is a draw to it.
 - A move the referee does not list is never played: the engine searches again in Python.
+- A cleared table forgets everything (what the weaker levels and fixed-depth searches rely on):
+  a search after ``clear`` is the search of a new searcher, node for node.
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ import logging
 import random
 
 import pytest
+from test_learned_eval import fresh_searcher
 
 from engine import Limits, best_move, native_search
 from engine import api as engine_api
+from engine._core import Searcher
 from engine.api import native_best_move, python_best_move
+from engine.native import core_state
 from engine.native_search import NativeResult, native_searcher
 from engine.reference.board import state_of
 from engine.reference.evaluate import evaluator
@@ -96,6 +101,34 @@ def test_games_against_itself_play_only_legal_moves(key: str) -> None:
             move = engine_api.to_move(game.position, found.move)  # raises if not legal
             assert found.iterations and found.iterations[-1].depth == found.depth
             game.play(move)
+
+
+def searched(searcher: Searcher, game: Game, depth: int) -> tuple[object, ...]:
+    """An exact search of ``game``'s position to ``depth``: its move, score, depth, nodes, line
+    and each iteration (all but the seconds)."""
+    move, score, reached, nodes, _seconds, pv, iterations = searcher.search(
+        *core_state(game.position), 0, (), depth, 0.0, 0, True
+    )
+    steps = tuple((i[0], i[1], i[2], i[4]) for i in iterations)
+    return move, score, reached, nodes, tuple(pv), steps
+
+
+@pytest.mark.parametrize("key", ["english", "international"])
+def test_a_cleared_table_forgets_everything(key: str) -> None:
+    """``clear`` starts a new epoch of the table instead of writing all of it: nothing the table
+    held before may be read after it.  A deeper search of the same position first fills the
+    table with entries that cut a later search short (fewer nodes); after ``clear`` the search is
+    a new searcher's, node for node, with its move, score and line, clear after clear."""
+    new, used = fresh_searcher(find_variant(key)), fresh_searcher(find_variant(key))
+    for game in random_games(key, 4, seed=5):
+        new.clear()
+        expected = searched(new, game, 5)
+        for _ in range(3):
+            searched(used, game, 7)
+            carried = searched(used, game, 5)
+            assert carried[3] < expected[3]  # the table cut it short: the check has teeth
+            used.clear()
+            assert searched(used, game, 5) == expected, game.position.fen()
 
 
 def test_a_repetition_of_the_game_is_a_draw_to_the_search() -> None:

@@ -40,7 +40,8 @@ PRELOAD = (
     "bot.store.sqlite_guard",
     "bot.store.postgres",
 )
-"""What the server imports once: everything a bot imports on its way to logging in."""
+"""What the server imports once: everything a bot imports on its way to logging in (the server
+also compiles the languages' catalogs once: ``discord_launcher.compile_catalogs``)."""
 
 
 class ForkedProcess:
