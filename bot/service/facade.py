@@ -36,7 +36,6 @@ from ..results import (
     RatingLine,
     ServerSettings,
     Stats,
-    UserPrefs,
 )
 from ..store import EVERY_SHARD, GameRow, Shards, Store, open_store
 from .analysis_face import AnalysisFace
@@ -46,6 +45,7 @@ from .import_face import ImportFace
 from .outbox import Owed
 from .puzzle_face import PuzzleFace
 from .puzzle_mining import PuzzleSource
+from .readers_face import ReadersFace
 from .rooms import build_rooms
 from .tournament_face import TournamentFace
 from .views import clean_name
@@ -97,8 +97,7 @@ class GameService:
         self.standings = rooms.standings
         self.ownership = rooms.ownership
         self.outbox = rooms.outbox
-        self._prefs = rooms.prefs
-        self._languages = rooms.languages
+        self._readers = rooms.readers
         self._live = rooms.live
         self._replies = rooms.replies
         self._challenges = rooms.challenges
@@ -408,58 +407,6 @@ class GameService:
             theme=theme,
         )
 
-    async def prefs(self, user_id: int) -> UserPrefs:
-        """``user_id``'s preferences (the defaults if they never set any)."""
-        return await self._prefs.get(user_id)
-
-    async def set_prefs(
-        self,
-        user_id: int,
-        *,
-        theme: BoardTheme | str | None = None,
-        notation: Notation | str | None = None,
-        dm_turn: bool | None = None,
-        last_warning: bool | None = None,
-    ) -> UserPrefs:
-        """Change the preferences given and return them all (:meth:`PrefsBook.change`)."""
-        return await self._prefs.change(
-            user_id, theme=theme, notation=notation, dm_turn=dm_turn, last_warning=last_warning
-        )
-
-    async def server_locale(self, guild_id: int) -> str | None:
-        """The server's Discord locale as last seen (None before any interaction from it)."""
-        return await self._languages.server_locale(guild_id)
-
-    async def chosen_language(self, guild_id: int | None) -> str | None:
-        """The moderators' language for ``guild_id`` (None: follow its Discord locale)."""
-        return await self._languages.chosen_language(guild_id)
-
-    async def user_locale(self, user_id: int) -> str | None:
-        """The Discord locale ``user_id`` last used (None before any interaction)."""
-        return await self._languages.user_locale(user_id)
-
-    async def remember_locales(
-        self,
-        *,
-        user_id: int,
-        locale: str | None,
-        guild_id: int | None,
-        guild_locale: str | None,
-    ) -> bool:
-        """Keep the locales of an interaction whose answer announced nothing (an announcement's
-        go with :meth:`shown`); True if the server's changed."""
-        return await self._languages.remember_locales(
-            user_id=user_id, locale=locale, guild_id=guild_id, guild_locale=guild_locale
-        )
-
-    async def set_server_language(
-        self, guild_id: int | None, language: str, *, is_moderator: bool
-    ) -> str | None:
-        """Moderators choose the language of the server's public messages; the choice."""
-        return await self._languages.set_server_language(
-            guild_id, language, is_moderator=is_moderator
-        )
-
     # -- posting announcements ---------------------------------------------------------------
 
     async def with_publishing(self, result: ActionResult) -> ActionResult:
@@ -569,6 +516,11 @@ class GameService:
     def hints(self) -> Hints:
         """The Hint button's action (:mod:`bot.service.hints`)."""
         return self._hints
+
+    @property
+    def readers(self) -> ReadersFace:
+        """Preferences and languages (:mod:`bot.service.readers_face`)."""
+        return self._readers
 
     @property
     def tournaments(self) -> TournamentFace:

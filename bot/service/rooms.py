@@ -39,6 +39,7 @@ from .puzzle_face import PuzzleFace
 from .puzzle_mining import Library, Mining, PuzzleSource
 from .puzzles import Puzzles
 from .queries import Queries
+from .readers_face import ReadersFace
 from .settings import SettingsBook
 from .shards import ShardOwnership
 from .standings import Standings
@@ -76,6 +77,7 @@ class Rooms:
     analysis: AnalysisFace
     imports: ImportFace
     puzzles: PuzzleFace
+    readers: ReadersFace
 
 
 def build_rooms(
@@ -182,4 +184,5 @@ def build_rooms(
         analysis=AnalysisFace(analyses, store, queries, live),
         imports=ImportFace(Imports(store, clock), analyses),
         puzzles=puzzles,
+        readers=ReadersFace(prefs, languages),
     )

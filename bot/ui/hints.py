@@ -56,7 +56,7 @@ class Hints:
             await reply.think(private=True)
             view, hint = await self.service.hints.hint(interaction.user.id, game_id)
             code = interaction_language(interaction)
-            prefs = await self.service.prefs(interaction.user.id)
+            prefs = await self.service.readers.prefs(interaction.user.id)
             server = await self.service.server_settings(interaction.guild_id)
             request = board_request(
                 view,

@@ -67,12 +67,12 @@ class Languages:
             return SOURCE
         try:
             if guild_id not in self._chosen:
-                self._chosen[guild_id] = await self.service.chosen_language(guild_id)
+                self._chosen[guild_id] = await self.service.readers.chosen_language(guild_id)
             chosen = self._chosen[guild_id]
             if chosen is not None:
                 return chosen
             if guild_id not in self._server_locales:
-                self._server_locales[guild_id] = await self.service.server_locale(guild_id)
+                self._server_locales[guild_id] = await self.service.readers.server_locale(guild_id)
         except Exception as exc:
             log.warning("the language of server %s could not be read: %s", guild_id, exc)
         return negotiate(self._server_locales.get(guild_id))
@@ -86,7 +86,7 @@ class Languages:
         """The language a direct message to ``user_id`` is written in."""
         cached = self._users.get(user_id)
         if cached is None:
-            cached = negotiate(await self.service.user_locale(user_id))
+            cached = negotiate(await self.service.readers.user_locale(user_id))
             self._users[user_id] = cached
         return cached
 
@@ -100,7 +100,7 @@ class Languages:
         interaction may have noted newer ones meanwhile.  (An answer that announced a change
         hands them to the service with the announcement instead, see :meth:`locales_of`.)"""
         locales = locales_of(interaction)
-        await self.service.remember_locales(
+        await self.service.readers.remember_locales(
             user_id=locales.user_id,
             locale=locales.locale,
             guild_id=locales.guild_id,

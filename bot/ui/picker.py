@@ -271,7 +271,7 @@ class Picker:
         """The picker at one step, in the player's own language: their side of the board, what
         to pick, and the menu with its page and back buttons."""
         code = interaction_language(interaction)
-        prefs = await self.service.prefs(interaction.user.id)
+        prefs = await self.service.readers.prefs(interaction.user.id)
         server = await self.service.server_settings(interaction.guild_id)
         notation = str(prefs.notation or view.notation)
         names = find_variant(view.variant).geometry.names

@@ -84,7 +84,7 @@ class Play(commands.Cog):
             view = await self.presenter.channel_game(interaction.channel_id)
             side = view.flip != flip  # the option shows the other side
             if text:
-                prefs = await self.service.prefs(interaction.user.id)
+                prefs = await self.service.readers.prefs(interaction.user.id)
                 await reply.private(diagram_text(view, side, reply.language, prefs.notation))
                 return
             boards = self.presenter.boards
@@ -116,7 +116,7 @@ class Play(commands.Cog):
     async def moves(self, interaction: discord.Interaction) -> None:
         async def work(reply: Reply) -> None:
             assert interaction.channel_id is not None
-            prefs = await self.service.prefs(interaction.user.id)
+            prefs = await self.service.readers.prefs(interaction.user.id)
             view, moves = await self.service.move_list(interaction.channel_id, prefs.notation)
             await reply.private(moves_text(view, moves, reply.language))
 

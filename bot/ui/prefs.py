@@ -81,9 +81,11 @@ class Prefs(commands.Cog):
             user = interaction.user.id
             code = interaction_language(interaction)
             if theme is None and notation is None and dm_turn is None and last_warning is None:
-                await reply.private_embed(prefs_embed(await self.service.prefs(user), False, code))
+                await reply.private_embed(
+                    prefs_embed(await self.service.readers.prefs(user), False, code)
+                )
                 return
-            prefs = await self.service.set_prefs(
+            prefs = await self.service.readers.set_prefs(
                 user,
                 theme=theme,
                 notation=None if notation is None else ("" if notation == "variant" else notation),

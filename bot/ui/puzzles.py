@@ -243,7 +243,7 @@ class Puzzles(commands.Cog):
     ) -> Outgoing:
         """The board of ``turn`` in the solver's language, theme and notation."""
         code = self.presenter.languages.private(interaction)
-        prefs = await self.service.prefs(interaction.user.id)
+        prefs = await self.service.readers.prefs(interaction.user.id)
         server = await self.service.server_settings(interaction.guild_id)
         return await turn_message(
             turn,

@@ -266,13 +266,13 @@ class Social(commands.Cog):
             wants_change = any(x is not None for x in (*options, theme, language)) or all_channels
             if not wants_change:
                 current = await self.service.server_settings(guild)
-                chosen = await self.service.chosen_language(guild)
+                chosen = await self.service.readers.chosen_language(guild)
                 await reply.private_embed(settings_embed(current, False, code, chosen))
                 return
             if not is_moderator(interaction):
                 raise ForbiddenError(_("only moderators (Manage Server) can change the settings"))
             if language is not None:
-                await self.service.set_server_language(
+                await self.service.readers.set_server_language(
                     guild, "" if language == FOLLOW_DISCORD else language, is_moderator=True
                 )
                 if guild is not None:
@@ -289,7 +289,7 @@ class Social(commands.Cog):
                 orientation=orientation,
                 theme=theme,
             )
-            chosen = await self.service.chosen_language(guild)
+            chosen = await self.service.readers.chosen_language(guild)
             await reply.private_embed(settings_embed(changed, True, code, chosen))
 
         await self.presenter.run(interaction, work)

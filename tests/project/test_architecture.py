@@ -377,6 +377,7 @@ SERVICE_ORDER = (
     "puzzles",
     "puzzle_daily",
     "puzzle_face",
+    "readers_face",
     "rooms",
     "facade",
 )

@@ -187,7 +187,7 @@ async def played_results(service: GameService) -> list[ActionResult]:
     """The results of a rated match game played with most of what can happen in one: a
     challenge, moves with a direct message for Bob, a draw declined (the 40-move count), a
     takeback, and a resignation with its ratings and the match's second game."""
-    await service.set_prefs(BOB.id, dm_turn=True)
+    await service.readers.set_prefs(BOB.id, dm_turn=True)
     made = await challenge(service, match=True)
     assert made.challenge is not None
     results = [made, await service.accept(made.challenge.id, BOB.id)]

@@ -78,5 +78,8 @@ async def test_a_post_is_bookkept_in_one_call_before_it_and_one_after(
     assert await service.delivering(replied.event, game.id) is False
     locales = Locales(BOB.id, "de", GUILD, "fr")
     assert await service.shown(replied.event, [(game.id, 501)], locales) == {game.id: [500]}
-    assert (await service.user_locale(BOB.id), await service.server_locale(GUILD)) == ("de", "fr")
+    assert (
+        await service.readers.user_locale(BOB.id),
+        await service.readers.server_locale(GUILD),
+    ) == ("de", "fr")
     assert await service.shown(None, [(game.id, 501)]) == {}  # the same board again: nothing

@@ -301,8 +301,10 @@ async def test_a_short_move_has_only_the_half_time_reminder(
 async def test_the_last_warning_by_direct_message_for_those_who_asked(
     service: GameService, clock: Clock
 ) -> None:
-    await service.set_prefs(ALICE.id, last_warning=True)
-    await service.set_prefs(BOB.id, dm_turn=True)  # Bob asked for his turns, not for warnings
+    await service.readers.set_prefs(ALICE.id, last_warning=True)
+    await service.readers.set_prefs(
+        BOB.id, dm_turn=True
+    )  # Bob asked for his turns, not for warnings
     view = await start_moved(service)
     clock.now = T0 + MOVE_TIME / 2
     (reminded,) = await service.tick()
@@ -339,7 +341,7 @@ async def test_a_silence_sets_the_last_warning_for_the_new_deadline(
 
 
 async def test_a_player_who_asked_is_told_when_it_is_their_move(service: GameService) -> None:
-    await service.set_prefs(BOB.id, dm_turn=True)
+    await service.readers.set_prefs(BOB.id, dm_turn=True)
     view = await start(service)
     moved = await service.move(ALICE.id, "11-15", game_id=view.id)
     (dm,) = moved.dms
@@ -353,8 +355,8 @@ async def test_a_player_who_asked_is_told_when_it_is_their_move(service: GameSer
 
 
 async def test_the_player_to_move_first_is_told_the_game_started(service: GameService) -> None:
-    await service.set_prefs(ALICE.id, dm_turn=True)
-    await service.set_prefs(BOB.id, dm_turn=True)
+    await service.readers.set_prefs(ALICE.id, dm_turn=True)
+    await service.readers.set_prefs(BOB.id, dm_turn=True)
     made = await challenge(service)
     assert made.challenge is not None
     started = await service.accept(made.challenge.id, BOB.id)
@@ -377,7 +379,7 @@ async def test_the_computer_tells_only_a_player_who_is_away(
     """A reply the player's own move waits for is shown to them at once: no message.  A reply
     made in the background (after a restart) may find them away: a message."""
     first = await services.open(database)
-    await first.set_prefs(ALICE.id, dm_turn=True)
+    await first.readers.set_prefs(ALICE.id, dm_turn=True)
     view = (await challenge(first, opponent=BOT)).game
     assert view is not None and view.to_move == ALICE
     moved = await first.move(ALICE.id, "11-15", game_id=view.id)
@@ -402,7 +404,7 @@ async def test_the_computer_tells_only_a_player_who_is_away(
 async def test_a_takeback_tells_the_player_it_gave_the_move_back_to(
     service: GameService,
 ) -> None:
-    await service.set_prefs(ALICE.id, dm_turn=True)
+    await service.readers.set_prefs(ALICE.id, dm_turn=True)
     view = await play(service, await start(service), ["11-15", "23-19"])
     await service.request_takeback(ALICE.id, game_id=view.id)
     accepted = await service.answer_takeback(BOB.id, True, game_id=view.id)
@@ -412,7 +414,7 @@ async def test_a_takeback_tells_the_player_it_gave_the_move_back_to(
 
 
 async def test_a_match_game_two_tells_its_first_mover(service: GameService) -> None:
-    await service.set_prefs(BOB.id, dm_turn=True)
+    await service.readers.set_prefs(BOB.id, dm_turn=True)
     first = await start(service, match=True)  # Alice Black; game 2: Bob Black, to move first
     ended = await resigns(service, BOB.id, first.id)
     assert ended.dms == ()
@@ -425,7 +427,7 @@ async def test_a_match_game_two_tells_its_first_mover(service: GameService) -> N
 
 
 async def test_a_failed_delivery_keeps_its_direct_messages(service: GameService) -> None:
-    await service.set_prefs(BOB.id, dm_turn=True)
+    await service.readers.set_prefs(BOB.id, dm_turn=True)
     view = await start(service)
     moved = await service.move(ALICE.id, "11-15", game_id=view.id)
     assert moved.event is not None and moved.dms
@@ -439,7 +441,7 @@ async def test_a_turns_direct_message_is_rebuilt_after_a_crash(
     database: Database, clock: Clock, services: Services
 ) -> None:
     first = await services.open(database)
-    await first.set_prefs(BOB.id, dm_turn=True)
+    await first.readers.set_prefs(BOB.id, dm_turn=True)
     view = await start(first)
     moved = await first.move(ALICE.id, "11-15", game_id=view.id)
     await first.close()  # as good as a crash: nothing was delivered
@@ -459,8 +461,8 @@ async def test_direct_messages_of_covered_entries_ride_on_the_covering_one(
     """After a crash a game is shown once, by its newest entry: that entry carries the direct
     messages of the turn the older ones announced, and of its own last warning."""
     first = await services.open(database)
-    await first.set_prefs(BOB.id, dm_turn=True)
-    await first.set_prefs(ALICE.id, last_warning=True)
+    await first.readers.set_prefs(BOB.id, dm_turn=True)
+    await first.readers.set_prefs(ALICE.id, last_warning=True)
     moving = await start(first)
     moved = await first.move(ALICE.id, "11-15", game_id=moving.id)
     warned_game = await start_moved(first, channel_id=CHANNEL + 1)

@@ -155,7 +155,7 @@ async def test_the_whole_move_list_in_any_notation(service: GameService) -> None
     _, numeric = await service.game_moves(view.id, notation="numeric")
     assert numeric == "1. 22-18 11-15\n2. 18x11"
     # A viewer's preference is used when no notation is asked for.
-    await service.set_prefs(CAROL.id, notation=Notation.NUMERIC)
+    await service.readers.set_prefs(CAROL.id, notation=Notation.NUMERIC)
     assert (await service.game_moves(view.id, user_id=CAROL.id))[1] == numeric
     assert (await service.game_moves(view.id, user_id=ALICE.id))[1] == moves
     # A finished game too, and a game with no moves has an empty list.
@@ -350,21 +350,21 @@ async def test_a_match_game_two_shows_the_ratings_game_one_left(service: GameSer
 
 async def test_preferences_default_change_and_reset(database: Database, services: Services) -> None:
     service = await services.open(database)
-    assert await service.prefs(ALICE.id) == UserPrefs(ALICE.id)
-    changed = await service.set_prefs(ALICE.id, theme="green", dm_turn=True)
+    assert await service.readers.prefs(ALICE.id) == UserPrefs(ALICE.id)
+    changed = await service.readers.set_prefs(ALICE.id, theme="green", dm_turn=True)
     assert changed == UserPrefs(ALICE.id, theme=BoardTheme.GREEN, dm_turn=True)
-    changed = await service.set_prefs(
+    changed = await service.readers.set_prefs(
         ALICE.id, notation=Notation.ALGEBRAIC, last_warning=True, dm_turn=False
     )
     assert changed == UserPrefs(
         ALICE.id, BoardTheme.GREEN, Notation.ALGEBRAIC, dm_turn=False, last_warning=True
     )
-    assert await service.set_prefs(ALICE.id) == changed  # nothing asked, nothing changed
+    assert await service.readers.set_prefs(ALICE.id) == changed  # nothing asked, nothing changed
     await service.close()
     again = await services.open(database)  # kept across a restart, and per user
-    assert await again.prefs(ALICE.id) == changed
-    assert await again.prefs(BOB.id) == UserPrefs(BOB.id)
-    reset = await again.set_prefs(ALICE.id, theme="", notation="")
+    assert await again.readers.prefs(ALICE.id) == changed
+    assert await again.readers.prefs(BOB.id) == UserPrefs(BOB.id)
+    reset = await again.readers.set_prefs(ALICE.id, theme="", notation="")
     assert (reset.theme, reset.notation, reset.last_warning) == (None, None, True)
 
 
@@ -379,7 +379,7 @@ async def test_unknown_preferences_are_refused(
     service: GameService, change: dict[str, str], reason: str
 ) -> None:
     with pytest.raises(PrefsError, match=reason):
-        await service.set_prefs(ALICE.id, **change)  # type: ignore[arg-type]
+        await service.readers.set_prefs(ALICE.id, **change)  # type: ignore[arg-type]
     assert await service.store.prefs(ALICE.id) is None
 
 

@@ -76,7 +76,7 @@ async def make_source(path: Path, clock: Clock) -> dict[str, int]:
         await challenge(service, channel_id=OPEN_CHANNEL, challenger=HAL, opponent=ALICE)
 
         await service.settings.change(GUILD, is_moderator=True, variant="russian", theme="green")
-        await service.set_prefs(ALICE.id, theme="green", dm_turn=True)
+        await service.readers.set_prefs(ALICE.id, theme="green", dm_turn=True)
         event = await with_players(service, 3, Format.ROUND_ROBIN)
         await service.tournaments.start_now(event, MODERATOR.id, is_moderator=True)
         await open_games(service, event)

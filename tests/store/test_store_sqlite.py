@@ -448,14 +448,17 @@ async def test_version_7_database_upgrades_to_8_keeping_its_data(tmp_path: Path)
             True,
             "",
         )
-        assert await service.server_locale(10) is None
-        assert await service.user_locale(1) is None
-        changed = await service.remember_locales(
+        assert await service.readers.server_locale(10) is None
+        assert await service.readers.user_locale(1) is None
+        changed = await service.readers.remember_locales(
             user_id=1, locale="pt-BR", guild_id=10, guild_locale="fr"
         )
         assert changed
-        assert (await service.user_locale(1), await service.server_locale(10)) == ("pt-BR", "fr")
-        assert (await service.prefs(1)).theme == "green"  # the rest of the row is kept
+        assert (await service.readers.user_locale(1), await service.readers.server_locale(10)) == (
+            "pt-BR",
+            "fr",
+        )
+        assert (await service.readers.prefs(1)).theme == "green"  # the rest of the row is kept
         assert (await service.settings.get(10)).threads == "never"
     finally:
         await service.close()
@@ -507,7 +510,7 @@ async def test_damaged_preferences_and_settings_read_as_the_defaults(tmp_path: P
     path = tmp_path / "draughts.db"
     service = await GameService.open(path, bot_user_id=999, clock=lambda: T0)
     try:
-        await service.set_prefs(1, theme="green", notation="numeric", dm_turn=True)
+        await service.readers.set_prefs(1, theme="green", notation="numeric", dm_turn=True)
         await service.settings.change(10, is_moderator=True, orientation="black", theme="green")
         with sqlite3.connect(path) as db:
             db.execute(
@@ -515,7 +518,7 @@ async def test_damaged_preferences_and_settings_read_as_the_defaults(tmp_path: P
                 "last_warning = 7 WHERE user_id = 1"
             )
             db.execute("UPDATE guild_settings SET orientation = 'sideways', theme = 'plaid'")
-        prefs = await service.prefs(1)
+        prefs = await service.readers.prefs(1)
         assert (prefs.theme, prefs.notation, prefs.dm_turn, prefs.last_warning) == (
             None,
             None,

@@ -16,7 +16,9 @@ async def test_a_servers_language_the_database_cannot_read_falls_back_instead_of
     failing just then must not hold the post back (it is in the server's Discord locale as
     last read, else English, and asked for again next time)."""
     async with opened(database, clock) as service:
-        await service.remember_locales(user_id=1, locale="de", guild_id=GUILD, guild_locale="fr")
+        await service.readers.remember_locales(
+            user_id=1, locale="de", guild_id=GUILD, guild_locale="fr"
+        )
         languages = Languages(service)
         assert await languages.public(GUILD) == "fr"
         languages.forget_server(GUILD)  # the server's choice is read again
