@@ -464,10 +464,6 @@ class GameService:
         """A delivery of ``event`` failed: keep ``result``, try again (:meth:`Outbox.failed`)."""
         await self.outbox.failed(event, result, attempts, game_id=game_id)
 
-    def was_delivered(self, event: str) -> bool:
-        """Whether this process delivered ``event`` lately (:meth:`Outbox.was_delivered`)."""
-        return self.outbox.was_delivered(event)
-
     def settled(self, game_id: int) -> None:
         """Everything owed of ``game_id`` was delivered."""
         self.outbox.settled(game_id)

@@ -85,13 +85,6 @@ EVERYTHING = 1e18
 started (no action of its own is delivering those)."""
 
 
-SHOWN_SECONDS = 600.0
-"""How long :meth:`Outbox.was_delivered` remembers a delivery (far longer than any race of two
-deliveries of one entry inside a process)."""
-SHOWN_KEPT = 4096
-"""Deliveries remembered before the older than :data:`SHOWN_SECONDS` are dropped."""
-
-
 @dataclass(frozen=True)
 class Owed:
     """One announcement to deliver: the entry's id, and the result to show (None: nothing is
@@ -142,9 +135,6 @@ class Outbox:
         self._delivered: dict[str, float] = {}
         """Delivery marks to write with the next bookkeeping: event -> delivered at."""
         self._writing: set[str] = set()
-        self._shown: dict[str, float] = {}
-        """Entries delivered by this process lately (event -> when), kept after their marks are
-        written: :meth:`was_delivered` answers from memory while two deliveries may race."""
         self._writer: asyncio.Task[None] | None = None
         self._mark_retry = MARK_RETRY_SECONDS[0] / 2
         """Half the wait before the next write of marks the database refused."""
@@ -153,18 +143,8 @@ class Outbox:
         """Players have seen the announcement ``event``: from now on this process never hands it
         out.  Written with the next bookkeeping (within :data:`MARK_DELAY_SECONDS`, see
         :meth:`flush`), and again until the database takes it."""
-        now = self._delivered[event] = self.clock()
-        if len(self._shown) >= SHOWN_KEPT:
-            self._shown = {e: at for e, at in self._shown.items() if at > now - SHOWN_SECONDS}
-        self._shown[event] = now
+        self._delivered[event] = self.clock()
         self._write_soon()
-
-    def was_delivered(self, event: str) -> bool:
-        """Whether this process delivered ``event`` lately.  An interaction's answer and the
-        scheduler's post of the same owed entry can both reach their send (the scheduler
-        takes an entry once it is due, the interaction may still be on its way); each asks
-        this under the game's delivery lock just before it sends, so the second one does not."""
-        return event in self._delivered or event in self._writing or event in self._shown
 
     async def answering(self, event: str, answer: AnswerBy) -> None:
         """An interaction's message, or a post in the channel (``answer.interaction_id`` None),

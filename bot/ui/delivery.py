@@ -314,8 +314,6 @@ class Delivery:
             return
         async with self._delivery_lock(result):
             game_id = None if result.game is None else result.game.id
-            if self.service.was_delivered(event):  # the scheduler's post of it came first
-                raise AlreadyPosted(event)
             try:
                 if (game_id is not None or answer is not None) and await self.service.delivering(
                     event, game_id, answer
@@ -400,9 +398,6 @@ class Delivery:
             key = ("challenge", result.challenge.id)
         else:
             key = ("event", result.event or "")
-        return self._lock(key)
-
-    def _lock(self, key: tuple[str, object]) -> asyncio.Lock:
         lock = self._delivery_locks.get(key)
         if lock is None:
             lock = self._delivery_locks[key] = asyncio.Lock()
@@ -420,53 +415,39 @@ class Delivery:
         for owed in await self.service.owed(game_id=game_id, covered=covered):
             if owed.event == skip:
                 continue
-            async with self._owed_lock(owed.game_id, covering=game_id is not None):
-                if game_id is None and self.service.was_delivered(owed.event):
-                    continue  # an interaction of its game showed it meanwhile
-                if owed.result is None:
-                    await self.service.shown(owed.event)
+            if owed.result is None:
+                await self.service.shown(owed.event)
+                continue
+            arrived: list[int] = []
+            earlier: list[Any] = []
+            if owed.answer is not None and owed.answer.interaction_id is not None:
+                arrived = await self._arrivals.of(owed.answer)
+            elif owed.answer is not None:  # a post of a process that died: found by its shape
+                earlier = await self._arrivals.posts(owed.answer)
+            elif not await self._marked(owed.event, owed.result):
+                continue  # the database did not take the mark: posted once it does
+            boards = Posted()
+            try:
+                await self._post(owed.result, boards, arrived, earlier)
+            except Exception as exc:
+                if boards.sent:  # shown (in part): delivered, never posted again
+                    log.exception("announcement %s shown, but what followed failed", owed.event)
+                    await self._record(owed.event, boards, None)
+                    posted += 1
                     continue
-                arrived: list[int] = []
-                earlier: list[Any] = []
-                if owed.answer is not None and owed.answer.interaction_id is not None:
-                    arrived = await self._arrivals.of(owed.answer)
-                elif owed.answer is not None:  # a post of a process that died: found by its shape
-                    earlier = await self._arrivals.posts(owed.answer)
-                elif not await self._marked(owed.event, owed.result):
-                    continue  # the database did not take the mark: posted once it does
-                boards = Posted()
-                try:
-                    await self._post(owed.result, boards, arrived, earlier)
-                except Exception as exc:
-                    if boards.sent:  # shown (in part): delivered, never posted again
-                        log.exception("announcement %s shown, but what followed failed", owed.event)
-                        await self._record(owed.event, boards, None)
-                        posted += 1
-                        continue
-                    log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
-                    await self._failed(
-                        owed.event, owed.result, boards, owed.attempts + 1, game_id=owed.game_id
-                    )
-                    if game_id is not None:
-                        break  # keep the game's order: its later announcements wait
-                    continue
-                await self._record(owed.event, boards, None)
-                posted += 1
+                log.warning("announcement %s not delivered (%s); will retry", owed.event, exc)
+                await self._failed(
+                    owed.event, owed.result, boards, owed.attempts + 1, game_id=owed.game_id
+                )
+                if game_id is not None:
+                    break  # keep the game's order: its later announcements wait
+                continue
+            await self._record(owed.event, boards, None)
+            posted += 1
         else:  # nothing of the game was left behind
             if game_id is not None:
                 self.service.settled(game_id)
         return posted
-
-    def _owed_lock(
-        self, game_id: int | None, *, covering: bool
-    ) -> asyncio.Lock | contextlib.nullcontext[None]:
-        """What delivering an owed entry holds: in the scheduler's round, its game's delivery
-        lock, the one an interaction holds from its claim to its send, so the two never post
-        the same entry (each asks :meth:`GameService.was_delivered` under it); nothing when a
-        newer announcement of the game, already under that lock, hands out the older ones."""
-        if covering or game_id is None:
-            return contextlib.nullcontext()
-        return self._lock(("game", game_id))
 
     async def _marked(self, event: str, result: ActionResult) -> bool:
         """Write down that ``result`` is about to be posted in its channel (see
@@ -630,13 +611,6 @@ class PostedLater(Exception):
         "Done, but Discord refused my message about it; "
         "I will post it in the channel as soon as I can."
     )
-
-
-class AlreadyPosted(PostedLater):
-    """The announcement was shown already, by the scheduler's post of it in the channel, before
-    this interaction could send it: nothing is sent twice.  Told to the user as :data:`TEXT`."""
-
-    TEXT = _("Done: it is shown in the channel.")
 
 
 class NotPostedYet(PostedLater):
