@@ -356,17 +356,20 @@ class Outbox:
         """The game of ``row`` as it stands, announced late; None when a later change of the
         game announces that itself (see :meth:`_changed_since`)."""
         assert row.game_id is not None
-        stored = await self.store.game(row.game_id)
-        if stored is None or await self._changed_since(row, stored):
-            return None
-        if stored.status is GameStatus.RUNNING:
-            async with self.live.lock(stored.id):
+        # Under the game's lock from the look to the read: a move landing between them would
+        # be shown here and by its own answer (seen in the chaos run: posted, then answered
+        # 20 ms later).
+        async with self.live.lock(row.game_id):
+            stored = await self.store.game(row.game_id)
+            if stored is None or await self._changed_since(row, stored):
+                return None
+            if stored.status is GameStatus.RUNNING:
                 live = await self.live.load_quietly(stored.id)
                 if live is None:
                     return None
                 view = game_view(live.row, live.game)
-        else:
-            view = game_view(stored, await self.live.replay(stored))
+            else:
+                view = game_view(stored, await self.live.replay(stored))
         if action is Action.REMINDER and row.tournament_id is not None and self.tournaments:
             if view.to_move is None or view.ply >= 2:
                 return None  # moved (or over) meanwhile: nothing left to remind of

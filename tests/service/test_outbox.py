@@ -8,8 +8,10 @@ Delivery itself (interaction answer, channel post, retries) is proven end to end
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 from support.service_harness import (
@@ -323,6 +325,45 @@ async def test_an_entry_a_crash_left_is_covered_by_a_later_change_of_its_game(
     assert moved.event in owed and owed[moved.event] is None
     left = [e for e, result in owed.items() if result is not None]
     assert left == [], [owed[e] for e in left]
+
+
+async def test_a_move_made_while_an_entry_is_rebuilt_is_not_shown_by_it(
+    database: Database, clock: Clock, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process died between a move's commit and its announcement; in the next one the other
+    player moves just as the catch-up rebuilds that entry: after it looked whether the game
+    changed since, before it read the game to show.  Seen in the chaos run as one board shown
+    twice, posted by the catch-up and answered by the move 20 ms later.  The entry shows the
+    game as it was when it looked, or nothing: never the board the move's own answer shows."""
+    first = await services.open(database)
+    game = await start(first)
+    moved = await first.move(ALICE.id, "11-15", game_id=game.id)  # never announced
+    assert moved.event is not None
+    await first.close()
+    clock.advance(1)
+    again = await services.open(database)
+    clock.advance(1)
+    store = again.outbox.store
+    read_moves = store.moves
+    moving: list[asyncio.Task[ActionResult]] = []
+
+    async def moves_then_a_move_lands(game_id: int) -> list[Any]:
+        rows = await read_moves(game_id)
+        monkeypatch.setattr(store, "moves", read_moves)  # only the catch-up's look
+        move = asyncio.create_task(again.move(BOB.id, "22-18", game_id=game.id))
+        moving.append(move)
+        if again.outbox.live.lock(game.id).locked():
+            await asyncio.sleep(0)  # the move waits for the game: let it start waiting
+        else:
+            await move  # nothing holds the game: the move lands now
+        return rows
+
+    monkeypatch.setattr(store, "moves", moves_then_a_move_lands)
+    owed = {o.event: o.result for o in await again.outbox.owed()}
+    answer = await moving[0]
+    assert answer.game is not None and answer.game.ply == 2
+    rebuilt = owed[moved.event]
+    assert rebuilt is None or (rebuilt.game is not None and rebuilt.game.ply == 1), rebuilt
 
 
 async def test_a_lost_challenge_post_is_rebuilt_only_while_it_is_open(
