@@ -35,15 +35,12 @@ from .buttons import Buttons
 from .embeds import challenge_call, challenge_embed, mention, relative_time
 from .languages import Languages
 from .media import Media, view_ending
+from .posted import NotPostedYet, Posted, PostedLater, Send, ShownInPart
 from .replies import Outgoing, Upload, shape_of
 from .threads import archive_ended
 from .wording import guild_of, say
 
 log = logging.getLogger(__name__)
-
-
-Send = Callable[[Outgoing], Awaitable[Any]]
-"""Where a message goes: an interaction's answer, or a channel."""
 
 
 class Connection(Protocol):
@@ -66,27 +63,6 @@ class Connection(Protocol):
 
     @property
     def http(self) -> discord.http.HTTPClient: ...
-
-
-class Posted:
-    """What one announcement posted: how many messages went out (once one did, players saw it:
-    it is delivered, whatever fails after), and the board messages, recorded with it (each
-    becomes its game's board message; the one it replaces loses its buttons)."""
-
-    def __init__(self) -> None:
-        self.boards: list[tuple[GameView, int]] = []
-        self.settled: list[GameView] = []  # shown with no draw offer pending
-        self.sent = 0
-
-    def counting(self, send: Send) -> Send:
-        """``send``, counting each message it sends here."""
-
-        async def counted(out: Outgoing) -> Any:
-            sent = await send(out)
-            self.sent += 1
-            return sent
-
-        return counted
 
 
 def shows_board(result: ActionResult) -> bool:
@@ -591,33 +567,4 @@ def reminder(result: ActionResult, view: GameView) -> Text:
         "{player}, it is your move in game #{id}: this is your last warning; "
         "the game is lost on time {deadline}.",
         **args,
-    )
-
-
-class ShownInPart(Exception):
-    """A result was shown in part; ``rest`` (a match's next game, a round's games) is owed."""
-
-    def __init__(self, rest: ActionResult) -> None:
-        super().__init__("shown in part")
-        self.rest = rest
-
-
-class PostedLater(Exception):
-    """Discord refused the message announcing a change that was made; the outbox posts it in
-    the channel instead.  Told to the user as :data:`TEXT`, never as "try again" (the retry
-    would be refused: the move, say, was already played)."""
-
-    TEXT = _(
-        "Done, but Discord refused my message about it; "
-        "I will post it in the channel as soon as I can."
-    )
-
-
-class NotPostedYet(PostedLater):
-    """The announcement of a change that was made could not be made or sent just now (the
-    database did not answer, say), and nothing of it went out: it stays owed and is posted in
-    the channel once it can be.  Told to the user as :data:`TEXT`."""
-
-    TEXT = _(
-        "Done, but I could not show it just now; I will post it in the channel as soon as I can."
     )

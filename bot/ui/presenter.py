@@ -28,9 +28,10 @@ from ..service import GameService, StoreUnavailable
 from .boards import Boards
 from .buttons import Buttons
 from .cooldowns import Cooldowns
-from .delivery import Connection, Delivery, PostedLater
+from .delivery import Connection, Delivery
 from .languages import Languages, locales_of
 from .media import Media
+from .posted import PostedLater
 from .replies import Reply
 from .wording import user_error
 

@@ -15,9 +15,10 @@ from ..i18n import _, render
 from ..results import ActionResult
 from ..service import GameService
 from .boards import message_id
-from .delivery import Connection, Send
+from .delivery import Connection
 from .languages import Languages
 from .media import Media
+from .posted import Send
 from .puzzle_board import daily_message
 from .puzzle_items import PuzzleKit
 from .tournament_delivery import start_thread

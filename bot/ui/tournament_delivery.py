@@ -32,9 +32,10 @@ from ..service import GameService
 from ..tournaments.model import Format
 from .arrivals import post_marker
 from .boards import message_id, pings
-from .delivery import Connection, Delivery, PostedLater, Send, ShownInPart
+from .delivery import Connection, Delivery
 from .languages import Languages
 from .limits import THREAD_NAME, label
+from .posted import PostedLater, Send, ShownInPart
 from .replies import Outgoing, Upload
 from .standings_sheet import Event, draw_standings
 from .threads import THREAD_ARCHIVE_MINUTES

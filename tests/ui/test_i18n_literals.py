@@ -52,7 +52,7 @@ ALLOWED: dict[str, str] = {
     "operator (English, like every operator command)",
     "bot/ui/command_sync.py:Discord unreachable: ": "the operator's log line",
     "bot/ui/command_sync.py:Discord refused the commands: ": "the operator's log line",
-    "bot/ui/delivery.py:shown in part": "an internal signal between two methods",
+    "bot/ui/posted.py:shown in part": "an internal signal between two methods",
     "bot/ui/media.py:White": "a PDN tag name",
     "bot/ui/media.py:Black": "a PDN tag name",
     "bot/ui/picker_items.py:Page": "the label of a page button rebuilt from its id only to "
