@@ -9,19 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import astuple
+from dataclasses import astuple, fields
 from typing import TYPE_CHECKING, Any
 
 from .dialect import Params, Transaction
-from .mapping import COLUMNS, DECODE, select_from
+from .mapping import DECODE, select_from
 from .rows import AnalysisRow
 from .shield import Orphans, shielded_write
-from .sql_writes import marks
+from .sql_writes import insert_into
 
 ANALYSES = select_from(AnalysisRow, "analyses")
-INSERT_ANALYSIS = (
-    f"INSERT INTO analyses ({COLUMNS[AnalysisRow]}) VALUES ({marks(5)})"
-    " ON CONFLICT (subject) DO NOTHING"
+INSERT_ANALYSIS = insert_into(
+    "analyses", [f.name for f in fields(AnalysisRow)], " ON CONFLICT (subject) DO NOTHING"
 )
 
 

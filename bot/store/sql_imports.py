@@ -11,12 +11,10 @@ from typing import TYPE_CHECKING, Any
 from .dialect import Params, Transaction
 from .import_rows import ImportRow, NewImport
 from .shield import Orphans, shielded_write
-from .sql_writes import marks
+from .sql_writes import insert_into
 
 NEW_IMPORT_FIELDS = tuple(f.name for f in fields(NewImport))
-INSERT_IMPORT = (
-    f"INSERT INTO imports ({', '.join(NEW_IMPORT_FIELDS)}) VALUES ({marks(len(NEW_IMPORT_FIELDS))})"
-)
+INSERT_IMPORT = insert_into("imports", NEW_IMPORT_FIELDS)
 IMPORTS = f"SELECT {', '.join(f.name for f in fields(ImportRow))} FROM imports"
 
 

@@ -29,23 +29,19 @@ from .puzzle_rows import (
 from .rows import GameRow, NewEvent
 from .shards import EVERY_SHARD, Shards
 from .shield import Orphans, shielded_write
-from .sql_writes import GAMES, insert_event, marks
+from .sql_writes import GAMES, insert_event, insert_into, upsert
 
 PUZZLES = select_from(PuzzleRow, "puzzles")
 ATTEMPTS = select_from(AttemptRow, "puzzle_attempts")
 RATINGS = select_from(PuzzleRatingRow, "puzzle_ratings")
 DAILY = select_from(DailyRow, "puzzle_daily")
 NEW_PUZZLE_FIELDS = tuple(f.name for f in fields(NewPuzzle))
-INSERT_PUZZLE = (
-    f"INSERT INTO puzzles ({', '.join(NEW_PUZZLE_FIELDS)})"
-    f" VALUES ({marks(len(NEW_PUZZLE_FIELDS))}) ON CONFLICT DO NOTHING"
-)
+INSERT_PUZZLE = insert_into("puzzles", NEW_PUZZLE_FIELDS, " ON CONFLICT DO NOTHING")
 RATING_FIELDS = tuple(f.name for f in fields(PuzzleRatingRow))
 KEY = ("guild_id", "user_id", "family")
-UPSERT_RATING = (
-    f"INSERT INTO puzzle_ratings ({', '.join(RATING_FIELDS)})"
-    f" VALUES ({marks(len(RATING_FIELDS))}) ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET "
-    + ", ".join(f"{n} = excluded.{n}" for n in RATING_FIELDS if n not in KEY)
+UPSERT_RATING = upsert("puzzle_ratings", RATING_FIELDS, KEY)
+UPSERT_DAILY = upsert(
+    "puzzle_daily", ("guild_id", "channel_id", "variant", "set_by", "updated_at"), ("guild_id",)
 )
 NEAR_FIRST = 300.0
 """A server's own puzzle within this many points of the solver's rating is served before any
@@ -237,10 +233,7 @@ class SqlPuzzles:
                 await db.execute("DELETE FROM puzzle_daily WHERE guild_id = ?", (guild_id,))
                 return
             await db.execute(
-                "INSERT INTO puzzle_daily (guild_id, channel_id, variant, set_by, updated_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-                " channel_id = excluded.channel_id, variant = excluded.variant,"
-                " set_by = excluded.set_by, updated_at = excluded.updated_at",
+                UPSERT_DAILY,
                 (guild_id, channel_id, variant, set_by, now),
             )
 

@@ -63,9 +63,10 @@ from .sql_writes import (
     guild_is,
     insert_event,
     insert_game,
-    marks,
+    insert_into,
     rate_game,
     save_keyed,
+    upsert,
 )
 from .tournament_rows import TournamentUpdate
 
@@ -90,9 +91,8 @@ opponent: the accepter of an open challenge (a named opponent stays as it was)."
 OPEN_CHALLENGES_LISTED = 100
 """At most this many open challenges of a server are listed (the oldest first): a server has
 one per challenger and channel, and a lobby of more is read a page at a time anyway."""
-INSERT_CHALLENGE = (
-    f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_FIELDS)}, status, updated_at)"
-    f" VALUES ({marks(len(NEW_CHALLENGE_FIELDS))}, 'open', ?)"
+INSERT_CHALLENGE = insert_into(
+    "challenges", [*NEW_CHALLENGE_FIELDS, "status", "updated_at"], fixed={"status": "'open'"}
 )
 NO_ANSWER = (
     "answer_token = NULL, answer_interaction = NULL, answer_channel = NULL, answer_at = NULL"
@@ -533,8 +533,7 @@ class SqlStore(SqlTournaments, SqlAnalyses, SqlImports, SqlPuzzles):
     async def set_meta(self, key: str, value: str) -> None:
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                upsert("meta", ("key", "value"), ("key",)),
                 (key, value),
             )
 

@@ -20,7 +20,7 @@ from .mapping import DECODE, select_from
 from .rows import GameRow, NewEvent, NewGame
 from .shards import EVERY_SHARD, Shards
 from .shield import Orphans, shielded_write
-from .sql_writes import GAMES, insert_event, insert_game, marks
+from .sql_writes import GAMES, insert_event, insert_game, insert_into
 from .tournament_rows import (
     NewPairing,
     NewTournament,
@@ -36,20 +36,11 @@ TOURNAMENTS = select_from(TournamentRow, "tournaments")
 PLAYERS = select_from(TournamentPlayerRow, "tournament_players")
 PAIRINGS = select_from(PairingRow, "tournament_pairings")
 NEW_TOURNAMENT_FIELDS = tuple(f.name for f in fields(NewTournament))
-INSERT_TOURNAMENT = (
-    f"INSERT INTO tournaments ({', '.join(NEW_TOURNAMENT_FIELDS)})"
-    f" VALUES ({marks(len(NEW_TOURNAMENT_FIELDS))})"
-)
+INSERT_TOURNAMENT = insert_into("tournaments", NEW_TOURNAMENT_FIELDS)
 PLAYER_FIELDS = tuple(f.name for f in fields(TournamentPlayerRow))
-INSERT_PLAYER = (
-    f"INSERT INTO tournament_players ({', '.join(PLAYER_FIELDS)})"
-    f" VALUES ({marks(len(PLAYER_FIELDS))})"
-)
+INSERT_PLAYER = insert_into("tournament_players", PLAYER_FIELDS)
 NEW_PAIRING_FIELDS = tuple(f.name for f in fields(NewPairing))
-INSERT_PAIRING = (
-    f"INSERT INTO tournament_pairings (tournament_id, {', '.join(NEW_PAIRING_FIELDS)})"
-    f" VALUES (?, {marks(len(NEW_PAIRING_FIELDS))})"
-)
+INSERT_PAIRING = insert_into("tournament_pairings", ["tournament_id", *NEW_PAIRING_FIELDS])
 LIVE = "status IN ('open', 'running', 'paused')"
 LISTED = 25
 """At most this many tournaments of a server are listed (newest first)."""

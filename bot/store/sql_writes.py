@@ -8,7 +8,7 @@ reads as the list of its queries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -17,10 +17,8 @@ from .errors import ChallengeOpen, ChannelBusy, StaleVersion, WriteRefused
 from .mapping import (
     DECODE,
     MOVE_COLUMNS,
-    NEW_EVENT_COLUMNS,
     NEW_EVENT_FIELDS,
     NEW_GAME_FIELDS,
-    RATING_COLUMNS,
     RATING_FIELDS,
     row_values,
     select_from,
@@ -42,15 +40,32 @@ def marks(count: int) -> str:
     return ", ".join("?" * count)
 
 
+def insert_into(
+    table: str, columns: Sequence[str], tail: str = "", *, fixed: Mapping[str, str] | None = None
+) -> str:
+    """``INSERT INTO table (columns) VALUES (?, ...)`` then ``tail``: a placeholder a column, in
+    order, but the columns ``fixed`` gives an SQL literal (a new row's status).  Written once,
+    so a column list and its placeholders cannot drift apart."""
+    literal = fixed or {}
+    values = ", ".join(literal.get(column, "?") for column in columns)
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){tail}"
+
+
+def upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    """:func:`insert_into` that overwrites the row with the same ``key``: every other column
+    takes the new value."""
+    changed = ", ".join(f"{name} = excluded.{name}" for name in columns if name not in key)
+    return insert_into(table, columns, f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {changed}")
+
+
 GAMES = select_from(GameRow, "games")
 ENDED = "status <> 'running'"
 """A finished or aborted game: the condition of the partial indexes on ended games."""
 
-INSERT_EVENT = f"INSERT INTO outbox ({NEW_EVENT_COLUMNS}) VALUES ({marks(len(NEW_EVENT_FIELDS))})"
-INSERT_MOVE = f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES ({marks(1 + len(fields(NewMove)))})"
-INSERT_GAME = (
-    f"INSERT INTO games ({', '.join(NEW_GAME_FIELDS)}, status, updated_at)"
-    f" VALUES ({marks(len(NEW_GAME_FIELDS))}, 'running', ?)"
+INSERT_EVENT = insert_into("outbox", NEW_EVENT_FIELDS)
+INSERT_MOVE = insert_into("moves", ["game_id", *(f.name for f in fields(NewMove))])
+INSERT_GAME = insert_into(
+    "games", [*NEW_GAME_FIELDS, "status", "updated_at"], fixed={"status": "'running'"}
 )
 ARCHIVE_MOVES = (
     f"INSERT INTO taken_back_moves ({MOVE_COLUMNS}, taken_back_at)"
@@ -63,11 +78,7 @@ RATING_OF = (
     + " WHERE guild_id = ? AND user_id = ? AND variant = ? AND pool = ?"
 )
 RATING_KEY = ("guild_id", "user_id", "variant", "pool")
-UPSERT_RATING = (
-    f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({marks(len(RATING_FIELDS))})"
-    f" ON CONFLICT ({', '.join(RATING_KEY)}) DO UPDATE SET "
-    + ", ".join(f"{name} = excluded.{name}" for name in RATING_FIELDS if name not in RATING_KEY)
-)
+UPSERT_RATING = upsert("ratings", RATING_FIELDS, RATING_KEY)
 RECORD_RATINGS = (
     "UPDATE games SET white_rating = ?, white_rating_change = ?, black_rating = ?,"
     " black_rating_change = ? WHERE id = ?"
