@@ -802,14 +802,20 @@ def main(argv: list[str]) -> int:
     (``phone-board-de.png``...)."""
     language = argv[0] if argv else "en-US"
     LANGUAGE[0] = language
-    suffix = "" if language == "en-US" else f"-{language}"
     shots = asyncio.run(capture(language))
-    for name, shot in shots.items():
-        data = encode(screen(shot, open_menu=name not in CLOSED))
+    write_out({name: (shot, name not in CLOSED) for name, shot in shots.items()}, language)
+    return 0
+
+
+def write_out(shots: dict[str, tuple[Shot, bool]], language: str) -> None:
+    """Each picture (its shot, and whether its menu is drawn open) into docs/images, named for
+    ``language`` (``phone-board-de.png``; English has no suffix), with its size printed."""
+    suffix = "" if language == "en-US" else f"-{language}"
+    for name, (shot, open_menu) in shots.items():
+        data = encode(screen(shot, open_menu=open_menu))
         path = HERE / name.replace(".png", f"{suffix}.png")
         path.write_bytes(data)
         print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
-    return 0
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import make_screens
-from make_screens import HERE, ROOT, Shot, encode, screen, snapshot
+from make_screens import Shot, snapshot
 from support.discord_launcher import install_network_guard
 from support.e2e_harness import (
     ALICE,
@@ -99,12 +99,7 @@ def main(argv: list[str]) -> int:
     """Draw the pictures in English, or in the Discord locale given (``de``)."""
     language = argv[0] if argv else "en-US"
     make_screens.LANGUAGE[0] = language
-    suffix = "" if language == "en-US" else f"-{language}"
-    for name, (shot, open_menu) in asyncio.run(capture(language)).items():
-        data = encode(screen(shot, open_menu=open_menu))
-        path = HERE / name.replace(".png", f"{suffix}.png")
-        path.write_bytes(data)
-        print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
+    make_screens.write_out(asyncio.run(capture(language)), language)
     return 0
 
 

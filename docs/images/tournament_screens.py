@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import make_screens
-from make_screens import HERE, ROOT, Shot, encode, screen, snapshot
+from make_screens import Shot, snapshot
 from support.discord_launcher import install_network_guard
 from support.e2e_harness import ALICE, DRAUGHTS, BotProcess, Users
 from support.fake_discord import FakeDiscord
@@ -108,12 +108,8 @@ def main(argv: list[str], scenario: Scenario | None = None, players: int = PLAYE
     locale given (``de``)."""
     language = argv[0] if argv else "en-US"
     make_screens.LANGUAGE[0] = language
-    suffix = "" if language == "en-US" else f"-{language}"
-    for name, shot in asyncio.run(capture(language, scenario, players)).items():
-        data = encode(screen(shot, open_menu=False))
-        path = HERE / name.replace(".png", f"{suffix}.png")
-        path.write_bytes(data)
-        print(f"{path.relative_to(ROOT)}  {len(data):>9,} bytes")
+    shots = asyncio.run(capture(language, scenario, players))
+    make_screens.write_out({name: (shot, False) for name, shot in shots.items()}, language)
     return 0
 
 
