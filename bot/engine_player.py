@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar, TypeVarTuple
 
@@ -43,9 +44,12 @@ HINT_LEVEL = 6
 
 
 def choose(record: dict[str, Any], level: int, movetime: float, seed: int) -> str:
-    """The engine's move for the game ``record`` (runs in the worker process)."""
+    """The engine's move for the game ``record`` (runs in the worker process), within
+    ``movetime`` counted from here: reading the game comes out of the search's time."""
+    taken = time.monotonic()
     game = Game.from_dict(record)
-    return best_move(game, Limits(movetime=movetime, level=level, seed=seed)).move.pdn()
+    limits = Limits(movetime=movetime, level=level, seed=seed, started=taken)
+    return best_move(game, limits).move.pdn()
 
 
 def judge(record: dict[str, Any], movetime: float) -> int:

@@ -11,7 +11,6 @@
 #include "timeman.h"
 
 #define INF (CORE_MATE + 1)
-#define CHECK_EVERY 4096
 #define ASPIRATION 40
 #define NO_SQUARE 255
 #define UNSTABLE_DROP 30   /* centimen a score may fall from one iteration to the next */
@@ -244,7 +243,7 @@ static void remember_cutoff(CoreSearch *s, const CoreMove *m, int ply, int depth
 
 static int check_clock(CoreSearch *s)
 {
-    if ((s->nodes & (CHECK_EVERY - 1)) == 0) {
+    if ((s->nodes & (CORE_CHECK_EVERY - 1)) == 0) {
         if ((s->node_limit > 0 && s->nodes >= s->node_limit) ||
             (s->deadline > 0 && core_monotonic() >= s->deadline))
             s->stopped = 1;
