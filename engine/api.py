@@ -20,6 +20,7 @@ from rules.movegen import RawMove
 from rules.position import Position
 from rules.variants import Variant
 
+from .native_search import native_searcher
 from .native_search import root_scores as native_root_scores
 from .native_search import search as native_search
 from .reference.board import board_for, state_of
@@ -202,6 +203,7 @@ def native_best_move(
     if level.choices > 1:
         scored = native_root_scores(position, quiet=quiet, past=past, depth=max_depth)
         return _pick(position, scored, level, limits.seed, _checked)
+    native_searcher(game.variant)  # built on a process's first search: before the time left is read
     found = native_search(
         position,
         quiet=quiet,
