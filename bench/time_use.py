@@ -13,12 +13,13 @@ How to run (the project's own install; the extension is built by ``pip install``
     python bench/time_use.py --before <commit> --movetime 0.2 --positions 150 --markdown
 
 Method: positions from the engine's own games (:func:`engine.selfplay.selfplay_game`, fixed
-depth, so the same for a seed on any machine; every position with at least two legal moves,
+depth, so the same for a seed on any machine; every fifth ply with at least two legal moves,
 spread over the games), English and International.  Each engine runs in its own spawned worker
 process (the earlier commit's ``engine`` and ``rules`` extracted and built as ``bench/arena.py``
 does), which keeps its tables between requests as a bot worker does.  The two workers take turns
 position by position, so a slow spell of the shared machine hits both alike.  Reported per
-engine: the share of the budget used (median, 10th percentile), the moves more than 5% over
+engine: the share of the budget used (median, 10th percentile, mean; and over the undecided
+positions alone, those where the search found no forced win or loss), the moves more than 5% over
 and the worst, the median depth, and the parts of the time.
 """
 
@@ -46,6 +47,8 @@ from arena import extract  # noqa: E402
 from engine.selfplay import selfplay_game  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
 
+WIN_BOUND = 990_000
+"""Scores at least this far from 0 are forced wins or losses (the core's CORE_WIN_BOUND)."""
 OVER_SHARE = 1.05
 """A move whose request took more than this share of its budget counts as over."""
 
@@ -60,6 +63,8 @@ class Spent(NamedTuple):
     search: float
     """The native search's own clock."""
     depth: int
+    decided: bool
+    """The search found a forced win or loss (it stops there, well inside its budget)."""
 
 
 def _serve(source: str | None, requests: Any, answers: Any) -> None:
@@ -93,13 +98,15 @@ def _serve(source: str | None, requests: Any, answers: Any) -> None:
         # As bot.engine_player.choose: the budget counts from taking the request, where the
         # engine knows how (issue 31's Limits.started).
         since = {"started": taken} if "started" in Limits.__dataclass_fields__ else {}
-        best_move(
+        found = best_move(
             game,
             Limits(movetime=movetime, level=6, **since),
             on_iteration=depths.append,
-        ).move.pdn()
+        )
+        found.move.pdn()
         total = time.monotonic() - taken
-        answers.put(Spent(total, read, clocks[-1], depths[-1].depth if depths else 0))
+        decided = abs(found.score) >= WIN_BOUND
+        answers.put(Spent(total, read, clocks[-1], depths[-1].depth if depths else 0, decided))
 
 
 class Worker:
@@ -142,6 +149,7 @@ def positions(variant_key: str, count: int, seed: int) -> list[Game]:
 
 def summary(name: str, spent: list[Spent], movetime: float) -> tuple[str, ...]:
     used = sorted(s.total / movetime for s in spent)
+    open_ = sorted(s.total / movetime for s in spent if not s.decided)
     over = [s for s in spent if s.total > OVER_SHARE * movetime]
     worst = max(spent, key=lambda s: s.total)
     return (
@@ -150,6 +158,9 @@ def summary(name: str, spent: list[Spent], movetime: float) -> tuple[str, ...]:
         f"{statistics.median(used):.0%}",
         f"{used[len(used) // 10]:.0%}",
         f"{statistics.mean(used):.0%}",
+        f"{len(open_)}",
+        f"{statistics.median(open_):.0%}",
+        f"{open_[len(open_) // 10]:.0%}",
         f"{len(over)}",
         f"{worst.total:.3f}",
         f"{statistics.median(s.depth for s in spent):g}",
@@ -190,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
         "used (median)",
         "used (10th pct)",
         "used (mean)",
+        "undecided",
+        "undecided: used (median)",
+        "undecided: used (10th pct)",
         "over 5%",
         "worst s",
         "depth (median)",
