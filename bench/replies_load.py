@@ -14,7 +14,7 @@ How to run (the project's own install)::
     python bench/replies_load.py --before <commit> --markdown    # 1,5,10,20 games, 2 s, 2 workers
 
 Method: the earlier commit's ``bot``, ``engine`` and ``rules`` are extracted and its core built
-(as ``bench/arena.py`` does for ``engine``).  Each load (``--games`` G) runs once per contender,
+(``bench/arena.py``'s ``extract``).  Each load (``--games`` G) runs once per contender,
 the two taking turns from one load to the next (which goes first alternates), each in a fresh
 Python process (its ``PYTHONPATH`` the extracted commit, or this checkout) with a fresh
 ``EngineComputer(movetime, workers)`` whose workers first answer one request each (not timed).
@@ -43,20 +43,15 @@ from typing import Any
 
 _ROOT = Path(__file__).resolve().parent.parent
 _BENCH = Path(__file__).resolve().parent
+if str(_BENCH) not in sys.path:
+    sys.path.insert(0, str(_BENCH))
 
-
-def fresh_game(variant: str, rng: random.Random) -> Any:
-    from rules import Game, find_variant
-
-    game = Game(find_variant(variant))
-    for _ in range(rng.randrange(2, 7)):
-        if game.is_over:
-            break
-        game.play(rng.choice(game.legal_moves()))
-    return game if not game.is_over else Game(find_variant(variant))
+from tables import print_table  # noqa: E402
 
 
 async def one_game(computer: Any, args: argparse.Namespace, seed: int, waits: list[float]) -> None:
+    from engine_load import fresh_game  # imports the engine player of this process's path
+
     rng = random.Random(seed)
     game = fresh_game(args.variant, rng)
     for _ in range(args.replies):
@@ -92,26 +87,6 @@ async def serve(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.to_thread(computer.close)
     think = list(given) if given is not None else [args.movetime] * len(waits)
     return {"waits": waits, "think": think, "wall": wall}
-
-
-def extract(commit: str, into: Path) -> Path:
-    """``bot``, ``engine`` and ``rules`` of ``commit`` under ``into``, its core built."""
-    sys.path.insert(0, str(_BENCH))
-    from arena import _BUILD_CORE
-
-    archive = subprocess.run(
-        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "bot", "engine", "rules"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    subprocess.run(
-        [sys.executable, "-c", _BUILD_CORE, "build_ext", "--inplace", "--quiet"],
-        cwd=into,
-        check=True,
-        capture_output=True,
-    )
-    return into
 
 
 def one_load(source: Path, games: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -162,10 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.before is None:
         parser.error("--before is needed")
+    from arena import extract
+
     loads = [int(part) for part in args.games.split(",") if part]
     rows = []
     with tempfile.TemporaryDirectory(prefix="replies-load-") as tmp:
-        before = extract(args.before, Path(tmp))
+        before = extract(args.before, Path(tmp), ("bot", "engine", "rules"))
         contenders = [(f"before ({args.before})", before), ("after", _ROOT)]
         for number, games in enumerate(loads):
             order = contenders if number % 2 == 0 else contenders[::-1]
@@ -206,15 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         "replies/s",
         "load",
     )
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|---|" + "---:|" * (len(header) - 1))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+    print_table(header, rows, args.markdown)
     print(
         f"\n{args.variant}, level {args.level}, {args.movetime:g} s, {args.workers} workers, "
         f"{args.replies} timed replies per game; load: the 1-minute load average as each load "

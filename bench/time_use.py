@@ -43,6 +43,7 @@ if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
 from arena import extract  # noqa: E402
+from tables import print_table  # noqa: E402
 
 from engine.selfplay import selfplay_game  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
@@ -212,15 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         "rest ms",
     )
     rows = [summary(name, found, args.movetime) for name, found in spent.items()]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|---|" + "---:|" * (len(header) - 1))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+    print_table(header, rows, args.markdown)
     for name, found in spent.items():
         over = [s for s in found if s.total > OVER_SHARE * args.movetime]
         parts = ", ".join(
