@@ -396,11 +396,11 @@ def shown(value: float) -> str:
 # -- the run --------------------------------------------------------------------------------------
 
 
-def extract(commit: str, into: Path) -> Path:
-    """The ``engine`` and ``rules`` packages of ``commit``, unpacked under ``into``, with the
-    native core built when the commit has one."""
+def extract(commit: str, into: Path, packages: Sequence[str] = ("engine", "rules")) -> Path:
+    """The ``packages`` of ``commit`` (``engine`` and ``rules``; ``bench/replies_load.py`` adds
+    ``bot``), unpacked under ``into``, with the native core built when the commit has one."""
     archive = subprocess.run(
-        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, "engine", "rules"],
+        ["git", "-C", str(_ROOT), "archive", "--format=tar", commit, *packages],
         check=True,
         capture_output=True,
     ).stdout

@@ -8,24 +8,29 @@ What crosses the process boundary is plain data: the game record as :meth:`rules
 gives it, and the chosen move as PDN text.  The workers stay up between moves, so their imports
 and tables are built once.
 
-The same pool runs the background lane (analyses, puzzle mining): one job at a time through a
-:class:`~bot.service.computer.BackgroundLane`, so with at least two workers a reply finds a free
-worker whenever fewer than all the others are thinking for live games, and in any case waits for
-at most one background job.
+The live searches (moves, hints, draw answers) go to the pool through a
+:class:`~bot.service.computer.ReplyQueue`: in the order they were asked, one per worker at a time,
+each thinking for a share of its time that shrinks while many games wait and is whole again when
+they are few (:func:`~bot.service.computer.think_time`).  The same pool runs the background lane
+(analyses, puzzle mining): one job at a time through a
+:class:`~bot.service.computer.BackgroundLane`, then in turn through the same queue, so a reply
+waits for at most one background job and a background job only for the searches asked before it.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, TypeVarTuple
 
 from engine import Limits, best_move
 from rules.game import Game
 from rules.move import Move
 
-from .service.computer import BackgroundLane, ComputerUnavailable
+from .service.computer import BackgroundLane, ComputerUnavailable, ReplyQueue
 from .workers import WorkerPool, WorkersUnavailable, default_workers
 
 log = logging.getLogger(__name__)
@@ -40,18 +45,25 @@ DRAW_THINK_SHARE = 0.25
 HINT_THINK_SHARE = 0.5
 """Share of the move time spent on a hint (at the strongest level): the player waits for it."""
 HINT_LEVEL = 6
+THINK_TIMES_KEPT = 1000
+"""How many of the latest think times :attr:`EngineComputer.think_times` keeps."""
 
 
 def choose(record: dict[str, Any], level: int, movetime: float, seed: int) -> str:
-    """The engine's move for the game ``record`` (runs in the worker process)."""
+    """The engine's move for the game ``record`` (runs in the worker process), within
+    ``movetime`` counted from here: reading the game comes out of the search's time."""
+    taken = time.monotonic()
     game = Game.from_dict(record)
-    return best_move(game, Limits(movetime=movetime, level=level, seed=seed)).move.pdn()
+    limits = Limits(movetime=movetime, level=level, seed=seed, started=taken)
+    return best_move(game, limits).move.pdn()
 
 
 def judge(record: dict[str, Any], movetime: float) -> int:
-    """The engine's score of the game for the side to move (runs in the worker process)."""
+    """The engine's score of the game for the side to move (runs in the worker process), within
+    ``movetime`` counted from here, as :func:`choose`."""
+    taken = time.monotonic()
     game = Game.from_dict(record)
-    return best_move(game, Limits(movetime=movetime, level=6)).score
+    return best_move(game, Limits(movetime=movetime, level=6, started=taken)).score
 
 
 class EngineComputer:
@@ -64,6 +76,10 @@ class EngineComputer:
         self.pool = WorkerPool("engine", default_workers() if workers is None else workers)
         self._rng = random.Random()
         self._lane = BackgroundLane()
+        self._replies = ReplyQueue(self.pool.workers)
+        self.think_times: deque[float] = deque(maxlen=THINK_TIMES_KEPT)
+        """The seconds given to the latest live searches, in the order they started (for
+        operators and benchmarks: under load they are shorter than :attr:`movetime`)."""
 
     async def choose_move(self, game: Game, level: int) -> Move:
         """The engine's move; raises :class:`bot.workers.WorkerCrashed` if the search killed
@@ -78,7 +94,10 @@ class EngineComputer:
 
     async def _search(self, game: Game, level: int, movetime: float) -> Move:
         seed = self._rng.getrandbits(32)
-        text = await self._run(choose, game.to_dict(), level, movetime, seed)
+        record = game.to_dict()
+        text = await self._live(
+            movetime, lambda seconds: self._run(choose, record, level, seconds, seed)
+        )
         for move in game.legal_moves():
             if move.pdn() == text:
                 return move
@@ -88,7 +107,18 @@ class EngineComputer:
         """``fn(*args)`` in the pool through the background lane (see
         :meth:`~bot.service.computer.ComputerPlayer.background`); a job that kills its worker
         on every try raises :class:`bot.workers.WorkerCrashed`, and the lane goes on."""
-        return await self._lane.run(lambda: self._run(fn, *args))
+        return await self._lane.run(
+            lambda: self._replies.run_background(lambda: self._run(fn, *args))
+        )
+
+    async def _live(self, movetime: float, start: Callable[[float], Awaitable[T]]) -> T:
+        """The live search ``start(seconds)`` in its turn, with its share of ``movetime``."""
+
+        def started(seconds: float) -> Awaitable[T]:
+            self.think_times.append(seconds)
+            return start(seconds)
+
+        return await self._replies.run(movetime, started)
 
     async def _run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """``fn(*args)`` in the pool; :class:`ComputerUnavailable` while it cannot start."""
@@ -104,7 +134,10 @@ class EngineComputer:
         offer waits (:class:`~bot.service.computer.ComputerUnavailable`)."""
         offerer = game.draw_offer
         try:
-            score = await self._run(judge, game.to_dict(), self.movetime * DRAW_THINK_SHARE)
+            record = game.to_dict()
+            score = await self._live(
+                self.movetime * DRAW_THINK_SHARE, lambda seconds: self._run(judge, record, seconds)
+            )
         except ComputerUnavailable:  # the offer waits for the computer, as its moves do
             raise
         except Exception:

@@ -20,6 +20,7 @@ from rules.movegen import RawMove
 from rules.position import Position
 from rules.variants import Variant
 
+from .native_search import native_searcher
 from .native_search import root_scores as native_root_scores
 from .native_search import search as native_search
 from .reference.board import board_for, state_of
@@ -31,6 +32,13 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MOVETIME = 2.0
 """Seconds per move at level 6 (the bot's default)."""
+ANSWER_RESERVE = 0.002
+"""Seconds of a timed move's budget kept for the work after the search (the move and its line
+checked by the referee, the answer sent back): measured at a median of 0.5 ms, a few ms on a
+loaded machine (``bench/time_use.py``), so the whole answer fits the budget."""
+LEAST_SEARCH_SHARE = 0.1
+"""The native search gets at least this share of the budget, whatever the time already spent
+before it (a request that waited too long still answers with a searched move)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,10 @@ class Limits:
     classic: bool = False
     """Evaluate with the classic evaluation at every level (the reference search's: comparisons
     with it, and the learned evaluation's benchmarks)."""
+    started: float | None = None
+    """``time.monotonic()`` when the request was taken (the bot's worker: before it read the
+    game); a timed move's budget counts from then, so the time spent reading the game comes out
+    of the search's.  None: from the call of :func:`best_move`."""
 
 
 class Result(NamedTuple):
@@ -158,6 +170,16 @@ def _budget(game: Game, limits: Limits, level: Level) -> float | None:
     return budget
 
 
+def _search_seconds(budget: float | None, started: float) -> float | None:
+    """What is left of ``budget`` for the native search, the budget having started at
+    ``started`` (``time.monotonic()``): the time already spent and :data:`ANSWER_RESERVE` come
+    off it, down to :data:`LEAST_SEARCH_SHARE` of it."""
+    if budget is None:
+        return None
+    left = budget - (time.monotonic() - started) - ANSWER_RESERVE
+    return max(left, LEAST_SEARCH_SHARE * budget)
+
+
 def _level(limits: Limits) -> Level:
     level = LEVELS.get(limits.level)
     if level is None:
@@ -171,6 +193,7 @@ def native_best_move(
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
     """:func:`best_move` by the native search alone (no fallback)."""
+    started = time.monotonic() if limits.started is None else limits.started
     if game.is_over:
         raise ValueError("the game is over")
     position = game.position
@@ -180,12 +203,13 @@ def native_best_move(
     if level.choices > 1:
         scored = native_root_scores(position, quiet=quiet, past=past, depth=max_depth)
         return _pick(position, scored, level, limits.seed, _checked)
+    native_searcher(game.variant)  # built on a process's first search: before the time left is read
     found = native_search(
         position,
         quiet=quiet,
         past=past,
         max_depth=max_depth,
-        seconds=_budget(game, limits, level),
+        seconds=_search_seconds(_budget(game, limits, level), started),
         nodes=limits.nodes,
         fresh=limits.movetime is None,
         exact=limits.movetime is None,

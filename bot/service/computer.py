@@ -9,13 +9,21 @@ Background work shares the engine's workers with the live games' replies, which 
 for.  :class:`BackgroundLane` keeps it from crowding them out: one background job at a time per
 process, first come first served, so at most one worker is busy with it and a reply queued in the
 pool waits behind at most that one job (each short, split by its caller).
+
+The live games' replies share the workers among themselves through a :class:`ReplyQueue`: served
+in the order they were asked, as many at a time as there are workers, each thinking for a share
+of the level's time that shrinks while many games wait (:func:`think_time`), so that twenty games
+on two workers each get a reply within about the level's time instead of queueing for ten times
+it (docs/BENCHMARKS.md, issue 31).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, TypeVar, TypeVarTuple
 
 from rules.game import Game
@@ -84,6 +92,105 @@ class BackgroundLane:
 
     def _ended(self, job: asyncio.Future[Any]) -> None:
         self._lock.release()
+        if not job.cancelled():
+            job.exception()  # retrieved here too: a caller that left no longer reads it
+
+
+LEAST_THINK_SHARE = 0.1
+"""The shortest think time a reply gets under load, as a share of its full time: a move searched
+for a tenth of the level's time still plays at a fair strength, and below it the replies of very
+many games would be near random."""
+
+
+def think_time(full: float, workers: int, asking: int, waited: float = 0.0) -> float:
+    """Seconds a live search may think when ``asking`` searches (itself included) are running or
+    waiting for ``workers`` workers, the search having waited ``waited`` seconds to start.
+
+    Shared fairly, every game gets what it would get if all searched at once side by side:
+    ``full * workers / asking`` (the whole ``full`` while the workers suffice), so a game waits
+    about ``asking / workers`` such shares, about ``full``, whatever the load.  A search that
+    already waited is also held to what is left of ``full`` (a sudden crowd does not add its
+    wait to a full search).  Never below :data:`LEAST_THINK_SHARE` of ``full``."""
+    share = full * min(1.0, workers / max(1, asking))
+    return max(LEAST_THINK_SHARE * full, min(share, full - waited))
+
+
+class ReplyQueue:
+    """The engine's workers shared by the live games' searches and the background lane's jobs:
+    at most ``slots`` at a time (one per worker), started in the order they were asked (no game
+    overtakes another, none starves, and a background job waits behind the searches asked before
+    it), each live search with its :func:`think_time` from the jobs running and waiting when it
+    starts.  The background lane asks for one job at a time, so a reply waits behind at most one
+    background job.
+
+    A job holds its slot until it has *ended*, not until its caller stops waiting (a worker cannot
+    be interrupted), as :class:`BackgroundLane` does, so the pool never holds more jobs than
+    workers and none waits inside it, out of this queue's order."""
+
+    def __init__(self, slots: int) -> None:
+        if slots < 1:
+            raise ValueError(f"a queue needs at least one slot, not {slots}")
+        self.slots = slots
+        self._running = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def asking(self) -> int:
+        """Jobs running or waiting."""
+        return self._running + len(self._waiting)
+
+    async def run(self, full: float, start: Callable[[float], Awaitable[T]]) -> T:
+        """The value of the live search ``start(seconds)`` begins, started in turn with its
+        share of ``full`` seconds."""
+        return await self._in_turn(
+            lambda waited: start(think_time(full, self.slots, self.asking, waited))
+        )
+
+    async def run_background(self, start: Callable[[], Awaitable[T]]) -> T:
+        """The value of the background job ``start()`` begins, started in turn."""
+        return await self._in_turn(lambda _waited: start())
+
+    async def _in_turn(self, begin: Callable[[float], Awaitable[T]]) -> T:
+        """``begin(seconds waited)``'s value, begun once a slot is this job's."""
+        asked = time.monotonic()
+        queued = await self._turn()
+        try:
+            job = asyncio.ensure_future(begin(time.monotonic() - asked if queued else 0.0))
+        except BaseException:
+            self._release()
+            raise
+        job.add_done_callback(self._ended)
+        return await asyncio.shield(job)
+
+    async def _turn(self) -> bool:
+        """Wait for a slot, behind every job asked before (which then holds it); whether there
+        was a wait."""
+        if self._running < self.slots and not self._waiting:
+            self._running += 1
+            return False
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # the slot was handed over as the caller left: pass it on
+            else:
+                self._waiting.remove(turn)
+            raise
+        return True
+
+    def _release(self) -> None:
+        """Hand the slot to the longest waiting job, or free it."""
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._running -= 1
+
+    def _ended(self, job: asyncio.Future[Any]) -> None:
+        self._release()
         if not job.cancelled():
             job.exception()  # retrieved here too: a caller that left no longer reads it
 

@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 /* The search: see search.h.  Scores are from the side to move; a win in n plies from the root
  * scores CORE_MATE - n.  Table scores of wins are stored relative to the node, so they stay
  * right when the position is reached by another path. */
@@ -6,27 +5,17 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "egdb_search.h"
 #include "movegen.h"
+#include "timeman.h"
 
 #define INF (CORE_MATE + 1)
-#define CHECK_EVERY 4096
 #define ASPIRATION 40
 #define NO_SQUARE 255
-#define STABLE_SHARE 0.5   /* of the budget: no new iteration after it while the best move holds */
-#define UNSTABLE_SHARE 0.8 /* the same after a change of best move or a falling score */
 #define UNSTABLE_DROP 30   /* centimen a score may fall from one iteration to the next */
 
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
-
-static double monotonic(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static uint64_t splitmix(uint64_t *state)
 {
@@ -254,9 +243,9 @@ static void remember_cutoff(CoreSearch *s, const CoreMove *m, int ply, int depth
 
 static int check_clock(CoreSearch *s)
 {
-    if ((s->nodes & (CHECK_EVERY - 1)) == 0) {
+    if ((s->nodes & (CORE_CHECK_EVERY - 1)) == 0) {
         if ((s->node_limit > 0 && s->nodes >= s->node_limit) ||
-            (s->deadline > 0 && monotonic() >= s->deadline))
+            (s->deadline > 0 && core_monotonic() >= s->deadline))
             s->stopped = 1;
     }
     return s->stopped;
@@ -455,26 +444,6 @@ static int same_move(const CoreMove *a, const CoreMove *b)
     return a->from == b->from && a->to == b->to && a->captured == b->captured;
 }
 
-/* Time management: whether to start another iteration after `elapsed` of `budget` seconds.  An
- * iteration costs a few times the one before it, so one started late is mostly cut off by the
- * deadline: without a change of mind the search stops starting them at half the budget; when the
- * last iteration changed its best move or its score fell, the position is not understood yet and
- * it goes on to four fifths.  A new iteration whose expected length (the last one's times the
- * growth seen between the last two) fits in what is left is always started.  The deadline itself
- * is the budget, which no search passes by more than a clock check (CHECK_EVERY nodes). */
-static int keep_going(double elapsed, double budget, double last_took, double previous_took,
-                      int unstable)
-{
-    double growth = previous_took > 0 ? last_took / previous_took : 4.0;
-    if (growth < 1.5)
-        growth = 1.5;
-    if (growth > 8.0)
-        growth = 8.0;
-    if (elapsed + growth * last_took <= budget)
-        return 1;
-    return elapsed < (unstable ? UNSTABLE_SHARE : STABLE_SHARE) * budget;
-}
-
 static void set_past(CoreSearch *s, const uint64_t *past, int past_len)
 {
     if (past_len > CORE_MAX_PAST) {
@@ -488,7 +457,7 @@ static void set_past(CoreSearch *s, const uint64_t *past, int past_len)
 int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past, int past_len,
                 int max_depth, double seconds, int64_t node_limit, int exact, CoreResult *out)
 {
-    double started = monotonic();
+    double started = core_monotonic();
     memset(out, 0, sizeof *out);
     CoreMove moves[CORE_STACK_MOVES];
     int n = core_moves(s->rules, root->men, root->kings, root->opp_men | root->opp_kings,
@@ -519,7 +488,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     int score = 0;
     double last_took = 0, previous_took = 0; /* the last two iterations' seconds */
     for (int depth = 1; depth <= max_depth && depth < CORE_MAX_PLY; depth++) {
-        double iteration_started = monotonic();
+        double iteration_started = core_monotonic();
         int alpha = -INF, beta = INF;
         if (depth >= 4 && score > -CORE_WIN_BOUND && score < CORE_WIN_BOUND) {
             alpha = score - ASPIRATION;
@@ -559,7 +528,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         out->score = score;
         out->depth = depth;
         read_pv(s, root, key, out);
-        double now = monotonic();
+        double now = core_monotonic();
         CoreIteration *done = &out->iteration[out->iterations++];
         done->depth = depth;
         done->score = score;
@@ -570,11 +539,12 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
             break; /* a forced result: deeper search cannot change it */
         previous_took = last_took;
         last_took = now - iteration_started;
-        if (seconds > 0 && !keep_going(now - started, seconds, last_took, previous_took, unstable))
+        if (seconds > 0 &&
+            !core_keep_going(now - started, seconds, last_took, previous_took, unstable))
             break;
     }
     out->nodes = s->nodes;
-    out->seconds = monotonic() - started;
+    out->seconds = core_monotonic() - started;
     return 0;
 }
 

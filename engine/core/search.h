@@ -107,8 +107,8 @@ uint64_t core_key(const CoreSearch *s, const CorePos *p);
  * fixed-depth search is a full alpha-beta search to that depth (the weaker levels and the tests
  * rely on exact scores).  Fills *out with the last completed iteration and a summary of each
  * (its move may be a better one an unfinished iteration proved); returns 0, or -1 when the root
- * has no legal move.  `seconds` is spent as search.c's keep_going decides: never beyond it, and
- * longer while the best move keeps changing. */
+ * has no legal move.  `seconds` is spent as timeman.c's core_keep_going decides: never beyond
+ * it, and longer while the best move keeps changing. */
 int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past, int past_len,
                 int max_depth, double seconds, int64_t node_limit, int exact, CoreResult *out);
 

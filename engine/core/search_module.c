@@ -10,6 +10,7 @@
 #include "rules_object.h"
 #include "search_module.h"
 #include "search.h"
+#include "timeman.h"
 
 typedef struct {
     PyObject_HEAD
@@ -360,9 +361,27 @@ static PyTypeObject SearcherType = {
     .tp_methods = Searcher_methods,
 };
 
+/* keep_going(elapsed, budget, last_took, previous_took, unstable) -> bool: timeman.h's decision,
+ * for the tests to put cases to it without searching. */
+static PyObject *keep_going(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    double elapsed, budget, last_took, previous_took;
+    int unstable;
+    if (!PyArg_ParseTuple(args, "ddddp:keep_going", &elapsed, &budget, &last_took, &previous_took,
+                          &unstable))
+        return NULL;
+    return PyBool_FromLong(core_keep_going(elapsed, budget, last_took, previous_took, unstable));
+}
+
+static PyMethodDef time_functions[] = {
+    {"keep_going", keep_going, METH_VARARGS,
+     "keep_going(elapsed, budget, last_took, previous_took, unstable) -> whether the search "
+     "starts another iteration"},
+    {NULL, NULL, 0, NULL}};
+
 int core_add_searcher(PyObject *module)
 {
-    if (PyType_Ready(&SearcherType) < 0)
+    if (PyType_Ready(&SearcherType) < 0 || PyModule_AddFunctions(module, time_functions) < 0)
         return -1;
     Py_INCREF(&SearcherType);
     if (PyModule_AddObject(module, "Searcher", (PyObject *)&SearcherType) < 0) {
