@@ -12,6 +12,7 @@
 #include "movegen.h"
 #include "ordering.h"
 #include "selective.h"
+#include "table.h"
 
 #define INF (CORE_MATE + 1)
 #define CHECK_EVERY 4096
@@ -20,8 +21,6 @@
 #define STABLE_SHARE 0.5   /* of the budget: no new iteration after it while the best move holds */
 #define UNSTABLE_SHARE 0.8 /* the same after a change of best move or a falling score */
 #define UNSTABLE_DROP 30   /* centimen a score may fall from one iteration to the next */
-
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 static double monotonic(void)
 {
@@ -137,48 +136,6 @@ static int is_progress(const CoreSearch *s, const CorePos *p, const CoreMove *m)
     if (s->man_moves_progress && (p->men & m->from))
         return 1;
     return s->crownings_progress && m->crowns;
-}
-
-static int to_tt(int score, int ply)
-{
-    if (score >= CORE_WIN_BOUND)
-        return score + ply;
-    if (score <= -CORE_WIN_BOUND)
-        return score - ply;
-    return score;
-}
-
-static int from_tt(int score, int ply)
-{
-    if (score >= CORE_WIN_BOUND)
-        return score - ply;
-    if (score <= -CORE_WIN_BOUND)
-        return score + ply;
-    return score;
-}
-
-static CoreTTEntry *probe(CoreSearch *s, uint64_t key) { return &s->tt[key & s->tt_mask]; }
-
-/* Whether `e` holds `key` for this epoch (an entry stored before the last clear is empty). */
-static int holds(const CoreSearch *s, const CoreTTEntry *e, uint64_t key)
-{
-    return e->key == key && e->epoch == s->epoch;
-}
-
-static void store(CoreSearch *s, uint64_t key, int depth, int flag, int score, int ply,
-                  const CoreMove *best)
-{
-    CoreTTEntry *e = probe(s, key);
-    if (holds(s, e, key) && e->age == s->age && e->depth > depth && flag != EXACT)
-        return; /* keep the deeper result of this search */
-    e->key = key;
-    e->depth = (int16_t)depth;
-    e->flag = (uint8_t)flag;
-    e->score = to_tt(score, ply);
-    e->age = s->age;
-    e->epoch = s->epoch;
-    e->from = best ? (uint8_t)bit_index(best->from) : NO_SQUARE;
-    e->to = best ? (uint8_t)bit_index(best->to) : NO_SQUARE;
 }
 
 /* Moves that differ only in the path (the same origin, destination, captures and crowning) leave
@@ -301,9 +258,9 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     }
 
     int original_alpha = alpha;
-    CoreTTEntry *e = probe(s, key);
+    CoreTTEntry *e = tt_probe(s, key);
     int tt_from = NO_SQUARE, tt_to = NO_SQUARE;
-    if (holds(s, e, key)) {
+    if (tt_holds(s, e, key)) {
         tt_from = e->from;
         tt_to = e->to;
         if (ply && e->depth >= depth) {
@@ -333,7 +290,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
             result = beta;
             goto done;
         }
-        if (tt_from == NO_SQUARE && holds(s, e, key)) { /* the shallow search's move */
+        if (tt_from == NO_SQUARE && tt_holds(s, e, key)) { /* the shallow search's move */
             tt_from = e->from;
             tt_to = e->to;
         }
@@ -345,7 +302,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
             result = 0;
             goto done;
         }
-        if (holds(s, e, key)) {
+        if (tt_holds(s, e, key)) {
             tt_from = e->from;
             tt_to = e->to;
         }
@@ -400,7 +357,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
         }
     }
     int flag = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
-    store(s, key, depth, flag, best, ply, best_index >= 0 ? &moves[best_index] : NULL);
+    tt_store(s, key, depth, flag, best, ply, best_index >= 0 ? &moves[best_index] : NULL);
     result = best;
 done:
     if (moves != buffer)
@@ -467,8 +424,8 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
     uint64_t seen[CORE_MAX_PV];
     int seen_len = 0;
     while (out->pv_len < CORE_MAX_PV && out->pv_len < out->depth) {
-        CoreTTEntry *e = probe(s, key);
-        if (!holds(s, e, key) || e->from == NO_SQUARE)
+        CoreTTEntry *e = tt_probe(s, key);
+        if (!tt_holds(s, e, key) || e->from == NO_SQUARE)
             break;
         for (int i = 0; i < seen_len; i++)
             if (seen[i] == key)
@@ -549,11 +506,11 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     core_ordering_age(s);
     uint64_t key = core_key(s, root);
     /* The table's move first, then captures by size (the root's own order). */
-    CoreTTEntry *e = probe(s, key);
+    CoreTTEntry *e = tt_probe(s, key);
     s->played[0][0] = s->played[0][1] = NO_SQUARE;
     if (n > 1)
-        core_order(s, moves, n, holds(s, e, key) ? e->from : NO_SQUARE,
-                   holds(s, e, key) ? e->to : NO_SQUARE, 0, root->side);
+        core_order(s, moves, n, tt_holds(s, e, key) ? e->from : NO_SQUARE,
+                   tt_holds(s, e, key) ? e->to : NO_SQUARE, 0, root->side);
     int score = 0;
     double last_took = 0, previous_took = 0; /* the last two iterations' seconds */
     for (int depth = 1; depth <= max_depth && depth < CORE_MAX_PLY; depth++) {
@@ -591,7 +548,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         CoreMove best = moves[best_index];
         memmove(&moves[1], &moves[0], (size_t)best_index * sizeof *moves);
         moves[0] = best; /* the next iteration searches the best move first */
-        store(s, key, depth, EXACT, score, 0, &best);
+        tt_store(s, key, depth, EXACT, score, 0, &best);
         out->best = best;
         out->has_move = 1;
         out->score = score;
