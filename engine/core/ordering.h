@@ -4,8 +4,8 @@
  * A node tries the table's move, then captures (most pieces taken first), the two killers of its
  * ply, the counter-move (the quiet move that last refuted the opponent's previous move), then the
  * other quiet moves by history.  The history is a score per side, origin and destination: a move
- * that cuts gains depth², each quiet move tried before it at that node loses as much (the
- * malus), and every update pulls the score toward its bound, so the table keeps to a fixed range
+ * that cuts gains depth² (at most 400), each quiet move ordered before it at that node loses as
+ * much (the malus), and every update pulls the score toward its bound, so the table keeps to a fixed range
  * and recent results weigh most.  Late-move reductions read the same history (selective.h).
  */
 #ifndef DRAUGHTS_ORDERING_H
@@ -16,8 +16,7 @@
 /* The history's bound: scores stay within ±CORE_HISTORY_MAX. */
 #define CORE_HISTORY_MAX 16384
 
-/* The previous move's squares at `ply` (the move that led to the node), for the counter-move:
- * CORE_NO_SQUARE at the root. */
+/* No square: an empty table move, and the root's entry of CoreSearch.played (no previous move). */
 #define CORE_NO_SQUARE 255
 
 static inline int core_square(core_bb b) { return __builtin_ctzll(b); }
@@ -29,7 +28,8 @@ void core_order(CoreSearch *s, CoreMove *moves, int n, int tt_from, int tt_to, i
 int core_history(const CoreSearch *s, int side, const CoreMove *m);
 
 /* moves[cut] cut off at `ply` (depth `depth`): it becomes a killer and the counter-move of the
- * previous move, its history rises and the quiet moves moves[0..cut) tried before it fall. */
+ * previous move, its history rises and the quiet moves ordered before it, moves[0..cut), fall
+ * (those the node pruned included: they were judged no better). */
 void core_remember_cutoff(CoreSearch *s, const CoreMove *moves, int cut, int ply, int depth,
                           int side);
 
