@@ -123,6 +123,9 @@ class Searcher:
     def set_endgame(self, table: EndgameTable | None, /) -> None:
         """Probe these endgame databases in timed searches from the next search on (None:
         none); ValueError when the table is for other rules or has no values yet."""
+    def set_selectivity(self, rules: int, /) -> None:
+        """The selectivity rules searches that are not exact use from the next search on (bits:
+        engine.native_search's SELECT_* constants; all by default)."""
     def load_weights(self, data: bytes, /) -> None:
         """The learned evaluation's weights (a weight file, see engine/learned.py); ValueError
         when they are not for this searcher's board or the file is corrupt."""

@@ -30,6 +30,18 @@ HASH_MB = 32
 KEY_BITS = 64
 """Zobrist keys the core reads per piece kind: one per internal bit of its 64-bit boards."""
 
+SELECT_REDUCE = 1
+"""Selectivity rules of a search that is not exact (``engine/core/selective.h``'s CORE_SEL_*
+bits, for ``Searcher.set_selectivity``): late-move reductions, at the root too;"""
+SELECT_MOVECOUNT = 2
+"""late-move pruning of quiet moves far down the list at depth 1-3;"""
+SELECT_FUTILITY = 4
+"""futility pruning at depth 1-2;"""
+SELECT_PROBCUT = 8
+"""ProbCut (a shallower search beating beta by a margin cuts the node);"""
+SELECT_ALL = SELECT_REDUCE | SELECT_MOVECOUNT | SELECT_FUTILITY | SELECT_PROBCUT
+"""all of them: what every timed search uses."""
+
 
 class NativeIteration(NamedTuple):
     """One completed iteration: its depth, score, the nodes and seconds so far, its move."""

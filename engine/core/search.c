@@ -8,14 +8,15 @@
 
 #include "egdb_search.h"
 #include "movegen.h"
+#include "ordering.h"
+#include "selective.h"
+#include "table.h"
 #include "timeman.h"
 
 #define INF (CORE_MATE + 1)
 #define ASPIRATION 40
-#define NO_SQUARE 255
+#define NO_SQUARE CORE_NO_SQUARE
 #define UNSTABLE_DROP 30   /* centimen a score may fall from one iteration to the next */
-
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 static uint64_t splitmix(uint64_t *state)
 {
@@ -25,7 +26,7 @@ static uint64_t splitmix(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static int bit_index(core_bb b) { return __builtin_ctzll(b); }
+static int bit_index(core_bb b) { return core_square(b); }
 
 int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_mb,
                      int quiet_limit, int man_moves_progress, int crownings_progress)
@@ -41,6 +42,8 @@ int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_m
     s->quiet_limit = quiet_limit;
     s->man_moves_progress = man_moves_progress;
     s->crownings_progress = crownings_progress;
+    s->selectivity = CORE_SEL_ALL;
+    core_selective_init(s);
     uint64_t entries = 1;
     uint64_t wanted = ((uint64_t)(hash_mb > 0 ? hash_mb : 1) << 20) / sizeof(CoreTTEntry);
     while (entries * 2 <= wanted)
@@ -71,8 +74,11 @@ void core_search_clear(CoreSearch *s)
         memset(s->tt, 0, (s->tt_mask + 1) * sizeof(CoreTTEntry));
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    memset(s->counter, 0, sizeof s->counter);
     s->age = 0;
 }
+
+void core_search_set_selectivity(CoreSearch *s, int rules) { s->selectivity = rules & CORE_SEL_ALL; }
 
 uint64_t core_key(const CoreSearch *s, const CorePos *p)
 {
@@ -121,48 +127,6 @@ static int is_progress(const CoreSearch *s, const CorePos *p, const CoreMove *m)
     return s->crownings_progress && m->crowns;
 }
 
-static int to_tt(int score, int ply)
-{
-    if (score >= CORE_WIN_BOUND)
-        return score + ply;
-    if (score <= -CORE_WIN_BOUND)
-        return score - ply;
-    return score;
-}
-
-static int from_tt(int score, int ply)
-{
-    if (score >= CORE_WIN_BOUND)
-        return score - ply;
-    if (score <= -CORE_WIN_BOUND)
-        return score + ply;
-    return score;
-}
-
-static CoreTTEntry *probe(CoreSearch *s, uint64_t key) { return &s->tt[key & s->tt_mask]; }
-
-/* Whether `e` holds `key` for this epoch (an entry stored before the last clear is empty). */
-static int holds(const CoreSearch *s, const CoreTTEntry *e, uint64_t key)
-{
-    return e->key == key && e->epoch == s->epoch;
-}
-
-static void store(CoreSearch *s, uint64_t key, int depth, int flag, int score, int ply,
-                  const CoreMove *best)
-{
-    CoreTTEntry *e = probe(s, key);
-    if (holds(s, e, key) && e->age == s->age && e->depth > depth && flag != EXACT)
-        return; /* keep the deeper result of this search */
-    e->key = key;
-    e->depth = (int16_t)depth;
-    e->flag = (uint8_t)flag;
-    e->score = to_tt(score, ply);
-    e->age = s->age;
-    e->epoch = s->epoch;
-    e->from = best ? (uint8_t)bit_index(best->from) : NO_SQUARE;
-    e->to = best ? (uint8_t)bit_index(best->to) : NO_SQUARE;
-}
-
 /* Moves that differ only in the path (the same origin, destination, captures and crowning) leave
  * the same position: the search keeps one of each, as engine/reference/board.py does. */
 static int unique_moves(CoreMove *moves, int n)
@@ -192,55 +156,6 @@ static int repeated(const CoreSearch *s, uint64_t key, int ply)
     return 0;
 }
 
-/* Order moves (insertion sort by a rank): the table's move, captures by pieces taken, killers,
- * then history. */
-static void order(CoreSearch *s, CoreMove *moves, int n, int tt_from, int tt_to, int ply)
-{
-    int32_t rank[CORE_STACK_MOVES];
-    if (n > CORE_STACK_MOVES)
-        return;
-    for (int i = 0; i < n; i++) {
-        int f = bit_index(moves[i].from), t = bit_index(moves[i].to);
-        int32_t r;
-        if (f == tt_from && t == tt_to)
-            r = 1 << 30;
-        else if (moves[i].captured)
-            r = (1 << 28) + __builtin_popcountll(moves[i].captured);
-        else if (s->killers[ply][0][0] == f && s->killers[ply][0][1] == t)
-            r = (1 << 27) + 1;
-        else if (s->killers[ply][1][0] == f && s->killers[ply][1][1] == t)
-            r = 1 << 27;
-        else
-            r = s->history[f][t];
-        rank[i] = r;
-    }
-    for (int i = 1; i < n; i++) {
-        CoreMove m = moves[i];
-        int32_t r = rank[i];
-        int j = i - 1;
-        while (j >= 0 && rank[j] < r) {
-            moves[j + 1] = moves[j];
-            rank[j + 1] = rank[j];
-            j--;
-        }
-        moves[j + 1] = m;
-        rank[j + 1] = r;
-    }
-}
-
-static void remember_cutoff(CoreSearch *s, const CoreMove *m, int ply, int depth)
-{
-    int f = bit_index(m->from), t = bit_index(m->to);
-    if (s->killers[ply][0][0] != f || s->killers[ply][0][1] != t) {
-        s->killers[ply][1][0] = s->killers[ply][0][0];
-        s->killers[ply][1][1] = s->killers[ply][0][1];
-        s->killers[ply][0][0] = f;
-        s->killers[ply][0][1] = t;
-    }
-    int32_t h = s->history[f][t] + depth * depth;
-    s->history[f][t] = h > (1 << 26) ? 1 << 26 : h;
-}
-
 static int check_clock(CoreSearch *s)
 {
     if ((s->nodes & (CORE_CHECK_EVERY - 1)) == 0) {
@@ -249,6 +164,41 @@ static int check_clock(CoreSearch *s)
             s->stopped = 1;
     }
     return s->stopped;
+}
+
+static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int alpha, int beta,
+                   int ply, int quiet);
+
+/* Remember the move that leads to `ply` (the counter-move table is indexed by it). */
+static void note_played(CoreSearch *s, int ply, const CoreMove *m)
+{
+    s->played[ply][0] = (uint8_t)bit_index(m->from);
+    s->played[ply][1] = (uint8_t)bit_index(m->to);
+}
+
+/* Plies to reduce moves[i] (a late quiet move of a node at `depth`, `child` the position after
+ * it): 0 when reductions are off, or when the move offers a capture (a shot may start there). */
+static int late_reduction(const CoreSearch *s, const CorePos *p, const CorePos *child,
+                          const CoreMove *m, int depth, int i, int pv)
+{
+    if (!(s->selective & CORE_SEL_REDUCE))
+        return 0;
+    int r = core_reduction(s, depth, i, pv, core_history(s, p->side, m));
+    return r > 1 && core_offers_capture(s, child) ? 1 : r;
+}
+
+/* A move after the first (principal-variation search): a null window at `depth` less
+ * `reduction`; a reduced move that beats alpha again at full depth; one that lands inside the
+ * window again with the full window.  The score is the child's, from the mover's side. */
+static int later_move(CoreSearch *s, const CorePos *child, uint64_t ckey, int depth, int alpha,
+                      int beta, int ply, int q, int reduction)
+{
+    int score = -negamax(s, child, ckey, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, q);
+    if (reduction && score > alpha && !s->stopped)
+        score = -negamax(s, child, ckey, depth - 1, -alpha - 1, -alpha, ply + 1, q);
+    if (score > alpha && score < beta && !s->stopped)
+        score = -negamax(s, child, ckey, depth - 1, -beta, -score, ply + 1, q);
+    return score;
 }
 
 static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int alpha, int beta,
@@ -297,9 +247,9 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     }
 
     int original_alpha = alpha;
-    CoreTTEntry *e = probe(s, key);
+    CoreTTEntry *e = tt_probe(s, key);
     int tt_from = NO_SQUARE, tt_to = NO_SQUARE;
-    if (holds(s, e, key)) {
+    if (tt_holds(s, e, key)) {
         tt_from = e->from;
         tt_to = e->to;
         if (ply && e->depth >= depth) {
@@ -311,8 +261,49 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
             }
         }
     }
+    int pv = beta - alpha > 1;
+    /* Selectivity applies only where no capture is pending, above the horizon's capture search
+     * and away from win scores (selective.h). */
+    int open = !forced && depth > 0 && n > 1 && alpha > -CORE_WIN_BOUND && beta < CORE_WIN_BOUND;
+    if (open && !pv && (s->selective & CORE_SEL_PROBCUT) && depth >= CORE_PROBCUT_DEPTH &&
+        beta + CORE_PROBCUT_MARGIN < CORE_WIN_BOUND) {
+        /* ProbCut: when a search CORE_PROBCUT_SAVE plies shallower beats beta by the margin, the
+         * full one is taken to fail high as well. */
+        int bound = beta + CORE_PROBCUT_MARGIN;
+        int shallow = negamax(s, p, key, depth - CORE_PROBCUT_SAVE, bound - 1, bound, ply, quiet);
+        if (s->stopped) {
+            result = 0;
+            goto done;
+        }
+        if (shallow >= bound) {
+            result = beta;
+            goto done;
+        }
+        if (tt_from == NO_SQUARE && tt_holds(s, e, key)) { /* the shallow search's move */
+            tt_from = e->from;
+            tt_to = e->to;
+        }
+    }
+    if (pv && tt_from == NO_SQUARE && depth >= 5 && n > 1) {
+        /* Internal iterative deepening: a PV node without a table move finds one shallower. */
+        negamax(s, p, key, depth - 2, alpha, beta, ply, quiet);
+        if (s->stopped) {
+            result = 0;
+            goto done;
+        }
+        if (tt_holds(s, e, key)) {
+            tt_from = e->from;
+            tt_to = e->to;
+        }
+    }
     if (n > 1)
-        order(s, moves, n, tt_from, tt_to, ply);
+        core_order(s, moves, n, tt_from, tt_to, ply, p->side);
+    /* Futility: a null-window node whose evaluation is a margin under alpha at depth 1-2 tries
+     * only its first move and those quiet moves that cannot be cut. */
+    int futile = open && !pv && (s->selective & CORE_SEL_FUTILITY) &&
+                 core_futility_margin(depth) >= 0 &&
+                 core_evaluate(&s->eval, p) + core_futility_margin(depth) <= alpha;
+    int late_pruning = open && !pv && (s->selective & CORE_SEL_MOVECOUNT);
 
     int best = -INF;
     int best_index = -1;
@@ -320,22 +311,22 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     for (int i = 0; i < n; i++) {
         CorePos child;
         core_make(p, &moves[i], &child);
+        int cuttable = open && i > 0 && !moves[i].crowns;
+        if (cuttable && (futile || (late_pruning && core_late_prune(depth, i))) &&
+            !core_offers_capture(s, &child))
+            continue;
         uint64_t ckey = child_key(s, p, &moves[i], key);
         int q = is_progress(s, p, &moves[i]) ? 0 : quiet + 1;
+        note_played(s, ply + 1, &moves[i]);
         int score;
         if (i == 0) {
             score = -negamax(s, &child, ckey, depth - 1, -beta, -alpha, ply + 1, q);
         } else {
-            int reduction = 0;
-            /* Late quiet moves at depth are searched shallower first (late-move reduction);
-             * one that beats alpha is searched again at full depth. */
-            if (s->reductions && depth >= 3 && i >= 3 && !forced && !moves[i].crowns)
-                reduction = i >= 8 && depth >= 5 ? 2 : 1;
-            score = -negamax(s, &child, ckey, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, q);
-            if (reduction && score > alpha && !s->stopped)
-                score = -negamax(s, &child, ckey, depth - 1, -alpha - 1, -alpha, ply + 1, q);
-            if (score > alpha && score < beta && !s->stopped)
-                score = -negamax(s, &child, ckey, depth - 1, -beta, -score, ply + 1, q);
+            /* Late quiet moves are searched shallower first (late-move reduction). */
+            int reduction = cuttable && depth >= 3
+                                ? late_reduction(s, p, &child, &moves[i], depth, i, pv)
+                                : 0;
+            score = later_move(s, &child, ckey, depth, alpha, beta, ply, q, reduction);
         }
         if (s->stopped) {
             result = 0;
@@ -348,14 +339,14 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
                 alpha = score;
                 if (alpha >= beta) {
                     if (!moves[i].captured)
-                        remember_cutoff(s, &moves[i], ply, depth);
+                        core_remember_cutoff(s, moves, i, ply, depth, p->side);
                     break;
                 }
             }
         }
     }
     int flag = best <= original_alpha ? UPPER : best >= beta ? LOWER : EXACT;
-    store(s, key, depth, flag, best, ply, best_index >= 0 ? &moves[best_index] : NULL);
+    tt_store(s, key, depth, flag, best, ply, best_index >= 0 ? &moves[best_index] : NULL);
     result = best;
 done:
     if (moves != buffer)
@@ -374,20 +365,26 @@ static int search_root(CoreSearch *s, const CorePos *root, uint64_t key, CoreMov
     int best = -INF;
     *best_index = 0;
     s->path[0] = key;
+    s->played[0][0] = s->played[0][1] = NO_SQUARE;
     if (n == 1)
         depth += 1; /* a forced move costs no depth, at the root as below it */
+    int open = moves[0].captured == 0;
     for (int i = 0; i < n; i++) {
         CorePos child;
         core_make(root, &moves[i], &child);
         uint64_t ckey = child_key(s, root, &moves[i], key);
         int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
+        note_played(s, 1, &moves[i]);
         int score;
         if (i == 0) {
             score = -negamax(s, &child, ckey, depth - 1, -beta, -alpha, 1, q);
         } else {
-            score = -negamax(s, &child, ckey, depth - 1, -alpha - 1, -alpha, 1, q);
-            if (score > alpha && score < beta && !s->stopped)
-                score = -negamax(s, &child, ckey, depth - 1, -beta, -score, 1, q);
+            /* Late quiet root moves are reduced too, as at a PV node. */
+            int reduction = open && depth >= 4 && !moves[i].crowns && alpha > -CORE_WIN_BOUND &&
+                                    beta < CORE_WIN_BOUND
+                                ? late_reduction(s, root, &child, &moves[i], depth, i, 1)
+                                : 0;
+            score = later_move(s, &child, ckey, depth, alpha, beta, 0, q, reduction);
         }
         if (s->stopped)
             return best;
@@ -416,8 +413,8 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
     uint64_t seen[CORE_MAX_PV];
     int seen_len = 0;
     while (out->pv_len < CORE_MAX_PV && out->pv_len < out->depth) {
-        CoreTTEntry *e = probe(s, key);
-        if (!holds(s, e, key) || e->from == NO_SQUARE)
+        CoreTTEntry *e = tt_probe(s, key);
+        if (!tt_holds(s, e, key) || e->from == NO_SQUARE)
             break;
         for (int i = 0; i < seen_len; i++)
             if (seen[i] == key)
@@ -474,17 +471,15 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     s->stopped = 0;
     s->node_limit = node_limit;
     s->deadline = seconds > 0 ? started + seconds : 0;
-    s->reductions = !exact;
-    memset(s->killers, 0, sizeof s->killers);
-    for (int f = 0; f < CORE_MAX_BITS; f++)
-        for (int t = 0; t < CORE_MAX_BITS; t++)
-            s->history[f][t] /= 8; /* old history still hints, but this position decides */
+    s->selective = exact ? 0 : s->selectivity;
+    core_ordering_age(s);
     uint64_t key = core_key(s, root);
     /* The table's move first, then captures by size (the root's own order). */
-    CoreTTEntry *e = probe(s, key);
+    CoreTTEntry *e = tt_probe(s, key);
+    s->played[0][0] = s->played[0][1] = NO_SQUARE;
     if (n > 1)
-        order(s, moves, n, holds(s, e, key) ? e->from : NO_SQUARE, holds(s, e, key) ? e->to : NO_SQUARE,
-              0);
+        core_order(s, moves, n, tt_holds(s, e, key) ? e->from : NO_SQUARE,
+                   tt_holds(s, e, key) ? e->to : NO_SQUARE, 0, root->side);
     int score = 0;
     double last_took = 0, previous_took = 0; /* the last two iterations' seconds */
     for (int depth = 1; depth <= max_depth && depth < CORE_MAX_PLY; depth++) {
@@ -522,7 +517,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         CoreMove best = moves[best_index];
         memmove(&moves[1], &moves[0], (size_t)best_index * sizeof *moves);
         moves[0] = best; /* the next iteration searches the best move first */
-        store(s, key, depth, EXACT, score, 0, &best);
+        tt_store(s, key, depth, EXACT, score, 0, &best);
         out->best = best;
         out->has_move = 1;
         out->score = score;
@@ -562,13 +557,15 @@ int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64
     s->stopped = 0;
     s->node_limit = 0;
     s->deadline = 0;
-    s->reductions = 0; /* exact scores: the levels choose among them */
+    s->selective = 0; /* exact scores: the levels choose among them */
     s->egdb_on = 0;    /* nor endgame probes */
     uint64_t key = core_key(s, root);
     s->path[0] = key;
+    s->played[0][0] = s->played[0][1] = NO_SQUARE;
     for (int i = 0; i < n; i++) {
         CorePos child;
         core_make(root, &moves[i], &child);
+        note_played(s, 1, &moves[i]);
         int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
         scores[i] = -negamax(s, &child, child_key(s, root, &moves[i], key), depth - 1, -INF, INF,
                              1, q);

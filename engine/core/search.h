@@ -1,6 +1,7 @@
 /* The search in C: iterative deepening principal-variation search over core_moves, with a
- * transposition table kept from move to move, aspiration windows, late-move reductions, killer
- * and history ordering, capture search at the horizon (captures are compulsory, so a position
+ * transposition table kept from move to move, aspiration windows, selectivity (late-move
+ * reductions and pruning, futility pruning, ProbCut: selective.h), move ordering by killers,
+ * counter-moves and history (ordering.h), internal iterative deepening, capture search at the horizon (captures are compulsory, so a position
  * with a capture pending is never evaluated), forced replies searched deeper, repetition and
  * no-progress draws, and a clock read every few thousand nodes.
  *
@@ -19,6 +20,7 @@
 #define CORE_MAX_PLY 128
 #define CORE_MAX_PV 64
 #define CORE_MAX_PAST 512
+#define CORE_REDUCTION_SIZE 64
 
 typedef struct {
     uint64_t key;
@@ -62,15 +64,26 @@ typedef struct {
     uint64_t tt_mask;
     uint32_t epoch; /* core_search_clear's count: entries of other epochs are not read */
     uint8_t age;
+    /* Move ordering (ordering.h): killers per ply, history per side, origin and destination,
+     * the counter-move per side and the opponent's previous move, and the move that led to
+     * each ply (from, to bit indices; 255 at the root). */
     int killers[CORE_MAX_PLY + 8][2][2]; /* (from, to) bit indices per ply */
-    int32_t history[CORE_MAX_BITS][CORE_MAX_BITS];
+    int32_t history[2][CORE_MAX_BITS][CORE_MAX_BITS];
+    uint8_t counter[2][CORE_MAX_BITS][CORE_MAX_BITS][2];
+    uint8_t played[CORE_MAX_PLY + 8][2];
     uint64_t path[CORE_MAX_PLY + 8];
     uint64_t past[CORE_MAX_PAST];
     int past_len;
     int64_t nodes, node_limit;
     double deadline; /* monotonic seconds */
     int stopped;
-    int reductions; /* late-move reductions on (a timed search) or off (exact: fixed depth) */
+    /* Selectivity (selective.h): the rules a timed search uses (CORE_SEL_* bits; all unless
+     * core_search_set_selectivity says otherwise), those of the search under way (none when
+     * exact: a fixed-depth search is a full alpha-beta search), and the reductions by depth
+     * and move number. */
+    int selectivity;
+    int selective;
+    uint8_t reduction[CORE_REDUCTION_SIZE][CORE_REDUCTION_SIZE];
     /* Endgame databases (egdb_search.h): the table or NULL, whether this search probes it (not
      * when exact), and the root's slice and its mirror when the root is a won or lost table
      * position (-1: none). */
@@ -93,6 +106,10 @@ void core_search_free(CoreSearch *s);
  * history can be handed over as it is.  Clears the table. */
 void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS], uint64_t black);
 
+/* The selectivity rules (selective.h's CORE_SEL_* bits) timed searches use from now on: all by
+ * default; the tests turn each off to compare the search with and without it. */
+void core_search_set_selectivity(CoreSearch *s, int rules);
+
 /* Forget everything learnt (a new game, or a search that must depend on its position alone): in
  * constant time, by starting a new epoch of the table (its entries of earlier epochs read as
  * empty), not by writing the whole table (32 MB: several milliseconds a move). */
@@ -103,8 +120,8 @@ uint64_t core_key(const CoreSearch *s, const CorePos *p);
 
 /* Search `root` (with `quiet` plies since the game's last progress move; `past` the keys of the
  * game's positions since then) for up to `max_depth` plies, `seconds` of wall time (<= 0: no
- * limit) and `node_limit` nodes (<= 0: no limit).  `exact`: no late-move reductions, so a
- * fixed-depth search is a full alpha-beta search to that depth (the weaker levels and the tests
+ * limit) and `node_limit` nodes (<= 0: no limit).  `exact`: no selectivity (no reductions
+ * nor pruning: selective.h), so a fixed-depth search is a full alpha-beta search to that depth (the weaker levels and the tests
  * rely on exact scores).  Fills *out with the last completed iteration and a summary of each
  * (its move may be a better one an unfinished iteration proved); returns 0, or -1 when the root
  * has no legal move.  `seconds` is spent as timeman.c's core_keep_going decides: never beyond

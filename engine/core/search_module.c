@@ -329,6 +329,17 @@ static PyObject *Searcher_set_endgame(SearcherObject *self, PyObject *table)
     Py_RETURN_NONE;
 }
 
+/* set_selectivity(rules): the selectivity rules (selective.h's CORE_SEL_* bits) timed searches
+ * use from the next search on; the tests compare each rule with the search without it. */
+static PyObject *Searcher_set_selectivity(SearcherObject *self, PyObject *rules)
+{
+    long bits = PyLong_AsLong(rules);
+    if (bits == -1 && PyErr_Occurred())
+        return NULL;
+    core_search_set_selectivity(self->search, (int)bits);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Searcher_methods[] = {
     {"load_weights", (PyCFunction)Searcher_load_weights, METH_O,
      "load_weights(data): the learned evaluation's weights (ValueError if they do not fit)."},
@@ -347,6 +358,8 @@ static PyMethodDef Searcher_methods[] = {
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table (a new game)."},
     {"set_endgame", (PyCFunction)Searcher_set_endgame, METH_O,
      "set_endgame(table or None): the endgame databases to probe (timed searches only)."},
+    {"set_selectivity", (PyCFunction)Searcher_set_selectivity, METH_O,
+     "set_selectivity(rules): the selectivity rules (bits) timed searches use."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SearcherType = {
