@@ -187,6 +187,24 @@ def check_horizon(variant: Variant, args: argparse.Namespace, deepest_root: int)
         )
 
 
+WHERE_AND_HOW = ("--out", "--nice", "--commit", "--date")
+"""Arguments that do not change a book's content, left out of the command its header names
+(so the same build writes the same bytes wherever it writes them)."""
+
+
+def content_arguments(argv: Sequence[str]) -> list[str]:
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in WHERE_AND_HOW:
+            skip = True
+        elif not arg.startswith(WHERE_AND_HOW):  # the --out=DIR form
+            kept.append(arg)
+    return kept
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", required=True, help="comma-separated variant keys")
@@ -205,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--date", help="the header's date (default: today, UTC)")
     parser.add_argument("--nice", type=int, default=19)
     args = parser.parse_args(argv)
-    args.command = "python tools/make_book.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    args.command = "python tools/make_book.py " + " ".join(content_arguments(given))
     args.commit = args.commit or git_commit()
     args.date = args.date or datetime.datetime.now(datetime.UTC).date().isoformat()
     os.nice(args.nice)
