@@ -134,8 +134,10 @@ def best_move(
     limits: Limits = Limits(),
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
-    """The engine's move for the side to move of ``game`` (which must be running), found by the
-    native search (:mod:`engine.native_search`) and checked by the referee; the reference search
+    """The engine's move for the side to move of ``game`` (which must be running): the opening
+    book's (:mod:`engine.book`) where it has the position and ``limits`` allow it (see
+    :func:`_from_book`), else found by the native search (:mod:`engine.native_search`) and
+    checked by the referee; the reference search
     (:func:`python_best_move`, :mod:`engine.reference`) stands in should the core ever return a
     move ``rules`` does not know."""
     played = _from_book(game, limits)
