@@ -214,3 +214,19 @@ def test_book_entry_gives_the_stored_score(fake_book: Book) -> None:
     assert entry is not None
     stored = dict(next(iter(fake_book.positions.values())))
     assert entry[1] == stored[entry[0].pdn()]
+
+
+def test_the_command_line_plays_from_the_book_unless_told_not_to() -> None:
+    def run(*extra: str) -> list[str]:
+        command = [sys.executable, "-m", "engine", "--variant", "english", "--movetime", "100"]
+        done = subprocess.run(
+            [*command, "--info", *extra], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        return done.stdout.strip().splitlines()
+
+    book = book_for(ENGLISH)
+    assert book is not None
+    choices = {pdn for pdn, _ in candidates(book, Game(ENGLISH).position)}
+    assert run()[-1] in choices and len(run()) == 1  # the book's move, no search lines
+    searched_lines = run("--no-book")
+    assert len(searched_lines) > 1 and searched_lines[0].startswith("depth 1 ")
