@@ -19,6 +19,9 @@ How to run (``dame-rs`` is in the optional ``bench`` extra)::
 ``--opponent classic`` is this checkout's engine with its classic evaluation at every level
 (``Limits(classic=True)``) against ours with the learned one (the shipped weights, or the
 candidate ``--weights`` file): the match that decides whether a family's weights ship (issue 17).
+``--no-book``: neither of our engines plays from the opening book (``Limits(book=False)``; an
+earlier commit without a book needs nothing turned off): the matches that measure a search
+change, where the book would answer the first moves for one side only (issue 31).
 
 Method:
 
@@ -108,7 +111,12 @@ class Answer:
 
 
 def _serve(
-    kind: str, source: str | None, requests: Any, answers: Any, weights: str | None = None
+    kind: str,
+    source: str | None,
+    requests: Any,
+    answers: Any,
+    weights: str | None = None,
+    book: bool = True,
 ) -> None:
     """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
     installed one, or the commit extracted at ``source``) or ``dame``.  A failure is answered
@@ -117,7 +125,7 @@ def _serve(
         sys.path.insert(0, source)
         for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
             del sys.modules[name]
-    think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights)
+    think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights, book)
     while True:
         request = requests.get()
         if request is None:
@@ -128,7 +136,7 @@ def _serve(
             answers.put(ArenaError(f"{kind} worker: {exc!r}"))
 
 
-def _our_thinker(classic: bool = False, weights: str | None = None) -> Any:
+def _our_thinker(classic: bool = False, weights: str | None = None, book: bool = True) -> Any:
     """Our engine (this checkout's, or the extracted commit's), replaying the game with its own
     rules, which refuse a move they do not know; ``classic``: with the classic evaluation only;
     ``weights``: with these learned weights (a file not yet shipped) instead of the shipped
@@ -138,6 +146,8 @@ def _our_thinker(classic: bool = False, weights: str | None = None) -> Any:
     from rules import find_variant as worker_variant
 
     extra = {"classic": True} if classic else {}
+    if not book and "book" in getattr(Limits, "__dataclass_fields__", {}):
+        extra["book"] = False  # an engine from before the opening book has none to turn off
     loaded: set[str] = set()
 
     def think(request: Request) -> Answer:
@@ -243,7 +253,12 @@ class Player:
     """One engine in its worker process."""
 
     def __init__(
-        self, name: str, kind: str, source: str | None = None, weights: str | None = None
+        self,
+        name: str,
+        kind: str,
+        source: str | None = None,
+        weights: str | None = None,
+        book: bool = True,
     ) -> None:
         self.name = name
         self.kind = kind
@@ -252,7 +267,7 @@ class Player:
         self._answers: Any = context.Queue()
         self._process = context.Process(
             target=_serve,
-            args=(kind, source, self._requests, self._answers, weights),
+            args=(kind, source, self._requests, self._answers, weights, book),
             daemon=True,
         )
         self._process.start()
@@ -446,12 +461,11 @@ def run(args: argparse.Namespace) -> list[Match]:
         if args.opponent == DAME:
             theirs = Player("dame-rs 0.2.0", DAME)
         elif args.opponent == CLASSIC:
-            theirs = Player("ours, classic evaluation", CLASSIC)
+            theirs = Player("ours, classic evaluation", CLASSIC, book=args.book)
         else:
-            theirs = Player(
-                f"engine at {args.opponent}", OURS, str(extract(args.opponent, Path(tmp)))
-            )
-        ours = Player("ours", OURS, weights=args.weights)
+            source = str(extract(args.opponent, Path(tmp)))
+            theirs = Player(f"engine at {args.opponent}", OURS, source, book=args.book)
+        ours = Player("ours", OURS, weights=args.weights, book=args.book)
         try:
             for variant in args.variants:
                 match = Match(variant)
@@ -541,6 +555,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--weights",
         help="our engine plays with these learned weights (a .bin from tools/train_eval.py)",
+    )
+    parser.add_argument(
+        "--no-book",
+        dest="book",
+        action="store_false",
+        help="neither of our engines plays from the opening book (Limits(book=False)): the "
+        "matches that measure a search change",
     )
     parser.add_argument("--variants", type=parse_variants, default=None)
     parser.add_argument("--games", type=int, default=34)

@@ -1,7 +1,9 @@
-"""``python -m engine --variant V [--fen FEN] --movetime MS [--level L] [--info]``.
+"""``python -m engine --variant V [--fen FEN] --movetime MS [--level L] [--info] [--no-book]``.
 
 Prints the chosen move (PDN) as the last line; with ``--info``, one line per completed iteration
-before it: depth, score, nodes, nodes per second and the principal variation.
+before it: depth, score, nodes, nodes per second and the principal variation.  At levels 5 and 6
+the opening book answers the positions it holds, without a search (so without info lines);
+``--no-book`` searches them.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--depth", type=int, help="maximum depth in plies")
     parser.add_argument("--seed", type=int, default=0, help="seed for the weaker levels' choices")
     parser.add_argument("--info", action="store_true", help="print every completed iteration")
+    parser.add_argument(
+        "--no-book", action="store_true", help="search even where the opening book has the move"
+    )
     return parser
 
 
@@ -65,7 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     limits = Limits(
-        movetime=args.movetime / 1000, level=args.level, depth=args.depth, seed=args.seed
+        movetime=args.movetime / 1000,
+        level=args.level,
+        depth=args.depth,
+        seed=args.seed,
+        book=not args.no_book,
     )
     result = best_move(game, limits, show if args.info else None)
     print(result.move.pdn())

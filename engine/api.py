@@ -20,6 +20,7 @@ from rules.movegen import RawMove
 from rules.position import Position
 from rules.variants import Variant
 
+from .book import book_entry
 from .native_search import native_searcher
 from .native_search import root_scores as native_root_scores
 from .native_search import search as native_search
@@ -89,6 +90,10 @@ class Limits:
     """``time.monotonic()`` when the request was taken (the bot's worker: before it read the
     game); a timed move's budget counts from then, so the time spent reading the game comes out
     of the search's.  None: from the call of :func:`best_move`."""
+    book: bool = True
+    """Play from the opening book (:mod:`engine.book`) where it has the position, at levels 5
+    and 6 in timed searches; off, the search decides every move (matches that measure the
+    search set it off on both sides)."""
 
 
 class Result(NamedTuple):
@@ -141,15 +146,43 @@ def best_move(
     limits: Limits = Limits(),
     on_iteration: Callable[[Iteration], None] | None = None,
 ) -> Result:
-    """The engine's move for the side to move of ``game`` (which must be running), found by the
-    native search (:mod:`engine.native_search`) and checked by the referee; the reference search
+    """The engine's move for the side to move of ``game`` (which must be running): the opening
+    book's (:mod:`engine.book`) where it has the position and ``limits`` allow it (see
+    :func:`_from_book`), else found by the native search (:mod:`engine.native_search`) and
+    checked by the referee; the reference search
     (:func:`python_best_move`, :mod:`engine.reference`) stands in should the core ever return a
     move ``rules`` does not know."""
+    played = _from_book(game, limits)
+    if played is not None:
+        return played
     try:
         return native_best_move(game, limits, on_iteration)
     except IllegalCoreMove:
         log.exception("the native search returned an illegal move; searching in Python")
         return python_best_move(game, limits, on_iteration)
+
+
+_book_rng = random.Random()
+"""The book's choices vary from game to game (seeded by the system, per process)."""
+
+
+def _from_book(game: Game, limits: Limits) -> Result | None:
+    """The opening book's move as a result (its deep score, a one-move line), or None: out of
+    book, below level 5, or a search limited by depth or nodes or without a clock (analysis,
+    puzzles, self-play and the tests: those stay deterministic and book-free)."""
+    if (
+        not limits.book
+        or limits.level < 5
+        or limits.depth is not None
+        or limits.nodes is not None
+        or limits.movetime is None
+    ):
+        return None
+    entry = book_entry(game, _book_rng)
+    if entry is None:
+        return None
+    move, score = entry
+    return Result(move, score, (move,))
 
 
 class IllegalCoreMove(ValueError):

@@ -836,7 +836,7 @@ def test_cli_start_position() -> None:
 
 
 def test_cli_info_lines() -> None:
-    done = run_cli("--variant", "international", "--movetime", "200", "--info")
+    done = run_cli("--variant", "international", "--movetime", "200", "--info", "--no-book")
     assert done.returncode == 0, done.stderr
     *info, last = done.stdout.strip().splitlines()
     assert info

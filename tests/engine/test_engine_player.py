@@ -67,6 +67,17 @@ def alive(pid: int) -> bool:
     return text[text.rindex(")") + 2] not in "ZX"
 
 
+def beyond_the_book(name: str) -> Game:
+    """The start of ``name`` with one of White's back men a king: the opening book (which
+    answers the top levels at once in the opening, and stops at the first king) has no say, so
+    a level-6 search thinks its whole time."""
+    variant = find_variant(name)
+    turn, white, black = Game(variant).position.fen().split(":")
+    men = white[1:].split(",")
+    crowned = "W" + ",".join([*men[:-1], "K" + men[-1]])
+    return Game(variant, parse_fen(":".join((turn, crowned, black)), variant))
+
+
 async def started(computer: EngineComputer, game: Game, level: int) -> asyncio.Future[Move]:
     """A search begun (its worker running it) and not finished."""
     search = asyncio.ensure_future(computer.choose_move(game, level))
@@ -81,7 +92,7 @@ async def started(computer: EngineComputer, game: Game, level: int) -> asyncio.F
 async def test_a_search_whose_worker_is_killed_is_made_again() -> None:
     computer = EngineComputer(movetime=1.0, workers=1)
     try:
-        game = Game(find_variant("english"))
+        game = beyond_the_book("english")
         await computer.choose_move(game, 1)  # the worker is up and warm
         (worker,) = computer.pool.pids()
         search = await started(computer, game, 6)
@@ -102,7 +113,7 @@ async def test_searches_of_two_games_run_side_by_side(tmp_path: Path) -> None:
         # Both workers up and idle (each waits for the other to have started).
         up = [computer.pool.run(rendezvous, str(tmp_path), 2, 30.0) for _ in range(2)]
         assert [met for _, met in await asyncio.gather(*up)] == [True, True]
-        games = [Game(find_variant(name)) for name in ("english", "russian")]
+        games = [beyond_the_book(name) for name in ("english", "russian")]
         alone = []
         for game in games:
             began = time.monotonic()
@@ -129,7 +140,7 @@ def test_the_default_pool_leaves_one_cpu_to_the_event_loop() -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 async def test_close_does_not_wait_for_a_running_search() -> None:
     computer = EngineComputer(movetime=60.0, workers=1)
-    search = await started(computer, Game(find_variant("international")), 6)
+    search = await started(computer, beyond_the_book("international"), 6)
     (worker,) = computer.pool.pids()
     began = time.monotonic()
     await asyncio.to_thread(computer.close)
