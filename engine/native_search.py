@@ -75,11 +75,12 @@ def _searching(variant: Variant) -> Iterator[Searcher]:
         yield native_searcher(variant)
 
 
-@cache
-def native_searcher(variant: Variant) -> Searcher:
-    """The process's native searcher for ``variant``."""
+def new_searcher(variant: Variant) -> Searcher:
+    """A native searcher for ``variant`` with its own table, the classic evaluation and no
+    endgame tables (what :func:`native_searcher` starts from; tests that change a searcher's
+    settings take their own)."""
     rule = variant.no_progress
-    searcher = Searcher(
+    return Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
@@ -89,6 +90,12 @@ def native_searcher(variant: Variant) -> Searcher:
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )
+
+
+@cache
+def native_searcher(variant: Variant) -> Searcher:
+    """The process's native searcher for ``variant``."""
+    searcher = new_searcher(variant)
     load_learned(searcher, variant)  # the family's learned weights, if it has any
     # The endgame databases, built or loaded in the background and attached when ready (the
     # searcher works without them meanwhile; ENGINE_ENDGAME_DIR=off: never).

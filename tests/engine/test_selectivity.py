@@ -19,22 +19,21 @@ from __future__ import annotations
 import pytest
 
 from engine import _core
-from engine.native import core_rules, core_state
+from engine.native import core_state
 from engine.native_search import (
-    HASH_MB,
-    KEY_BITS,
     SELECT_ALL,
     SELECT_FUTILITY,
     SELECT_MOVECOUNT,
     SELECT_PROBCUT,
     SELECT_REDUCE,
+    new_searcher,
 )
 from engine.puzzle_search import AGREED
 from engine.puzzles import Puzzle, starter_puzzles
 from rules.fen import parse_fen
 from rules.move import Move
 from rules.notation import parse_move
-from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
+from rules.position import Position
 from rules.variants import find_variant
 
 RULES = {
@@ -48,18 +47,7 @@ RULES = {
 
 def searcher_for(key: str, rules: int) -> _core.Searcher:
     """A searcher of our own (the process's one keeps its table and its rules) using ``rules``."""
-    variant = find_variant(key)
-    rule = variant.no_progress
-    searcher = _core.Searcher(
-        core_rules(variant),
-        men_rows=variant.men_rows,
-        hash_mb=HASH_MB,
-        quiet_limit=rule.plies,
-        man_moves_progress=rule.man_moves,
-        crownings_progress=rule.crownings,
-        zobrist=[table[:KEY_BITS] for table in ZOBRIST],
-        black=ZOBRIST_BLACK_TO_MOVE,
-    )
+    searcher = new_searcher(find_variant(key))
     searcher.set_selectivity(rules)
     return searcher
 
