@@ -40,15 +40,17 @@ Method:
   no published list: distinct random starts of ``--opening-plies`` plies drawn with ``--seed``
   ("balloted"), so a fixed set per seed.  Each opening is played twice, each engine taking each
   colour once.
-* **Elo.**  From the score fraction ``p`` over ``n`` games: ``-400 log10(1/p - 1)``, with a 95%
-  interval from the games' own spread of results (wins, draws and losses, so draws narrow it),
-  ``p ± 1.96 sd/sqrt(n)``, each end turned into Elo the same way.  A score of 0 or 1 has no
-  finite Elo: the interval is then one-sided and the report says so.
+* **Elo** (:mod:`elo`, shared with ``bench/sparring.py``).  From the score fraction ``p`` over
+  ``n`` games: ``-400 log10(1/p - 1)``, with a 95% interval from the games' own spread of
+  results (wins, draws and losses, so draws narrow it), ``p ± 1.96 sd/sqrt(n)``, each end turned
+  into Elo the same way.  A score of 0 or 1 has no finite Elo: the interval is then one-sided
+  and the report says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import subprocess
@@ -58,7 +60,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:  # runnable as `python bench/arena.py` without installing
@@ -66,6 +68,7 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/arena.py` without in
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
+from elo import elo_interval, shown  # noqa: E402
 from match import Opening, english_openings  # noqa: E402
 
 from rules import Color, Game, Move, find_variant, write_game  # noqa: E402
@@ -105,19 +108,28 @@ class Answer:
     """The search alone, timed in the worker."""
     depth: int | None
     nodes: int | None
+    score: int | None = None
+    """The mover's score for its move, in its engine's own units (ours: centimen)."""
+    book: bool = False
+    """Played from an opening book, without a search."""
 
 
 def _serve(
-    kind: str, source: str | None, requests: Any, answers: Any, weights: str | None = None
+    kind: str,
+    source: str | None,
+    requests: Any,
+    answers: Any,
+    weights: str | None = None,
+    book: bool = True,
 ) -> None:
     """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
-    installed one, or the commit extracted at ``source``) or ``dame``.  A failure is answered
-    as the exception, which the referee raises."""
+    installed one, or the checkout or extracted commit at ``source``) or ``dame``.  A failure
+    is answered as the exception, which the referee raises."""
     if source is not None:
         sys.path.insert(0, source)
         for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
             del sys.modules[name]
-    think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights)
+    think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights, book)
     while True:
         request = requests.get()
         if request is None:
@@ -128,16 +140,19 @@ def _serve(
             answers.put(ArenaError(f"{kind} worker: {exc!r}"))
 
 
-def _our_thinker(classic: bool = False, weights: str | None = None) -> Any:
+def _our_thinker(classic: bool = False, weights: str | None = None, book: bool = True) -> Any:
     """Our engine (this checkout's, or the extracted commit's), replaying the game with its own
     rules, which refuse a move they do not know; ``classic``: with the classic evaluation only;
     ``weights``: with these learned weights (a file not yet shipped) instead of the shipped
-    ones."""
+    ones; ``book=False``: with its opening book off, when its ``Limits`` has that switch (an
+    engine without a book plays the same either way)."""
     from engine import Iteration, Limits, best_move
     from rules import Game as WorkerGame
     from rules import find_variant as worker_variant
 
     extra = {"classic": True} if classic else {}
+    if not book and "book" in {f.name for f in dataclasses.fields(Limits)}:
+        extra["book"] = False
     loaded: set[str] = set()
 
     def think(request: Request) -> Answer:
@@ -164,6 +179,8 @@ def _our_thinker(classic: bool = False, weights: str | None = None) -> Any:
             seconds,
             last.depth if last else None,
             sum(i.nodes for i in iterations) if iterations else None,
+            result.score,
+            book=not iterations and len(game.legal_moves()) > 1,
         )
 
     return think
@@ -239,11 +256,28 @@ class ArenaError(RuntimeError):
     """A player's move the referee does not know, or boards that disagree: the run stops."""
 
 
+class Contender(Protocol):
+    """What a game needs of a player: a name, its move in a game (checked by the referee) with
+    how it was found, and an end.  :class:`Player` (a worker process) and the external engines
+    of ``bench/sparring_engines.py`` (a process speaking the engine's own protocol) are both."""
+
+    name: str
+
+    def choose(self, game: Game, movetime: float) -> tuple[Move, Answer]: ...
+
+    def close(self) -> None: ...
+
+
 class Player:
     """One engine in its worker process."""
 
     def __init__(
-        self, name: str, kind: str, source: str | None = None, weights: str | None = None
+        self,
+        name: str,
+        kind: str,
+        source: str | None = None,
+        weights: str | None = None,
+        book: bool = True,
     ) -> None:
         self.name = name
         self.kind = kind
@@ -252,7 +286,7 @@ class Player:
         self._answers: Any = context.Queue()
         self._process = context.Process(
             target=_serve,
-            args=(kind, source, self._requests, self._answers, weights),
+            args=(kind, source, self._requests, self._answers, weights, book),
             daemon=True,
         )
         self._process.start()
@@ -323,6 +357,16 @@ class Side:
         self.nodes += answer.nodes or 0
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One move of a game as the referee saw it: whose it was, how many legal moves the mover
+    had (1: forced, nothing to judge a search by), and the mover's answer."""
+
+    ours: bool
+    legal: int
+    answer: Answer
+
+
 @dataclass
 class Match:
     variant: Variant
@@ -332,6 +376,8 @@ class Match:
     """Our points per game: 1, 0.5 or 0."""
     adjudicated: int = 0
     games: list[Game] = field(default_factory=list)
+    turns: list[list[Turn]] = field(default_factory=list)
+    """Per game, its moves after the opening, in order."""
 
     @property
     def wdl(self) -> tuple[int, int, int]:
@@ -346,18 +392,21 @@ def play(
     variant: Variant,
     opening: Opening,
     our_colour: Color,
-    ours: Player,
-    theirs: Player,
+    ours: Contender,
+    theirs: Contender,
     args: argparse.Namespace,
     match: Match,
 ) -> None:
     game = Game(variant)
     for text in opening.moves:
         game.play(text)
+    turns: list[Turn] = []
     while not game.is_over and game.ply < args.max_plies:
         mover, side = (ours, match.ours) if game.turn is our_colour else (theirs, match.theirs)
+        legal = len(game.legal_moves())
         move, answer = mover.choose(game, args.movetime)
         side.add(answer)
+        turns.append(Turn(mover is ours, legal, answer))
         game.play(move)
     if not game.is_over:
         match.adjudicated += 1
@@ -366,31 +415,7 @@ def play(
     winner = game.outcome.winner if game.outcome is not None else None
     match.results.append(0.5 if winner is None else 1.0 if winner is our_colour else 0.0)
     match.games.append(game)
-
-
-# -- Elo ------------------------------------------------------------------------------------------
-
-
-def elo(p: float) -> float:
-    """The Elo difference that scores ``p`` (inf at 1, -inf at 0)."""
-    if p <= 0:
-        return -math.inf
-    if p >= 1:
-        return math.inf
-    return -400 * math.log10(1 / p - 1)
-
-
-def elo_interval(results: Sequence[float]) -> tuple[float, float, float]:
-    """(Elo, low, high) at 95% from the games' results (1, 0.5, 0)."""
-    n = len(results)
-    p = sum(results) / n
-    sd = math.sqrt(sum((r - p) ** 2 for r in results) / n)
-    half = 1.96 * sd / math.sqrt(n)
-    return elo(p), elo(max(0.0, p - half)), elo(min(1.0, p + half))
-
-
-def shown(value: float) -> str:
-    return "-inf" if value == -math.inf else "+inf" if value == math.inf else f"{value + 0.0:+.0f}"
+    match.turns.append(turns)
 
 
 # -- the run --------------------------------------------------------------------------------------
