@@ -378,6 +378,7 @@ class Match:
     games: list[Game] = field(default_factory=list)
     turns: list[list[Turn]] = field(default_factory=list)
     """Per game, its moves after the opening, in order."""
+    our_colours: list[Color] = field(default_factory=list)
 
     @property
     def wdl(self) -> tuple[int, int, int]:
@@ -416,6 +417,7 @@ def play(
     match.results.append(0.5 if winner is None else 1.0 if winner is our_colour else 0.0)
     match.games.append(game)
     match.turns.append(turns)
+    match.our_colours.append(our_colour)
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -465,8 +467,31 @@ def openings_for(variant: Variant, args: argparse.Namespace) -> list[Opening]:
     return random_starts(variant, count, args.opening_plies, args.seed)
 
 
+def play_match(
+    variant: Variant, ours: Contender, theirs: Contender, args: argparse.Namespace
+) -> Match:
+    """``args.games`` games of ``variant``, each opening of :func:`openings_for` played with ours
+    White then Black (the last one once when the count is odd); a line per game on stderr."""
+    match = Match(variant)
+    number = 0
+    for opening in openings_for(variant, args):
+        for colour in (Color.WHITE, Color.BLACK):
+            if number == args.games:
+                return match
+            number += 1
+            play(variant, opening, colour, ours, theirs, args, match)
+            w, d, l_ = match.wdl
+            print(
+                f"{variant.key} game {number}/{args.games} ({opening.name}, ours {colour.label}): "
+                f"{match.results[-1]:g} in {match.games[-1].ply} plies; so far +{w} ={d} -{l_}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return match
+
+
 def run(args: argparse.Namespace) -> list[Match]:
-    matches = []
+    matches: list[Match] = []
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         if args.opponent == DAME:
             theirs = Player("dame-rs 0.2.0", DAME)
@@ -478,23 +503,7 @@ def run(args: argparse.Namespace) -> list[Match]:
             )
         ours = Player("ours", OURS, weights=args.weights)
         try:
-            for variant in args.variants:
-                match = Match(variant)
-                openings = openings_for(variant, args)
-                number = 0
-                for opening in openings:
-                    for colour in (Color.WHITE, Color.BLACK):
-                        if number == args.games:
-                            break
-                        number += 1
-                        play(variant, opening, colour, ours, theirs, args, match)
-                        w, d, l_ = match.wdl
-                        print(
-                            f"{variant.key} game {number}/{args.games} ({opening.name}, ours "
-                            f"{colour.label}): {match.results[-1]:g}; so far +{w} ={d} -{l_}",
-                            file=sys.stderr,
-                        )
-                matches.append(match)
+            matches = [play_match(variant, ours, theirs, args) for variant in args.variants]
         finally:
             ours.close()
             theirs.close()

@@ -55,7 +55,7 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/sparring.py` without
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
-from arena import OURS, ArenaError, Contender, Match, Player, Turn, openings_for, play  # noqa: E402
+from arena import OURS, ArenaError, Contender, Match, Player, Turn, play_match  # noqa: E402
 from elo import shown, wilson_interval  # noqa: E402
 from sparring_engines import GUINN, SCAN, GuinnPlayer, ScanPlayer  # noqa: E402
 
@@ -208,23 +208,8 @@ def run(args: argparse.Namespace) -> tuple[Match, str, int]:
     variant = find_variant(VARIANT[args.opponent])
     theirs = opponent_for(args)
     ours = ours_for(args)
-    match = Match(variant)
     try:
-        number = 0
-        for opening in openings_for(variant, args):
-            for colour in (Color.WHITE, Color.BLACK):
-                if number == args.games:
-                    break
-                number += 1
-                play(variant, opening, colour, ours, theirs, args, match)
-                w, d, l_ = match.wdl
-                print(
-                    f"game {number}/{args.games} ({opening.name}, ours {colour.label}): "
-                    f"{match.results[-1]:g} in {len(match.games[-1].moves)} plies; "
-                    f"so far +{w} ={d} -{l_}",
-                    file=sys.stderr,
-                    flush=True,
-                )
+        match = play_match(variant, ours, theirs, args)
     finally:
         ours.close()
         theirs.close()
@@ -233,9 +218,8 @@ def run(args: argparse.Namespace) -> tuple[Match, str, int]:
 
 def write_pdn(match: Match, opponent: str, args: argparse.Namespace) -> None:
     args.pdn.mkdir(parents=True, exist_ok=True)
-    for i, game in enumerate(match.games, 1):
-        ours_white = i % 2 == 1  # run() plays each opening with ours White first
-        white, black = ("ours", opponent) if ours_white else (opponent, "ours")
+    for i, (game, colour) in enumerate(zip(match.games, match.our_colours, strict=True), 1):
+        white, black = ("ours", opponent) if colour is Color.WHITE else (opponent, "ours")
         tags = {"Event": f"sparring {args.movetime:g} s/move", "White": white, "Black": black}
         name = f"{args.opponent}-{args.movetime:g}s-{i:03d}.pdn"
         (args.pdn / name).write_text(write_game(game, tags))

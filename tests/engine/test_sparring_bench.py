@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import Game, find_variant
+from rules import Color, Game, Move, find_variant
 from rules.fen import parse_fen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT / "bench"))  # the bench's modules import one anothe
 
 import elo  # noqa: E402
 import sparring  # noqa: E402
-from arena import Answer, ArenaError, Turn  # noqa: E402
+from arena import Answer, ArenaError, Turn, play_match  # noqa: E402
+from arena import played as played_move  # noqa: E402
 from sparring_engines import (  # noqa: E402
     GUINN,
     SCAN,
@@ -192,6 +193,38 @@ def test_a_game_is_decided_where_the_winners_scores_stay_above_one_and_a_half_me
     assert sparring.decided_at(turns, winner_ours=False, man=100, start=4) == 10
     assert sparring.decided_at(turns, winner_ours=False, man=190, start=4) == 14
     assert sparring.decided_at([*turns[:-1], _turn(False, 50)], False, 100, 4) == 15
+
+
+class FirstMove:
+    """A contender that plays its first legal move at once, claiming half the budget."""
+
+    def __init__(self, name: str, score: int) -> None:
+        self.name, self.score = name, score
+
+    def choose(self, game: Game, movetime: float) -> tuple[Move, Answer]:
+        move = game.legal_moves()[0]
+        return move, Answer(played_move(move), movetime / 2, 3, 100, self.score)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_match_plays_each_opening_with_both_colours_and_summarizes_its_turns() -> None:
+    args = argparse.Namespace(
+        games=3, movetime=0.2, max_plies=24, opening_plies=4, seed=1, ours_root=None,
+        no_book=False, markdown=False,
+    )  # fmt: skip
+    match = play_match(INTERNATIONAL, FirstMove("ours", 0), FirstMove("theirs", 0), args)
+    assert match.our_colours == [Color.WHITE, Color.BLACK, Color.WHITE]
+    assert [g.moves[:4] for g in match.games[:2]] == [match.games[0].moves[:4]] * 2
+    for game, turns, colour in zip(match.games, match.turns, match.our_colours, strict=True):
+        assert len(turns) == game.ply - 4
+        assert [t.ours for t in turns] == [
+            game.positions[4 + i].turn is colour for i in range(len(turns))
+        ]
+    summary = sparring.summarize(match, "theirs", 100, args)
+    assert summary.games == 3 and summary.adjudicated == sum(r == 0.5 for r in match.results)
+    assert summary.share[0] == (0.5, 0.5) and summary.depth == (3, 3)
 
 
 # -- real exchanges, when the programs are built ---------------------------------------------------
