@@ -291,7 +291,7 @@ def report(s: Summary, args: argparse.Namespace, load: tuple[tuple[float, ...], 
         ("machine", machine()),
     ]
     setup = (
-        f"ours: {checkout(args.ours_root or _ROOT)}, "
+        f"ours: {args.ours}, "
         f"level 6; books {'off (--no-book)' if args.no_book else 'on'}; openings: "
         + (
             "ACF three-move ballots"
@@ -324,6 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     binary = args.scan if args.opponent == "scan" else args.guinn
     if not binary.exists():
         parser.error(f"{binary} is not built (see /work/shared/engines/README.md)")
+    args.ours = checkout(args.ours_root or _ROOT)  # as it was when the match started
     start_load = os.getloadavg()
     started = time.monotonic()
     match, opponent, their_man = run(args)

@@ -261,8 +261,8 @@ def test_a_real_exchange_with_guinn() -> None:
 
 def test_the_report_names_every_figure_the_issue_asks_for() -> None:
     args = argparse.Namespace(
-        movetime=0.2, max_plies=250, ours_root=None, no_book=False, opening_plies=4, seed=1,
-        markdown=True,
+        movetime=0.2, max_plies=250, ours="/x (main at 724ab3b)", no_book=False, opening_plies=4,
+        seed=1, markdown=True,
     )  # fmt: skip
     summary = sparring.Summary(
         "Scan 2.0", "international", 34, (0, 3, 31), 1.5 / 34, (-534.0, -794.0, -275.0), 1,
@@ -273,6 +273,6 @@ def test_the_report_names_every_figure_the_issue_asks_for() -> None:
     for needle in (
         "0-3-31", "-534 (-794 to -275)", "Wilson", "1 at 250 plies", "10.0 / 18.0",
         "75% / 74%", "100% / 110%", "135 of 1748 (worst 0.339 s)", "31: 72, 19, 110",
-        "1.00, 1.00, 1.00 / 2.00, 2.00, 2.00",
+        "1.00, 1.00, 1.00 / 2.00, 2.00, 2.00", "ours: /x (main at 724ab3b), level 6",
     ):  # fmt: skip
         assert needle in text
