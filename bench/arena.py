@@ -468,11 +468,17 @@ def openings_for(variant: Variant, args: argparse.Namespace) -> list[Opening]:
 
 
 def play_match(
-    variant: Variant, ours: Contender, theirs: Contender, args: argparse.Namespace
+    variant: Variant,
+    ours: Contender,
+    theirs: Contender,
+    args: argparse.Namespace,
+    match: Match | None = None,
 ) -> Match:
     """``args.games`` games of ``variant``, each opening of :func:`openings_for` played with ours
-    White then Black (the last one once when the count is odd); a line per game on stderr."""
-    match = Match(variant)
+    White then Black (the last one once when the count is odd); a line per game on stderr.  The
+    games are added to ``match`` (a new one by default) as each ends, so a caller that stops the
+    run early still holds the finished ones."""
+    match = Match(variant) if match is None else match
     number = 0
     for opening in openings_for(variant, args):
         for colour in (Color.WHITE, Color.BLACK):

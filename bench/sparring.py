@@ -208,8 +208,13 @@ def run(args: argparse.Namespace) -> tuple[Match, str, int]:
     variant = find_variant(VARIANT[args.opponent])
     theirs = opponent_for(args)
     ours = ours_for(args)
+    match = Match(variant)
     try:
-        match = play_match(variant, ours, theirs, args)
+        play_match(variant, ours, theirs, args, match)
+    except KeyboardInterrupt:  # stopped by hand (or by a deadline): report the finished games
+        print(f"interrupted: reporting the {len(match.results)} finished games", file=sys.stderr)
+        if not match.results:
+            raise
     finally:
         ours.close()
         theirs.close()
@@ -268,7 +273,7 @@ def report(s: Summary, args: argparse.Namespace, load: tuple[tuple[float, ...], 
     rows = [
         ("opponent", f"{s.opponent} ({s.variant})"),
         ("time per move", f"{args.movetime:g} s each"),
-        ("games", str(s.games)),
+        ("games", f"{s.games}" + (f" of {args.games} (stopped)" if s.games < args.games else "")),
         ("W-D-L (ours)", f"{w}-{d}-{l_}"),
         ("score", _pct(s.score)),
         ("Elo (Wilson 95%)", f"{shown(value)} ({shown(low)} to {shown(high)})"),

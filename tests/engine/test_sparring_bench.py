@@ -261,8 +261,8 @@ def test_a_real_exchange_with_guinn() -> None:
 
 def test_the_report_names_every_figure_the_issue_asks_for() -> None:
     args = argparse.Namespace(
-        movetime=0.2, max_plies=250, ours="/x (main at 724ab3b)", no_book=False, opening_plies=4,
-        seed=1, markdown=True,
+        games=34, movetime=0.2, max_plies=250, ours="/x (main at 724ab3b)", no_book=False,
+        opening_plies=4, seed=1, markdown=True,
     )  # fmt: skip
     summary = sparring.Summary(
         "Scan 2.0", "international", 34, (0, 3, 31), 1.5 / 34, (-534.0, -794.0, -275.0), 1,
@@ -276,3 +276,6 @@ def test_the_report_names_every_figure_the_issue_asks_for() -> None:
         "1.00, 1.00, 1.00 / 2.00, 2.00, 2.00", "ours: /x (main at 724ab3b), level 6",
     ):  # fmt: skip
         assert needle in text
+    assert "| games | 34 |" in text
+    args.games = 40  # a run stopped early reports the games it finished, and says so
+    assert "| games | 34 of 40 (stopped) |" in sparring.report(summary, args, ((1.0,) * 3,) * 2)
