@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> tuple[Match, str, int]:
     match = Match(variant)
     try:
         play_match(variant, ours, theirs, args, match)
-    except KeyboardInterrupt:  # stopped by hand (or by a deadline): report the finished games
+    except KeyboardInterrupt:  # Ctrl-C or TERM (see main): report the finished games
         print(f"interrupted: reporting the {len(match.results)} finished games", file=sys.stderr)
         if not match.results:
             raise
@@ -329,6 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     binary = args.scan if args.opponent == "scan" else args.guinn
     if not binary.exists():
         parser.error(f"{binary} is not built (see /work/shared/engines/README.md)")
+    # Ctrl-C, or a TERM signal (a deadline), stops the match between moves with a report of the
+    # finished games; set here because a shell's background job inherits SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     args.ours = checkout(args.ours_root or _ROOT)  # as it was when the match started
     start_load = os.getloadavg()
     started = time.monotonic()
