@@ -178,7 +178,7 @@ def _our_thinker(classic: bool = False, weights: str | None = None, book: bool =
             played(result.move),
             seconds,
             last.depth if last else None,
-            sum(i.nodes for i in iterations) if iterations else None,
+            last.nodes if last else None,  # counted from the search's start: not a sum
             result.score,
             book=not iterations and len(game.legal_moves()) > 1,
         )

@@ -285,7 +285,7 @@ def report(s: Summary, args: argparse.Namespace, load: tuple[tuple[float, ...], 
         ("our moves >5% over", f"{count} of {of} (worst {worst:.3f} s)"),
         ("their longest move", f"{s.their_worst:.3f} s"),
         ("moves without a search, ours / theirs", f"{s.unsearched[0]} / {s.unsearched[1]}"),
-        ("nodes/s ours / theirs", f"{_num(s.nps[0])} / {_num(s.nps[1])}"),
+        ("nodes/s ours (to its last iteration) / theirs", f"{_num(s.nps[0])} / {_num(s.nps[1])}"),
         (
             "decisive games: decided at ply (median), pieces then, last ply",
             f"{decisive}: {_num(ply)}, {_num(pieces)}, {_num(last)}",
