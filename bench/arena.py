@@ -43,10 +43,11 @@ Method:
   no published list: distinct random starts of ``--opening-plies`` plies drawn with ``--seed``
   ("balloted"), so a fixed set per seed.  Each opening is played twice, each engine taking each
   colour once.
-* **Elo.**  From the score fraction ``p`` over ``n`` games: ``-400 log10(1/p - 1)``, with a 95%
-  interval from the games' own spread of results (wins, draws and losses, so draws narrow it),
-  ``p ± 1.96 sd/sqrt(n)``, each end turned into Elo the same way.  A score of 0 or 1 has no
-  finite Elo: the interval is then one-sided and the report says so.
+* **Elo** (:mod:`elo`, shared with ``bench/sparring.py``).  From the score fraction ``p`` over
+  ``n`` games: ``-400 log10(1/p - 1)``, with a 95% interval from the games' own spread of
+  results (wins, draws and losses, so draws narrow it), ``p ± 1.96 sd/sqrt(n)``, each end turned
+  into Elo the same way.  A score of 0 or 1 has no finite Elo: the interval is then one-sided
+  and the report says so.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:  # runnable as `python bench/arena.py` without installing
@@ -69,6 +70,7 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/arena.py` without in
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
+from elo import elo_interval, shown  # noqa: E402
 from match import Opening, english_openings  # noqa: E402
 
 from rules import Color, Game, Move, find_variant, write_game  # noqa: E402
@@ -108,6 +110,10 @@ class Answer:
     """The search alone, timed in the worker."""
     depth: int | None
     nodes: int | None
+    score: int | None = None
+    """The mover's score for its move, in its engine's own units (ours: centimen)."""
+    book: bool = False
+    """Played from an opening book, without a search."""
 
 
 def _serve(
@@ -119,8 +125,8 @@ def _serve(
     book: bool = True,
 ) -> None:
     """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
-    installed one, or the commit extracted at ``source``) or ``dame``.  A failure is answered
-    as the exception, which the referee raises."""
+    installed one, or the checkout or extracted commit at ``source``) or ``dame``.  A failure
+    is answered as the exception, which the referee raises."""
     if source is not None:
         sys.path.insert(0, source)
         for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
@@ -140,7 +146,8 @@ def _our_thinker(classic: bool = False, weights: str | None = None, book: bool =
     """Our engine (this checkout's, or the extracted commit's), replaying the game with its own
     rules, which refuse a move they do not know; ``classic``: with the classic evaluation only;
     ``weights``: with these learned weights (a file not yet shipped) instead of the shipped
-    ones."""
+    ones; ``book=False``: with its opening book off, when its ``Limits`` has that switch (an
+    engine without a book plays the same either way)."""
     from engine import Iteration, Limits, best_move
     from rules import Game as WorkerGame
     from rules import find_variant as worker_variant
@@ -173,7 +180,9 @@ def _our_thinker(classic: bool = False, weights: str | None = None, book: bool =
             played(result.move),
             seconds,
             last.depth if last else None,
-            sum(i.nodes for i in iterations) if iterations else None,
+            last.nodes if last else None,  # counted from the search's start: not a sum
+            result.score,
+            book=not iterations and len(game.legal_moves()) > 1,
         )
 
     return think
@@ -247,6 +256,18 @@ def _same_board(request: Request, board: Any) -> None:
 
 class ArenaError(RuntimeError):
     """A player's move the referee does not know, or boards that disagree: the run stops."""
+
+
+class Contender(Protocol):
+    """What a game needs of a player: a name, its move in a game (checked by the referee) with
+    how it was found, and an end.  :class:`Player` (a worker process) and the external engines
+    of ``bench/sparring_engines.py`` (a process speaking the engine's own protocol) are both."""
+
+    name: str
+
+    def choose(self, game: Game, movetime: float) -> tuple[Move, Answer]: ...
+
+    def close(self) -> None: ...
 
 
 class Player:
@@ -338,6 +359,16 @@ class Side:
         self.nodes += answer.nodes or 0
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One move of a game as the referee saw it: whose it was, how many legal moves the mover
+    had (1: forced, nothing to judge a search by), and the mover's answer."""
+
+    ours: bool
+    legal: int
+    answer: Answer
+
+
 @dataclass
 class Match:
     variant: Variant
@@ -347,6 +378,9 @@ class Match:
     """Our points per game: 1, 0.5 or 0."""
     adjudicated: int = 0
     games: list[Game] = field(default_factory=list)
+    turns: list[list[Turn]] = field(default_factory=list)
+    """Per game, its moves after the opening, in order."""
+    our_colours: list[Color] = field(default_factory=list)
 
     @property
     def wdl(self) -> tuple[int, int, int]:
@@ -361,18 +395,21 @@ def play(
     variant: Variant,
     opening: Opening,
     our_colour: Color,
-    ours: Player,
-    theirs: Player,
+    ours: Contender,
+    theirs: Contender,
     args: argparse.Namespace,
     match: Match,
 ) -> None:
     game = Game(variant)
     for text in opening.moves:
         game.play(text)
+    turns: list[Turn] = []
     while not game.is_over and game.ply < args.max_plies:
         mover, side = (ours, match.ours) if game.turn is our_colour else (theirs, match.theirs)
+        legal = len(game.legal_moves())
         move, answer = mover.choose(game, args.movetime)
         side.add(answer)
+        turns.append(Turn(mover is ours, legal, answer))
         game.play(move)
     if not game.is_over:
         match.adjudicated += 1
@@ -381,31 +418,8 @@ def play(
     winner = game.outcome.winner if game.outcome is not None else None
     match.results.append(0.5 if winner is None else 1.0 if winner is our_colour else 0.0)
     match.games.append(game)
-
-
-# -- Elo ------------------------------------------------------------------------------------------
-
-
-def elo(p: float) -> float:
-    """The Elo difference that scores ``p`` (inf at 1, -inf at 0)."""
-    if p <= 0:
-        return -math.inf
-    if p >= 1:
-        return math.inf
-    return -400 * math.log10(1 / p - 1)
-
-
-def elo_interval(results: Sequence[float]) -> tuple[float, float, float]:
-    """(Elo, low, high) at 95% from the games' results (1, 0.5, 0)."""
-    n = len(results)
-    p = sum(results) / n
-    sd = math.sqrt(sum((r - p) ** 2 for r in results) / n)
-    half = 1.96 * sd / math.sqrt(n)
-    return elo(p), elo(max(0.0, p - half)), elo(min(1.0, p + half))
-
-
-def shown(value: float) -> str:
-    return "-inf" if value == -math.inf else "+inf" if value == math.inf else f"{value + 0.0:+.0f}"
+    match.turns.append(turns)
+    match.our_colours.append(our_colour)
 
 
 # -- the run --------------------------------------------------------------------------------------
@@ -455,8 +469,37 @@ def openings_for(variant: Variant, args: argparse.Namespace) -> list[Opening]:
     return random_starts(variant, count, args.opening_plies, args.seed)
 
 
+def play_match(
+    variant: Variant,
+    ours: Contender,
+    theirs: Contender,
+    args: argparse.Namespace,
+    match: Match | None = None,
+) -> Match:
+    """``args.games`` games of ``variant``, each opening of :func:`openings_for` played with ours
+    White then Black (the last one once when the count is odd); a line per game on stderr.  The
+    games are added to ``match`` (a new one by default) as each ends, so a caller that stops the
+    run early still holds the finished ones."""
+    match = Match(variant) if match is None else match
+    number = 0
+    for opening in openings_for(variant, args):
+        for colour in (Color.WHITE, Color.BLACK):
+            if number == args.games:
+                return match
+            number += 1
+            play(variant, opening, colour, ours, theirs, args, match)
+            w, d, l_ = match.wdl
+            print(
+                f"{variant.key} game {number}/{args.games} ({opening.name}, ours {colour.label}): "
+                f"{match.results[-1]:g} in {match.games[-1].ply} plies; so far +{w} ={d} -{l_}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return match
+
+
 def run(args: argparse.Namespace) -> list[Match]:
-    matches = []
+    matches: list[Match] = []
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         if args.opponent == DAME:
             theirs = Player("dame-rs 0.2.0", DAME)
@@ -467,23 +510,7 @@ def run(args: argparse.Namespace) -> list[Match]:
             theirs = Player(f"engine at {args.opponent}", OURS, source, book=args.book)
         ours = Player("ours", OURS, weights=args.weights, book=args.book)
         try:
-            for variant in args.variants:
-                match = Match(variant)
-                openings = openings_for(variant, args)
-                number = 0
-                for opening in openings:
-                    for colour in (Color.WHITE, Color.BLACK):
-                        if number == args.games:
-                            break
-                        number += 1
-                        play(variant, opening, colour, ours, theirs, args, match)
-                        w, d, l_ = match.wdl
-                        print(
-                            f"{variant.key} game {number}/{args.games} ({opening.name}, ours "
-                            f"{colour.label}): {match.results[-1]:g}; so far +{w} ={d} -{l_}",
-                            file=sys.stderr,
-                        )
-                matches.append(match)
+            matches = [play_match(variant, ours, theirs, args) for variant in args.variants]
         finally:
             ours.close()
             theirs.close()
