@@ -54,7 +54,7 @@ DISCORD_LOCALES = {
     "pt_BR": "pt-BR",
 }
 """Each catalog, and the Discord locale it serves."""
-MESSAGE, UPDATE = 4, 7
+MESSAGE, DEFERRED, UPDATE = 4, 5, 7
 
 
 def said(text: Text, code: str) -> str:
@@ -71,9 +71,13 @@ async def private(sent: Sent) -> RecordedRequest:
 
 
 async def public(sent: Sent) -> RecordedRequest:
+    """The bot's public answer to ``sent``: its first response or, when the machine was slow and
+    the bot deferred first (as Discord asks within 3 s), the edit that fills the deferral in."""
     callback = await sent.callback()
-    assert callback.json["type"] in (MESSAGE, UPDATE), callback.json
     assert not is_ephemeral(callback), callback.json
+    if callback.json["type"] == DEFERRED:
+        return await sent.original_edit()
+    assert callback.json["type"] in (MESSAGE, UPDATE), callback.json
     return callback
 
 
