@@ -7,15 +7,12 @@ An analysis is written once per subject and never changed: the first writer wins
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import astuple, fields
-from typing import TYPE_CHECKING, Any
 
-from .dialect import Params, Transaction
 from .mapping import DECODE, select_from
 from .rows import AnalysisRow
-from .shield import Orphans, shielded_write
+from .shield import shielded_write
+from .sql_part import SqlPart
 from .sql_writes import insert_into
 
 ANALYSES = select_from(AnalysisRow, "analyses")
@@ -24,16 +21,9 @@ INSERT_ANALYSIS = insert_into(
 )
 
 
-class SqlAnalyses:
+class SqlAnalyses(SqlPart):
     """The analysis methods of :class:`~bot.store.protocol.Store` (mixed into
     :class:`~bot.store.sql_store.SqlStore`, whose helpers they use)."""
-
-    orphans: Orphans
-    if TYPE_CHECKING:
-
-        def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-        async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None: ...
 
     async def analysis(self, subject: str) -> AnalysisRow | None:
         row = await self._fetch_one(ANALYSES + " WHERE subject = ?", (subject,))

@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
 
-from .dialect import Params, Transaction
 from .import_rows import ImportRow, NewImport
-from .shield import Orphans, shielded_write
+from .shield import shielded_write
+from .sql_part import SqlPart
 from .sql_writes import insert_into
 
 NEW_IMPORT_FIELDS = tuple(f.name for f in fields(NewImport))
@@ -18,16 +16,9 @@ INSERT_IMPORT = insert_into("imports", NEW_IMPORT_FIELDS)
 IMPORTS = f"SELECT {', '.join(f.name for f in fields(ImportRow))} FROM imports"
 
 
-class SqlImports:
+class SqlImports(SqlPart):
     """The import methods of :class:`~bot.store.protocol.Store` (mixed into
     :class:`~bot.store.sql_store.SqlStore`, whose helpers they use)."""
-
-    orphans: Orphans
-    if TYPE_CHECKING:
-
-        def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-        async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None: ...
 
     @shielded_write
     async def add_imports(self, imports: Sequence[NewImport]) -> list[int]:

@@ -11,11 +11,9 @@ transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .dialect import Params, Transaction
 from .mapping import DECODE, select_from
 from .puzzle_rows import (
     AttemptRow,
@@ -28,7 +26,8 @@ from .puzzle_rows import (
 )
 from .rows import GameRow, NewEvent
 from .shards import EVERY_SHARD, Shards
-from .shield import Orphans, shielded_write
+from .shield import shielded_write
+from .sql_part import SqlPart
 from .sql_writes import GAMES, insert_event, insert_into, upsert
 
 PUZZLES = select_from(PuzzleRow, "puzzles")
@@ -52,18 +51,9 @@ def _puzzle_values(puzzle: NewPuzzle) -> tuple[Any, ...]:
     return tuple(getattr(puzzle, n) for n in NEW_PUZZLE_FIELDS)
 
 
-class SqlPuzzles:
+class SqlPuzzles(SqlPart):
     """The puzzle methods of :class:`~bot.store.protocol.Store` (mixed into
     :class:`~bot.store.sql_store.SqlStore`, whose helpers they use)."""
-
-    orphans: Orphans
-    if TYPE_CHECKING:
-
-        def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-        async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None: ...
-
-        async def _fetch_all(self, sql: str, params: Params = ()) -> list[Sequence[Any]]: ...
 
     # -- puzzles ---------------------------------------------------------------------------
 

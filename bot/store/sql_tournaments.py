@@ -10,16 +10,15 @@ function inside the game's own final transaction (:meth:`SqlStore.update_game`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .dialect import Params, Transaction
+from .dialect import Transaction
 from .mapping import DECODE, select_from
 from .rows import GameRow, NewEvent, NewGame
 from .shards import EVERY_SHARD, Shards
-from .shield import Orphans, shielded_write
+from .shield import shielded_write
+from .sql_part import SqlPart
 from .sql_writes import GAMES, insert_event, insert_game, insert_into
 from .tournament_rows import (
     NewPairing,
@@ -141,18 +140,9 @@ def _stored(value: Any) -> Any:
     return value.value if hasattr(value, "value") else value
 
 
-class SqlTournaments:
+class SqlTournaments(SqlPart):
     """The tournament methods of :class:`~bot.store.protocol.Store` (mixed into
     :class:`~bot.store.sql_store.SqlStore`, whose helpers they use)."""
-
-    orphans: Orphans
-    if TYPE_CHECKING:
-
-        def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-        async def _fetch_one(self, sql: str, params: Params = ()) -> Sequence[Any] | None: ...
-
-        async def _fetch_all(self, sql: str, params: Params = ()) -> list[Sequence[Any]]: ...
 
     @shielded_write
     async def create_tournament(self, tournament: NewTournament, event: NewEvent) -> int:
