@@ -139,7 +139,7 @@ LEARNED_VERSION: Final[int]
 LEARNED_UNIT: Final[int]
 LEARNED_SAMPLE_SIZE: Final[int]
 
-def learned_layout(rules: Rules, men_rows: int, /) -> tuple[int, int, int, int]: ...
+def learned_layout(rules: Rules, men_rows: int, /) -> tuple[int, int, int, int, int]: ...
 def learned_features(
     rules: Rules,
     men_rows: int,
@@ -149,7 +149,7 @@ def learned_features(
     opp_kings: int,
     side: int,
     /,
-) -> tuple[int, tuple[int, ...], tuple[int, ...]]: ...
+) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
 def learned_loss(
     rules: Rules, men_rows: int, samples: bytes, weights: bytearray, scale: float, /
 ) -> float: ...

@@ -2,9 +2,10 @@
 
 The native core (``engine/core/patterns.c``) evaluates with pattern weights fitted on the
 engine's own games by ``tools/train_eval.py``: 4x4 regions of the board (8 dark squares each,
-3^8 states of men) every two rows and columns, plus a few counted terms, each with an opening and
-an ending weight blended by the pieces left.  Weights are per variant *family*, the variants that
-share a board size and the kind of kings (the features depend on nothing else):
+3^8 states of men) every two rows and columns, the squares the kings stand on, and a few counted
+terms, each with an opening and an ending weight blended by the pieces left.  Weights are per
+variant *family*, the variants that share a board size and the kind of kings (the features
+depend on nothing else):
 
 - ``short-8``: 8x8 with kings that step (English, Dame);
 - ``flying-8``: 8x8 with flying kings (pool, Russian, Brazilian);
@@ -15,8 +16,8 @@ A family's weights ship as package data, ``engine/weights/<family>.bin`` with
 positions, losses, match result).  A family without a file plays with the classic evaluation.
 
 The file: a 40-byte header of little-endian fields, then the weights as little-endian int16 in
-eighths of a centiman, the opening set then the ending set, each ``dense`` counted terms then
-``windows`` x 6561 window states::
+eighths of a centiman, the opening set then the ending set, each ``dense`` counted terms, one
+weight per dark square (a king standing there), then ``windows`` x 6561 window states::
 
     magic b"DRLEARN\\0" | version u32 | board size u32 | flying kings u32 | windows u32 |
     dense u32 | weights u32 | unit u32 (8) | FNV-1a 32 of the weight bytes u32

@@ -7,9 +7,10 @@ of the weights (:func:`layout`), the loss of a set of weights on samples (:func:
 epochs of mini-batch Adam with L2 (:func:`train`).
 
 Weights, and Adam's two moment vectors, are ``bytearray``s of ``2 * per_phase`` float64 values
-in centimen: the opening set then the ending set, each ``dense`` counted terms then ``windows``
-x 6561 window states (:class:`Layout`).  Samples are :data:`SAMPLE` records, one position seen
-from the side to move with the target probability that the mover wins.  The core checks every
+in centimen: the opening set then the ending set, each ``dense`` counted terms, a weight per
+dark square for a king there, then ``windows`` x 6561 window states (:class:`Layout`).  Samples
+are :data:`SAMPLE` records, one position seen from the side to move with the target probability
+that the mover wins.  The core checks every
 buffer's size and refuses a wrong one (ValueError).
 """
 
@@ -36,9 +37,11 @@ class Layout(NamedTuple):
     windows: int
     """Board regions with a weight per state of their men."""
     dense: int
-    """Counted terms (material and the like) ahead of the windows."""
+    """Counted terms (material and the like), first in each phase."""
+    squares: int
+    """Dark squares: a weight per square for the kings standing there, after the dense terms."""
     per_phase: int
-    """Weights per phase (opening, ending): ``dense + windows * 6561``."""
+    """Weights per phase (opening, ending): ``dense + squares + windows * 6561``."""
     start_pieces: int
     """Pieces at the start: the blend of the two phases counts down from here."""
 

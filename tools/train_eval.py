@@ -229,7 +229,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     variant = find_variant(FAMILY_VARIANTS[args.family][0])
     if family(variant) != args.family:
         raise SystemExit(f"{variant.key} is not of family {args.family}")
-    windows, dense, per_phase, _ = training.layout(variant)
+    shape = training.layout(variant)
+    per_phase = shape.per_phase
     records = read_records(args.data)
     if not records:
         raise SystemExit("no positions in the data")
@@ -292,7 +293,7 @@ def train(args: argparse.Namespace) -> dict[str, object]:
         lr *= args.decay
     final = struct.unpack(f"<{count}d", best_w)
     ints = [max(-32767, min(32767, round(x * UNIT))) for x in final]
-    data = pack(variant.size, variant.flying_kings, windows, dense, ints)
+    data = pack(variant.size, variant.flying_kings, shape.windows, shape.dense, ints)
     seconds = time.perf_counter() - started
     out = Path(args.out or _ROOT / "engine" / "weights" / f"{args.family}.bin")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -311,8 +312,8 @@ def train(args: argparse.Namespace) -> dict[str, object]:
             "version": header(data).version,
             "size": variant.size,
             "flying": int(variant.flying_kings),
-            "windows": windows,
-            "dense": dense,
+            "windows": shape.windows,
+            "dense": shape.dense,
             "weights": len(ints),
             "unit": UNIT,
         },

@@ -37,7 +37,7 @@ static int rules_arg(PyObject *rules, int men_rows, CoreLayout *layout)
     return 0;
 }
 
-/* learned_layout(rules, men_rows) -> (windows, dense, per_phase, start_pieces) */
+/* learned_layout(rules, men_rows) -> (windows, dense, squares, per_phase, start_pieces) */
 static PyObject *learned_layout(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *rules;
@@ -46,11 +46,12 @@ static PyObject *learned_layout(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "Oi:learned_layout", &rules, &men_rows) ||
         rules_arg(rules, men_rows, &l) < 0)
         return NULL;
-    return Py_BuildValue("(iiii)", l.windows, CORE_LEARNED_DENSE, l.per_phase, l.start_pieces);
+    return Py_BuildValue("(iiiii)", l.windows, CORE_LEARNED_DENSE, l.squares, l.per_phase,
+                         l.start_pieces);
 }
 
 /* learned_features(rules, men_rows, own_men, own_kings, opp_men, opp_kings, side)
- *   -> (phase, windows' states, dense terms) */
+ *   -> (phase, windows' states, dense terms, kings per square: +own, -theirs) */
 static PyObject *learned_features(PyObject *Py_UNUSED(module), PyObject *const *args,
                                   Py_ssize_t nargs)
 {
@@ -62,20 +63,27 @@ static PyObject *learned_features(PyObject *Py_UNUSED(module), PyObject *const *
     if (PyErr_Occurred() || rules_arg(args[0], men_rows, &l) < 0 ||
         read_position(&((RulesObject *)args[0])->rules, args + 2, &p) < 0)
         return NULL;
-    int idx[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
-    int phase = core_learned_features(&l, &p, idx, dense);
+    CoreFeatures f;
+    core_learned_features(&l, &p, &f);
+    int kings[CORE_MAX_BITS] = {0};
+    for (int k = 0; k < f.kings; k++)
+        kings[f.king_at[k] - CORE_LEARNED_DENSE] += f.king_sign[k];
     PyObject *windows = PyTuple_New(l.windows);
     PyObject *terms = PyTuple_New(CORE_LEARNED_DENSE);
-    if (!windows || !terms) {
+    PyObject *squares = PyTuple_New(l.squares);
+    if (!windows || !terms || !squares) {
         Py_XDECREF(windows);
         Py_XDECREF(terms);
+        Py_XDECREF(squares);
         return NULL;
     }
     for (int k = 0; k < l.windows; k++)
-        PyTuple_SET_ITEM(windows, k, PyLong_FromLong(idx[k]));
+        PyTuple_SET_ITEM(windows, k, PyLong_FromLong(f.window[k]));
     for (int d = 0; d < CORE_LEARNED_DENSE; d++)
-        PyTuple_SET_ITEM(terms, d, PyLong_FromLong(dense[d]));
-    return Py_BuildValue("(iNN)", phase, windows, terms);
+        PyTuple_SET_ITEM(terms, d, PyLong_FromLong(f.dense[d]));
+    for (int q = 0; q < l.squares; q++)
+        PyTuple_SET_ITEM(squares, q, PyLong_FromLong(kings[q]));
+    return Py_BuildValue("(iNNN)", f.phase, windows, terms, squares);
 }
 
 /* The samples and weights of a training call, checked against the layout (views[0] the
@@ -183,10 +191,10 @@ static PyObject *learned_check(PyObject *Py_UNUSED(module), PyObject *args)
 
 static PyMethodDef learned_functions[] = {
     {"learned_layout", learned_layout, METH_VARARGS,
-     "learned_layout(rules, men_rows) -> (windows, dense, per_phase, start_pieces)"},
+     "learned_layout(rules, men_rows) -> (windows, dense, squares, per_phase, start_pieces)"},
     {"learned_features", (PyCFunction)(void (*)(void))learned_features, METH_FASTCALL,
      "learned_features(rules, men_rows, own_men, own_kings, opp_men, opp_kings, side) -> "
-     "(phase, windows, dense)"},
+     "(phase, windows, dense, kings)"},
     {"learned_loss", learned_loss, METH_VARARGS,
      "learned_loss(rules, men_rows, samples, weights, scale) -> mean cross-entropy"},
     {"learned_train", learned_train, METH_VARARGS,

@@ -48,7 +48,9 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
         l->base3[1][x] = (uint16_t)swapped;
     }
     l->windows = w;
-    l->per_phase = CORE_LEARNED_DENSE + w * CORE_LEARNED_STATES;
+    l->squares = size * size / 2;
+    l->window_base = CORE_LEARNED_DENSE + l->squares;
+    l->per_phase = l->window_base + w * CORE_LEARNED_STATES;
     for (int row = 0; row < size; row++) {
         for (int column = 0; column < size; column++) {
             if ((row + column) % 2 == 0)
@@ -56,6 +58,12 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
             int g = bit_of(size, row, column);
             l->to_crown[0][g] = (int8_t)row;
             l->to_crown[1][g] = (int8_t)(size - 1 - row);
+            l->column2[0][g] = (int8_t)(2 * column - (size - 1));
+            l->column2[1][g] = (int8_t)(-l->column2[0][g]);
+            /* Black's view is the board turned half a turn: its square k is White's n - 1 - k. */
+            int square = row * (size / 2) + column / 2;
+            l->king_square[0][g] = (int8_t)square;
+            l->king_square[1][g] = (int8_t)(size * size / 2 - 1 - square);
             for (int row2 = 0; row2 < size; row2++) {
                 for (int column2 = 0; column2 < size; column2++) {
                     if ((row2 + column2) % 2 == 0)
@@ -85,23 +93,36 @@ static int king_mobility(const CoreLayout *l, core_bb kings, core_bb empty)
            popcount((kings >> l->shift_b) & empty);
 }
 
-/* Runaway men of one side by distance bucket (into run[3]) and their rows advanced (returned). */
+/* Runaway men of one side by distance bucket (into run[3]), how far its men lean to one wing
+ * (into *lean) and their rows advanced (returned). */
 static int men_terms(const CoreLayout *l, int side, core_bb men, core_bb enemies, int sign,
-                     int *run)
+                     int *run, int *lean)
 {
-    int tempo = 0;
+    int tempo = 0, skew = 0;
     while (men) {
         int g = __builtin_ctzll(men);
         men &= men - 1;
         int to_crown = l->to_crown[side][g];
         tempo += l->size - 1 - to_crown;
+        skew += l->column2[side][g];
         if (!(l->cone[side][g] & enemies))
             run[to_crown <= 2 ? 0 : to_crown <= 4 ? 1 : 2] += sign;
     }
+    *lean += sign * abs(skew);
     return tempo;
 }
 
-int core_learned_features(const CoreLayout *l, const CorePos *p, int *idx, int *dense)
+static void king_terms(const CoreLayout *l, int side, core_bb kings, int sign, CoreFeatures *f)
+{
+    while (kings) {
+        int g = __builtin_ctzll(kings);
+        kings &= kings - 1;
+        f->king_at[f->kings] = CORE_LEARNED_DENSE + l->king_square[side][g];
+        f->king_sign[f->kings++] = sign;
+    }
+}
+
+void core_learned_features(const CoreLayout *l, const CorePos *p, CoreFeatures *f)
 {
     int side = p->side, other = side ^ 1;
     core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;
@@ -113,42 +134,51 @@ int core_learned_features(const CoreLayout *l, const CorePos *p, int *idx, int *
             own |= (unsigned)((om >> low[i]) & 3) << (2 * i);
             theirs |= (unsigned)((tm >> low[i]) & 3) << (2 * i);
         }
-        idx[w] = base3[own] + 2 * base3[theirs];
+        f->window[w] = base3[own] + 2 * base3[theirs];
     }
-    int run[3] = {0, 0, 0};
+    int run[3] = {0, 0, 0}, lean = 0;
+    int *dense = f->dense;
     dense[CORE_F_BIAS] = 1;
     dense[CORE_F_MEN] = popcount(om) - popcount(tm);
     dense[CORE_F_KINGS] = popcount(ok) - popcount(tk);
     dense[CORE_F_LONE_KING] = (ok && !tk) - (tk && !ok);
-    dense[CORE_F_TEMPO] =
-        men_terms(l, side, om, tm | tk, 1, run) - men_terms(l, other, tm, om | ok, -1, run);
+    dense[CORE_F_TEMPO] = men_terms(l, side, om, tm | tk, 1, run, &lean) -
+                          men_terms(l, other, tm, om | ok, -1, run, &lean);
     dense[CORE_F_RUN_NEAR] = run[0];
     dense[CORE_F_RUN_MID] = run[1];
     dense[CORE_F_RUN_FAR] = run[2];
     dense[CORE_F_HOME] = popcount(om & l->home[side]) - popcount(tm & l->home[other]);
     core_bb empty = l->valid & ~(om | ok | tm | tk);
     dense[CORE_F_KING_MOBILITY] = king_mobility(l, ok, empty) - king_mobility(l, tk, empty);
+    dense[CORE_F_BALANCE] = lean;
+    f->kings = 0;
+    king_terms(l, side, ok, 1, f);
+    king_terms(l, other, tk, -1, f);
     int total = popcount(om | ok | tm | tk);
-    return total < l->start_pieces ? total : l->start_pieces;
+    f->phase = total < l->start_pieces ? total : l->start_pieces;
 }
 
 int core_learned_eval(const CoreLearned *w, const CorePos *p)
 {
     const CoreLayout *l = &w->layout;
-    int idx[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
-    int phase = core_learned_features(l, p, idx, dense);
+    CoreFeatures f;
+    core_learned_features(l, p, &f);
     const int16_t *open = w->weights, *end = w->weights + l->per_phase;
     int sum_open = 0, sum_end = 0;
     for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
-        sum_open += open[d] * dense[d];
-        sum_end += end[d] * dense[d];
+        sum_open += open[d] * f.dense[d];
+        sum_end += end[d] * f.dense[d];
+    }
+    for (int k = 0; k < f.kings; k++) {
+        sum_open += open[f.king_at[k]] * f.king_sign[k];
+        sum_end += end[f.king_at[k]] * f.king_sign[k];
     }
     for (int k = 0; k < l->windows; k++) {
-        int at = CORE_LEARNED_DENSE + k * CORE_LEARNED_STATES + idx[k];
+        int at = l->window_base + k * CORE_LEARNED_STATES + f.window[k];
         sum_open += open[at];
         sum_end += end[at];
     }
-    int blended = (sum_open * phase + sum_end * (l->start_pieces - phase)) / l->start_pieces;
+    int blended = (sum_open * f.phase + sum_end * (l->start_pieces - f.phase)) / l->start_pieces;
     return blended / CORE_LEARNED_UNIT;
 }
 
@@ -236,22 +266,26 @@ static void sample_pos(const CoreSample *s, CorePos *p)
     p->side = s->side;
 }
 
-/* The floating score of p and its features (the window weights' indices in at[]). */
-static double float_eval(const CoreLayout *l, const CorePos *p, const double *weights, int *at,
-                         int *dense, double *phi)
+/* The floating score of p and its features (the window weights' offsets in f->window). */
+static double float_eval(const CoreLayout *l, const CorePos *p, const double *weights,
+                         CoreFeatures *f, double *phi)
 {
-    int phase = core_learned_features(l, p, at, dense);
-    *phi = (double)phase / l->start_pieces;
+    core_learned_features(l, p, f);
+    *phi = (double)f->phase / l->start_pieces;
     const double *open = weights, *end = weights + l->per_phase;
     double so = 0, se = 0;
     for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
-        so += open[d] * dense[d];
-        se += end[d] * dense[d];
+        so += open[d] * f->dense[d];
+        se += end[d] * f->dense[d];
+    }
+    for (int k = 0; k < f->kings; k++) {
+        so += open[f->king_at[k]] * f->king_sign[k];
+        se += end[f->king_at[k]] * f->king_sign[k];
     }
     for (int k = 0; k < l->windows; k++) {
-        at[k] += CORE_LEARNED_DENSE + k * CORE_LEARNED_STATES;
-        so += open[at[k]];
-        se += end[at[k]];
+        f->window[k] += l->window_base + k * CORE_LEARNED_STATES;
+        so += open[f->window[k]];
+        se += end[f->window[k]];
     }
     return so * *phi + se * (1 - *phi);
 }
@@ -266,12 +300,12 @@ double core_learned_loss(const CoreLayout *l, const CoreSample *data, size_t n,
                          const double *weights, double scale)
 {
     double total = 0;
-    int at[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
+    CoreFeatures f;
     for (size_t i = 0; i < n; i++) {
         CorePos p;
         double phi;
         sample_pos(&data[i], &p);
-        double e = float_eval(l, &p, weights, at, dense, &phi);
+        double e = float_eval(l, &p, weights, &f, &phi);
         total += cross_entropy(e / scale, data[i].target);
     }
     return n ? total / (double)n : 0.0;
@@ -286,18 +320,35 @@ static uint64_t next_random(uint64_t *state)
     return *state = x;
 }
 
+/* The weights one batch moves: their gradients, and which ones were touched (once each). */
+typedef struct {
+    double *grad;
+    unsigned char *seen;
+    size_t *touched, count;
+} Batch;
+
+static void add_gradient(Batch *b, size_t j, double g)
+{
+    b->grad[j] += g;
+    if (!b->seen[j]) {
+        b->seen[j] = 1;
+        b->touched[b->count++] = j;
+    }
+}
+
 double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n, double *weights,
                           double *m, double *v, long long *step, int epochs, int batch, double lr,
                           double l2, double scale, uint64_t seed)
 {
     size_t count = 2 * (size_t)l->per_phase;
-    double *grad = calloc(count, sizeof *grad);
-    unsigned char *seen = calloc(count, 1);
+    Batch b = {calloc(count, sizeof(double)), calloc(count, 1), NULL, 0};
     size_t *order = malloc((n ? n : 1) * sizeof *order);
-    size_t touched_cap = (size_t)batch * 2 * (CORE_LEARNED_MAX_WINDOWS + CORE_LEARNED_DENSE) + 1;
-    size_t *touched = malloc(touched_cap * sizeof *touched);
+    /* Per position and phase: the dense terms, every king at most, every window. */
+    size_t per_position = 2 * (CORE_LEARNED_DENSE + CORE_MAX_BITS + CORE_LEARNED_MAX_WINDOWS);
+    b.touched = malloc(((size_t)batch * per_position + 1) * sizeof *b.touched);
+    double *grad = b.grad;
     double loss = -1;
-    if (!grad || !seen || !order || !touched)
+    if (!b.grad || !b.seen || !order || !b.touched)
         goto done;
     uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
     for (size_t i = 0; i < n; i++)
@@ -313,41 +364,31 @@ double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n,
         double total = 0;
         for (size_t start = 0; start < n; start += (size_t)batch) {
             size_t stop = start + (size_t)batch < n ? start + (size_t)batch : n;
-            size_t ntouched = 0;
+            b.count = 0;
             for (size_t i = start; i < stop; i++) {
                 const CoreSample *s = &data[order[i]];
                 CorePos p;
-                int at[CORE_LEARNED_MAX_WINDOWS], dense[CORE_LEARNED_DENSE];
+                CoreFeatures f;
                 double phi;
                 sample_pos(s, &p);
-                double z = float_eval(l, &p, weights, at, dense, &phi) / scale;
+                double z = float_eval(l, &p, weights, &f, &phi) / scale;
                 total += cross_entropy(z, s->target);
                 double g = (1.0 / (1.0 + exp(-z)) - s->target) / scale / (double)(stop - start);
                 for (int phase = 0; phase < 2; phase++) {
-                    double share = phase == 0 ? phi : 1 - phi;
+                    double share = g * (phase == 0 ? phi : 1 - phi);
                     size_t base = phase == 0 ? 0 : (size_t)l->per_phase;
-                    for (int d = 0; d < CORE_LEARNED_DENSE; d++) {
-                        size_t j = base + (size_t)d;
-                        grad[j] += g * share * dense[d];
-                        if (!seen[j]) {
-                            seen[j] = 1;
-                            touched[ntouched++] = j;
-                        }
-                    }
-                    for (int k = 0; k < l->windows; k++) {
-                        size_t j = base + (size_t)at[k];
-                        grad[j] += g * share;
-                        if (!seen[j]) {
-                            seen[j] = 1;
-                            touched[ntouched++] = j;
-                        }
-                    }
+                    for (int d = 0; d < CORE_LEARNED_DENSE; d++)
+                        add_gradient(&b, base + (size_t)d, share * f.dense[d]);
+                    for (int k = 0; k < f.kings; k++)
+                        add_gradient(&b, base + (size_t)f.king_at[k], share * f.king_sign[k]);
+                    for (int k = 0; k < l->windows; k++)
+                        add_gradient(&b, base + (size_t)f.window[k], share);
                 }
             }
             *step += 1;
             double c1 = 1 - pow(b1, (double)*step), c2 = 1 - pow(b2, (double)*step);
-            for (size_t t = 0; t < ntouched; t++) {
-                size_t j = touched[t];
+            for (size_t t = 0; t < b.count; t++) {
+                size_t j = b.touched[t];
                 double g = grad[j];
                 if (j % (size_t)l->per_phase >= CORE_LEARNED_DENSE)
                     g += l2 * weights[j];
@@ -355,15 +396,15 @@ double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n,
                 v[j] = b2 * v[j] + (1 - b2) * g * g;
                 weights[j] -= lr * (m[j] / c1) / (sqrt(v[j] / c2) + eps);
                 grad[j] = 0;
-                seen[j] = 0;
+                b.seen[j] = 0;
             }
         }
         loss = n ? total / (double)n : 0.0;
     }
 done:
-    free(grad);
-    free(seen);
+    free(b.grad);
+    free(b.seen);
     free(order);
-    free(touched);
+    free(b.touched);
     return loss;
 }

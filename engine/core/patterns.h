@@ -12,7 +12,12 @@
  *   3^8 = 6561 states, each state one weight;
  * - CORE_LEARNED_DENSE counted terms (own minus theirs): a constant (the move's worth), men,
  *   kings, a king against none, runaway men (nothing of the opponent's in the triangle ahead)
- *   by distance to the crowning row, tempo (rows advanced), men on the home row, king mobility.
+ *   by distance to the crowning row, tempo (rows advanced), men on the home row, king mobility,
+ *   and balance (|the sum of the men's distances from the middle column, signed by wing|: men
+ *   crowded on one wing are weaker, a classic of draughts play);
+ * - where the kings stand: one weight per dark square, seen from the side to move (+1 for each
+ *   own king there, -1 for each of theirs on the mirrored square), since the windows see kings
+ *   as empty squares (version 2 of the file).
  * A position without men (kings only) is left to the classic evaluation and its drawn-ending
  * rules.
  *
@@ -26,11 +31,11 @@
 
 #include "core.h"
 
-#define CORE_LEARNED_VERSION 1
+#define CORE_LEARNED_VERSION 2
 #define CORE_LEARNED_STATES 6561 /* 3^8 */
 #define CORE_LEARNED_WINDOW 8    /* dark squares per window */
 #define CORE_LEARNED_MAX_WINDOWS 16
-#define CORE_LEARNED_DENSE 10
+#define CORE_LEARNED_DENSE 11
 #define CORE_LEARNED_UNIT 8 /* stored weights are eighths of a centiman */
 #define CORE_LEARNED_HEADER 40
 
@@ -44,18 +49,23 @@ enum {
     CORE_F_RUN_FAR,  /* 5 or more */
     CORE_F_TEMPO,
     CORE_F_HOME,
-    CORE_F_KING_MOBILITY
+    CORE_F_KING_MOBILITY,
+    CORE_F_BALANCE /* how far each side's men lean to one wing (own minus theirs) */
 };
 
 typedef struct {
     int size, windows, start_pieces;
-    int per_phase; /* weights per phase: CORE_LEARNED_DENSE + windows * CORE_LEARNED_STATES */
+    int squares;   /* dark squares: the king-square weights, after the dense terms */
+    int window_base; /* CORE_LEARNED_DENSE + squares: where the window weights start */
+    int per_phase; /* weights per phase: window_base + windows * CORE_LEARNED_STATES */
     /* Each window row holds two dark squares on neighbouring bits: the lower bit of each of its
      * four rows (per mover side), gathered into 8 bits that base3[side] turns into the state. */
     int8_t window_pair[2][CORE_LEARNED_MAX_WINDOWS][4];
     uint16_t base3[2][256];
     core_bb cone[2][CORE_MAX_BITS]; /* squares ahead of a man of each side (0 White) */
     int8_t to_crown[2][CORE_MAX_BITS];
+    int8_t column2[2][CORE_MAX_BITS];     /* 2 x column - (size - 1), seen from each side */
+    int8_t king_square[2][CORE_MAX_BITS]; /* the square's king weight, seen from each side */
     core_bb home[2];
     int shift_a, shift_b;
     core_bb valid;
@@ -70,10 +80,18 @@ typedef struct {
 /* The features of a board of `r`'s size whose sides start with `men_rows` rows of men. */
 void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows);
 
-/* The features of p: idx[windows] window states, dense[CORE_LEARNED_DENSE] counts; returns the
- * phase, the pieces on the board capped at start_pieces (start_pieces: the opening weights
- * alone, 0: the ending weights alone). */
-int core_learned_features(const CoreLayout *l, const CorePos *p, int *idx, int *dense);
+/* The features of one position.  phase: the pieces on the board capped at start_pieces
+ * (start_pieces: the opening weights alone, 0: the ending weights alone). */
+typedef struct {
+    int phase;
+    int window[CORE_LEARNED_MAX_WINDOWS]; /* each window's state */
+    int dense[CORE_LEARNED_DENSE];
+    int kings;                     /* entries in king_at and king_sign */
+    int king_at[CORE_MAX_BITS];    /* where the kings' weights are within a phase */
+    int king_sign[CORE_MAX_BITS];  /* +1 an own king, -1 one of theirs */
+} CoreFeatures;
+
+void core_learned_features(const CoreLayout *l, const CorePos *p, CoreFeatures *f);
 
 /* The learned score of p in centimen from the mover's side (p must have men on the board). */
 int core_learned_eval(const CoreLearned *w, const CorePos *p);

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 WEIGHTS = ROOT / "engine" / "weights"
 FAMILY_OF = {"english": "short-8", "russian": "flying-8", "international": "flying-10"}
 STATES = 6561
-DENSE = 10
+DENSE = 11
 
 
 def fresh_searcher(variant: Variant) -> _core.Searcher:
@@ -79,7 +79,7 @@ def random_positions(key: str, games: int, seed: int) -> list[Position]:
 
 def python_features(
     variant: Variant, position: Position
-) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """patterns.h's features from the rules' squares and coordinates."""
     g = variant.geometry
     size = g.size
@@ -130,6 +130,17 @@ def python_features(
             if 0 <= r + dr < size and 0 <= c + dc < size
         )
 
+    def lean(men: set[tuple[int, int]]) -> int:
+        """How far the men lean to one wing: |the sum of their columns' distances from the
+        middle| (doubled, to stay whole)."""
+        return abs(sum(2 * c - (size - 1) for _, c in men))
+
+    half = size // 2
+    kings = [0] * (size * half)
+    for r, c in own_kings:
+        kings[r * half + c // 2] += 1
+    for r, c in their_kings:  # the square as the other side sees it: the board turned
+        kings[(size - 1 - r) * half + (size - 1 - c) // 2] -= 1
     dense = (
         1,
         len(own_men) - len(their_men),
@@ -141,9 +152,10 @@ def python_features(
         tempo,
         home,
         mobility(own_kings) - mobility(their_kings),
+        lean(own_men) - lean(their_men),
     )
     start = 2 * variant.men_rows * g.half
-    return min(len(occupied), start), tuple(windows), dense
+    return min(len(occupied), start), tuple(windows), dense, tuple(kings)
 
 
 def truncate(a: int, b: int) -> int:
@@ -153,19 +165,21 @@ def truncate(a: int, b: int) -> int:
 
 
 def python_score(variant: Variant, position: Position, weights: list[int], per_phase: int) -> int:
-    phase, windows, dense = python_features(variant, position)
+    phase, windows, dense, kings = python_features(variant, position)
     start = 2 * variant.men_rows * variant.geometry.half
+    first_window = DENSE + len(kings)
     sums = []
     for base in (0, per_phase):
         total = sum(weights[base + d] * dense[d] for d in range(DENSE))
-        total += sum(weights[base + DENSE + k * STATES + w] for k, w in enumerate(windows))
+        total += sum(weights[base + DENSE + q] * n for q, n in enumerate(kings))
+        total += sum(weights[base + first_window + k * STATES + w] for k, w in enumerate(windows))
         sums.append(total)
     blended = truncate(sums[0] * phase + sums[1] * (start - phase), start)
     return truncate(blended, _core.LEARNED_UNIT)
 
 
 def random_weight_file(variant: Variant, seed: int) -> tuple[bytes, list[int], int]:
-    windows, dense, per_phase, _ = _core.learned_layout(core_rules(variant), variant.men_rows)
+    windows, dense, _, per_phase, _ = _core.learned_layout(core_rules(variant), variant.men_rows)
     rng = random.Random(seed)
     weights = [rng.randint(-400, 400) for _ in range(2 * per_phase)]
     return pack(variant.size, variant.flying_kings, windows, dense, weights), weights, per_phase
@@ -195,9 +209,13 @@ def test_the_core_s_features_equal_python_s(key: str) -> None:
     rules = core_rules(variant)
     positions = random_positions(key, 25, seed=1)
     assert len(positions) > 1000
+    with_kings = leaning = 0
     for position in positions:
         ours = _core.learned_features(rules, variant.men_rows, *core_state(position))
         assert ours == python_features(variant, position), position.fen()
+        with_kings += any(ours[3])
+        leaning += ours[2][-1] != 0
+    assert with_kings > 50 and leaning > 500  # the king squares and the balance were compared
 
 
 @pytest.mark.parametrize("key", sorted(FAMILY_OF))
@@ -254,7 +272,10 @@ def test_a_shipped_weight_file_loads_and_matches_its_note(name: str) -> None:
     assert data is not None
     note = json.loads((WEIGHTS / f"{name}.json").read_text())
     head = header(data)
-    windows, dense, per_phase, _ = _core.learned_layout(core_rules(variant), variant.men_rows)
+    windows, dense, squares, per_phase, _ = _core.learned_layout(
+        core_rules(variant), variant.men_rows
+    )
+    assert per_phase == dense + squares + windows * STATES
     assert head.magic == b"DRLEARN\0"
     assert head.version == _core.LEARNED_VERSION == note["header"]["version"]
     assert (head.size, head.flying) == (variant.size, int(variant.flying_kings))
