@@ -47,7 +47,8 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/ladder.py` without i
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
-from arena import elo, elo_interval, openings_for, parse_variants, shown  # noqa: E402
+from arena import openings_for, parse_variants  # noqa: E402
+from elo import elo, elo_interval, shown  # noqa: E402
 
 from rules import Color, Game, Move  # noqa: E402
 from rules.variants import Variant  # noqa: E402
