@@ -116,6 +116,17 @@ class Answer:
     """Played from an opening book, without a search."""
 
 
+def import_engine_from(source: str | None) -> None:
+    """Have this worker process import ``engine`` and ``rules`` from ``source`` (an extracted
+    commit or another checkout; None: the ones found first on ``sys.path``), forgetting any
+    already imported, so each side of a comparison runs its own code."""
+    if source is None:
+        return
+    sys.path.insert(0, source)
+    for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
+        del sys.modules[name]
+
+
 def _serve(
     kind: str,
     source: str | None,
@@ -127,10 +138,7 @@ def _serve(
     """A worker's loop: ``kind`` is ``ours`` (the engine found first on ``sys.path``: the
     installed one, or the checkout or extracted commit at ``source``) or ``dame``.  A failure
     is answered as the exception, which the referee raises."""
-    if source is not None:
-        sys.path.insert(0, source)
-        for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
-            del sys.modules[name]
+    import_engine_from(source)
     think = _dame_thinker() if kind == DAME else _our_thinker(kind == CLASSIC, weights, book)
     while True:
         request = requests.get()

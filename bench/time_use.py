@@ -42,14 +42,13 @@ if str(_ROOT) not in sys.path:  # runnable as `python bench/time_use.py` without
 if str(_ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(_ROOT / "bench"))
 
-from arena import extract  # noqa: E402
+from arena import extract, import_engine_from  # noqa: E402
 from tables import print_table  # noqa: E402
 
+from engine.scores import WIN_BOUND  # noqa: E402
 from engine.selfplay import selfplay_game  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
 
-WIN_BOUND = 990_000
-"""Scores at least this far from 0 are forced wins or losses (the core's CORE_WIN_BOUND)."""
 OVER_SHARE = 1.05
 """A move whose request took more than this share of its budget counts as over."""
 
@@ -70,10 +69,7 @@ class Spent(NamedTuple):
 
 def _serve(source: str | None, requests: Any, answers: Any) -> None:
     """A worker: this checkout's engine, or the one extracted at ``source``."""
-    if source is not None:
-        sys.path.insert(0, source)
-        for name in [m for m in sys.modules if m.split(".")[0] in ("engine", "rules")]:
-            del sys.modules[name]
+    import_engine_from(source)
     from engine import api
     from engine.api import Limits, best_move
     from rules.game import Game as WorkerGame
