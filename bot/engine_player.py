@@ -12,8 +12,8 @@ The live searches (moves, hints, draw answers) go to the pool through a
 :class:`~bot.service.computer.ReplyQueue`: in the order they were asked, one per worker at a time,
 each thinking for a share of its time that shrinks while many games wait and is whole again when
 they are few (:func:`~bot.service.computer.think_time`).  The same pool runs the background lane
-(analyses, puzzle mining): one job at a time through a
-:class:`~bot.service.computer.BackgroundLane`, then in turn through the same queue, so a reply
+(analyses, puzzle mining): one job at a time through a one-slot
+:class:`~bot.service.computer.Turns`, then in turn through the same queue, so a reply
 waits for at most one background job and a background job only for the searches asked before it.
 """
 
@@ -30,7 +30,7 @@ from engine import Limits, best_move
 from rules.game import Game
 from rules.move import Move
 
-from .service.computer import BackgroundLane, ComputerUnavailable, ReplyQueue
+from .service.computer import ComputerUnavailable, ReplyQueue, background_lane
 from .workers import WorkerPool, WorkersUnavailable, default_workers
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class EngineComputer:
         self.movetime = movetime
         self.pool = WorkerPool("engine", default_workers() if workers is None else workers)
         self._rng = random.Random()
-        self._lane = BackgroundLane()
+        self._lane = background_lane()
         self._replies = ReplyQueue(self.pool.workers)
         self.think_times: deque[float] = deque(maxlen=THINK_TIMES_KEPT)
         """The seconds given to the latest live searches, in the order they started (for
@@ -107,9 +107,7 @@ class EngineComputer:
         """``fn(*args)`` in the pool through the background lane (see
         :meth:`~bot.service.computer.ComputerPlayer.background`); a job that kills its worker
         on every try raises :class:`bot.workers.WorkerCrashed`, and the lane goes on."""
-        return await self._lane.run(
-            lambda: self._replies.run_background(lambda: self._run(fn, *args))
-        )
+        return await self._lane.run(lambda: self._replies.run(lambda: self._run(fn, *args)))
 
     async def _live(self, movetime: float, start: Callable[[float], Awaitable[T]]) -> T:
         """The live search ``start(seconds)`` in its turn, with its share of ``movetime``."""
@@ -118,7 +116,7 @@ class EngineComputer:
             self.think_times.append(seconds)
             return start(seconds)
 
-        return await self._replies.run(movetime, started)
+        return await self._replies.search(movetime, started)
 
     async def _run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """``fn(*args)`` in the pool; :class:`ComputerUnavailable` while it cannot start."""

@@ -6,11 +6,14 @@ so the event loop never waits); :class:`RandomComputer` plays a random legal mov
 for a service built without an engine.
 
 Background work shares the engine's workers with the live games' replies, which a player waits
-for.  :class:`BackgroundLane` keeps it from crowding them out: one background job at a time per
-process, first come first served, so at most one worker is busy with it and a reply queued in the
-pool waits behind at most that one job (each short, split by its caller).
+for.  A one-slot :class:`Turns` (:func:`background_lane`) keeps it from crowding them out: one
+background job at a time per process, first come first served, so at most one worker is busy with
+it and a reply queued in the pool waits behind at most that one job (each short, split by its
+caller).
 
-The live games' replies share the workers among themselves through a :class:`ReplyQueue`: served
+The live games' replies share the workers among themselves through a :class:`ReplyQueue` (the
+same :class:`Turns`, a slot per worker, so the rules of who waits and who holds a slot are written
+once): served
 in the order they were asked, as many at a time as there are workers, each thinking for a share
 of the level's time that shrinks while many games wait (:func:`think_time`), so that twenty games
 on two workers each get a reply within about the level's time instead of queueing for ten times
@@ -23,7 +26,7 @@ import asyncio
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar, TypeVarTuple
 
 from rules.game import Game
@@ -68,68 +71,19 @@ class ComputerPlayer(Protocol):
         ...
 
 
-class BackgroundLane:
-    """Background jobs one at a time, in the order they were asked for.
+class Turns:
+    """At most ``slots`` jobs at a time, begun in the order they were asked for (none overtakes
+    another, none starves).
 
-    A job holds the lane until it has *ended*, not until its caller stops waiting: a caller
+    A job holds its slot until it has *ended*, not until its caller stops waiting: a caller
     cancelled while its job runs leaves the job to finish (a worker cannot be interrupted
-    without killing it), and the next job starts only then, so two never run at once.
-    (:class:`asyncio.Lock` hands itself to its waiters in the order they came.)"""
-
-    def __init__(self) -> None:
-        self._lock = asyncio.Lock()
-
-    async def run(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
-        """The value of the job ``start()`` begins, once every job asked for before it ended."""
-        await self._lock.acquire()
-        try:
-            job = asyncio.ensure_future(start())
-        except BaseException:
-            self._lock.release()
-            raise
-        job.add_done_callback(self._ended)
-        return await asyncio.shield(job)
-
-    def _ended(self, job: asyncio.Future[Any]) -> None:
-        self._lock.release()
-        if not job.cancelled():
-            job.exception()  # retrieved here too: a caller that left no longer reads it
-
-
-LEAST_THINK_SHARE = 0.1
-"""The shortest think time a reply gets under load, as a share of its full time: a move searched
-for a tenth of the level's time still plays at a fair strength, and below it the replies of very
-many games would be near random."""
-
-
-def think_time(full: float, workers: int, asking: int, waited: float = 0.0) -> float:
-    """Seconds a live search may think when ``asking`` searches (itself included) are running or
-    waiting for ``workers`` workers, the search having waited ``waited`` seconds to start.
-
-    Shared fairly, every game gets what it would get if all searched at once side by side:
-    ``full * workers / asking`` (the whole ``full`` while the workers suffice), so a game waits
-    about ``asking / workers`` such shares, about ``full``, whatever the load.  A search that
-    already waited is also held to what is left of ``full`` (a sudden crowd does not add its
-    wait to a full search).  Never below :data:`LEAST_THINK_SHARE` of ``full``."""
-    share = full * min(1.0, workers / max(1, asking))
-    return max(LEAST_THINK_SHARE * full, min(share, full - waited))
-
-
-class ReplyQueue:
-    """The engine's workers shared by the live games' searches and the background lane's jobs:
-    at most ``slots`` at a time (one per worker), started in the order they were asked (no game
-    overtakes another, none starves, and a background job waits behind the searches asked before
-    it), each live search with its :func:`think_time` from the jobs running and waiting when it
-    starts.  The background lane asks for one job at a time, so a reply waits behind at most one
-    background job.
-
-    A job holds its slot until it has *ended*, not until its caller stops waiting (a worker cannot
-    be interrupted), as :class:`BackgroundLane` does, so the pool never holds more jobs than
-    workers and none waits inside it, out of this queue's order."""
+    without killing it), and the next job begins only then, so the engine's pool never holds
+    more jobs than its workers and none waits inside it, out of this order.  A caller cancelled
+    while it waits gives its place up; one cancelled just as its turn came passes the slot on."""
 
     def __init__(self, slots: int) -> None:
         if slots < 1:
-            raise ValueError(f"a queue needs at least one slot, not {slots}")
+            raise ValueError(f"turns need at least one slot, not {slots}")
         self.slots = slots
         self._running = 0
         self._waiting: deque[asyncio.Future[None]] = deque()
@@ -139,19 +93,13 @@ class ReplyQueue:
         """Jobs running or waiting."""
         return self._running + len(self._waiting)
 
-    async def run(self, full: float, start: Callable[[float], Awaitable[T]]) -> T:
-        """The value of the live search ``start(seconds)`` begins, started in turn with its
-        share of ``full`` seconds."""
-        return await self._in_turn(
-            lambda waited: start(think_time(full, self.slots, self.asking, waited))
-        )
+    async def run(self, start: Callable[[], Awaitable[T]]) -> T:
+        """The value of the job ``start()`` begins, once a slot is its."""
+        return await self.take(lambda _waited: start())
 
-    async def run_background(self, start: Callable[[], Awaitable[T]]) -> T:
-        """The value of the background job ``start()`` begins, started in turn."""
-        return await self._in_turn(lambda _waited: start())
-
-    async def _in_turn(self, begin: Callable[[float], Awaitable[T]]) -> T:
-        """``begin(seconds waited)``'s value, begun once a slot is this job's."""
+    async def take(self, begin: Callable[[float], Awaitable[T]]) -> T:
+        """The value of the job ``begin(seconds waited for the slot)`` begins, once a slot is
+        its."""
         asked = time.monotonic()
         queued = await self._turn()
         try:
@@ -195,6 +143,46 @@ class ReplyQueue:
             job.exception()  # retrieved here too: a caller that left no longer reads it
 
 
+def background_lane() -> Turns:
+    """Background jobs one at a time, first come first served: what keeps the engine's longer
+    work to one worker, so a live game's reply waits behind at most one such job."""
+    return Turns(1)
+
+
+LEAST_THINK_SHARE = 0.1
+"""The shortest think time a reply gets under load, as a share of its full time: a move searched
+for a tenth of the level's time still plays at a fair strength, and below it the replies of very
+many games would be near random."""
+
+
+def think_time(full: float, workers: int, asking: int, waited: float = 0.0) -> float:
+    """Seconds a live search may think when ``asking`` searches (itself included) are running or
+    waiting for ``workers`` workers, the search having waited ``waited`` seconds to start.
+
+    Shared fairly, every game gets what it would get if all searched at once side by side:
+    ``full * workers / asking`` (the whole ``full`` while the workers suffice), so a game waits
+    about ``asking / workers`` such shares, about ``full``, whatever the load.  A search that
+    already waited is also held to what is left of ``full`` (a sudden crowd does not add its
+    wait to a full search).  Never below :data:`LEAST_THINK_SHARE` of ``full``."""
+    share = full * min(1.0, workers / max(1, asking))
+    return max(LEAST_THINK_SHARE * full, min(share, full - waited))
+
+
+class ReplyQueue(Turns):
+    """The engine's workers shared by the live games' searches and the background lane's jobs:
+    :class:`Turns` with one slot per worker (a background job waits behind the searches asked
+    before it), each live search begun with its :func:`think_time` from the jobs running and
+    waiting when it starts.  The background lane asks for one job at a time, so a reply waits
+    behind at most one background job."""
+
+    async def search(self, full: float, start: Callable[[float], Awaitable[T]]) -> T:
+        """The value of the live search ``start(seconds)`` begins, in turn, with its share of
+        ``full`` seconds."""
+        return await self.take(
+            lambda waited: start(think_time(full, self.slots, self.asking, waited))
+        )
+
+
 class RandomComputer:
     """Plays a uniformly random legal move and declines every draw offer; its hints are random
     legal moves too.  Its background jobs run in a thread, one at a time (the same lane as the
@@ -202,7 +190,7 @@ class RandomComputer:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
-        self._lane = BackgroundLane()
+        self._lane = background_lane()
 
     async def choose_move(self, game: Game, level: int) -> Move:
         return self._rng.choice(game.legal_moves())

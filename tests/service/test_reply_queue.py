@@ -76,7 +76,7 @@ async def settle() -> None:
 async def test_jobs_start_in_turn_with_shares_that_come_back_to_full() -> None:
     queue = ReplyQueue(2)
     jobs = Jobs()
-    tasks = [asyncio.create_task(queue.run(FULL, jobs.job(n))) for n in range(6)]
+    tasks = [asyncio.create_task(queue.search(FULL, jobs.job(n))) for n in range(6)]
     await settle()
     assert [n for n, _ in jobs.started] == [0, 1]  # one per slot
     assert queue.asking == 6
@@ -96,13 +96,13 @@ async def test_jobs_start_in_turn_with_shares_that_come_back_to_full() -> None:
 async def test_no_game_overtakes_one_that_asked_first() -> None:
     queue = ReplyQueue(1)
     jobs = Jobs()
-    first = asyncio.create_task(queue.run(FULL, jobs.job(0)))
-    waiting = [asyncio.create_task(queue.run(FULL, jobs.job(n))) for n in (1, 2)]
+    first = asyncio.create_task(queue.search(FULL, jobs.job(0)))
+    waiting = [asyncio.create_task(queue.search(FULL, jobs.job(n))) for n in (1, 2)]
     await settle()
     jobs.ends[0].set()
     await first
     # A newcomer asking while 1 and 2 wait is served after them, however often it asks.
-    late = asyncio.create_task(queue.run(FULL, jobs.job(3)))
+    late = asyncio.create_task(queue.search(FULL, jobs.job(3)))
     for n in (1, 2, 3):
         await settle()
         jobs.ends[n].set()
@@ -113,9 +113,9 @@ async def test_no_game_overtakes_one_that_asked_first() -> None:
 async def test_a_caller_that_leaves_the_queue_frees_its_place() -> None:
     queue = ReplyQueue(1)
     jobs = Jobs()
-    first = asyncio.create_task(queue.run(FULL, jobs.job(0)))
-    leaving = asyncio.create_task(queue.run(FULL, jobs.job(1)))
-    staying = asyncio.create_task(queue.run(FULL, jobs.job(2)))
+    first = asyncio.create_task(queue.search(FULL, jobs.job(0)))
+    leaving = asyncio.create_task(queue.search(FULL, jobs.job(1)))
+    staying = asyncio.create_task(queue.search(FULL, jobs.job(2)))
     await settle()
     leaving.cancel()
     await settle()
@@ -132,8 +132,8 @@ async def test_a_caller_that_leaves_the_queue_frees_its_place() -> None:
 async def test_a_running_job_keeps_its_slot_after_its_caller_left() -> None:
     queue = ReplyQueue(1)
     jobs = Jobs()
-    running = asyncio.create_task(queue.run(FULL, jobs.job(0)))
-    after = asyncio.create_task(queue.run(FULL, jobs.job(1)))
+    running = asyncio.create_task(queue.search(FULL, jobs.job(0)))
+    after = asyncio.create_task(queue.search(FULL, jobs.job(1)))
     await settle()
     running.cancel()
     await settle()
@@ -187,11 +187,11 @@ async def test_the_engine_serves_many_games_in_turn_with_shorter_searches() -> N
 async def test_a_background_job_takes_its_turn_among_the_replies() -> None:
     queue = ReplyQueue(1)
     jobs = Jobs()
-    first = asyncio.create_task(queue.run(FULL, jobs.job(0)))
-    before = asyncio.create_task(queue.run(FULL, jobs.job(1)))
+    first = asyncio.create_task(queue.search(FULL, jobs.job(0)))
+    before = asyncio.create_task(queue.search(FULL, jobs.job(1)))
     background_job = jobs.job(2)
-    background = asyncio.create_task(queue.run_background(lambda: background_job(0.0)))
-    after = asyncio.create_task(queue.run(FULL, jobs.job(3)))
+    background = asyncio.create_task(queue.run(lambda: background_job(0.0)))
+    after = asyncio.create_task(queue.search(FULL, jobs.job(3)))
     for n in range(4):
         await settle()
         jobs.ends[n].set()
