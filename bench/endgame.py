@@ -32,8 +32,8 @@ SEARCH_POSITIONS = {
 
 def build(names: list[str], pieces: int | None, where: Path) -> None:
     print(f"{'variant':<14} {'pieces':>6} {'slices':>6} {'indices':>13} {'MB':>7} {'s':>7} dtc")
-    for variant in endgame.table_variants(names):
-        size = pieces or endgame.default_pieces(variant)
+    for variant in endgame.table_variants(names, pieces):
+        size = endgame.pieces_for(variant, pieces)
         took: list[float] = []
         started = time.monotonic()
         table = endgame.obtain(variant, size, where, on_build=took.append)

@@ -89,6 +89,9 @@ settings (environment variables, or lines NAME=value in ./.env; the environment 
                   where the engine's endgame databases are kept (default:
                   ~/.cache/draughts-bot/endgame); built at first use in the background, about a
                   minute of CPU and 38 MB for English; "off" turns them off
+  ENGINE_ENDGAME_PIECES
+                  the most pieces in those databases (default: 5 on 8x8 boards, 4 on
+                  10x10; 6 on 8x8 is 679 MB and half an hour of CPU, 5 on 10x10 413 MB)
 
 for tests and demos:
   CHALLENGE_EXPIRY_SECONDS    how long a challenge stays open at least (default: 900)
@@ -443,13 +446,18 @@ def refuse_to_start(code: int, running_bot: bool) -> int:
 
 
 def hand_settings_to_children(settings: Settings) -> None:
-    """Give the engine workers, which read ``ENGINE_ENDGAME_DIR`` from the environment they
-    inherit, the folder the settings line shows: the value as the bot read it (unquoted, see
-    :func:`bot.config.env_value`), not as ``docker run --env-file`` passed it."""
-    from engine.endgame import ENV, OFF
+    """Give the engine workers, which read ``ENGINE_ENDGAME_DIR`` and ``ENGINE_ENDGAME_PIECES``
+    from the environment they inherit, what the settings line shows: the values as the bot read
+    them (unquoted, see :func:`bot.config.env_value`), not as ``docker run --env-file`` passed
+    them."""
+    from engine.endgame import ENV, OFF, PIECES_ENV
 
     folder = settings.engine_endgame_dir
     os.environ[ENV] = OFF if folder is None else str(folder)
+    if settings.engine_endgame_pieces is None:
+        os.environ.pop(PIECES_ENV, None)
+    else:
+        os.environ[PIECES_ENV] = str(settings.engine_endgame_pieces)
 
 
 def hide_secrets_from_children() -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 from urllib.parse import unquote, unquote_plus, urlsplit
 
 from engine.endgame import ENV as ENDGAME_ENV
+from engine.endgame import PIECES_ENV as ENDGAME_PIECES_ENV
+from engine.endgame import configured_pieces as endgame_configured_pieces
 from engine.endgame import directory as endgame_directory
 
 from .health import HEARTBEAT_SUFFIX
@@ -97,6 +99,14 @@ def endgame_folder(configured: str) -> Path | None:
     ``XDG_CACHE_HOME``: the system's variable, not one of the bot's settings; None when off)."""
     cache = os.environ.get("XDG_CACHE_HOME", "")
     return endgame_directory({ENDGAME_ENV: configured, "XDG_CACHE_HOME": cache})
+
+
+def _endgame_pieces(env: Mapping[str, str]) -> int | None:
+    """``ENGINE_ENDGAME_PIECES`` read by the engine's own rule, its complaint a settings error."""
+    try:
+        return endgame_configured_pieces({ENDGAME_PIECES_ENV: env_value(env, ENDGAME_PIECES_ENV)})
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _database_url(env: Mapping[str, str]) -> str | None:
@@ -185,6 +195,11 @@ class Settings:
     kept (unset: the user's cache directory; None: ``off``), so the settings line shows the real
     folder.  The engine workers read it from the environment they inherit
     (:func:`bot.cli.hand_settings_to_children` puts this value there)."""
+    engine_endgame_pieces: int | None = None
+    """``ENGINE_ENDGAME_PIECES``: the most pieces of the endgame tables (None: each variant's
+    default, 5 on 8x8 and 4 on 10x10; a larger table is up to 679 MB and half an hour of CPU to
+    build).  The workers read it from the environment too
+    (:func:`bot.cli.hand_settings_to_children`)."""
     move_time_scale: float = 1.0
     """Factor applied to the ``move_time`` and the ``clock`` chosen in ``/challenge`` (tests and
     demos use a small one, e.g. 0.001 turns 1 day into 86 seconds)."""
@@ -216,6 +231,7 @@ class Settings:
             engine_move_time=_float(env, "ENGINE_MOVE_TIME_SECONDS", 2.0, low=0.01),
             engine_workers=_int(env, "ENGINE_WORKERS", None, low=1),
             engine_endgame_dir=endgame_folder(env_value(env, ENDGAME_ENV)),
+            engine_endgame_pieces=_endgame_pieces(env),
             move_time_scale=_float(env, "MOVE_TIME_SCALE", 1.0, low=0.000001),
             heartbeat_interval=_float(env, "HEARTBEAT_SECONDS", 15.0, low=0.05),
             sync_retry=_float(env, "COMMAND_SYNC_RETRY_SECONDS", 10.0, low=0.05),

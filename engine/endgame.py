@@ -7,6 +7,10 @@ directory and kept there:
 
 - ``ENGINE_ENDGAME_DIR`` names the directory (default: ``$XDG_CACHE_HOME/draughts-bot/endgame``,
   i.e. ``~/.cache/draughts-bot/endgame``); ``off`` turns the tables off.
+- ``ENGINE_ENDGAME_PIECES`` sets their size (:func:`pieces_for`): by default what a minute or
+  two of idle CPU builds (5 pieces on 8x8, 4 on 10x10); up to 6 on 8x8 and 5 on 10x10 for an
+  operator who gives them the disk and the build time.  While a larger table is built, a smaller one
+  already in the directory is used.
 - A searcher starts without tables; :func:`attach_later` builds or loads them in a background
   thread (the C solver releases the GIL) and attaches them when they are ready, so no search and
   no answer ever waits for them.  A file lock makes one process build while the others wait for
@@ -38,12 +42,12 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from rules.variants import VARIANTS, Variant, find_variant
 
-from ._core import EndgameTable
+from ._core import EGDB_MAX_PIECES, EndgameTable
 from .native import core_rules
 
 log = logging.getLogger(__name__)
@@ -57,6 +61,7 @@ WIN, LOSS, DRAW = 1, 2, 3
 """What :meth:`EndgameTable.probe` returns for the side to move (0: not in the table)."""
 
 ENV = "ENGINE_ENDGAME_DIR"
+PIECES_ENV = "ENGINE_ENDGAME_PIECES"
 OFF = "off"
 
 
@@ -65,9 +70,44 @@ class CorruptTable(ValueError):
 
 
 def default_pieces(variant: Variant) -> int:
-    """How many pieces a variant's tables hold by default: 5 where kings step one square on 8x8
-    (151 million positions, about 40 MB), 4 where kings fly or the board is 10x10."""
-    return 5 if variant.size == 8 and not variant.flying_kings else 4
+    """How many pieces a variant's tables hold unless ``ENGINE_ENDGAME_PIECES`` says otherwise:
+    what is built at first use in a minute or two of idle CPU.  5 on 8x8 (151 million positions,
+    38 MB, 55-85 s of CPU), 4 on 10x10 (43 million, 11 MB, 16 s; 5 pieces there are 413 MB and
+    18 minutes).  docs/BENCHMARKS.md has each size's cost."""
+    return 5 if variant.size == 8 else 4
+
+
+def largest_pieces(variant: Variant) -> int:
+    """The most pieces a variant's tables may hold: 6 on 8x8 (2.7 billion positions, 679 MB), 5 on
+    10x10 (1.65 billion, 413 MB); a 6-piece table on 10x10 would be some 20 times that."""
+    return min(EGDB_MAX_PIECES, 6 if variant.size == 8 else 5)
+
+
+def configured_pieces(env: Mapping[str, str] | None = None) -> int | None:
+    """``ENGINE_ENDGAME_PIECES``: the most pieces of the tables the engine uses and builds (each
+    variant at most :func:`largest_pieces`), or None when unset (each variant's
+    :func:`default_pieces`); ValueError when it is not a whole number from 2 to 6."""
+    raw = (os.environ if env is None else env).get(PIECES_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        pieces = int(raw)
+    except ValueError:
+        raise ValueError(f"{PIECES_ENV} must be a whole number, not {raw!r}") from None
+    if not 2 <= pieces <= EGDB_MAX_PIECES:
+        raise ValueError(f"{PIECES_ENV} must be from 2 to {EGDB_MAX_PIECES}, not {pieces}")
+    return pieces
+
+
+def pieces_for(
+    variant: Variant, asked: int | None = None, env: Mapping[str, str] | None = None
+) -> int:
+    """How many pieces ``variant``'s table holds when ``asked`` for at most that many (None:
+    what ``ENGINE_ENDGAME_PIECES`` asks, else the variant's default)."""
+    asked = configured_pieces(env) if asked is None else asked
+    if asked is None:
+        return default_pieces(variant)
+    return min(asked, largest_pieces(variant))
 
 
 def signature(variant: Variant) -> str:
@@ -209,7 +249,7 @@ def obtain(
     under a file lock so that one process builds while the others wait.  A corrupt file is
     rebuilt.  None when the tables are off or absent and not to be built.  ``on_build`` hears the
     seconds a build took."""
-    pieces = default_pieces(variant) if pieces is None else pieces
+    pieces = pieces_for(variant) if pieces is None else pieces
     where = directory() if where is None else where
     if where is None:
         return None
@@ -261,7 +301,7 @@ IDLE_NICE = 19
 """The build thread's nice value where the idle policy is not available."""
 
 
-def _lower_priority() -> None:
+def lower_priority() -> None:
     """Make the calling thread run only on CPU time nobody else wants (Linux schedules each
     thread on its own; elsewhere this does nothing).
 
@@ -278,6 +318,18 @@ def _lower_priority() -> None:
     except (AttributeError, OSError):
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, thread, IDLE_NICE)
+
+
+def smaller_present(variant: Variant, pieces: int, where: Path) -> EndgameTable | None:
+    """The largest good table of ``variant`` with fewer than ``pieces`` pieces already in
+    ``where``: what the engine plays with while a larger one is built (after
+    ``ENGINE_ENDGAME_PIECES`` was raised, that build takes up to half an hour)."""
+    for smaller in range(pieces - 1, 1, -1):
+        if path_for(variant, smaller, where).exists():
+            table = obtain(variant, smaller, where, build=False)
+            if table is not None:
+                return table
+    return None
 
 
 _started: set[Variant] = set()
@@ -301,9 +353,14 @@ def attach_later(
         _started.add(variant)
 
     def run() -> None:
-        _lower_priority()
+        lower_priority()
         try:
-            table = obtain(variant, pieces, where)
+            size = pieces_for(variant) if pieces is None else pieces
+            if not path_for(variant, size, where).exists():
+                interim = smaller_present(variant, size, where)
+                if interim is not None:
+                    attach(interim)  # play with it while the larger one is built
+            table = obtain(variant, size, where)
         except Exception:  # a full disk or a read-only cache must not take the engine down
             log.exception("the %s endgame tables could not be made", variant.key)
             return
@@ -315,37 +372,64 @@ def attach_later(
     return thread
 
 
-def table_variants(names: Sequence[str]) -> list[Variant]:
-    """One variant per distinct table among the variants ``names`` (all when empty): variants
-    with the same move rules and table size share a file, so each is built or shown once."""
+def table_variants(names: Sequence[str], pieces: int | None = None) -> list[Variant]:
+    """One variant per distinct table among the variants ``names`` (all when empty) asked for
+    at most ``pieces`` pieces: variants with the same move rules and table size share a file, so
+    each is built or shown once."""
     chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
     seen: set[tuple[str, int]] = set()
     unique = []
     for v in chosen:
-        if (signature(v), default_pieces(v)) not in seen:
-            seen.add((signature(v), default_pieces(v)))
+        if (signature(v), pieces_for(v, pieces)) not in seen:
+            seen.add((signature(v), pieces_for(v, pieces)))
             unique.append(v)
     return unique
+
+
+def describe(variant: Variant, table: EndgameTable, path: Path) -> str:
+    positions = sum(s[4] for s in table.slices())
+    longest = max(s[5] for s in table.slices())
+    return (
+        f"{variant.key}: {path}: {len(table.slices())} slices, {positions} indices, "
+        f"{path.stat().st_size / 1e6:.1f} MB, longest conversion {longest} plies"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.endgame",
-        description="Build or check the endgame databases (win/loss/draw tables).",
+        description="Build, describe or check the endgame databases (win/loss/draw tables).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("build", "build (or check) the tables"), ("info", "describe them")):
+    for name, text in (
+        ("build", "build the tables not built yet"),
+        ("info", "describe them"),
+        ("check", "check built tables against the rules' moves on sampled positions"),
+    ):
         p = sub.add_parser(name, help=text)
         p.add_argument("--variant", action="append", default=[], help="variant (repeatable)")
-        p.add_argument("--pieces", type=int, default=None, help="most pieces (default per rules)")
+        p.add_argument(
+            "--pieces",
+            type=int,
+            default=None,
+            choices=range(2, EGDB_MAX_PIECES + 1),
+            help=f"most pieces (default: ${PIECES_ENV}, else per board)",
+        )
         p.add_argument("--dir", type=Path, default=None, help=f"directory (default: ${ENV})")
+        if name == "check":
+            p.add_argument("--samples", type=int, default=200, help="positions per slice")
     args = parser.parse_args(argv)
+    try:
+        configured_pieces()
+    except ValueError as exc:
+        parser.error(str(exc))
     where = args.dir or directory()
     if where is None:
         print(f"{ENV}=off: the endgame tables are turned off", file=sys.stderr)
         return 1
-    for variant in table_variants(args.variant):
-        pieces = args.pieces or default_pieces(variant)
+    failed = False
+    for variant in table_variants(args.variant, args.pieces):
+        pieces = pieces_for(variant, args.pieces)
         path = path_for(variant, pieces, where)
         if args.command == "build":
             took: list[float] = []
@@ -353,26 +437,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             assert table is not None
             what = f"built in {took[0]:.1f} s" if took else "present"
             print(f"{variant.key}: {path} ({path.stat().st_size / 1e6:.1f} MB) {what}")
-        else:
-            try:
-                table = read(variant, pieces, path)
-            except FileNotFoundError:
-                print(
-                    f"{variant.key}: {path}: not built yet (the bot builds it at first use, or "
-                    f"run: python -m engine.endgame build --variant {variant.key})"
-                )
-                continue
-            except (OSError, CorruptTable) as exc:
-                reason = getattr(exc, "strerror", None) or exc
-                print(f"{variant.key}: {path}: cannot be read: {reason}")
-                continue
-            positions = sum(s[4] for s in table.slices())
-            longest = max(s[5] for s in table.slices())
+            continue
+        try:
+            table = read(variant, pieces, path)
+        except FileNotFoundError:
             print(
-                f"{variant.key}: {path}: {len(table.slices())} slices, {positions} indices, "
-                f"{path.stat().st_size / 1e6:.1f} MB, longest conversion {longest} plies"
+                f"{variant.key}: {path}: not built yet (the bot builds it at first use, or "
+                f"run: python -m engine.endgame build --variant {variant.key} --pieces {pieces})"
             )
-    return 0
+            failed |= args.command == "check"
+            continue
+        except (OSError, CorruptTable) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            print(f"{variant.key}: {path}: cannot be read: {reason}")
+            failed |= args.command == "check"
+            continue
+        if args.command == "info":
+            print(describe(variant, table, path))
+            continue
+        from .endgame_check import check  # here: it imports the rules' move generator
+
+        started = time.monotonic()
+        found = check(table, variant, args.samples)
+        verdict = "all agree" if not found.wrong else f"{len(found.wrong)} WRONG"
+        print(
+            f"{variant.key}: {path}: {found.positions} positions checked against the rules' "
+            f"moves in {time.monotonic() - started:.1f} s: {verdict}"
+        )
+        for state, value, successors in found.wrong[:10]:
+            print(f"  {state}: {value}, successors {successors}")
+        failed |= bool(found.wrong)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

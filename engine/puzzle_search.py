@@ -36,7 +36,7 @@ from rules.variants import Color, Variant
 
 from ._core import EndgameTable
 from .api import repetition_history, to_move
-from .endgame import LOSS, default_pieces, obtain
+from .endgame import LOSS, obtain, pieces_for
 from .native import core_state
 from .native_search import NativeResult, root_scores, search
 from .scores import WIN_BOUND
@@ -157,7 +157,7 @@ def another_move_wins(position: Position, best: Move) -> bool | None:
 
 def small(position: Position) -> bool:
     """Whether the position is within the endgame tables' pieces."""
-    return position.occupied.bit_count() <= default_pieces(position.variant)
+    return position.occupied.bit_count() <= pieces_for(position.variant)
 
 
 def scores(game: Game, depth: int) -> list[tuple[int, RawMove]]:

@@ -555,33 +555,61 @@ int egdb_solve(Egdb *eg, void (*progress)(void *ctx, int done, int total), void 
     return 0;
 }
 
-int egdb_distances(Egdb *eg, int slice, uint64_t max_positions)
+uint64_t egdb_pair_size(const Egdb *eg, int slice)
 {
+    int mirror = eg->slices[slice].mirror;
+    return eg->slices[slice].size + (mirror != slice ? eg->slices[mirror].size : 0);
+}
+
+int egdb_compute_distances(const Egdb *eg, int slice, uint8_t *d[2])
+{
+    d[0] = d[1] = NULL;
     if (!eg->solved)
         return -1;
     int mirror = eg->slices[slice].mirror;
     int first = slice < mirror ? slice : mirror;
-    if (eg->dist_slice == first + 1)
-        return 0;
-    uint64_t total = eg->slices[first].size + (mirror != slice ? eg->slices[slice].size : 0);
-    if (total > max_positions)
-        return -1;
-    free(eg->dist[0]);
-    free(eg->dist[1]);
-    eg->dist[0] = eg->dist[1] = NULL;
-    eg->dist_slice = 0;
     int other = eg->slices[first].mirror;
-    uint8_t *d[2];
     d[0] = malloc((size_t)eg->slices[first].size + 1);
     d[1] = other != first ? malloc((size_t)eg->slices[other].size + 1) : NULL;
-    if (!d[0] || (other != first && !d[1]) || solve_pair(eg, first, d) < 0) {
+    /* solve_pair only reads the table's values and slices here (its writes go to `d` and its
+     * own buffers), so probes and searches may run meanwhile. */
+    if (!d[0] || (other != first && !d[1]) || solve_pair((Egdb *)eg, first, d) < 0) {
         free(d[0]);
         free(d[1]);
+        d[0] = d[1] = NULL;
         return -1;
     }
+    return first;
+}
+
+void egdb_keep_distances(Egdb *eg, int first, uint8_t *d[2])
+{
+    free(eg->dist[0]);
+    free(eg->dist[1]);
     eg->dist[0] = d[0];
     eg->dist[1] = d[1];
     eg->dist_slice = first + 1;
+}
+
+int egdb_has_distances(const Egdb *eg, int slice)
+{
+    int mirror = eg->slices[slice].mirror;
+    return eg->dist_slice == (slice < mirror ? slice : mirror) + 1;
+}
+
+int egdb_distances(Egdb *eg, int slice, uint64_t max_positions)
+{
+    if (!eg->solved)
+        return -1;
+    if (egdb_has_distances(eg, slice))
+        return 0;
+    if (egdb_pair_size(eg, slice) > max_positions)
+        return -1;
+    uint8_t *d[2];
+    int first = egdb_compute_distances(eg, slice, d);
+    if (first < 0)
+        return -1;
+    egdb_keep_distances(eg, first, d);
     return 0;
 }
 

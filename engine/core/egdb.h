@@ -105,6 +105,19 @@ int egdb_probe(const Egdb *eg, const CorePos *p, int *slice);
  * 0 when they are there, -1 otherwise.  Not thread-safe: the caller holds the table alone. */
 int egdb_distances(Egdb *eg, int slice, uint64_t max_positions);
 
+/* Indices in `slice` and its mirror together. */
+uint64_t egdb_pair_size(const Egdb *eg, int slice);
+
+/* The two steps of egdb_distances for a pair too large to compute within a move: compute the
+ * distances of `slice`'s pair into `d` (allocated here) and return the pair's first slice (-1:
+ * memory is short), reading the table only, so searches may go on meanwhile; then keep them
+ * (egdb_keep_distances, which takes `d` over) while no search runs. */
+int egdb_compute_distances(const Egdb *eg, int slice, uint8_t *d[2]);
+void egdb_keep_distances(Egdb *eg, int first, uint8_t *d[2]);
+
+/* Whether the distances kept are `slice`'s pair's. */
+int egdb_has_distances(const Egdb *eg, int slice);
+
 /* The distance of an index of the pair egdb_distances kept (EGDB_FAR: a draw), or -1 when that
  * pair is not `slice`'s. */
 int egdb_distance(const Egdb *eg, int slice, uint64_t index);

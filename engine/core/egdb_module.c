@@ -15,6 +15,10 @@ typedef struct {
     Py_buffer view; /* the loaded values, when they are a caller's buffer */
     int has_view;
     int building;
+    /* Distances computed beside the searches (compute_distances), until keep_distances. */
+    int computing;
+    int pending_first; /* the pair's first slice, -1: none */
+    uint8_t *pending[2];
 } TableObject;
 
 static PyTypeObject TableType;
@@ -27,8 +31,17 @@ static void Table_release(TableObject *self)
     }
 }
 
+static void Table_drop_pending(TableObject *self)
+{
+    free(self->pending[0]);
+    free(self->pending[1]);
+    self->pending[0] = self->pending[1] = NULL;
+    self->pending_first = -1;
+}
+
 static void Table_dealloc(TableObject *self)
 {
+    Table_drop_pending(self);
     egdb_free(&self->eg);
     Table_release(self);
     Py_XDECREF(self->rules);
@@ -56,6 +69,7 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     Py_INCREF(rules);
     self->rules = rules;
+    self->pending_first = -1;
     return (PyObject *)self;
 }
 
@@ -276,6 +290,66 @@ static PyObject *Table_distance(TableObject *self, PyObject *const *args, Py_ssi
     return PyLong_FromLong(egdb_distance(&self->eg, slice, index));
 }
 
+/* A slice number given from Python, or -1 with an exception set. */
+static int slice_arg(TableObject *self, PyObject *arg)
+{
+    long slice = PyLong_AsLong(arg);
+    if (slice == -1 && PyErr_Occurred())
+        return -1;
+    if (slice < 0 || slice >= self->eg.nslices) {
+        PyErr_SetString(PyExc_IndexError, "no such slice");
+        return -1;
+    }
+    return (int)slice;
+}
+
+/* compute_distances(slice) -> bool: the distances of `slice`'s pair, computed with the GIL
+ * released into the table's pending slot while searches go on probing it (they read the values
+ * only); False when the table has no values, another computation runs, or memory is short. */
+static PyObject *Table_compute_distances(TableObject *self, PyObject *arg)
+{
+    int slice = slice_arg(self, arg);
+    if (slice < 0)
+        return NULL;
+    if (!self->eg.solved || self->building || self->computing)
+        Py_RETURN_FALSE;
+    self->computing = 1;
+    uint8_t *d[2];
+    int first;
+    Py_BEGIN_ALLOW_THREADS
+    first = egdb_compute_distances(&self->eg, slice, d);
+    Py_END_ALLOW_THREADS
+    self->computing = 0;
+    if (first < 0)
+        Py_RETURN_FALSE;
+    Table_drop_pending(self);
+    self->pending[0] = d[0];
+    self->pending[1] = d[1];
+    self->pending_first = first;
+    Py_RETURN_TRUE;
+}
+
+/* keep_distances() -> bool: make the pending distances the ones the search uses (the caller
+ * makes sure no search runs on this table meanwhile); False when none are pending. */
+static PyObject *Table_keep_distances(TableObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->pending_first < 0 || self->building)
+        Py_RETURN_FALSE;
+    egdb_keep_distances(&self->eg, self->pending_first, self->pending);
+    self->pending[0] = self->pending[1] = NULL;
+    self->pending_first = -1;
+    Py_RETURN_TRUE;
+}
+
+/* has_distances(slice) -> whether the search has the distances of `slice`'s pair at hand. */
+static PyObject *Table_has_distances(TableObject *self, PyObject *arg)
+{
+    int slice = slice_arg(self, arg);
+    if (slice < 0)
+        return NULL;
+    return PyBool_FromLong(egdb_has_distances(&self->eg, slice));
+}
+
 static PyObject *Table_get_max_pieces(TableObject *self, void *Py_UNUSED(closure))
 {
     return PyLong_FromLong(self->eg.max_pieces);
@@ -316,6 +390,14 @@ static PyMethodDef Table_methods[] = {
      "(255: a draw) or None"},
     {"trusted", (PyCFunction)Table_trusted, METH_VARARGS,
      "trusted(slice, quiet, quiet_limit) -> whether the search believes its wins and losses"},
+    {"compute_distances", (PyCFunction)Table_compute_distances, METH_O,
+     "compute_distances(slice) -> bool: compute the distances of the slice's pair beside the "
+     "searches (the GIL released), pending until keep_distances()."},
+    {"keep_distances", (PyCFunction)Table_keep_distances, METH_NOARGS,
+     "keep_distances() -> bool: the search uses the pending distances from now on (call it "
+     "while no search runs)."},
+    {"has_distances", (PyCFunction)Table_has_distances, METH_O,
+     "has_distances(slice) -> whether the search has the distances of the slice's pair."},
     {"position", (PyCFunction)Table_position, METH_VARARGS,
      "position(slice, index) -> (own_men, own_kings, opp_men, opp_kings, 0) or None"},
     {NULL, NULL, 0, NULL}};
@@ -356,5 +438,9 @@ int core_add_endgame(PyObject *module)
         Py_DECREF(&TableType);
         return -1;
     }
-    return PyModule_AddIntConstant(module, "EGDB_WIN_SCORE", CORE_EGDB_WIN);
+    if (PyModule_AddIntConstant(module, "EGDB_WIN_SCORE", CORE_EGDB_WIN) < 0)
+        return -1;
+    if (PyModule_AddIntConstant(module, "EGDB_DISTANCE_LIMIT", CORE_EGDB_DIST_MAX) < 0)
+        return -1;
+    return PyModule_AddIntConstant(module, "EGDB_MAX_PIECES", EGDB_MAX_PIECES);
 }

@@ -37,6 +37,7 @@ int core_egdb_node(const CoreSearch *s, const CorePos *p, int ply, int quiet, in
 int core_egdb_root(CoreSearch *s, const CorePos *root, int quiet, CoreMove *moves, int n, int on)
 {
     s->egdb_skip[0] = s->egdb_skip[1] = -1;
+    s->egdb_wanted = -1;
     s->egdb_on = on && s->egdb != NULL;
     if (!s->egdb_on || pieces(root) > s->egdb->max_pieces)
         return n;
@@ -51,7 +52,9 @@ int core_egdb_root(CoreSearch *s, const CorePos *root, int quiet, CoreMove *move
      * next moves of the game): the root's own distance then decides whether the no-progress
      * count leaves room for the win, and only the moves that bring the conversion closer are
      * kept, so the win is converted within that distance whatever the search prefers. */
-    int have = v == EGDB_WIN && egdb_distances(eg, slice, CORE_EGDB_DIST_MAX) == 0;
+    int have = v == EGDB_WIN && egdb_distances(eg, slice, s->egdb_dist_max) == 0;
+    if (v == EGDB_WIN && !have)
+        s->egdb_wanted = slice; /* too large for now: the caller computes them for later */
     int needed = have ? egdb_distance(eg, slice, index) : eg->slices[slice].dtc;
     if (s->quiet_limit > 0 && quiet + needed >= s->quiet_limit)
         return n;

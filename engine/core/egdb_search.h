@@ -16,8 +16,10 @@
 #define CORE_EGDB_EVAL_CAP 20000
 /* The largest slice pair (in indices) whose distances a won root recomputes on the spot, once
  * per material and game, within the move's time: at most about half a second (every ending of up
- * to 4 pieces on 8x8, the largest pair 755,160 indices; 5-piece and 10x10 pairs are left to the
- * search). */
+ * to 4 pieces on 8x8, the largest pair 755,160 indices).  A won root of a larger pair is played
+ * by the search alone and reported (CoreSearch.egdb_wanted): engine/native_search.py computes
+ * that pair's distances in the background (5-30 s for 5 pieces, minutes for 6), and the next
+ * moves use them. */
 #define CORE_EGDB_DIST_MAX 1000000
 /* Distance (plies) within which a won root lets the search choose among all winning moves. */
 #define CORE_EGDB_NEAR 6
@@ -30,8 +32,9 @@ int core_egdb_node(const CoreSearch *s, const CorePos *p, int ply, int quiet, in
 
 /* Before a search (probing or not, `on`): remember whether to probe, and when the root is a
  * trusted table win keep only the root moves that keep the win, in their order, and of those,
- * when the distances of the root's material are at hand (CORE_EGDB_DIST_MAX), only the ones
- * that bring the conversion closest; the number kept (n when nothing is filtered). */
+ * when the distances of the root's material are at hand (CORE_EGDB_DIST_MAX, or computed
+ * before), only the ones that bring the conversion closest (else s->egdb_wanted names the
+ * root's slice); the number kept (n when nothing is filtered). */
 int core_egdb_root(CoreSearch *s, const CorePos *root, int quiet, CoreMove *moves, int n, int on);
 
 #endif

@@ -42,6 +42,8 @@ int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_m
     s->quiet_limit = quiet_limit;
     s->man_moves_progress = man_moves_progress;
     s->crownings_progress = crownings_progress;
+    s->egdb_skip[0] = s->egdb_skip[1] = s->egdb_wanted = -1;
+    s->egdb_dist_max = CORE_EGDB_DIST_MAX;
     s->selectivity = CORE_SEL_ALL;
     core_selective_init(s);
     uint64_t entries = 1;

@@ -86,10 +86,13 @@ typedef struct {
     uint8_t reduction[CORE_REDUCTION_SIZE][CORE_REDUCTION_SIZE];
     /* Endgame databases (egdb_search.h): the table or NULL, whether this search probes it (not
      * when exact), and the root's slice and its mirror when the root is a won or lost table
-     * position (-1: none). */
+     * position (-1: none); the slice of a won root whose distances were not at hand
+     * (egdb_search.h: the caller computes them for the next moves; -1: none). */
     const struct Egdb *egdb;
     int egdb_on;
     int egdb_skip[2];
+    int egdb_wanted;
+    uint64_t egdb_dist_max; /* the largest pair computed on the spot (CORE_EGDB_DIST_MAX) */
 } CoreSearch;
 
 /* Set up a searcher for `rules` with a table of about `hash_mb` megabytes; 0, or -1 when the

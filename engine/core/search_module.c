@@ -275,6 +275,24 @@ static PyObject *Searcher_key(SearcherObject *self, PyObject *const *args, Py_ss
     return PyLong_FromUnsignedLongLong(core_key(self->search, &p));
 }
 
+/* set_distance_limit(indices): the largest slice pair whose distances a won root computes on
+ * the spot (CORE_EGDB_DIST_MAX unless a test makes small pairs go the background's way). */
+static PyObject *Searcher_set_distance_limit(SearcherObject *self, PyObject *arg)
+{
+    unsigned long long indices = PyLong_AsUnsignedLongLong(arg);
+    if (indices == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    self->search->egdb_dist_max = indices;
+    Py_RETURN_NONE;
+}
+
+/* endgame_wanted() -> the slice of the last search's won table root whose distances were not
+ * at hand (egdb_search.h), or -1. */
+static PyObject *Searcher_endgame_wanted(SearcherObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLong(self->search->egdb_wanted);
+}
+
 static PyObject *Searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored))
 {
     core_search_clear(self->search);
@@ -356,6 +374,12 @@ static PyMethodDef Searcher_methods[] = {
     {"key", (PyCFunction)(void (*)(void))Searcher_key, METH_FASTCALL,
      "The position's Zobrist key (rules' Position.key with rules' tables)."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table (a new game)."},
+    {"set_distance_limit", (PyCFunction)Searcher_set_distance_limit, METH_O,
+     "set_distance_limit(indices): the largest slice pair whose distances a won root computes "
+     "on the spot (larger ones: endgame_wanted)."},
+    {"endgame_wanted", (PyCFunction)Searcher_endgame_wanted, METH_NOARGS,
+     "endgame_wanted() -> the slice of the last search's won table root whose distances were "
+     "not at hand, or -1."},
     {"set_endgame", (PyCFunction)Searcher_set_endgame, METH_O,
      "set_endgame(table or None): the endgame databases to probe (timed searches only)."},
     {"set_selectivity", (PyCFunction)Searcher_set_selectivity, METH_O,

@@ -30,9 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import endgame, native_search
-from engine._core import EGDB_WIN_SCORE, EndgameTable
+from engine._core import EGDB_DISTANCE_LIMIT, EGDB_WIN_SCORE, EndgameTable
 from engine.api import repetition_history, to_move
 from engine.endgame import DRAW, LOSS, WIN
+from engine.endgame_check import check, played
 from engine.native import core_state
 from rules.fen import parse_fen
 from rules.game import Game
@@ -40,20 +41,6 @@ from rules.movegen import generator
 from rules.variants import VARIANTS, Color, Variant
 
 State = tuple[int, int, int, int, int]
-
-
-def make(state: State, move: tuple[int, int, int, bool]) -> State:
-    om, ok, tm, tk, side = state
-    fb, tb, dead, crowns = move
-    if om & fb:
-        om ^= fb
-        if crowns:
-            ok |= tb
-        else:
-            om |= tb
-    else:
-        ok = (ok ^ fb) | tb
-    return (tm & ~dead, tk & ~dead, om, ok, side ^ 1)
 
 
 def all_positions(variant: Variant, materials: list[tuple[int, int, int, int]]) -> list[State]:
@@ -96,7 +83,7 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
         om, ok, tm, tk, side = s
         takes_all = False
         for move in gen.moves_raw(om, ok, tm | tk, side):
-            child = make(s, move)
+            child = played(s, move)
             if not child[0] | child[1]:  # no pieces left to the side to move next
                 takes_all = True
             else:
@@ -158,21 +145,29 @@ def test_the_solver_equals_a_brute_force_solver_on_the_referee(
 
 @pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4)])
 def test_a_value_is_the_best_of_the_successors_values(key: str, pieces: int) -> None:
-    table = built(key, pieces)
-    gen = generator(VARIANTS[key])
-    rng = random.Random(17)
-    checked = 0
-    for number, (*_, size, _dtc, _trusted) in enumerate(table.slices()):
-        for _ in range(60):
-            state = table.position(number, rng.randrange(size))
-            if state is None:
-                continue
-            om, ok, tm, tk, side = state
-            values = [table.probe(*make(state, m)) for m in gen.moves_raw(om, ok, tm | tk, side)]
-            expected = WIN if LOSS in values else DRAW if DRAW in values else LOSS
-            assert table.probe(*state) == expected, (state, values)
-            checked += 1
-    assert checked > 1000
+    """What ``python -m engine.endgame check`` runs on a table an operator built."""
+    found = check(built(key, pieces), VARIANTS[key], per_slice=60, seed=17)
+    assert found.positions > 1000
+    assert found.wrong == []
+
+
+def test_the_check_finds_a_wrong_value() -> None:
+    """A table whose last slice (three men against one, nearly all won) says "lost" everywhere,
+    as a solver bug or a bad write might: the check names positions whose successors say
+    otherwise."""
+    good = built("english", 4)
+    data = bytearray(good.tobytes())
+    slices = good.slices()
+    first = sum(s[4] for s in slices[:-1])
+    start = -(-first // 4)  # the first byte wholly inside the last slice
+    assert slices[-1][:4] == (3, 0, 1, 0)
+    data[start:] = b"\xaa" * (len(data) - start)  # 10 in every 2 bits: LOSS
+    bad = endgame.new_table(VARIANTS["english"], 4)
+    bad.load(bytes(data), [s[5] for s in slices])
+    found = check(bad, VARIANTS["english"], per_slice=60, seed=17)
+    assert found.wrong
+    assert {value for _state, value, _successors in found.wrong} == {LOSS}
+    assert check(good, VARIANTS["english"], per_slice=60, seed=17).wrong == []
 
 
 def rotated(variant: Variant, state: State) -> State:
@@ -313,6 +308,60 @@ def test_the_tables_can_be_turned_off() -> None:
     assert endgame.attach_later(VARIANTS["english"], print, None) is None  # conftest: off
 
 
+def test_the_tables_size_follows_the_board_and_the_setting() -> None:
+    """5 pieces on every 8x8 board and 4 on 10x10 by default (what a minute or two builds);
+    ``ENGINE_ENDGAME_PIECES`` raises or lowers them, each board at most its largest."""
+    boards = {8: ["english", "dame", "pool", "russian", "brazilian"], 10: ["international"]}
+    assert {v.key: v.size for v in VARIANTS.values()} == {
+        key: size for size, keys in boards.items() for key in keys
+    }
+    for size, default, largest in ((8, 5, 6), (10, 4, 5)):
+        for key in boards[size]:
+            variant = VARIANTS[key]
+            assert endgame.pieces_for(variant, env={}) == default
+            assert endgame.pieces_for(variant, env={"ENGINE_ENDGAME_PIECES": " 6 "}) == largest
+            assert endgame.pieces_for(variant, env={"ENGINE_ENDGAME_PIECES": "3"}) == 3
+            assert endgame.pieces_for(variant, 6, env={"ENGINE_ENDGAME_PIECES": "3"}) == largest
+    for bad in ("1", "7", "five", "4.0"):
+        with pytest.raises(ValueError, match="ENGINE_ENDGAME_PIECES"):
+            endgame.configured_pieces({"ENGINE_ENDGAME_PIECES": bad})
+
+
+def test_a_smaller_table_plays_while_a_larger_one_is_built(tmp_path: Path) -> None:
+    """After the setting was raised the engine does not go without tables for the larger
+    build's hour: the one already there is attached first, the larger one when it is done."""
+    brazilian = VARIANTS["brazilian"]
+    endgame.obtain(brazilian, 2, tmp_path)
+    attached: list[EndgameTable] = []
+    thread = endgame.attach_later(brazilian, attached.append, tmp_path, pieces=3)
+    assert thread is not None
+    thread.join(timeout=120)
+    assert [t.max_pieces for t in attached] == [2, 3]
+    assert attached[1].tobytes() == built("brazilian", 3).tobytes()
+    # Once built, the larger one is read alone.
+    assert endgame.smaller_present(brazilian, 3, tmp_path) is not None
+    assert endgame.smaller_present(brazilian, 2, tmp_path) is None
+
+
+def test_the_check_command_checks_a_built_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    english = ["--variant", "english", "--pieces", "3", "--dir", str(tmp_path)]
+    assert endgame.main(["check", *english]) == 1  # nothing built yet: nothing checked
+    assert "not built yet" in capsys.readouterr().out
+    assert endgame.main(["build", *english]) == 0
+    capsys.readouterr()
+    assert endgame.main(["check", *english, "--samples", "30"]) == 0
+    said = capsys.readouterr().out
+    assert "positions checked against the rules' moves" in said and "all agree" in said
+    path = endgame.path_for(VARIANTS["english"], 3, tmp_path)
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    assert endgame.main(["check", *english]) == 1  # its checksum fails before any sample
+    assert "cannot be read" in capsys.readouterr().out
+
+
 # -- the search -------------------------------------------------------------------------------
 
 
@@ -436,7 +485,16 @@ def test_counting_rules_keep_a_table_win_from_being_believed() -> None:
     policy("international", international)
 
 
-def play_out(key: str, fen: str, table: EndgameTable, plies: int, nodes: int = 100_000) -> Game:
+def play_out(
+    key: str,
+    fen: str,
+    table: EndgameTable,
+    plies: int,
+    nodes: int = 100_000,
+    seconds: float | None = None,
+) -> Game:
+    """The engine against itself from ``fen`` with ``table``, by ``nodes`` a move or, given
+    ``seconds``, by time."""
     variant = VARIANTS[key]
     native_search.set_endgame(variant, table)
     try:
@@ -448,8 +506,8 @@ def play_out(key: str, fen: str, table: EndgameTable, plies: int, nodes: int = 1
                 quiet=quiet,
                 past=past,
                 max_depth=64,
-                seconds=None,
-                nodes=nodes,
+                seconds=seconds,
+                nodes=None if seconds else nodes,
                 fresh=True,
                 exact=False,
             )
@@ -483,6 +541,59 @@ def test_the_engine_wins_won_table_endings(fen: str) -> None:
     assert game.outcome is not None and game.outcome.winner is position.turn, game.outcome
 
 
+def test_a_won_root_too_large_to_measure_in_a_move_is_measured_in_the_background(
+    tmp_path: Path,
+) -> None:
+    """The distances of a 5- or 6-piece material take seconds to minutes: a won root there is
+    played by the search alone while a thread computes them, and the next moves bring the
+    conversion closer.  Here with 4 pieces and the on-the-spot limit lowered to 1,000 indices."""
+    english = VARIANTS["english"]
+    fen = "W:WK1,K7:B3,K26"  # two kings against a king and a man, 62 plies from a capture
+    position = parse_fen(fen, english)
+    table = endgame.obtain(english, 4, tmp_path)  # its own object: distances are kept per table
+    assert table is not None
+    slice_, _index = table.locate(*core_state(position)) or (-1, 0)
+    assert table.slices()[slice_][4] > 1000 and not table.has_distances(slice_)
+    native_search.set_endgame(english, table)
+    searcher = native_search.native_searcher(english)
+    searcher.set_distance_limit(1000)
+    try:
+        by_nodes = native_search.search(
+            position, quiet=0, past=(), max_depth=64, seconds=None, nodes=5_000, fresh=True
+        )
+        assert by_nodes.move is not None and searcher.endgame_wanted() == slice_
+        assert not native_search.wait_for_distances(english, timeout=0)  # none asked for
+        native_search.search(position, quiet=0, past=(), max_depth=64, seconds=0.05, nodes=None)
+        native_search.wait_for_distances(english, timeout=120)
+        assert table.has_distances(slice_)
+        root = table.distance(*core_state(position))
+        assert root is not None and 6 < root < 255
+        found = native_search.search(
+            position, quiet=0, past=(), max_depth=64, seconds=0.05, nodes=None
+        )
+        assert found.move is not None
+        child = core_state(position.play(to_move(position, found.move)))
+        assert table.probe(*child) == LOSS
+        closer = table.distance(*child)
+        assert closer is not None and closer < root
+        # To the end, each material's distances waited for (at the idle priority they come
+        # when the machine has time; the bot plays on meanwhile): the win within the count.
+        game = Game(english, position)
+        while not game.is_over and game.ply < 80:
+            past, quiet = repetition_history(game)
+            found = native_search.search(
+                game.position, quiet=quiet, past=past, max_depth=64, seconds=0.02, nodes=None
+            )
+            assert found.move is not None
+            if native_search.wait_for_distances(english, timeout=120):
+                continue  # the same position again, now with the distances
+            game.play(to_move(game.position, found.move))
+        assert game.outcome is not None and game.outcome.winner is Color.WHITE, game.outcome
+    finally:
+        searcher.set_distance_limit(EGDB_DISTANCE_LIMIT)
+        native_search.set_endgame(english, None)
+
+
 def test_distances_fall_by_one_along_the_best_line() -> None:
     """The distances a won root recomputes: a won position is one ply farther than its closest
     lost successor in the slice (0 when a move leaves it winning), a lost one one ply farther
@@ -507,7 +618,7 @@ def test_distances_fall_by_one_along_the_best_line() -> None:
         inside: list[tuple[int, State]] = []
         leaving: list[tuple[int, State]] = []
         for move in gen.moves_raw(state[0], state[1], state[2] | state[3], state[4]):
-            child = make(state, move)
+            child = played(state, move)
             same = not move[2] and not move[3]
             (inside if same else leaving).append((table.probe(*child), child))
         if value == WIN:
@@ -538,9 +649,7 @@ def test_info_says_a_table_not_built_yet_in_words(
     said = capsys.readouterr().out
     assert "not built yet" in said and "python -m engine.endgame build --variant english" in said
     assert "Errno" not in said
-    path = endgame.path_for(
-        VARIANTS["english"], endgame.default_pieces(VARIANTS["english"]), tmp_path
-    )
+    path = endgame.path_for(VARIANTS["english"], endgame.pieces_for(VARIANTS["english"]), tmp_path)
     path.write_bytes(b"not a table")
     assert endgame.main(["info", "--variant", "english", "--dir", str(tmp_path)]) == 0
     assert "cannot be read" in capsys.readouterr().out

@@ -35,6 +35,7 @@ def test_blank_values_mean_the_defaults() -> None:
             "LOG_LEVEL",
             "CHALLENGE_EXPIRY_SECONDS",
             "SCHEDULER_INTERVAL_SECONDS",
+            "ENGINE_ENDGAME_PIECES",
         )
     }
     assert Settings.from_env(blank) == Settings()
@@ -49,6 +50,7 @@ def test_values_are_parsed_and_trimmed() -> None:
             "LOG_LEVEL": "debug",
             "CHALLENGE_EXPIRY_SECONDS": "2.5",
             "SCHEDULER_INTERVAL_SECONDS": "0.05",
+            "ENGINE_ENDGAME_PIECES": " 6 ",
             "UNRELATED": "ignored",
         }
     )
@@ -58,6 +60,7 @@ def test_values_are_parsed_and_trimmed() -> None:
     assert settings.log_level == "DEBUG"
     assert settings.challenge_expiry == 2.5
     assert settings.scheduler_interval == 0.05
+    assert settings.engine_endgame_pieces == 6
 
 
 @pytest.mark.parametrize(
@@ -102,6 +105,10 @@ def test_from_env_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch)
         ("SCHEDULER_INTERVAL_SECONDS", "-1"),
         ("SCHEDULER_INTERVAL_SECONDS", "nan"),
         ("SCHEDULER_INTERVAL_SECONDS", "fast"),
+        ("ENGINE_ENDGAME_PIECES", "1"),
+        ("ENGINE_ENDGAME_PIECES", "7"),
+        ("ENGINE_ENDGAME_PIECES", "5.5"),
+        ("ENGINE_ENDGAME_PIECES", "many"),
     ],
 )
 def test_bad_values_are_refused_naming_the_setting(name: str, value: str) -> None:
