@@ -71,10 +71,10 @@ WORKDIR /app
 USER draughts
 VOLUME /data
 ENV DATABASE_PATH=/data/draughts.db
-# The engine's endgame databases (engine/endgame.py) are not built into the image (55 MB for all
-# variants, 90 s of CPU at every rebuild of this layer): each is built once, at first use and in
-# the background, onto a volume, so a new container reuses them (docker-compose.scale.yml gives
-# its bots a shared volume of their own here).
+# The engine's endgame databases (engine/endgame.py) are not built into the image (160 MB for
+# all variants, 5 minutes of CPU at every rebuild of this layer): each is built once, at first use
+# and in the background, onto a volume, so a new container reuses them (docker-compose.scale.yml
+# gives its bots a shared volume of their own here).
 ENV ENGINE_ENDGAME_DIR=/data/endgame
 
 # Python handles SIGTERM even as PID 1 (the bot installs a handler): in-flight work is finished
