@@ -82,9 +82,19 @@ static int not_busy(TableObject *self)
     return 0;
 }
 
+/* Whether the values may be replaced (build, load): not while distances are computed from them. */
+static int not_computing(TableObject *self)
+{
+    if (self->computing) {
+        PyErr_SetString(PyExc_RuntimeError, "distances are being computed from the table");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *Table_build(TableObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (not_busy(self) < 0)
+    if (not_busy(self) < 0 || not_computing(self) < 0)
         return NULL;
     self->building = 1;
     int status;
@@ -115,7 +125,8 @@ static PyObject *Table_tobytes(TableObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *Table_load(TableObject *self, PyObject *args)
 {
     PyObject *data, *dtcs;
-    if (not_busy(self) < 0 || !PyArg_ParseTuple(args, "OO:load", &data, &dtcs))
+    if (not_busy(self) < 0 || not_computing(self) < 0 ||
+        !PyArg_ParseTuple(args, "OO:load", &data, &dtcs))
         return NULL;
     PyObject *seq = PySequence_Fast(dtcs, "dtcs must be a sequence of ints");
     if (!seq)
