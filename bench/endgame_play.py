@@ -1,10 +1,11 @@
 """How the engine plays the endings a larger endgame table holds (issue 31): positions of the
-largest table's full piece count, played out by the engine on both sides at a fixed time a move,
-once with each table size attached, under the variant's whole rules (the no-progress count,
-repetitions, endgame counts).  A won root too large to measure within a move has its distances
-computed in the background, as in the bot; here the game waits for them before its next move
-(the bot plays on meanwhile, and they come within 10-30 s for 5 pieces, 1-2 minutes for 6: the
-cost is measured apart, in docs/BENCHMARKS.md), so the figures are those of a settled engine.
+largest table's full piece count, played out by the native search (classic evaluation, a fresh
+table each move) on both sides at a fixed time a move, once with each table size attached, under
+the variant's whole rules (the no-progress count, repetitions, endgame counts).  A won root too
+large to measure within a move has its distances computed in the background, as in the bot;
+here the game waits for them before its next move (the bot plays on meanwhile, and they come
+within 10-30 s for 5 pieces, 1-2 minutes for 6: the cost is measured apart, in
+docs/BENCHMARKS.md), so the figures are those of a settled engine.
 
     python bench/endgame_play.py --variant english --dir DIR --sizes 0,5,6 --positions 12
 
@@ -77,8 +78,9 @@ def sample(
     turn (the distances of one slice pair computed at a time)."""
     won: list[Position] = []
     drawn: list[Position] = []
+    every = table.slices()
     for turn, number in enumerate(slices):
-        size, trusted = table.slices()[number][4], table.slices()[number][6]
+        size, trusted = every[number][4], every[number][6]
         share = (count * (turn + 1)) // len(slices)
         tries = 0
         while (len(won) < share or len(drawn) < share) and tries < 200_000:
@@ -117,10 +119,10 @@ def play_out(variant: Variant, start: Position, seconds: float) -> Game:
     """The engine against itself from ``start`` to the game's end (or :data:`MOST_PLIES`)."""
     game = Game(variant, start)
     while not game.is_over and game.ply < MOST_PLIES:
-        past, quiet = repetition_history(game)
+        past, since_progress = repetition_history(game)
         found = native_search.search(
             game.position,
-            quiet=quiet,
+            quiet=since_progress,
             past=past,
             max_depth=64,
             seconds=seconds,

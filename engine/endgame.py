@@ -380,8 +380,9 @@ def table_variants(names: Sequence[str], pieces: int | None = None) -> list[Vari
     seen: set[tuple[str, int]] = set()
     unique = []
     for v in chosen:
-        if (signature(v), pieces_for(v, pieces)) not in seen:
-            seen.add((signature(v), pieces_for(v, pieces)))
+        table = (signature(v), pieces_for(v, pieces))
+        if table not in seen:
+            seen.add(table)
             unique.append(v)
     return unique
 

@@ -105,31 +105,25 @@ def native_searcher(variant: Variant) -> Searcher:
     return searcher
 
 
-_attached: dict[Variant, EndgameTable] = {}
-"""The endgame table each variant's searcher probes."""
-_computing: dict[EndgameTable, threading.Thread] = {}
-"""Tables whose distances a background thread is computing (one pair at a time per table)."""
+_computing: dict[Variant, threading.Thread] = {}
+"""The threads computing distances for a variant's endgame table (one pair at a time)."""
 
 
 def set_endgame(variant: Variant, table: EndgameTable | None) -> None:
     """Have ``variant``'s searcher probe ``table`` (None: no tables) from its next search on."""
     with _searching(variant) as searcher:
         searcher.set_endgame(table)
-        if table is None:
-            _attached.pop(variant, None)
-        else:
-            _attached[variant] = table
 
 
-def _distances_later(variant: Variant, slice: int) -> threading.Thread | None:
+def _distances_later(variant: Variant, searcher: Searcher, slice: int) -> threading.Thread | None:
     """Compute the distances of the won root's material ``slice`` in a thread at the idle
     priority, for the game's next moves (the C core's pair is too large to compute within a
     move: egdb_search.h).  Without them the search keeps the win but may not bring it closer
     before the no-progress count draws it; with them every move brings the conversion closer.
     The search goes on probing meanwhile; the distances are swapped in between two searches.
     None when they are at hand or being computed already.  (Called under ``_lock``.)"""
-    table = _attached.get(variant)
-    if table is None or table in _computing or table.has_distances(slice):
+    table = searcher.endgame()
+    if table is None or variant in _computing or table.has_distances(slice):
         return None
 
     def run() -> None:
@@ -141,10 +135,10 @@ def _distances_later(variant: Variant, slice: int) -> threading.Thread | None:
                 with _lock:
                     table.keep_distances()
         finally:
-            _computing.pop(table, None)
+            _computing.pop(variant, None)
 
     thread = threading.Thread(target=run, name=f"distances-{variant.key}", daemon=True)
-    _computing[table] = thread
+    _computing[variant] = thread
     thread.start()
     return thread
 
@@ -153,8 +147,7 @@ def wait_for_distances(variant: Variant, timeout: float | None = None) -> bool:
     """Wait for the distances ``variant``'s last searches had computed in the background, if
     any (benches and tests that want the settled engine's play; the bot never waits); whether
     there were any."""
-    table = _attached.get(variant)
-    thread = _computing.get(table) if table is not None else None
+    thread = _computing.get(variant)
     if thread is None:
         return False
     thread.join(timeout)
@@ -195,7 +188,7 @@ def search(
         )
         wanted = searcher.endgame_wanted()
         if wanted >= 0 and seconds:  # a search by nodes or depth stays the position's alone
-            _distances_later(position.variant, wanted)
+            _distances_later(position.variant, searcher, wanted)
     done = tuple(NativeIteration(*iteration) for iteration in iterations)
     return NativeResult(move, score, depth, counted, spent, tuple(pv), done)
 

@@ -275,6 +275,14 @@ static PyObject *Searcher_key(SearcherObject *self, PyObject *const *args, Py_ss
     return PyLong_FromUnsignedLongLong(core_key(self->search, &p));
 }
 
+/* endgame() -> the endgame table set_endgame attached, or None. */
+static PyObject *Searcher_endgame(SearcherObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (!self->endgame)
+        Py_RETURN_NONE;
+    return Py_NewRef(self->endgame);
+}
+
 /* set_distance_limit(indices): the largest slice pair whose distances a won root computes on
  * the spot (CORE_EGDB_DIST_MAX unless a test makes small pairs go the background's way). */
 static PyObject *Searcher_set_distance_limit(SearcherObject *self, PyObject *arg)
@@ -374,6 +382,8 @@ static PyMethodDef Searcher_methods[] = {
     {"key", (PyCFunction)(void (*)(void))Searcher_key, METH_FASTCALL,
      "The position's Zobrist key (rules' Position.key with rules' tables)."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table (a new game)."},
+    {"endgame", (PyCFunction)Searcher_endgame, METH_NOARGS,
+     "endgame() -> the endgame table set_endgame attached, or None."},
     {"set_distance_limit", (PyCFunction)Searcher_set_distance_limit, METH_O,
      "set_distance_limit(indices): the largest slice pair whose distances a won root computes "
      "on the spot (larger ones: endgame_wanted)."},
