@@ -5,12 +5,20 @@ kings, in the layout of :mod:`rules.geometry`) and the side (0 White, 1 Black); 
 ``rules``' raw moves ``(from_bit, to_bit, captured, crowns)``.
 """
 
+from collections.abc import Sequence
 from typing import Final
 
 ENDS_MOVE: Final[int]
 AT_END: Final[int]
 CONTINUES_AS_KING: Final[int]
 MAX_SIZE: Final[int]
+PREFER_MOST_PIECES: Final[int]
+PREFER_WITH_KING: Final[int]
+PREFER_MOST_KINGS: Final[int]
+PREFER_KINGS_FIRST: Final[int]
+GOAL_STANDARD: Final[int]
+GOAL_GIVE_AWAY: Final[int]
+GOAL_FIRST_KING: Final[int]
 EGDB_WIN_SCORE: Final[int]
 EGDB_MAX_PIECES: Final[int]
 EGDB_DISTANCE_LIMIT: Final[int]
@@ -24,8 +32,11 @@ class Rules:
         size: int,
         men_capture_backward: bool,
         flying_kings: bool,
-        majority: bool,
+        precedence: Sequence[int],
         crowning: int,
+        *,
+        men_capture_kings: bool = True,
+        goal: int = ...,
     ) -> Rules: ...
     @property
     def size(self) -> int: ...
@@ -42,7 +53,11 @@ class Rules:
     @property
     def flying_kings(self) -> bool: ...
     @property
-    def majority(self) -> bool: ...
+    def men_capture_kings(self) -> bool: ...
+    @property
+    def precedence(self) -> tuple[int, ...]: ...
+    @property
+    def goal(self) -> int: ...
     @property
     def crowning(self) -> int: ...
     def legal_moves(

@@ -45,9 +45,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from rules.variants import VARIANTS, Variant, find_variant
+from rules.variants import VARIANTS, Goal, Variant, find_variant
 
-from ._core import EGDB_MAX_PIECES, EndgameTable
+from ._core import EGDB_MAX_PIECES, PREFER_MOST_PIECES, EndgameTable, Rules
 from .native import core_rules
 
 log = logging.getLogger(__name__)
@@ -110,14 +110,29 @@ def pieces_for(
     return min(asked, largest_pieces(variant))
 
 
+def has_tables(variant: Variant) -> bool:
+    """Whether ``variant`` can use endgame tables: the tables' values are for the standard goal
+    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king."""
+    return variant.goal is Goal.STANDARD
+
+
+def _majority_only(r: Rules) -> bool:
+    return r.precedence == (PREFER_MOST_PIECES,)
+
+
 def signature(variant: Variant) -> str:
-    """The part of a file name that says which move rules the table is for."""
+    """The part of a file name that says which move rules the table is for (the variants of
+    before capture precedence and men that spare kings keep their files' names)."""
     r = core_rules(variant)
     flags = (
         ("b" if r.men_capture_backward else "")
         + ("f" if r.flying_kings else "")
-        + ("m" if r.majority else "")
+        + ("m" if _majority_only(r) else "")
     )
+    if r.precedence and not _majority_only(r):
+        flags += "p" + "".join(str(code) for code in r.precedence)
+    if not r.men_capture_kings:
+        flags += "s"
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -141,15 +156,22 @@ def new_table(variant: Variant, pieces: int) -> EndgameTable:
     return EndgameTable(core_rules(variant), pieces)
 
 
-def _rule_data(variant: Variant) -> dict[str, int | bool]:
+def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
+    """The rules a file's header names (the fields added with capture precedence appear only
+    where they differ from before, so that the files built earlier still match)."""
     r = core_rules(variant)
-    return {
+    data: dict[str, int | bool | list[int]] = {
         "size": r.size,
         "men_capture_backward": r.men_capture_backward,
         "flying_kings": r.flying_kings,
-        "majority": r.majority,
+        "majority": _majority_only(r),
         "crowning": r.crowning,
     }
+    if r.precedence and not _majority_only(r):
+        data["precedence"] = list(r.precedence)
+    if not r.men_capture_kings:
+        data["men_capture_kings"] = False
+    return data
 
 
 def _checksum(data: bytes | memoryview) -> str:
@@ -343,9 +365,10 @@ def attach_later(
     pieces: int | None = None,
 ) -> threading.Thread | None:
     """Obtain the variant's table in a background thread and hand it to ``attach`` (once per
-    variant and process); None when the tables are off or were started already."""
+    variant and process); None when the tables are off, the variant has none
+    (:func:`has_tables`) or they were started already."""
     where = directory() if where is None else where
-    if where is None:
+    if where is None or not has_tables(variant):
         return None
     with _started_lock:
         if variant in _started:
@@ -377,6 +400,7 @@ def table_variants(names: Sequence[str], pieces: int | None = None) -> list[Vari
     at most ``pieces`` pieces: variants with the same move rules and table size share a file, so
     each is built or shown once."""
     chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
+    chosen = [v for v in chosen if has_tables(v)]
     seen: set[tuple[str, int]] = set()
     unique = []
     for v in chosen:

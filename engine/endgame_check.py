@@ -72,7 +72,7 @@ def check(table: EndgameTable, variant: Variant, per_slice: int, seed: int = 0) 
             own_men, own_kings, their_men, their_kings, side = state
             successors = [
                 table.probe(*played(state, move))
-                for move in moves(own_men, own_kings, their_men | their_kings, side)
+                for move in moves(own_men, own_kings, their_men, their_kings, side)
             ]
             value = table.probe(*state)
             if value != expected_value(successors):

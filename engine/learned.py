@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import NamedTuple
 
-from rules.variants import Variant
+from rules.variants import Goal, Variant
 
 from ._core import LEARNED_UNIT, LEARNED_VERSION, Searcher
 
@@ -59,9 +59,14 @@ class Header(NamedTuple):
 
 
 def family(variant: Variant) -> str:
-    """The weight family of ``variant``: ``short-8``, ``flying-8`` or ``flying-10``."""
+    """The weight family of ``variant``: ``short-8``, ``flying-8`` or ``flying-10``, with the
+    goal in front where it is not the standard one (``give-away-flying-10``: the weights of the
+    standard goal would play such a game backwards; no such family ships yet)."""
     kings = "flying" if variant.flying_kings else "short"
-    return f"{kings}-{variant.size}"
+    name = f"{kings}-{variant.size}"
+    if variant.goal is not Goal.STANDARD:
+        name = f"{variant.goal.value.replace(' ', '-')}-{name}"
+    return name
 
 
 def fnv1a(data: bytes) -> int:

@@ -5,7 +5,8 @@ like :mod:`rules.movegen`, it is driven only by the rule data of a
 :class:`~rules.variants.Variant`.  This module is the one place that reads that data and turns it
 into the core's parameters (:func:`core_rules`), and a :class:`~rules.position.Position` into the
 core's view of a position (:func:`core_state`).  The mappings are explicit tables, so a new
-:class:`~rules.variants.Crowning` or :class:`~rules.variants.CaptureChoice` fails loudly here
+:class:`~rules.variants.Crowning`, :class:`~rules.variants.Precedence` or
+:class:`~rules.variants.Goal` fails loudly here
 (``KeyError``) instead of being played by the wrong rule.
 
 The native search (:mod:`engine.native_search`) is built on these; the tests prove the core equal
@@ -18,9 +19,21 @@ from functools import cache
 
 from rules.movegen import RawMove
 from rules.position import Position
-from rules.variants import CaptureChoice, Color, Crowning, Variant
+from rules.variants import Color, Crowning, Goal, Precedence, Variant
 
-from ._core import AT_END, CONTINUES_AS_KING, ENDS_MOVE, Rules
+from ._core import (
+    AT_END,
+    CONTINUES_AS_KING,
+    ENDS_MOVE,
+    GOAL_FIRST_KING,
+    GOAL_GIVE_AWAY,
+    GOAL_STANDARD,
+    PREFER_KINGS_FIRST,
+    PREFER_MOST_KINGS,
+    PREFER_MOST_PIECES,
+    PREFER_WITH_KING,
+    Rules,
+)
 
 CoreState = tuple[int, int, int, int, int]
 """``(own men, own kings, their men, their kings, side)`` with side 0 for White, 1 for Black: the
@@ -34,11 +47,20 @@ CROWNING_CODES: dict[Crowning, int] = {
 }
 """The core's code for each crowning rule."""
 
-MAJORITY: dict[CaptureChoice, bool] = {
-    CaptureChoice.FREE: False,
-    CaptureChoice.MAJORITY: True,
+PRECEDENCE_CODES: dict[Precedence, int] = {
+    Precedence.MOST_PIECES: PREFER_MOST_PIECES,
+    Precedence.WITH_KING: PREFER_WITH_KING,
+    Precedence.MOST_KINGS: PREFER_MOST_KINGS,
+    Precedence.KINGS_FIRST: PREFER_KINGS_FIRST,
 }
-"""Whether each capture choice obliges the player to take the most pieces."""
+"""The core's code for each capture precedence criterion."""
+
+GOAL_CODES: dict[Goal, int] = {
+    Goal.STANDARD: GOAL_STANDARD,
+    Goal.GIVE_AWAY: GOAL_GIVE_AWAY,
+    Goal.FIRST_KING: GOAL_FIRST_KING,
+}
+"""The core's code for each goal."""
 
 
 @cache
@@ -53,8 +75,10 @@ def core_rules(variant: Variant) -> Rules:
         size=variant.size,
         men_capture_backward=variant.men_capture_backward,
         flying_kings=variant.flying_kings,
-        majority=MAJORITY[variant.capture_choice],
+        precedence=[PRECEDENCE_CODES[c] for c in variant.capture_precedence],
         crowning=CROWNING_CODES[variant.crowning],
+        men_capture_kings=variant.men_capture_kings,
+        goal=GOAL_CODES[variant.goal],
     )
 
 

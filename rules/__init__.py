@@ -23,13 +23,12 @@ from .outcome import Outcome, Termination
 from .pdn import PdnError, read_game, read_games, write_game
 from .perft import perft
 from .position import Position
-from .variants import VARIANTS, CaptureChoice, Color, Crowning, Variant, find_variant
+from .variants import VARIANTS, Color, Crowning, Goal, Precedence, Variant, find_variant
 
 __all__ = [
     "VARIANTS",
     "AdvantageCount",
     "AmbiguousMoveError",
-    "CaptureChoice",
     "CaptureRequiredError",
     "Color",
     "Crowning",
@@ -38,6 +37,7 @@ __all__ = [
     "Game",
     "GameEndedError",
     "GameError",
+    "Goal",
     "Move",
     "MoveError",
     "MoveNotLegalError",
@@ -47,6 +47,7 @@ __all__ = [
     "Outcome",
     "PdnError",
     "Position",
+    "Precedence",
     "Termination",
     "UnknownSquareError",
     "Variant",

@@ -7,10 +7,11 @@ a barrier until the move ends, never jumps a piece twice, lets flying kings chan
 each jump, and makes a flying king land where it can go on capturing when such a square exists (the
 sequence must be completed).  What a man does on reaching the far row mid-capture is the variant's
 :class:`~rules.variants.Crowning`.  Under the majority rule only the sequences that capture the most
-pieces are kept.
+pieces are kept; other variants order the sequences by their
+:class:`~rules.variants.Precedence` criteria and keep the best.
 
-The generator works on raw bitboards seen from the side to move (``men, kings, opp`` plus the side
-index) so that perft and the engine can walk the tree without building
+The generator works on raw bitboards seen from the side to move (``men, kings, opp_men,
+opp_kings`` plus the side index) so that perft and the engine can walk the tree without building
 :class:`~rules.position.Position` or :class:`Move` objects; :meth:`MoveGenerator.legal_moves`
 wraps the result for everyone else, reading the position through :class:`Placement`.
 """
@@ -22,7 +23,7 @@ from typing import Protocol
 
 from .geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT
 from .move import Move
-from .variants import CaptureChoice, Color, Crowning, Variant
+from .variants import Color, Crowning, Precedence, Variant
 
 Sequence = tuple[tuple[int, ...], tuple[int, ...], bool, int]
 """A capture sequence: (landing path as internal indices, captured indices in jump order, whether
@@ -59,7 +60,14 @@ class MoveGenerator:
         self._neighbour = g.neighbour
         self._rays = g.rays
         self._flying = variant.flying_kings
-        self._majority = variant.capture_choice is CaptureChoice.MAJORITY
+        self._precedence = variant.capture_precedence
+        self._majority = self._precedence == (Precedence.MOST_PIECES,)
+        # Sequences are counted without being built where the choice depends on their length
+        # alone; any other precedence needs each sequence's captured kings and first piece.
+        self._men_take_kings = variant.men_capture_kings
+        self._counted_by_length = (
+            self._precedence in ((), (Precedence.MOST_PIECES,)) and self._men_take_kings
+        )
         self._crowning = variant.crowning
         # Shifts are signed: negative means "towards square 1" (a right shift of the bitboard).
         h = g.half
@@ -84,9 +92,9 @@ class MoveGenerator:
 
     def legal_moves(self, pos: Placement) -> list[Move]:
         """All legal moves: the allowed captures if any capture exists, else all steps."""
-        men, kings, opp, side = _view(pos)
+        men, kings, opp_men, opp_kings, side = _view(pos)
         sq = self._square_of
-        sequences = self.captures(men, kings, opp, side)
+        sequences = self.captures(men, kings, opp_men, opp_kings, side)
         if sequences:
             promo = self._sides[side][3]
             moves = []
@@ -107,7 +115,7 @@ class MoveGenerator:
             return moves
         return [
             Move((sq[fb.bit_length() - 1], sq[tb.bit_length() - 1]), (), crowns, fb, tb, 0)
-            for fb, tb, _, crowns in self.steps(men, kings, opp, side)
+            for fb, tb, _, crowns in self.steps(men, kings, opp_men | opp_kings, side)
         ]
 
     def count(self, pos: Placement) -> int:
@@ -116,19 +124,21 @@ class MoveGenerator:
 
     def has_capture(self, pos: Placement) -> bool:
         """Whether the side to move must capture."""
-        men, kings, opp, side = _view(pos)
-        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+        men, kings, opp_men, opp_kings, side = _view(pos)
+        capturing_men, capturing_kings = self._capturers(men, kings, opp_men, opp_kings, side)
         if capturing_men or (capturing_kings and not self._flying):
             return True
-        return self._count_steps(men, kings, opp, side) < 0
+        return self._count_steps(men, kings, opp_men | opp_kings, side) < 0
 
     # -- raw interface --------------------------------------------------------------------------
 
-    def moves_raw(self, men: int, kings: int, opp: int, side: int) -> list[RawMove]:
+    def moves_raw(
+        self, men: int, kings: int, opp_men: int, opp_kings: int, side: int
+    ) -> list[RawMove]:
         """The legal moves as :data:`RawMove` tuples, for tree walks (perft, engine)."""
-        sequences = self.captures(men, kings, opp, side)
+        sequences = self.captures(men, kings, opp_men, opp_kings, side)
         if not sequences:
-            return self.steps(men, kings, opp, side)
+            return self.steps(men, kings, opp_men | opp_kings, side)
         promo = self._sides[side][3]
         out = []
         for path, _caps, king, dead in sequences:
@@ -138,9 +148,16 @@ class MoveGenerator:
             out.append((1 << first, 1 << last, dead, crowns))
         return out
 
-    def count_raw(self, men: int, kings: int, opp: int, side: int) -> int:
-        """Number of legal moves of the side with ``men``/``kings`` against ``opp``."""
-        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+    def count_raw(self, men: int, kings: int, opp_men: int, opp_kings: int, side: int) -> int:
+        """Number of legal moves of the side with ``men``/``kings`` against the other's."""
+        capturing_men, capturing_kings = self._capturers(men, kings, opp_men, opp_kings, side)
+        if not self._counted_by_length:
+            if capturing_men or capturing_kings:
+                sequences = self.captures(men, kings, opp_men, opp_kings, side)
+                if sequences:
+                    return len(sequences)
+            return len(self.steps(men, kings, opp_men | opp_kings, side))
+        opp = opp_men | opp_kings
         if capturing_men or (capturing_kings and not self._flying):
             # The bulk test is exact here: there is a capture, so only captures count.
             return self._count_captures_of(capturing_men, capturing_kings, men, kings, opp, side)
@@ -221,17 +238,21 @@ class MoveGenerator:
 
     # -- captures -------------------------------------------------------------------------------
 
-    def _capturers(self, men: int, kings: int, opp: int, side: int) -> tuple[int, int]:
+    def _capturers(
+        self, men: int, kings: int, opp_men: int, opp_kings: int, side: int
+    ) -> tuple[int, int]:
         """Bitboards of the men and kings that may have a capture (exact for men and short kings;
         every king when kings fly)."""
         man_jumps = self._sides[side][1]
+        opp = opp_men | opp_kings
+        prey = opp if self._men_take_kings else opp_men
         empty = self._valid & ~(men | kings | opp)
         capturing_men = 0
         for k in man_jumps:
             if k > 0:
-                capturing_men |= ((((men << k) & opp) << k) & empty) >> (2 * k)
+                capturing_men |= ((((men << k) & prey) << k) & empty) >> (2 * k)
             else:
-                capturing_men |= ((((men >> -k) & opp) >> -k) & empty) << (-2 * k)
+                capturing_men |= ((((men >> -k) & prey) >> -k) & empty) << (-2 * k)
         if self._flying or not kings:
             return capturing_men, kings
         capturing_kings = 0
@@ -242,26 +263,52 @@ class MoveGenerator:
                 capturing_kings |= ((((kings >> -k) & opp) >> -k) & empty) << (-2 * k)
         return capturing_men, capturing_kings
 
-    def captures(self, men: int, kings: int, opp: int, side: int) -> list[Sequence]:
-        """Every allowed capture sequence of the side with ``men``/``kings`` against ``opp``."""
-        capturing_men, capturing_kings = self._capturers(men, kings, opp, side)
+    def captures(
+        self, men: int, kings: int, opp_men: int, opp_kings: int, side: int
+    ) -> list[Sequence]:
+        """Every allowed capture sequence of the side with ``men``/``kings`` against the other's
+        ``opp_men``/``opp_kings``."""
+        capturing_men, capturing_kings = self._capturers(men, kings, opp_men, opp_kings, side)
         if not capturing_men and not capturing_kings:
             return []
         promo = self._sides[side][3]
         man_table = self._man_jumps[side]
+        opp = opp_men | opp_kings
         occupied = men | kings | opp
         out: list[Sequence] = []
         search = self._search
         for pieces, king in ((capturing_men, False), (capturing_kings, True)):
+            prey = opp if king or self._men_take_kings else opp_men
             while pieces:
                 low = pieces & -pieces
                 pieces ^= low
                 g = low.bit_length() - 1
-                search(g, king, 0, (g,), (), occupied ^ low, opp, promo, man_table, out)
+                search(g, king, 0, (g,), (), occupied ^ low, opp, prey, promo, man_table, out)
         if self._majority and out:
             best = max([len(s[1]) for s in out])
             out = [s for s in out if len(s[1]) == best]
+        elif self._precedence and out:
+            keys = [self._precedence_key(s, kings, opp_kings) for s in out]
+            top = max(keys)
+            out = [s for s, key in zip(out, keys, strict=True) if key == top]
         return out
+
+    def _precedence_key(
+        self, sequence: Sequence, kings: int, opp_kings: int
+    ) -> tuple[int | tuple[bool, ...], ...]:
+        """The sequence's standing under the variant's criteria, in order: the larger wins."""
+        path, caps, _king, _dead = sequence
+        key: list[int | tuple[bool, ...]] = []
+        for criterion in self._precedence:
+            if criterion is Precedence.MOST_PIECES:
+                key.append(len(caps))
+            elif criterion is Precedence.WITH_KING:
+                key.append((kings >> path[0]) & 1)
+            elif criterion is Precedence.MOST_KINGS:
+                key.append(sum((opp_kings >> c) & 1 for c in caps))
+            else:  # Precedence.KINGS_FIRST: at the first place they differ, a king wins
+                key.append(tuple(bool((opp_kings >> c) & 1) for c in caps))
+        return tuple(key)
 
     def _count_captures_of(
         self, capturing_men: int, capturing_kings: int, men: int, kings: int, opp: int, side: int
@@ -292,6 +339,7 @@ class MoveGenerator:
         caps: tuple[int, ...],
         occ: int,
         opp: int,
+        prey: int,
         promo: int,
         man_table: tuple[tuple[tuple[int, int, int], ...], ...],
         out: list[Sequence],
@@ -300,7 +348,8 @@ class MoveGenerator:
         whether any jump was possible.
 
         ``occ`` is the board without the moving piece (dead pieces included: they stay as a
-        barrier); ``dead`` the pieces already captured in this sequence.
+        barrier); ``dead`` the pieces already captured in this sequence; ``prey`` the pieces a
+        man may jump (``opp`` where men capture kings; a king jumps any of ``opp``).
         """
         jumped = False
         if king and self._flying:
@@ -325,8 +374,9 @@ class MoveGenerator:
                     land = ray[j]
                     new_path = (*path, land)
                     if not self._search(
-                        land, True, new_dead, new_path, new_caps, occ, opp, promo, man_table, out
-                    ):
+                        land, True, new_dead, new_path, new_caps, occ, opp, opp, promo,
+                        man_table, out,
+                    ):  # fmt: skip
                         stops.append((new_path, new_caps, True, new_dead))
                     j += 1
                 if len(out) == before:
@@ -335,7 +385,7 @@ class MoveGenerator:
             return jumped
 
         for vb, victim, land in self._king_jumps[g] if king else man_table[g]:
-            if not (opp & vb) or (dead & vb) or (occ >> land) & 1:
+            if not ((opp if king else prey) & vb) or (dead & vb) or (occ >> land) & 1:
                 continue
             jumped = True
             new_path = (*path, land)
@@ -349,8 +399,9 @@ class MoveGenerator:
                 if self._crowning is Crowning.CONTINUES_AS_KING:
                     now_king = True
             if not self._search(
-                land, now_king, new_dead, new_path, new_caps, occ, opp, promo, man_table, out
-            ):
+                land, now_king, new_dead, new_path, new_caps, occ, opp, prey, promo,
+                man_table, out,
+            ):  # fmt: skip
                 out.append((new_path, new_caps, now_king, new_dead))
         return jumped
 
@@ -427,11 +478,11 @@ def _jump_table(
     return tuple(table)
 
 
-def _view(pos: Placement) -> tuple[int, int, int, int]:
-    """``(men, kings, opponent pieces, side index)`` of the side to move."""
+def _view(pos: Placement) -> tuple[int, int, int, int, int]:
+    """``(men, kings, opponent men, opponent kings, side index)`` of the side to move."""
     if pos.turn is Color.WHITE:
-        return pos.white_men, pos.white_kings, pos.black_men | pos.black_kings, 0
-    return pos.black_men, pos.black_kings, pos.white_men | pos.white_kings, 1
+        return pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0
+    return pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1
 
 
 @cache

@@ -34,11 +34,11 @@ def _perft(
     gen: MoveGenerator, men: int, kings: int, omen: int, okings: int, side: int, depth: int
 ) -> int:
     if depth == 1:
-        return gen.count_raw(men, kings, omen | okings, side)
+        return gen.count_raw(men, kings, omen, okings, side)
     count = gen.count_raw
     other = 1 - side
     total = 0
-    for fb, tb, cm, crowns in gen.moves_raw(men, kings, omen | okings, side):
+    for fb, tb, cm, crowns in gen.moves_raw(men, kings, omen, okings, side):
         if men & fb:
             if crowns:
                 cmen, ckings = men ^ fb, kings | tb
@@ -48,7 +48,7 @@ def _perft(
             cmen, ckings = men, kings ^ fb | tb
         if depth == 2:
             # The children's moves are counted straight from their bitboards.
-            total += count(omen & ~cm, okings & ~cm, cmen | ckings, other)
+            total += count(omen & ~cm, okings & ~cm, cmen, ckings, other)
         else:
             total += _perft(gen, omen & ~cm, okings & ~cm, cmen, ckings, other, depth - 1)
     return total

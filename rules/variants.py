@@ -51,13 +51,33 @@ class Notation(StrEnum):
     ALGEBRAIC = "algebraic"
 
 
-class CaptureChoice(Enum):
-    """Which of the available capture sequences a player may choose."""
+class Precedence(Enum):
+    """One criterion by which a capture must be chosen among the available ones.  A variant
+    lists its criteria in order (:attr:`Variant.capture_precedence`): the sequences kept are the
+    best by the first, among those the best by the second, and so on; sequences equal on every
+    criterion may all be chosen.  No criterion at all is a free choice (english, russian)."""
 
-    FREE = "free"
-    """Any capture sequence, not necessarily the longest (english, dame, pool, russian)."""
-    MAJORITY = "majority"
-    """A sequence that captures the most pieces, kings and men counting the same (international)."""
+    MOST_PIECES = "most pieces"
+    """Take the most pieces, kings and men counting the same (international, italian)."""
+    WITH_KING = "with a king"
+    """Capture with a king rather than a man when both can (italian, czech)."""
+    MOST_KINGS = "most kings"
+    """Take the most kings (italian; spanish and portuguese "quality")."""
+    KINGS_FIRST = "kings first"
+    """Take the kings as early in the sequence as possible: of two sequences, the one whose
+    first king comes sooner, and so on (italian)."""
+
+
+class Goal(Enum):
+    """What wins the game."""
+
+    STANDARD = "standard"
+    """The side to move with no piece or no legal move has lost."""
+    GIVE_AWAY = "give away"
+    """The reverse: the side to move with no piece or no legal move has won (antidraughts)."""
+    FIRST_KING = "first king"
+    """The first side to crown a man wins at once; otherwise as :attr:`STANDARD`
+    (breakthrough)."""
 
 
 class Crowning(Enum):
@@ -130,7 +150,8 @@ class Variant:
     first: Color
     men_capture_backward: bool
     flying_kings: bool
-    capture_choice: CaptureChoice
+    capture_precedence: tuple[Precedence, ...]
+    """How a capture must be chosen among the available ones, criteria in order (empty: any)."""
     crowning: Crowning
     game_type: int
     """PDN GameType number (FMJD list)."""
@@ -143,6 +164,9 @@ class Variant:
     draw_offer_count: int | None = None
     """Moves the decliner of a draw offer has to show a decisive advantage (english), or None."""
     repetitions: int = 3
+    men_capture_kings: bool = True
+    """Whether a man may capture a king (not in italian: only a king takes a king)."""
+    goal: Goal = Goal.STANDARD
     notation: Notation = Notation.NUMERIC
     """How the variant's players write moves: coordinates for Russian and Brazilian draughts (as
     their books and federations do), PDN numbers elsewhere."""
@@ -178,6 +202,7 @@ def _any_of(*tests: Callable[[Material], bool]) -> Callable[[Material], bool]:
 
 
 _POINTS = ("1-0", "1/2-1/2", "0-1")
+_MAJORITY = (Precedence.MOST_PIECES,)
 
 ENGLISH = Variant(
     key="english",
@@ -188,7 +213,7 @@ ENGLISH = Variant(
     first=Color.BLACK,
     men_capture_backward=False,
     flying_kings=False,
-    capture_choice=CaptureChoice.FREE,
+    capture_precedence=(),
     crowning=Crowning.ENDS_MOVE,
     game_type=21,
     pdn_variant=None,
@@ -211,7 +236,7 @@ DAME = Variant(
     first=Color.BLACK,
     men_capture_backward=False,
     flying_kings=False,
-    capture_choice=CaptureChoice.FREE,
+    capture_precedence=(),
     crowning=Crowning.ENDS_MOVE,
     game_type=21,
     pdn_variant="dame",
@@ -230,7 +255,7 @@ POOL = Variant(
     first=Color.BLACK,
     men_capture_backward=True,
     flying_kings=True,
-    capture_choice=CaptureChoice.FREE,
+    capture_precedence=(),
     crowning=Crowning.AT_END,
     game_type=23,
     pdn_variant=None,
@@ -281,7 +306,7 @@ INTERNATIONAL = Variant(
     first=Color.WHITE,
     men_capture_backward=True,
     flying_kings=True,
-    capture_choice=CaptureChoice.MAJORITY,
+    capture_precedence=_MAJORITY,
     crowning=Crowning.AT_END,
     game_type=20,
     pdn_variant=None,
@@ -299,7 +324,7 @@ BRAZILIAN = Variant(
     first=Color.WHITE,
     men_capture_backward=True,
     flying_kings=True,
-    capture_choice=CaptureChoice.MAJORITY,
+    capture_precedence=_MAJORITY,
     crowning=Crowning.AT_END,
     game_type=26,
     pdn_variant=None,
@@ -328,7 +353,7 @@ RUSSIAN = Variant(
     first=Color.WHITE,
     men_capture_backward=True,
     flying_kings=True,
-    capture_choice=CaptureChoice.FREE,
+    capture_precedence=(),
     crowning=Crowning.CONTINUES_AS_KING,
     game_type=25,
     pdn_variant=None,

@@ -16,11 +16,11 @@ from render import text_diagram
 from rules.fen import parse_fen
 from rules.variants import (
     VARIANTS,
-    CaptureChoice,
     Crowning,
     EndgameRule,
     NoProgressRule,
     Notation,
+    Precedence,
     Variant,
     find_variant,
 )
@@ -201,7 +201,7 @@ def _board_sentence(v: Variant) -> Text:
 
 
 def _capture_sentence(v: Variant) -> Text:
-    most = v.capture_choice is CaptureChoice.MAJORITY
+    most = Precedence.MOST_PIECES in v.capture_precedence
     if most and v.men_capture_backward:
         return _(
             "Capturing is compulsory; you must take the sequence that captures the most pieces. "

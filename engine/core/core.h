@@ -36,6 +36,35 @@ enum {
     CORE_CROWN_CONTINUES_AS_KING = 2 /* crowned on arrival, the capture goes on as a king */
 };
 
+/* rules.variants.Precedence, as codes: the criteria by which a capture must be chosen, applied
+ * in the variant's order (engine/native.py maps the enum onto these). */
+enum {
+    CORE_PREFER_MOST_PIECES = 1, /* the most pieces taken */
+    CORE_PREFER_WITH_KING = 2,   /* a king's capture rather than a man's */
+    CORE_PREFER_MOST_KINGS = 3,  /* the most kings taken */
+    CORE_PREFER_KINGS_FIRST = 4  /* the kings taken as early in the sequence as possible */
+};
+#define CORE_MAX_PRECEDENCE 4
+
+/* rules.variants.Goal, as codes. */
+enum {
+    CORE_GOAL_STANDARD = 0,  /* no piece or no move: the side to move has lost */
+    CORE_GOAL_GIVE_AWAY = 1, /* no piece or no move: the side to move has won */
+    CORE_GOAL_FIRST_KING = 2 /* the first crowning wins */
+};
+
+/* What a variant says about moves and the goal, as rules.variants.Variant holds it. */
+typedef struct {
+    int size;
+    int men_capture_backward;
+    int men_capture_kings;
+    int flying_kings;
+    int crowning;                          /* a CORE_CROWN_* code */
+    int precedence[CORE_MAX_PRECEDENCE];   /* CORE_PREFER_* codes, in order */
+    int nprecedence;                       /* 0: any capture may be chosen */
+    int goal;                              /* a CORE_GOAL_* code */
+} CoreRuleData;
+
 /* The rules of one variant plus the tables of its board size; read-only once built. */
 typedef struct {
     int size;     /* squares along one side */
@@ -45,9 +74,12 @@ typedef struct {
     core_bb valid;          /* every playable bit */
     core_bb promo[2];       /* crowning row per side: the top row for White, the bottom for Black */
     int men_capture_backward;
+    int men_capture_kings;
     int flying_kings;
-    int majority;           /* captures must take the most pieces */
     int crowning;           /* a CORE_CROWN_* code */
+    int precedence[CORE_MAX_PRECEDENCE]; /* CORE_PREFER_* codes, in order */
+    int nprecedence;
+    int goal;               /* a CORE_GOAL_* code */
     int delta[4];           /* internal index offset of the neighbour per direction */
     int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
     int man_ndirs[2];
@@ -69,9 +101,12 @@ typedef struct {
     int crowns;
 } CoreMove;
 
-/* Fill *r for a board of `size` (even, 4..CORE_MAX_SIZE) and the given rule flags; 0 on
- * success, -1 if the size or the crowning code is not supported. */
-int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying_kings,
-                    int majority, int crowning);
+/* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE), the
+ * crowning, a precedence or the goal code is not supported. */
+int core_rules_init(CoreRules *r, const CoreRuleData *d);
+
+/* Whether two rules make the same moves and have the same goal (an endgame table built for one
+ * serves the other). */
+int core_rules_same_game(const CoreRules *a, const CoreRules *b);
 
 #endif

@@ -356,8 +356,7 @@ static void initialise(Pair *pr, int h)
             pr->state[h][idx] = ST_UNUSED;
             continue;
         }
-        int n = core_moves(r, p.men, p.kings, p.opp_men | p.opp_kings, 0, moves,
-                           CORE_STACK_MOVES);
+        int n = core_moves(r, &p, moves, CORE_STACK_MOVES);
         if (n > CORE_STACK_MOVES)
             n = CORE_STACK_MOVES; /* not with the few pieces of a table */
         int inside = 0, win = 0, draw = 0;

@@ -27,6 +27,7 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
     e->shift_a = half;
     e->shift_b = half + 1;
     e->valid = r->valid;
+    e->give_away = r->goal == CORE_GOAL_GIVE_AWAY;
     e->learned.weights = NULL;
     e->use_learned = 0;
     for (int side = 0; side < 2; side++) {
@@ -87,7 +88,8 @@ int core_evaluate(const CoreEval *e, const CorePos *p)
     return core_classic_evaluate(e, p);
 }
 
-int core_classic_evaluate(const CoreEval *e, const CorePos *p)
+/* The classic evaluation for the standard goal. */
+static int standard_evaluate(const CoreEval *e, const CorePos *p)
 {
     int side = p->side, other = side ^ 1;
     core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;
@@ -113,4 +115,12 @@ int core_classic_evaluate(const CoreEval *e, const CorePos *p)
     if (e->flying && least == 1 && most <= 3)
         return floor_div(score, 8);
     return score;
+}
+
+int core_classic_evaluate(const CoreEval *e, const CorePos *p)
+{
+    int score = standard_evaluate(e, p);
+    /* Giving away (antidraughts), what the standard goal values is what the player must lose:
+     * material above all, so the same terms count against the side that has them. */
+    return e->give_away ? -score : score;
 }

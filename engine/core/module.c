@@ -28,7 +28,14 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyModule_AddIntConstant(module, "ENDS_MOVE", CORE_CROWN_ENDS_MOVE) < 0 ||
         PyModule_AddIntConstant(module, "AT_END", CORE_CROWN_AT_END) < 0 ||
         PyModule_AddIntConstant(module, "CONTINUES_AS_KING", CORE_CROWN_CONTINUES_AS_KING) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_SIZE", CORE_MAX_SIZE) < 0) {
+        PyModule_AddIntConstant(module, "MAX_SIZE", CORE_MAX_SIZE) < 0 ||
+        PyModule_AddIntConstant(module, "PREFER_MOST_PIECES", CORE_PREFER_MOST_PIECES) < 0 ||
+        PyModule_AddIntConstant(module, "PREFER_WITH_KING", CORE_PREFER_WITH_KING) < 0 ||
+        PyModule_AddIntConstant(module, "PREFER_MOST_KINGS", CORE_PREFER_MOST_KINGS) < 0 ||
+        PyModule_AddIntConstant(module, "PREFER_KINGS_FIRST", CORE_PREFER_KINGS_FIRST) < 0 ||
+        PyModule_AddIntConstant(module, "GOAL_STANDARD", CORE_GOAL_STANDARD) < 0 ||
+        PyModule_AddIntConstant(module, "GOAL_GIVE_AWAY", CORE_GOAL_GIVE_AWAY) < 0 ||
+        PyModule_AddIntConstant(module, "GOAL_FIRST_KING", CORE_GOAL_FIRST_KING) < 0) {
         Py_DECREF(module);
         return NULL;
     }

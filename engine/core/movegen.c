@@ -5,9 +5,11 @@
  * ("dead") pieces stay on the board as a barrier and can never be jumped again; a flying king may
  * change direction after each jump and must land where it can go on capturing when such a square
  * exists; a man reaching the far row mid-capture does what the variant's crowning code says.
- * Under the majority rule only the sequences that take the most pieces are kept: the list is
- * reset whenever a longer sequence appears, which keeps the survivors in generation order, the
- * same list as rules' filter after the fact.
+ * Where the variant ranks captures (rules.variants.Precedence: the most pieces, a king's
+ * capture, the most kings, the kings first) each sequence gets a key of its criteria in order and
+ * only the sequences of the highest key are kept: the list is reset whenever a better sequence
+ * appears, which keeps the survivors in generation order, the same list as rules' filter after
+ * the fact.  Where men may not take kings (italian), a man's prey is the enemy's men alone.
  */
 #include "movegen.h"
 
@@ -63,7 +65,9 @@ static const int ALL_DIRECTIONS[4] = {CORE_UP_LEFT, CORE_UP_RIGHT, CORE_DOWN_LEF
  * majority rule sees all sequences. */
 typedef struct {
     const CoreRules *r;
-    core_bb opp;   /* every enemy piece; dead ones stay in it, and are told apart by `dead` */
+    core_bb opp;       /* every enemy piece; dead ones stay in it, and are told apart by `dead` */
+    core_bb opp_kings; /* the enemy's kings (for the precedence criteria that count them) */
+    core_bb man_prey;  /* what a man may jump: `opp`, or the enemy's men where men spare kings */
     core_bb occ;   /* every piece except the moving one (dead pieces included: a barrier) */
     core_bb promo; /* the mover's crowning row */
     const int *man_dirs;
@@ -72,17 +76,44 @@ typedef struct {
     int from_man; /* whether it started the move as a man */
     CoreMove *out;
     int cap;
-    int n;    /* sequences kept so far (may exceed cap) */
-    int best; /* most pieces taken by a sequence so far (majority rule) */
+    int n;        /* sequences kept so far (may exceed cap) */
+    uint64_t best; /* the highest precedence key of a sequence so far */
 } Capture;
 
-static void emit(Capture *c, int to, core_bb dead, int taken, int king)
+/* A sequence's standing under the variant's precedence criteria, in order (0 when it has none:
+ * every sequence ties).  `kings` has bit 31 - i set when the i-th piece taken is a king, so of
+ * two masks the larger took a king sooner at the first place they differ. */
+static uint64_t precedence_key(const Capture *c, int taken, uint32_t kings)
 {
-    if (c->r->majority) {
-        if (taken < c->best)
+    const CoreRules *r = c->r;
+    uint64_t key = 0;
+    for (int i = 0; i < r->nprecedence; i++) {
+        switch (r->precedence[i]) {
+        case CORE_PREFER_MOST_PIECES:
+            key = (key << 6) | (uint64_t)taken;
+            break;
+        case CORE_PREFER_WITH_KING:
+            key = (key << 1) | (uint64_t)!c->from_man;
+            break;
+        case CORE_PREFER_MOST_KINGS:
+            key = (key << 6) | (uint64_t)POPCOUNT(kings);
+            break;
+        default: /* CORE_PREFER_KINGS_FIRST */
+            key = (key << 32) | kings;
+            break;
+        }
+    }
+    return key;
+}
+
+static void emit(Capture *c, int to, core_bb dead, int taken, uint32_t kings, int king)
+{
+    if (c->r->nprecedence) {
+        uint64_t key = precedence_key(c, taken, kings);
+        if (key < c->best)
             return;
-        if (taken > c->best) {
-            c->best = taken;
+        if (key > c->best) {
+            c->best = key;
             c->n = 0;
         }
     }
@@ -96,9 +127,16 @@ static void emit(Capture *c, int to, core_bb dead, int taken, int king)
     c->n++;
 }
 
+/* The mask of precedence_key after the `taken`-th jump over `victim`. */
+static inline uint32_t kings_after(const Capture *c, uint32_t kings, core_bb victim, int taken)
+{
+    return (c->opp_kings & victim) ? kings | (UINT32_C(1) << (31 - taken)) : kings;
+}
+
 /* Emit every complete capture sequence that continues from `g` (the piece has taken `taken`
- * pieces, those of `dead`); return whether any jump was possible from there. */
-static int search(Capture *c, int g, int king, core_bb dead, int taken)
+ * pieces, those of `dead`, with the kings among them in `kings` as precedence_key reads them);
+ * return whether any jump was possible from there. */
+static int search(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
 {
     const CoreRules *r = c->r;
     const core_bb occ = c->occ;
@@ -118,11 +156,12 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken)
                 continue;
             jumped = 1;
             core_bb now_dead = dead | victim;
+            uint32_t now_kings = kings_after(c, kings, victim, taken);
             int continued = 0;
             int stops[CORE_MAX_RAY];
             int nstops = 0;
             for (int j = i + 1; j < n && !((occ >> ray[j]) & 1); j++) {
-                if (search(c, ray[j], 1, now_dead, taken + 1))
+                if (search(c, ray[j], 1, now_dead, taken + 1, now_kings))
                     continued = 1;
                 else
                     stops[nstops++] = ray[j];
@@ -130,7 +169,7 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken)
             /* Only when no landing square lets the king go on may it stop on any of them. */
             if (!continued)
                 for (int s = 0; s < nstops; s++)
-                    emit(c, stops[s], now_dead, taken + 1, 1);
+                    emit(c, stops[s], now_dead, taken + 1, now_kings, 1);
         }
         return jumped;
     }
@@ -146,33 +185,38 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken)
         if (land < 0)
             continue;
         core_bb victim = CORE_BIT(over);
-        if (!(c->opp & victim) || (dead & victim) || ((occ >> land) & 1))
+        if (!((king ? c->opp : c->man_prey) & victim) || (dead & victim) || ((occ >> land) & 1))
             continue;
         jumped = 1;
         core_bb now_dead = dead | victim;
+        uint32_t now_kings = kings_after(c, kings, victim, taken);
         int now_king = king;
         if (!king && ((c->promo >> land) & 1)) {
             if (r->crowning == CORE_CROWN_ENDS_MOVE) {
-                emit(c, land, now_dead, taken + 1, 0);
+                emit(c, land, now_dead, taken + 1, now_kings, 0);
                 continue;
             }
             if (r->crowning == CORE_CROWN_CONTINUES_AS_KING)
                 now_king = 1;
         }
-        if (!search(c, land, now_king, now_dead, taken + 1))
-            emit(c, land, now_dead, taken + 1, now_king);
+        if (!search(c, land, now_king, now_dead, taken + 1, now_kings))
+            emit(c, land, now_dead, taken + 1, now_kings, now_king);
     }
     return jumped;
 }
 
 /* Every allowed capture sequence of the given capturing men, then kings; the number kept. */
 static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_capturing,
-                    core_bb men, core_bb kings, core_bb opp, int side, CoreMove *out, int cap)
+                    const CorePos *p, CoreMove *out, int cap)
 {
     Capture c;
-    core_bb occupied = men | kings | opp;
+    core_bb opp = p->opp_men | p->opp_kings;
+    core_bb occupied = p->men | p->kings | opp;
+    int side = p->side;
     c.r = r;
     c.opp = opp;
+    c.opp_kings = p->opp_kings;
+    c.man_prey = r->men_capture_kings ? opp : p->opp_men;
     c.promo = r->promo[side];
     c.man_dirs = r->man_dirs[side];
     c.man_ndirs = r->man_ndirs[side];
@@ -188,7 +232,7 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
             c.from = CORE_BIT(g);
             c.from_man = !king;
             c.occ = occupied ^ c.from;
-            search(&c, g, king, 0, 0);
+            search(&c, g, king, 0, 0, 0);
         }
     }
     return c.n;
@@ -196,15 +240,18 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
 
 /* The capturing men, and the kings that may capture (exact for short kings, every king when
  * kings fly: finding a flying king's capture takes a ray walk, done by the search). */
-static void capturers(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
-                      core_bb *men_capturing, core_bb *kings_capturing)
+static void capturers(const CoreRules *r, const CorePos *p, core_bb *men_capturing,
+                      core_bb *kings_capturing)
 {
-    core_bb empty = r->valid & ~(men | kings | opp);
-    *men_capturing = short_capturers(r, men, opp, empty, r->man_dirs[side], r->man_ndirs[side]);
-    if (r->flying_kings || !kings)
-        *kings_capturing = kings;
+    core_bb opp = p->opp_men | p->opp_kings;
+    core_bb prey = r->men_capture_kings ? opp : p->opp_men;
+    core_bb empty = r->valid & ~(p->men | p->kings | opp);
+    *men_capturing =
+        short_capturers(r, p->men, prey, empty, r->man_dirs[p->side], r->man_ndirs[p->side]);
+    if (r->flying_kings || !p->kings)
+        *kings_capturing = p->kings;
     else
-        *kings_capturing = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4);
+        *kings_capturing = short_capturers(r, p->kings, opp, empty, ALL_DIRECTIONS, 4);
 }
 
 /* -- steps ------------------------------------------------------------------------------------- */
@@ -305,27 +352,26 @@ static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb o
 
 /* -- public ------------------------------------------------------------------------------------ */
 
-int core_moves(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
-               CoreMove *out, int cap)
+int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap)
 {
     core_bb men_capturing, kings_capturing;
-    capturers(r, men, kings, opp, side, &men_capturing, &kings_capturing);
+    capturers(r, p, &men_capturing, &kings_capturing);
     if (men_capturing || kings_capturing) {
-        int n = captures(r, men_capturing, kings_capturing, men, kings, opp, side, out, cap);
+        int n = captures(r, men_capturing, kings_capturing, p, out, cap);
         if (n)
             return n;
     }
-    return steps(r, men, kings, opp, side, out, cap);
+    return steps(r, p->men, p->kings, p->opp_men | p->opp_kings, p->side, out, cap);
 }
 
-int core_count(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side)
+int core_count(const CoreRules *r, const CorePos *p)
 {
     core_bb men_capturing, kings_capturing;
-    capturers(r, men, kings, opp, side, &men_capturing, &kings_capturing);
+    capturers(r, p, &men_capturing, &kings_capturing);
     if (men_capturing || (kings_capturing && !r->flying_kings))
-        return captures(r, men_capturing, kings_capturing, men, kings, opp, side, NULL, 0);
-    int n = count_steps(r, men, kings, opp, side);
+        return captures(r, men_capturing, kings_capturing, p, NULL, 0);
+    int n = count_steps(r, p->men, p->kings, p->opp_men | p->opp_kings, p->side);
     if (n >= 0)
         return n;
-    return captures(r, 0, kings, men, kings, opp, side, NULL, 0);
+    return captures(r, 0, p->kings, p, NULL, 0);
 }

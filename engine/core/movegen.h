@@ -14,15 +14,14 @@
  * (only contrived ones with many flying kings) makes the walker use a heap buffer for that node. */
 #define CORE_STACK_MOVES 256
 
-/* Store the legal moves of the side with `men`/`kings` against `opp` into out[0..cap) and return
- * how many there are.  A return value above `cap` means the list was cut short: call again with
- * room for that many (the generator is deterministic).  `out` may be NULL when `cap` is 0. */
-int core_moves(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
-               CoreMove *out, int cap);
+/* Store the legal moves of the side to move of `p` into out[0..cap) and return how many there
+ * are.  A return value above `cap` means the list was cut short: call again with room for that
+ * many (the generator is deterministic).  `out` may be NULL when `cap` is 0. */
+int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap);
 
 /* The number of legal moves, as core_moves would return it, without building them: steps are
  * counted in bulk with shifts and only pieces that can capture are searched (perft's leaves). */
-int core_count(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side);
+int core_count(const CoreRules *r, const CorePos *p);
 
 /* The position after `m` (a legal move of `p`), seen from the new side to move. */
 static inline void core_make(const CorePos *p, const CoreMove *m, CorePos *child)

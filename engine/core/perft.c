@@ -9,18 +9,17 @@
 
 static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
 {
-    core_bb opp = p->opp_men | p->opp_kings;
     if (depth == 1)
-        return core_count(r, p->men, p->kings, opp, p->side);
+        return core_count(r, p);
 
     CoreMove stack_moves[CORE_STACK_MOVES];
     CoreMove *moves = stack_moves;
-    int n = core_moves(r, p->men, p->kings, opp, p->side, moves, CORE_STACK_MOVES);
+    int n = core_moves(r, p, moves, CORE_STACK_MOVES);
     if (n > CORE_STACK_MOVES) {
         moves = malloc((size_t)n * sizeof *moves);
         if (!moves)
             return -1;
-        core_moves(r, p->men, p->kings, opp, p->side, moves, n);
+        core_moves(r, p, moves, n);
     }
 
     int64_t total = 0;
@@ -29,8 +28,7 @@ static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
         core_make(p, &moves[i], &child);
         int64_t below;
         if (depth == 2)
-            below = core_count(r, child.men, child.kings, child.opp_men | child.opp_kings,
-                               child.side);
+            below = core_count(r, &child);
         else
             below = walk(r, &child, depth - 1);
         if (below < 0) {

@@ -18,22 +18,55 @@
 
 /* -- construction -------------------------------------------------------------------------- */
 
+/* The precedence criteria: a sequence of CORE_PREFER_* codes, at most CORE_MAX_PRECEDENCE. */
+static int read_precedence(PyObject *value, CoreRuleData *d)
+{
+    PyObject *items = PySequence_Fast(value, "precedence must be a sequence of codes");
+    if (!items)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    if (n > CORE_MAX_PRECEDENCE) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "at most %d precedence criteria", CORE_MAX_PRECEDENCE);
+        return -1;
+    }
+    d->nprecedence = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+        if (code == -1 && PyErr_Occurred()) {
+            Py_DECREF(items);
+            return -1;
+        }
+        d->precedence[i] = (int)code;
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
 static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *keywords[] = {"size",     "men_capture_backward", "flying_kings",
-                               "majority", "crowning",             NULL};
-    int size, backward, flying, majority, crowning;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ipppi:Rules", keywords, &size, &backward,
-                                     &flying, &majority, &crowning))
+    static char *keywords[] = {"size",       "men_capture_backward", "flying_kings",
+                               "precedence", "crowning",             "men_capture_kings",
+                               "goal",       NULL};
+    CoreRuleData d = {0};
+    PyObject *precedence;
+    d.men_capture_kings = 1;
+    d.goal = CORE_GOAL_STANDARD;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pi:Rules", keywords, &d.size,
+                                     &d.men_capture_backward, &d.flying_kings, &precedence,
+                                     &d.crowning, &d.men_capture_kings, &d.goal))
+        return NULL;
+    if (read_precedence(precedence, &d) < 0)
         return NULL;
     RulesObject *self = (RulesObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
-    if (core_rules_init(&self->rules, size, backward, flying, majority, crowning) < 0) {
+    if (core_rules_init(&self->rules, &d) < 0) {
         Py_DECREF(self);
         PyErr_Format(PyExc_ValueError,
-                     "unsupported rules: size %d (even, 4 to %d) or crowning code %d", size,
-                     CORE_MAX_SIZE, crowning);
+                     "unsupported rules: size %d (even, 4 to %d), crowning code %d, a precedence "
+                     "code or goal code %d",
+                     d.size, CORE_MAX_SIZE, d.crowning, d.goal);
         return NULL;
     }
     return (PyObject *)self;
@@ -100,15 +133,14 @@ static PyObject *Rules_legal_moves(RulesObject *self, PyObject *const *args, Py_
     CorePos p;
     if (check_nargs("legal_moves", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
         return NULL;
-    core_bb opp = p.opp_men | p.opp_kings;
     CoreMove stack_moves[CORE_STACK_MOVES];
     CoreMove *moves = stack_moves;
-    int n = core_moves(&self->rules, p.men, p.kings, opp, p.side, moves, CORE_STACK_MOVES);
+    int n = core_moves(&self->rules, &p, moves, CORE_STACK_MOVES);
     if (n > CORE_STACK_MOVES) {
         moves = PyMem_New(CoreMove, (size_t)n);
         if (!moves)
             return PyErr_NoMemory();
-        core_moves(&self->rules, p.men, p.kings, opp, p.side, moves, n);
+        core_moves(&self->rules, &p, moves, n);
     }
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
@@ -129,8 +161,7 @@ static PyObject *Rules_count(RulesObject *self, PyObject *const *args, Py_ssize_
     CorePos p;
     if (check_nargs("count", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
         return NULL;
-    return PyLong_FromLong(
-        core_count(&self->rules, p.men, p.kings, p.opp_men | p.opp_kings, p.side));
+    return PyLong_FromLong(core_count(&self->rules, &p));
 }
 
 static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -242,10 +273,29 @@ static PyObject *get_flying_kings(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.flying_kings);
 }
-static PyObject *get_majority(RulesObject *self, void *closure)
+static PyObject *get_men_capture_kings(RulesObject *self, void *closure)
 {
     (void)closure;
-    return PyBool_FromLong(self->rules.majority);
+    return PyBool_FromLong(self->rules.men_capture_kings);
+}
+static PyObject *get_precedence(RulesObject *self, void *closure)
+{
+    (void)closure;
+    PyObject *codes = PyTuple_New(self->rules.nprecedence);
+    for (int i = 0; codes && i < self->rules.nprecedence; i++) {
+        PyObject *code = PyLong_FromLong(self->rules.precedence[i]);
+        if (!code) {
+            Py_CLEAR(codes);
+            break;
+        }
+        PyTuple_SET_ITEM(codes, i, code);
+    }
+    return codes;
+}
+static PyObject *get_goal(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->rules.goal);
 }
 static PyObject *get_crowning(RulesObject *self, void *closure)
 {
@@ -261,7 +311,10 @@ static PyGetSetDef Rules_getset[] = {
     {"bottom_row", (getter)get_bottom_row, NULL, "Where Black's men are crowned.", NULL},
     {"men_capture_backward", (getter)get_men_capture_backward, NULL, NULL, NULL},
     {"flying_kings", (getter)get_flying_kings, NULL, NULL, NULL},
-    {"majority", (getter)get_majority, NULL, "Captures must take the most pieces.", NULL},
+    {"men_capture_kings", (getter)get_men_capture_kings, NULL, NULL, NULL},
+    {"precedence", (getter)get_precedence, NULL, "PREFER_* codes, in order (): free choice.",
+     NULL},
+    {"goal", (getter)get_goal, NULL, "GOAL_STANDARD, GOAL_GIVE_AWAY or GOAL_FIRST_KING.", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -270,7 +323,8 @@ PyTypeObject RulesType = {
     .tp_name = "engine._core.Rules",
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Rules(size, men_capture_backward, flying_kings, majority, crowning)\n--\n\n"
+    .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
+              "men_capture_kings=True, goal=GOAL_STANDARD)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

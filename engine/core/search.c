@@ -209,21 +209,23 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     s->nodes++;
     if (check_clock(s))
         return 0;
+    if (s->rules->goal == CORE_GOAL_FIRST_KING && p->opp_kings)
+        return -CORE_MATE + ply; /* the last move crowned: breakthrough's game is over */
     CoreMove buffer[CORE_STACK_MOVES];
     CoreMove *moves = buffer;
-    int n = core_moves(s->rules, p->men, p->kings, p->opp_men | p->opp_kings, p->side, buffer,
-                       CORE_STACK_MOVES);
+    int n = core_moves(s->rules, p, buffer, CORE_STACK_MOVES);
     if (n > CORE_STACK_MOVES) {
         moves = malloc((size_t)n * sizeof *moves);
         if (moves == NULL) {
             s->stopped = 1;
             return 0;
         }
-        core_moves(s->rules, p->men, p->kings, p->opp_men | p->opp_kings, p->side, moves, n);
+        core_moves(s->rules, p, moves, n);
     }
     int result;
     if (n == 0) {
-        result = -CORE_MATE + ply; /* before the draw checks: a blocking move on the last ply wins */
+        /* before the draw checks: a blocking move on the last ply wins (or, giving away, loses) */
+        result = s->rules->goal == CORE_GOAL_GIVE_AWAY ? CORE_MATE - ply : -CORE_MATE + ply;
         goto done;
     }
     if (ply && repeated(s, key, ply)) {
@@ -423,8 +425,7 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
                 return;
         seen[seen_len++] = key;
         CoreMove moves[CORE_STACK_MOVES];
-        int n = core_moves(s->rules, p.men, p.kings, p.opp_men | p.opp_kings, p.side, moves,
-                           CORE_STACK_MOVES);
+        int n = core_moves(s->rules, &p, moves, CORE_STACK_MOVES);
         int found = -1;
         for (int i = 0; i < n && i < CORE_STACK_MOVES && found < 0; i++)
             if (bit_index(moves[i].from) == e->from && bit_index(moves[i].to) == e->to)
@@ -459,8 +460,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
     double started = core_monotonic();
     memset(out, 0, sizeof *out);
     CoreMove moves[CORE_STACK_MOVES];
-    int n = core_moves(s->rules, root->men, root->kings, root->opp_men | root->opp_kings,
-                       root->side, moves, CORE_STACK_MOVES);
+    int n = core_moves(s->rules, root, moves, CORE_STACK_MOVES);
     if (n == 0)
         return -1;
     if (n > CORE_STACK_MOVES)
@@ -548,8 +548,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
 int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *past,
                      int past_len, int depth, CoreMove *moves, int *scores, int cap)
 {
-    int n = core_moves(s->rules, root->men, root->kings, root->opp_men | root->opp_kings,
-                       root->side, moves, cap);
+    int n = core_moves(s->rules, root, moves, cap);
     if (n > cap)
         n = cap;
     n = unique_moves(moves, n);

@@ -342,10 +342,7 @@ static PyObject *Searcher_set_endgame(SearcherObject *self, PyObject *table)
         eg = core_endgame_table(table);
         if (!eg)
             return NULL;
-        const CoreRules *a = &eg->rules, *b = rules_of(self);
-        if (a->size != b->size || a->men_capture_backward != b->men_capture_backward ||
-            a->flying_kings != b->flying_kings || a->majority != b->majority ||
-            a->crowning != b->crowning) {
+        if (!core_rules_same_game(&eg->rules, rules_of(self))) {
             PyErr_SetString(PyExc_ValueError, "the table is for other rules");
             return NULL;
         }

@@ -22,8 +22,7 @@ void core_selective_init(CoreSearch *s)
 int core_offers_capture(const CoreSearch *s, const CorePos *child)
 {
     CoreMove first;
-    int n = core_moves(s->rules, child->men, child->kings, child->opp_men | child->opp_kings,
-                       child->side, &first, 1);
+    int n = core_moves(s->rules, child, &first, 1);
     return n > 0 && first.captured != 0; /* captures come first, and only they when any exist */
 }
 

@@ -10,16 +10,24 @@
 
 static int index_of(int size, int square) { return (square - 1) + (square - 1) / size; }
 
-int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying_kings,
-                    int majority, int crowning)
+int core_rules_init(CoreRules *r, const CoreRuleData *d)
 {
     static const int steps[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}; /* (column, row) */
     int grid[CORE_MAX_SIZE][CORE_MAX_SIZE];
+    int size = d->size;
 
     if (size % 2 != 0 || size < 4 || size > CORE_MAX_SIZE)
         return -1;
-    if (crowning != CORE_CROWN_ENDS_MOVE && crowning != CORE_CROWN_AT_END &&
-        crowning != CORE_CROWN_CONTINUES_AS_KING)
+    if (d->crowning != CORE_CROWN_ENDS_MOVE && d->crowning != CORE_CROWN_AT_END &&
+        d->crowning != CORE_CROWN_CONTINUES_AS_KING)
+        return -1;
+    if (d->nprecedence < 0 || d->nprecedence > CORE_MAX_PRECEDENCE)
+        return -1;
+    for (int i = 0; i < d->nprecedence; i++)
+        if (d->precedence[i] < CORE_PREFER_MOST_PIECES ||
+            d->precedence[i] > CORE_PREFER_KINGS_FIRST)
+            return -1;
+    if (d->goal < CORE_GOAL_STANDARD || d->goal > CORE_GOAL_FIRST_KING)
         return -1;
 
     memset(r, 0, sizeof *r);
@@ -28,10 +36,14 @@ int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying
     r->half = size / 2;
     r->squares = r->half * size;
     r->bits = index_of(size, r->squares) + 1;
-    r->men_capture_backward = men_capture_backward != 0;
-    r->flying_kings = flying_kings != 0;
-    r->majority = majority != 0;
-    r->crowning = crowning;
+    r->men_capture_backward = d->men_capture_backward != 0;
+    r->men_capture_kings = d->men_capture_kings != 0;
+    r->flying_kings = d->flying_kings != 0;
+    r->crowning = d->crowning;
+    r->nprecedence = d->nprecedence;
+    for (int i = 0; i < d->nprecedence; i++)
+        r->precedence[i] = d->precedence[i];
+    r->goal = d->goal;
     r->delta[CORE_UP_LEFT] = -(r->half + 1);
     r->delta[CORE_UP_RIGHT] = -r->half;
     r->delta[CORE_DOWN_LEFT] = r->half;
@@ -92,4 +104,16 @@ int core_rules_init(CoreRules *r, int size, int men_capture_backward, int flying
         r->man_ndirs[0] = r->man_ndirs[1] = 2;
     }
     return 0;
+}
+
+int core_rules_same_game(const CoreRules *a, const CoreRules *b)
+{
+    if (a->size != b->size || a->men_capture_backward != b->men_capture_backward ||
+        a->men_capture_kings != b->men_capture_kings || a->flying_kings != b->flying_kings ||
+        a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal)
+        return 0;
+    for (int i = 0; i < a->nprecedence; i++)
+        if (a->precedence[i] != b->precedence[i])
+            return 0;
+    return 1;
 }

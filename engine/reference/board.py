@@ -14,7 +14,7 @@ from functools import cache
 
 from rules.movegen import MoveGenerator, RawMove, generator
 from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position, zobrist_of
-from rules.variants import Color, Variant
+from rules.variants import Color, Goal, Variant
 
 State = tuple[int, int, int, int, int, int]
 """(own men, own kings, their men, their kings, side to move, Zobrist key)."""
@@ -68,11 +68,15 @@ class Board:
     """Plies without progress after which the game is drawn (both players' moves)."""
     man_moves_progress: bool
     crownings_progress: bool
+    give_away: bool = False
+    """No piece or no move wins for the side to move (antidraughts)."""
+    first_king: bool = False
+    """The first crowning wins (breakthrough)."""
 
     def moves(self, state: State) -> list[RawMove]:
         """Legal moves, without the duplicates that differ only in the path (same result)."""
         om, ok, tm, tk, side, _ = state
-        raw = self.gen.moves_raw(om, ok, tm | tk, side)
+        raw = self.gen.moves_raw(om, ok, tm, tk, side)
         if len(raw) > 1 and raw[0][2]:
             return list(dict.fromkeys(raw))
         return raw
@@ -89,4 +93,12 @@ class Board:
 @cache
 def board_for(variant: Variant) -> Board:
     rule = variant.no_progress
-    return Board(variant, generator(variant), rule.plies, rule.man_moves, rule.crownings)
+    return Board(
+        variant,
+        generator(variant),
+        rule.plies,
+        rule.man_moves,
+        rule.crownings,
+        give_away=variant.goal is Goal.GIVE_AWAY,
+        first_king=variant.goal is Goal.FIRST_KING,
+    )

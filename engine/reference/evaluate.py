@@ -16,6 +16,9 @@ The terms, per variant family (short kings on 8x8, flying kings on 8x8 and on 10
 - drawn endings: kings only and level material, or (with flying kings) one lone king against at
   most three pieces, are scaled towards 0.
 
+Where the goal is reversed (antidraughts: the side left without pieces or moves wins) the whole
+score changes sign, so that material and mobility count against the side that has them.
+
 Piece-square terms are summed a byte at a time through precomputed tables (one lookup per eight
 squares instead of one per piece), which keeps evaluation cheap in Python.
 """
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from rules.variants import Variant
+from rules.variants import Goal, Variant
 
 from .board import State
 
@@ -107,6 +110,7 @@ class Evaluator:
         h = g.half
         self._shifts = (h, h + 1)
         self._mobility = 2 if self.flying else 3
+        self.give_away = variant.goal is Goal.GIVE_AWAY
 
     def _king_mobility(self, kings: int, empty: int) -> int:
         if not kings:
@@ -141,7 +145,9 @@ class Evaluator:
         if material:
             # Ahead: trade down.  Up to a third of a man with the board nearly empty.
             score += material * (self.start_pieces - total) // (3 * self.start_pieces)
-        return self._drawish(score, om, ok, tm, tk, own_pieces, their_pieces)
+        score = self._drawish(score, om, ok, tm, tk, own_pieces, their_pieces)
+        # Giving away (antidraughts) the same terms count against the side that has them.
+        return -score if self.give_away else score
 
     def _drawish(
         self, score: int, om: int, ok: int, tm: int, tk: int, own: int, theirs: int

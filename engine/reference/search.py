@@ -147,9 +147,12 @@ class Searcher:
         ):
             raise Timeout
         key = state[5]
+        if self.board.first_king and state[3]:
+            return -MATE + ply  # the last move crowned: breakthrough's game is over
         moves = self.board.moves(state)
         if not moves:
-            return -MATE + ply  # before the draw checks: a blocking move on the last ply wins
+            # before the draw checks: a blocking move on the last ply wins (giving away, loses)
+            return MATE - ply if self.board.give_away else -MATE + ply
         if ply and (key in self._path or key in self._past):
             return 0
         if quiet >= self.board.quiet_limit:

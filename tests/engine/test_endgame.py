@@ -82,7 +82,7 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     for i, s in enumerate(states):
         om, ok, tm, tk, side = s
         takes_all = False
-        for move in gen.moves_raw(om, ok, tm | tk, side):
+        for move in gen.moves_raw(om, ok, tm, tk, side):
             child = played(s, move)
             if not child[0] | child[1]:  # no pieces left to the side to move next
                 takes_all = True
@@ -617,7 +617,7 @@ def test_distances_fall_by_one_along_the_best_line() -> None:
         value, distance = table.probe(*state), far(state)
         inside: list[tuple[int, State]] = []
         leaving: list[tuple[int, State]] = []
-        for move in gen.moves_raw(state[0], state[1], state[2] | state[3], state[4]):
+        for move in gen.moves_raw(*state):
             child = played(state, move)
             same = not move[2] and not move[3]
             (inside if same else leaving).append((table.probe(*child), child))

@@ -39,7 +39,14 @@ from support.perft_records import PERFT_DIR, read_perft_file
 from support.sample_games import HELPMATE
 
 from engine import _core, native
-from engine.native import CROWNING_CODES, MAJORITY, CoreState, core_rules, core_state
+from engine.native import (
+    CROWNING_CODES,
+    GOAL_CODES,
+    PRECEDENCE_CODES,
+    CoreState,
+    core_rules,
+    core_state,
+)
 from engine.reference.board import make as engine_make
 from engine.reference.board import state_of
 from rules.fen import FenError, parse_fen
@@ -51,9 +58,10 @@ from rules.variants import (
     ENGLISH,
     INTERNATIONAL,
     VARIANTS,
-    CaptureChoice,
     Color,
     Crowning,
+    Goal,
+    Precedence,
     Variant,
 )
 
@@ -66,7 +74,7 @@ ALL = [pytest.param(v, id=k) for k, v in VARIANTS.items()]
 def rules_moves(variant: Variant, state: CoreState) -> list[RawMove]:
     """The referee's raw moves for a core state."""
     men, kings, opp_men, opp_kings, side = state
-    return generator(variant).moves_raw(men, kings, opp_men | opp_kings, side)
+    return generator(variant).moves_raw(men, kings, opp_men, opp_kings, side)
 
 
 def position_of(variant: Variant, state: CoreState) -> Position:
@@ -177,7 +185,7 @@ class Seen:
     crowning_captures: int = 0
     crowned_mid_capture: int = 0
     through_far_row_uncrowned: int = 0
-    majority_cut: int = 0
+    precedence_cut: int = 0
     duplicate_paths: int = 0
     perft_checked: int = 0
 
@@ -195,21 +203,21 @@ def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen)
     )
     seen.duplicate_paths += len(set(moves)) < len(moves)
     if moves and moves[0][2]:
-        sequences = generator(variant).captures(men, kings, opp_men | opp_kings, side)
+        sequences = generator(variant).captures(men, kings, opp_men, opp_kings, side)
         seen.through_far_row_uncrowned += any(
             not king and men >> path[0] & 1 and any(far_row >> g & 1 for g in path[1:-1])
             for path, _, king, _ in sequences
         )
-        if variant.capture_choice is CaptureChoice.MAJORITY:
+        if variant.capture_precedence:
             free = generator(_free_choice(variant))
-            seen.majority_cut += len(free.moves_raw(men, kings, opp_men | opp_kings, side)) > len(
-                moves
-            )
+            seen.precedence_cut += len(
+                free.moves_raw(men, kings, opp_men, opp_kings, side)
+            ) > len(moves)
 
 
 @cache
 def _free_choice(variant: Variant) -> Variant:
-    return dataclasses.replace(variant, capture_choice=CaptureChoice.FREE)
+    return dataclasses.replace(variant, capture_precedence=())
 
 
 def playouts(variant: Variant, games: int, seed: int, perft_every: int) -> Seen:
@@ -249,8 +257,8 @@ def test_random_playouts_core_equals_rules(variant: Variant) -> None:
         assert seen.crowned_mid_capture >= 50
     if variant.crowning is Crowning.AT_END and variant.men_capture_backward:
         assert seen.through_far_row_uncrowned >= 50
-    if variant.capture_choice is CaptureChoice.MAJORITY:
-        assert seen.majority_cut >= 100
+    if variant.capture_precedence:
+        assert seen.precedence_cut >= 100
     if variant.flying_kings:
         # Two paths with the same origin, destination and captured pieces are two raw moves in
         # rules (perft counts landing paths); the core must list both.
@@ -263,20 +271,32 @@ def rule_combinations() -> list[Variant]:
     some rules only show in such company, and a new variant will be a new combination."""
     out = []
     for base in (ENGLISH, INTERNATIONAL):
-        for backward, flying, choice, crowning in itertools.product(
-            (False, True), (False, True), CaptureChoice, Crowning
+        for backward, flying, (name, precedence), crowning in itertools.product(
+            (False, True), (False, True), PRECEDENCES.items(), Crowning
         ):
             out.append(
                 dataclasses.replace(
                     base,
-                    key=f"{base.size}-{int(backward)}{int(flying)}-{choice.name}-{crowning.name}",
+                    key=f"{base.size}-{int(backward)}{int(flying)}-{name}-{crowning.name}",
                     men_capture_backward=backward,
                     flying_kings=flying,
-                    capture_choice=choice,
+                    capture_precedence=precedence,
                     crowning=crowning,
+                    # Men that spare kings come with the full precedence, as in italian.
+                    men_capture_kings=len(precedence) < 4,
                 )
             )
     return out
+
+
+PRECEDENCES: dict[str, tuple[Precedence, ...]] = {
+    "free": (),
+    "majority": (Precedence.MOST_PIECES,),
+    "quality": (Precedence.MOST_PIECES, Precedence.MOST_KINGS),
+    "king": (Precedence.WITH_KING,),
+    "italian": tuple(Precedence),
+}
+"""The capture precedences the variants use (the criteria in their order)."""
 
 
 @pytest.mark.parametrize("variant", [pytest.param(v, id=v.key) for v in rule_combinations()])
@@ -375,7 +395,9 @@ def test_core_rules_carry_the_variants_data(variant: Variant) -> None:
     assert (core.top_row, core.bottom_row) == (g.top_row, g.bottom_row)
     assert core.men_capture_backward is variant.men_capture_backward
     assert core.flying_kings is variant.flying_kings
-    assert core.majority is (variant.capture_choice is CaptureChoice.MAJORITY)
+    assert core.precedence == tuple(PRECEDENCE_CODES[c] for c in variant.capture_precedence)
+    assert core.men_capture_kings is variant.men_capture_kings
+    assert core.goal == GOAL_CODES[variant.goal]
     assert core.crowning == CROWNING_CODES[variant.crowning]
     assert core_rules(variant) is core
 
@@ -385,7 +407,19 @@ def test_every_rule_value_has_a_core_code() -> None:
     assert sorted(CROWNING_CODES.values()) == sorted(
         {_core.ENDS_MOVE, _core.AT_END, _core.CONTINUES_AS_KING}
     )
-    assert MAJORITY == {CaptureChoice.FREE: False, CaptureChoice.MAJORITY: True}
+    assert set(PRECEDENCE_CODES) == set(Precedence)
+    assert sorted(PRECEDENCE_CODES.values()) == sorted(
+        {
+            _core.PREFER_MOST_PIECES,
+            _core.PREFER_WITH_KING,
+            _core.PREFER_MOST_KINGS,
+            _core.PREFER_KINGS_FIRST,
+        }
+    )
+    assert set(GOAL_CODES) == set(Goal)
+    assert sorted(GOAL_CODES.values()) == sorted(
+        {_core.GOAL_STANDARD, _core.GOAL_GIVE_AWAY, _core.GOAL_FIRST_KING}
+    )
 
 
 def test_a_variant_is_played_by_its_data_not_its_name() -> None:
@@ -403,9 +437,16 @@ def test_unsupported_rules_are_refused() -> None:
         core_rules(dataclasses.replace(INTERNATIONAL, size=12))
     for size in (7, 2, 0, -8):
         with pytest.raises(ValueError):
-            _core.Rules(size, True, True, False, _core.AT_END)
+            _core.Rules(size, True, True, (), _core.AT_END)
     with pytest.raises(ValueError, match="crowning"):
-        _core.Rules(8, True, True, False, 3)
+        _core.Rules(8, True, True, (), 3)
+    for precedence in ((0,), (5,), (1, 1, 1, 1, 1)):
+        with pytest.raises(ValueError):
+            _core.Rules(8, True, True, precedence, _core.AT_END)
+    with pytest.raises(ValueError, match="goal"):
+        _core.Rules(8, True, True, (), _core.AT_END, goal=3)
+    with pytest.raises(TypeError):
+        _core.Rules(8, True, True, None, _core.AT_END)
 
 
 @pytest.mark.parametrize("variant", ALL)

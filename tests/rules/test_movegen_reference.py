@@ -1,7 +1,11 @@
 """The bitboard move generator against a deliberately naive one written from shared/RULES.md.
 
 The reference below works on (file, rank) coordinates, one square at a time, and reads only the
-variant's rule fields (men capture backward, flying kings, capture choice, crowning).  Both must
+variant's rule fields (men capture backward, whether men capture kings, flying kings, the capture
+precedence, crowning).  Its precedence is written from the rules' words, criterion by criterion
+(the most pieces; a king rather than a man; the most kings; the kings met first, as the list of
+the places in the sequence where kings are taken, earliest first), not from the generator's
+keys.  Both must
 give exactly the same moves -- full landing path, captured pieces in jump order and whether the
 move crowns -- on random placements and on positions of random games in every variant.
 """
@@ -13,7 +17,7 @@ import random
 import pytest
 
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
-from rules.variants import VARIANTS, CaptureChoice, Color, Crowning, Variant
+from rules.variants import VARIANTS, Color, Crowning, Precedence, Variant
 
 DIRECTIONS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 MoveKey = tuple[tuple[int, ...], tuple[int, ...], bool]
@@ -32,6 +36,9 @@ def reference_moves(pos: Position) -> set[MoveKey]:
     white = pos.turn is Color.WHITE
     own_man, own_king = (WHITE_MAN, WHITE_KING) if white else (BLACK_MAN, BLACK_KING)
     enemy = {BLACK_MAN, BLACK_KING} if white else {WHITE_MAN, WHITE_KING}
+    enemy_king = BLACK_KING if white else WHITE_KING
+    # What a man may jump: any enemy piece, or (italian) only the enemy's men.
+    man_prey = enemy if variant.men_capture_kings else enemy - {enemy_king}
     forward = 1 if white else -1
     far_rank = variant.size if white else 1
 
@@ -72,7 +79,8 @@ def reference_moves(pos: Position) -> set[MoveKey]:
         for dx, dy in directions:
             s = square.get((x + dx, y + dy))
             t = square.get((x + 2 * dx, y + 2 * dy))
-            if s is None or t is None or board[s] not in enemy or s in dead or not free(t, origin):
+            prey = enemy if king else man_prey
+            if s is None or t is None or board[s] not in prey or s in dead or not free(t, origin):
                 continue
             found = True
             now_king = king
@@ -90,11 +98,11 @@ def reference_moves(pos: Position) -> set[MoveKey]:
         if piece in (own_man, own_king):
             jumps(s, piece == own_king, [s], [])
     if sequences:
-        most = max(len(dead) for _, dead, _ in sequences)
+        for criterion in variant.capture_precedence:
+            sequences = _best_by(criterion, sequences, board, own_king, enemy_king)
         return {
             (tuple(path), tuple(dead), board[path[0]] == own_man and king_at_end)
             for path, dead, king_at_end in sequences
-            if variant.capture_choice is not CaptureChoice.MAJORITY or len(dead) == most
         }
     moves: set[MoveKey] = set()
     for s, piece in board.items():
@@ -113,6 +121,30 @@ def reference_moves(pos: Position) -> set[MoveKey]:
                         break
                     k += 1
     return moves
+
+
+def _best_by(
+    criterion: Precedence,
+    sequences: list[tuple[list[int], list[int], bool]],
+    board: dict[int, int],
+    own_king: int,
+    enemy_king: int,
+) -> list[tuple[list[int], list[int], bool]]:
+    """The sequences that do best by one precedence criterion, read as the rules word it."""
+    if criterion is Precedence.KINGS_FIRST:
+        # "the capture in which the king is met first": the places in the sequence at which
+        # kings are taken, compared from the first on; the earlier list wins.
+        places = [[i for i, s in enumerate(dead) if board[s] == enemy_king] for _, dead, _ in sequences]
+        earliest = min(places)
+        return [seq for seq, p in zip(sequences, places, strict=True) if p == earliest]
+    if criterion is Precedence.MOST_PIECES:
+        measure = [len(dead) for _, dead, _ in sequences]
+    elif criterion is Precedence.WITH_KING:
+        measure = [int(board[path[0]] == own_king) for path, _, _ in sequences]
+    else:  # Precedence.MOST_KINGS
+        measure = [sum(board[s] == enemy_king for s in dead) for _, dead, _ in sequences]
+    best = max(measure)
+    return [seq for seq, m in zip(sequences, measure, strict=True) if m == best]
 
 
 def generated_moves(pos: Position) -> set[MoveKey]:

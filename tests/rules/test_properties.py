@@ -17,7 +17,7 @@ from rules.game import Game
 from rules.movegen import generator
 from rules.notation import AmbiguousMoveError, MoveError, parse_move
 from rules.position import EMPTY, Position
-from rules.variants import VARIANTS, CaptureChoice, Color, Crowning, Variant
+from rules.variants import VARIANTS, Color, Crowning, Precedence, Variant
 
 KEYS = list(VARIANTS)
 
@@ -280,7 +280,7 @@ def test_generator_sanity(pos: Position) -> None:
     assert len({(m.path, m.captured) for m in legal}) == len(legal), "duplicate moves"
     if any(m.is_capture for m in legal):
         assert all(m.is_capture for m in legal)
-    if variant.capture_choice is CaptureChoice.MAJORITY and legal:
+    if variant.capture_precedence[:1] == (Precedence.MOST_PIECES,) and legal:
         assert len({len(m.captured) for m in legal}) == 1
     assert generator(variant).count(pos) == len(legal)
     assert generator(variant).has_capture(pos) == any(m.is_capture for m in legal)

@@ -26,7 +26,7 @@ class TestBrazilianBoardAndStart:
             "first",
             "men_capture_backward",
             "flying_kings",
-            "capture_choice",
+            "capture_precedence",
             "crowning",
             "no_progress",
             "endgames",

@@ -41,7 +41,7 @@ from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
 from bot.ui.wording import user_error
 from render import square_centre
-from rules import Game, find_variant, write_game
+from rules import Game, Precedence, find_variant, write_game
 
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
@@ -130,7 +130,7 @@ def test_rules_summary_follows_the_variant_data(key: str) -> None:
     assert f"{variant.size}x{variant.size}" in text
     assert f"{variant.first.label.capitalize()} moves first" in text
     assert ("Kings fly" in text) == variant.flying_kings
-    assert ("most pieces" in text) == (variant.capture_choice.value == "majority")
+    assert ("most pieces" in text) == (Precedence.MOST_PIECES in variant.capture_precedence)
     assert ("backwards" in text) == variant.men_capture_backward
     assert variant.no_progress.description in text
     assert ("declines a draw offer" in text) == (variant.draw_offer_count is not None)
