@@ -59,7 +59,10 @@ from rules.position import Position  # noqa: E402
 from rules.variants import find_variant  # noqa: E402
 
 DEFAULT_ROWS = "english:8,international:6,russian:8"
-NATIVE_ROWS = "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9"
+NATIVE_ROWS = (
+    "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,czech:9,antidraughts:8,"
+    "breakthrough:8"
+)
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     "english": (7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_680),
@@ -68,6 +71,8 @@ _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     # routes with the same start, end and captured pieces as one move; we count landing paths
     # (DESIGN.md), which gives 10 more at depth 8, so the series stops at depth 7 here.
     "international": (9, 81, 658, 4_265, 27_117, 167_140, 1_049_442),
+    # dctl's tables (tests/rules/test_perft.py cites them); at depth 10 they merge landing paths.
+    "czech": (7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_671),
 }
 PUBLISHED: dict[tuple[str, int], int] = {
     (key, depth): nodes

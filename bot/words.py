@@ -25,6 +25,9 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "international": _p("variant", "International draughts"),
     "brazilian": _p("variant", "Brazilian draughts"),
     "russian": _p("variant", "Russian draughts"),
+    "czech": _p("variant", "Czech draughts"),
+    "antidraughts": _p("variant", "Antidraughts"),
+    "breakthrough": _p("variant", "Breakthrough draughts"),
 }
 
 
@@ -59,6 +62,7 @@ TERMINATIONS: Mapping[str, Text] = _by_english(
     # The rules' words for each termination (rules.outcome).
     _p("termination", "no pieces left"),
     _p("termination", "no legal moves"),
+    _p("termination", "crowned first"),
     _p("termination", "resignation"),
     _p("termination", "draw by agreement"),
     _p("termination", "threefold repetition"),
@@ -150,8 +154,9 @@ def status_parts(game: Game, names: Mapping[Color, str]) -> tuple[Text, ...]:
         parts.append(_left(_p("count", "{moves}-move count", moves=limit), left))
     for rule, moves_left in game._endgame_counts():
         parts.append(_left(_count_label(rule.label), moves_left))
-    if game.no_progress_counting():
-        parts.append(_left(_count_label(game.variant.no_progress.label), game.no_progress_left()))
+    rule, left = game.variant.no_progress, game.no_progress_left()
+    if rule is not None and left is not None and game.no_progress_counting():
+        parts.append(_left(_count_label(rule.label), left))
     seen = game.repetitions()
     if seen > 1:
         parts.append(

@@ -256,7 +256,8 @@ def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
 def apply_policy(variant: Variant, table: EndgameTable) -> None:
     """Tell ``table`` which wins and losses the search may believe under ``variant``'s draw
     rules (the same table serves variants with different draw rules: one object per variant)."""
-    table.set_policy(counted_slices(variant, table), variant.no_progress.plies)
+    rule = variant.no_progress
+    table.set_policy(counted_slices(variant, table), 0 if rule is None else rule.plies)
 
 
 def obtain(
@@ -270,10 +271,10 @@ def obtain(
     """The variant's table: loaded from the cache, else (``build``) built and stored there first,
     under a file lock so that one process builds while the others wait.  A corrupt file is
     rebuilt.  None when the tables are off or absent and not to be built.  ``on_build`` hears the
-    seconds a build took."""
+    seconds a build took.  None as well for a variant without tables (:func:`has_tables`)."""
     pieces = pieces_for(variant) if pieces is None else pieces
     where = directory() if where is None else where
-    if where is None:
+    if where is None or not has_tables(variant):
         return None
     path = path_for(variant, pieces, where)
     where.mkdir(parents=True, exist_ok=True)

@@ -84,9 +84,9 @@ def new_searcher(variant: Variant) -> Searcher:
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
-        quiet_limit=rule.plies,
-        man_moves_progress=rule.man_moves,
-        crownings_progress=rule.crownings,
+        quiet_limit=0 if rule is None else rule.plies,  # 0: no such draw
+        man_moves_progress=True if rule is None else rule.man_moves,
+        crownings_progress=True if rule is None else rule.crownings,
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )

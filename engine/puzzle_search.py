@@ -1,7 +1,8 @@
 """Finding a puzzle in one position and proving its line: the search half of :mod:`engine.puzzles`.
 
 A position is a puzzle when one move wins material (at least a man, net, once the line's
-exchanges are over) or the game, and every other move clearly does not; the answer is the whole
+exchanges are over) or the game, and every other move clearly does not (only the game where the
+variant's goal is not the standard one: antidraughts, breakthrough); the answer is the whole
 forced line.  As lichess's puzzle generator does for chess:
 
 1. **Found**: every root move is scored by an exact search
@@ -32,7 +33,7 @@ from rules.game import Game
 from rules.move import Move
 from rules.movegen import RawMove
 from rules.position import Position
-from rules.variants import Color, Variant
+from rules.variants import Color, Goal, Variant
 
 from ._core import EndgameTable
 from .api import repetition_history, to_move
@@ -256,7 +257,9 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
     if len(legal) < 2:
         return None  # a forced first move asks nothing
     found = scores(game, depths.found)
-    kind = only_move(found, None)
+    # Material is the goal's measure only where the goal is the standard one (giving away it is
+    # a debt, and the first king decides breakthrough): elsewhere a puzzle is a won game.
+    kind = only_move(found, None if start.variant.goal is Goal.STANDARD else "win")
     if kind is None or not gains(found, kind, base):
         return None
     first = to_move(start, found[0][1])

@@ -26,7 +26,7 @@ from .move import Move
 from .notation import MoveNotLegalError, moves_message, parse_move, side_name
 from .outcome import Outcome, Termination
 from .position import Position
-from .variants import Color, EndgameRule, Variant, find_variant
+from .variants import Color, EndgameRule, Goal, Variant, find_variant
 
 
 class GameError(MessageError):
@@ -151,9 +151,13 @@ class Game:
         after = before.play(move)
         rule = self.variant.no_progress
         man_move = bool(before.men_of(before.turn) & move.from_bit)
-        progress = (
-            move.is_capture or (rule.man_moves and man_move) or (rule.crownings and move.crowns)
-        )
+        if rule is None:
+            # No count to run: the quiet plies still say how far back a position can repeat.
+            progress = move.is_capture or man_move
+        else:
+            progress = (
+                move.is_capture or (rule.man_moves and man_move) or (rule.crownings and move.crowns)
+            )
         self._quiet.append(0 if progress else self._quiet[-1] + 1)
         index = len(self.positions)
         starts: list[int | None] = []
@@ -251,10 +255,19 @@ class Game:
 
     def _position_outcome(self) -> Outcome | None:
         pos = self.position
+        goal = self.variant.goal
+        if goal is Goal.FIRST_KING:
+            # The side that just moved crowned; a set-up position with kings is over as well,
+            # won by the side that has one (the one that moved last, should both).
+            for side in (pos.turn.other, pos.turn):
+                if pos.kings_of(side):
+                    return Outcome(Termination.CROWNED_FIRST, side)
+        # Giving away, the side left without pieces or moves has reached its goal.
+        winner = pos.turn if goal is Goal.GIVE_AWAY else pos.turn.other
         if not pos.pieces_of(pos.turn):
-            return Outcome(Termination.NO_PIECES, pos.turn.other)
+            return Outcome(Termination.NO_PIECES, winner)
         if not self.legal_moves():
-            return Outcome(Termination.NO_MOVES, pos.turn.other)
+            return Outcome(Termination.NO_MOVES, winner)
         return None
 
     def _draw_outcome(self) -> Outcome | None:
@@ -264,7 +277,8 @@ class Game:
         for rule, left in self._endgame_counts():
             if left <= 0:
                 return Outcome(Termination.ENDGAME_COUNT, None, rule.description)
-        if self.no_progress_left() <= 0:
+        left = self.no_progress_left()
+        if variant.no_progress is not None and left is not None and left <= 0:
             return Outcome(Termination.NO_PROGRESS, None, variant.no_progress.description)
         count = self.advantage_count
         if count is not None and self.advantage_moves_left() == 0:
@@ -297,15 +311,22 @@ class Game:
         not by the last move: where every man move is progress, only kings can make moves that
         count, so it runs while a king is on the board; where only captures (and crownings)
         are, it always runs.  Status lines show the count exactly then, so it does not come and
-        go from one move to the next."""
-        if not self.variant.no_progress.man_moves:
+        go from one move to the next.  Never where the variant has no such count."""
+        rule = self.variant.no_progress
+        if rule is None:
+            return False
+        if not rule.man_moves:
             return True
         pos = self.position
         return bool(pos.white_kings | pos.black_kings)
 
-    def no_progress_left(self) -> int:
-        """Moves (each) left before the no-progress draw."""
-        return self.variant.no_progress.moves - self._quiet[-1] // 2
+    def no_progress_left(self) -> int | None:
+        """Moves (each) left before the no-progress draw; None where the variant has no such
+        count."""
+        rule = self.variant.no_progress
+        if rule is None:
+            return None
+        return rule.moves - self._quiet[-1] // 2
 
     def _endgame_counts(self) -> list[tuple[EndgameRule, int]]:
         """``(rule, moves left)`` for every endgame count that is running."""
@@ -424,8 +445,9 @@ class Game:
             parts.append(f"{self.variant.draw_offer_count}-move count: {left} left")
         for rule, moves_left in self._endgame_counts():
             parts.append(f"{rule.label}: {moves_left} left")
-        if self.no_progress_counting():
-            parts.append(f"{self.variant.no_progress.label}: {self.no_progress_left()} left")
+        rule, left = self.variant.no_progress, self.no_progress_left()
+        if rule is not None and left is not None and self.no_progress_counting():
+            parts.append(f"{rule.label}: {left} left")
         seen = self.repetitions()
         if seen > 1:
             parts.append(f"position repeated ({seen} of {self.variant.repetitions})")
@@ -515,6 +537,7 @@ class Game:
 _OVER = {
     Termination.NO_PIECES: N_("the game is over ({result} no pieces left)"),
     Termination.NO_MOVES: N_("the game is over ({result} no legal moves)"),
+    Termination.CROWNED_FIRST: N_("the game is over ({result} crowned first)"),
     Termination.RESIGNATION: N_("the game is over ({result} resignation)"),
     Termination.AGREEMENT: N_("the game is over ({result} draw by agreement)"),
     Termination.THREEFOLD_REPETITION: N_("the game is over ({result} threefold repetition)"),

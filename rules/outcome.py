@@ -1,6 +1,7 @@
 """How a game ended, as data: a :class:`Termination` and an :class:`Outcome`.
 
-The position decides "no pieces" and "no moves"; the game record decides repetition, the counts,
+The position decides "no pieces", "no moves" (lost, or won where the goal is reversed) and
+"crowned first" (breakthrough); the game record decides repetition, the counts,
 agreement and the 40-move adjudication; the service decides resignation, timeout and abort.
 """
 
@@ -17,6 +18,8 @@ class Termination(Enum):
 
     NO_PIECES = "no_pieces"
     NO_MOVES = "no_moves"
+    CROWNED_FIRST = "crowned_first"
+    """Breakthrough: the first crowning wins."""
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
     THREEFOLD_REPETITION = "threefold_repetition"
@@ -30,6 +33,7 @@ class Termination(Enum):
 _WORDS = {
     Termination.NO_PIECES: "no pieces left",
     Termination.NO_MOVES: "no legal moves",
+    Termination.CROWNED_FIRST: "crowned first",
     Termination.RESIGNATION: "resignation",
     Termination.AGREEMENT: "draw by agreement",
     Termination.THREEFOLD_REPETITION: "threefold repetition",

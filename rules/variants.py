@@ -154,12 +154,15 @@ class Variant:
     """How a capture must be chosen among the available ones, criteria in order (empty: any)."""
     crowning: Crowning
     game_type: int
-    """PDN GameType number (FMJD list)."""
+    """PDN GameType number (the FMJD list; lidraughts's own 96 and 98 for its variants that list has
+    none for)."""
     pdn_variant: str | None
     """Value of an extra ``[Variant]`` PDN tag where ``game_type`` alone is not enough to tell."""
     results: tuple[str, str, str]
     """PDN result strings for a White win, a draw and a Black win."""
-    no_progress: NoProgressRule
+    no_progress: NoProgressRule | None
+    """The draw after a number of moves without progress; None where the variant has none
+    (antidraughts and breakthrough on lidraughts, czech by its federation's rules)."""
     endgames: tuple[EndgameRule, ...] = ()
     draw_offer_count: int | None = None
     """Moves the decliner of a draw offer has to show a decisive advantage (english), or None."""
@@ -397,8 +400,73 @@ RUSSIAN = Variant(
     notation=Notation.ALGEBRAIC,
 )
 
+CZECH = Variant(
+    key="czech",
+    title="Czech draughts",
+    aliases=("ceska-dama",),
+    size=8,
+    men_rows=3,
+    first=Color.WHITE,
+    men_capture_backward=False,
+    flying_kings=True,
+    capture_precedence=(Precedence.WITH_KING,),
+    crowning=Crowning.AT_END,
+    game_type=29,
+    pdn_variant=None,
+    results=_POINTS,
+    no_progress=None,
+    notation=Notation.ALGEBRAIC,
+)
+
+ANTIDRAUGHTS = Variant(
+    key="antidraughts",
+    title="Antidraughts",
+    aliases=("anti", "giveaway"),
+    size=10,
+    men_rows=4,
+    first=Color.WHITE,
+    men_capture_backward=True,
+    flying_kings=True,
+    capture_precedence=_MAJORITY,
+    crowning=Crowning.AT_END,
+    game_type=98,
+    pdn_variant=None,
+    results=("2-0", "1-1", "0-2"),
+    no_progress=None,
+    goal=Goal.GIVE_AWAY,
+)
+
+BREAKTHROUGH = Variant(
+    key="breakthrough",
+    title="Breakthrough draughts",
+    aliases=(),
+    size=10,
+    men_rows=4,
+    first=Color.WHITE,
+    men_capture_backward=True,
+    flying_kings=True,
+    capture_precedence=_MAJORITY,
+    crowning=Crowning.AT_END,
+    game_type=96,
+    pdn_variant=None,
+    results=("2-0", "1-1", "0-2"),
+    no_progress=None,
+    goal=Goal.FIRST_KING,
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.key: v for v in (ENGLISH, DAME, POOL, INTERNATIONAL, BRAZILIAN, RUSSIAN)
+    v.key: v
+    for v in (
+        ENGLISH,
+        DAME,
+        POOL,
+        INTERNATIONAL,
+        BRAZILIAN,
+        RUSSIAN,
+        CZECH,
+        ANTIDRAUGHTS,
+        BREAKTHROUGH,
+    )
 }
 """Every playable variant by key, in the order they are offered to users."""
 

@@ -180,7 +180,7 @@ def check_horizon(variant: Variant, args: argparse.Namespace, deepest_root: int)
     fresh count) hold only if the count cannot reach the horizon within the book."""
     rule = variant.no_progress
     reach = deepest_root + args.line_plies + args.depth
-    if not rule.man_moves and reach >= rule.plies:
+    if rule is not None and not rule.man_moves and reach >= rule.plies:
         raise SystemExit(
             f"{variant.key}: the book reaches {reach} plies with its searches, the no-progress "
             f"draw is at {rule.plies}: fewer --line-plies or --depth"

@@ -26,7 +26,7 @@ from .replies import Reply
 from .texts import theme_word
 
 NOTATION_WORDS: dict[Notation | None, Text] = {
-    None: _("the variant's own (algebraic in Russian and Brazilian, numeric elsewhere)"),
+    None: _("the variant's own (algebraic in Russian, Brazilian and Czech, numeric elsewhere)"),
     Notation.NUMERIC: _("numeric (11-15)"),
     Notation.ALGEBRAIC: _("algebraic (c3-d4)"),
 }

@@ -18,6 +18,7 @@ from rules.variants import (
     VARIANTS,
     Crowning,
     EndgameRule,
+    Goal,
     NoProgressRule,
     Notation,
     Precedence,
@@ -201,6 +202,11 @@ def _board_sentence(v: Variant) -> Text:
 
 
 def _capture_sentence(v: Variant) -> Text:
+    if v.capture_precedence == (Precedence.WITH_KING,):
+        return _(
+            "Capturing is compulsory; when a king can capture, a king must. Otherwise you may "
+            "choose any capture sequence. Men capture forwards only."
+        )
     most = Precedence.MOST_PIECES in v.capture_precedence
     if most and v.men_capture_backward:
         return _(
@@ -234,6 +240,18 @@ def _crowning_sentence(v: Variant) -> Text:
     if v.crowning is Crowning.AT_END:
         return _("A man is crowned only if its move ends on the far row.")
     return _("A man reaching the far row mid-capture is crowned and captures on as a king.")
+
+
+def _goal_sentence(v: Variant) -> Text:
+    if v.goal is Goal.GIVE_AWAY:
+        return _(
+            "The goal is reversed: you win when you cannot move (no pieces left or all blocked)."
+        )
+    if v.goal is Goal.FIRST_KING:
+        return _(
+            "The first player to crown a man wins at once. You also lose when you cannot move."
+        )
+    return _("You lose when you cannot move (no pieces or all blocked).")
 
 
 def _without_man_move(moves: int) -> Text:
@@ -347,18 +365,23 @@ def _repetition(n: int) -> Text:
 
 
 def _draw_sentence(v: Variant) -> Text:
-    rules = [
-        draw_clause(v.no_progress),
-        *(draw_clause(rule) for rule in v.endgames),
-    ]
-    # Translators: {repetition} is e.g. "threefold repetition"; {rules} the variant's other draw
-    # rules, separated by semicolons.
-    drawn = _(
-        "Drawn by agreement, by {repetition} (the same position with the same player to move), "
-        "{rules}.",
-        repetition=_repetition(v.repetitions),
-        rules=clauses(rules),
-    )
+    rules = [draw_clause(rule) for rule in (v.no_progress, *v.endgames) if rule is not None]
+    if rules:
+        # Translators: {repetition} is e.g. "threefold repetition"; {rules} the variant's other
+        # draw rules, separated by semicolons.
+        drawn = _(
+            "Drawn by agreement, by {repetition} (the same position with the same player to "
+            "move), {rules}.",
+            repetition=_repetition(v.repetitions),
+            rules=clauses(rules),
+        )
+    else:
+        # Translators: {repetition} is e.g. "threefold repetition".
+        drawn = _(
+            "Drawn by agreement or by {repetition} (the same position with the same player to "
+            "move); there is no move-count draw.",
+            repetition=_repetition(v.repetitions),
+        )
     offer = None
     if v.draw_offer_count is not None:
         offer = _n(
@@ -381,7 +404,7 @@ def rules_summary(variant: str) -> tuple[Text, list[Text]]:
         _capture_sentence(v),
         _king_sentence(v),
         _crowning_sentence(v),
-        _("You lose when you cannot move (no pieces or all blocked)."),
+        _goal_sentence(v),
         _draw_sentence(v),
     ]
     return variant_title(v), lines
@@ -440,8 +463,8 @@ def help_paragraphs() -> list[Text]:
         _(
             "**Move**: `/move 11-15` (a step) or `/move 22x15` (a capture; multi-captures as "
             "`22x15x6`). Start typing and the autocomplete lists your legal moves. Numbered "
-            "squares follow each variant's own board (shown on the image); Russian and Brazilian "
-            "also accept `c3-d4`."
+            "squares follow each variant's own board (shown on the image); Russian, Brazilian "
+            "and Czech also accept `c3-d4`."
         ),
         # Translators: keep the text in backticks as it is (typed by the user).
         _(

@@ -120,7 +120,7 @@ static int standard_evaluate(const CoreEval *e, const CorePos *p)
 int core_classic_evaluate(const CoreEval *e, const CorePos *p)
 {
     int score = standard_evaluate(e, p);
-    /* Giving away (antidraughts), what the standard goal values is what the player must lose:
+    /* Giving away, what the standard goal values is what the player must lose:
      * material above all, so the same terms count against the side that has them. */
     return e->give_away ? -score : score;
 }

@@ -21,7 +21,7 @@ typedef struct {
     int mobility;
     int shift_a, shift_b; /* half and half + 1: the diagonal steps */
     core_bb valid;
-    int give_away; /* the goal is reversed (antidraughts): the terms count the other way */
+    int give_away; /* the goal is reversed: the terms count the other way */
     /* The learned evaluation (patterns.h), used instead when weights are loaded and use_learned
      * is set, for positions with men on the board; core_eval_init leaves it off. */
     CoreLearned learned;

@@ -210,7 +210,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     if (check_clock(s))
         return 0;
     if (s->rules->goal == CORE_GOAL_FIRST_KING && p->opp_kings)
-        return -CORE_MATE + ply; /* the last move crowned: breakthrough's game is over */
+        return -CORE_MATE + ply; /* the last move crowned: the first king has won */
     CoreMove buffer[CORE_STACK_MOVES];
     CoreMove *moves = buffer;
     int n = core_moves(s->rules, p, buffer, CORE_STACK_MOVES);

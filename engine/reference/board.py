@@ -65,7 +65,8 @@ class Board:
     variant: Variant
     gen: MoveGenerator
     quiet_limit: int
-    """Plies without progress after which the game is drawn (both players' moves)."""
+    """Plies without progress after which the game is drawn (both players' moves); 0 where the
+    variant has no such draw."""
     man_moves_progress: bool
     crownings_progress: bool
     give_away: bool = False
@@ -96,9 +97,9 @@ def board_for(variant: Variant) -> Board:
     return Board(
         variant,
         generator(variant),
-        rule.plies,
-        rule.man_moves,
-        rule.crownings,
+        0 if rule is None else rule.plies,
+        True if rule is None else rule.man_moves,
+        True if rule is None else rule.crownings,
         give_away=variant.goal is Goal.GIVE_AWAY,
         first_king=variant.goal is Goal.FIRST_KING,
     )

@@ -155,7 +155,7 @@ class Searcher:
             return MATE - ply if self.board.give_away else -MATE + ply
         if ply and (key in self._path or key in self._past):
             return 0
-        if quiet >= self.board.quiet_limit:
+        if self.board.quiet_limit and quiet >= self.board.quiet_limit:
             return 0
         forced = moves[0][2] != 0
         if len(moves) == 1 and ply < MAX_PLY:

@@ -258,7 +258,10 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
 
 async def test_rules_of_every_variant(launch: Launch) -> None:
     _, users = await launch()
-    assert set(VARIANTS) == {"english", "dame", "pool", "international", "brazilian", "russian"}
+    assert set(VARIANTS) == {
+        *("english", "dame", "pool", "international", "brazilian", "russian"),
+        *("czech", "antidraughts", "breakthrough"),
+    }
     for key, variant in VARIANTS.items():
         answer = await ask(users, "rules", BOB, GENERAL, variant=key)
         assert answer.json["type"] == 4 and is_ephemeral(answer), answer.json

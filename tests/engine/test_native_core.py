@@ -210,9 +210,9 @@ def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen)
         )
         if variant.capture_precedence:
             free = generator(_free_choice(variant))
-            seen.precedence_cut += len(
-                free.moves_raw(men, kings, opp_men, opp_kings, side)
-            ) > len(moves)
+            seen.precedence_cut += len(free.moves_raw(men, kings, opp_men, opp_kings, side)) > len(
+                moves
+            )
 
 
 @cache

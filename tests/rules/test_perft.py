@@ -8,6 +8,8 @@ import random
 import pytest
 from support.perft_records import PERFT_DIR, PerftRecord, read_perft_file
 
+from engine.native import core_rules, core_state
+from engine.native import perft as core_perft
 from rules.fen import parse_fen
 from rules.perft import divide, perft
 from rules.position import Position
@@ -19,6 +21,7 @@ from rules.variants import (
     POOL,
     RUSSIAN,
     VARIANTS,
+    Color,
     find_variant,
 )
 
@@ -168,3 +171,61 @@ def test_perft_three_equals_divide(variant):
         counts = divide(p, 3)
         assert sum(counts.values()) == perft(p, 3), p.fen()
         assert len(counts) == len(p.legal_moves())
+
+
+# -- deeper published counts, through the core ---------------------------------------------------
+
+DCTL = "rhalbersma/dctl@21869018f9ae0c2551db4eb28c7733632faf4e97"
+"""Rein Halbersma's draughts template library, whose tests hold the damforum thread's perft
+tables (test/src/algo/traversal/initial/board_08x08.cpp)."""
+
+
+def _capture_order_perft(variant, depth: int) -> int:
+    """Perft counted as dctl (and the Russian engines Kallisto and Avrora) count it: two capture
+    sequences are the same move when they have the same origin, destination and pieces taken in
+    the same order.  Ours counts landing paths, which differ only where a flying king could land
+    on several squares between two of its jumps and go on from each: the leaves are counted
+    here from the rules' moves wherever a king can move (the walk above them is the core's,
+    equal to the rules' by tests/engine/test_native_core.py)."""
+    rules = core_rules(variant)
+    g = variant.geometry
+    total = 0
+
+    def walk(state: tuple[int, int, int, int, int], left: int) -> None:
+        nonlocal total
+        if left == 1:
+            own_men, own_kings, opp_men, opp_kings, side = state
+            if not own_kings:  # (a variant whose men crown mid-capture would need more here)
+                total += rules.count(*state)
+                return
+            white = (own_men, own_kings, opp_men, opp_kings) if side == 0 else (
+                opp_men, opp_kings, own_men, own_kings
+            )  # fmt: skip
+            pos = Position.from_squares(
+                variant, Color.WHITE if side == 0 else Color.BLACK, *map(g.squares_in, white)
+            )
+            total += len({(m.start, m.end, m.captured) for m in pos.legal_moves()})
+            return
+        for move in rules.legal_moves(*state):
+            walk(rules.make(*state, move), left - 1)
+
+    walk(core_state(Position.start(variant)), depth)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("key", "published"),
+    [
+        # board_08x08.cpp line 81 (keep list), depths 9 and 10.
+        ("czech", {9: 3963671, 10: 18368918}),
+    ],
+)
+def test_published_counts_where_the_first_kings_move(key: str, published: dict[int, int]) -> None:
+    """Depth 9 is where kings first change the count on 8x8 (czech's differs from english's
+    3963680 by its king rules); at depth 10 a flying king first has two landing squares to go on
+    from, which dctl counts as one move and we as two (see :func:`_capture_order_perft`)."""
+    variant = find_variant(key)
+    start = Position.start(variant)
+    assert core_perft(start, 9) == published[9]
+    assert _capture_order_perft(variant, 10) == published[10], DCTL
+    assert core_perft(start, 10) > published[10]  # the landing paths dctl merges

@@ -141,6 +141,32 @@ CASES: tuple[Case, ...] = (
         move_number=24,
         note="a man crowned by a capture, flipped, status strip",
     ),
+    Case(
+        "czech",
+        "W:W19,20,22,26,27,29,K2:B3,6,7,10,15,16,K23,K31",
+        "2x11x18",
+        theme="wood",
+        note="the king captures because a king can (czech precedence)",
+    ),
+    Case(
+        "antidraughts",
+        "W:W27,28,31,32,33,36,37,41,42,46,K4:B8,12,13,14,17,19,21,22,24,26,K40,K45",
+        "27x18x9x20x29",
+        theme="green",
+        status=True,
+        move_number=18,
+        note="10x10 with the goal reversed, status strip",
+    ),
+    Case(
+        "breakthrough",
+        "W:W12,27,28,33,37,41,44:B8,14,17,19,22,26,35,45",
+        "12x3",
+        theme="contrast",
+        flip=True,
+        status=True,
+        move_number=22,
+        note="the first king wins: the game's last move, flipped",
+    ),
 )
 """One golden per variant (``tests/render/golden/<variant>.png``)."""
 

@@ -41,7 +41,7 @@ from bot.ui.replies import Outgoing, Upload
 from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
 from bot.ui.wording import user_error
 from render import square_centre
-from rules import Game, Precedence, find_variant, write_game
+from rules import Game, Goal, Precedence, find_variant, write_game
 
 ALICE = Player(1, "Alice")
 BOB = Player(2, "Bob")
@@ -132,8 +132,13 @@ def test_rules_summary_follows_the_variant_data(key: str) -> None:
     assert ("Kings fly" in text) == variant.flying_kings
     assert ("most pieces" in text) == (Precedence.MOST_PIECES in variant.capture_precedence)
     assert ("backwards" in text) == variant.men_capture_backward
-    assert variant.no_progress.description in text
+    if variant.no_progress is None:
+        assert "there is no move-count draw" in text
+    else:
+        assert variant.no_progress.description in text
     assert ("declines a draw offer" in text) == (variant.draw_offer_count is not None)
+    assert ("you win when you cannot move" in text) == (variant.goal is Goal.GIVE_AWAY)
+    assert ("crown a man wins" in text) == (variant.goal is Goal.FIRST_KING)
 
 
 @pytest.mark.parametrize(
@@ -349,6 +354,9 @@ VARIANT_CHOICES: Listed = [
     ("International draughts", "international"),
     ("Brazilian draughts", "brazilian"),
     ("Russian draughts", "russian"),
+    ("Czech draughts", "czech"),
+    ("Antidraughts", "antidraughts"),
+    ("Breakthrough draughts", "breakthrough"),
 ]
 MOVE_TIME_CHOICES: Listed = [
     ("5 minutes", 300),
