@@ -154,9 +154,9 @@ def status_parts(game: Game, names: Mapping[Color, str]) -> tuple[Text, ...]:
         parts.append(_left(_p("count", "{moves}-move count", moves=limit), left))
     for rule, moves_left in game._endgame_counts():
         parts.append(_left(_count_label(rule.label), moves_left))
-    rule, left = game.variant.no_progress, game.no_progress_left()
-    if rule is not None and left is not None and game.no_progress_counting():
-        parts.append(_left(_count_label(rule.label), left))
+    counting, quiet_left = game.variant.no_progress, game.no_progress_left()
+    if counting is not None and quiet_left is not None and game.no_progress_counting():
+        parts.append(_left(_count_label(counting.label), quiet_left))
     seen = game.repetitions()
     if seen > 1:
         parts.append(

@@ -277,8 +277,8 @@ class Game:
         for rule, left in self._endgame_counts():
             if left <= 0:
                 return Outcome(Termination.ENDGAME_COUNT, None, rule.description)
-        left = self.no_progress_left()
-        if variant.no_progress is not None and left is not None and left <= 0:
+        quiet_left = self.no_progress_left()
+        if variant.no_progress is not None and quiet_left is not None and quiet_left <= 0:
             return Outcome(Termination.NO_PROGRESS, None, variant.no_progress.description)
         count = self.advantage_count
         if count is not None and self.advantage_moves_left() == 0:
@@ -445,9 +445,9 @@ class Game:
             parts.append(f"{self.variant.draw_offer_count}-move count: {left} left")
         for rule, moves_left in self._endgame_counts():
             parts.append(f"{rule.label}: {moves_left} left")
-        rule, left = self.variant.no_progress, self.no_progress_left()
-        if rule is not None and left is not None and self.no_progress_counting():
-            parts.append(f"{rule.label}: {left} left")
+        counting, quiet_left = self.variant.no_progress, self.no_progress_left()
+        if counting is not None and quiet_left is not None and self.no_progress_counting():
+            parts.append(f"{counting.label}: {quiet_left} left")
         seen = self.repetitions()
         if seen > 1:
             parts.append(f"position repeated ({seen} of {self.variant.repetitions})")

@@ -327,12 +327,20 @@ def _small_endgame(low: int, high: int) -> Callable[[int], Text]:
 _ENGLISH, _DAME, _POOL = VARIANTS["english"], VARIANTS["dame"], VARIANTS["pool"]
 _FMJD, _RUSSIAN = VARIANTS["international"], VARIANTS["russian"]
 
+
+def _counted(variant: Variant) -> NoProgressRule:
+    """The no-progress rule of a variant that has one."""
+    if variant.no_progress is None:
+        raise ValueError(f"{variant.key} has no no-progress rule")
+    return variant.no_progress
+
+
 DRAW_CLAUSES: dict[DrawRule, Callable[[int], Text]] = {
-    _ENGLISH.no_progress: _without_man_move,
-    _POOL.no_progress: _without_man_move,
-    _DAME.no_progress: _without_capture_or_crowning,
-    _FMJD.no_progress: _only_king_moves,
-    _RUSSIAN.no_progress: _only_king_moves,
+    _counted(_ENGLISH): _without_man_move,
+    _counted(_POOL): _without_man_move,
+    _counted(_DAME): _without_capture_or_crowning,
+    _counted(_FMJD): _only_king_moves,
+    _counted(_RUSSIAN): _only_king_moves,
     _POOL.endgames[0]: _three_kings,
     _RUSSIAN.endgames[0]: _three_kings,
     _FMJD.endgames[0]: _fmjd_three_pieces,
