@@ -25,6 +25,7 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "international": _p("variant", "International draughts"),
     "brazilian": _p("variant", "Brazilian draughts"),
     "russian": _p("variant", "Russian draughts"),
+    "italian": _p("variant", "Italian draughts"),
     "czech": _p("variant", "Czech draughts"),
     "antidraughts": _p("variant", "Antidraughts"),
     "breakthrough": _p("variant", "Breakthrough draughts"),

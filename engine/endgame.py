@@ -133,6 +133,8 @@ def signature(variant: Variant) -> str:
         flags += "p" + "".join(str(code) for code in r.precedence)
     if not r.men_capture_kings:
         flags += "s"
+    if r.mirrored:
+        flags += "i"
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -171,6 +173,8 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["precedence"] = list(r.precedence)
     if not r.men_capture_kings:
         data["men_capture_kings"] = False
+    if r.mirrored:
+        data["mirrored"] = True
     return data
 
 

@@ -79,6 +79,7 @@ def core_rules(variant: Variant) -> Rules:
         crowning=CROWNING_CODES[variant.crowning],
         men_capture_kings=variant.men_capture_kings,
         goal=GOAL_CODES[variant.goal],
+        mirrored=variant.mirrored,
     )
 
 

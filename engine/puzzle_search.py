@@ -291,8 +291,18 @@ def prove_line(start: Position, base: int, depths: Depths) -> Line | None:
             break  # drawn (or lost) by the solver's move
         game.play(reply := best_reply(game, depths.verified))
         moves.append(reply)
+        if game.is_over:
+            # Giving away, the opponent's forced reply can end the game in the solver's favour:
+            # the line ends on the solver's move before it, the win in hand.
+            banked = game.outcome is not None and game.outcome.winner is side
+            break
         if not game.legal_moves():
             break
+    if len(moves) % 2 == 0 and game.is_over:
+        game = Game(start.variant, start)  # a finished game takes nothing back: replay the line
+        for move in moves[:-1]:
+            game.play(move)
+        moves.pop()
     while moves and len(moves) % 2 == 0:
         moves.pop()  # the line ends on the solver's move
         game.take_back()

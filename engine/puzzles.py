@@ -185,13 +185,9 @@ def covered(later: Puzzle, earlier: Puzzle) -> bool:
 def starter_puzzles(variant: str) -> tuple[Puzzle, ...]:
     """The shipped set (package data, ``engine/puzzles/<variant>.json``), made by
     ``tools/make_puzzles.py``; each puzzle checked (its variant, and its line replayed by the
-    rules) before it is handed out: a broken file raises ``ValueError``.  None for a variant that
-    ships no set (czech, antidraughts and breakthrough so far): its puzzles come from the
-    server's own games only."""
+    rules) before it is handed out: a broken file raises ``ValueError``."""
     key = find_variant(variant).key
     resource = files("engine") / "puzzles" / f"{key}.json"
-    if not resource.is_file():
-        return ()
     return checked_set(json.loads(resource.read_text(encoding="utf-8")), key)
 
 

@@ -81,16 +81,21 @@ def layout(size: int, width: int) -> Layout:
     return Layout(size, width, square, margin, max(24, round(width * 0.08)))
 
 
-def square_origin(pos_size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
-    """Top-left pixel of PDN ``square`` on a ``pos_size`` board at ``width`` (for tests/tools)."""
-    geo = geometry(pos_size)
+def square_origin(
+    pos_size: int, width: int, square: int, flip: bool, mirrored: bool = False
+) -> tuple[int, int]:
+    """Top-left pixel of PDN ``square`` on a ``pos_size`` board at ``width`` (for tests/tools;
+    ``mirrored``: a board whose a1 is not a playing square, see :mod:`rules.geometry`)."""
+    geo = geometry(pos_size, mirrored)
     column, row = geo.coordinates(square)
     return layout(pos_size, width).origin(column, row, flip)
 
 
-def square_centre(pos_size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
+def square_centre(
+    pos_size: int, width: int, square: int, flip: bool, mirrored: bool = False
+) -> tuple[int, int]:
     """Centre pixel of PDN ``square`` (see :func:`square_origin`)."""
-    x, y = square_origin(pos_size, width, square, flip)
+    x, y = square_origin(pos_size, width, square, flip, mirrored)
     half = layout(pos_size, width).square // 2
     return x + half, y + half
 
@@ -146,11 +151,13 @@ Plates = tuple[tuple[tuple[int, int], Image.Image] | None, ...]
 
 
 @lru_cache(maxsize=64)
-def number_plates(size: int, theme: Theme, flip: bool, width: int) -> Plates:
+def number_plates(
+    size: int, theme: Theme, flip: bool, width: int, mirrored: bool = False
+) -> Plates:
     """Where each square's number plate goes and what it looks like (see :mod:`render.labels`);
     all None when the squares are too small for numbers.  Do not modify."""
     lay = layout(size, width)
-    geo = geometry(size)
+    geo = geometry(size, mirrored)
     cap = number_cap(width)
     texts = [str(square) for square in range(1, geo.squares + 1)]
     if not fits(lay.square, cap, texts):
@@ -195,8 +202,11 @@ def _coordinates(
 
 
 @lru_cache(maxsize=64)
-def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
-    """Frame, squares, coordinates and the PDN number of every dark square.  Do not modify."""
+def background(
+    size: int, theme: Theme, flip: bool, width: int, mirrored: bool = False
+) -> Image.Image:
+    """Frame, squares, coordinates and the PDN number of every dark square (on a ``mirrored``
+    board a1 is light, see :mod:`rules.geometry`).  Do not modify."""
     lay = layout(size, width)
     img = Image.new("RGB", (width, width), theme.frame)
     draw = ImageDraw.Draw(img)
@@ -204,10 +214,10 @@ def background(size: int, theme: Theme, flip: bool, width: int) -> Image.Image:
     for row in range(size):
         for column in range(size):
             x, y = lay.origin(column, row, flip)
-            dark = (row + column) % 2 == 1
+            dark = (row + column) % 2 == (0 if mirrored else 1)
             color = theme.dark_square if dark else theme.light_square
             draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=color)
-    for entry in number_plates(size, theme, flip, width):
+    for entry in number_plates(size, theme, flip, width, mirrored):
         if entry is not None:
             img.paste(entry[1], entry[0], entry[1])
     font = _coordinate_font(lay)
@@ -223,6 +233,7 @@ def board_labels(
     flip: bool = False,
     theme: str | Theme = DEFAULT_THEME,
     status: str | None = None,
+    mirrored: bool = False,
 ) -> tuple[Label, ...]:
     """Every label :func:`render_board` draws on a ``size`` board at ``width`` (the square
     numbers, the coordinates, and the status text when ``status`` is given), with its box and
@@ -231,7 +242,7 @@ def board_labels(
     lay = layout(size, width)
     cap = number_cap(width)
     out = []
-    for square, entry in enumerate(number_plates(size, th, flip, width)):
+    for square, entry in enumerate(number_plates(size, th, flip, width, mirrored)):
         if entry is not None:
             box = ink_box(entry[0], str(square), cap)
             out.append(Label("number", str(square), box, th.square_number, th.number_plate, square))
@@ -358,13 +369,14 @@ def render_board(
     lay = layout(size, width)
     geo = position.variant.geometry
     sq = lay.square
-    img = background(size, th, flip, width).copy()
+    mirrored = position.variant.mirrored
+    img = background(size, th, flip, width, mirrored).copy()
 
     def origin(square: int) -> tuple[int, int]:
         column, row = geo.coordinates(square)
         return lay.origin(column, row, flip)
 
-    plates = number_plates(size, th, flip, width)
+    plates = number_plates(size, th, flip, width, mirrored)
     covered: set[int] = set()
     overlays: list[Overlay] = []
     if last_move is not None:

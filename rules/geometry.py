@@ -9,7 +9,13 @@ other, because the wrapped bit lands on a ghost or outside the board. That is wh
 generator count and find steps and first jumps for all men at once with a few shifts instead of a
 loop over squares.
 
-Everything here is computed once per board size and is read-only afterwards.
+Most variants play with White's near-left corner square (a1) playable.  On a *mirrored* board
+(italian) it is not: every row's playable squares sit one column over, square 1 is the top-left
+corner a8, and the ghost bit comes after the first row of each pair instead, so
+``g = (s - 1) + (s - 1 + half) // size``; the neighbours keep the same constant offsets and the
+shifts stay safe (the tables below are checked against plain coordinates either way).
+
+Everything here is computed once per board (size and layout) and is read-only afterwards.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ class Geometry:
 
     size: int
     """Squares along one side (8 or 10)."""
+    mirrored: bool
+    """Whether White's near-left corner (a1) is not playable (italian's board)."""
     half: int
     """Playable squares per row."""
     squares: int
@@ -81,22 +89,28 @@ class Geometry:
 
     def coordinates(self, square: int) -> tuple[int, int]:
         """``(column, row)`` of a PDN square, both 0-based, row 0 at the top (Black's side)."""
-        s = square - 1
-        row = s // self.half
-        column = 2 * (s % self.half) + (1 if row % 2 == 0 else 0)
-        return column, row
+        return _coordinates(square, self.half, self.mirrored)
+
+
+def _coordinates(square: int, half: int, mirrored: bool) -> tuple[int, int]:
+    s = square - 1
+    row = s // half
+    column = 2 * (s % half) + ((row % 2 == 0) != mirrored)
+    return column, row
 
 
 @cache
-def geometry(size: int) -> Geometry:
-    """The tables for a ``size`` x ``size`` board (even sizes from 4 to 26)."""
+def geometry(size: int, mirrored: bool = False) -> Geometry:
+    """The tables for a ``size`` x ``size`` board (even sizes from 4 to 26), a1 playable or, when
+    ``mirrored``, not."""
     if size % 2 or not 4 <= size <= 26:
         raise ValueError(f"unsupported board size {size}")
     half = size // 2
     squares = half * size
+    offset = half if mirrored else 0
     index_of = [0] * (squares + 1)
     for s in range(1, squares + 1):
-        index_of[s] = (s - 1) + (s - 1) // size
+        index_of[s] = (s - 1) + (s - 1 + offset) // size
     bits = index_of[squares] + 1
     square_of = [0] * bits
     row_of = [-1] * bits
@@ -113,8 +127,7 @@ def geometry(size: int) -> Geometry:
     by_coordinates: dict[tuple[int, int], int] = {}
     names = [""] * (squares + 1)
     for s in range(1, squares + 1):
-        row = (s - 1) // half
-        column = 2 * ((s - 1) % half) + (1 if row % 2 == 0 else 0)
+        column, row = _coordinates(s, half, mirrored)
         by_coordinates[(column, row)] = index_of[s]
         names[s] = f"{FILES[column]}{size - row}"
     steps = ((-1, -1), (1, -1), (-1, 1), (1, 1))
@@ -143,6 +156,7 @@ def geometry(size: int) -> Geometry:
         bottom_row |= 1 << index_of[squares - half + s]
     return Geometry(
         size=size,
+        mirrored=mirrored,
         half=half,
         squares=squares,
         valid=valid,

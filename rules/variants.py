@@ -170,13 +170,16 @@ class Variant:
     men_capture_kings: bool = True
     """Whether a man may capture a king (not in italian: only a king takes a king)."""
     goal: Goal = Goal.STANDARD
+    mirrored: bool = False
+    """Whether White's near-left corner (a1) is not a playing square (italian: the board is
+    placed with a dark square on each player's right; square 1 is a8)."""
     notation: Notation = Notation.NUMERIC
     """How the variant's players write moves: coordinates for Russian and Brazilian draughts (as
     their books and federations do), PDN numbers elsewhere."""
 
     @cached_property
     def geometry(self) -> Geometry:
-        return geometry(self.size)
+        return geometry(self.size, self.mirrored)
 
     @cached_property
     def start_fen(self) -> str:
@@ -400,6 +403,35 @@ RUSSIAN = Variant(
     notation=Notation.ALGEBRAIC,
 )
 
+ITALIAN = Variant(
+    key="italian",
+    title="Italian draughts",
+    aliases=("dama-italiana",),
+    size=8,
+    men_rows=3,
+    first=Color.WHITE,
+    men_capture_backward=False,
+    flying_kings=False,
+    capture_precedence=(
+        Precedence.MOST_PIECES,
+        Precedence.WITH_KING,
+        Precedence.MOST_KINGS,
+        Precedence.KINGS_FIRST,
+    ),
+    crowning=Crowning.ENDS_MOVE,
+    game_type=22,
+    pdn_variant=None,
+    results=_POINTS,
+    no_progress=NoProgressRule(
+        40,
+        man_moves=True,
+        crownings=True,
+        description="40 moves each without a man move or capture",
+    ),
+    men_capture_kings=False,
+    mirrored=True,
+)
+
 CZECH = Variant(
     key="czech",
     title="Czech draughts",
@@ -463,6 +495,7 @@ VARIANTS: dict[str, Variant] = {
         INTERNATIONAL,
         BRAZILIAN,
         RUSSIAN,
+        ITALIAN,
         CZECH,
         ANTIDRAUGHTS,
         BREAKTHROUGH,

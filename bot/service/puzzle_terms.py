@@ -49,6 +49,8 @@ def family(variant: Variant | str) -> str:
     """The family of ``variant`` whose puzzle rating a puzzle of it moves."""
     found = find_variant(variant) if isinstance(variant, str) else variant
     name = f"{'flying' if found.flying_kings else 'short'}-{found.size}"
+    if found.mirrored:  # another board layout (italian)
+        name += "-mirrored"
     if found.goal is not Goal.STANDARD:  # another game: antidraughts' tactics are reversed
         name = f"{found.goal.value.replace(' ', '-')}-{name}"
     return name

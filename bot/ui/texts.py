@@ -202,6 +202,12 @@ def _board_sentence(v: Variant) -> Text:
 
 
 def _capture_sentence(v: Variant) -> Text:
+    if v.capture_precedence == tuple(Precedence):
+        return _(
+            "Capturing is compulsory; you must take the most pieces, then (if equal) capture with "
+            "a king rather than a man, take the most kings, and take the kings as early as "
+            "possible. Men capture forwards only and cannot take kings."
+        )
     if v.capture_precedence == (Precedence.WITH_KING,):
         return _(
             "Capturing is compulsory; when a king can capture, a king must. Otherwise you may "

@@ -63,6 +63,7 @@ typedef struct {
     int precedence[CORE_MAX_PRECEDENCE];   /* CORE_PREFER_* codes, in order */
     int nprecedence;                       /* 0: any capture may be chosen */
     int goal;                              /* a CORE_GOAL_* code */
+    int mirrored;                          /* a1 is not a playing square (rules.geometry) */
 } CoreRuleData;
 
 /* The rules of one variant plus the tables of its board size; read-only once built. */
@@ -79,7 +80,11 @@ typedef struct {
     int crowning;           /* a CORE_CROWN_* code */
     int precedence[CORE_MAX_PRECEDENCE]; /* CORE_PREFER_* codes, in order */
     int nprecedence;
+    int majority_only;      /* the precedence is the most pieces alone (a faster key) */
+    int ranks_kings;        /* a precedence criterion counts or orders the kings taken */
     int goal;               /* a CORE_GOAL_* code */
+    int mirrored;           /* a1 is not a playing square: the ghost bit follows each pair's
+                             * first row, and every row's squares sit one column over */
     int delta[4];           /* internal index offset of the neighbour per direction */
     int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
     int man_ndirs[2];
@@ -100,6 +105,19 @@ typedef struct {
     core_bb from, to, captured;
     int crowns;
 } CoreMove;
+
+/* The internal bit of PDN `square` and its column (0 = a) and row (0 = the top), as
+ * rules/geometry.py lays them out. */
+static inline int core_index_of(int size, int mirrored, int square)
+{
+    int k = square - 1;
+    return k + (k + (mirrored ? size / 2 : 0)) / size;
+}
+static inline int core_column_of(int size, int mirrored, int square)
+{
+    int k = square - 1, row = k / (size / 2);
+    return 2 * (k % (size / 2)) + ((row % 2 == 0) != (mirrored != 0));
+}
 
 /* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE), the
  * crowning, a precedence or the goal code is not supported. */

@@ -35,9 +35,9 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
             e->men_middle[side][g] = e->men_end[side][g] = e->kings[side][g] = 0;
         }
         for (int s = 1; s <= r->squares; s++) {
-            int g = (s - 1) + (s - 1) / size;
+            int g = core_index_of(size, r->mirrored, s);
             int row = (s - 1) / half;
-            int column = 2 * ((s - 1) % half) + (row % 2 == 0 ? 1 : 0);
+            int column = core_column_of(size, r->mirrored, s);
             int advanced = side == 0 ? size - 1 - row : row;
             int to_crown = size - 1 - advanced;
             int run = to_crown == 1 ? 50 : to_crown == 2 ? 25 : to_crown == 3 ? 10 : 0;

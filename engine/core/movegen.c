@@ -9,7 +9,7 @@
  * capture, the most kings, the kings first) each sequence gets a key of its criteria in order and
  * only the sequences of the highest key are kept: the list is reset whenever a better sequence
  * appears, which keeps the survivors in generation order, the same list as rules' filter after
- * the fact.  Where men may not take kings (italian), a man's prey is the enemy's men alone.
+ * the fact.  Where men may not take kings, a man's prey is the enemy's men alone.
  */
 #include "movegen.h"
 
@@ -109,7 +109,8 @@ static uint64_t precedence_key(const Capture *c, int taken, uint32_t kings)
 static void emit(Capture *c, int to, core_bb dead, int taken, uint32_t kings, int king)
 {
     if (c->r->nprecedence) {
-        uint64_t key = precedence_key(c, taken, kings);
+        /* The majority rule alone is the common case: its key is the count. */
+        uint64_t key = c->r->majority_only ? (uint64_t)taken : precedence_key(c, taken, kings);
         if (key < c->best)
             return;
         if (key > c->best) {
@@ -130,13 +131,25 @@ static void emit(Capture *c, int to, core_bb dead, int taken, uint32_t kings, in
 /* The mask of precedence_key after the `taken`-th jump over `victim`. */
 static inline uint32_t kings_after(const Capture *c, uint32_t kings, core_bb victim, int taken)
 {
-    return (c->opp_kings & victim) ? kings | (UINT32_C(1) << (31 - taken)) : kings;
+    return kings | ((uint32_t)((c->opp_kings & victim) != 0) << (31 - taken));
 }
+
+static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
+static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 /* Emit every complete capture sequence that continues from `g` (the piece has taken `taken`
  * pieces, those of `dead`, with the kings among them in `kings` as precedence_key reads them);
- * return whether any jump was possible from there. */
-static int search(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
+ * return whether any jump was possible from there.  Compiled twice, `ranked` a constant in each
+ * (search_plain, search_ranked): only the variants whose precedence looks at the kings taken pay
+ * for keeping their order. */
+static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int taken,
+                                uint32_t kings, const int ranked)
 {
     const CoreRules *r = c->r;
     const core_bb occ = c->occ;
@@ -156,12 +169,13 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken, uint32_t
                 continue;
             jumped = 1;
             core_bb now_dead = dead | victim;
-            uint32_t now_kings = kings_after(c, kings, victim, taken);
+            uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken) : 0;
             int continued = 0;
             int stops[CORE_MAX_RAY];
             int nstops = 0;
             for (int j = i + 1; j < n && !((occ >> ray[j]) & 1); j++) {
-                if (search(c, ray[j], 1, now_dead, taken + 1, now_kings))
+                if (ranked ? search_ranked(c, ray[j], 1, now_dead, taken + 1, now_kings)
+                           : search_plain(c, ray[j], 1, now_dead, taken + 1, now_kings))
                     continued = 1;
                 else
                     stops[nstops++] = ray[j];
@@ -189,7 +203,7 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken, uint32_t
             continue;
         jumped = 1;
         core_bb now_dead = dead | victim;
-        uint32_t now_kings = kings_after(c, kings, victim, taken);
+        uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken) : 0;
         int now_king = king;
         if (!king && ((c->promo >> land) & 1)) {
             if (r->crowning == CORE_CROWN_ENDS_MOVE) {
@@ -199,10 +213,21 @@ static int search(Capture *c, int g, int king, core_bb dead, int taken, uint32_t
             if (r->crowning == CORE_CROWN_CONTINUES_AS_KING)
                 now_king = 1;
         }
-        if (!search(c, land, now_king, now_dead, taken + 1, now_kings))
+        if (!(ranked ? search_ranked(c, land, now_king, now_dead, taken + 1, now_kings)
+                     : search_plain(c, land, now_king, now_dead, taken + 1, now_kings)))
             emit(c, land, now_dead, taken + 1, now_kings, now_king);
     }
     return jumped;
+}
+
+static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
+{
+    return search(c, g, king, dead, taken, kings, 0);
+}
+
+static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
+{
+    return search(c, g, king, dead, taken, kings, 1);
 }
 
 /* Every allowed capture sequence of the given capturing men, then kings; the number kept. */
@@ -232,7 +257,10 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
             c.from = CORE_BIT(g);
             c.from_man = !king;
             c.occ = occupied ^ c.from;
-            search(&c, g, king, 0, 0, 0);
+            if (r->ranks_kings)
+                search_ranked(&c, g, king, 0, 0, 0);
+            else
+                search_plain(&c, g, king, 0, 0, 0);
         }
     }
     return c.n;
@@ -243,15 +271,18 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
 static void capturers(const CoreRules *r, const CorePos *p, core_bb *men_capturing,
                       core_bb *kings_capturing)
 {
-    core_bb opp = p->opp_men | p->opp_kings;
-    core_bb prey = r->men_capture_kings ? opp : p->opp_men;
-    core_bb empty = r->valid & ~(p->men | p->kings | opp);
-    *men_capturing =
-        short_capturers(r, p->men, prey, empty, r->man_dirs[p->side], r->man_ndirs[p->side]);
-    if (r->flying_kings || !p->kings)
-        *kings_capturing = p->kings;
-    else
-        *kings_capturing = short_capturers(r, p->kings, opp, empty, ALL_DIRECTIONS, 4);
+    /* Read once into locals: the outputs could alias *p as far as the compiler knows. */
+    const core_bb men = p->men, kings = p->kings, opp_men = p->opp_men;
+    const core_bb opp = opp_men | p->opp_kings;
+    const int side = p->side;
+    core_bb prey = r->men_capture_kings ? opp : opp_men;
+    core_bb empty = r->valid & ~(men | kings | opp);
+    core_bb found_men = short_capturers(r, men, prey, empty, r->man_dirs[side], r->man_ndirs[side]);
+    core_bb found_kings = kings;
+    if (!r->flying_kings && kings)
+        found_kings = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4);
+    *men_capturing = found_men;
+    *kings_capturing = found_kings;
 }
 
 /* -- steps ------------------------------------------------------------------------------------- */

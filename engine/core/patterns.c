@@ -9,15 +9,16 @@ static const char MAGIC[8] = {'D', 'R', 'L', 'E', 'A', 'R', 'N', '\0'};
 
 static int popcount(core_bb b) { return __builtin_popcountll(b); }
 
-static int bit_of(int size, int row, int column)
+/* The internal bit of the dark square at (row, column), on either layout (core.h). */
+static int bit_of(const CoreRules *r, int row, int column)
 {
-    int s = row * (size / 2) + column / 2; /* 0-based square */
-    return s + s / size;
+    return core_index_of(r->size, r->mirrored, row * (r->size / 2) + column / 2 + 1);
 }
 
 void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
 {
     int size = r->size;
+    int dark = r->mirrored ? 0 : 1; /* (row + column) % 2 of a playing square */
     memset(l, 0, sizeof *l);
     l->size = size;
     l->start_pieces = 2 * men_rows * r->half;
@@ -28,12 +29,12 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
     for (int r0 = 0; r0 + 4 <= size; r0 += 2) {
         for (int c0 = 0; c0 + 4 <= size && w < CORE_LEARNED_MAX_WINDOWS; c0 += 2) {
             for (int i = 0; i < 4; i++) {
-                int row = r0 + i, column = c0 + ((row + c0) % 2 == 0 ? 1 : 0);
+                int row = r0 + i, column = c0 + ((row + c0) % 2 == dark ? 0 : 1);
                 /* White sees the board as it is: the pair's lower bit is its left square.
                  * Black sees it turned: the lower bit is the right square of its row. */
-                l->window_pair[0][w][i] = (int8_t)bit_of(size, row, column);
+                l->window_pair[0][w][i] = (int8_t)bit_of(r, row, column);
                 l->window_pair[1][w][i] =
-                    (int8_t)bit_of(size, size - 1 - row, size - 1 - (column + 2));
+                    (int8_t)bit_of(r, size - 1 - row, size - 1 - (column + 2));
             }
             w++;
         }
@@ -53,9 +54,9 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
     l->per_phase = l->window_base + w * CORE_LEARNED_STATES;
     for (int row = 0; row < size; row++) {
         for (int column = 0; column < size; column++) {
-            if ((row + column) % 2 == 0)
+            if ((row + column) % 2 != dark)
                 continue;
-            int g = bit_of(size, row, column);
+            int g = bit_of(r, row, column);
             l->to_crown[0][g] = (int8_t)row;
             l->to_crown[1][g] = (int8_t)(size - 1 - row);
             l->column2[0][g] = (int8_t)(2 * column - (size - 1));
@@ -66,13 +67,13 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
             l->king_square[1][g] = (int8_t)(size * size / 2 - 1 - square);
             for (int row2 = 0; row2 < size; row2++) {
                 for (int column2 = 0; column2 < size; column2++) {
-                    if ((row2 + column2) % 2 == 0)
+                    if ((row2 + column2) % 2 != dark)
                         continue;
                     int spread = abs(column2 - column);
                     if (row2 < row && spread <= row - row2)
-                        l->cone[0][g] |= CORE_BIT(bit_of(size, row2, column2));
+                        l->cone[0][g] |= CORE_BIT(bit_of(r, row2, column2));
                     if (row2 > row && spread <= row2 - row)
-                        l->cone[1][g] |= CORE_BIT(bit_of(size, row2, column2));
+                        l->cone[1][g] |= CORE_BIT(bit_of(r, row2, column2));
                 }
             }
             if (row == size - 1)

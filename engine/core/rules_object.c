@@ -47,14 +47,14 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"size",       "men_capture_backward", "flying_kings",
                                "precedence", "crowning",             "men_capture_kings",
-                               "goal",       NULL};
+                               "goal",       "mirrored",             NULL};
     CoreRuleData d = {0};
     PyObject *precedence;
     d.men_capture_kings = 1;
     d.goal = CORE_GOAL_STANDARD;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pi:Rules", keywords, &d.size,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pip:Rules", keywords, &d.size,
                                      &d.men_capture_backward, &d.flying_kings, &precedence,
-                                     &d.crowning, &d.men_capture_kings, &d.goal))
+                                     &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored))
         return NULL;
     if (read_precedence(precedence, &d) < 0)
         return NULL;
@@ -292,6 +292,11 @@ static PyObject *get_precedence(RulesObject *self, void *closure)
     }
     return codes;
 }
+static PyObject *get_mirrored(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.mirrored);
+}
 static PyObject *get_goal(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -315,6 +320,7 @@ static PyGetSetDef Rules_getset[] = {
     {"precedence", (getter)get_precedence, NULL, "PREFER_* codes, in order (): free choice.",
      NULL},
     {"goal", (getter)get_goal, NULL, "GOAL_STANDARD, GOAL_GIVE_AWAY or GOAL_FIRST_KING.", NULL},
+    {"mirrored", (getter)get_mirrored, NULL, "a1 is not a playing square.", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -324,7 +330,7 @@ PyTypeObject RulesType = {
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
-              "men_capture_kings=True, goal=GOAL_STANDARD)\n--\n\n"
+              "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-static int index_of(int size, int square) { return (square - 1) + (square - 1) / size; }
-
 int core_rules_init(CoreRules *r, const CoreRuleData *d)
 {
     static const int steps[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}; /* (column, row) */
@@ -35,7 +33,8 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     r->size = size;
     r->half = size / 2;
     r->squares = r->half * size;
-    r->bits = index_of(size, r->squares) + 1;
+    r->mirrored = d->mirrored != 0;
+    r->bits = core_index_of(size, r->mirrored, r->squares) + 1;
     r->men_capture_backward = d->men_capture_backward != 0;
     r->men_capture_kings = d->men_capture_kings != 0;
     r->flying_kings = d->flying_kings != 0;
@@ -43,6 +42,10 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     r->nprecedence = d->nprecedence;
     for (int i = 0; i < d->nprecedence; i++)
         r->precedence[i] = d->precedence[i];
+    r->majority_only = d->nprecedence == 1 && d->precedence[0] == CORE_PREFER_MOST_PIECES;
+    for (int i = 0; i < d->nprecedence; i++)
+        if (d->precedence[i] == CORE_PREFER_MOST_KINGS || d->precedence[i] == CORE_PREFER_KINGS_FIRST)
+            r->ranks_kings = 1;
     r->goal = d->goal;
     r->delta[CORE_UP_LEFT] = -(r->half + 1);
     r->delta[CORE_UP_RIGHT] = -r->half;
@@ -53,9 +56,9 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
         for (int row = 0; row < size; row++)
             grid[column][row] = -1;
     for (int s = 1; s <= r->squares; s++) {
-        int g = index_of(size, s);
+        int g = core_index_of(size, r->mirrored, s);
         int row = (s - 1) / r->half;
-        int column = 2 * ((s - 1) % r->half) + (row % 2 == 0 ? 1 : 0);
+        int column = core_column_of(size, r->mirrored, s);
         grid[column][row] = g;
         r->valid |= CORE_BIT(g);
         if (s <= r->half)
@@ -110,7 +113,8 @@ int core_rules_same_game(const CoreRules *a, const CoreRules *b)
 {
     if (a->size != b->size || a->men_capture_backward != b->men_capture_backward ||
         a->men_capture_kings != b->men_capture_kings || a->flying_kings != b->flying_kings ||
-        a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal)
+        a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal ||
+        a->mirrored != b->mirrored)
         return 0;
     for (int i = 0; i < a->nprecedence; i++)
         if (a->precedence[i] != b->precedence[i])

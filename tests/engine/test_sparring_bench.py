@@ -19,7 +19,10 @@ from rules import Color, Game, Move, find_variant
 from rules.fen import parse_fen
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))  # the bench's modules import one another by name
+# The bench's modules import one another by bare name.  At the end of the path, not the front:
+# this worker's later processes (the forkserver of the workers' pools) inherit the path, and
+# bench/render.py in front would stand in for the render package there.
+sys.path.append(str(ROOT / "bench"))
 
 import elo  # noqa: E402
 import sparring  # noqa: E402

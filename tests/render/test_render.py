@@ -155,7 +155,7 @@ def misread_squares(
         if square in skip:
             continue
         want = position.piece_at(square)
-        got, off = classify(img, size, width, square, flip, theme)
+        got, off = classify(img, size, width, square, flip, theme, position.variant.mirrored)
         if got != want:
             wrong.append(
                 f"{square}: {KIND_NAMES[want]} read as {KIND_NAMES[got]} (off by {off:.0f})"
@@ -167,12 +167,14 @@ def first_step(position: Position) -> Move:
     return min((m for m in position.legal_moves() if not m.is_capture), key=lambda m: m.path)
 
 
-def blank_squares(img: Image.Image, size: int, width: int, squares: set[int], flip: bool) -> None:
+def blank_squares(
+    img: Image.Image, size: int, width: int, squares: set[int], flip: bool, mirrored: bool = False
+) -> None:
     """Paint ``squares`` black (to compare two images everywhere else)."""
     sq = layout(size, width).square
     draw = ImageDraw.Draw(img)
     for square in squares:
-        x, y = square_origin(size, width, square, flip)
+        x, y = square_origin(size, width, square, flip, mirrored)
         draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=(0, 0, 0))
 
 
@@ -292,24 +294,24 @@ def test_centre_colour_alone_tells_kind_and_side(theme: str) -> None:
 # -- flipping --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["english", "international", "russian"])
+@pytest.mark.parametrize("variant", ["english", "international", "russian", "italian"])
 @pytest.mark.parametrize("width", [DEFAULT_WIDTH, SMALL])
 def test_flip_maps_each_square_to_its_mirror(variant: str, width: int) -> None:
     rules = find_variant(variant)
-    size = rules.size
+    size, mirrored = rules.size, rules.mirrored
     pos = CASE_BY_VARIANT[variant].after
     upright = png(pos, width=width, theme="wood")
     flipped = png(pos, width=width, theme="wood", flip=True)
     moved = 0
     for square in range(1, rules.geometry.squares + 1):
-        x, y = square_centre(size, width, square, False)
-        fx, fy = square_centre(size, width, square, True)
+        x, y = square_centre(size, width, square, False, mirrored)
+        fx, fy = square_centre(size, width, square, True, mirrored)
         # Mirrored through the image centre: pixel x maps to width-1-x.  square_centre is the
         # pixel just right of/below the geometric centre when a square has an even number of
         # pixels, so the mirror of that pixel is one off: allow 1 px.
         assert abs(fx - (width - 1 - x)) <= 1 and abs(fy - (width - 1 - y)) <= 1, (square, x, fx)
         moved += (x, y) != (fx, fy)
-        got, _ = classify(flipped, size, width, square, True, THEMES["wood"])
+        got, _ = classify(flipped, size, width, square, True, THEMES["wood"], mirrored)
         assert got == pos.piece_at(square), (square, KIND_NAMES[got])
         # The same pixels show up at the mirrored place.
         assert distance(flipped.getpixel((fx, fy)), upright.getpixel((x, y))) <= 20
@@ -332,18 +334,18 @@ def test_flipped_coordinates_are_different_labels() -> None:
 
 
 def free_corner(
-    size: int, width: int, square: int, flip: bool, towards: int | None
+    size: int, width: int, square: int, flip: bool, towards: int | None, mirrored: bool = False
 ) -> tuple[int, int]:
     """A point near the bottom-left corner of ``square`` (see ``CORNER_OFFSET``), or near the
     top-right corner when a capture path leaves ``square`` towards ``towards`` through its
     bottom-left corner."""
-    x, y = corner_point(size, width, square, flip)
+    x, y = corner_point(size, width, square, flip, mirrored)
     if towards is not None:
-        cx, cy = square_centre(size, width, square, flip)
-        tx, ty = square_centre(size, width, towards, flip)
+        cx, cy = square_centre(size, width, square, flip, mirrored)
+        tx, ty = square_centre(size, width, towards, flip, mirrored)
         if tx < cx and ty > cy:
             sq = layout(size, width).square
-            ox, oy = square_origin(size, width, square, flip)
+            ox, oy = square_origin(size, width, square, flip, mirrored)
             return ox + sq - 1 - 3, oy + 4
     return x, y
 
@@ -373,10 +375,11 @@ def test_step_highlights_from_and_to_and_nothing_else(variant: str, theme: str) 
         lit = png(after, last_move=move, previous=before, theme=theme, flip=flip)
         plain = png(after, theme=theme, flip=flip)
         for square in (move.start, move.end):
-            point = corner_point(rules.size, DEFAULT_WIDTH, square, flip)
+            point = corner_point(rules.size, DEFAULT_WIDTH, square, flip, rules.mirrored)
             check_highlight(lit, plain, point, th)
-        blank_squares(lit, rules.size, DEFAULT_WIDTH, {move.start, move.end}, flip)
-        blank_squares(plain, rules.size, DEFAULT_WIDTH, {move.start, move.end}, flip)
+        ends = {move.start, move.end}
+        blank_squares(lit, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored)
+        blank_squares(plain, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored)
         assert ImageChops.difference(lit, plain).getbbox() is None, "highlight elsewhere"
 
 
@@ -389,12 +392,12 @@ def test_capture_highlights_from_and_to(case: Case) -> None:
     lit = png(case.after, **options)
     plain = png(case.after, theme=case.theme, flip=case.flip)
     for square, towards in ((move.path[0], move.path[1]), (move.path[-1], move.path[-2])):
-        point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, towards)
+        point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, towards, rules.mirrored)
         check_highlight(lit, plain, point, th)
     # Squares the move never touched look the same with or without it.
     untouched = set(range(1, rules.geometry.squares + 1)) - set(move.path) - set(move.captured)
     for square in untouched:
-        point = corner_point(rules.size, DEFAULT_WIDTH, square, case.flip)
+        point = corner_point(rules.size, DEFAULT_WIDTH, square, case.flip, rules.mirrored)
         if distance(plain.getpixel(point), th.dark_square) <= 12:
             assert lit.getpixel(point) == plain.getpixel(point), square
 
@@ -429,7 +432,7 @@ def test_captured_pieces_show_as_ghosts(case: Case) -> None:
         face = th.white_piece if kind in (WHITE_MAN, WHITE_KING) else th.black_piece
 
         def centre(s: int) -> tuple[int, int]:
-            return square_centre(size, DEFAULT_WIDTH, s, flip)
+            return square_centre(size, DEFAULT_WIDTH, s, flip, case.rules.mirrored)
 
         (ax, ay), (bx, by) = segment_through(move, square, centre)
         length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
@@ -474,12 +477,13 @@ def test_capture_path_is_drawn_between_landing_squares(case: Case) -> None:
     lit = png(case.after, **{**case.options(), "arrows": (), "status": None})
     plain = png(case.after, theme=case.theme, flip=flip)
     boxes = {
-        s: square_origin(size, DEFAULT_WIDTH, s, flip) for s in range(1, rules.geometry.squares + 1)
+        s: square_origin(size, DEFAULT_WIDTH, s, flip, rules.mirrored)
+        for s in range(1, rules.geometry.squares + 1)
     }
     want = mix(th.dark_square, th.path, 225 / 255)
     for a, b in pairwise(move.path):
-        (ax, ay) = square_centre(size, DEFAULT_WIDTH, a, flip)
-        (bx, by) = square_centre(size, DEFAULT_WIDTH, b, flip)
+        (ax, ay) = square_centre(size, DEFAULT_WIDTH, a, flip, rules.mirrored)
+        (bx, by) = square_centre(size, DEFAULT_WIDTH, b, flip, rules.mirrored)
         checked = 0
         for i in range(1, 200):
             t = i / 200
@@ -678,6 +682,7 @@ def test_every_label_is_readable_on_a_phone(variant: str, theme: str) -> None:
             flip=flip,
             theme=theme,
             status=status if isinstance(status, str) else None,
+            mirrored=rules.mirrored,
         )
         assert sum(label.kind == "number" for label in labels) == rules.geometry.squares
         assert sum(label.kind in ("file", "rank") for label in labels) == 2 * rules.size
@@ -796,7 +801,7 @@ def test_numbers_leave_the_pieces_visible(variant: str, width: int) -> None:
             for point in (
                 centre_point(rules.size, width, label.square, flip),
                 face_point(rules.size, width, label.square, flip),
-                corner_point(rules.size, width, label.square, flip),
+                corner_point(rules.size, width, label.square, flip, rules.mirrored),
             ):
                 assert not (x <= point[0] < x + w and y <= point[1] < y + h), (label.text, point)
 

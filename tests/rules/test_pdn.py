@@ -64,6 +64,7 @@ OPENINGS = {
     "international": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
     "brazilian": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
     "russian": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
+    "italian": "22-18 10-14 27-22 12-15 22-19 15x22 26x19x10 6x13x22 29-26 22x29",
     "czech": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
     "antidraughts": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
     "breakthrough": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",

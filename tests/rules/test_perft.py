@@ -229,3 +229,11 @@ def test_published_counts_where_the_first_kings_move(key: str, published: dict[i
     assert core_perft(start, 9) == published[9]
     assert _capture_order_perft(variant, 10) == published[10], DCTL
     assert core_perft(start, 10) > published[10]  # the landing paths dctl merges
+
+
+def test_italian_deeper_through_the_core() -> None:
+    """dctl's Italian list (board_08x08.cpp line 109) to depth 11: kings step, so no two landing
+    paths share a capture order and the two ways of counting agree."""
+    start = Position.start(find_variant("italian"))
+    published = [177532, 828783, 3860875, 17761384, 81647058]
+    assert [core_perft(start, depth) for depth in range(7, 12)] == published, DCTL

@@ -142,6 +142,13 @@ CASES: tuple[Case, ...] = (
         note="a man crowned by a capture, flipped, status strip",
     ),
     Case(
+        "italian",
+        "W:W21,22,23,26,27,K13:B2,6,7,10,17,18,K9,K25",
+        "21x14x5",
+        theme="green",
+        note="the mirrored board (a1 light, square 1 on a8), a capture of two",
+    ),
+    Case(
         "czech",
         "W:W19,20,22,26,27,29,K2:B3,6,7,10,15,16,K23,K31",
         "2x11x18",
@@ -252,25 +259,32 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
-def centre_point(size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
+def centre_point(
+    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+) -> tuple[int, int]:
     from render.board import square_centre
 
-    return square_centre(size, width, square, flip)
+    return square_centre(size, width, square, flip, mirrored)
 
 
-def face_point(size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
+def face_point(
+    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+) -> tuple[int, int]:
     from render.board import layout, square_centre
 
     sq = layout(size, width).square
-    x, y = square_centre(size, width, square, flip)
+    x, y = square_centre(size, width, square, flip, mirrored)
     return x + round(FACE_OFFSET[0] * sq), y + round(FACE_OFFSET[1] * sq)
 
 
-def corner_point(size: int, width: int, square: int, flip: bool) -> tuple[int, int]:
+def corner_point(
+    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+) -> tuple[int, int]:
+    """(``mirrored``: a board whose a1 is not a playing square, as italian's.)"""
     from render.board import layout, square_origin
 
     sq = layout(size, width).square
-    x, y = square_origin(size, width, square, flip)
+    x, y = square_origin(size, width, square, flip, mirrored)
     return x + CORNER_OFFSET[0], y + sq - 1 + CORNER_OFFSET[1]
 
 
@@ -294,13 +308,19 @@ be told apart are well over 80 apart (checked in the tests)."""
 
 
 def classify(
-    img: Image.Image, size: int, width: int, square: int, flip: bool, theme: Theme
+    img: Image.Image,
+    size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    theme: Theme,
+    mirrored: bool = False,
 ) -> tuple[int | None, float]:
     """The piece code whose expected (centre, face) colours are nearest to the pixels of
     ``square``, and that distance (the larger of the two); None if nothing is within
     :data:`MAX_SAMPLE_DISTANCE`."""
-    centre = img.getpixel(centre_point(size, width, square, flip))
-    face = img.getpixel(face_point(size, width, square, flip))
+    centre = img.getpixel(centre_point(size, width, square, flip, mirrored))
+    face = img.getpixel(face_point(size, width, square, flip, mirrored))
     best, best_distance = None, float("inf")
     for kind, (want_centre, want_face) in expected_samples(theme).items():
         d = max(distance(centre, want_centre), distance(face, want_face))

@@ -354,6 +354,7 @@ VARIANT_CHOICES: Listed = [
     ("International draughts", "international"),
     ("Brazilian draughts", "brazilian"),
     ("Russian draughts", "russian"),
+    ("Italian draughts", "italian"),
     ("Czech draughts", "czech"),
     ("Antidraughts", "antidraughts"),
     ("Breakthrough draughts", "breakthrough"),
