@@ -206,7 +206,13 @@ def _capture_order_perft(variant, depth: int) -> int:
             )
             total += len({(m.start, m.end, m.captured) for m in pos.legal_moves()})
             return
-        for move in rules.legal_moves(*state):
+        moves = rules.legal_moves(*state)
+        if left == 3 and not state[1] and not any(crowns for *_, crowns in moves):
+            # The leaves' mover has no king and crowns none now; the opponent's move between
+            # cannot give it one: no leaf below has a king to move, the core counts them all.
+            total += rules.perft(*state, 3)
+            return
+        for move in moves:
             walk(rules.make(*state, move), left - 1)
 
     walk(core_state(Position.start(variant)), depth)

@@ -767,12 +767,17 @@ class BoardText:
     """The ballot's name (what follows ``Opening: ``)."""
     clock: str | None = None
     """A clocked game's clocks: ``Clock 3+2 (Blitz): White 2:58 · Black 3:00``."""
+    started: str | None = None
+    """A game from a position of its own: its FEN (from ``Started from `W:...```)."""
 
 
 def board_text(embed: dict[str, Any]) -> BoardText:
     """The parts of a board message's description (see :class:`BoardText`)."""
     players, *rest = board_lines(embed)
     clock = rest.pop(0) if rest and rest[0].startswith("Clock ") else None
+    started = None
+    if rest and rest[-1].startswith("Started from `"):
+        started = rest.pop().removeprefix("Started from `").removesuffix("`")
     opening = None
     if rest and rest[-1].startswith("Opening: "):
         opening = rest.pop().removeprefix("Opening: ")
@@ -795,6 +800,7 @@ def board_text(embed: dict[str, Any]) -> BoardText:
         status=after[0] if after else None,
         opening=opening,
         clock=clock,
+        started=started,
     )
 
 

@@ -1,0 +1,101 @@
+"""A game of each new family of variants (issue 32), challenged and played in the running bot:
+breakthrough won by the first king, antidraughts won by losing the last piece (the goals), and
+italian on its mirrored board with its numbers (the layout).  Each ends, or goes on, as its rules
+say, on the public board and in the PDN."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.e2e_harness import (
+    ALICE,
+    BOB,
+    GENERAL,
+    RecordedRequest,
+    Users,
+    board_text,
+    content_of,
+    embed_of,
+    footer_parts,
+    is_ephemeral,
+    moves_of,
+    png_of,
+    status_of,
+    to_move_in,
+    user,
+)
+from support.fake_discord import FakeDiscord
+
+from render.board import layout, square_centre
+from rules import find_variant, read_game
+
+pytestmark = pytest.mark.e2e
+
+MESSAGE, UPDATE = 4, 7
+
+
+async def start(users: Users, variant: str, position: str | None = None) -> RecordedRequest:
+    """Alice (White) challenges Bob to ``variant`` (from ``position``), Bob accepts: the board."""
+    options: dict[str, Any] = {"opponent": user(BOB), "variant": variant, "color": "white"}
+    if position is not None:
+        options["position"] = position
+    sent = await users.command("challenge", ALICE, GENERAL, **options)
+    assert (await sent.callback()).json["type"] == MESSAGE
+    accepted = await users.press("challenge:accept:1", sent.message(), BOB)
+    assert (await accepted.callback()).json["type"] == UPDATE
+    return await accepted.followup(0)
+
+
+async def move(users: Users, player: str, text: str) -> RecordedRequest:
+    sent = await users.command("move", player, GENERAL, move=text)
+    answer = await sent.callback()
+    assert answer.json["type"] == MESSAGE and not is_ephemeral(answer), content_of(answer)
+    return answer
+
+
+async def test_breakthrough_is_won_by_the_first_king(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "breakthrough", "W:W7,33:B44,20")
+    assert footer_parts(embed_of(board))[1] == "Breakthrough draughts"
+    assert to_move_in(board) == ALICE
+    final = await move(users, ALICE, "7-1")
+    embed = embed_of(final)
+    assert status_of(embed) == "**2-0**: Alice wins (crowned first)"
+    assert board_text(embed).started == "W:W7,33:B20,44"
+    record = read_game(final.files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "96" and record.tags["Result"] == "2-0"
+    assert record.game.moves[-1].crowns
+
+
+async def test_antidraughts_is_won_by_losing_the_last_man(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    await start(users, "antidraughts", "W:W33:B24,19")
+    await move(users, ALICE, "33-29")  # offers the man: Bob must take it
+    final = await move(users, BOB, "24x33")
+    embed = embed_of(final)
+    assert status_of(embed) == "**2-0**: Alice wins (no pieces left)"
+    record = read_game(final.files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "98" and record.game.result() == "2-0"
+
+
+async def test_italian_on_its_mirrored_board(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "italian")
+    assert footer_parts(embed_of(board))[1] == "Italian draughts"
+    # The image: a8 (square 1) holds a black man, and a1 is a light, empty square.
+    image = png_of(board).convert("L")
+    lay = layout(8, image.width)
+    a1_x, a1_y = lay.origin(0, 7, False)
+    assert image.getpixel(square_centre(8, image.width, 1, False, mirrored=True)) < 100
+    assert image.getpixel((a1_x + lay.square // 2, a1_y + lay.square // 2)) > 190
+    # White moves first, in the federation's numbers: 21-17 is b3-a4.
+    variant = find_variant("italian")
+    assert variant.geometry.names[21] == "b3" and variant.geometry.names[17] == "a4"
+    after = await move(users, ALICE, "21-17")
+    assert moves_of(embed_of(after)) == "1. 21-17"
+    after = await move(users, BOB, "10-14")
+    assert moves_of(embed_of(after)) == "1. 21-17 10-14" and to_move_in(after) == ALICE
+    # A move from an empty square is refused privately.
+    refused = await users.command("move", ALICE, GENERAL, move="21-18")
+    assert is_ephemeral(await refused.callback())
