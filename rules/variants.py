@@ -13,7 +13,7 @@ them as implemented.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
 
@@ -450,41 +450,30 @@ CZECH = Variant(
     notation=Notation.ALGEBRAIC,
 )
 
-ANTIDRAUGHTS = Variant(
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL,
     key="antidraughts",
     title="Antidraughts",
     aliases=("anti", "giveaway"),
-    size=10,
-    men_rows=4,
-    first=Color.WHITE,
-    men_capture_backward=True,
-    flying_kings=True,
-    capture_precedence=_MAJORITY,
-    crowning=Crowning.AT_END,
     game_type=98,
-    pdn_variant=None,
-    results=("2-0", "1-1", "0-2"),
     no_progress=None,
+    endgames=(),
     goal=Goal.GIVE_AWAY,
 )
+"""International's board, men, kings and captures; the one left without pieces or moves wins
+(lidraughts), and no move count draws."""
 
-BREAKTHROUGH = Variant(
+BREAKTHROUGH = replace(
+    INTERNATIONAL,
     key="breakthrough",
     title="Breakthrough draughts",
     aliases=(),
-    size=10,
-    men_rows=4,
-    first=Color.WHITE,
-    men_capture_backward=True,
-    flying_kings=True,
-    capture_precedence=_MAJORITY,
-    crowning=Crowning.AT_END,
     game_type=96,
-    pdn_variant=None,
-    results=("2-0", "1-1", "0-2"),
     no_progress=None,
+    endgames=(),
     goal=Goal.FIRST_KING,
 )
+"""International's board, men, kings and captures; the first king wins (lidraughts)."""
 
 VARIANTS: dict[str, Variant] = {
     v.key: v
