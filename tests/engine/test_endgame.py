@@ -130,6 +130,9 @@ def built(key: str, pieces: int) -> EndgameTable:
         ("international", 2, False),
         ("international", 3, True),
         ("russian", 2, False),
+        # The mirrored board, men that spare kings and the four precedences; a king first.
+        ("italian", 3, False),
+        ("czech", 3, True),
     ],
 )
 def test_the_solver_equals_a_brute_force_solver_on_the_referee(
