@@ -293,12 +293,10 @@ class MoveGenerator:
             out = [s for s, key in zip(out, keys, strict=True) if key == top]
         return out
 
-    def _precedence_key(
-        self, sequence: Sequence, kings: int, opp_kings: int
-    ) -> tuple[int | tuple[bool, ...], ...]:
+    def _precedence_key(self, sequence: Sequence, kings: int, opp_kings: int) -> tuple[int, ...]:
         """The sequence's standing under the variant's criteria, in order: the larger wins."""
         path, caps, _king, _dead = sequence
-        key: list[int | tuple[bool, ...]] = []
+        key: list[int] = []
         for criterion in self._precedence:
             if criterion is Precedence.MOST_PIECES:
                 key.append(len(caps))
@@ -306,8 +304,8 @@ class MoveGenerator:
                 key.append((kings >> path[0]) & 1)
             elif criterion is Precedence.MOST_KINGS:
                 key.append(sum((opp_kings >> c) & 1 for c in caps))
-            else:  # Precedence.KINGS_FIRST: at the first place they differ, a king wins
-                key.append(tuple(bool((opp_kings >> c) & 1) for c in caps))
+            else:  # KINGS_FIRST: bit 31 - i per king taken i-th, as the core keys it
+                key.append(sum(1 << (31 - i) for i, c in enumerate(caps) if (opp_kings >> c) & 1))
         return tuple(key)
 
     def _count_captures_of(
