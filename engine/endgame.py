@@ -260,8 +260,7 @@ def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
 def apply_policy(variant: Variant, table: EndgameTable) -> None:
     """Tell ``table`` which wins and losses the search may believe under ``variant``'s draw
     rules (the same table serves variants with different draw rules: one object per variant)."""
-    rule = variant.no_progress
-    table.set_policy(counted_slices(variant, table), 0 if rule is None else rule.plies)
+    table.set_policy(counted_slices(variant, table), variant.progress.plies)
 
 
 def obtain(

@@ -79,14 +79,14 @@ def new_searcher(variant: Variant) -> Searcher:
     """A native searcher for ``variant`` with its own table, the classic evaluation and no
     endgame tables (what :func:`native_searcher` starts from; tests that change a searcher's
     settings take their own)."""
-    rule = variant.no_progress
+    rule = variant.progress
     return Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
-        quiet_limit=0 if rule is None else rule.plies,  # 0: no such draw
-        man_moves_progress=True if rule is None else rule.man_moves,
-        crownings_progress=True if rule is None else rule.crownings,
+        quiet_limit=rule.plies,  # 0: no such draw
+        man_moves_progress=rule.man_moves,
+        crownings_progress=rule.crownings,
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )

@@ -149,15 +149,11 @@ class Game:
     def _push(self, move: Move) -> None:
         before = self.position
         after = before.play(move)
-        rule = self.variant.no_progress
+        rule = self.variant.progress
         man_move = bool(before.men_of(before.turn) & move.from_bit)
-        if rule is None:
-            # No count to run: the quiet plies still say how far back a position can repeat.
-            progress = move.is_capture or man_move
-        else:
-            progress = (
-                move.is_capture or (rule.man_moves and man_move) or (rule.crownings and move.crowns)
-            )
+        progress = (
+            move.is_capture or (rule.man_moves and man_move) or (rule.crownings and move.crowns)
+        )
         self._quiet.append(0 if progress else self._quiet[-1] + 1)
         index = len(self.positions)
         starts: list[int | None] = []

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
+from typing import NamedTuple
 
 from .geometry import Geometry, geometry
 
@@ -90,6 +91,18 @@ class Crowning(Enum):
     """
     CONTINUES_AS_KING = "continues as king"
     """Crowned on arrival, even mid-capture, and the capture goes on with king moves (russian)."""
+
+
+class Progress(NamedTuple):
+    """What resets the quiet-ply count and where it draws, as the game and the searches read
+    it: every variant's, with or without a no-progress rule (:attr:`Variant.progress`)."""
+
+    plies: int
+    """The draw after this many quiet plies; 0 where the variant has no such rule."""
+    man_moves: bool
+    """Whether a man's move is progress (always without a rule: positions before an
+    irreversible move cannot repeat, and the engines' repetition window starts there)."""
+    crownings: bool
 
 
 Material = tuple[int, int, int, int]
@@ -180,6 +193,14 @@ class Variant:
     @cached_property
     def geometry(self) -> Geometry:
         return geometry(self.size, self.mirrored)
+
+    @cached_property
+    def progress(self) -> Progress:
+        """The no-progress rule as counts (see :class:`Progress`)."""
+        rule = self.no_progress
+        if rule is None:
+            return Progress(0, man_moves=True, crownings=True)
+        return Progress(rule.plies, rule.man_moves, rule.crownings)
 
     @cached_property
     def start_fen(self) -> str:

@@ -82,7 +82,7 @@ def play_game(
     past: list[int] = []
     seen: list[tuple[tuple[int, int, int, int, int], int]] = []
     winner = -1  # side, or -1 for a draw
-    quiet_limit = variant.no_progress.plies if variant.no_progress else 100
+    quiet_limit = variant.progress.plies or 100
     for ply in range(MAX_PLIES):
         moves = rules.legal_moves(*state)
         if not moves:

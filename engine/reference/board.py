@@ -93,13 +93,13 @@ class Board:
 
 @cache
 def board_for(variant: Variant) -> Board:
-    rule = variant.no_progress
+    rule = variant.progress
     return Board(
         variant,
         generator(variant),
-        0 if rule is None else rule.plies,
-        True if rule is None else rule.man_moves,
-        True if rule is None else rule.crownings,
+        rule.plies,
+        rule.man_moves,
+        rule.crownings,
         give_away=variant.goal is Goal.GIVE_AWAY,
         first_king=variant.goal is Goal.FIRST_KING,
     )
