@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules.geometry import geometry
+from rules.geometry import Numbering, geometry
 from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Color
@@ -152,14 +152,20 @@ Plates = tuple[tuple[tuple[int, int], Image.Image] | None, ...]
 
 @lru_cache(maxsize=64)
 def number_plates(
-    size: int, theme: Theme, flip: bool, width: int, mirrored: bool = False
+    size: int,
+    theme: Theme,
+    flip: bool,
+    width: int,
+    mirrored: bool = False,
+    numbering: Numbering = Numbering.TOP_LEFT,
 ) -> Plates:
-    """Where each square's number plate goes and what it looks like (see :mod:`render.labels`);
-    all None when the squares are too small for numbers.  Do not modify."""
+    """Where each square's number plate goes and what it looks like (see :mod:`render.labels`),
+    the number the variant writes for it (``numbering``); all None when the squares are too
+    small for numbers.  Do not modify."""
     lay = layout(size, width)
-    geo = geometry(size, mirrored)
+    geo = geometry(size, mirrored, numbering)
     cap = number_cap(width)
-    texts = [str(square) for square in range(1, geo.squares + 1)]
+    texts = [str(geo.numbers[square]) for square in range(1, geo.squares + 1)]
     if not fits(lay.square, cap, texts):
         return (None,) * (geo.squares + 1)
     out: list[tuple[tuple[int, int], Image.Image] | None] = [None]
@@ -203,10 +209,16 @@ def _coordinates(
 
 @lru_cache(maxsize=64)
 def background(
-    size: int, theme: Theme, flip: bool, width: int, mirrored: bool = False
+    size: int,
+    theme: Theme,
+    flip: bool,
+    width: int,
+    mirrored: bool = False,
+    numbering: Numbering = Numbering.TOP_LEFT,
 ) -> Image.Image:
     """Frame, squares, coordinates and the PDN number of every dark square (on a ``mirrored``
-    board a1 is light, see :mod:`rules.geometry`).  Do not modify."""
+    board a1 is light, see :mod:`rules.geometry`; ``numbering`` says where 1 is).  Do not
+    modify."""
     lay = layout(size, width)
     img = Image.new("RGB", (width, width), theme.frame)
     draw = ImageDraw.Draw(img)
@@ -217,7 +229,7 @@ def background(
             dark = (row + column) % 2 == (0 if mirrored else 1)
             color = theme.dark_square if dark else theme.light_square
             draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=color)
-    for entry in number_plates(size, theme, flip, width, mirrored):
+    for entry in number_plates(size, theme, flip, width, mirrored, numbering):
         if entry is not None:
             img.paste(entry[1], entry[0], entry[1])
     font = _coordinate_font(lay)
@@ -234,6 +246,7 @@ def board_labels(
     theme: str | Theme = DEFAULT_THEME,
     status: str | None = None,
     mirrored: bool = False,
+    numbering: Numbering = Numbering.TOP_LEFT,
 ) -> tuple[Label, ...]:
     """Every label :func:`render_board` draws on a ``size`` board at ``width`` (the square
     numbers, the coordinates, and the status text when ``status`` is given), with its box and
@@ -242,10 +255,12 @@ def board_labels(
     lay = layout(size, width)
     cap = number_cap(width)
     out = []
-    for square, entry in enumerate(number_plates(size, th, flip, width, mirrored)):
+    numbers = geometry(size, mirrored, numbering).numbers
+    for square, entry in enumerate(number_plates(size, th, flip, width, mirrored, numbering)):
         if entry is not None:
-            box = ink_box(entry[0], str(square), cap)
-            out.append(Label("number", str(square), box, th.square_number, th.number_plate, square))
+            text = str(numbers[square])
+            box = ink_box(entry[0], text, cap)
+            out.append(Label("number", text, box, th.square_number, th.number_plate, square))
     font = _coordinate_font(lay)
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
     for kind, text, centre in _coordinates(size, flip, width):
@@ -370,13 +385,14 @@ def render_board(
     geo = position.variant.geometry
     sq = lay.square
     mirrored = position.variant.mirrored
-    img = background(size, th, flip, width, mirrored).copy()
+    numbering = position.variant.numbering
+    img = background(size, th, flip, width, mirrored, numbering).copy()
 
     def origin(square: int) -> tuple[int, int]:
         column, row = geo.coordinates(square)
         return lay.origin(column, row, flip)
 
-    plates = number_plates(size, th, flip, width, mirrored)
+    plates = number_plates(size, th, flip, width, mirrored, numbering)
     covered: set[int] = set()
     overlays: list[Overlay] = []
     if last_move is not None:

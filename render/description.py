@@ -57,10 +57,11 @@ def square_list(
     notation: str = "numeric",
     words: RenderWords = ENGLISH,
 ) -> str:
-    """``squares`` in words: PDN numbers with runs of three or more as ``21 to 32``
+    """``squares`` in words: the variant's numbers with runs of three or more as ``21 to 32``
     (``1, 3, 5 to 8``), or algebraic names ordered from White's side, rank by rank (``a1, c1, b2``);
     ``none`` when empty."""
-    ordered = sorted(set(squares))
+    numbers = position.variant.geometry.numbers
+    ordered = sorted({numbers[s] for s in squares})
     if not ordered:
         return words.none
     if _notation(notation) is Notation.ALGEBRAIC:
@@ -71,7 +72,8 @@ def square_list(
             column, row = geo.coordinates(square)
             return (-row, column)
 
-        return ", ".join(names[s] for s in sorted(ordered, key=by_rank))
+        board = [geo.square_by_number[n] for n in ordered]
+        return ", ".join(names[s] for s in sorted(board, key=by_rank))
     parts = []
     start = previous = ordered[0]
     runs = []
@@ -191,8 +193,8 @@ def text_diagram(
             cells.append(" " if dark is None else SYMBOLS[position.piece_at(dark)])
         line = f"{rank.rjust(width)} {' '.join(cells)} {rank.ljust(width)}"
         if numeric:
-            squares = sorted(by_row[row].values())
-            line += f"  {squares[0]}–{squares[-1]}"
+            numbers = sorted(geo.numbers[s] for s in by_row[row].values())
+            line += f"  {numbers[0]}–{numbers[-1]}"
         lines.append(line.rstrip())
     lines += [files_line, "", words.legend_white, words.legend_black]
     lines.append(words.legend_empty_numbers if numeric else words.legend_empty)

@@ -26,11 +26,12 @@ _COUNTER = re.compile(r"^[hf][0-9]*$")
 
 
 def _square(token: str, variant: Variant) -> int:
+    """The board square a FEN token names (a number in the variant's numbering, or coordinates)."""
     g = variant.geometry
     if token.isascii() and token.isdigit():
-        square = int(token)
-        if 1 <= square <= g.squares:
-            return square
+        number = int(token)
+        if 1 <= number <= g.squares:
+            return g.square_by_number[number]
         raise FenError(
             message(
                 N_("square {square} is not on the board (1-{last})"), square=token, last=g.squares
@@ -87,13 +88,19 @@ def parse_fen(text: str, variant: Variant) -> Position:
                 low, high = int(match.group(1)), int(match.group(2))
                 if low > high:
                     raise FenError(message(N_("empty range {range}"), range=token))
-                squares = [_square(str(s), variant) for s in (low, high)]
-                squares = list(range(squares[0], squares[1] + 1))
+                for end in (low, high):
+                    _square(str(end), variant)  # both ends must be squares of the board
+                squares = [_square(str(n), variant) for n in range(low, high + 1)]
             else:
                 squares = [_square(token, variant)]
             for square in squares:
                 if square in placed:
-                    raise FenError(message(N_("square {square} is given twice"), square=square))
+                    raise FenError(
+                        message(
+                            N_("square {square} is given twice"),
+                            square=variant.geometry.numbers[square],
+                        )
+                    )
                 placed[square] = (color, king)
     g = variant.geometry
     boards = [0, 0, 0, 0]  # white men, white kings, black men, black kings
@@ -107,7 +114,7 @@ def parse_fen(text: str, variant: Variant) -> Position:
                     if color is Color.WHITE
                     else N_("a black man cannot stand on square {square}: it would be a king there")
                 )
-                raise FenError(message(template, square=square))
+                raise FenError(message(template, square=g.numbers[square]))
         boards[2 * int(color) + int(king)] |= bit
     return Position(variant, boards[0], boards[1], boards[2], boards[3], turn)
 

@@ -15,12 +15,18 @@ corner a8, and the ghost bit comes after the first row of each pair instead, so
 ``g = (s - 1) + (s - 1 + half) // size``; the neighbours keep the same constant offsets and the
 shifts stay safe (the tables below are checked against plain coordinates either way).
 
-Everything here is computed once per board (size and layout) and is read-only afterwards.
+The numbers written in moves and FEN are those squares everywhere except where a variant counts
+from the other end (:class:`Numbering`: spanish and portuguese put square 1 at White's near right
+corner); :attr:`Geometry.numbers` gives each square's written number, and the code works with the
+squares alone.
+
+Everything here is computed once per board (size, layout and numbering) and is read-only afterwards.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
@@ -28,6 +34,20 @@ DIRECTIONS: tuple[int, ...] = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 """Direction indices; "up" is towards square 1 (Black's home row), the way White's men move."""
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class Numbering(Enum):
+    """Where a variant's square 1 is, seen from White's side; the count runs along the rows from
+    there (PDN GameType's notation attribute, ``N2`` or ``N1`` from the starting player's side).
+    The board's own squares are always numbered :attr:`TOP_LEFT`; only the written numbers change.
+    """
+
+    TOP_LEFT = "top left"
+    """Square 1 is the left-most playing square of Black's back row, counted left to right and
+    down (FMJD, English from Black's side, Italian)."""
+    BOTTOM_RIGHT = "bottom right"
+    """Square 1 is White's near-right corner, counted right to left and up: the board turned
+    half round (spanish and portuguese, whose federations count from the White side)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +84,12 @@ class Geometry:
     """Algebraic name of PDN square ``s`` (``a1`` = White's near-left corner; index 0 unused)."""
     square_by_name: dict[str, int]
     """Inverse of ``names``."""
+    numbering: Numbering = Numbering.TOP_LEFT
+    numbers: tuple[int, ...] = ()
+    """The number written for square ``s`` in moves and FEN (``s`` itself unless the numbering
+    counts from White's side; index 0 unused)."""
+    square_by_number: tuple[int, ...] = ()
+    """Inverse of ``numbers``: the square a written number names."""
 
     def bit(self, square: int) -> int:
         """Bitboard with only PDN ``square`` set."""
@@ -100,9 +126,11 @@ def _coordinates(square: int, half: int, mirrored: bool) -> tuple[int, int]:
 
 
 @cache
-def geometry(size: int, mirrored: bool = False) -> Geometry:
+def geometry(
+    size: int, mirrored: bool = False, numbering: Numbering = Numbering.TOP_LEFT
+) -> Geometry:
     """The tables for a ``size`` x ``size`` board (even sizes from 4 to 26), a1 playable or, when
-    ``mirrored``, not."""
+    ``mirrored``, not, with its squares written in ``numbering``."""
     if size % 2 or not 4 <= size <= 26:
         raise ValueError(f"unsupported board size {size}")
     half = size // 2
@@ -154,6 +182,13 @@ def geometry(size: int, mirrored: bool = False) -> Geometry:
     for s in range(1, half + 1):
         top_row |= 1 << index_of[s]
         bottom_row |= 1 << index_of[squares - half + s]
+    if numbering is Numbering.TOP_LEFT:
+        numbers = tuple(range(squares + 1))
+    else:
+        numbers = (0, *(squares + 1 - s for s in range(1, squares + 1)))
+    square_by_number = [0] * (squares + 1)
+    for s in range(1, squares + 1):
+        square_by_number[numbers[s]] = s
     return Geometry(
         size=size,
         mirrored=mirrored,
@@ -170,4 +205,7 @@ def geometry(size: int, mirrored: bool = False) -> Geometry:
         row_of=tuple(row_of),
         names=tuple(names),
         square_by_name={name: s for s, name in enumerate(names) if name},
+        numbering=numbering,
+        numbers=numbers,
+        square_by_number=tuple(square_by_number),
     )

@@ -59,6 +59,7 @@ class MoveGenerator:
         self._square_of = g.square_of
         self._neighbour = g.neighbour
         self._rays = g.rays
+        self._numbers = g.numbers
         self._flying = variant.flying_kings
         self._precedence = variant.capture_precedence
         self._majority = self._precedence == (Precedence.MOST_PIECES,)
@@ -94,6 +95,7 @@ class MoveGenerator:
         """All legal moves: the allowed captures if any capture exists, else all steps."""
         men, kings, opp_men, opp_kings, side = _view(pos)
         sq = self._square_of
+        numbers = self._numbers
         sequences = self.captures(men, kings, opp_men, opp_kings, side)
         if sequences:
             promo = self._sides[side][3]
@@ -110,11 +112,12 @@ class MoveGenerator:
                         1 << first,
                         1 << last,
                         dead,
+                        numbers,
                     )
                 )
             return moves
         return [
-            Move((sq[fb.bit_length() - 1], sq[tb.bit_length() - 1]), (), crowns, fb, tb, 0)
+            Move((sq[fb.bit_length() - 1], sq[tb.bit_length() - 1]), (), crowns, fb, tb, 0, numbers)
             for fb, tb, _, crowns in self.steps(men, kings, opp_men | opp_kings, side)
         ]
 

@@ -43,6 +43,7 @@ __all__ = [
     "parse_squares",
     "show_move",
     "side_name",
+    "square_name",
 ]
 
 MAX_INPUT_LENGTH = 120
@@ -118,11 +119,11 @@ def show_move(move: Move | str, variant: Variant, notation: Notation | str | Non
     text = move.pdn() if isinstance(move, Move) else move
     if chosen is Notation.NUMERIC:
         return text
-    names = variant.geometry.names
+    g = variant.geometry
 
     def rename(match: re.Match[str]) -> str:
-        square = int(match.group())
-        return names[square] if 1 <= square < len(names) else match.group()
+        number = int(match.group())
+        return g.names[g.square_by_number[number]] if 1 <= number <= g.squares else match.group()
 
     return _NUMBER.sub(rename, text)
 
@@ -145,12 +146,24 @@ def numbered_moves(texts: Sequence[str], start: Position, first_ply: int = 0) ->
     return lines
 
 
+def square_name(square: int, variant: Variant, notation: Notation | str | None = None) -> str:
+    """A board square as players read it in ``notation`` (the variant's own when None or
+    empty): its coordinates, or the number the variant writes for it."""
+    chosen = Notation(notation) if notation else variant.notation
+    g = variant.geometry
+    return g.names[square] if chosen is Notation.ALGEBRAIC else str(g.numbers[square])
+
+
 def _namer(pos: Position, notation: Notation | None) -> Callable[[int], str]:
     """How refusals name a square: its number, or its coordinates in algebraic notation."""
-    if notation is Notation.ALGEBRAIC:
-        names = pos.variant.geometry.names
-        return lambda square: names[square]
-    return str
+    chosen = notation or Notation.NUMERIC
+    return lambda square: square_name(square, pos.variant, chosen)
+
+
+def _in_order(moves: Iterable[Move], pos: Position) -> list[Move]:
+    """``moves`` sorted as their texts read, by the numbers of their squares."""
+    numbers = pos.variant.geometry.numbers
+    return sorted(moves, key=lambda m: [numbers[s] for s in m.path])
 
 
 def list_moves(
@@ -185,9 +198,9 @@ def normalize(text: str) -> str:
 def _square(token: str, pos: Position) -> int:
     g = pos.variant.geometry
     if token.isdigit():
-        square = int(token)
-        if 1 <= square <= g.squares:
-            return square
+        number = int(token)
+        if 1 <= number <= g.squares:
+            return g.square_by_number[number]
         raise UnknownSquareError(
             message(
                 N_("there is no square {square} on this board: squares are numbered 1 to {last}"),
@@ -298,7 +311,7 @@ def parse_move(
         squares, separator = parse_squares(text, pos)
     except UnknownSquareError as exc:
         reason = exc.message or str(exc)
-        hint = _hint(legal, names)
+        hint = _hint(legal, pos, names)
         raise UnknownSquareError(
             message(N_("{reason}; {hint}"), reason=reason, hint=hint)
         ) from None
@@ -312,7 +325,7 @@ def parse_move(
     ]
     if candidates:
         outcomes = {(m.from_bit, m.to_bit, m.capture_mask) for m in candidates}
-        ordered = sorted(candidates, key=lambda m: m.path)
+        ordered = _in_order(candidates, pos)
         if len(outcomes) == 1:
             return ordered[0]
         raise AmbiguousMoveError(
@@ -343,7 +356,7 @@ def _explain(
             message(
                 N_("there is no piece on {square}; {hint}"),
                 square=name(first),
-                hint=_hint(legal, names),
+                hint=_hint(legal, pos, names),
             )
         )
     if color is not side:
@@ -352,8 +365,10 @@ def _explain(
             if color is Color.WHITE
             else N_("the piece on {square} is Black's and it is White's turn; {hint}")
         )
-        return NotYourPieceError(message(template, square=name(first), hint=_hint(legal, names)))
-    captures = sorted((m for m in legal if m.is_capture), key=lambda m: m.path)
+        return NotYourPieceError(
+            message(template, square=name(first), hint=_hint(legal, pos, names))
+        )
+    captures = _in_order((m for m in legal if m.is_capture), pos)
     if captures:
         own = [m for m in captures if m.path[0] == first]
         return CaptureRequiredError(
@@ -363,7 +378,7 @@ def _explain(
             ),
             captures,
         )
-    from_here = sorted((m for m in legal if m.path[0] == first), key=lambda m: m.path)
+    from_here = _in_order((m for m in legal if m.path[0] == first), pos)
     if from_here:
         return MoveNotLegalError(
             message(
@@ -372,9 +387,9 @@ def _explain(
                 square=name(first),
                 targets=either([name(m.path[-1]) for m in from_here]),
             ),
-            sorted(legal, key=lambda m: m.path),
+            _in_order(legal, pos),
         )
-    ordered = sorted(legal, key=lambda m: m.path)
+    ordered = _in_order(legal, pos)
     return MoveNotLegalError(
         message(
             N_("the piece on {square} cannot move; legal moves: {moves}"),
@@ -385,9 +400,9 @@ def _explain(
     )
 
 
-def _hint(legal: list[Move], names: Sequence[str] | None = None) -> Message:
+def _hint(legal: list[Move], pos: Position, names: Sequence[str] | None = None) -> Message:
     """What the player can do instead: the compulsory captures, or the legal moves."""
-    ordered = sorted(legal, key=lambda m: m.path)
+    ordered = _in_order(legal, pos)
     if ordered and ordered[0].is_capture:
         return message(
             N_("a capture is compulsory: {moves}"), moves=moves_message(ordered, names=names)

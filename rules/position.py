@@ -99,7 +99,8 @@ class Position:
         black_men: list[int] | tuple[int, ...] = (),
         black_kings: list[int] | tuple[int, ...] = (),
     ) -> Position:
-        """A position from PDN square numbers (no legality checks beyond range)."""
+        """A position from board squares (:mod:`rules.geometry`'s numbering, whatever the
+        variant writes; no legality checks beyond range)."""
         g = variant.geometry
         for squares in (white_men, white_kings, black_men, black_kings):
             for s in squares:
@@ -230,13 +231,16 @@ class Position:
         return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
 
     def fen(self) -> str:
-        """Numeric PDN FEN (``B:W18,24,K10:B12,16``): men then kings per side, ascending.  The
+        """Numeric PDN FEN (``B:W18,24,K10:B12,16``): men then kings per side, ascending, in the
+        variant's numbering.  The
         writer lives here, not in :mod:`rules.fen`, because that module's parser builds positions
         and so stands on this one."""
         g = self.variant.geometry
+        numbers = g.numbers
 
         def side(letter: str, men: int, kings: int) -> str:
-            items = [str(s) for s in g.squares_in(men)] + [f"K{s}" for s in g.squares_in(kings)]
+            items = [str(n) for n in sorted(numbers[s] for s in g.squares_in(men))]
+            items += [f"K{n}" for n in sorted(numbers[s] for s in g.squares_in(kings))]
             return letter + ",".join(items)
 
         return ":".join(

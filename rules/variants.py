@@ -18,7 +18,7 @@ from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
 from typing import NamedTuple
 
-from .geometry import Geometry, geometry
+from .geometry import Geometry, Numbering, geometry
 
 
 class Color(IntEnum):
@@ -184,15 +184,18 @@ class Variant:
     """Whether a man may capture a king (not in italian: only a king takes a king)."""
     goal: Goal = Goal.STANDARD
     mirrored: bool = False
-    """Whether White's near-left corner (a1) is not a playing square (italian: the board is
-    placed with a dark square on each player's right; square 1 is a8)."""
+    """Whether White's near-left corner (a1) is not a playing square (italian, spanish and
+    portuguese: the board is placed with a playing square on each player's right)."""
+    numbering: Numbering = Numbering.TOP_LEFT
+    """Which square is number 1 in the variant's PDN (spanish and portuguese count from White's
+    near-right corner); moves, FEN and the board's plates are written in it."""
     notation: Notation = Notation.NUMERIC
     """How the variant's players write moves: coordinates for Russian and Brazilian draughts (as
     their books and federations do), PDN numbers elsewhere."""
 
     @cached_property
     def geometry(self) -> Geometry:
-        return geometry(self.size, self.mirrored)
+        return geometry(self.size, self.mirrored, self.numbering)
 
     @cached_property
     def progress(self) -> Progress:
@@ -206,8 +209,12 @@ class Variant:
     def start_fen(self) -> str:
         g = self.geometry
         per_side = self.men_rows * g.half
-        black = ",".join(str(s) for s in range(1, per_side + 1))
-        white = ",".join(str(s) for s in range(g.squares - per_side + 1, g.squares + 1))
+
+        def numbers(squares: range) -> str:
+            return ",".join(str(n) for n in sorted(g.numbers[s] for s in squares))
+
+        black = numbers(range(1, per_side + 1))
+        white = numbers(range(g.squares - per_side + 1, g.squares + 1))
         return f"{self.first.letter}:W{white}:B{black}"
 
     def result(self, winner: Color | None) -> str:
@@ -471,6 +478,40 @@ CZECH = Variant(
     notation=Notation.ALGEBRAIC,
 )
 
+_IBERIAN_NO_PROGRESS = NoProgressRule(
+    20, man_moves=True, crownings=True, description="20 moves each with only king moves"
+)
+
+SPANISH = Variant(
+    key="spanish",
+    title="Spanish draughts",
+    aliases=("damas",),
+    size=8,
+    men_rows=3,
+    first=Color.WHITE,
+    men_capture_backward=False,
+    flying_kings=True,
+    capture_precedence=(Precedence.MOST_PIECES, Precedence.MOST_KINGS),
+    crowning=Crowning.ENDS_MOVE,
+    game_type=24,
+    pdn_variant=None,
+    results=_POINTS,
+    no_progress=_IBERIAN_NO_PROGRESS,
+    mirrored=True,
+    numbering=Numbering.BOTTOM_RIGHT,
+)
+"""Flying kings, men that move and take forwards only, the most pieces then the most kings, on
+the board placed with a playing square at each player's right and counted from White's."""
+
+PORTUGUESE = replace(
+    SPANISH,
+    key="portuguese",
+    title="Portuguese draughts",
+    aliases=("damas-classicas",),
+    game_type=28,
+)
+"""The Portuguese federation's classic draughts: Spanish rules, its own GameType."""
+
 ANTIDRAUGHTS = replace(
     INTERNATIONAL,
     key="antidraughts",
@@ -506,6 +547,8 @@ VARIANTS: dict[str, Variant] = {
         BRAZILIAN,
         RUSSIAN,
         ITALIAN,
+        SPANISH,
+        PORTUGUESE,
         CZECH,
         ANTIDRAUGHTS,
         BREAKTHROUGH,

@@ -38,9 +38,15 @@ log = logging.getLogger(__name__)
 
 FAMILY_TITLES: Mapping[str, Text] = {
     "short-8": _("8×8 with short kings (English, Dame)"),
-    "flying-8": _("8×8 with flying kings (Russian, Brazilian, Pool)"),
+    "flying-8": _("8×8 with flying kings (Russian, Brazilian, Pool, Czech)"),
     "flying-10": _("10×10 (International)"),
+    "short-8-mirrored": _("8×8 with short kings, a1 light (Italian)"),
+    "flying-8-mirrored": _("8×8 with flying kings, a1 light (Spanish, Portuguese)"),
+    "give-away-flying-10": _("10×10, lose all your pieces to win (Antidraughts)"),
+    "first-king-flying-10": _("10×10, the first king wins (Breakthrough)"),
 }
+"""Every :func:`family`'s name on leaderboards and standings (a test holds that each variant's
+family has one)."""
 HINTED_SCORE = 0.5
 """A solve after a hint scores as a draw against the puzzle."""
 
@@ -49,7 +55,7 @@ def family(variant: Variant | str) -> str:
     """The family of ``variant`` whose puzzle rating a puzzle of it moves."""
     found = find_variant(variant) if isinstance(variant, str) else variant
     name = f"{'flying' if found.flying_kings else 'short'}-{found.size}"
-    if found.mirrored:  # another board layout (italian)
+    if found.mirrored:  # another board layout (italian, spanish, portuguese)
         name += "-mirrored"
     if found.goal is not Goal.STANDARD:  # another game: antidraughts' tactics are reversed
         name = f"{found.goal.value.replace(' ', '-')}-{name}"

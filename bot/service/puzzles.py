@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.notation import MoveError, parse_move, show_move
+from rules.notation import MoveError, parse_move, show_move, square_name
 from rules.variants import find_variant
 
 from ..errors import (
@@ -153,8 +153,7 @@ class Puzzles:
             raise StaleError(STALE)
         view = attempt_view(puzzle, await self._attempt(attempt.id, user.id))
         assert view.hint_square is not None
-        names = find_variant(puzzle.variant).geometry.names
-        square = names[view.hint_square] if view.notation == "algebraic" else view.hint_square
+        square = square_name(view.hint_square, find_variant(puzzle.variant), view.notation)
         said = _(
             "Hint: move the piece on {square}. A solve with a hint counts half.", square=square
         )

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from rules.fen import parse_fen
 from rules.move import Move
-from rules.variants import find_variant
+from rules.notation import square_name
+from rules.variants import Variant, find_variant
 
 from ..i18n import _, _n, render
 from ..results import GameView
@@ -35,17 +36,13 @@ class Option:
     description: str = ""
 
 
-def square_name(square: int, names: Sequence[str], notation: str) -> str:
-    return names[square] if notation == "algebraic" else str(square)
-
-
-def move_name(move: Move, names: Sequence[str], notation: str) -> str:
+def move_name(move: Move, variant: Variant, notation: str) -> str:
     """The move as the viewer reads moves (numeric PDN or algebraic)."""
-    return move.algebraic(tuple(names)) if notation == "algebraic" else move.pdn()
+    return move.algebraic(variant.geometry.names) if notation == "algebraic" else move.pdn()
 
 
 def piece_options(
-    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
+    moves: Sequence[Move], variant: Variant, notation: str, code: str = "en"
 ) -> list[Option]:
     """The pieces that can move, those that capture first (then by square), each with how many
     moves it has (in the language ``code``)."""
@@ -54,12 +51,13 @@ def piece_options(
         by_origin.setdefault(move.path[0], []).append(move)
 
     def order(origin: int) -> tuple[bool, int]:
-        return (not any(m.is_capture for m in by_origin[origin]), origin)
+        return (not any(m.is_capture for m in by_origin[origin]), numbers[origin])
 
+    numbers = variant.geometry.numbers
     options = []
     for origin in sorted(by_origin, key=order):
         own = by_origin[origin]
-        name = square_name(origin, names, notation)
+        name = square_name(origin, variant, notation)
         most = max(len(m.captured) for m in own)
         if most:
             label = "\N{CROSSED SWORDS} " + render(_("{square}: captures", square=name), code)
@@ -79,18 +77,22 @@ def piece_options(
 
 
 def move_options(
-    moves: Sequence[Move], names: Sequence[str], notation: str, code: str = "en"
+    moves: Sequence[Move], variant: Variant, notation: str, code: str = "en"
 ) -> list[Option]:
     """One piece's moves, longest captures first, each written out along its whole path (a
     multi-jump as ``5x14x23``, the way its arrow goes), with what each takes (in the language
     ``code``)."""
     options = []
-    for move in sorted(moves, key=lambda m: (-len(m.captured), m.path)):
+    numbers = variant.geometry.numbers
+    for move in sorted(moves, key=lambda m: (-len(m.captured), [numbers[s] for s in m.path])):
         description = ""
         if move.captured:
-            taken = ", ".join(square_name(s, names, notation) for s in sorted(move.captured))
+            taken = ", ".join(
+                square_name(s, variant, notation)
+                for s in sorted(move.captured, key=numbers.__getitem__)
+            )
             description = render(_("takes {squares}", squares=taken), code)
-        label = move_name(move, names, notation)
+        label = move_name(move, variant, notation)
         options.append(Option(move.pdn(), fit(label, OPTION_TEXT), fit(description, OPTION_TEXT)))
     return options
 
@@ -131,11 +133,11 @@ def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
     moves = legal_moves(view)
     if not moves:
         return None
-    names = find_variant(view.variant).geometry.names
+    variant = find_variant(view.variant)
     notation = str(view.notation)
     if len(moves) <= PAGE_SIZE:
-        return BoardMenu(view.ply, move_options(moves, names, notation, code), True)
-    pieces = piece_options(moves, names, notation, code)
+        return BoardMenu(view.ply, move_options(moves, variant, notation, code), True)
+    pieces = piece_options(moves, variant, notation, code)
     if len(pieces) > PAGE_SIZE:  # never in a real game (20 pieces a side at most): Arrows pages
         return None
     single = {m.path[0]: m for m in moves if sum(n.path[0] == m.path[0] for n in moves) == 1}
@@ -145,6 +147,6 @@ def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
         if move is None:
             options.append(option)
         else:  # a piece with one move: the move itself, so it is still two taps
-            (only,) = move_options([move], names, notation, code)
+            (only,) = move_options([move], variant, notation, code)
             options.append(only)
     return BoardMenu(view.ply, options, False)

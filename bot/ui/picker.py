@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from rules.move import Move
+from rules.notation import square_name
 from rules.variants import find_variant
 
 from ..enums import Side
@@ -31,12 +32,7 @@ from ..service import GameService
 from .buttons import view_of
 from .languages import interaction_language
 from .media import board_request
-from .move_options import (
-    move_options,
-    page_of,
-    piece_options,
-    square_name,
-)
+from .move_options import move_options, page_of, piece_options
 from .picker_items import PIECES, PickerKit
 from .presenter import Presenter
 from .replies import Outgoing, Reply, Upload
@@ -274,8 +270,8 @@ class Picker:
         prefs = await self.service.readers.prefs(interaction.user.id)
         server = await self.service.server_settings(interaction.guild_id)
         notation = str(prefs.notation or view.notation)
-        names = find_variant(view.variant).geometry.names
-        pieces = piece_options(moves, names, notation, code)
+        variant = find_variant(view.variant)
+        pieces = piece_options(moves, variant, notation, code)
         if origin == PIECES and len(pieces) == 1:
             origin, back = int(pieces[0].value), False  # one piece can move: straight to it
         own = [m for m in moves if m.path[0] == origin]
@@ -292,8 +288,8 @@ class Picker:
             arrows = every if len(every) <= MAX_ARROWS else ()
             where = ""
         else:
-            options, page, pages = page_of(move_options(own, names, notation, code), page)
-            where = square_name(origin, names, notation)
+            options, page, pages = page_of(move_options(own, variant, notation, code), page)
+            where = square_name(origin, variant, notation)
             text = _("{head}: where does the piece on {square} go?", head=head, square=where)
             placeholder = _("Pick a move from {square}", square=where)
             arrows = arrows_of(own)

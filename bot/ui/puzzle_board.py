@@ -18,7 +18,7 @@ import discord
 
 from rules.fen import parse_fen
 from rules.move import Move
-from rules.notation import parse_move, show_move
+from rules.notation import parse_move, show_move, square_name
 from rules.variants import find_variant
 
 from ..enums import Side
@@ -26,7 +26,7 @@ from ..i18n import Text, _, _p, join, render
 from ..results import DailyPuzzle, PuzzleStanding, PuzzleTurn, PuzzleView, RatingChange
 from .buttons import view_of
 from .media import BoardRequest, Media
-from .move_options import PAGE_SIZE, Option, move_options, page_of, piece_options, square_name
+from .move_options import PAGE_SIZE, Option, move_options, page_of, piece_options
 from .picker import PICKER_WIDTH, arrows_of
 from .puzzle_items import PuzzleAction, PuzzleKit
 from .replies import Outgoing, Upload
@@ -48,17 +48,17 @@ def menu_options(
     is narrowed to (0: none) and what it asks for.  A hinted attempt lists the hinted piece's
     moves only."""
     moves = legal(view.fen, view.variant)
-    names = find_variant(view.variant).geometry.names
+    variant = find_variant(view.variant)
     if view.hint_square is not None:
         origin = view.hint_square
     if origin != ALL:
         own = [m for m in moves if m.path[0] == origin]
-        square = square_name(origin, names, notation)
+        square = square_name(origin, variant, notation)
         asked = _("Pick a move from {square}", square=square)
-        return move_options(own, names, notation, code), origin, asked
+        return move_options(own, variant, notation, code), origin, asked
     if len(moves) <= PAGE_SIZE:
-        return move_options(moves, names, notation, code), ALL, _("Pick your move")
-    return piece_options(moves, names, notation, code), ALL, _("Pick a piece")
+        return move_options(moves, variant, notation, code), ALL, _("Pick your move")
+    return piece_options(moves, variant, notation, code), ALL, _("Pick a piece")
 
 
 def side_words(side: Side) -> Text:
@@ -166,7 +166,7 @@ def open_board(
     shown, page, pages = page_of(options, page)
     arrows_are = None
     if origin != ALL:
-        square = square_name(origin, find_variant(view.variant).geometry.names, notation)
+        square = square_name(origin, find_variant(view.variant), notation)
         arrows_are = _("Arrows show where the piece on {square} can go.", square=square)
     choices = [
         discord.SelectOption(label=o.label, value=o.value, description=o.description or None)

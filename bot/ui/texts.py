@@ -14,6 +14,7 @@ from typing import TypeAlias
 
 from render import text_diagram
 from rules.fen import parse_fen
+from rules.geometry import Numbering
 from rules.variants import (
     VARIANTS,
     Crowning,
@@ -214,6 +215,11 @@ def _capture_sentence(v: Variant) -> Text:
             "choose any capture sequence. Men capture forwards only."
         )
     most = Precedence.MOST_PIECES in v.capture_precedence
+    if v.capture_precedence == (Precedence.MOST_PIECES, Precedence.MOST_KINGS):
+        return _(
+            "Capturing is compulsory; you must take the most pieces and, among sequences that take "
+            "as many, the most kings. Men capture forwards only."
+        )
     if most and v.men_capture_backward:
         return _(
             "Capturing is compulsory; you must take the sequence that captures the most pieces. "
@@ -331,7 +337,7 @@ def _small_endgame(low: int, high: int) -> Callable[[int], Text]:
 
 
 _ENGLISH, _DAME, _POOL = VARIANTS["english"], VARIANTS["dame"], VARIANTS["pool"]
-_FMJD, _RUSSIAN = VARIANTS["international"], VARIANTS["russian"]
+_FMJD, _RUSSIAN, _SPANISH = VARIANTS["international"], VARIANTS["russian"], VARIANTS["spanish"]
 
 
 def _counted(variant: Variant) -> NoProgressRule:
@@ -347,6 +353,7 @@ DRAW_CLAUSES: dict[DrawRule, Callable[[int], Text]] = {
     _counted(_DAME): _without_capture_or_crowning,
     _counted(_FMJD): _only_king_moves,
     _counted(_RUSSIAN): _only_king_moves,
+    _counted(_SPANISH): _only_king_moves,
     _POOL.endgames[0]: _three_kings,
     _RUSSIAN.endgames[0]: _three_kings,
     _FMJD.endgames[0]: _fmjd_three_pieces,
@@ -426,10 +433,16 @@ def rules_summary(variant: str) -> tuple[Text, list[Text]]:
 
 def notation_note(variant: str) -> Text:
     """How moves are written in ``variant`` (the footer of ``/rules``)."""
-    if find_variant(variant).notation == "algebraic":
+    v = find_variant(variant)
+    if v.notation == "algebraic":
         return _(
             "Notation: squares are named by file and rank (a1 bottom left, as on the board "
             "image); c3-d4 is a step, c3:e5 a capture. Numbers (PDN) work too."
+        )
+    if v.numbering is Numbering.BOTTOM_RIGHT:
+        return _(
+            "Notation: squares are numbered on the board image from White's side, 1 in White's "
+            "near right corner (h1); 9-13 is a step, 13x22 a capture."
         )
     return _("Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture.")
 

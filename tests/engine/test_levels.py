@@ -4,6 +4,10 @@ A beginner "who sees one-move captures" (:mod:`engine.beginner`) must beat level
 level 2, in every variant.  Levels 1 and 2 search by depth alone here (no time limit), and the
 beginner and the levels are seeded, so each match has one fixed outcome: these are regression
 tests of the levels' strength, not samples (``bench/ladder.py`` measures the ratings).
+
+Each match is 48 games: over 24 the beginner's score against level 1 has a spread of about
+2.4 points, as large as its edge, and in spanish the first 24 seeds came out exactly even
+(11 wins each, 2 draws) where 96 games give the beginner 61%.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from engine.beginner import beginner_move
 from rules import Color, Game, find_variant, parse_fen
 from rules.variants import VARIANTS
 
-GAMES = 24
+GAMES = 48
 
 
 @pytest.fixture(autouse=True, scope="module")

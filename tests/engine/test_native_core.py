@@ -452,7 +452,9 @@ def test_unsupported_rules_are_refused() -> None:
 @pytest.mark.parametrize("variant", ALL)
 def test_core_state_is_the_position_from_the_side_to_move(variant: Variant) -> None:
     start = Position.start(variant)
-    black = parse_fen("B:W" + str(variant.geometry.squares) + ",K20:B3,K1", variant)
+    black = Position.from_squares(
+        variant, Color.BLACK, (variant.geometry.squares,), (20,), (3,), (1,)
+    )
     for pos in (start, black, start.play(start.legal_moves()[0])):
         assert core_state(pos) == state_of(pos)[:5]
         assert position_of(variant, core_state(pos)).fen() == pos.fen()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import io
+import itertools
 import random
 import re
 import subprocess
@@ -322,6 +323,33 @@ def test_flip_maps_each_square_to_its_mirror(variant: str, width: int) -> None:
     )
 
 
+def test_spanish_plates_count_from_white_s_near_right() -> None:
+    """Spanish plays on italian's board and pieces, numbered from the other end: 1 on h1 and 32
+    on a8, where italian has 32 and 1.  The two start images differ on the plates and nowhere
+    else."""
+    spanish, italian = find_variant("spanish"), find_variant("italian")
+    g = spanish.geometry
+    labels = board_labels(8, mirrored=True, numbering=spanish.numbering)
+    written = {label.square: label.text for label in labels if label.kind == "number"}
+    assert written[g.square_by_name["h1"]] == "1" and written[g.square_by_name["a8"]] == "32"
+    assert written[g.square_by_name["b1"]] == "4" and written[g.square_by_name["g2"]] == "5"
+    theme = THEMES["wood"]
+    plates = [
+        entry
+        for numbering in (spanish.numbering, italian.numbering)
+        for entry in board_module.number_plates(8, theme, False, DEFAULT_WIDTH, True, numbering)
+        if entry is not None
+    ]
+    outside = Image.new("L", (DEFAULT_WIDTH, DEFAULT_WIDTH), 255)
+    draw = ImageDraw.Draw(outside)
+    for (x, y), image in plates:
+        draw.rectangle((x, y, x + image.width - 1, y + image.height - 1), fill=0)
+    upright = [png(Position.start(v), theme="wood").convert("RGB") for v in (spanish, italian)]
+    difference = ImageChops.difference(*upright).convert("L")
+    assert difference.getbbox() is not None
+    assert ImageChops.multiply(difference, outside).getbbox() is None
+
+
 def test_flipped_coordinates_are_different_labels() -> None:
     pos = Position.start(find_variant("english"))
     upright, flipped = png(pos), png(pos, flip=True)
@@ -394,12 +422,27 @@ def test_capture_highlights_from_and_to(case: Case) -> None:
     for square, towards in ((move.path[0], move.path[1]), (move.path[-1], move.path[-2])):
         point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, towards, rules.mirrored)
         check_highlight(lit, plain, point, th)
-    # Squares the move never touched look the same with or without it.
-    untouched = set(range(1, rules.geometry.squares + 1)) - set(move.path) - set(move.captured)
+    # Squares the move never touched look the same with or without it (a flying king's jump
+    # passes over the empty squares on its way: its line crosses them).
+    untouched = set(range(1, rules.geometry.squares + 1)) - passed_over(rules, move.path)
     for square in untouched:
         point = corner_point(rules.size, DEFAULT_WIDTH, square, case.flip, rules.mirrored)
         if distance(plain.getpixel(point), th.dark_square) <= 12:
             assert lit.getpixel(point) == plain.getpixel(point), square
+
+
+def passed_over(rules: Variant, path: tuple[int, ...]) -> set[int]:
+    """Every square on the diagonals a landing path runs along, its ends included."""
+    g = rules.geometry
+    by_place = {g.coordinates(s): s for s in range(1, g.squares + 1)}
+    out = {path[0]}
+    for start, end in itertools.pairwise(path):
+        (x, y), (tx, ty) = g.coordinates(start), g.coordinates(end)
+        dx, dy = (tx > x) - (tx < x), (ty > y) - (ty < y)
+        while (x, y) != (tx, ty):
+            x, y = x + dx, y + dy
+            out.add(by_place[(x, y)])
+    return out
 
 
 def segment_through(
@@ -683,6 +726,7 @@ def test_every_label_is_readable_on_a_phone(variant: str, theme: str) -> None:
             theme=theme,
             status=status if isinstance(status, str) else None,
             mirrored=rules.mirrored,
+            numbering=rules.numbering,
         )
         assert sum(label.kind == "number" for label in labels) == rules.geometry.squares
         assert sum(label.kind in ("file", "rank") for label in labels) == 2 * rules.size
@@ -1157,16 +1201,18 @@ KIND_BY_WORDS = {
 
 
 def read_squares(text: str, variant: Variant) -> list[int]:
-    """The squares of a piece list (``1, 3, 5 to 8`` or ``a1, c1``), back to PDN numbers."""
+    """The squares of a piece list (``1, 3, 5 to 8`` in the variant's numbers, or ``a1, c1``),
+    back to board squares."""
     if text == "none":
         return []
+    by_number = variant.geometry.square_by_number
     out: list[int] = []
     for part in text.split(", "):
         if " to " in part:
             first, last = part.split(" to ")
-            out.extend(range(int(first), int(last) + 1))
+            out.extend(by_number[n] for n in range(int(first), int(last) + 1))
         elif part.isdigit():
-            out.append(int(part))
+            out.append(by_number[int(part)])
         else:
             out.append(variant.geometry.square_by_name[part])
     return out
@@ -1275,7 +1321,8 @@ def longest_move(variant: Variant) -> Move:
     """A made-up capture longer than any legal one: every square of the board as landing path,
     and as many captured pieces as one side can have."""
     squares = tuple(range(1, variant.geometry.squares + 1))
-    return Move(squares, squares[: variant.men_rows * variant.size // 2 + 1], False, 0, 0, 0)
+    captured = squares[: variant.men_rows * variant.size // 2 + 1]
+    return Move(squares, captured, False, 0, 0, 0, variant.geometry.numbers)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -83,6 +83,14 @@ def test_the_families_are_the_engines() -> None:
     }
 
 
+async def test_every_variant_s_leaderboard_has_a_title(service: GameService) -> None:
+    """A family added with a variant (italian's mirrored board, the two goals) once had no
+    title, and its leaderboard and standings failed."""
+    for key in VARIANTS:
+        board = await service.puzzles.leaderboard(GUILD, BOB.id, key)
+        assert board.family == family(key) and str(board.family_title), key
+
+
 def test_a_line_that_does_not_hold_is_left_out() -> None:
     data = {"variant": "english", "fen": SHOTS[0][0], "solution": ["28-24", "20x27", "32-28"]}
     assert checked_puzzle(data, guild_id=None, game_id=None, now=0.0) is None

@@ -149,6 +149,23 @@ CASES: tuple[Case, ...] = (
         note="the mirrored board (a1 light, square 1 on a8), a capture of two",
     ),
     Case(
+        "spanish",
+        "W:W3,4,10,17,26,K2:B6,12,18,21,25,31,K9,K27",
+        "2x20x30",
+        theme="wood",
+        note="numbered from White's near right (1 on h1): two pieces either way, the way that "
+        "takes a king (the quality rule)",
+    ),
+    Case(
+        "portuguese",
+        "W:W5,9,10,11,24,K17:B7,16,21,22,27,K28,K30",
+        "17x26x19x32",
+        theme="contrast",
+        flip=True,
+        note="the same numbering seen from Black's side (1 at the top left), a flying king "
+        "taking three pieces, a king among them",
+    ),
+    Case(
         "czech",
         "W:W19,20,22,26,27,29,K2:B3,6,7,10,15,16,K23,K31",
         "2x11x18",

@@ -355,6 +355,8 @@ VARIANT_CHOICES: Listed = [
     ("Brazilian draughts", "brazilian"),
     ("Russian draughts", "russian"),
     ("Italian draughts", "italian"),
+    ("Spanish draughts", "spanish"),
+    ("Portuguese draughts", "portuguese"),
     ("Czech draughts", "czech"),
     ("Antidraughts", "antidraughts"),
     ("Breakthrough draughts", "breakthrough"),

@@ -47,8 +47,8 @@ def played(variant: str, moves: list[str]) -> Game:
 
 def test_capturing_pieces_are_marked() -> None:
     game = played("english", SHARED_LANDING)
-    names = game.variant.geometry.names
-    options = piece_options(game.legal_moves(), names, "numeric")
+    variant = game.variant
+    options = piece_options(game.legal_moves(), variant, "numeric")
     capturing = {m.path[0] for m in game.legal_moves() if m.is_capture}
     assert capturing  # capturing is compulsory here: every piece offered captures
     assert [o.value for o in options] == [str(s) for s in sorted(capturing)]
@@ -62,7 +62,7 @@ def test_quiet_pieces_list_their_move_count() -> None:
     """Pieces are listed by square when none captures (captures first is checked end to end,
     where a position has both is impossible: capturing is compulsory in every variant)."""
     game = Game(find_variant("english"))
-    options = piece_options(game.legal_moves(), game.variant.geometry.names, "numeric")
+    options = piece_options(game.legal_moves(), game.variant, "numeric")
     assert [o.value for o in options] == ["9", "10", "11", "12"]
     assert [o.description for o in options] == ["2 moves", "2 moves", "2 moves", "1 move"]
     assert [o.label for o in options] == ["9", "10", "11", "12"]
@@ -71,7 +71,7 @@ def test_quiet_pieces_list_their_move_count() -> None:
 def test_captures_sharing_a_landing_square_are_written_out() -> None:
     game = played("english", SHARED_LANDING)
     own = [m for m in game.legal_moves() if m.path[0] == 7]
-    options = move_options(own, game.variant.geometry.names, "numeric")
+    options = move_options(own, game.variant, "numeric")
     assert sorted(o.label for o in options) == ["7x14x21x30", "7x14x23x30"]
     assert {o.value for o in options} == {"7x14x21x30", "7x14x23x30"}
     assert all(o.description.startswith("takes ") for o in options)
@@ -79,11 +79,11 @@ def test_captures_sharing_a_landing_square_are_written_out() -> None:
 
 def test_a_single_capture_path_is_shortened_and_notation_is_the_viewer_s() -> None:
     game = played("russian", ["c3-d4", "f6-e5"])
-    names = game.variant.geometry.names
+    variant = game.variant
     (capture,) = game.legal_moves()
-    options = move_options([capture], names, "algebraic")
+    options = move_options([capture], variant, "algebraic")
     assert options == [Option(capture.pdn(), "d4xf6", "takes e5")]
-    numeric = move_options([capture], names, "numeric")
+    numeric = move_options([capture], variant, "numeric")
     assert numeric[0].label == f"{capture.path[0]}x{capture.path[-1]}"
 
 
@@ -105,7 +105,7 @@ def test_a_multi_jump_is_drawn_along_its_path_and_labelled_with_it() -> None:
     position = parse_fen("W:W27:B23,15,K1", variant)
     (jump,) = position.legal_moves()
     assert jump.path == (27, 18, 11)
-    options = move_options([jump], variant.geometry.names, "numeric")
+    options = move_options([jump], variant, "numeric")
     assert [o.label for o in options] == ["27x18x11"]
     assert arrows_of([jump]) == ((27, 18, 11),)
     width = PICKER_WIDTH

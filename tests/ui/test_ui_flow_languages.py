@@ -102,10 +102,10 @@ def test_a_challenge_is_written_in_the_servers_language() -> None:
 
 def test_the_pickers_options_are_in_the_players_language() -> None:
     game = Game(find_variant("english"))
-    names = find_variant("english").geometry.names
-    options = piece_options(game.legal_moves(), names, "numeric", "xx")
+    variant = find_variant("english")
+    options = piece_options(game.legal_moves(), variant, "numeric", "xx")
     assert options and all(o.description.startswith("⟦") for o in options)
-    assert piece_options(game.legal_moves(), names, "numeric")[0].description == "2 moves"
+    assert piece_options(game.legal_moves(), variant, "numeric")[0].description == "2 moves"
 
 
 class Room:
