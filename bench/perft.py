@@ -60,8 +60,8 @@ from rules.variants import find_variant  # noqa: E402
 
 DEFAULT_ROWS = "english:8,international:6,russian:8"
 NATIVE_ROWS = (
-    "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,italian:9,czech:9,"
-    "antidraughts:8,breakthrough:8"
+    "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,italian:9,spanish:9,"
+    "portuguese:9,czech:9,antidraughts:8,breakthrough:8"
 )
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
@@ -74,6 +74,8 @@ _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     # dctl's tables (tests/rules/test_perft.py cites them); at depth 10 they merge landing paths.
     "czech": (7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_671),
     "italian": (7, 49, 302, 1_469, 7_361, 36_473, 177_532, 828_783, 3_860_875),
+    "spanish": (7, 49, 302, 1_469, 7_361, 36_473, 177_532, 828_783, 3_860_866),
+    "portuguese": (7, 49, 302, 1_469, 7_361, 36_473, 177_532, 828_783, 3_860_866),
 }
 PUBLISHED: dict[tuple[str, int], int] = {
     (key, depth): nodes

@@ -43,8 +43,9 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     pos = _position(args.variant, args.fen)
-    for move in sorted(pos.legal_moves(), key=lambda m: m.path):
-        captured = ",".join(map(str, sorted(move.captured))) or "-"
+    numbers = pos.variant.geometry.numbers
+    for move in sorted(pos.legal_moves(), key=lambda m: m.numbered_path):
+        captured = ",".join(str(n) for n in sorted(numbers[s] for s in move.captured)) or "-"
         print(f"{move.pdn()} {captured}")
     return 0
 

@@ -59,6 +59,12 @@ class Move:
     def is_capture(self) -> bool:
         return bool(self.captured)
 
+    @property
+    def numbered_path(self) -> tuple[int, ...]:
+        """The path in the variant's numbers: moves sorted by it are listed as their texts read."""
+        numbers = self.numbers
+        return tuple([numbers[s] for s in self.path])
+
     def pdn(self) -> str:
         """PDN text with the full landing path: ``11-15``, ``22x15``, ``27x18x11``."""
         numbers = self.numbers

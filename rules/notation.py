@@ -160,10 +160,9 @@ def _namer(pos: Position, notation: Notation | None) -> Callable[[int], str]:
     return lambda square: square_name(square, pos.variant, chosen)
 
 
-def _in_order(moves: Iterable[Move], pos: Position) -> list[Move]:
+def _in_order(moves: Iterable[Move]) -> list[Move]:
     """``moves`` sorted as their texts read, by the numbers of their squares."""
-    numbers = pos.variant.geometry.numbers
-    return sorted(moves, key=lambda m: [numbers[s] for s in m.path])
+    return sorted(moves, key=lambda m: m.numbered_path)
 
 
 def list_moves(
@@ -311,7 +310,7 @@ def parse_move(
         squares, separator = parse_squares(text, pos)
     except UnknownSquareError as exc:
         reason = exc.message or str(exc)
-        hint = _hint(legal, pos, names)
+        hint = _hint(legal, names)
         raise UnknownSquareError(
             message(N_("{reason}; {hint}"), reason=reason, hint=hint)
         ) from None
@@ -325,7 +324,7 @@ def parse_move(
     ]
     if candidates:
         outcomes = {(m.from_bit, m.to_bit, m.capture_mask) for m in candidates}
-        ordered = _in_order(candidates, pos)
+        ordered = _in_order(candidates)
         if len(outcomes) == 1:
             return ordered[0]
         raise AmbiguousMoveError(
@@ -356,7 +355,7 @@ def _explain(
             message(
                 N_("there is no piece on {square}; {hint}"),
                 square=name(first),
-                hint=_hint(legal, pos, names),
+                hint=_hint(legal, names),
             )
         )
     if color is not side:
@@ -365,10 +364,8 @@ def _explain(
             if color is Color.WHITE
             else N_("the piece on {square} is Black's and it is White's turn; {hint}")
         )
-        return NotYourPieceError(
-            message(template, square=name(first), hint=_hint(legal, pos, names))
-        )
-    captures = _in_order((m for m in legal if m.is_capture), pos)
+        return NotYourPieceError(message(template, square=name(first), hint=_hint(legal, names)))
+    captures = _in_order(m for m in legal if m.is_capture)
     if captures:
         own = [m for m in captures if m.path[0] == first]
         return CaptureRequiredError(
@@ -378,7 +375,7 @@ def _explain(
             ),
             captures,
         )
-    from_here = _in_order((m for m in legal if m.path[0] == first), pos)
+    from_here = _in_order(m for m in legal if m.path[0] == first)
     if from_here:
         return MoveNotLegalError(
             message(
@@ -387,9 +384,9 @@ def _explain(
                 square=name(first),
                 targets=either([name(m.path[-1]) for m in from_here]),
             ),
-            _in_order(legal, pos),
+            _in_order(legal),
         )
-    ordered = _in_order(legal, pos)
+    ordered = _in_order(legal)
     return MoveNotLegalError(
         message(
             N_("the piece on {square} cannot move; legal moves: {moves}"),
@@ -400,9 +397,9 @@ def _explain(
     )
 
 
-def _hint(legal: list[Move], pos: Position, names: Sequence[str] | None = None) -> Message:
+def _hint(legal: list[Move], names: Sequence[str] | None = None) -> Message:
     """What the player can do instead: the compulsory captures, or the legal moves."""
-    ordered = _in_order(legal, pos)
+    ordered = _in_order(legal)
     if ordered and ordered[0].is_capture:
         return message(
             N_("a capture is compulsory: {moves}"), moves=moves_message(ordered, names=names)

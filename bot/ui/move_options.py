@@ -84,7 +84,7 @@ def move_options(
     ``code``)."""
     options = []
     numbers = variant.geometry.numbers
-    for move in sorted(moves, key=lambda m: (-len(m.captured), [numbers[s] for s in m.path])):
+    for move in sorted(moves, key=lambda m: (-len(m.captured), m.numbered_path)):
         description = ""
         if move.captured:
             taken = ", ".join(

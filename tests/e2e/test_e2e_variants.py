@@ -1,7 +1,8 @@
 """A game of each new family of variants (issue 32), challenged and played in the running bot:
-breakthrough won by the first king, antidraughts won by losing the last piece (the goals), and
-italian on its mirrored board with its numbers (the layout).  Each ends, or goes on, as its rules
-say, on the public board and in the PDN."""
+breakthrough won by the first king, antidraughts won by losing the last piece (the goals),
+italian on its mirrored board with its numbers (the layout), and spanish numbered from White's
+side (the numbering).  Each ends, or goes on, as its rules say, on the public board and in the
+PDN."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from support.e2e_harness import (
     GENERAL,
     RecordedRequest,
     Users,
+    board_alt_text,
     board_text,
     content_of,
     embed_of,
@@ -21,6 +23,7 @@ from support.e2e_harness import (
     is_ephemeral,
     moves_of,
     png_of,
+    select_options,
     status_of,
     to_move_in,
     user,
@@ -99,3 +102,28 @@ async def test_italian_on_its_mirrored_board(launch: Any, fake: FakeDiscord) -> 
     # A move from an empty square is refused privately.
     refused = await users.command("move", ALICE, GENERAL, move="21-18")
     assert is_ephemeral(await refused.callback())
+
+
+async def test_spanish_is_numbered_from_white_s_side(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "spanish")
+    assert footer_parts(embed_of(board))[1] == "Spanish draughts"
+    # White stands on 1-12 and the board's menu offers its first moves in those numbers.
+    assert "White men (12): 1 to 12." in board_alt_text(board)
+    offered = [o["value"] for o in select_options(board, "play:1:0")]
+    assert offered == ["9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"]
+    message = fake.message_of(board)
+    assert message is not None
+    sent = await users.select("play:1:0", message, ALICE, ["11-15"])
+    played = await sent.callback()
+    assert "Alice played 11-15." in embed_of(played)["description"]
+    after = await move(users, BOB, "c6-d5")  # coordinates work too: c6-d5 is 23-19
+    assert moves_of(embed_of(after)) == "1. 11-15 23-19"
+    # 15x22 is no move: e6 is taken.  The refusal is private and in the same numbers.
+    refused = await users.command("move", ALICE, GENERAL, move="15x22")
+    answer = await refused.callback()
+    assert is_ephemeral(answer) and "piece on 15 can go to 20" in content_of(answer)
+    pdn = await users.command("pdn", BOB, GENERAL)
+    record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "24" and record.game.variant is find_variant("spanish")
+    assert [m.pdn() for m in record.game.moves] == ["11-15", "23-19"]

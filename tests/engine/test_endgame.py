@@ -133,6 +133,8 @@ def built(key: str, pieces: int) -> EndgameTable:
         # The mirrored board, men that spare kings and the four precedences; a king first.
         ("italian", 3, False),
         ("czech", 3, True),
+        # Flying kings on the mirrored board, the most kings after the most pieces.
+        ("spanish", 3, True),
     ],
 )
 def test_the_solver_equals_a_brute_force_solver_on_the_referee(
