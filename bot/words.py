@@ -29,6 +29,7 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "spanish": _p("variant", "Spanish draughts"),
     "portuguese": _p("variant", "Portuguese draughts"),
     "czech": _p("variant", "Czech draughts"),
+    "thai": _p("variant", "Thai draughts (Makhos)"),
     "antidraughts": _p("variant", "Antidraughts"),
     "breakthrough": _p("variant", "Breakthrough draughts"),
 }

@@ -135,6 +135,10 @@ def signature(variant: Variant) -> str:
         flags += "s"
     if r.mirrored:
         flags += "i"
+    if r.king_stops_behind:
+        flags += "l"
+    if r.captures_removed_at_once:
+        flags += "r"
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -175,6 +179,10 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["men_capture_kings"] = False
     if r.mirrored:
         data["mirrored"] = True
+    if r.king_stops_behind:
+        data["king_stops_behind"] = True
+    if r.captures_removed_at_once:
+        data["captures_removed_at_once"] = True
     return data
 
 

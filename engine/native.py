@@ -80,6 +80,8 @@ def core_rules(variant: Variant) -> Rules:
         men_capture_kings=variant.men_capture_kings,
         goal=GOAL_CODES[variant.goal],
         mirrored=variant.mirrored,
+        king_stops_behind=variant.king_stops_behind,
+        captures_removed_at_once=variant.captures_removed_at_once,
     )
 
 

@@ -3,12 +3,13 @@
 Hot path.  Steps and the first jump of every man are found for all men at once with bitboard shifts
 (see :mod:`rules.geometry` for the layout that makes shifts safe); only pieces that can actually
 capture are searched one by one.  Capture search keeps the captured ("dead") pieces on the board as
-a barrier until the move ends, never jumps a piece twice, lets flying kings change direction after
-each jump, and makes a flying king land where it can go on capturing when such a square exists (the
-sequence must be completed).  What a man does on reaching the far row mid-capture is the variant's
-:class:`~rules.variants.Crowning`.  Under the majority rule only the sequences that capture the most
-pieces are kept; other variants order the sequences by their
-:class:`~rules.variants.Precedence` criteria and keep the best.
+a barrier until the move ends (or, where the variant removes them at once, takes each off as it is
+jumped), never jumps a piece twice, lets flying kings change direction after each jump, and makes a
+flying king land where it can go on capturing when such a square exists (the sequence must be
+completed), or just beyond the piece it took where the variant's kings stop there.  What a man
+does on reaching the far row mid-capture is the variant's :class:`~rules.variants.Crowning`.
+Under the majority rule only the sequences that capture the most pieces are kept; other variants
+order the sequences by their :class:`~rules.variants.Precedence` criteria and keep the best.
 
 The generator works on raw bitboards seen from the side to move (``men, kings, opp_men,
 opp_kings`` plus the side index) so that perft and the engine can walk the tree without building
@@ -66,6 +67,8 @@ class MoveGenerator:
         # Sequences are counted without being built where the choice depends on their length
         # alone; any other precedence needs each sequence's captured kings and first piece.
         self._men_take_kings = variant.men_capture_kings
+        self._stop_behind = variant.king_stops_behind
+        self._at_once = variant.captures_removed_at_once
         self._counted_by_length = (
             self._precedence in ((), (Precedence.MOST_PIECES,)) and self._men_take_kings
         )
@@ -349,21 +352,23 @@ class MoveGenerator:
         whether any jump was possible.
 
         ``occ`` is the board without the moving piece (dead pieces included: they stay as a
-        barrier); ``dead`` the pieces already captured in this sequence; ``prey`` the pieces a
-        man may jump (``opp`` where men capture kings; a king jumps any of ``opp``).
+        barrier, unless the variant removes them at once); ``dead`` the pieces already captured
+        in this sequence; ``prey`` the pieces a man may jump (``opp`` where men capture kings; a
+        king jumps any of ``opp``).
         """
         jumped = False
+        board = occ & ~dead if self._at_once else occ
         if king and self._flying:
             for ray in self._rays[g]:
                 n = len(ray)
                 i = 0
-                while i < n and not (occ >> ray[i]) & 1:
+                while i < n and not (board >> ray[i]) & 1:
                     i += 1
                 if i >= n - 1:
                     continue
                 victim = ray[i]
                 vb = 1 << victim
-                if not (opp & vb) or (dead & vb) or (occ >> ray[i + 1]) & 1:
+                if not (opp & vb) or (dead & vb) or (board >> ray[i + 1]) & 1:
                     continue
                 jumped = True
                 new_dead = dead | vb
@@ -371,7 +376,8 @@ class MoveGenerator:
                 before = len(out)
                 stops: list[Sequence] = []
                 j = i + 1
-                while j < n and not (occ >> ray[j]) & 1:
+                end = i + 2 if self._stop_behind else n
+                while j < end and not (board >> ray[j]) & 1:
                     land = ray[j]
                     new_path = (*path, land)
                     if not self._search(
@@ -386,7 +392,7 @@ class MoveGenerator:
             return jumped
 
         for vb, victim, land in self._king_jumps[g] if king else man_table[g]:
-            if not ((opp if king else prey) & vb) or (dead & vb) or (occ >> land) & 1:
+            if not ((opp if king else prey) & vb) or (dead & vb) or (board >> land) & 1:
                 continue
             jumped = True
             new_path = (*path, land)
@@ -421,23 +427,25 @@ class MoveGenerator:
         """:meth:`_search` that records only the number of pieces each sequence captures."""
         jumped = False
         taken += 1
+        board = occ & ~dead if self._at_once else occ
         if king and self._flying:
             for ray in self._rays[g]:
                 n = len(ray)
                 i = 0
-                while i < n and not (occ >> ray[i]) & 1:
+                while i < n and not (board >> ray[i]) & 1:
                     i += 1
                 if i >= n - 1:
                     continue
                 vb = 1 << ray[i]
-                if not (opp & vb) or (dead & vb) or (occ >> ray[i + 1]) & 1:
+                if not (opp & vb) or (dead & vb) or (board >> ray[i + 1]) & 1:
                     continue
                 jumped = True
                 new_dead = dead | vb
                 before = len(lengths)
                 stops = 0
                 j = i + 1
-                while j < n and not (occ >> ray[j]) & 1:
+                end = i + 2 if self._stop_behind else n
+                while j < end and not (board >> ray[j]) & 1:
                     if not self._count_search(
                         ray[j], True, new_dead, taken, occ, opp, promo, man_table, lengths
                     ):
@@ -448,7 +456,7 @@ class MoveGenerator:
             return jumped
 
         for vb, _victim, land in self._king_jumps[g] if king else man_table[g]:
-            if not (opp & vb) or (dead & vb) or (occ >> land) & 1:
+            if not (opp & vb) or (dead & vb) or (board >> land) & 1:
                 continue
             jumped = True
             now_king = king

@@ -182,6 +182,13 @@ class Variant:
     repetitions: int = 3
     men_capture_kings: bool = True
     """Whether a man may capture a king (not in italian: only a king takes a king)."""
+    king_stops_behind: bool = False
+    """Whether a flying king's capture lands on the square just beyond the piece it takes (thai),
+    rather than on any empty square beyond it."""
+    captures_removed_at_once: bool = False
+    """Whether each captured piece leaves the board as it is jumped (thai), so that the capturing
+    piece may cross or land on its square later in the move; otherwise the captured pieces stay
+    until the move ends, as a barrier."""
     goal: Goal = Goal.STANDARD
     mirrored: bool = False
     """Whether White's near-left corner (a1) is not a playing square (italian, spanish and
@@ -512,6 +519,29 @@ PORTUGUESE = replace(
 )
 """The Portuguese federation's classic draughts: Spanish rules, its own GameType."""
 
+THAI = Variant(
+    key="thai",
+    title="Thai draughts (Makhos)",
+    aliases=("makhos", "mak-hot"),
+    size=8,
+    men_rows=2,
+    first=Color.BLACK,
+    men_capture_backward=False,
+    flying_kings=True,
+    capture_precedence=(),
+    crowning=Crowning.ENDS_MOVE,
+    game_type=31,
+    pdn_variant=None,
+    results=_POINTS,
+    no_progress=None,
+    king_stops_behind=True,
+    captures_removed_at_once=True,
+    numbering=Numbering.BOTTOM_RIGHT,
+)
+"""Eight men each on the two nearest rows, men that move and take forwards only, flying kings
+that land just beyond the piece they take, captured pieces removed at once, any capture; Black
+first and the squares numbered from Black's side, as PDN's GameType 31 has it."""
+
 ANTIDRAUGHTS = replace(
     INTERNATIONAL,
     key="antidraughts",
@@ -550,6 +580,7 @@ VARIANTS: dict[str, Variant] = {
         SPANISH,
         PORTUGUESE,
         CZECH,
+        THAI,
         ANTIDRAUGHTS,
         BREAKTHROUGH,
     )

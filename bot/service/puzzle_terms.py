@@ -44,6 +44,7 @@ FAMILY_TITLES: Mapping[str, Text] = {
     "flying-8-mirrored": _("8×8 with flying kings, a1 light (Spanish, Portuguese)"),
     "give-away-flying-10": _("10×10, lose all your pieces to win (Antidraughts)"),
     "first-king-flying-10": _("10×10, the first king wins (Breakthrough)"),
+    "stopping-8": _("8×8 with kings that stop just beyond what they take (Thai)"),
 }
 """Every :func:`family`'s name on leaderboards and standings (a test holds that each variant's
 family has one)."""
@@ -54,7 +55,10 @@ HINTED_SCORE = 0.5
 def family(variant: Variant | str) -> str:
     """The family of ``variant`` whose puzzle rating a puzzle of it moves."""
     found = find_variant(variant) if isinstance(variant, str) else variant
-    name = f"{'flying' if found.flying_kings else 'short'}-{found.size}"
+    kings = "flying" if found.flying_kings else "short"
+    if found.king_stops_behind:  # thai's kings land just beyond what they take
+        kings = "stopping"
+    name = f"{kings}-{found.size}"
     if found.mirrored:  # another board layout (italian, spanish, portuguese)
         name += "-mirrored"
     if found.goal is not Goal.STANDARD:  # another game: antidraughts' tactics are reversed

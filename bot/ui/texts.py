@@ -241,9 +241,22 @@ def _capture_sentence(v: Variant) -> Text:
 
 
 def _king_sentence(v: Variant) -> Text:
+    if v.flying_kings and v.king_stops_behind:
+        return _(
+            "Kings fly, but a capturing king lands on the square just beyond the piece it takes."
+        )
     if v.flying_kings:
         return _("Kings fly: they move and capture along whole diagonals.")
     return _("Kings step one square in any diagonal direction.")
+
+
+def _removal_sentence(v: Variant) -> Text | None:
+    if v.captures_removed_at_once:
+        return _(
+            "Each captured piece leaves the board at once, so the capturing piece may cross its "
+            "square again."
+        )
+    return None
 
 
 def _crowning_sentence(v: Variant) -> Text:
@@ -424,11 +437,12 @@ def rules_summary(variant: str) -> tuple[Text, list[Text]]:
         _("Men step one square diagonally forwards."),
         _capture_sentence(v),
         _king_sentence(v),
+        _removal_sentence(v),
         _crowning_sentence(v),
         _goal_sentence(v),
         _draw_sentence(v),
     ]
-    return variant_title(v), lines
+    return variant_title(v), [line for line in lines if line is not None]
 
 
 def notation_note(variant: str) -> Text:
@@ -440,9 +454,11 @@ def notation_note(variant: str) -> Text:
             "image); c3-d4 is a step, c3:e5 a capture. Numbers (PDN) work too."
         )
     if v.numbering is Numbering.BOTTOM_RIGHT:
+        g = v.geometry
         return _(
             "Notation: squares are numbered on the board image from White's side, 1 in White's "
-            "near right corner (h1); 9-13 is a step, 13x22 a capture."
+            "near right corner ({square}); 9-13 is a step, 13x22 a capture.",
+            square=verbatim(g.names[g.square_by_number[1]]),
         )
     return _("Notation: squares are numbered on the board image; 11-15 is a step, 22x15 a capture.")
 

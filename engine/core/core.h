@@ -64,6 +64,8 @@ typedef struct {
     int nprecedence;                       /* 0: any capture may be chosen */
     int goal;                              /* a CORE_GOAL_* code */
     int mirrored;                          /* a1 is not a playing square (rules.geometry) */
+    int king_stops_behind;   /* a flying king lands just beyond the piece it takes */
+    int removed_at_once;     /* each captured piece leaves the board as it is jumped */
 } CoreRuleData;
 
 /* The rules of one variant plus the tables of its board size; read-only once built. */
@@ -85,6 +87,9 @@ typedef struct {
     int goal;               /* a CORE_GOAL_* code */
     int mirrored;           /* a1 is not a playing square: the ghost bit follows each pair's
                              * first row, and every row's squares sit one column over */
+    int king_stops_behind;  /* a flying king's capture lands just beyond its victim */
+    int removed_at_once;    /* captured pieces leave the board as they are jumped: the capturing
+                             * piece may cross or land on their squares later in the move */
     int delta[4];           /* internal index offset of the neighbour per direction */
     int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
     int man_ndirs[2];

@@ -2,9 +2,11 @@
  *
  * Steps and the first jump of every man are found for all men at once with bitboard shifts; only
  * pieces that can capture are searched one by one, depth first.  During a capture the captured
- * ("dead") pieces stay on the board as a barrier and can never be jumped again; a flying king may
- * change direction after each jump and must land where it can go on capturing when such a square
- * exists; a man reaching the far row mid-capture does what the variant's crowning code says.
+ * ("dead") pieces stay on the board as a barrier (or, where the variant removes them at once,
+ * leave it as they are jumped) and can never be jumped again; a flying king may change direction
+ * after each jump and must land where it can go on capturing when such a square exists (or just
+ * beyond its victim, where the variant's kings stop there); a man reaching the far row
+ * mid-capture does what the variant's crowning code says.
  * Where the variant ranks captures (rules.variants.Precedence: the most pieces, a king's
  * capture, the most kings, the kings first) each sequence gets a key of its criteria in order and
  * only the sequences of the highest key are kept: the list is reset whenever a better sequence
@@ -68,7 +70,8 @@ typedef struct {
     core_bb opp;       /* every enemy piece; dead ones stay in it, and are told apart by `dead` */
     core_bb opp_kings; /* the enemy's kings (for the precedence criteria that count them) */
     core_bb man_prey;  /* what a man may jump: `opp`, or the enemy's men where men spare kings */
-    core_bb occ;   /* every piece except the moving one (dead pieces included: a barrier) */
+    core_bb occ;   /* every piece except the moving one (dead pieces included: a barrier, unless
+                    * the variant removes them at once) */
     core_bb promo; /* the mover's crowning row */
     const int *man_dirs;
     int man_ndirs;
@@ -152,7 +155,9 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
                                 uint32_t kings, const int ranked)
 {
     const CoreRules *r = c->r;
-    const core_bb occ = c->occ;
+    /* The squares that stop the piece: every other piece, less the captured ones where those
+     * leave the board at once. */
+    const core_bb occ = r->removed_at_once ? c->occ & ~dead : c->occ;
     int jumped = 0;
 
     if (king && r->flying_kings) {
@@ -173,7 +178,8 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
             int continued = 0;
             int stops[CORE_MAX_RAY];
             int nstops = 0;
-            for (int j = i + 1; j < n && !((occ >> ray[j]) & 1); j++) {
+            int end = r->king_stops_behind ? i + 2 : n;
+            for (int j = i + 1; j < end && !((occ >> ray[j]) & 1); j++) {
                 if (ranked ? search_ranked(c, ray[j], 1, now_dead, taken + 1, now_kings)
                            : search_plain(c, ray[j], 1, now_dead, taken + 1, now_kings))
                     continued = 1;

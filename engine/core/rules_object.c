@@ -47,14 +47,16 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"size",       "men_capture_backward", "flying_kings",
                                "precedence", "crowning",             "men_capture_kings",
-                               "goal",       "mirrored",             NULL};
+                               "goal",       "mirrored",             "king_stops_behind",
+                               "captures_removed_at_once",           NULL};
     CoreRuleData d = {0};
     PyObject *precedence;
     d.men_capture_kings = 1;
     d.goal = CORE_GOAL_STANDARD;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pip:Rules", keywords, &d.size,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pippp:Rules", keywords, &d.size,
                                      &d.men_capture_backward, &d.flying_kings, &precedence,
-                                     &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored))
+                                     &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored,
+                                     &d.king_stops_behind, &d.removed_at_once))
         return NULL;
     if (read_precedence(precedence, &d) < 0)
         return NULL;
@@ -188,7 +190,9 @@ static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t
      * caller's business, as for rules' Position.play). */
     int one_from = m.from && !(m.from & (m.from - 1)) && (m.from & (p.men | p.kings));
     int one_to = m.to && !(m.to & (m.to - 1)) && (m.to & self->rules.valid);
-    core_bb others = (p.men | p.kings | p.opp_men | p.opp_kings) & ~m.from;
+    /* (The destination may be the square of a piece the move takes, where captured pieces
+     * leave the board at once.) */
+    core_bb others = (p.men | p.kings | p.opp_men | p.opp_kings) & ~m.from & ~m.captured;
     if (!one_from || !one_to || (m.to & others) || (m.captured & ~(p.opp_men | p.opp_kings))) {
         PyErr_SetString(PyExc_ValueError, "the move does not fit the position");
         return NULL;
@@ -297,6 +301,16 @@ static PyObject *get_mirrored(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.mirrored);
 }
+static PyObject *get_king_stops_behind(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.king_stops_behind);
+}
+static PyObject *get_captures_removed_at_once(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.removed_at_once);
+}
 static PyObject *get_goal(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -321,6 +335,10 @@ static PyGetSetDef Rules_getset[] = {
      NULL},
     {"goal", (getter)get_goal, NULL, "GOAL_STANDARD, GOAL_GIVE_AWAY or GOAL_FIRST_KING.", NULL},
     {"mirrored", (getter)get_mirrored, NULL, "a1 is not a playing square.", NULL},
+    {"king_stops_behind", (getter)get_king_stops_behind, NULL,
+     "A flying king's capture lands just beyond the piece it takes.", NULL},
+    {"captures_removed_at_once", (getter)get_captures_removed_at_once, NULL,
+     "Captured pieces leave the board as they are jumped.", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -330,7 +348,8 @@ PyTypeObject RulesType = {
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
-              "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False)\n--\n\n"
+              "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False, "
+              "king_stops_behind=False, captures_removed_at_once=False)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

@@ -47,6 +47,8 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
         if (d->precedence[i] == CORE_PREFER_MOST_KINGS || d->precedence[i] == CORE_PREFER_KINGS_FIRST)
             r->ranks_kings = 1;
     r->goal = d->goal;
+    r->king_stops_behind = d->king_stops_behind != 0;
+    r->removed_at_once = d->removed_at_once != 0;
     r->delta[CORE_UP_LEFT] = -(r->half + 1);
     r->delta[CORE_UP_RIGHT] = -r->half;
     r->delta[CORE_DOWN_LEFT] = r->half;
@@ -114,7 +116,8 @@ int core_rules_same_game(const CoreRules *a, const CoreRules *b)
     if (a->size != b->size || a->men_capture_backward != b->men_capture_backward ||
         a->men_capture_kings != b->men_capture_kings || a->flying_kings != b->flying_kings ||
         a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal ||
-        a->mirrored != b->mirrored)
+        a->mirrored != b->mirrored || a->king_stops_behind != b->king_stops_behind ||
+        a->removed_at_once != b->removed_at_once)
         return 0;
     for (int i = 0; i < a->nprecedence; i++)
         if (a->precedence[i] != b->precedence[i])

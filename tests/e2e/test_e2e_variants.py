@@ -1,8 +1,8 @@
 """A game of each new family of variants (issue 32), challenged and played in the running bot:
 breakthrough won by the first king, antidraughts won by losing the last piece (the goals),
-italian on its mirrored board with its numbers (the layout), and spanish numbered from White's
-side (the numbering).  Each ends, or goes on, as its rules say, on the public board and in the
-PDN."""
+italian on its mirrored board with its numbers (the layout), spanish numbered from White's
+side (the numbering), and thai with its eight men and Black to move (its own start).  Each
+ends, or goes on, as its rules say, on the public board and in the PDN."""
 
 from __future__ import annotations
 
@@ -127,3 +127,23 @@ async def test_spanish_is_numbered_from_white_s_side(launch: Any, fake: FakeDisc
     record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
     assert record.tags["GameType"] == "24" and record.game.variant is find_variant("spanish")
     assert [m.pdn() for m in record.game.moves] == ["11-15", "23-19"]
+
+
+async def test_thai_starts_with_eight_men_and_black_to_move(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "thai")
+    assert footer_parts(embed_of(board))[1] == "Thai draughts (Makhos)"
+    alt = board_alt_text(board)
+    assert "White men (8): 1 to 8." in alt and "Black men (8): 25 to 32." in alt
+    assert to_move_in(board) == BOB  # Black moves first, as PDN's GameType 31 says
+    message = fake.message_of(board)
+    assert message is not None
+    offered = [o["value"] for o in select_options(message, "play:1:0")]
+    assert offered == ["25-21", "25-22", "26-22", "26-23", "27-23", "27-24", "28-24"]
+    played = await (await users.select("play:1:0", message, BOB, ["27-23"])).callback()
+    assert "Bob played 27-23." in embed_of(played)["description"]
+    after = await move(users, ALICE, "f2-e3")  # coordinates work too: f2-e3 is 6-10
+    assert moves_of(embed_of(after)) == "1. 27-23 6-10"
+    pdn = await users.command("pdn", BOB, GENERAL)
+    record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "31" and record.game.variant is find_variant("thai")

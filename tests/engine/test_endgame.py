@@ -135,6 +135,8 @@ def built(key: str, pieces: int) -> EndgameTable:
         ("czech", 3, True),
         # Flying kings on the mirrored board, the most kings after the most pieces.
         ("spanish", 3, True),
+        # Kings that stop just beyond their victim, captured pieces removed at once.
+        ("thai", 3, True),
     ],
 )
 def test_the_solver_equals_a_brute_force_solver_on_the_referee(
@@ -319,7 +321,7 @@ def test_the_tables_size_follows_the_board_and_the_setting() -> None:
     boards = {
         8: [
             *("english", "dame", "pool", "russian", "brazilian"),
-            *("italian", "spanish", "portuguese", "czech"),
+            *("italian", "spanish", "portuguese", "czech", "thai"),
         ],
         10: ["international", "antidraughts", "breakthrough"],
     }

@@ -362,20 +362,42 @@ def test_flipped_coordinates_are_different_labels() -> None:
 
 
 def free_corner(
-    size: int, width: int, square: int, flip: bool, towards: int | None, mirrored: bool = False
+    size: int, width: int, square: int, flip: bool, path: tuple[int, ...], mirrored: bool = False
 ) -> tuple[int, int]:
-    """A point near the bottom-left corner of ``square`` (see ``CORNER_OFFSET``), or near the
-    top-right corner when a capture path leaves ``square`` towards ``towards`` through its
-    bottom-left corner."""
-    x, y = corner_point(size, width, square, flip, mirrored)
-    if towards is not None:
-        cx, cy = square_centre(size, width, square, flip, mirrored)
-        tx, ty = square_centre(size, width, towards, flip, mirrored)
-        if tx < cx and ty > cy:
-            sq = layout(size, width).square
-            ox, oy = square_origin(size, width, square, flip, mirrored)
-            return ox + sq - 1 - 3, oy + 4
-    return x, y
+    """A point near a corner of ``square`` (see ``CORNER_OFFSET``) that the capture ``path``
+    drawn over the board does not cross: the bottom-left one, else the top-right one, else the
+    bottom-right one (the top-left one holds the square's number).  A segment that ends on the
+    square covers the corner it leaves by; one that crosses it (a king turning back over its own
+    squares) covers both corners of its diagonal."""
+
+    def centre(s: int) -> tuple[int, int]:
+        return square_centre(size, width, s, flip, mirrored)
+
+    def sign(v: int) -> int:
+        return (v > 0) - (v < 0)
+
+    cx, cy = centre(square)
+    covered: set[tuple[int, int]] = set()
+    for a, b in itertools.pairwise(path):
+        (ax, ay), (bx, by) = centre(a), centre(b)
+        way = (sign(bx - ax), sign(by - ay))
+        back = (-way[0], -way[1])
+        if square == a:
+            covered.add(way)
+        elif square == b:
+            covered.add(back)
+        elif sign(cx - ax) == way[0] and sign(bx - cx) == way[0]:
+            on_line = (cx - ax) * (by - ay) == (cy - ay) * (bx - ax)
+            if on_line:
+                covered |= {way, back}
+    sq = layout(size, width).square
+    ox, oy = square_origin(size, width, square, flip, mirrored)
+    corners = {
+        (-1, 1): corner_point(size, width, square, flip, mirrored),
+        (1, -1): (ox + sq - 1 - 3, oy + 4),
+        (1, 1): (ox + sq - 1 - 3, oy + sq - 1 - 4),
+    }
+    return next(point for corner, point in corners.items() if corner not in covered)
 
 
 def check_highlight(
@@ -419,8 +441,8 @@ def test_capture_highlights_from_and_to(case: Case) -> None:
     options = {**case.options(), "arrows": (), "status": None}
     lit = png(case.after, **options)
     plain = png(case.after, theme=case.theme, flip=case.flip)
-    for square, towards in ((move.path[0], move.path[1]), (move.path[-1], move.path[-2])):
-        point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, towards, rules.mirrored)
+    for square in (move.path[0], move.path[-1]):
+        point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, move.path, rules.mirrored)
         check_highlight(lit, plain, point, th)
     # Squares the move never touched look the same with or without it (a flying king's jump
     # passes over the empty squares on its way: its line crosses them).

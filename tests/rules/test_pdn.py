@@ -68,6 +68,7 @@ OPENINGS = {
     "spanish": "11-15 23-19 7-11 19-14 11x18 21x14 10x19 26-21 19x26 29x22",
     "portuguese": "b3-c4 g6-f5 d3-e4 f5xd3 c2xe4 e6-f5 e4xg6 f7xh5 h3-g4 g8-f7",
     "czech": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
+    "thai": "26-23 8-11 27-24 11-15 30-26 6-9 24-19 15x24 28x19 1-6",
     "antidraughts": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
     "breakthrough": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
 }
@@ -80,6 +81,8 @@ EXPECTED_MOVETEXT = {
     # Numbered from White's near right corner (1 = h1): 11-15 is d3-c4.
     "spanish": "1. 11-15 23-19 2. 7-11 19-14 3. 11x18 21x14 4. 10x19 26-21 5. 19x26 29x22 *",
     "portuguese": "1. 12-15 21-18 2. 11-14 18x11 3. 7x14 22-18 4. 14x21 26x17 5. 9-13 29-26 *",
+    # Black moves first, numbered from Black's side (1 = g1).
+    "thai": "1. 26-23 8-11 2. 27-24 11-15 3. 30-26 6-9 4. 24-19 15x24 5. 28x19 1-6 *",
 }
 
 

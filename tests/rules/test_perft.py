@@ -8,6 +8,7 @@ import random
 import pytest
 from support.perft_records import PERFT_DIR, PerftRecord, read_perft_file
 
+from engine import endgame
 from engine.native import core_rules, core_state
 from engine.native import perft as core_perft
 from rules.fen import parse_fen
@@ -231,9 +232,9 @@ def _capture_order_perft(variant, depth: int) -> int:
         # board_08x08.cpp line 81 (keep list), depths 9 and 10.
         ("czech", {9: 3963671, 10: 18368918}),
         # board_08x08.cpp line 95 (keep list, the Spanish rules of the Portuguese federation's
-        # text), depths 9 and 10; depth 11 (81383200) agrees too but takes 14 s.
+        # text: portuguese moves as spanish does, test_portuguese_moves_as_spanish), depths 9
+        # and 10; depth 11 (81383200) agrees too but takes 14 s.
         ("spanish", {9: 3860866, 10: 17743464}),
-        ("portuguese", {9: 3860866, 10: 17743464}),
     ],
 )
 def test_published_counts_where_the_first_kings_move(key: str, published: dict[int, int]) -> None:
@@ -245,6 +246,25 @@ def test_published_counts_where_the_first_kings_move(key: str, published: dict[i
     assert core_perft(start, 9) == published[9]
     assert _capture_order_perft(variant, 10) == published[10], DCTL
     assert core_perft(start, 10) > published[10]  # the landing paths dctl merges
+
+
+def test_portuguese_moves_as_spanish() -> None:
+    """dctl's Spanish list serves both: the two variants hold the same move rules (the endgame
+    tables' signature names every one of them), and depth 9 is the first where kings move."""
+    spanish, portuguese = find_variant("spanish"), find_variant("portuguese")
+    assert endgame.signature(portuguese) == endgame.signature(spanish)
+    assert core_perft(Position.start(portuguese), 9) == 3860866, DCTL
+
+
+def test_thai_rules_from_dctl_s_twelve_men_start() -> None:
+    """dctl's Thai list (board_08x08.cpp lines 116-128, the keep list on line 123) plays thai's
+    rules from 12 men a side on three rows, the first player moving first, not from thai's own
+    8 men: the same position here (``B:W1-12:B21-32``) to depth 11, where kings have long been
+    crowned.  A thai king lands just beyond each piece it takes, so its landing path and its
+    capture order are one, and the two ways of counting agree."""
+    twelve = parse_fen("B:W1-12:B21-32", find_variant("thai"))
+    published = [3963648, 18363523, 84892793]
+    assert [core_perft(twelve, depth) for depth in (9, 10, 11)] == published, DCTL
 
 
 def test_italian_deeper_through_the_core() -> None:

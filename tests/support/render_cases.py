@@ -173,6 +173,16 @@ CASES: tuple[Case, ...] = (
         note="the king captures because a king can (czech precedence)",
     ),
     Case(
+        "thai",
+        "W:W1,5,6,10,K11:B8,18,21,24,28,K30",
+        "11x22x4",
+        theme="green",
+        status=True,
+        move_number=15,
+        note="eight men a side's board numbered from Black's side (1 on g1); a king that lands "
+        "just beyond e5, then turns back over its squares to take b2",
+    ),
+    Case(
         "antidraughts",
         "W:W27,28,31,32,33,36,37,41,42,46,K4:B8,12,13,14,17,19,21,22,24,26,K40,K45",
         "27x18x9x20x29",

@@ -358,6 +358,7 @@ VARIANT_CHOICES: Listed = [
     ("Spanish draughts", "spanish"),
     ("Portuguese draughts", "portuguese"),
     ("Czech draughts", "czech"),
+    ("Thai draughts (Makhos)", "thai"),
     ("Antidraughts", "antidraughts"),
     ("Breakthrough draughts", "breakthrough"),
 ]
