@@ -61,7 +61,7 @@ from rules.variants import find_variant  # noqa: E402
 DEFAULT_ROWS = "english:8,international:6,russian:8"
 NATIVE_ROWS = (
     "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,italian:9,spanish:9,"
-    "portuguese:9,czech:9,antidraughts:8,breakthrough:8"
+    "portuguese:9,czech:9,thai:8,antidraughts:8,breakthrough:8"
 )
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
