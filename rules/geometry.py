@@ -16,9 +16,9 @@ corner a8, and the ghost bit comes after the first row of each pair instead, so
 shifts stay safe (the tables below are checked against plain coordinates either way).
 
 The numbers written in moves and FEN are those squares everywhere except where a variant counts
-from the other end (:class:`Numbering`: spanish and portuguese put square 1 at White's near right
-corner); :attr:`Geometry.numbers` gives each square's written number, and the code works with the
-squares alone.
+from the other end (:class:`Numbering`: spanish, portuguese and thai put square 1 at White's near
+right corner); :attr:`Geometry.numbers` gives each square's written number, and the code works
+with the squares alone.
 
 Everything here is computed once per board (size, layout and numbering) and is read-only afterwards.
 """
@@ -47,7 +47,8 @@ class Numbering(Enum):
     down (FMJD, English from Black's side, Italian)."""
     BOTTOM_RIGHT = "bottom right"
     """Square 1 is White's near-right corner, counted right to left and up: the board turned
-    half round (spanish and portuguese, whose federations count from the White side)."""
+    half round (spanish and portuguese, whose federations count from the White side; thai, which
+    PDN counts from the top left as Black, who moves first, sees the board)."""
 
 
 @dataclass(frozen=True, eq=False)
