@@ -4,7 +4,8 @@ A :class:`Variant` is a frozen value that answers every question the one move ge
 (:mod:`rules.movegen`) and the game record (:mod:`rules.game`) ask: board size, who starts, how men
 and kings move and capture, which captures may be chosen, when a man is crowned, and the draw
 rules. No code anywhere tests a variant's *name*; adding a variant means adding a definition here
-and its tests.
+and its tests.  The kinds of rule it is made of live in :mod:`rules.rule_kinds` and are
+re-exported here.
 
 The rules each definition encodes are those of ``shared/RULES.md``; ``docs/rules/<key>.md`` states
 them as implemented.
@@ -13,225 +14,51 @@ them as implemented.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from enum import Enum, IntEnum, StrEnum
-from functools import cached_property
-from typing import NamedTuple
+from dataclasses import replace
 
-from .geometry import Geometry, Numbering, geometry
+from .geometry import Numbering
+from .rule_kinds import (
+    Color,
+    Crowning,
+    EndgameRule,
+    Goal,
+    Material,
+    NoProgressRule,
+    Notation,
+    Precedence,
+    Progress,
+    Variant,
+)
 
-
-class Color(IntEnum):
-    """The two sides.  White starts at the bottom (high square numbers) and moves up."""
-
-    WHITE = 0
-    BLACK = 1
-
-    @property
-    def other(self) -> Color:
-        return Color.BLACK if self is Color.WHITE else Color.WHITE
-
-    @property
-    def label(self) -> str:
-        """Lower-case English name, as used in status lines."""
-        return "white" if self is Color.WHITE else "black"
-
-    @property
-    def letter(self) -> str:
-        """``W`` or ``B``, as in FEN."""
-        return "W" if self is Color.WHITE else "B"
-
-
-class Notation(StrEnum):
-    """How moves are written for players: PDN square numbers (``11-15``, ``27x18x11``) or the
-    board's coordinates (``c3-d4``, ``c3xe5xg7``; ``a1`` is White's near-left corner).  Input
-    accepts both whatever the convention (:func:`rules.notation.parse_move`); this only chooses
-    what is shown."""
-
-    NUMERIC = "numeric"
-    ALGEBRAIC = "algebraic"
-
-
-class Precedence(Enum):
-    """One criterion by which a capture must be chosen among the available ones.  A variant
-    lists its criteria in order (:attr:`Variant.capture_precedence`): the sequences kept are the
-    best by the first, among those the best by the second, and so on; sequences equal on every
-    criterion may all be chosen.  No criterion at all is a free choice (english, russian)."""
-
-    MOST_PIECES = "most pieces"
-    """Take the most pieces, kings and men counting the same (international, italian)."""
-    WITH_KING = "with a king"
-    """Capture with a king rather than a man when both can (italian, czech)."""
-    MOST_KINGS = "most kings"
-    """Take the most kings (italian; spanish and portuguese "quality")."""
-    KINGS_FIRST = "kings first"
-    """Take the kings as early in the sequence as possible: of two sequences, the one whose
-    first king comes sooner, and so on (italian)."""
-
-
-class Goal(Enum):
-    """What wins the game."""
-
-    STANDARD = "standard"
-    """The side to move with no piece or no legal move has lost."""
-    GIVE_AWAY = "give away"
-    """The reverse: the side to move with no piece or no legal move has won (antidraughts)."""
-    FIRST_KING = "first king"
-    """The first side to crown a man wins at once; otherwise as :attr:`STANDARD`
-    (breakthrough)."""
-
-
-class Crowning(Enum):
-    """When a man that reaches the far row becomes a king."""
-
-    ENDS_MOVE = "ends move"
-    """Crowned on arrival; the move ends there even if a king could jump on (english, dame)."""
-    AT_END = "at end"
-    """Crowned only if the move ends on the far row; passing through it mid-capture is not enough.
-    """
-    CONTINUES_AS_KING = "continues as king"
-    """Crowned on arrival, even mid-capture, and the capture goes on with king moves (russian)."""
-
-
-class Progress(NamedTuple):
-    """What resets the quiet-ply count and where it draws, as the game and the searches read
-    it: every variant's, with or without a no-progress rule (:attr:`Variant.progress`)."""
-
-    plies: int
-    """The draw after this many quiet plies; 0 where the variant has no such rule."""
-    man_moves: bool
-    """Whether a man's move is progress (always without a rule: positions before an
-    irreversible move cannot repeat, and the engines' repetition window starts there)."""
-    crownings: bool
-
-
-Material = tuple[int, int, int, int]
-"""``(own kings, own men, opponent kings, opponent men)`` as seen by one side."""
-
-
-@dataclass(frozen=True)
-class NoProgressRule:
-    """Draw after ``moves`` moves by each player without progress.
-
-    Captures always count as progress; ``man_moves`` says whether any move of an uncrowned man does
-    too, ``crownings`` whether (only) a man reaching the far row does.
-    """
-
-    moves: int
-    man_moves: bool
-    crownings: bool
-    description: str
-    """Words for the termination, e.g. ``"40 moves each without a man move or capture"``."""
-    label: str = "no-progress count"
-    """Name of the running count in status lines (``no-progress count: 12 left``)."""
-
-    @property
-    def plies(self) -> int:
-        """The limit in plies (both players' moves), as the engines count it."""
-        return 2 * self.moves
-
-
-@dataclass(frozen=True)
-class EndgameRule:
-    """Draw when a given endgame is not won within a number of moves.
-
-    The count starts at the first position in which ``strong`` holds for one side's material (the
-    "stronger" side) and runs while it keeps holding; a capture restarts it, and so does a crowning
-    when ``crowning_restarts``.  ``counted`` chooses whose moves are counted: ``"each"`` (the game
-    is drawn once both players have made ``moves`` moves) or ``"strong"`` (once the stronger side
-    has).
-    """
-
-    description: str
-    label: str
-    """Name of the running count in status lines."""
-    moves: int
-    counted: str
-    strong: Callable[[Material], bool] = field(compare=False)
-    crowning_restarts: bool = False
-
-
-@dataclass(frozen=True, eq=False)
-class Variant:
-    """One game's rules.  Identity is by object: there is one instance per variant."""
-
-    key: str
-    title: str
-    aliases: tuple[str, ...]
-    size: int
-    men_rows: int
-    first: Color
-    men_capture_backward: bool
-    flying_kings: bool
-    capture_precedence: tuple[Precedence, ...]
-    """How a capture must be chosen among the available ones, criteria in order (empty: any)."""
-    crowning: Crowning
-    game_type: int
-    """PDN GameType number (the FMJD list; lidraughts's own 96 and 98 for its variants that list has
-    none for)."""
-    pdn_variant: str | None
-    """Value of an extra ``[Variant]`` PDN tag where ``game_type`` alone is not enough to tell."""
-    results: tuple[str, str, str]
-    """PDN result strings for a White win, a draw and a Black win."""
-    no_progress: NoProgressRule | None
-    """The draw after a number of moves without progress; None where the variant has none
-    (antidraughts and breakthrough on lidraughts, czech by its federation's rules)."""
-    endgames: tuple[EndgameRule, ...] = ()
-    draw_offer_count: int | None = None
-    """Moves the decliner of a draw offer has to show a decisive advantage (english), or None."""
-    repetitions: int = 3
-    men_capture_kings: bool = True
-    """Whether a man may capture a king (not in italian: only a king takes a king)."""
-    king_stops_behind: bool = False
-    """Whether a flying king's capture lands on the square just beyond the piece it takes (thai),
-    rather than on any empty square beyond it."""
-    captures_removed_at_once: bool = False
-    """Whether each captured piece leaves the board as it is jumped (thai), so that the capturing
-    piece may cross or land on its square later in the move; otherwise the captured pieces stay
-    until the move ends, as a barrier."""
-    goal: Goal = Goal.STANDARD
-    mirrored: bool = False
-    """Whether White's near-left corner (a1) is not a playing square (italian, spanish and
-    portuguese: the board is placed with a playing square on each player's right)."""
-    numbering: Numbering = Numbering.TOP_LEFT
-    """Which square is number 1 in the variant's PDN (spanish and portuguese count from White's
-    near-right corner); moves, FEN and the board's plates are written in it."""
-    notation: Notation = Notation.NUMERIC
-    """How the variant's players write moves: coordinates for Russian and Brazilian draughts (as
-    their books and federations do), PDN numbers elsewhere."""
-
-    @cached_property
-    def geometry(self) -> Geometry:
-        return geometry(self.size, self.mirrored, self.numbering)
-
-    @cached_property
-    def progress(self) -> Progress:
-        """The no-progress rule as counts (see :class:`Progress`)."""
-        rule = self.no_progress
-        if rule is None:
-            return Progress(0, man_moves=True, crownings=True)
-        return Progress(rule.plies, rule.man_moves, rule.crownings)
-
-    @cached_property
-    def start_fen(self) -> str:
-        g = self.geometry
-        per_side = self.men_rows * g.half
-
-        def numbers(squares: range) -> str:
-            return ",".join(str(n) for n in sorted(g.numbers[s] for s in squares))
-
-        black = numbers(range(1, per_side + 1))
-        white = numbers(range(g.squares - per_side + 1, g.squares + 1))
-        return f"{self.first.letter}:W{white}:B{black}"
-
-    def result(self, winner: Color | None) -> str:
-        """The PDN result string for ``winner`` (None: a draw)."""
-        if winner is None:
-            return self.results[1]
-        return self.results[0] if winner is Color.WHITE else self.results[2]
-
-    def __repr__(self) -> str:
-        return f"<Variant {self.key}>"
+__all__ = [
+    "ANTIDRAUGHTS",
+    "BRAZILIAN",
+    "BREAKTHROUGH",
+    "CZECH",
+    "DAME",
+    "ENGLISH",
+    "INTERNATIONAL",
+    "ITALIAN",
+    "POOL",
+    "PORTUGUESE",
+    "RUSSIAN",
+    "SPANISH",
+    "THAI",
+    "VARIANTS",
+    "Color",
+    "Crowning",
+    "EndgameRule",
+    "Goal",
+    "Material",
+    "NoProgressRule",
+    "Notation",
+    "Numbering",
+    "Precedence",
+    "Progress",
+    "Variant",
+    "find_variant",
+    "variant_for_game_type",
+]
 
 
 def _kings_only(kings: int, men: int) -> Callable[[Material], bool]:

@@ -21,13 +21,12 @@ variants (with their own data) is checked for every variant in ``test_rules_comm
 from __future__ import annotations
 
 import pytest
-from support.rules_support import find, game, pdns, pos, walk_but_last
+from support.rules_support import find, game, pdn_after, pdns, pos, walk_but_last
 
 from rules.fen import FenError, parse_fen
 from rules.game import Game
 from rules.notation import UnknownSquareError, show_move
 from rules.outcome import Termination
-from rules.pdn import read_game, write_game
 from rules.position import WHITE_KING, Position
 from rules.variants import ITALIAN, PORTUGUESE, SPANISH, Color
 
@@ -72,13 +71,9 @@ class TestNumbering:
 
     @BOTH
     def test_pdn_names_the_game_type_and_keeps_the_numbers(self, variant):
-        g = Game(variant)
-        for text in ("11-15", "23-19", "7-11", "19-14", "11x18", "21x14"):
-            g.play(text)
-        written = write_game(g, {"White": "Ana", "Black": "Rui"})
+        written = pdn_after(variant, ("11-15", "23-19", "7-11", "19-14", "11x18", "21x14"))
         assert f'[GameType "{variant.game_type}"]' in written
         assert "1. 11-15 23-19 2. 7-11 19-14 3. 11x18 21x14" in written
-        assert read_game(written).game.position == g.position
 
 
 class TestMenAndKings:

@@ -22,12 +22,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from support.rules_support import find, game, pdns, pos
+from support.rules_support import find, game, pdn_after, pdns, pos
 
-from rules.game import Game
 from rules.notation import show_move
 from rules.outcome import Termination
-from rules.pdn import read_game, write_game
 from rules.position import WHITE_KING, Position
 from rules.variants import THAI, Color
 
@@ -48,13 +46,9 @@ class TestStartAndNumbering:
         assert show_move(find(start, "28-24"), V, "algebraic") == "a7-b6"
 
     def test_pdn_writes_game_type_31_in_these_numbers(self):
-        g = Game(V)
-        for text in ("27-23", "6-10", "23-19", "7-11", "19-15"):
-            g.play(text)
-        written = write_game(g, {"White": "Somchai", "Black": "Niran"})
+        written = pdn_after(V, ("27-23", "6-10", "23-19", "7-11", "19-15"))
         assert '[GameType "31"]' in written
         assert "1. 27-23 6-10 2. 23-19 7-11 3. 19-15" in written
-        assert read_game(written).game.position == g.position
 
 
 class TestMen:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.move import Move
+from rules.pdn import read_game, write_game
 from rules.position import Position
 from rules.variants import Variant
 
@@ -177,3 +178,14 @@ def walk_but_last(
         assert g.outcome is None, f"game ended before walk move {i + 1}: {g.status_line()}"
         g.play(m)
     return moves[-1]
+
+
+def pdn_after(variant: Variant, texts: Iterable[str]) -> str:
+    """The PDN of a game of ``variant`` after ``texts``, checked to read back to the same
+    position: what a variant's own test looks into for its GameType and its numbers."""
+    g = Game(variant)
+    for text in texts:
+        g.play(text)
+    written = write_game(g, {"White": "Ann", "Black": "Bob"})
+    assert read_game(written).game.position == g.position
+    return written
