@@ -37,6 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.perft_records import PERFT_DIR, read_perft_file
 from support.sample_games import HELPMATE
+from support.variant_sets import one_per_rules
 
 from engine import _core, native
 from engine.native import (
@@ -69,6 +70,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 CORE_SOURCES = ROOT / "engine" / "core"
 KEYS = list(VARIANTS)
 ALL = [pytest.param(v, id=k) for k, v in VARIANTS.items()]
+DISTINCT = [pytest.param(v, id=v.key) for v in one_per_rules(VARIANTS.values(), draws=False)]
+"""One variant of each set of move rules (see support/variant_sets.py), for the long walks."""
 
 
 def rules_moves(variant: Variant, state: CoreState) -> list[RawMove]:
@@ -100,7 +103,7 @@ PYTHON_LEAVES = 3_000_000
 on most 8x8 boards, 7 on 10x10 and in thai (14.5 million leaves at depth 8 took 9 s)."""
 
 
-@pytest.mark.parametrize("variant", ALL)
+@pytest.mark.parametrize("variant", DISTINCT)
 def test_start_perft_equals_rules_at_every_depth(variant: Variant) -> None:
     start = Position.start(variant)
     deepest = max(d for d in range(1, 9) if native.perft(start, d) <= PYTHON_LEAVES)
@@ -263,7 +266,7 @@ def playouts(variant: Variant, games: int, seed: int, perft_every: int) -> Seen:
     return seen
 
 
-@pytest.mark.parametrize("variant", ALL)
+@pytest.mark.parametrize("variant", DISTINCT)
 def test_random_playouts_core_equals_rules(variant: Variant) -> None:
     seen = playouts(variant, games=400, seed=17, perft_every=10)
     assert seen.positions >= 15_000
