@@ -57,24 +57,42 @@ from engine.native_search import native_searcher  # noqa: E402
 from engine.scores import WIN_BOUND  # noqa: E402
 from engine.training import SAMPLE  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
-from rules.variants import Variant  # noqa: E402
+from rules.variants import VARIANTS, Goal, Variant  # noqa: E402
 
 RECORD = struct.Struct("<4Qfii")
 MAX_PLIES = 300
-FAMILY_VARIANTS = {
-    "short-8": ("english", "dame"),
-    "flying-8": ("russian", "brazilian", "pool"),
-    "flying-10": ("international",),
-}
+FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {}
+"""Every weight family and its variants, in the order they are offered (engine.learned.family;
+the weights' layout is the family's, so any of them serves ``train``)."""
+for _variant in VARIANTS.values():
+    FAMILY_VARIANTS[family(_variant)] = (*FAMILY_VARIANTS.get(family(_variant), ()), _variant.key)
+
+
+def winner_after(variant: Variant, side: int, can_move: bool, crowned: bool) -> int | None:
+    """Who has won when ``side`` is to move (``can_move``: it has a legal move) right after the
+    other side's move (``crowned``: it made a king), or None while the game goes on: the
+    variant's goal decides (the side with no piece or no move loses, or wins when giving
+    everything away; the first crowning wins in breakthrough)."""
+    if crowned and variant.goal is Goal.FIRST_KING:
+        return side ^ 1
+    if can_move:
+        return None
+    return side if variant.goal is Goal.GIVE_AWAY else side ^ 1
 
 
 # -- self-play -----------------------------------------------------------------------------------
 
 
 def play_game(
-    variant: Variant, rng: random.Random, nodes: int, random_plies: int, epsilon: float
+    variant: Variant,
+    rng: random.Random,
+    nodes: int,
+    random_plies: int,
+    epsilon: float,
+    played: list[tuple[int, int, int, bool]] | None = None,
 ) -> list[bytes]:
-    """One game of the engine against itself; its quiet searched positions as records."""
+    """One game of the engine against itself; its quiet searched positions as records (and its
+    moves appended to ``played``, when given, for a referee to replay)."""
     rules = core_rules(variant)
     searcher = native_searcher(variant)
     searcher.clear()
@@ -83,10 +101,12 @@ def play_game(
     seen: list[tuple[tuple[int, int, int, int, int], int]] = []
     winner = -1  # side, or -1 for a draw
     quiet_limit = variant.progress.plies or 100
+    crowned = False
     for ply in range(MAX_PLIES):
         moves = rules.legal_moves(*state)
-        if not moves:
-            winner = state[4] ^ 1
+        over = winner_after(variant, state[4], bool(moves), crowned)
+        if over is not None:
+            winner = over
             break
         if ply < random_plies or (ply < 30 and rng.random() < epsilon):
             move = rng.choice(moves)
@@ -97,7 +117,10 @@ def play_game(
                 move = moves[0]
             elif not moves[0][2] and abs(score) < WIN_BOUND:
                 seen.append((state, score))
+        if played is not None:
+            played.append(move)
         progress = bool(move[2]) or bool(state[0] & move[0])
+        crowned = bool(move[3])
         key = searcher.key(*state)
         state = rules.make(*state, move)
         if progress:

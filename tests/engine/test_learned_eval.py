@@ -407,6 +407,54 @@ def test_the_trainer_runs_end_to_end_and_lowers_its_loss(tmp_path: Path) -> None
     assert json.loads(out.with_suffix(".json").read_text())["sha256"] == sha256(blob).hexdigest()
 
 
+def test_the_trainer_knows_every_family_and_how_each_goal_ends_a_game() -> None:
+    tool = train_eval()
+    assert set(tool.FAMILY_VARIANTS) == {family(v) for v in VARIANTS.values()}
+    assert all(
+        family(VARIANTS[key]) == name for name, keys in tool.FAMILY_VARIANTS.items() for key in keys
+    )
+    international, anti, first_king = (
+        VARIANTS[key] for key in ("international", "antidraughts", "breakthrough")
+    )
+    # White (side 0) to move and stuck: it has lost, or won where the goal is to give away.
+    assert tool.winner_after(international, 0, False, False) == 1
+    assert tool.winner_after(anti, 0, False, False) == 0
+    # Black has just crowned: in breakthrough it has won; elsewhere the game goes on.
+    assert tool.winner_after(first_king, 0, True, True) == 1
+    assert tool.winner_after(international, 0, True, True) is None
+    assert tool.winner_after(first_king, 0, True, False) is None
+
+
+def test_self_play_labels_its_positions_as_the_rules_end_the_game() -> None:
+    """Each self-play game of breakthrough and antidraughts, replayed by the rules' own game
+    record, ends there where the trainer stopped it and with the winner its positions are
+    labelled with (before the trainer knew goals, breakthrough played on past the first king and
+    antidraughts gave the win to the wrong side)."""
+    tool = train_eval()
+    decided = 0
+    for key in ("breakthrough", "antidraughts"):
+        variant = find_variant(key)
+        rng = random.Random(3)
+        for _ in range(4):
+            played: list[tuple[int, int, int, bool]] = []
+            records = tool.play_game(variant, rng, 200, 4, 0.05, played)
+            game = Game(variant)
+            for raw in played:
+                assert game.outcome is None, (key, game.outcome)
+                legal = {
+                    (m.from_bit, m.to_bit, m.capture_mask, m.crowns): m for m in game.legal_moves()
+                }
+                game.play(legal[raw])
+            if game.outcome is None or game.outcome.winner is None or not records:
+                continue
+            decided += 1
+            white_won = game.outcome.winner is Color.WHITE
+            for *_, result, side, _score in map(tool.RECORD.unpack, records):
+                assert result == (1.0 if (side == 0) == white_won else 0.0), key
+        native_search.native_searcher(variant).use_learned(False)
+    assert decided >= 4
+
+
 def test_training_moves_a_weight_towards_the_results() -> None:
     """One feature, perfectly predictive: its weight must grow (through engine.training, the
     face tools/train_eval.py uses)."""
