@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import NamedTuple
 
-from rules.variants import Goal, Variant
+from rules.variants import Variant
 
 from ._core import LEARNED_UNIT, LEARNED_VERSION, Searcher
 
@@ -59,24 +59,9 @@ class Header(NamedTuple):
 
 
 def family(variant: Variant) -> str:
-    """The weight family of ``variant``: ``short-8``, ``flying-8`` or ``flying-10`` (``stopping``
-    for flying kings that land just beyond what they take: thai), with ``-mirrored`` after it on
-    a board whose a1 is not playable (``short-8-mirrored``: italian) and the goal in front where
-    it is not the standard one (``give-away-flying-10``: the weights of the standard goal would
-    play such a game backwards); no such family ships yet."""
-    kings = _kings(variant)
-    name = f"{kings}-{variant.size}"
-    if variant.mirrored:  # another board layout (italian): its own weights, none shipped yet
-        name = f"{name}-mirrored"
-    if variant.goal is not Goal.STANDARD:
-        name = f"{variant.goal.value.replace(' ', '-')}-{name}"
-    return name
-
-
-def _kings(variant: Variant) -> str:
-    if not variant.flying_kings:
-        return "short"
-    return "stopping" if variant.king_stops_behind else "flying"
+    """The weight family of ``variant`` (:attr:`rules.variants.Variant.family`); only
+    ``short-8``, ``flying-8`` and ``flying-10`` ship weights yet."""
+    return variant.family
 
 
 def fnv1a(data: bytes) -> int:

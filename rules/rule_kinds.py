@@ -211,6 +211,24 @@ class Variant:
         return Progress(rule.plies, rule.man_moves, rule.crownings)
 
     @cached_property
+    def family(self) -> str:
+        """The variants that share their tactics, by name: the engine keeps a set of learned
+        weights and the bot a puzzle rating per family.  ``short-8``, ``flying-8``,
+        ``flying-10`` (``stopping`` for flying kings that land just beyond what they take), with
+        ``-mirrored`` after it on a board whose a1 is not playable and the goal in front where
+        it is not the standard one (``give-away-flying-10``: the standard goal's weights and
+        puzzles would play such a game backwards)."""
+        kings = "short"
+        if self.flying_kings:
+            kings = "stopping" if self.king_stops_behind else "flying"
+        name = f"{kings}-{self.size}"
+        if self.mirrored:
+            name = f"{name}-mirrored"
+        if self.goal is not Goal.STANDARD:
+            name = f"{self.goal.value.replace(' ', '-')}-{name}"
+        return name
+
+    @cached_property
     def start_fen(self) -> str:
         g = self.geometry
         per_side = self.men_rows * g.half

@@ -25,7 +25,7 @@ from rules.fen import FenError, parse_fen
 from rules.move import Move
 from rules.notation import MoveError, parse_move
 from rules.position import Position
-from rules.variants import Goal, Variant, find_variant
+from rules.variants import Variant, find_variant
 
 from ..enums import Side
 from ..i18n import Text, _
@@ -53,17 +53,10 @@ HINTED_SCORE = 0.5
 
 
 def family(variant: Variant | str) -> str:
-    """The family of ``variant`` whose puzzle rating a puzzle of it moves."""
+    """The family of ``variant`` whose puzzle rating a puzzle of it moves (its
+    :attr:`~rules.variants.Variant.family`, as the engine's weights)."""
     found = find_variant(variant) if isinstance(variant, str) else variant
-    kings = "flying" if found.flying_kings else "short"
-    if found.king_stops_behind:  # thai's kings land just beyond what they take
-        kings = "stopping"
-    name = f"{kings}-{found.size}"
-    if found.mirrored:  # another board layout (italian, spanish, portuguese)
-        name += "-mirrored"
-    if found.goal is not Goal.STANDARD:  # another game: antidraughts' tactics are reversed
-        name = f"{found.goal.value.replace(' ', '-')}-{name}"
-    return name
+    return found.family
 
 
 def family_title(name: str) -> Text:
