@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules.geometry import Numbering, geometry
+from rules.geometry import Geometry, Numbering, geometry
 from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Color
@@ -151,19 +151,11 @@ Plates = tuple[tuple[tuple[int, int], Image.Image] | None, ...]
 
 
 @lru_cache(maxsize=64)
-def number_plates(
-    size: int,
-    theme: Theme,
-    flip: bool,
-    width: int,
-    mirrored: bool = False,
-    numbering: Numbering = Numbering.TOP_LEFT,
-) -> Plates:
+def number_plates(geo: Geometry, theme: Theme, flip: bool, width: int) -> Plates:
     """Where each square's number plate goes and what it looks like (see :mod:`render.labels`),
-    the number the variant writes for it (``numbering``); all None when the squares are too
+    the number the variant writes for it (``geo.numbers``); all None when the squares are too
     small for numbers.  Do not modify."""
-    lay = layout(size, width)
-    geo = geometry(size, mirrored, numbering)
+    lay = layout(geo.size, width)
     cap = number_cap(width)
     texts = [str(geo.numbers[square]) for square in range(1, geo.squares + 1)]
     if not fits(lay.square, cap, texts):
@@ -208,17 +200,10 @@ def _coordinates(
 
 
 @lru_cache(maxsize=64)
-def background(
-    size: int,
-    theme: Theme,
-    flip: bool,
-    width: int,
-    mirrored: bool = False,
-    numbering: Numbering = Numbering.TOP_LEFT,
-) -> Image.Image:
-    """Frame, squares, coordinates and the PDN number of every dark square (on a ``mirrored``
-    board a1 is light, see :mod:`rules.geometry`; ``numbering`` says where 1 is).  Do not
-    modify."""
+def background(geo: Geometry, theme: Theme, flip: bool, width: int) -> Image.Image:
+    """Frame, squares, coordinates and the number of every playing square (on a mirrored board
+    a1 is light, see :mod:`rules.geometry`).  Do not modify."""
+    size = geo.size
     lay = layout(size, width)
     img = Image.new("RGB", (width, width), theme.frame)
     draw = ImageDraw.Draw(img)
@@ -226,10 +211,10 @@ def background(
     for row in range(size):
         for column in range(size):
             x, y = lay.origin(column, row, flip)
-            dark = (row + column) % 2 == (0 if mirrored else 1)
+            dark = (row + column) % 2 == (0 if geo.mirrored else 1)
             color = theme.dark_square if dark else theme.light_square
             draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=color)
-    for entry in number_plates(size, theme, flip, width, mirrored, numbering):
+    for entry in number_plates(geo, theme, flip, width):
         if entry is not None:
             img.paste(entry[1], entry[0], entry[1])
     font = _coordinate_font(lay)
@@ -255,10 +240,10 @@ def board_labels(
     lay = layout(size, width)
     cap = number_cap(width)
     out = []
-    numbers = geometry(size, mirrored, numbering).numbers
-    for square, entry in enumerate(number_plates(size, th, flip, width, mirrored, numbering)):
+    geo = geometry(size, mirrored, numbering)
+    for square, entry in enumerate(number_plates(geo, th, flip, width)):
         if entry is not None:
-            text = str(numbers[square])
+            text = str(geo.numbers[square])
             box = ink_box(entry[0], text, cap)
             out.append(Label("number", text, box, th.square_number, th.number_plate, square))
     font = _coordinate_font(lay)
@@ -384,15 +369,13 @@ def render_board(
     lay = layout(size, width)
     geo = position.variant.geometry
     sq = lay.square
-    mirrored = position.variant.mirrored
-    numbering = position.variant.numbering
-    img = background(size, th, flip, width, mirrored, numbering).copy()
+    img = background(geo, th, flip, width).copy()
 
     def origin(square: int) -> tuple[int, int]:
         column, row = geo.coordinates(square)
         return lay.origin(column, row, flip)
 
-    plates = number_plates(size, th, flip, width, mirrored, numbering)
+    plates = number_plates(geo, th, flip, width)
     covered: set[int] = set()
     overlays: list[Overlay] = []
     if last_move is not None:

@@ -336,8 +336,8 @@ def test_spanish_plates_count_from_white_s_near_right() -> None:
     theme = THEMES["wood"]
     plates = [
         entry
-        for numbering in (spanish.numbering, italian.numbering)
-        for entry in board_module.number_plates(8, theme, False, DEFAULT_WIDTH, True, numbering)
+        for variant in (spanish, italian)
+        for entry in board_module.number_plates(variant.geometry, theme, False, DEFAULT_WIDTH)
         if entry is not None
     ]
     outside = Image.new("L", (DEFAULT_WIDTH, DEFAULT_WIDTH), 255)
