@@ -47,7 +47,7 @@ from pathlib import Path
 
 from rules.variants import VARIANTS, Goal, Variant, find_variant
 
-from ._core import EGDB_MAX_PIECES, PREFER_MOST_PIECES, EndgameTable, Rules
+from ._core import EGDB_MAX_PIECES, EndgameTable
 from .native import core_rules
 
 log = logging.getLogger(__name__)
@@ -116,10 +116,6 @@ def has_tables(variant: Variant) -> bool:
     return variant.goal is Goal.STANDARD
 
 
-def _majority_only(r: Rules) -> bool:
-    return r.precedence == (PREFER_MOST_PIECES,)
-
-
 def signature(variant: Variant) -> str:
     """The part of a file name that says which move rules the table is for (the variants of
     before capture precedence and men that spare kings keep their files' names)."""
@@ -127,9 +123,9 @@ def signature(variant: Variant) -> str:
     flags = (
         ("b" if r.men_capture_backward else "")
         + ("f" if r.flying_kings else "")
-        + ("m" if _majority_only(r) else "")
+        + ("m" if r.majority_only else "")
     )
-    if r.precedence and not _majority_only(r):
+    if r.precedence and not r.majority_only:
         flags += "p" + "".join(str(code) for code in r.precedence)
     if not r.men_capture_kings:
         flags += "s"
@@ -170,10 +166,10 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         "size": r.size,
         "men_capture_backward": r.men_capture_backward,
         "flying_kings": r.flying_kings,
-        "majority": _majority_only(r),
+        "majority": r.majority_only,
         "crowning": r.crowning,
     }
-    if r.precedence and not _majority_only(r):
+    if r.precedence and not r.majority_only:
         data["precedence"] = list(r.precedence)
     if not r.men_capture_kings:
         data["men_capture_kings"] = False

@@ -301,6 +301,11 @@ static PyObject *get_mirrored(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.mirrored);
 }
+static PyObject *get_majority_only(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.majority_only);
+}
 static PyObject *get_king_stops_behind(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -335,6 +340,8 @@ static PyGetSetDef Rules_getset[] = {
      NULL},
     {"goal", (getter)get_goal, NULL, "GOAL_STANDARD, GOAL_GIVE_AWAY or GOAL_FIRST_KING.", NULL},
     {"mirrored", (getter)get_mirrored, NULL, "a1 is not a playing square.", NULL},
+    {"majority_only", (getter)get_majority_only, NULL,
+     "The precedence is the most pieces alone (the majority rule).", NULL},
     {"king_stops_behind", (getter)get_king_stops_behind, NULL,
      "A flying king's capture lands just beyond the piece it takes.", NULL},
     {"captures_removed_at_once", (getter)get_captures_removed_at_once, NULL,

@@ -434,9 +434,13 @@ def test_core_rules_carry_the_variants_data(variant: Variant) -> None:
     assert core.men_capture_backward is variant.men_capture_backward
     assert core.flying_kings is variant.flying_kings
     assert core.precedence == tuple(PRECEDENCE_CODES[c] for c in variant.capture_precedence)
+    assert core.majority_only is (variant.capture_precedence == (Precedence.MOST_PIECES,))
     assert core.men_capture_kings is variant.men_capture_kings
     assert core.goal == GOAL_CODES[variant.goal]
     assert core.crowning == CROWNING_CODES[variant.crowning]
+    assert core.mirrored is variant.mirrored
+    assert core.king_stops_behind is variant.king_stops_behind
+    assert core.captures_removed_at_once is variant.captures_removed_at_once
     assert core_rules(variant) is core
 
 
