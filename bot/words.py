@@ -30,6 +30,7 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "portuguese": _p("variant", "Portuguese draughts"),
     "czech": _p("variant", "Czech draughts"),
     "thai": _p("variant", "Thai draughts (Makhos)"),
+    "turkish": _p("variant", "Turkish draughts (Dama)"),
     "antidraughts": _p("variant", "Antidraughts"),
     "breakthrough": _p("variant", "Breakthrough draughts"),
 }
@@ -95,6 +96,7 @@ TERMINATIONS: Mapping[str, Text] = _by_english(
     _p("termination", "2-3 piece endgame with kings: 5 moves without capture or crowning"),
     _p("termination", "4-5 piece endgame with kings: 30 moves without capture or crowning"),
     _p("termination", "6-7 piece endgame with kings: 60 moves without capture or crowning"),
+    _p("termination", "one piece each"),
 )
 
 _COUNT_LABELS = _by_english(
@@ -105,6 +107,7 @@ _COUNT_LABELS = _by_english(
     _p("count", "5-move endgame count"),
     _p("count", "30-move endgame count"),
     _p("count", "60-move endgame count"),
+    _p("count", "one-piece-each count"),
 )
 
 CHALLENGE_STATUS: Mapping[ChallengeStatus, Text] = {

@@ -8,9 +8,10 @@ directory and kept there:
 - ``ENGINE_ENDGAME_DIR`` names the directory (default: ``$XDG_CACHE_HOME/draughts-bot/endgame``,
   i.e. ``~/.cache/draughts-bot/endgame``); ``off`` turns the tables off.
 - ``ENGINE_ENDGAME_PIECES`` sets their size (:func:`pieces_for`): by default what a minute or
-  two of idle CPU builds (5 pieces on 8x8, 4 on 10x10); up to 6 on 8x8 and 5 on 10x10 for an
-  operator who gives them the disk and the build time.  While a larger table is built, a smaller one
-  already in the directory is used.
+  two of idle CPU builds (5 pieces on 8x8, 4 on 10x10, 3 on the orthogonal 8x8 board, whose 64
+  squares make 4 pieces a three-minute build); up to 6 on 8x8, 5 on 10x10 and 4 on the
+  orthogonal board for an operator who gives them the disk and the build time.  While a larger
+  table is built, a smaller one already in the directory is used.
 - A searcher starts without tables; :func:`attach_later` builds or loads them in a background
   thread (the C solver releases the GIL) and attaches them when they are ready, so no search and
   no answer ever waits for them.  A file lock makes one process build while the others wait for
@@ -73,13 +74,20 @@ def default_pieces(variant: Variant) -> int:
     """How many pieces a variant's tables hold unless ``ENGINE_ENDGAME_PIECES`` says otherwise:
     what is built at first use in a minute or two of idle CPU.  5 on 8x8 (151 million positions,
     38 MB, 55-85 s of CPU), 4 on 10x10 (43 million, 11 MB, 16 s; 5 pieces there are 413 MB and
-    18 minutes).  docs/BENCHMARKS.md has each size's cost."""
+    18 minutes).  docs/BENCHMARKS.md has each size's cost.  The orthogonal 8x8 board plays all 64
+    squares: 3 pieces there are 1.7 million positions (0.4 MB, 2 s), 4 pieces 113 million (28 MB,
+    three minutes)."""
+    if variant.orthogonal:
+        return 3
     return 5 if variant.size == 8 else 4
 
 
 def largest_pieces(variant: Variant) -> int:
     """The most pieces a variant's tables may hold: 6 on 8x8 (2.7 billion positions, 679 MB), 5 on
-    10x10 (1.65 billion, 413 MB); a 6-piece table on 10x10 would be some 20 times that."""
+    10x10 (1.65 billion, 413 MB); a 6-piece table on 10x10 would be some 20 times that.  4 on the
+    orthogonal board, whose 5 pieces would be 5.5 billion positions (1.4 GB)."""
+    if variant.orthogonal:
+        return min(EGDB_MAX_PIECES, 4)
     return min(EGDB_MAX_PIECES, 6 if variant.size == 8 else 5)
 
 
@@ -118,7 +126,8 @@ def has_tables(variant: Variant) -> bool:
 
 def signature(variant: Variant) -> str:
     """The part of a file name that says which move rules the table is for (the variants of
-    before capture precedence and men that spare kings keep their files' names)."""
+    before capture precedence and men that spare kings keep their files' names; each later flag
+    appears only where a variant differs from before, so the older files keep theirs)."""
     r = core_rules(variant)
     flags = (
         ("b" if r.men_capture_backward else "")
@@ -135,6 +144,10 @@ def signature(variant: Variant) -> str:
         flags += "l"
     if r.captures_removed_at_once:
         flags += "r"
+    if r.orthogonal:
+        flags += "o"
+    if not r.king_turns_back:
+        flags += "u"  # no U-turn
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -179,6 +192,10 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["king_stops_behind"] = True
     if r.captures_removed_at_once:
         data["captures_removed_at_once"] = True
+    if r.orthogonal:
+        data["orthogonal"] = True
+    if not r.king_turns_back:
+        data["king_turns_back"] = False
     return data
 
 

@@ -14,6 +14,9 @@ depend on nothing else):
 A family's weights ship as package data, ``engine/weights/<family>.bin`` with
 ``<family>.json`` beside it, the note of how they were made (commit, date, command lines, games,
 positions, losses, match result).  A family without a file plays with the classic evaluation.
+The orthogonal board (turkish: every square played) has no dark squares to make windows of, so
+no learned features at all (:func:`has_patterns`): its variants keep the classic evaluation, and
+the core refuses weights and feature requests for it.
 
 The file: a 40-byte header of little-endian fields, then the weights as little-endian int16 in
 eighths of a centiman, the opening set then the ending set, each ``dense`` counted terms, one
@@ -64,6 +67,12 @@ def family(variant: Variant) -> str:
     return variant.family
 
 
+def has_patterns(variant: Variant) -> bool:
+    """Whether the learned evaluation's features exist on ``variant``'s board: its windows are
+    of dark squares, so not on the orthogonal board."""
+    return not variant.orthogonal
+
+
 def fnv1a(data: bytes) -> int:
     h = 2166136261
     for byte in data:
@@ -103,7 +112,10 @@ def weight_file(name: str) -> bytes | None:
 
 def load_into(searcher: Searcher, variant: Variant) -> bool:
     """Load ``variant``'s family weights into ``searcher``; False (the classic evaluation stays)
-    when the family has none or the file is refused (logged: a broken install)."""
+    when the family has none or cannot have any (:func:`has_patterns`), or the file is refused
+    (logged: a broken install)."""
+    if not has_patterns(variant):
+        return False
     data = weight_file(family(variant))
     if data is None:
         return False

@@ -69,7 +69,7 @@ def core_rules(variant: Variant) -> Rules:
 
     Raises ``ValueError`` for a board the core cannot hold (larger than
     ``engine._core.MAX_SIZE``: its bitboards are 64 bits wide, and the ghost layout of 12x12
-    needs 76).
+    needs 76; an orthogonal board larger than 8x8).
     """
     return Rules(
         size=variant.size,
@@ -82,6 +82,8 @@ def core_rules(variant: Variant) -> Rules:
         mirrored=variant.mirrored,
         king_stops_behind=variant.king_stops_behind,
         captures_removed_at_once=variant.captures_removed_at_once,
+        orthogonal=variant.orthogonal,
+        king_turns_back=variant.king_turns_back,
     )
 
 

@@ -82,20 +82,31 @@ def layout(size: int, width: int) -> Layout:
 
 
 def square_origin(
-    pos_size: int, width: int, square: int, flip: bool, mirrored: bool = False
+    pos_size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
     """Top-left pixel of PDN ``square`` on a ``pos_size`` board at ``width`` (for tests/tools;
-    ``mirrored``: a board whose a1 is not a playing square, see :mod:`rules.geometry`)."""
-    geo = geometry(pos_size, mirrored)
+    ``mirrored``: a board whose a1 is not a playing square, ``orthogonal``: one played on every
+    square, see :mod:`rules.geometry`)."""
+    geo = geometry(pos_size, mirrored, orthogonal=orthogonal)
     column, row = geo.coordinates(square)
     return layout(pos_size, width).origin(column, row, flip)
 
 
 def square_centre(
-    pos_size: int, width: int, square: int, flip: bool, mirrored: bool = False
+    pos_size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
     """Centre pixel of PDN ``square`` (see :func:`square_origin`)."""
-    x, y = square_origin(pos_size, width, square, flip, mirrored)
+    x, y = square_origin(pos_size, width, square, flip, mirrored, orthogonal)
     half = layout(pos_size, width).square // 2
     return x + half, y + half
 
@@ -232,6 +243,7 @@ def board_labels(
     status: str | None = None,
     mirrored: bool = False,
     numbering: Numbering = Numbering.TOP_LEFT,
+    orthogonal: bool = False,
 ) -> tuple[Label, ...]:
     """Every label :func:`render_board` draws on a ``size`` board at ``width`` (the square
     numbers, the coordinates, and the status text when ``status`` is given), with its box and
@@ -240,7 +252,7 @@ def board_labels(
     lay = layout(size, width)
     cap = number_cap(width)
     out = []
-    geo = geometry(size, mirrored, numbering)
+    geo = geometry(size, mirrored, numbering, orthogonal)
     for square, entry in enumerate(number_plates(geo, th, flip, width)):
         if entry is not None:
             text = str(geo.numbers[square])
@@ -563,24 +575,35 @@ def _draw_arrow(
 
 @lru_cache(maxsize=8)
 def palette(theme: Theme) -> Image.Image:
-    """A 256-colour palette image for ``theme``, from a sample board that uses every colour the
-    renderer can produce (both sides' men and kings, ghosts, highlight, path, arrow, strip)."""
+    """A 256-colour palette image for ``theme``, from sample boards that use every colour the
+    renderer can produce (both sides' men and kings, ghosts, highlight, path, arrow, strip), over
+    dark squares and, as the orthogonal board has them, over light ones."""
     from rules.fen import parse_fen
-    from rules.variants import INTERNATIONAL
+    from rules.variants import INTERNATIONAL, TURKISH
 
-    before = parse_fen("W:W37,33,K46:B21,31,K5,12", INTERNATIONAL)
-    move = next(m for m in before.legal_moves() if len(m.captured) >= 2)
-    after = before.play(move)
-    sample = render_board(
-        after,
-        last_move=move,
-        previous=before,
-        theme=theme,
-        width=DEFAULT_WIDTH,
-        arrows=[(33, 29)],
-        status=status_text(after, 12, "sample 0123456789"),
-    )
-    return sample.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    samples = []
+    for fen, variant, arrow in (
+        ("W:W37,33,K46:B21,31,K5,12", INTERNATIONAL, (33, 29)),
+        ("W:W42,43,47,54,K57:B13,18,22,28,33,K8", TURKISH, (42, 34)),
+    ):
+        before = parse_fen(fen, variant)
+        move = next(m for m in before.legal_moves() if len(m.captured) >= 2)
+        after = before.play(move)
+        samples.append(
+            render_board(
+                after,
+                last_move=move,
+                previous=before,
+                theme=theme,
+                width=DEFAULT_WIDTH,
+                arrows=[arrow],
+                status=status_text(after, 12, "sample 0123456789"),
+            )
+        )
+    sheet = Image.new("RGB", (sum(s.width for s in samples), max(s.height for s in samples)))
+    for i, sample in enumerate(samples):
+        sheet.paste(sample, (i * samples[0].width, 0))
+    return sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
 
 
 def to_palette(img: Image.Image, theme: str | Theme = DEFAULT_THEME) -> Image.Image:

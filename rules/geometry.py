@@ -20,6 +20,15 @@ from the other end (:class:`Numbering`: spanish, portuguese and thai put square 
 right corner); :attr:`Geometry.numbers` gives each square's written number, and the code works
 with the squares alone.
 
+Turkish draughts plays on all 64 squares and moves along rows and columns: an *orthogonal* board.
+Its square ``s`` is bit ``s - 1`` (row by row from Black's side, as on the other boards), which
+fills a 64-bit word with no room for ghosts, so a sideways shift would wrap from one row's end to
+the next row's start.  The move generator therefore shifts each direction's pieces through
+:attr:`Geometry.shift_from` (the squares that have a neighbour that way) and its jumps through
+:attr:`Geometry.jump_from`; on the diagonal boards those masks are every playable square and
+change nothing.  The direction indices keep their roles on both boards: 0 is "up", 3 is "down"
+and ``3 - d`` is the way back from ``d``.
+
 Everything here is computed once per board (size, layout and numbering) and is read-only afterwards.
 """
 
@@ -32,6 +41,15 @@ from functools import cache
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 DIRECTIONS: tuple[int, ...] = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 """Direction indices; "up" is towards square 1 (Black's home row), the way White's men move."""
+
+UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
+"""The same indices on an orthogonal board: straight up and down, and along the row."""
+
+
+def opposite(direction: int) -> int:
+    """The direction that turns back from ``direction`` (on either kind of board)."""
+    return 3 - direction
+
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -60,7 +78,8 @@ class Geometry:
     mirrored: bool
     """Whether White's near-left corner (a1) is not playable (italian's board)."""
     half: int
-    """Playable squares per row."""
+    """Playable squares per row: half the row on a draughts board, all of it on an orthogonal
+    one."""
     squares: int
     """Number of playable squares (N)."""
     valid: int
@@ -85,6 +104,17 @@ class Geometry:
     """Algebraic name of PDN square ``s`` (``a1`` = White's near-left corner; index 0 unused)."""
     square_by_name: dict[str, int]
     """Inverse of ``names``."""
+    men_directions: tuple[tuple[int, ...], tuple[int, ...]]
+    """The directions a man of White and of Black steps in: forwards on a draughts board,
+    forwards and sideways on an orthogonal one."""
+    shift_from: tuple[int, int, int, int]
+    """Per direction, the squares that have a neighbour that way: a bitboard shifted by that
+    direction's delta after this mask never wraps to the other edge."""
+    jump_from: tuple[int, int, int, int]
+    """Per direction, the squares that have two squares beyond them that way (a jump's
+    origins)."""
+    orthogonal: bool = False
+    """Whether every square is played and pieces move along rows and columns (turkish)."""
     numbering: Numbering = Numbering.TOP_LEFT
     numbers: tuple[int, ...] = ()
     """The number written for square ``s`` in moves and FEN (``s`` itself unless the numbering
@@ -116,30 +146,36 @@ class Geometry:
 
     def coordinates(self, square: int) -> tuple[int, int]:
         """``(column, row)`` of a PDN square, both 0-based, row 0 at the top (Black's side)."""
-        return _coordinates(square, self.half, self.mirrored)
+        return _coordinates(square, self.half, self.mirrored, self.orthogonal)
 
 
-def _coordinates(square: int, half: int, mirrored: bool) -> tuple[int, int]:
+def _coordinates(square: int, half: int, mirrored: bool, orthogonal: bool) -> tuple[int, int]:
     s = square - 1
     row = s // half
+    if orthogonal:
+        return s % half, row
     column = 2 * (s % half) + ((row % 2 == 0) != mirrored)
     return column, row
 
 
 @cache
 def geometry(
-    size: int, mirrored: bool = False, numbering: Numbering = Numbering.TOP_LEFT
+    size: int,
+    mirrored: bool = False,
+    numbering: Numbering = Numbering.TOP_LEFT,
+    orthogonal: bool = False,
 ) -> Geometry:
     """The tables for a ``size`` x ``size`` board (even sizes from 4 to 26), a1 playable or, when
-    ``mirrored``, not, with its squares written in ``numbering``."""
-    if size % 2 or not 4 <= size <= 26:
+    ``mirrored``, not, with its squares written in ``numbering``; ``orthogonal``: every square
+    played, along rows and columns (sizes up to 8, which fills the 64 bits the core holds)."""
+    if size % 2 or not 4 <= size <= 26 or (orthogonal and (size > 8 or mirrored)):
         raise ValueError(f"unsupported board size {size}")
-    half = size // 2
+    half = size if orthogonal else size // 2
     squares = half * size
     offset = half if mirrored else 0
     index_of = [0] * (squares + 1)
     for s in range(1, squares + 1):
-        index_of[s] = (s - 1) + (s - 1 + offset) // size
+        index_of[s] = (s - 1) if orthogonal else (s - 1) + (s - 1 + offset) // size
     bits = index_of[squares] + 1
     square_of = [0] * bits
     row_of = [-1] * bits
@@ -149,17 +185,24 @@ def geometry(
     valid = 0
     for s in range(1, squares + 1):
         valid |= 1 << index_of[s]
-    deltas = (-(half + 1), -half, half, half + 1)
+    men_directions: tuple[tuple[int, ...], tuple[int, ...]]
+    if orthogonal:
+        deltas = (-size, -1, 1, size)
+        steps = ((0, -1), (-1, 0), (1, 0), (0, 1))
+        men_directions = ((UP, LEFT, RIGHT), (LEFT, RIGHT, DOWN))
+    else:
+        deltas = (-(half + 1), -half, half, half + 1)
+        steps = ((-1, -1), (1, -1), (-1, 1), (1, 1))
+        men_directions = ((UP_LEFT, UP_RIGHT), (DOWN_LEFT, DOWN_RIGHT))
 
     # Neighbours are derived from coordinates, not from the deltas, so the ghost-bit layout is
     # checked against plain geometry once here (the asserts guard the shift tricks in movegen).
     by_coordinates: dict[tuple[int, int], int] = {}
     names = [""] * (squares + 1)
     for s in range(1, squares + 1):
-        column, row = _coordinates(s, half, mirrored)
+        column, row = _coordinates(s, half, mirrored, orthogonal)
         by_coordinates[(column, row)] = index_of[s]
         names[s] = f"{FILES[column]}{size - row}"
-    steps = ((-1, -1), (1, -1), (-1, 1), (1, 1))
     neighbour = [[-1] * bits for _ in DIRECTIONS]
     for (column, row), g in by_coordinates.items():
         for d, (dc, dr) in enumerate(steps):
@@ -178,6 +221,17 @@ def geometry(
                 cur = neighbour[d][cur]
             per_direction.append(tuple(ray))
         rays[g] = tuple(per_direction)
+    shift_from = [0, 0, 0, 0]
+    jump_from = [0, 0, 0, 0]
+    for g in by_coordinates.values():
+        for d in DIRECTIONS:
+            if len(rays[g][d]) >= 1:
+                shift_from[d] |= 1 << g
+            if len(rays[g][d]) >= 2:
+                jump_from[d] |= 1 << g
+    if not orthogonal:
+        # The ghost bits make every shift safe: the masks need not cut anything.
+        shift_from = jump_from = [valid] * 4
     top_row = 0
     bottom_row = 0
     for s in range(1, half + 1):
@@ -206,6 +260,10 @@ def geometry(
         row_of=tuple(row_of),
         names=tuple(names),
         square_by_name={name: s for s, name in enumerate(names) if name},
+        men_directions=men_directions,
+        shift_from=(shift_from[0], shift_from[1], shift_from[2], shift_from[3]),
+        jump_from=(jump_from[0], jump_from[1], jump_from[2], jump_from[3]),
+        orthogonal=orthogonal,
         numbering=numbering,
         numbers=numbers,
         square_by_number=tuple(square_by_number),

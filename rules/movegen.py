@@ -30,6 +30,12 @@ Sequence = tuple[tuple[int, ...], tuple[int, ...], bool, int]
 """A capture sequence: (landing path as internal indices, captured indices in jump order, whether
 the piece is a king when it ends, bitboard of the captured pieces)."""
 
+Shifts = tuple[tuple[int, int], ...]
+"""Signed bit shifts, each with the mask of the squares a piece may be shifted from."""
+
+JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
+"""Per internal index, its short jumps: (victim bit, victim index, landing index, direction)."""
+
 RawMove = tuple[int, int, int, bool]
 """(origin bit, destination bit, captured bitboard, crowns) -- enough to play a move."""
 
@@ -73,22 +79,33 @@ class MoveGenerator:
             self._precedence in ((), (Precedence.MOST_PIECES,)) and self._men_take_kings
         )
         self._crowning = variant.crowning
+        # Where a capturing king may not turn back (turkish), the search is told the direction
+        # it may not take next; -1 lets it take any.
+        self._no_turn_back = not variant.king_turns_back
         # Shifts are signed: negative means "towards square 1" (a right shift of the bitboard).
-        h = g.half
-        up = (-(h + 1), -h)
-        down = (h, h + 1)
-        self._king_shifts = (*up, *down)
+        # Each comes with the mask of the squares it may start from (rules.geometry: only the
+        # orthogonal board needs it, to keep sideways shifts on their row).
+        deltas = g.deltas
         back = variant.men_capture_backward
+
+        def shifts(directions: tuple[int, ...], masks: tuple[int, ...]) -> Shifts:
+            return tuple((deltas[d], masks[d]) for d in directions)
+
+        self._king_shifts = shifts(_ALL_DIRECTIONS, g.shift_from)
+        self._king_jump_shifts = shifts(_ALL_DIRECTIONS, g.jump_from)
         # Per side index (0 white, 1 black): step shifts, man jump shifts, man jump directions,
         # crowning row.
-        self._sides = (
-            (up, self._king_shifts if back else up,
-             _ALL_DIRECTIONS if back else (UP_LEFT, UP_RIGHT), g.top_row),
-            (down, self._king_shifts if back else down,
-             _ALL_DIRECTIONS if back else (DOWN_LEFT, DOWN_RIGHT), g.bottom_row),
-        )  # fmt: skip
-        # Short jumps per internal index: (victim bit, victim index, landing index) for men of
-        # each side and for kings, only where both squares are on the board.
+        self._sides = tuple(
+            (
+                shifts(forward, g.shift_from),
+                shifts(_ALL_DIRECTIONS if back else forward, g.jump_from),
+                _ALL_DIRECTIONS if back else forward,
+                row,
+            )
+            for forward, row in zip(g.men_directions, (g.top_row, g.bottom_row), strict=True)
+        )
+        # Short jumps per internal index: (victim bit, victim index, landing index, direction)
+        # for men of each side and for kings, only where both squares are on the board.
         self._man_jumps = tuple(_jump_table(g.neighbour, side[2]) for side in self._sides)
         self._king_jumps = _jump_table(g.neighbour, _ALL_DIRECTIONS)
 
@@ -179,8 +196,8 @@ class MoveGenerator:
         empty = self._valid & ~(men | kings | opp)
         moves: list[RawMove] = []
         append = moves.append
-        for k in shifts:
-            dest = ((men << k) if k > 0 else (men >> -k)) & empty
+        for k, start in shifts:
+            dest = (((men & start) << k) if k > 0 else ((men & start) >> -k)) & empty
             while dest:
                 low = dest & -dest
                 dest ^= low
@@ -199,8 +216,8 @@ class MoveGenerator:
                                 break
                             append((low, 1 << t, 0, False))
             else:
-                for k in self._king_shifts:
-                    dest = ((kings << k) if k > 0 else (kings >> -k)) & empty
+                for k, start in self._king_shifts:
+                    dest = (((kings & start) << k) if k > 0 else ((kings & start) >> -k)) & empty
                     while dest:
                         low = dest & -dest
                         dest ^= low
@@ -213,8 +230,10 @@ class MoveGenerator:
         shifts = self._sides[side][0]
         empty = self._valid & ~(men | kings | opp)
         total = 0
-        for k in shifts:
-            total += (((men << k) if k > 0 else (men >> -k)) & empty).bit_count()
+        for k, start in shifts:
+            total += (
+                (((men & start) << k) if k > 0 else ((men & start) >> -k)) & empty
+            ).bit_count()
         if kings:
             if self._flying:
                 occ = ~empty
@@ -232,14 +251,15 @@ class MoveGenerator:
                             return -1
                         total += i
             else:
-                for k in self._king_shifts:
+                for k, start in self._king_jump_shifts:
                     if k > 0:
-                        if (((kings << k) & opp) << k) & empty:
+                        if ((((kings & start) << k) & opp) << k) & empty:
                             return -1
-                    elif (((kings >> -k) & opp) >> -k) & empty:
+                    elif ((((kings & start) >> -k) & opp) >> -k) & empty:
                         return -1
-                for k in self._king_shifts:
-                    total += (((kings << k) if k > 0 else (kings >> -k)) & empty).bit_count()
+                for k, start in self._king_shifts:
+                    moved = ((kings & start) << k) if k > 0 else ((kings & start) >> -k)
+                    total += (moved & empty).bit_count()
         return total
 
     # -- captures -------------------------------------------------------------------------------
@@ -254,19 +274,21 @@ class MoveGenerator:
         prey = opp if self._men_take_kings else opp_men
         empty = self._valid & ~(men | kings | opp)
         capturing_men = 0
-        for k in man_jumps:
+        for k, start in man_jumps:
+            movers = men & start
             if k > 0:
-                capturing_men |= ((((men << k) & prey) << k) & empty) >> (2 * k)
+                capturing_men |= ((((movers << k) & prey) << k) & empty) >> (2 * k)
             else:
-                capturing_men |= ((((men >> -k) & prey) >> -k) & empty) << (-2 * k)
+                capturing_men |= ((((movers >> -k) & prey) >> -k) & empty) << (-2 * k)
         if self._flying or not kings:
             return capturing_men, kings
         capturing_kings = 0
-        for k in self._king_shifts:
+        for k, start in self._king_jump_shifts:
+            movers = kings & start
             if k > 0:
-                capturing_kings |= ((((kings << k) & opp) << k) & empty) >> (2 * k)
+                capturing_kings |= ((((movers << k) & opp) << k) & empty) >> (2 * k)
             else:
-                capturing_kings |= ((((kings >> -k) & opp) >> -k) & empty) << (-2 * k)
+                capturing_kings |= ((((movers >> -k) & opp) >> -k) & empty) << (-2 * k)
         return capturing_men, capturing_kings
 
     def captures(
@@ -345,8 +367,9 @@ class MoveGenerator:
         opp: int,
         prey: int,
         promo: int,
-        man_table: tuple[tuple[tuple[int, int, int], ...], ...],
+        man_table: JumpTable,
         out: list[Sequence],
+        back: int = -1,
     ) -> bool:
         """Append to ``out`` every complete capture sequence that continues from ``g``; return
         whether any jump was possible.
@@ -354,12 +377,16 @@ class MoveGenerator:
         ``occ`` is the board without the moving piece (dead pieces included: they stay as a
         barrier, unless the variant removes them at once); ``dead`` the pieces already captured
         in this sequence; ``prey`` the pieces a man may jump (``opp`` where men capture kings; a
-        king jumps any of ``opp``).
+        king jumps any of ``opp``); ``back`` the direction a flying king may not take next (the
+        way it came, where kings may not turn back; a short jump can never turn back, since the
+        square it crossed holds a dead piece or none).
         """
         jumped = False
         board = occ & ~dead if self._at_once else occ
         if king and self._flying:
-            for ray in self._rays[g]:
+            for d, ray in enumerate(self._rays[g]):
+                if d == back:
+                    continue
                 n = len(ray)
                 i = 0
                 while i < n and not (board >> ray[i]) & 1:
@@ -375,6 +402,7 @@ class MoveGenerator:
                 new_caps = (*caps, victim)
                 before = len(out)
                 stops: list[Sequence] = []
+                turn = 3 - d if self._no_turn_back else -1
                 j = i + 1
                 end = i + 2 if self._stop_behind else n
                 while j < end and not (board >> ray[j]) & 1:
@@ -382,7 +410,7 @@ class MoveGenerator:
                     new_path = (*path, land)
                     if not self._search(
                         land, True, new_dead, new_path, new_caps, occ, opp, opp, promo,
-                        man_table, out,
+                        man_table, out, turn,
                     ):  # fmt: skip
                         stops.append((new_path, new_caps, True, new_dead))
                     j += 1
@@ -391,7 +419,7 @@ class MoveGenerator:
                     out += stops
             return jumped
 
-        for vb, victim, land in self._king_jumps[g] if king else man_table[g]:
+        for vb, victim, land, d in self._king_jumps[g] if king else man_table[g]:
             if not ((opp if king else prey) & vb) or (dead & vb) or (board >> land) & 1:
                 continue
             jumped = True
@@ -407,7 +435,7 @@ class MoveGenerator:
                     now_king = True
             if not self._search(
                 land, now_king, new_dead, new_path, new_caps, occ, opp, prey, promo,
-                man_table, out,
+                man_table, out, 3 - d if self._no_turn_back else -1,
             ):  # fmt: skip
                 out.append((new_path, new_caps, now_king, new_dead))
         return jumped
@@ -421,15 +449,18 @@ class MoveGenerator:
         occ: int,
         opp: int,
         promo: int,
-        man_table: tuple[tuple[tuple[int, int, int], ...], ...],
+        man_table: JumpTable,
         lengths: list[int],
+        back: int = -1,
     ) -> bool:
         """:meth:`_search` that records only the number of pieces each sequence captures."""
         jumped = False
         taken += 1
         board = occ & ~dead if self._at_once else occ
         if king and self._flying:
-            for ray in self._rays[g]:
+            for d, ray in enumerate(self._rays[g]):
+                if d == back:
+                    continue
                 n = len(ray)
                 i = 0
                 while i < n and not (board >> ray[i]) & 1:
@@ -443,11 +474,12 @@ class MoveGenerator:
                 new_dead = dead | vb
                 before = len(lengths)
                 stops = 0
+                turn = 3 - d if self._no_turn_back else -1
                 j = i + 1
                 end = i + 2 if self._stop_behind else n
                 while j < end and not (board >> ray[j]) & 1:
                     if not self._count_search(
-                        ray[j], True, new_dead, taken, occ, opp, promo, man_table, lengths
+                        ray[j], True, new_dead, taken, occ, opp, promo, man_table, lengths, turn
                     ):
                         stops += 1
                     j += 1
@@ -455,7 +487,7 @@ class MoveGenerator:
                     lengths += [taken] * stops
             return jumped
 
-        for vb, _victim, land in self._king_jumps[g] if king else man_table[g]:
+        for vb, _victim, land, d in self._king_jumps[g] if king else man_table[g]:
             if not (opp & vb) or (dead & vb) or (board >> land) & 1:
                 continue
             jumped = True
@@ -466,23 +498,22 @@ class MoveGenerator:
                     continue
                 if self._crowning is Crowning.CONTINUES_AS_KING:
                     now_king = True
+            turn = 3 - d if self._no_turn_back else -1
             if not self._count_search(
-                land, now_king, dead | vb, taken, occ, opp, promo, man_table, lengths
+                land, now_king, dead | vb, taken, occ, opp, promo, man_table, lengths, turn
             ):
                 lengths.append(taken)
         return jumped
 
 
-def _jump_table(
-    neighbour: tuple[tuple[int, ...], ...], directions: tuple[int, ...]
-) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+def _jump_table(neighbour: tuple[tuple[int, ...], ...], directions: tuple[int, ...]) -> JumpTable:
     table = []
     for g in range(len(neighbour[0])):
         jumps = []
         for d in directions:
             victim = neighbour[d][g]
             if victim >= 0 and neighbour[d][victim] >= 0:
-                jumps.append((1 << victim, victim, neighbour[d][victim]))
+                jumps.append((1 << victim, victim, neighbour[d][victim], d))
         table.append(tuple(jumps))
     return tuple(table)
 

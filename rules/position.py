@@ -277,29 +277,23 @@ class Position:
         g = self.variant.geometry
         symbols = {EMPTY: ".", WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
         rows = []
+        by_place = {g.coordinates(s): s for s in range(1, g.squares + 1)}
         for row in range(g.size):
             cells = []
             for column in range(g.size):
-                if (row + column) % 2 == 0:
-                    cells.append(" ")
-                    continue
-                square = row * g.half + column // 2 + 1
-                cells.append(symbols[self.piece_at(square)])
+                square = by_place.get((column, row))
+                cells.append(" " if square is None else symbols[self.piece_at(square)])
             rows.append(" ".join(cells))
         return "\n".join(rows)
 
 
 @cache
 def _start_position(variant: Variant) -> Position:
-    # The same position as ``variant.start_fen`` (men on the first ``men_rows`` rows of each
-    # side), built from squares so that this module needs no FEN parser.
-    per_side = variant.men_rows * variant.geometry.half
-    last = variant.geometry.squares
+    # The same position as ``variant.start_fen``, built from squares so that this module needs
+    # no FEN parser.
+    white, black = variant.start_squares
     return Position.from_squares(
-        variant,
-        variant.first,
-        white_men=tuple(range(last - per_side + 1, last + 1)),
-        black_men=tuple(range(1, per_side + 1)),
+        variant, variant.first, white_men=tuple(white), black_men=tuple(black)
     )
 
 

@@ -134,7 +134,8 @@ class EndgameRule:
     """Draw when a given endgame is not won within a number of moves.
 
     The count starts at the first position in which ``strong`` holds for one side's material (the
-    "stronger" side) and runs while it keeps holding; a capture restarts it, and so does a crowning
+    "stronger" side) and runs while it keeps holding (with ``moves`` 0 the game is drawn as soon
+    as it holds: turkish's one piece each); a capture restarts it, and so does a crowning
     when ``crowning_restarts``.  ``counted`` chooses whose moves are counted: ``"each"`` (the game
     is drawn once both players have made ``moves`` moves) or ``"strong"`` (once the stronger side
     has).
@@ -187,6 +188,14 @@ class Variant:
     """Whether each captured piece leaves the board as it is jumped (thai), so that the capturing
     piece may cross or land on its square later in the move; otherwise the captured pieces stay
     until the move ends, as a barrier."""
+    king_turns_back: bool = True
+    """Whether a capturing flying king may turn 180 degrees between two jumps (not in turkish,
+    where captured pieces leave the board at once and the way back would be open)."""
+    orthogonal: bool = False
+    """Whether the game is played on every square, along rows and columns, men stepping forwards
+    and sideways (turkish) rather than diagonally on the dark squares."""
+    empty_rows: int = 0
+    """Rows left empty behind each side's men at the start (turkish leaves its back rows free)."""
     goal: Goal = Goal.STANDARD
     mirrored: bool = False
     """Whether White's near-left corner (a1) is not a playing square (italian, spanish and
@@ -200,7 +209,7 @@ class Variant:
 
     @cached_property
     def geometry(self) -> Geometry:
-        return geometry(self.size, self.mirrored, self.numbering)
+        return geometry(self.size, self.mirrored, self.numbering, self.orthogonal)
 
     @cached_property
     def progress(self) -> Progress:
@@ -222,6 +231,8 @@ class Variant:
         if self.flying_kings:
             kings = "stopping" if self.king_stops_behind else "flying"
         name = f"{kings}-{self.size}"
+        if self.orthogonal:
+            name = f"orthogonal-{name}"
         if self.mirrored:
             name = f"{name}-mirrored"
         if self.goal is not Goal.STANDARD:
@@ -229,16 +240,25 @@ class Variant:
         return name
 
     @cached_property
+    def start_squares(self) -> tuple[range, range]:
+        """The squares of White's and Black's men at the start: ``men_rows`` rows each, after
+        ``empty_rows`` free rows at the player's own edge."""
+        g = self.geometry
+        gap = self.empty_rows * g.half
+        per_side = self.men_rows * g.half
+        black = range(gap + 1, gap + per_side + 1)
+        white = range(g.squares - gap - per_side + 1, g.squares - gap + 1)
+        return white, black
+
+    @cached_property
     def start_fen(self) -> str:
         g = self.geometry
-        per_side = self.men_rows * g.half
 
         def numbers(squares: range) -> str:
             return ",".join(str(n) for n in sorted(g.numbers[s] for s in squares))
 
-        black = numbers(range(1, per_side + 1))
-        white = numbers(range(g.squares - per_side + 1, g.squares + 1))
-        return f"{self.first.letter}:W{white}:B{black}"
+        white, black = self.start_squares
+        return f"{self.first.letter}:W{numbers(white)}:B{numbers(black)}"
 
     def result(self, winner: Color | None) -> str:
         """The PDN result string for ``winner`` (None: a draw)."""

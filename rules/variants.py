@@ -369,6 +369,45 @@ THAI = Variant(
 that land just beyond the piece they take, captured pieces removed at once, any capture; Black
 first and the squares numbered from Black's side, as PDN's GameType 31 has it."""
 
+
+def _one_piece_each(m: Material) -> bool:
+    return m[0] + m[1] == 1 and m[2] + m[3] == 1
+
+
+TURKISH = Variant(
+    key="turkish",
+    title="Turkish draughts (Dama)",
+    aliases=("dama", "turkish-dama"),
+    size=8,
+    men_rows=2,
+    first=Color.WHITE,
+    men_capture_backward=False,
+    flying_kings=True,
+    capture_precedence=_MAJORITY,
+    crowning=Crowning.AT_END,
+    game_type=30,
+    pdn_variant=None,
+    results=_POINTS,
+    no_progress=None,
+    endgames=(
+        EndgameRule(
+            "one piece each",
+            label="one-piece-each count",
+            moves=0,
+            counted="each",
+            strong=_one_piece_each,
+        ),
+    ),
+    captures_removed_at_once=True,
+    king_turns_back=False,
+    orthogonal=True,
+    empty_rows=1,
+    notation=Notation.ALGEBRAIC,
+)
+"""Every square played, along rows and columns: sixteen men each on the second and third rows,
+men that step and take forwards and sideways, kings that fly like rooks, captured pieces removed
+at once, no turning back within a capture, the most pieces; a man crowns where its move ends."""
+
 ANTIDRAUGHTS = replace(
     INTERNATIONAL,
     key="antidraughts",
@@ -408,6 +447,7 @@ VARIANTS: dict[str, Variant] = {
         PORTUGUESE,
         CZECH,
         THAI,
+        TURKISH,
         ANTIDRAUGHTS,
         BREAKTHROUGH,
     )

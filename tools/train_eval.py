@@ -51,7 +51,7 @@ if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
 from engine import training  # noqa: E402
-from engine.learned import UNIT, family, header, pack  # noqa: E402
+from engine.learned import UNIT, family, has_patterns, header, pack  # noqa: E402
 from engine.native import core_rules, core_state  # noqa: E402
 from engine.native_search import native_searcher  # noqa: E402
 from engine.scores import WIN_BOUND  # noqa: E402
@@ -63,8 +63,9 @@ RECORD = struct.Struct("<4Qfii")
 MAX_PLIES = 300
 FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {}
 """Every weight family and its variants, in the order they are offered (engine.learned.family;
-the weights' layout is the family's, so any of them serves ``train``)."""
-for _variant in VARIANTS.values():
+the weights' layout is the family's, so any of them serves ``train``); not the orthogonal
+board's, which has no learned features (engine.learned.has_patterns)."""
+for _variant in filter(has_patterns, VARIANTS.values()):
     FAMILY_VARIANTS[family(_variant)] = (*FAMILY_VARIANTS.get(family(_variant), ()), _variant.key)
 
 

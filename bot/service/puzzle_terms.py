@@ -45,6 +45,7 @@ FAMILY_TITLES: Mapping[str, Text] = {
     "give-away-flying-10": _("10×10, lose all your pieces to win (Antidraughts)"),
     "first-king-flying-10": _("10×10, the first king wins (Breakthrough)"),
     "stopping-8": _("8×8 with kings that stop just beyond what they take (Thai)"),
+    "orthogonal-flying-8": _("8×8, every square, along rows and columns (Turkish)"),
 }
 """Every :func:`family`'s name on leaderboards and standings (a test holds that each variant's
 family has one)."""

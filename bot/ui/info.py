@@ -18,7 +18,8 @@ from .languages import interaction_language
 from .limits import EMBED_DESCRIPTION, fit_embed, listing
 from .presenter import Presenter
 from .replies import Reply, Upload
-from .texts import help_paragraphs, notation_note, rules_summary
+from .rules_texts import notation_note, rules_summary
+from .texts import help_paragraphs
 
 
 def rules_embed(variant: str, code: str) -> discord.Embed:

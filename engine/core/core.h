@@ -7,6 +7,13 @@
  * whole bitboard never wraps from one edge to the other.  A 10x10 board needs 54 bits, so one
  * uint64_t holds every board size the variants use (8 and 10).
  *
+ * On an orthogonal board (every square played, pieces moving along rows and columns) square s is
+ * bit s - 1: 8x8 fills the 64 bits, with no room for ghosts, so a sideways shift would wrap from
+ * one row's end to the next row's start.  Every shift therefore goes through the mask of the
+ * squares that have a neighbour (shift_from) or two squares (jump_from) that way; on the diagonal
+ * boards those masks are every playable bit and change nothing.  The direction indices keep their
+ * roles on both boards: 0 is up, 3 is down, and 3 - d is the way back from d.
+ *
  * Positions are seen from the side to move, as in engine/reference/board.py and the rules' raw
  * generator: "own" pieces move, "opp" pieces are captured; side 0 is White (moves towards
  * square 1) and side 1 is Black.
@@ -26,8 +33,12 @@ typedef uint64_t core_bb;
 /* Longest diagonal ray from a square, not counting the square itself. */
 #define CORE_MAX_RAY (CORE_MAX_SIZE - 1)
 
-/* Directions, in the order of rules.geometry.DIRECTIONS; "up" is towards square 1. */
+/* Directions, in the order of rules.geometry.DIRECTIONS; "up" is towards square 1.  The same
+ * indices on an orthogonal board: up, left, right, down. */
 enum { CORE_UP_LEFT = 0, CORE_UP_RIGHT = 1, CORE_DOWN_LEFT = 2, CORE_DOWN_RIGHT = 3 };
+enum { CORE_UP = 0, CORE_LEFT = 1, CORE_RIGHT = 2, CORE_DOWN = 3 };
+/* Largest orthogonal board: 8x8 fills the 64 bits. */
+#define CORE_MAX_ORTHOGONAL_SIZE 8
 
 /* rules.variants.Crowning, as codes (engine/native.py maps the enum onto these). */
 enum {
@@ -66,6 +77,8 @@ typedef struct {
     int mirrored;                          /* a1 is not a playing square (rules.geometry) */
     int king_stops_behind;   /* a flying king lands just beyond the piece it takes */
     int removed_at_once;     /* each captured piece leaves the board as it is jumped */
+    int orthogonal;          /* every square played, along rows and columns (rules.geometry) */
+    int king_turns_back;     /* a capturing flying king may turn 180 degrees between jumps */
 } CoreRuleData;
 
 /* The rules of one variant plus the tables of its board size; read-only once built. */
@@ -73,7 +86,7 @@ typedef struct {
     int size;     /* squares along one side */
     int half;     /* playable squares per row */
     int squares;  /* playable squares (N) */
-    int bits;     /* internal bits used, ghosts included */
+    int bits;     /* internal bits used, ghosts included (64 on an orthogonal 8x8) */
     core_bb valid;          /* every playable bit */
     core_bb promo[2];       /* crowning row per side: the top row for White, the bottom for Black */
     int men_capture_backward;
@@ -90,7 +103,13 @@ typedef struct {
     int king_stops_behind;  /* a flying king's capture lands just beyond its victim */
     int removed_at_once;    /* captured pieces leave the board as they are jumped: the capturing
                              * piece may cross or land on their squares later in the move */
+    int orthogonal;         /* every square played, pieces move along rows and columns */
+    int king_turns_back;    /* a capturing flying king may take the way it came */
     int delta[4];           /* internal index offset of the neighbour per direction */
+    core_bb shift_from[4];  /* per direction, the squares with a neighbour that way */
+    core_bb jump_from[4];   /* per direction, the squares with two squares beyond them that way */
+    int step_dirs[2][4];    /* directions a man of each side steps in, in generation order */
+    int step_ndirs[2];
     int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
     int man_ndirs[2];
     int8_t neighbour[CORE_MAX_BITS][4];              /* index of the neighbour, or -1 */
@@ -111,21 +130,28 @@ typedef struct {
     int crowns;
 } CoreMove;
 
-/* The internal bit of PDN `square` and its column (0 = a) and row (0 = the top), as
- * rules/geometry.py lays them out. */
-static inline int core_index_of(int size, int mirrored, int square)
+/* The internal bit of PDN `square` and its column (0 = a), as rules/geometry.py lays them out;
+ * its row (0 = the top) is (square - 1) / r->half.  They read r's size, mirrored and orthogonal
+ * alone (core_rules_init sets those first). */
+static inline int core_index_of(const CoreRules *r, int square)
 {
     int k = square - 1;
-    return k + (k + (mirrored ? size / 2 : 0)) / size;
+    if (r->orthogonal)
+        return k;
+    return k + (k + (r->mirrored ? r->size / 2 : 0)) / r->size;
 }
-static inline int core_column_of(int size, int mirrored, int square)
+static inline int core_column_of(const CoreRules *r, int square)
 {
-    int k = square - 1, row = k / (size / 2);
-    return 2 * (k % (size / 2)) + ((row % 2 == 0) != (mirrored != 0));
+    int k = square - 1;
+    if (r->orthogonal)
+        return k % r->size;
+    int row = k / (r->size / 2);
+    return 2 * (k % (r->size / 2)) + ((row % 2 == 0) != (r->mirrored != 0));
 }
 
-/* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE), the
- * crowning, a precedence or the goal code is not supported. */
+/* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE, at most
+ * CORE_MAX_ORTHOGONAL_SIZE and not mirrored when orthogonal), the crowning, a precedence or the
+ * goal code is not supported. */
 int core_rules_init(CoreRules *r, const CoreRuleData *d);
 
 /* Whether two rules make the same moves and have the same goal (an endgame table built for one

@@ -439,10 +439,12 @@ static void unmoves(Pair *pr, const CorePos *p, int value)
             }
         }
     }
+    /* A man of side 1 that stepped in direction d came from its neighbour the other way, 3 - d
+     * (the directions taken from the last, so that the diagonal boards see up-left first). */
     for (core_bb b = p->opp_men; b; b &= b - 1) {
         int t = LOWEST(b);
-        for (int d = CORE_UP_LEFT; d <= CORE_UP_RIGHT; d++) {
-            int f = r->neighbour[t][d];
+        for (int i = r->step_ndirs[1] - 1; i >= 0; i--) {
+            int f = r->neighbour[t][3 - r->step_dirs[1][i]];
             if (f < 0 || ((occ >> f) & 1))
                 continue;
             q.men = (p->opp_men ^ CORE_BIT(t)) | CORE_BIT(f);

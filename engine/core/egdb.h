@@ -16,7 +16,8 @@
  * from one to the other.  Moves that leave the slice (captures, crownings) are looked up in the
  * slices solved before; the rest is retrograde analysis: positions whose value is known are
  * taken layer by layer, their predecessors found by unmoves (a king steps or flies back, a man
- * steps back one row), a predecessor is won as soon as one successor is lost for the opponent,
+ * steps back against one of its step directions: one row back, or along its row on the
+ * orthogonal board), a predecessor is won as soon as one successor is lost for the opponent,
  * and lost once its count of unresolved successors reaches zero with all of them won for the
  * opponent.  What stays unresolved is a draw.  The layer a position is resolved in is its
  * distance in plies to the end of the slice (a capture, a crowning or the end of the game) under

@@ -24,8 +24,10 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
     e->flying = r->flying_kings;
     e->start_pieces = 2 * men_rows * half;
     e->mobility = r->flying_kings ? 2 : 3;
-    e->shift_a = half;
-    e->shift_b = half + 1;
+    for (int d = 0; d < 4; d++) {
+        e->delta[d] = r->delta[d];
+        e->shift_from[d] = r->shift_from[d];
+    }
     e->valid = r->valid;
     e->give_away = r->goal == CORE_GOAL_GIVE_AWAY;
     e->learned.weights = NULL;
@@ -35,9 +37,9 @@ void core_eval_init(CoreEval *e, const CoreRules *r, int men_rows)
             e->men_middle[side][g] = e->men_end[side][g] = e->kings[side][g] = 0;
         }
         for (int s = 1; s <= r->squares; s++) {
-            int g = core_index_of(size, r->mirrored, s);
+            int g = core_index_of(r, s);
             int row = (s - 1) / half;
-            int column = core_column_of(size, r->mirrored, s);
+            int column = core_column_of(r, s);
             int advanced = side == 0 ? size - 1 - row : row;
             int to_crown = size - 1 - advanced;
             int run = to_crown == 1 ? 50 : to_crown == 2 ? 25 : to_crown == 3 ? 10 : 0;
@@ -62,14 +64,19 @@ static int table_sum(const int16_t *table, core_bb b)
     return total;
 }
 
+/* Squares the kings can step to: one shift per direction, through the direction's source mask
+ * (core.h), counted per king and direction. */
 static int king_mobility(const CoreEval *e, core_bb kings, core_bb empty)
 {
     if (!kings)
         return 0;
-    return popcount((kings << e->shift_a) & empty & e->valid) +
-           popcount((kings >> e->shift_a) & empty) +
-           popcount((kings << e->shift_b) & empty & e->valid) +
-           popcount((kings >> e->shift_b) & empty);
+    int total = 0;
+    for (int d = 0; d < 4; d++) {
+        int k = e->delta[d];
+        core_bb from = kings & e->shift_from[d];
+        total += popcount((k >= 0 ? from << k : from >> -k) & empty);
+    }
+    return total;
 }
 
 /* Python's floor division, for the blend and the trade-down bonus (which can be negative). */

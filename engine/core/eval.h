@@ -19,7 +19,8 @@ typedef struct {
     int flying;
     int start_pieces;
     int mobility;
-    int shift_a, shift_b; /* half and half + 1: the diagonal steps */
+    int delta[4];          /* the rules' neighbour offset per direction (core.h) */
+    core_bb shift_from[4]; /* and the squares a shift that way may start from */
     core_bb valid;
     int give_away; /* the goal is reversed: the terms count the other way */
     /* The learned evaluation (patterns.h), used instead when weights are loaded and use_learned

@@ -1,11 +1,13 @@
 /* The move generator, driven by a CoreRules (never by a variant's name), as rules/movegen.py.
  *
- * Steps and the first jump of every man are found for all men at once with bitboard shifts; only
- * pieces that can capture are searched one by one, depth first.  During a capture the captured
- * ("dead") pieces stay on the board as a barrier (or, where the variant removes them at once,
- * leave it as they are jumped) and can never be jumped again; a flying king may change direction
- * after each jump and must land where it can go on capturing when such a square exists (or just
- * beyond its victim, where the variant's kings stop there); a man reaching the far row
+ * Steps and the first jump of every man are found for all men at once with bitboard shifts, each
+ * through its direction's source mask (core.h: on the orthogonal board a sideways shift would
+ * otherwise wrap to the next row); only pieces that can capture are searched one by one, depth
+ * first.  During a capture the captured ("dead") pieces stay on the board as a barrier (or, where
+ * the variant removes them at once, leave it as they are jumped) and can never be jumped again; a
+ * flying king may change direction after each jump (though not turn straight back, where the
+ * variant forbids it) and must land where it can go on capturing when such a square exists (or
+ * just beyond its victim, where the variant's kings stop there); a man reaching the far row
  * mid-capture does what the variant's crowning code says.
  * Where the variant ranks captures (rules.variants.Precedence: the most pieces, a king's
  * capture, the most kings, the kings first) each sequence gets a key of its criteria in order and
@@ -41,20 +43,30 @@ static int lowest_portable(core_bb x)
 #define LOWEST(x) lowest_portable(x)
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* A signed shift: negative moves towards square 1 (a right shift of the bitboard). */
 static inline core_bb shift(core_bb x, int k) { return k >= 0 ? x << k : x >> -k; }
 
 /* -- capturers --------------------------------------------------------------------------------- */
 
 /* The pieces of `pieces` with a first short jump in one of `dirs` (exact for men and for kings
- * that do not fly). */
-static core_bb short_capturers(const CoreRules *r, core_bb pieces, core_bb opp, core_bb empty,
-                               const int *dirs, int ndirs)
+ * that do not fly).  `masked`, a constant: shift through the jump masks (needed on the
+ * orthogonal board only; on the others they are every playable bit, and would cost a load and an
+ * AND per direction in the generator's hottest function). */
+static ALWAYS_INLINE core_bb short_capturers(const CoreRules *r, core_bb pieces, core_bb opp,
+                                             core_bb empty, const int *dirs, int ndirs,
+                                             const int masked)
 {
     core_bb found = 0;
     for (int i = 0; i < ndirs; i++) {
-        int k = r->delta[dirs[i]];
-        found |= shift(shift(shift(pieces, k) & opp, k) & empty, -2 * k);
+        int d = dirs[i], k = r->delta[d];
+        core_bb from = masked ? pieces & r->jump_from[d] : pieces;
+        found |= shift(shift(shift(from, k) & opp, k) & empty, -2 * k);
     }
     return found;
 }
@@ -139,20 +151,29 @@ static inline uint32_t kings_after(const Capture *c, uint32_t kings, core_bb vic
 
 static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
 static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
+static int search_no_turn(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
+                          int back);
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
+/* The search of the next jump, by the same compiled copy of search() as the current one. */
+static ALWAYS_INLINE int go_on(Capture *c, int g, int king, core_bb dead, int taken,
+                               uint32_t kings, int back, const int ranked, const int no_turn)
+{
+    if (no_turn)
+        return search_no_turn(c, g, king, dead, taken, kings, back);
+    return ranked ? search_ranked(c, g, king, dead, taken, kings)
+                  : search_plain(c, g, king, dead, taken, kings);
+}
 
 /* Emit every complete capture sequence that continues from `g` (the piece has taken `taken`
  * pieces, those of `dead`, with the kings among them in `kings` as precedence_key reads them);
- * return whether any jump was possible from there.  Compiled twice, `ranked` a constant in each
- * (search_plain, search_ranked): only the variants whose precedence looks at the kings taken pay
- * for keeping their order. */
+ * return whether any jump was possible from there.  Where kings may not turn back (`no_turn`),
+ * `back` is the direction a flying king may not take next, the way it came (-1: any); a short
+ * jump never needs it, since the square it crossed holds a dead piece or none.  Compiled three
+ * times, `ranked` and `no_turn` constants in the first two (search_plain, search_ranked): only
+ * the variants whose precedence looks at the kings taken pay for keeping their order, and only
+ * those whose kings may not turn back (search_no_turn) for watching the way back. */
 static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int taken,
-                                uint32_t kings, const int ranked)
+                                uint32_t kings, int back, const int ranked, const int no_turn)
 {
     const CoreRules *r = c->r;
     /* The squares that stop the piece: every other piece, less the captured ones where those
@@ -162,6 +183,8 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
 
     if (king && r->flying_kings) {
         for (int d = 0; d < 4; d++) {
+            if (no_turn && d == back)
+                continue;
             const int8_t *ray = r->ray[g][d];
             int n = r->ray_len[g][d];
             int i = 0;
@@ -180,8 +203,7 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
             int nstops = 0;
             int end = r->king_stops_behind ? i + 2 : n;
             for (int j = i + 1; j < end && !((occ >> ray[j]) & 1); j++) {
-                if (ranked ? search_ranked(c, ray[j], 1, now_dead, taken + 1, now_kings)
-                           : search_plain(c, ray[j], 1, now_dead, taken + 1, now_kings))
+                if (go_on(c, ray[j], 1, now_dead, taken + 1, now_kings, 3 - d, ranked, no_turn))
                     continued = 1;
                 else
                     stops[nstops++] = ray[j];
@@ -219,8 +241,8 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
             if (r->crowning == CORE_CROWN_CONTINUES_AS_KING)
                 now_king = 1;
         }
-        if (!(ranked ? search_ranked(c, land, now_king, now_dead, taken + 1, now_kings)
-                     : search_plain(c, land, now_king, now_dead, taken + 1, now_kings)))
+        /* (A man crowned here goes on as a king that may not turn back either.) */
+        if (!go_on(c, land, now_king, now_dead, taken + 1, now_kings, 3 - d, ranked, no_turn))
             emit(c, land, now_dead, taken + 1, now_kings, now_king);
     }
     return jumped;
@@ -228,12 +250,18 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
 
 static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
 {
-    return search(c, g, king, dead, taken, kings, 0);
+    return search(c, g, king, dead, taken, kings, -1, 0, 0);
 }
 
 static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
 {
-    return search(c, g, king, dead, taken, kings, 1);
+    return search(c, g, king, dead, taken, kings, -1, 1, 0);
+}
+
+static int search_no_turn(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
+                          int back)
+{
+    return search(c, g, king, dead, taken, kings, back, c->r->ranks_kings, 1);
 }
 
 /* Every allowed capture sequence of the given capturing men, then kings; the number kept. */
@@ -255,6 +283,8 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
     c.cap = out ? cap : 0;
     c.n = 0;
     c.best = 0;
+    /* The compiled copy of the search these rules need (0 plain, 1 ranked, 2 no turning back). */
+    const int kind = r->king_turns_back ? r->ranks_kings : 2;
     for (int king = 0; king < 2; king++) {
         core_bb pieces = king ? kings_capturing : men_capturing;
         while (pieces) {
@@ -263,10 +293,12 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
             c.from = CORE_BIT(g);
             c.from_man = !king;
             c.occ = occupied ^ c.from;
-            if (r->ranks_kings)
+            if (kind == 0)
+                search_plain(&c, g, king, 0, 0, 0);
+            else if (kind == 1)
                 search_ranked(&c, g, king, 0, 0, 0);
             else
-                search_plain(&c, g, king, 0, 0, 0);
+                search_no_turn(&c, g, king, 0, 0, 0, -1);
         }
     }
     return c.n;
@@ -283,10 +315,13 @@ static void capturers(const CoreRules *r, const CorePos *p, core_bb *men_capturi
     const int side = p->side;
     core_bb prey = r->men_capture_kings ? opp : opp_men;
     core_bb empty = r->valid & ~(men | kings | opp);
-    core_bb found_men = short_capturers(r, men, prey, empty, r->man_dirs[side], r->man_ndirs[side]);
+    const int *dirs = r->man_dirs[side];
+    int ndirs = r->man_ndirs[side];
+    core_bb found_men = r->orthogonal ? short_capturers(r, men, prey, empty, dirs, ndirs, 1)
+                                      : short_capturers(r, men, prey, empty, dirs, ndirs, 0);
     core_bb found_kings = kings;
     if (!r->flying_kings && kings)
-        found_kings = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4);
+        found_kings = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4, 1);
     *men_capturing = found_men;
     *kings_capturing = found_kings;
 }
@@ -309,13 +344,14 @@ static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, in
 {
     core_bb empty = r->valid & ~(men | kings | opp);
     core_bb promo = r->promo[side];
-    const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
+    const int *dirs = r->step_dirs[side];
+    int ndirs = r->step_ndirs[side];
     int n = 0;
     if (!out)
         cap = 0;
-    for (int i = 0; i < 2; i++) {
-        int k = r->delta[dirs[i]];
-        core_bb dest = shift(men, k) & empty;
+    for (int i = 0; i < ndirs; i++) {
+        int d = dirs[i], k = r->delta[d];
+        core_bb dest = shift(men & r->shift_from[d], k) & empty;
         while (dest) {
             core_bb low = dest & (~dest + 1);
             dest ^= low;
@@ -340,7 +376,7 @@ static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, in
     } else {
         for (int d = 0; d < 4; d++) {
             int k = r->delta[d];
-            core_bb dest = shift(kings, k) & empty;
+            core_bb dest = shift(kings & r->shift_from[d], k) & empty;
             while (dest) {
                 core_bb low = dest & (~dest + 1);
                 dest ^= low;
@@ -356,9 +392,18 @@ static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, in
 static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side)
 {
     core_bb empty = r->valid & ~(men | kings | opp);
-    const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
-    int total = POPCOUNT(shift(men, r->delta[dirs[0]]) & empty) +
+    int total = 0;
+    if (r->orthogonal) {
+        const int *dirs = r->step_dirs[side];
+        for (int i = 0; i < r->step_ndirs[side]; i++) {
+            int d = dirs[i];
+            total += POPCOUNT(shift(men & r->shift_from[d], r->delta[d]) & empty);
+        }
+    } else { /* two directions, no mask needed (core.h): the hot path of perft's leaves */
+        const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
+        total = POPCOUNT(shift(men, r->delta[dirs[0]]) & empty) +
                 POPCOUNT(shift(men, r->delta[dirs[1]]) & empty);
+    }
     if (!kings)
         return total;
     if (r->flying_kings) {
@@ -380,10 +425,10 @@ static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb o
         }
         return total;
     }
-    if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4))
+    if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4, 1))
         return -1;
     for (int d = 0; d < 4; d++)
-        total += POPCOUNT(shift(kings, r->delta[d]) & empty);
+        total += POPCOUNT(shift(kings & r->shift_from[d], r->delta[d]) & empty);
     return total;
 }
 

@@ -9,10 +9,10 @@ static const char MAGIC[8] = {'D', 'R', 'L', 'E', 'A', 'R', 'N', '\0'};
 
 static int popcount(core_bb b) { return __builtin_popcountll(b); }
 
-/* The internal bit of the dark square at (row, column), on either layout (core.h). */
+/* The internal bit of the dark square at (row, column), on either diagonal layout (core.h). */
 static int bit_of(const CoreRules *r, int row, int column)
 {
-    return core_index_of(r->size, r->mirrored, row * (r->size / 2) + column / 2 + 1);
+    return core_index_of(r, row * (r->size / 2) + column / 2 + 1);
 }
 
 void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
@@ -204,6 +204,11 @@ int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const 
                       size_t len, const char **error)
 {
     CoreLayout layout;
+    if (r->orthogonal) {
+        *error = "the learned evaluation's windows are of dark squares: none on an orthogonal "
+                 "board";
+        return -1;
+    }
     core_layout_init(&layout, r, men_rows);
     if (len < CORE_LEARNED_HEADER || memcmp(data, MAGIC, sizeof MAGIC) != 0) {
         *error = "not a learned-evaluation weight file (bad magic)";

@@ -48,15 +48,18 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     static char *keywords[] = {"size",       "men_capture_backward", "flying_kings",
                                "precedence", "crowning",             "men_capture_kings",
                                "goal",       "mirrored",             "king_stops_behind",
-                               "captures_removed_at_once",           NULL};
+                               "captures_removed_at_once",           "orthogonal",
+                               "king_turns_back",                    NULL};
     CoreRuleData d = {0};
     PyObject *precedence;
     d.men_capture_kings = 1;
     d.goal = CORE_GOAL_STANDARD;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pippp:Rules", keywords, &d.size,
+    d.king_turns_back = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pippppp:Rules", keywords, &d.size,
                                      &d.men_capture_backward, &d.flying_kings, &precedence,
                                      &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored,
-                                     &d.king_stops_behind, &d.removed_at_once))
+                                     &d.king_stops_behind, &d.removed_at_once, &d.orthogonal,
+                                     &d.king_turns_back))
         return NULL;
     if (read_precedence(precedence, &d) < 0)
         return NULL;
@@ -66,9 +69,9 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (core_rules_init(&self->rules, &d) < 0) {
         Py_DECREF(self);
         PyErr_Format(PyExc_ValueError,
-                     "unsupported rules: size %d (even, 4 to %d), crowning code %d, a precedence "
-                     "code or goal code %d",
-                     d.size, CORE_MAX_SIZE, d.crowning, d.goal);
+                     "unsupported rules: size %d (even, 4 to %d; orthogonal: at most %d, not "
+                     "mirrored), crowning code %d, a precedence code or goal code %d",
+                     d.size, CORE_MAX_SIZE, CORE_MAX_ORTHOGONAL_SIZE, d.crowning, d.goal);
         return NULL;
     }
     return (PyObject *)self;
@@ -316,6 +319,16 @@ static PyObject *get_captures_removed_at_once(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.removed_at_once);
 }
+static PyObject *get_orthogonal(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.orthogonal);
+}
+static PyObject *get_king_turns_back(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.king_turns_back);
+}
 static PyObject *get_goal(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -346,6 +359,10 @@ static PyGetSetDef Rules_getset[] = {
      "A flying king's capture lands just beyond the piece it takes.", NULL},
     {"captures_removed_at_once", (getter)get_captures_removed_at_once, NULL,
      "Captured pieces leave the board as they are jumped.", NULL},
+    {"orthogonal", (getter)get_orthogonal, NULL,
+     "Every square is played, along rows and columns.", NULL},
+    {"king_turns_back", (getter)get_king_turns_back, NULL,
+     "A capturing flying king may turn back the way it came between two jumps.", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -356,7 +373,8 @@ PyTypeObject RulesType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
               "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False, "
-              "king_stops_behind=False, captures_removed_at_once=False)\n--\n\n"
+              "king_stops_behind=False, captures_removed_at_once=False, orthogonal=False, "
+              "king_turns_back=True)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

@@ -2,19 +2,25 @@
  *
  * Neighbours are derived from square coordinates, not from the offsets, and then checked against
  * the offsets, exactly as rules/geometry.py does: the shift tricks of the generator rely on the
- * ghost layout, so a broken layout fails here instead of producing wrong moves.
+ * ghost layout (or, on the orthogonal board, on the shift masks built here), so a broken layout
+ * fails here instead of producing wrong moves.
  */
 #include "core.h"
 
 #include <string.h>
 
+/* (column, row) steps per direction on each kind of board. */
+static const int DIAGONAL_STEPS[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
+static const int ORTHOGONAL_STEPS[4][2] = {{0, -1}, {-1, 0}, {1, 0}, {0, 1}};
+
 int core_rules_init(CoreRules *r, const CoreRuleData *d)
 {
-    static const int steps[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}; /* (column, row) */
     int grid[CORE_MAX_SIZE][CORE_MAX_SIZE];
     int size = d->size;
 
     if (size % 2 != 0 || size < 4 || size > CORE_MAX_SIZE)
+        return -1;
+    if (d->orthogonal && (size > CORE_MAX_ORTHOGONAL_SIZE || d->mirrored))
         return -1;
     if (d->crowning != CORE_CROWN_ENDS_MOVE && d->crowning != CORE_CROWN_AT_END &&
         d->crowning != CORE_CROWN_CONTINUES_AS_KING)
@@ -31,10 +37,11 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     memset(r, 0, sizeof *r);
     memset(r->neighbour, -1, sizeof r->neighbour);
     r->size = size;
-    r->half = size / 2;
+    r->orthogonal = d->orthogonal != 0;
+    r->half = r->orthogonal ? size : size / 2;
     r->squares = r->half * size;
     r->mirrored = d->mirrored != 0;
-    r->bits = core_index_of(size, r->mirrored, r->squares) + 1;
+    r->bits = core_index_of(r, r->squares) + 1;
     r->men_capture_backward = d->men_capture_backward != 0;
     r->men_capture_kings = d->men_capture_kings != 0;
     r->flying_kings = d->flying_kings != 0;
@@ -49,18 +56,27 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     r->goal = d->goal;
     r->king_stops_behind = d->king_stops_behind != 0;
     r->removed_at_once = d->removed_at_once != 0;
-    r->delta[CORE_UP_LEFT] = -(r->half + 1);
-    r->delta[CORE_UP_RIGHT] = -r->half;
-    r->delta[CORE_DOWN_LEFT] = r->half;
-    r->delta[CORE_DOWN_RIGHT] = r->half + 1;
+    r->king_turns_back = d->king_turns_back != 0;
+    const int(*steps)[2] = r->orthogonal ? ORTHOGONAL_STEPS : DIAGONAL_STEPS;
+    if (r->orthogonal) {
+        r->delta[CORE_UP] = -size;
+        r->delta[CORE_LEFT] = -1;
+        r->delta[CORE_RIGHT] = 1;
+        r->delta[CORE_DOWN] = size;
+    } else {
+        r->delta[CORE_UP_LEFT] = -(r->half + 1);
+        r->delta[CORE_UP_RIGHT] = -r->half;
+        r->delta[CORE_DOWN_LEFT] = r->half;
+        r->delta[CORE_DOWN_RIGHT] = r->half + 1;
+    }
 
     for (int column = 0; column < size; column++)
         for (int row = 0; row < size; row++)
             grid[column][row] = -1;
     for (int s = 1; s <= r->squares; s++) {
-        int g = core_index_of(size, r->mirrored, s);
+        int g = core_index_of(r, s);
         int row = (s - 1) / r->half;
-        int column = core_column_of(size, r->mirrored, s);
+        int column = core_column_of(r, s);
         grid[column][row] = g;
         r->valid |= CORE_BIT(g);
         if (s <= r->half)
@@ -91,22 +107,40 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
             for (int cur = r->neighbour[g][d]; cur >= 0; cur = r->neighbour[cur][d])
                 r->ray[g][d][n++] = (int8_t)cur;
             r->ray_len[g][d] = (uint8_t)n;
+            if (n >= 1)
+                r->shift_from[d] |= CORE_BIT(g);
+            if (n >= 2)
+                r->jump_from[d] |= CORE_BIT(g);
         }
     }
+    if (!r->orthogonal) /* the ghost bits make every shift safe: the masks need cut nothing */
+        for (int dir = 0; dir < 4; dir++)
+            r->shift_from[dir] = r->jump_from[dir] = r->valid;
 
-    /* Men capture in their forward directions, or in all four; the order is the generator's. */
-    if (r->men_capture_backward) {
-        for (int side = 0; side < 2; side++) {
-            for (int d = 0; d < 4; d++)
-                r->man_dirs[side][d] = d;
-            r->man_ndirs[side] = 4;
-        }
+    /* Men step forwards (and, on the orthogonal board, sideways: left before right) and capture
+     * in those directions, or in all four; the order is the generator's. */
+    if (r->orthogonal) {
+        static const int white[3] = {CORE_UP, CORE_LEFT, CORE_RIGHT};
+        static const int black[3] = {CORE_LEFT, CORE_RIGHT, CORE_DOWN};
+        memcpy(r->step_dirs[0], white, sizeof white);
+        memcpy(r->step_dirs[1], black, sizeof black);
+        r->step_ndirs[0] = r->step_ndirs[1] = 3;
     } else {
-        r->man_dirs[0][0] = CORE_UP_LEFT;
-        r->man_dirs[0][1] = CORE_UP_RIGHT;
-        r->man_dirs[1][0] = CORE_DOWN_LEFT;
-        r->man_dirs[1][1] = CORE_DOWN_RIGHT;
-        r->man_ndirs[0] = r->man_ndirs[1] = 2;
+        r->step_dirs[0][0] = CORE_UP_LEFT;
+        r->step_dirs[0][1] = CORE_UP_RIGHT;
+        r->step_dirs[1][0] = CORE_DOWN_LEFT;
+        r->step_dirs[1][1] = CORE_DOWN_RIGHT;
+        r->step_ndirs[0] = r->step_ndirs[1] = 2;
+    }
+    for (int side = 0; side < 2; side++) {
+        if (r->men_capture_backward) {
+            for (int dir = 0; dir < 4; dir++)
+                r->man_dirs[side][dir] = dir;
+            r->man_ndirs[side] = 4;
+        } else {
+            memcpy(r->man_dirs[side], r->step_dirs[side], sizeof r->man_dirs[side]);
+            r->man_ndirs[side] = r->step_ndirs[side];
+        }
     }
     return 0;
 }
@@ -117,7 +151,8 @@ int core_rules_same_game(const CoreRules *a, const CoreRules *b)
         a->men_capture_kings != b->men_capture_kings || a->flying_kings != b->flying_kings ||
         a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal ||
         a->mirrored != b->mirrored || a->king_stops_behind != b->king_stops_behind ||
-        a->removed_at_once != b->removed_at_once)
+        a->removed_at_once != b->removed_at_once || a->orthogonal != b->orthogonal ||
+        a->king_turns_back != b->king_turns_back)
         return 0;
     for (int i = 0; i < a->nprecedence; i++)
         if (a->precedence[i] != b->precedence[i])

@@ -10,7 +10,8 @@ The terms, per variant family (short kings on 8x8, flying kings on 8x8 and on 10
   from crowning, and are worth a little more there;
 - centre and edge: men and kings on central squares control more of the board; men on the side
   edges can be attacked from one side only but also do less;
-- king mobility: squares a king can step to;
+- king mobility: squares a king can step to (diagonally, or along rows and columns on the
+  orthogonal board);
 - trading down: the side ahead in material gains a little for every piece off the board, so it
   simplifies towards a won ending instead of shuffling;
 - drawn endings: kings only and level material, or (with flying kings) one lone king against at
@@ -107,19 +108,20 @@ class Evaluator:
             sides.append(_SideTables(_BitSum(men_middle), _BitSum(men_end), _BitSum(kings)))
         self.sides = tuple(sides)
         self._valid = g.valid
-        h = g.half
-        self._shifts = (h, h + 1)
+        # One shift per direction, each through the squares that have a neighbour that way (on
+        # the orthogonal board a sideways shift would wrap to the next row; rules.geometry).
+        self._shifts = tuple(zip(g.deltas, g.shift_from, strict=True))
         self._mobility = 2 if self.flying else 3
         self.give_away = variant.goal is Goal.GIVE_AWAY
 
     def _king_mobility(self, kings: int, empty: int) -> int:
         if not kings:
             return 0
-        valid = self._valid
         total = 0
-        for s in self._shifts:
-            total += ((kings << s) & empty & valid).bit_count()
-            total += ((kings >> s) & empty).bit_count()
+        for delta, start in self._shifts:
+            movers = kings & start
+            moved = movers << delta if delta > 0 else movers >> -delta
+            total += (moved & empty).bit_count()
         return total
 
     def __call__(self, state: State) -> int:

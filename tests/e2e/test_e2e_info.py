@@ -45,7 +45,7 @@ from support.e2e_harness import (
 from support.fake_discord import FakeDiscord, RecordedRequest
 from test_e2e_faults import game_row
 
-from bot.ui.texts import rules_summary
+from bot.ui.rules_texts import rules_summary
 from rules import VARIANTS, Game, find_variant, read_game
 
 pytestmark = pytest.mark.e2e

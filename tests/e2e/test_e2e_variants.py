@@ -1,8 +1,9 @@
 """A game of each new family of variants (issue 32), challenged and played in the running bot:
 breakthrough won by the first king, antidraughts won by losing the last piece (the goals),
 italian on its mirrored board with its numbers (the layout), spanish numbered from White's
-side (the numbering), and thai with its eight men and Black to move (its own start).  Each
-ends, or goes on, as its rules say, on the public board and in the PDN."""
+side (the numbering), thai with its eight men and Black to move (its own start), and turkish on
+all 64 squares along rows and columns (the orthogonal board).  Each ends, or goes on, as its
+rules say, on the public board and in the PDN."""
 
 from __future__ import annotations
 
@@ -147,3 +148,35 @@ async def test_thai_starts_with_eight_men_and_black_to_move(launch: Any, fake: F
     pdn = await users.command("pdn", BOB, GENERAL)
     record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
     assert record.tags["GameType"] == "31" and record.game.variant is find_variant("thai")
+
+
+async def test_turkish_is_played_along_rows_and_columns(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "turkish")
+    assert footer_parts(embed_of(board))[1] == "Turkish draughts (Dama)"
+    alt = board_alt_text(board)
+    assert "White men (16)" in alt and "Black men (16)" in alt
+    # The image: b3 (square 42), a light square, holds a white man; d4 (36) is empty.
+    image = png_of(board).convert("L")
+    assert image.getpixel(square_centre(8, image.width, 42, False, orthogonal=True)) > 190
+    assert image.getpixel(square_centre(8, image.width, 36, False, orthogonal=True)) < 190
+    # White's first moves are the eight steps straight ahead, offered in coordinates.
+    message = fake.message_of(board)
+    assert message is not None
+    offered = [o["label"] for o in select_options(message, "play:1:0")]
+    assert sorted(offered) == sorted(f"{f}3-{f}4" for f in "abcdefgh")
+    value = next(o["value"] for o in select_options(message, "play:1:0") if o["label"] == "d3-d4")
+    played = await (await users.select("play:1:0", message, ALICE, [value])).callback()
+    assert "Alice played d3-d4." in embed_of(played)["description"]
+    # A diagonal step is no move in Turkish: refused privately.
+    refused = await users.command("move", BOB, GENERAL, move="e6-d5")
+    assert is_ephemeral(await refused.callback())
+    await move(users, BOB, "d6-d5")
+    # Up over d5 and d7 to d8: two men, crowned at the end; the short form names the ends.
+    after = await move(users, ALICE, "d4xd8")
+    assert moves_of(embed_of(after)) == "1. d3-d4 d6-d5 2. d4xd6xd8"
+    pdn = await users.command("pdn", BOB, GENERAL)
+    record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "30" and record.game.variant is find_variant("turkish")
+    assert [m.pdn() for m in record.game.moves] == ["44-36", "20-28", "36x20x4"]
+    assert record.game.moves[-1].crowns

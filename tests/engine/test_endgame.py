@@ -4,7 +4,8 @@ and cache (engine/endgame.py) and their use in the native search.
 - The solver against a brute-force solver written here on the referee (``rules``' move
   generator and a plain fixed-point iteration), for every position of small closed sets of
   material, both sides to move: English up to 3 pieces, International up to 2 and its kings-only
-  endings of 3, Russian up to 2 (crowning mid-capture).
+  endings of 3, Russian up to 2 (crowning mid-capture), and the rules of the orthogonal board
+  (Turkish: men stepping sideways) up to 3 pieces on 4x4 and 2 on 8x8.
 - Consistency on random positions of larger tables (English and Brazilian, 4 pieces): a
   position's value is the best of its successors' values, the successors found by ``rules``.
 - Index round trips, side-to-move symmetry, the file format's checks (corrupt or truncated files
@@ -18,6 +19,7 @@ Tables are built small here (a few seconds at most), in temporary directories.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import random
 import subprocess
@@ -150,10 +152,77 @@ def test_the_solver_equals_a_brute_force_solver_on_the_referee(
     assert all(counts.values()), counts  # every outcome occurs: the check has teeth
 
 
-@pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4)])
-def test_a_value_is_the_best_of_the_successors_values(key: str, pieces: int) -> None:
-    """What ``python -m engine.endgame check`` runs on a table an operator built."""
-    found = check(built(key, pieces), VARIANTS[key], per_slice=60, seed=17)
+@cache
+def small_orthogonal() -> Variant:
+    """Turkish's rules on a 4x4 board (every square played, men stepping and taking forwards and
+    sideways, rook-like kings that may not turn back): small enough for the brute force to solve
+    every position of 3 pieces, where the 8x8 board's are half a million."""
+    return dataclasses.replace(
+        VARIANTS["turkish"], key="turkish-4x4", size=4, men_rows=1, empty_rows=0
+    )
+
+
+def test_the_solver_equals_a_brute_force_solver_on_the_orthogonal_board() -> None:
+    """Men that step sideways are stepped back sideways too (the unmoves), on a board whose 64
+    bits leave no ghost: every 3-piece position of the small board, every 2-piece one of 8x8."""
+    small = small_orthogonal()
+    table = endgame.new_table(small, 3)
+    table.build()
+    truth = brute_force(small, materials(3))
+    wrong = [(s, v, table.probe(*s)) for s, v in truth.items() if table.probe(*s) != v]
+    assert not wrong, (len(wrong), wrong[:5])
+    assert all(sum(1 for x in truth.values() if x == v) for v in (WIN, LOSS, DRAW))
+    truth = brute_force(VARIANTS["turkish"], materials(2))
+    table = built("turkish", 2)
+    assert [s for s, v in truth.items() if table.probe(*s) != v] == []
+    assert {WIN, DRAW} <= set(truth.values())
+
+
+def test_the_orthogonal_board_has_tables_of_its_own() -> None:
+    """Turkish's table is named and headed by its own flags (orthogonal, no turning back); every
+    other variant's file keeps the name and header it had before those flags existed."""
+    names = {key: endgame.signature(v) for key, v in VARIANTS.items()}
+    assert names == {
+        **dict.fromkeys(("english", "dame"), "8x8-c0"),
+        "pool": "8x8bf-c1",
+        **dict.fromkeys(("international", "antidraughts", "breakthrough"), "10x10bfm-c1"),
+        "brazilian": "8x8bfm-c1",
+        "russian": "8x8bf-c2",
+        "italian": "8x8p1234si-c0",
+        **dict.fromkeys(("spanish", "portuguese"), "8x8fp13i-c0"),
+        "czech": "8x8fp2-c1",
+        "thai": "8x8flr-c0",
+        "turkish": "8x8fmrou-c1",
+    }
+    headers = {key: endgame._rule_data(v) for key, v in VARIANTS.items()}
+    assert headers["turkish"] == {
+        "size": 8,
+        "men_capture_backward": False,
+        "flying_kings": True,
+        "majority": True,
+        "crowning": 1,
+        "captures_removed_at_once": True,
+        "orthogonal": True,
+        "king_turns_back": False,
+    }
+    others = [h for key, h in headers.items() if key != "turkish"]
+    assert not any("orthogonal" in h or "king_turns_back" in h for h in others)
+    # Turkish's one-piece-each draw holds at once, and every slice can reach one piece each: the
+    # search may believe the table's draws only (a draw with that rule ignored is a draw with it).
+    table = built("turkish", 3)
+    endgame.apply_policy(VARIANTS["turkish"], table)
+    assert not any(trusted for *_, trusted in table.slices())
+
+
+@pytest.mark.parametrize(
+    ("key", "pieces", "per_slice"), [("english", 4, 60), ("brazilian", 4, 60), ("turkish", 3, 100)]
+)
+def test_a_value_is_the_best_of_the_successors_values(
+    key: str, pieces: int, per_slice: int
+) -> None:
+    """What ``python -m engine.endgame check`` runs on a table an operator built (turkish's 3
+    pieces have fewer slices: more positions from each)."""
+    found = check(built(key, pieces), VARIANTS[key], per_slice=per_slice, seed=17)
     assert found.positions > 1000
     assert found.wrong == []
 
@@ -189,7 +258,7 @@ def rotated(variant: Variant, state: State) -> State:
     return (turn(om), turn(ok), turn(tm), turn(tk), side ^ 1)
 
 
-@pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4)])
+@pytest.mark.parametrize(("key", "pieces"), [("english", 4), ("brazilian", 4), ("turkish", 3)])
 def test_both_sides_to_move_are_stored_once_and_agree(key: str, pieces: int) -> None:
     table = built(key, pieces)
     rng = random.Random(5)
@@ -205,7 +274,8 @@ def test_both_sides_to_move_are_stored_once_and_agree(key: str, pieces: int) -> 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_indices_round_trip(data: st.DataObject) -> None:
-    table = endgame.new_table(VARIANTS[data.draw(st.sampled_from(["english", "international"]))], 5)
+    key = data.draw(st.sampled_from(["english", "international", "turkish"]))
+    table = endgame.new_table(VARIANTS[key], 5 if key != "turkish" else 4)
     slices = table.slices()
     number = data.draw(st.integers(0, len(slices) - 1))
     index = data.draw(st.integers(0, slices[number][4] - 1))
@@ -317,19 +387,22 @@ def test_the_tables_can_be_turned_off() -> None:
 
 def test_the_tables_size_follows_the_board_and_the_setting() -> None:
     """5 pieces on every 8x8 board and 4 on 10x10 by default (what a minute or two builds);
-    ``ENGINE_ENDGAME_PIECES`` raises or lowers them, each board at most its largest."""
+    ``ENGINE_ENDGAME_PIECES`` raises or lowers them, each board at most its largest.  The
+    orthogonal 8x8 board plays all 64 squares: 3 by default, 4 at most."""
     boards = {
-        8: [
+        "8x8": [
             *("english", "dame", "pool", "russian", "brazilian"),
             *("italian", "spanish", "portuguese", "czech", "thai"),
         ],
-        10: ["international", "antidraughts", "breakthrough"],
+        "10x10": ["international", "antidraughts", "breakthrough"],
+        "8x8 orthogonal": ["turkish"],
     }
-    assert {v.key: v.size for v in VARIANTS.values()} == {
-        key: size for size, keys in boards.items() for key in keys
-    }
-    for size, default, largest in ((8, 5, 6), (10, 4, 5)):
-        for key in boards[size]:
+    assert {
+        v.key: f"{v.size}x{v.size}" + (" orthogonal" if v.orthogonal else "")
+        for v in VARIANTS.values()
+    } == {key: board for board, keys in boards.items() for key in keys}
+    for board, default, largest in (("8x8", 5, 6), ("10x10", 4, 5), ("8x8 orthogonal", 3, 4)):
+        for key in boards[board]:
             variant = VARIANTS[key]
             assert endgame.pieces_for(variant, env={}) == default
             assert endgame.pieces_for(variant, env={"ENGINE_ENDGAME_PIECES": " 6 "}) == largest

@@ -974,3 +974,17 @@ def test_extra_man_scores_higher(key: str) -> None:
                 pos.squares(pos.black_kings),
             )
             assert sign * (evaluate(fewer) - base) > 0, (pos.fen(), square)
+
+
+def test_king_mobility_follows_the_board_s_directions() -> None:
+    """A lone king's mobility is the number of its neighbours: 2 in a corner, 3 on an edge, 4
+    inside, on the diagonal boards and on the orthogonal one, where a shift along a row must not
+    wrap to the next row (a king on h8, square 8, has no neighbour on a7, square 9)."""
+    for variant in (VARIANTS["english"], VARIANTS["international"], VARIANTS["turkish"]):
+        g = variant.geometry
+        evaluate_kings = evaluator(variant)
+        for square in range(1, g.squares + 1):
+            bit = g.bit(square)
+            index = g.index_of[square]
+            neighbours = sum(g.neighbour[d][index] >= 0 for d in range(4))
+            assert evaluate_kings._king_mobility(bit, g.valid & ~bit) == neighbours, square

@@ -28,7 +28,7 @@ import pytest
 
 from engine import Limits, _core, native_search, training
 from engine.api import native_best_move, python_best_move, repetition_history
-from engine.learned import family, header, load_into, pack, weight_file
+from engine.learned import family, has_patterns, header, load_into, pack, weight_file
 from engine.native import core_rules, core_state
 from engine.native_search import KEY_BITS
 from engine.reference.board import board_for, state_of
@@ -238,10 +238,11 @@ def test_the_learned_score_is_the_weighted_sum_of_the_features(key: str) -> None
 @pytest.mark.parametrize("key", [v.key for v in VARIANTS.values() if v.size <= _core.MAX_SIZE])
 def test_a_position_and_its_colour_flipped_mirror_score_the_same(key: str) -> None:
     variant = find_variant(key)
-    shipped = weight_file(family(variant))
-    data = shipped if shipped is not None else random_weight_file(variant, seed=3)[0]
     searcher = fresh_searcher(variant)
-    searcher.load_weights(data)
+    if has_patterns(variant):
+        shipped = weight_file(family(variant))
+        data = shipped if shipped is not None else random_weight_file(variant, seed=3)[0]
+        searcher.load_weights(data)
     for position in random_positions(key, 10, seed=3):
         mirror = flipped(position)
         assert mirror.turn is not position.turn
@@ -335,6 +336,32 @@ def test_a_corrupt_weight_file_is_refused_and_the_classic_evaluation_stays(
         assert searcher.evaluate(*core_state(position)) == classic(state_of(position))
 
 
+def test_the_orthogonal_board_has_no_learned_evaluation() -> None:
+    """Turkish plays every square: no dark-square windows, so nothing loads or computes window
+    patterns there (not even weights of another 8x8 flying-king family, which the header's size
+    and kings would let through), and its searcher keeps the classic evaluation."""
+    turkish = find_variant("turkish")
+    assert family(turkish) == "orthogonal-flying-8" and not has_patterns(turkish)
+    assert all(has_patterns(v) for v in VARIANTS.values() if v is not turkish)
+    rules = core_rules(turkish)
+    searcher = fresh_searcher(turkish)
+    assert not load_into(searcher, turkish)
+    russian_weights = random_weight_file(find_variant("russian"), seed=1)[0]
+    with pytest.raises(ValueError, match="orthogonal"):
+        searcher.load_weights(russian_weights)
+    with pytest.raises(ValueError, match="orthogonal"):
+        _core.learned_check(rules, turkish.men_rows, russian_weights)
+    with pytest.raises(ValueError, match="orthogonal"):
+        _core.learned_layout(rules, turkish.men_rows)
+    start = core_state(Position.start(turkish))
+    with pytest.raises(ValueError, match="orthogonal"):
+        _core.learned_features(rules, turkish.men_rows, *start)
+    assert not searcher.use_learned(True)
+    classic = evaluator(turkish)
+    for position in random_positions("turkish", 3, seed=4):
+        assert searcher.evaluate(*core_state(position)) == classic(state_of(position))
+
+
 def test_weights_of_another_family_are_refused() -> None:
     english, international = find_variant("english"), find_variant("international")
     searcher = fresh_searcher(find_variant("russian"))
@@ -409,7 +436,7 @@ def test_the_trainer_runs_end_to_end_and_lowers_its_loss(tmp_path: Path) -> None
 
 def test_the_trainer_knows_every_family_and_how_each_goal_ends_a_game() -> None:
     tool = train_eval()
-    assert set(tool.FAMILY_VARIANTS) == {family(v) for v in VARIANTS.values()}
+    assert set(tool.FAMILY_VARIANTS) == {family(v) for v in VARIANTS.values() if has_patterns(v)}
     assert all(
         family(VARIANTS[key]) == name for name, keys in tool.FAMILY_VARIANTS.items() for key in keys
     )

@@ -20,6 +20,7 @@ import pytest
 from support.variant_sets import one_per_rules
 
 from engine import LEVELS, Limits, best_move, native_search
+from engine.api import native_best_move
 from engine.beginner import beginner_move
 from rules import Color, Game, find_variant, parse_fen
 from rules.variants import VARIANTS
@@ -78,6 +79,22 @@ def test_level_one_loses_to_a_beginner(variant: str) -> None:
 @pytest.mark.parametrize("variant", DISTINCT)
 def test_level_two_beats_a_beginner(variant: str) -> None:
     assert beginner_score(variant, 2) < GAMES / 2
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_a_whole_game_on_the_orthogonal_board(level: int) -> None:
+    """Turkish (every square played, men stepping sideways, rook-like kings that may not turn
+    back) by the native search alone at each level, against itself, to the end of the game or
+    MAX_PLIES: every move one the referee lists.  Levels 4-6 are held to 4,000 nodes a move."""
+    game = Game(find_variant("turkish"))
+    kings = 0
+    while not game.is_over and game.ply < MAX_PLIES:
+        limits = Limits(movetime=None, level=level, nodes=4_000, seed=game.ply)
+        move = native_best_move(game, limits).move
+        assert move in game.legal_moves(), (level, game.position.fen())
+        game.play(move)
+        kings += bool(game.position.white_kings | game.position.black_kings)
+    assert game.ply >= 40 and kings  # a real game, into the kings' part of it
 
 
 def test_level_one_is_careless_and_the_others_are_not() -> None:

@@ -58,6 +58,7 @@ from rules.position import Position
 from rules.variants import (
     ENGLISH,
     INTERNATIONAL,
+    TURKISH,
     VARIANTS,
     Color,
     Crowning,
@@ -155,6 +156,14 @@ def test_recorded_perft_figures_by_the_core_alone() -> None:
     assert wrong == {}
 
 
+def test_turkish_start_perft_by_the_core_equals_the_published_count() -> None:
+    # Sanavesa/kish, examples/perft.rs, lines 22-36: 8, 64, 708, 7538, 85090, 931312, 10782382,
+    # 123290300 from Turkish draughts' start (depth 8 takes the core about a second).
+    start = Position.start(TURKISH)
+    published = [8, 64, 708, 7_538, 85_090, 931_312, 10_782_382, 123_290_300]
+    assert [native.perft(start, d) for d in range(1, 9)] == published
+
+
 def test_perft_of_a_position_with_more_moves_than_the_stack_buffer() -> None:
     # Six flying kings among 26 black pieces: 490 capture paths (27 distinct raw moves), more
     # than the 256 a ply keeps on the C stack, so legal_moves and perft take the heap path.
@@ -192,6 +201,8 @@ class Seen:
     precedence_cut: int = 0
     duplicate_paths: int = 0
     crossed_taken: int = 0
+    king_turned_square: int = 0
+    turning_back_cut: int = 0
     perft_checked: int = 0
 
 
@@ -217,6 +228,14 @@ def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen)
             seen.crossed_taken += any(
                 _crosses_taken(variant, path, caps) for path, caps, *_ in sequences
             )
+        if variant.flying_kings and kings:
+            seen.king_turned_square += any(
+                kings >> path[0] & 1 and _turns_square(variant, path) for path, *_ in sequences
+            )
+        if not variant.king_turns_back and kings:
+            # The same position where kings may turn back: other moves, so the rule cut some.
+            turning = generator(_turning_back(variant))
+            seen.turning_back_cut += turning.moves_raw(*state) != moves
         if variant.capture_precedence:
             free = generator(_free_choice(variant))
             seen.precedence_cut += len(free.moves_raw(men, kings, opp_men, opp_kings, side)) > len(
@@ -234,6 +253,27 @@ def _crosses_taken(variant: Variant, path: tuple[int, ...], caps: tuple[int, ...
         if set(way[: way.index(end) + 1]) & set(caps[:j]):
             return True
     return False
+
+
+def _directions(variant: Variant, path: tuple[int, ...]) -> list[int]:
+    """The direction of each leg of a capture path."""
+    rays = variant.geometry.rays
+    return [
+        next(d for d, ray in enumerate(rays[start]) if end in ray)
+        for start, end in itertools.pairwise(path)
+    ]
+
+
+def _turns_square(variant: Variant, path: tuple[int, ...]) -> bool:
+    """Whether a capture path turns by a right angle between two legs (neither going on nor
+    turning back: on the orthogonal board, from a column onto a row or the other way)."""
+    legs = _directions(variant, path)
+    return any(b not in (a, 3 - a) for a, b in itertools.pairwise(legs))
+
+
+@cache
+def _turning_back(variant: Variant) -> Variant:
+    return dataclasses.replace(variant, king_turns_back=True)
 
 
 @cache
@@ -287,6 +327,13 @@ def test_random_playouts_core_equals_rules(variant: Variant) -> None:
     if variant.captures_removed_at_once:
         # Kings crossing or landing on the squares of the pieces they have just taken (thai).
         assert seen.crossed_taken >= 5
+    if variant.flying_kings and variant.orthogonal:
+        # Rook-like kings taking along a column, then along a row (turkish).
+        assert seen.king_turned_square >= 100
+    if not variant.king_turns_back:
+        # Positions where a king could have turned back over the square it had just emptied
+        # (captured pieces removed at once) had the rule not forbidden it.
+        assert seen.turning_back_cut >= 20
 
 
 def rule_combinations() -> list[Variant]:
@@ -324,6 +371,31 @@ def rule_combinations() -> list[Variant]:
                         captures_removed_at_once=at_once,
                     )
                 )
+    # The orthogonal board (turkish): its own flags, kings that may or may not turn back with
+    # captured pieces removed at once or left as a barrier, and the other rules of the first
+    # loop in its company (men that capture backwards, kings that step, each crowning, no
+    # precedence, kings that stop beyond their victim).
+    for turns_back, at_once in itertools.product((False, True), repeat=2):
+        out.append(
+            dataclasses.replace(
+                TURKISH,
+                key=f"orthogonal-turn-{int(turns_back)}{int(at_once)}",
+                king_turns_back=turns_back,
+                captures_removed_at_once=at_once,
+            )
+        )
+    for backward, flying, crowning in itertools.product((False, True), (False, True), Crowning):
+        out.append(
+            dataclasses.replace(
+                TURKISH,
+                key=f"orthogonal-{int(backward)}{int(flying)}-{crowning.name}",
+                men_capture_backward=backward,
+                flying_kings=flying,
+                crowning=crowning,
+            )
+        )
+    out.append(dataclasses.replace(TURKISH, key="orthogonal-free", capture_precedence=()))
+    out.append(dataclasses.replace(TURKISH, key="orthogonal-stop", king_stops_behind=True))
     return out
 
 
@@ -441,6 +513,8 @@ def test_core_rules_carry_the_variants_data(variant: Variant) -> None:
     assert core.mirrored is variant.mirrored
     assert core.king_stops_behind is variant.king_stops_behind
     assert core.captures_removed_at_once is variant.captures_removed_at_once
+    assert core.orthogonal is variant.orthogonal
+    assert core.king_turns_back is variant.king_turns_back
     assert core_rules(variant) is core
 
 
@@ -489,6 +563,12 @@ def test_unsupported_rules_are_refused() -> None:
         _core.Rules(8, True, True, (), _core.AT_END, goal=3)
     with pytest.raises(TypeError):
         _core.Rules(8, True, True, None, _core.AT_END)
+    # The orthogonal board fills 64 bits at 8x8 and has no mirrored layout.
+    for size, mirrored in ((10, False), (8, True)):
+        with pytest.raises(ValueError, match="orthogonal"):
+            _core.Rules(size, False, True, (), _core.AT_END, orthogonal=True, mirrored=mirrored)
+    defaults = _core.Rules(8, True, True, (), _core.AT_END)
+    assert defaults.orthogonal is False and defaults.king_turns_back is True
 
 
 @pytest.mark.parametrize("variant", ALL)

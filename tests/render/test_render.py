@@ -45,6 +45,7 @@ from support.render_cases import (
     face_point,
     long_game,
     mix,
+    square_colour,
 )
 
 import render
@@ -156,7 +157,16 @@ def misread_squares(
         if square in skip:
             continue
         want = position.piece_at(square)
-        got, off = classify(img, size, width, square, flip, theme, position.variant.mirrored)
+        got, off = classify(
+            img,
+            size,
+            width,
+            square,
+            flip,
+            theme,
+            position.variant.mirrored,
+            position.variant.orthogonal,
+        )
         if got != want:
             wrong.append(
                 f"{square}: {KIND_NAMES[want]} read as {KIND_NAMES[got]} (off by {off:.0f})"
@@ -169,13 +179,19 @@ def first_step(position: Position) -> Move:
 
 
 def blank_squares(
-    img: Image.Image, size: int, width: int, squares: set[int], flip: bool, mirrored: bool = False
+    img: Image.Image,
+    size: int,
+    width: int,
+    squares: set[int],
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> None:
     """Paint ``squares`` black (to compare two images everywhere else)."""
     sq = layout(size, width).square
     draw = ImageDraw.Draw(img)
     for square in squares:
-        x, y = square_origin(size, width, square, flip, mirrored)
+        x, y = square_origin(size, width, square, flip, mirrored, orthogonal)
         draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=(0, 0, 0))
 
 
@@ -362,7 +378,13 @@ def test_flipped_coordinates_are_different_labels() -> None:
 
 
 def free_corner(
-    size: int, width: int, square: int, flip: bool, path: tuple[int, ...], mirrored: bool = False
+    size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    path: tuple[int, ...],
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
     """A point near a corner of ``square`` (see ``CORNER_OFFSET``) that the capture ``path``
     drawn over the board does not cross: the bottom-left one, else the top-right one, else the
@@ -371,7 +393,7 @@ def free_corner(
     squares) covers both corners of its diagonal."""
 
     def centre(s: int) -> tuple[int, int]:
-        return square_centre(size, width, s, flip, mirrored)
+        return square_centre(size, width, s, flip, mirrored, orthogonal)
 
     def sign(v: int) -> int:
         return (v > 0) - (v < 0)
@@ -391,9 +413,9 @@ def free_corner(
             if on_line:
                 covered |= {way, back}
     sq = layout(size, width).square
-    ox, oy = square_origin(size, width, square, flip, mirrored)
+    ox, oy = square_origin(size, width, square, flip, mirrored, orthogonal)
     corners = {
-        (-1, 1): corner_point(size, width, square, flip, mirrored),
+        (-1, 1): corner_point(size, width, square, flip, mirrored, orthogonal),
         (1, -1): (ox + sq - 1 - 3, oy + 4),
         (1, 1): (ox + sq - 1 - 3, oy + sq - 1 - 4),
     }
@@ -405,10 +427,14 @@ def check_highlight(
     plain: Image.Image,
     point: tuple[int, int],
     th: Theme,
+    square: RGB | None = None,
 ) -> None:
+    """The highlight at ``point`` over a square of colour ``square`` (the dark one unless
+    given: only the orthogonal board plays on light squares too)."""
+    bare = th.dark_square if square is None else square
     before, after = plain.getpixel(point), lit.getpixel(point)
-    assert distance(before, th.dark_square) <= 12, (point, before)
-    want = mix(th.dark_square, th.highlight, th.highlight_alpha / 255)
+    assert distance(before, bare) <= 12, (point, before)
+    want = mix(bare, th.highlight, th.highlight_alpha / 255)
     assert distance(after, want) <= 20, (point, after, want)
     assert distance(after, th.highlight) < distance(before, th.highlight) - 20
 
@@ -425,11 +451,16 @@ def test_step_highlights_from_and_to_and_nothing_else(variant: str, theme: str) 
         lit = png(after, last_move=move, previous=before, theme=theme, flip=flip)
         plain = png(after, theme=theme, flip=flip)
         for square in (move.start, move.end):
-            point = corner_point(rules.size, DEFAULT_WIDTH, square, flip, rules.mirrored)
-            check_highlight(lit, plain, point, th)
+            point = corner_point(
+                rules.size, DEFAULT_WIDTH, square, flip, rules.mirrored, rules.orthogonal
+            )
+            bare = square_colour(rules.size, square, th, rules.mirrored, rules.orthogonal)
+            check_highlight(lit, plain, point, th, bare)
         ends = {move.start, move.end}
-        blank_squares(lit, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored)
-        blank_squares(plain, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored)
+        blank_squares(lit, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored, rules.orthogonal)
+        blank_squares(
+            plain, rules.size, DEFAULT_WIDTH, ends, flip, rules.mirrored, rules.orthogonal
+        )
         assert ImageChops.difference(lit, plain).getbbox() is None, "highlight elsewhere"
 
 
@@ -442,13 +473,24 @@ def test_capture_highlights_from_and_to(case: Case) -> None:
     lit = png(case.after, **options)
     plain = png(case.after, theme=case.theme, flip=case.flip)
     for square in (move.path[0], move.path[-1]):
-        point = free_corner(rules.size, DEFAULT_WIDTH, square, case.flip, move.path, rules.mirrored)
-        check_highlight(lit, plain, point, th)
+        point = free_corner(
+            rules.size,
+            DEFAULT_WIDTH,
+            square,
+            case.flip,
+            move.path,
+            rules.mirrored,
+            rules.orthogonal,
+        )
+        bare = square_colour(rules.size, square, th, rules.mirrored, rules.orthogonal)
+        check_highlight(lit, plain, point, th, bare)
     # Squares the move never touched look the same with or without it (a flying king's jump
     # passes over the empty squares on its way: its line crosses them).
     untouched = set(range(1, rules.geometry.squares + 1)) - passed_over(rules, move.path)
     for square in untouched:
-        point = corner_point(rules.size, DEFAULT_WIDTH, square, case.flip, rules.mirrored)
+        point = corner_point(
+            rules.size, DEFAULT_WIDTH, square, case.flip, rules.mirrored, rules.orthogonal
+        )
         if distance(plain.getpixel(point), th.dark_square) <= 12:
             assert lit.getpixel(point) == plain.getpixel(point), square
 
@@ -475,7 +517,12 @@ def segment_through(
     for a, b in pairwise(move.path):
         (ax, ay), (bx, by) = centre(a), centre(b)
         cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-        inside = min(ax, bx) < cx < max(ax, bx) and min(ay, by) < cy < max(ay, by)
+        # Between the ends (along a row or column of the orthogonal board one coordinate stays).
+        inside = (
+            min(ax, bx) <= cx <= max(ax, bx)
+            and min(ay, by) <= cy <= max(ay, by)
+            and (cx, cy) not in ((ax, ay), (bx, by))
+        )
         if abs(cross) <= 2 * max(abs(bx - ax), abs(by - ay)) and inside:
             return (ax, ay), (bx, by)
     raise AssertionError(f"{square} is not on the path of {move}")
@@ -497,7 +544,9 @@ def test_captured_pieces_show_as_ghosts(case: Case) -> None:
         face = th.white_piece if kind in (WHITE_MAN, WHITE_KING) else th.black_piece
 
         def centre(s: int) -> tuple[int, int]:
-            return square_centre(size, DEFAULT_WIDTH, s, flip, case.rules.mirrored)
+            return square_centre(
+                size, DEFAULT_WIDTH, s, flip, case.rules.mirrored, case.rules.orthogonal
+            )
 
         (ax, ay), (bx, by) = segment_through(move, square, centre)
         length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
@@ -507,9 +556,10 @@ def test_captured_pieces_show_as_ghosts(case: Case) -> None:
         cx, cy = centre(square)
         point = (round(cx + 0.15 * sq * nx), round(cy + 0.15 * sq * ny))
         seen = img.getpixel(point)
-        want = mix(th.dark_square, face, GHOST_OPACITY)
+        bare = square_colour(size, square, th, case.rules.mirrored, case.rules.orthogonal)
+        want = mix(bare, face, GHOST_OPACITY)
         assert distance(seen, want) <= 25, (square, seen, want)
-        assert distance(seen, th.dark_square) > 25, (square, seen)
+        assert distance(seen, bare) > 25, (square, seen)
         assert distance(seen, face) > 60, (square, seen)
 
 
@@ -542,13 +592,12 @@ def test_capture_path_is_drawn_between_landing_squares(case: Case) -> None:
     lit = png(case.after, **{**case.options(), "arrows": (), "status": None})
     plain = png(case.after, theme=case.theme, flip=flip)
     boxes = {
-        s: square_origin(size, DEFAULT_WIDTH, s, flip, rules.mirrored)
+        s: square_origin(size, DEFAULT_WIDTH, s, flip, rules.mirrored, rules.orthogonal)
         for s in range(1, rules.geometry.squares + 1)
     }
-    want = mix(th.dark_square, th.path, 225 / 255)
     for a, b in pairwise(move.path):
-        (ax, ay) = square_centre(size, DEFAULT_WIDTH, a, flip, rules.mirrored)
-        (bx, by) = square_centre(size, DEFAULT_WIDTH, b, flip, rules.mirrored)
+        (ax, ay) = square_centre(size, DEFAULT_WIDTH, a, flip, rules.mirrored, rules.orthogonal)
+        (bx, by) = square_centre(size, DEFAULT_WIDTH, b, flip, rules.mirrored, rules.orthogonal)
         checked = 0
         for i in range(1, 200):
             t = i / 200
@@ -564,10 +613,13 @@ def test_capture_path_is_drawn_between_landing_squares(case: Case) -> None:
             if square is None or square in (move.start, move.end):
                 continue
             sx, sy = boxes[square][0] + sq / 2, boxes[square][1] + sq / 2
-            if ((x - sx) ** 2 + (y - sy) ** 2) ** 0.5 < 0.45 * sq:
-                continue
-            if distance(plain.getpixel((x, y)), th.dark_square) > 12:
+            disc = square in move.captured or case.after.piece_at(square) != EMPTY
+            if disc and ((x - sx) ** 2 + (y - sy) ** 2) ** 0.5 < 0.45 * sq:
+                continue  # a piece or a ghost under the line
+            bare = square_colour(size, square, th, rules.mirrored, rules.orthogonal)
+            if distance(plain.getpixel((x, y)), bare) > 12:
                 continue  # a square number
+            want = mix(bare, th.path, 225 / 255)
             seen = lit.getpixel((x, y))
             assert distance(seen, want) <= 30, (a, b, (x, y), seen, want)
             checked += 1
@@ -749,6 +801,7 @@ def test_every_label_is_readable_on_a_phone(variant: str, theme: str) -> None:
             status=status if isinstance(status, str) else None,
             mirrored=rules.mirrored,
             numbering=rules.numbering,
+            orthogonal=rules.orthogonal,
         )
         assert sum(label.kind == "number" for label in labels) == rules.geometry.squares
         assert sum(label.kind in ("file", "rank") for label in labels) == 2 * rules.size
@@ -867,7 +920,9 @@ def test_numbers_leave_the_pieces_visible(variant: str, width: int) -> None:
             for point in (
                 centre_point(rules.size, width, label.square, flip),
                 face_point(rules.size, width, label.square, flip),
-                corner_point(rules.size, width, label.square, flip, rules.mirrored),
+                corner_point(
+                    rules.size, width, label.square, flip, rules.mirrored, rules.orthogonal
+                ),
             ):
                 assert not (x <= point[0] < x + w and y <= point[1] < y + h), (label.text, point)
 

@@ -69,7 +69,14 @@ def interior_differences(
             ("face", face_point),
             ("corner", corner_point),
         ):
-            point = where(size, GOLDEN_WIDTH, square, flip, position.variant.mirrored)
+            point = where(
+                size,
+                GOLDEN_WIDTH,
+                square,
+                flip,
+                position.variant.mirrored,
+                position.variant.orthogonal,
+            )
             d = distance(fresh.getpixel(point), golden.getpixel(point))
             if d > MAX_INTERIOR_DIFF:
                 out.append(

@@ -1,14 +1,14 @@
 """The bitboard move generator against a deliberately naive one written from shared/RULES.md.
 
 The reference below works on (file, rank) coordinates, one square at a time, and reads only the
-variant's rule fields (men capture backward, whether men capture kings, flying kings and whether
-they stop just beyond their victim, whether captured pieces leave the board at once, the capture
-precedence, crowning).  Its precedence is written from the rules' words, criterion by criterion
-(the most pieces; a king rather than a man; the most kings; the kings met first, as the list of
-the places in the sequence where kings are taken, earliest first), not from the generator's
-keys.  Both must
-give exactly the same moves -- full landing path, captured pieces in jump order and whether the
-move crowns -- on random placements and on positions of random games in every variant.
+variant's rule fields (diagonal or orthogonal moves, men capture backward, whether men capture
+kings, flying kings and whether they stop just beyond their victim, whether captured pieces leave
+the board at once, whether a capture may turn back, the capture precedence, crowning).  Its
+precedence is written from the rules' words, criterion by criterion (the most pieces; a king
+rather than a man; the most kings; the kings met first, as the list of the places in the sequence
+where kings are taken, earliest first), not from the generator's keys.  Both must give exactly
+the same moves -- full landing path, captured pieces in jump order and whether the move crowns --
+on random placements and on positions of random games in every variant.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from support.variant_sets import one_per_rules
 from rules.position import BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, Position
 from rules.variants import VARIANTS, Color, Crowning, Precedence, Variant
 
-DIRECTIONS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+DIAGONALS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+ORTHOGONALS = ((0, 1), (0, -1), (1, 0), (-1, 0))
 DISTINCT = [v.key for v in one_per_rules(VARIANTS.values(), draws=False)]
 """One variant of each set of move rules (support/variant_sets.py): the others are the same test."""
 MoveKey = tuple[tuple[int, ...], tuple[int, ...], bool]
@@ -45,6 +46,12 @@ def reference_moves(pos: Position) -> set[MoveKey]:
     man_prey = enemy if variant.men_capture_kings else enemy - {enemy_king}
     forward = 1 if white else -1
     far_rank = variant.size if white else 1
+    # Kings go every way along the board's lines; men go forwards (diagonally, or straight ahead
+    # and sideways on the orthogonal board), and where they capture backwards, every way too.
+    directions = ORTHOGONALS if variant.orthogonal else DIAGONALS
+    men_ways = (
+        ((0, forward), (1, 0), (-1, 0)) if variant.orthogonal else ((1, forward), (-1, forward))
+    )
 
     def free(s: int, origin: int, dead: list[int]) -> bool:
         # The moving piece has left its square; the pieces it took have left theirs where the
@@ -54,15 +61,24 @@ def reference_moves(pos: Position) -> set[MoveKey]:
 
     sequences: list[tuple[list[int], list[int], bool]] = []
 
-    def jumps(at: int, king: bool, path: list[int], dead: list[int]) -> bool:
+    def jumps(
+        at: int, king: bool, path: list[int], dead: list[int], came: tuple[int, int] = (0, 0)
+    ) -> bool:
         """Record every completed sequence continuing from ``at``; return whether any jump
         exists.  Dead pieces stay on the board (they block, unless the variant removes them at
-        once) and cannot be jumped again."""
+        once) and cannot be jumped again; ``came`` is the direction of the last jump, which the
+        next may not reverse where the variant forbids turning back."""
         x, y = xy[at]
         origin = path[0]
         found = False
+
+        def turns_back(dx: int, dy: int) -> bool:
+            return not variant.king_turns_back and (dx, dy) == (-came[0], -came[1])
+
         if king and variant.flying_kings:
-            for dx, dy in DIRECTIONS:
+            for dx, dy in directions:
+                if turns_back(dx, dy):
+                    continue
                 k = 1
                 while (s := square.get((x + k * dx, y + k * dy))) is not None and free(
                     s, origin, dead
@@ -83,14 +99,14 @@ def reference_moves(pos: Position) -> set[MoveKey]:
                     continue
                 found = True
                 # Land where the capture can go on, if any such square exists.
-                going_on = [t for t in landings if jumps(t, True, [*path, t], [*dead, s])]
+                going_on = [t for t in landings if jumps(t, True, [*path, t], [*dead, s], (dx, dy))]
                 if not going_on:
                     sequences.extend(([*path, t], [*dead, s], True) for t in landings)
             return found
-        directions = (
-            DIRECTIONS if king or variant.men_capture_backward else ((1, forward), (-1, forward))
-        )
-        for dx, dy in directions:
+        ways = directions if king or variant.men_capture_backward else men_ways
+        for dx, dy in ways:
+            if turns_back(dx, dy):
+                continue
             s = square.get((x + dx, y + dy))
             t = square.get((x + 2 * dx, y + 2 * dy))
             prey = enemy if king else man_prey
@@ -106,7 +122,7 @@ def reference_moves(pos: Position) -> set[MoveKey]:
                     continue
                 if variant.crowning is Crowning.CONTINUES_AS_KING:
                     now_king = True
-            if not jumps(t, now_king, [*path, t], [*dead, s]):
+            if not jumps(t, now_king, [*path, t], [*dead, s], (dx, dy)):
                 sequences.append(([*path, t], [*dead, s], now_king or xy[t][1] == far_rank))
         return found
 
@@ -124,12 +140,12 @@ def reference_moves(pos: Position) -> set[MoveKey]:
     for s, piece in board.items():
         x, y = xy[s]
         if piece == own_man:
-            for dx in (1, -1):
-                t = square.get((x + dx, y + forward))
+            for dx, dy in men_ways:
+                t = square.get((x + dx, y + dy))
                 if t is not None and board[t] == EMPTY:
                     moves.add(((s, t), (), xy[t][1] == far_rank))
         elif piece == own_king:
-            for dx, dy in DIRECTIONS:
+            for dx, dy in directions:
                 k = 1
                 while (t := square.get((x + k * dx, y + k * dy))) is not None and board[t] == EMPTY:
                     moves.add(((s, t), (), False))

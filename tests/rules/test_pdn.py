@@ -69,6 +69,7 @@ OPENINGS = {
     "portuguese": "b3-c4 g6-f5 d3-e4 f5xd3 c2xe4 e6-f5 e4xg6 f7xh5 h3-g4 g8-f7",
     "czech": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
     "thai": "26-23 8-11 27-24 11-15 30-26 6-9 24-19 15x24 28x19 1-6",
+    "turkish": "d3-d4 d6-d5 d4xd8 e7-d7 d8xd6 f7-e7",
     "antidraughts": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
     "breakthrough": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
 }
@@ -83,6 +84,9 @@ EXPECTED_MOVETEXT = {
     "portuguese": "1. 12-15 21-18 2. 11-14 18x11 3. 7x14 22-18 4. 14x21 26x17 5. 9-13 29-26 *",
     # Black moves first, numbered from Black's side (1 = g1).
     "thai": "1. 26-23 8-11 2. 27-24 11-15 3. 30-26 6-9 4. 24-19 15x24 5. 28x19 1-6 *",
+    # All 64 squares, numbered from a8 row by row: d3-d4 is 44-36, the man's double jump
+    # d4xd6xd8 that crowns is 36x20x4.
+    "turkish": "1. 44-36 20-28 2. 36x20x4 13-12 3. 4x20 14-13 *",
 }
 
 

@@ -94,6 +94,7 @@ def test_the_families_are_the_engines_and_keep_their_names() -> None:
         "thai": "stopping-8",
         "antidraughts": "give-away-flying-10",
         "breakthrough": "first-king-flying-10",
+        "turkish": "orthogonal-flying-8",
     }
     assert all(engine_family(v) == family(v) for v in VARIANTS.values())
 

@@ -183,6 +183,16 @@ CASES: tuple[Case, ...] = (
         "just beyond e5, then turns back over its squares to take b2",
     ),
     Case(
+        "turkish",
+        "W:W42,43,47,54,K57:B13,18,22,28,33,K8",
+        "57x25x30x14x10x26",
+        theme="wood",
+        status=True,
+        move_number=21,
+        note="all 64 squares, numbered from a8 (1) row by row: a king that flies like a rook and "
+        "takes five, turning a quarter at each piece",
+    ),
+    Case(
         "antidraughts",
         "W:W27,28,31,32,33,36,37,41,42,46,K4:B8,12,13,14,17,19,21,22,24,26,K40,K45",
         "27x18x9x20x29",
@@ -287,45 +297,75 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 def centre_point(
-    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+    size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
     from render.board import square_centre
 
-    return square_centre(size, width, square, flip, mirrored)
+    return square_centre(size, width, square, flip, mirrored, orthogonal)
 
 
 def face_point(
-    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+    size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
     from render.board import layout, square_centre
 
     sq = layout(size, width).square
-    x, y = square_centre(size, width, square, flip, mirrored)
+    x, y = square_centre(size, width, square, flip, mirrored, orthogonal)
     return x + round(FACE_OFFSET[0] * sq), y + round(FACE_OFFSET[1] * sq)
 
 
 def corner_point(
-    size: int, width: int, square: int, flip: bool, mirrored: bool = False
+    size: int,
+    width: int,
+    square: int,
+    flip: bool,
+    mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int, int]:
-    """(``mirrored``: a board whose a1 is not a playing square, as italian's.)"""
+    """(``mirrored``: a board whose a1 is not a playing square, as italian's; ``orthogonal``:
+    one played on every square, as turkish's.)"""
     from render.board import layout, square_origin
 
     sq = layout(size, width).square
-    x, y = square_origin(size, width, square, flip, mirrored)
+    x, y = square_origin(size, width, square, flip, mirrored, orthogonal)
     return x + CORNER_OFFSET[0], y + sq - 1 + CORNER_OFFSET[1]
 
 
-def expected_samples(theme: Theme) -> dict[int, tuple[RGB, RGB]]:
+def expected_samples(theme: Theme, empty: RGB | None = None) -> dict[int, tuple[RGB, RGB]]:
     """Per piece code (``rules.position``): the colour at the centre of the square and at the face
-    point.  Empty: the dark square; a man: its flat face colour at both; a king: its crown at the
-    centre, its face colour beside the crown."""
+    point.  Empty: the square's colour (``empty``; the dark square by default, the only kind
+    played but on the orthogonal board); a man: its flat face colour at both; a king: its crown
+    at the centre, its face colour beside the crown."""
+    bare = theme.dark_square if empty is None else empty
     return {
-        EMPTY: (theme.dark_square, theme.dark_square),
+        EMPTY: (bare, bare),
         WHITE_MAN: (theme.white_piece, theme.white_piece),
         WHITE_KING: (theme.white_crown, theme.white_piece),
         BLACK_MAN: (theme.black_piece, theme.black_piece),
         BLACK_KING: (theme.black_crown, theme.black_piece),
     }
+
+
+def square_colour(
+    size: int, square: int, theme: Theme, mirrored: bool = False, orthogonal: bool = False
+) -> RGB:
+    """The colour of PDN ``square`` when empty: dark, except the light squares of the orthogonal
+    board (drawn chequered like the others, a1 dark)."""
+    from rules.geometry import geometry
+
+    column, row = geometry(size, mirrored, orthogonal=orthogonal).coordinates(square)
+    dark = (row + column) % 2 == (0 if mirrored else 1)
+    return theme.dark_square if dark else theme.light_square
 
 
 MAX_SAMPLE_DISTANCE = 40.0
@@ -342,14 +382,16 @@ def classify(
     flip: bool,
     theme: Theme,
     mirrored: bool = False,
+    orthogonal: bool = False,
 ) -> tuple[int | None, float]:
     """The piece code whose expected (centre, face) colours are nearest to the pixels of
     ``square``, and that distance (the larger of the two); None if nothing is within
     :data:`MAX_SAMPLE_DISTANCE`."""
-    centre = img.getpixel(centre_point(size, width, square, flip, mirrored))
-    face = img.getpixel(face_point(size, width, square, flip, mirrored))
+    centre = img.getpixel(centre_point(size, width, square, flip, mirrored, orthogonal))
+    face = img.getpixel(face_point(size, width, square, flip, mirrored, orthogonal))
+    empty = square_colour(size, square, theme, mirrored, orthogonal)
     best, best_distance = None, float("inf")
-    for kind, (want_centre, want_face) in expected_samples(theme).items():
+    for kind, (want_centre, want_face) in expected_samples(theme, empty).items():
         d = max(distance(centre, want_centre), distance(face, want_face))
         if d < best_distance:
             best, best_distance = kind, d

@@ -38,7 +38,8 @@ from bot.ui.embeds import (
 from bot.ui.media import Media, board_request, draw_board, draw_replay
 from bot.ui.move_options import BoardMenu, Option
 from bot.ui.replies import Outgoing, Upload
-from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS, rules_summary
+from bot.ui.rules_texts import rules_summary
+from bot.ui.texts import MOVE_TIMES, VARIANT_KEYS
 from bot.ui.wording import user_error
 from render import square_centre
 from rules import Game, Goal, Precedence, find_variant, write_game
@@ -131,10 +132,13 @@ def test_rules_summary_follows_the_variant_data(key: str) -> None:
     assert f"{variant.first.label.capitalize()} moves first" in text
     assert ("Kings fly" in text) == variant.flying_kings
     assert ("most pieces" in text) == (Precedence.MOST_PIECES in variant.capture_precedence)
-    assert ("backwards" in text) == variant.men_capture_backward
-    if variant.no_progress is None:
-        assert "there is no move-count draw" in text
-    else:
+    assert ("Men capture forwards and backwards" in text) == variant.men_capture_backward
+    assert ("rows and columns" in text) == variant.orthogonal
+    assert ("turn straight back" in text) == (not variant.king_turns_back)
+    assert ("there is no move-count draw" in text) == (
+        variant.no_progress is None and not variant.endgames
+    )
+    if variant.no_progress is not None:
         assert variant.no_progress.description in text
     assert ("declines a draw offer" in text) == (variant.draw_offer_count is not None)
     assert ("you win when you cannot move" in text) == (variant.goal is Goal.GIVE_AWAY)
@@ -359,6 +363,7 @@ VARIANT_CHOICES: Listed = [
     ("Portuguese draughts", "portuguese"),
     ("Czech draughts", "czech"),
     ("Thai draughts (Makhos)", "thai"),
+    ("Turkish draughts (Dama)", "turkish"),
     ("Antidraughts", "antidraughts"),
     ("Breakthrough draughts", "breakthrough"),
 ]

@@ -23,7 +23,7 @@ from bot.ui import catalog_tool
 from bot.ui.choices import TYPED
 from bot.ui.client import DraughtsBot
 from bot.ui.info import help_embed
-from bot.ui.texts import rules_summary
+from bot.ui.rules_texts import rules_summary
 from rules.variants import VARIANTS
 
 LANGUAGES = tuple(code for code in available() if code != SOURCE)

@@ -19,7 +19,8 @@ import pytest
 from support import openapi_check
 
 from bot.i18n import render
-from bot.ui.texts import help_paragraphs, rules_summary
+from bot.ui.rules_texts import rules_summary
+from bot.ui.texts import help_paragraphs
 from rules.variants import VARIANTS
 
 TERMS = {

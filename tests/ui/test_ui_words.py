@@ -16,6 +16,7 @@ from bot.results import UserPrefs
 from bot.service.settings import ServerSettings
 from bot.ui.info import help_embed, rules_embed
 from bot.ui.prefs import NOTATION_WORDS, prefs_embed
+from bot.ui.rules_texts import DRAW_CLAUSES, draw_clause, notation_note, rules_summary
 from bot.ui.social_embeds import (
     THREAD_WORDS,
     history_embed,
@@ -24,16 +25,7 @@ from bot.ui.social_embeds import (
     stats_embed,
     summary_line,
 )
-from bot.ui.texts import (
-    DRAW_CLAUSES,
-    VARIANT_KEYS,
-    color_word,
-    draw_clause,
-    help_paragraphs,
-    notation_note,
-    rules_summary,
-    theme_word,
-)
+from bot.ui.texts import VARIANT_KEYS, color_word, help_paragraphs, theme_word
 from rules import find_variant
 from rules.variants import VARIANTS, Notation
 
@@ -92,6 +84,9 @@ def test_every_draw_rule_of_every_variant_is_worded() -> None:
                 continue
             assert rule in DRAW_CLAUSES, (variant.key, rule.description)
             clause = draw_clause(rule)
+            if rule.moves == 0:  # drawn as soon as the ending arises: no count to word
+                assert clause.plural is None and str(clause).startswith("as soon as "), rule
+                continue
             assert clause.kind is Kind.MESSAGE and clause.plural is not None
             assert clause.arguments["count"] == rule.moves
             if rule.description in explained:
