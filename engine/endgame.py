@@ -148,6 +148,8 @@ def signature(variant: Variant) -> str:
         flags += "o"
     if not r.king_turns_back:
         flags += "u"  # no U-turn
+    if r.lone_pieces_draw:
+        flags += "d"
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -196,6 +198,8 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["orthogonal"] = True
     if not r.king_turns_back:
         data["king_turns_back"] = False
+    if r.lone_pieces_draw:
+        data["lone_pieces_draw"] = True
     return data
 
 
@@ -268,13 +272,16 @@ def read(variant: Variant, pieces: int, path: Path) -> EndgameTable:
 
 def counted_slices(variant: Variant, table: EndgameTable) -> list[bool]:
     """Per slice of ``table``: whether one of the variant's endgame counting rules governs its
-    material (then its wins and losses depend on a move count the position does not show)."""
+    material (then its wins and losses depend on a move count the position does not show).  A
+    rule of no moves is no count: it draws at once, and the table is solved with it
+    (``Rules.lone_pieces_draw``)."""
+    counts = [rule for rule in variant.endgames if rule.moves]
     flags = []
     for men, kings, opp_men, opp_kings, *_ in table.slices():
         # EndgameRule.strong reads (own kings, own men, opponent kings, opponent men).
         one = (kings, men, opp_kings, opp_men)
         other = (opp_kings, opp_men, kings, men)
-        flags.append(any(rule.strong(one) or rule.strong(other) for rule in variant.endgames))
+        flags.append(any(rule.strong(one) or rule.strong(other) for rule in counts))
     return flags
 
 

@@ -15,6 +15,7 @@ to ``rules`` through them, and ``bench/perft.py --native`` measures it.
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 from rules.movegen import RawMove
@@ -63,13 +64,32 @@ GOAL_CODES: dict[Goal, int] = {
 """The core's code for each goal."""
 
 
+_MATERIALS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (a, b, c, d) for a, b, c, d in itertools.product(range(3), repeat=4)
+)
+"""Every material of up to two kings and two men a side, as EndgameRule.strong reads it."""
+
+
+def _lone_pieces_draw(variant: Variant) -> bool:
+    """:attr:`~rules.variants.Variant.lone_pieces_draw`, after checking that each endgame rule
+    of no moves is that one (the only immediate draw the core knows): ``ValueError`` if not."""
+    for rule in variant.endgames:
+        if rule.moves:
+            continue
+        for m in _MATERIALS:
+            if rule.strong(m) != (m[0] + m[1] == 1 and m[2] + m[3] == 1):
+                raise ValueError(f"the core knows no immediate draw like {rule.description!r}")
+    return variant.lone_pieces_draw
+
+
 @cache
 def core_rules(variant: Variant) -> Rules:
     """The core's descriptor of ``variant`` (one per variant, built on first use).
 
     Raises ``ValueError`` for a board the core cannot hold (larger than
     ``engine._core.MAX_SIZE``: its bitboards are 64 bits wide, and the ghost layout of 12x12
-    needs 76; an orthogonal board larger than 8x8).
+    needs 76; an orthogonal board larger than 8x8; an immediate draw other than one piece
+    each).
     """
     return Rules(
         size=variant.size,
@@ -84,6 +104,7 @@ def core_rules(variant: Variant) -> Rules:
         captures_removed_at_once=variant.captures_removed_at_once,
         orthogonal=variant.orthogonal,
         king_turns_back=variant.king_turns_back,
+        lone_pieces_draw=_lone_pieces_draw(variant),
     )
 
 

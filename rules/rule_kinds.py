@@ -220,6 +220,15 @@ class Variant:
         return Progress(rule.plies, rule.man_moves, rule.crownings)
 
     @cached_property
+    def lone_pieces_draw(self) -> bool:
+        """Whether one piece against one is drawn at once (turkish): an endgame count of no
+        moves that holds for every one-against-one material.  The engines read this (their
+        searches and endgame tables know that one immediate draw; ``engine/native.py`` refuses
+        any other)."""
+        ones: tuple[Material, ...] = ((1, 0, 1, 0), (1, 0, 0, 1), (0, 1, 1, 0), (0, 1, 0, 1))
+        return any(rule.moves == 0 and all(map(rule.strong, ones)) for rule in self.endgames)
+
+    @cached_property
     def family(self) -> str:
         """The variants that share their tactics, by name: the engine keeps a set of learned
         weights and the bot a puzzle rating per family.  ``short-8``, ``flying-8``,

@@ -79,6 +79,7 @@ typedef struct {
     int removed_at_once;     /* each captured piece leaves the board as it is jumped */
     int orthogonal;          /* every square played, along rows and columns (rules.geometry) */
     int king_turns_back;     /* a capturing flying king may turn 180 degrees between jumps */
+    int lone_pieces_draw;    /* drawn as soon as each side has one piece left */
 } CoreRuleData;
 
 /* The rules of one variant plus the tables of its board size; read-only once built. */
@@ -105,6 +106,9 @@ typedef struct {
                              * piece may cross or land on their squares later in the move */
     int orthogonal;         /* every square played, pieces move along rows and columns */
     int king_turns_back;    /* a capturing flying king may take the way it came */
+    int lone_pieces_draw;   /* one piece against one is a draw at once: the search scores it 0
+                             * and the endgame tables value it so (rules.variants' EndgameRule
+                             * of 0 moves) */
     int delta[4];           /* internal index offset of the neighbour per direction */
     core_bb shift_from[4];  /* per direction, the squares with a neighbour that way */
     core_bb jump_from[4];   /* per direction, the squares with two squares beyond them that way */
@@ -147,6 +151,15 @@ static inline int core_column_of(const CoreRules *r, int square)
         return k % r->size;
     int row = k / (r->size / 2);
     return 2 * (k % (r->size / 2)) + ((row % 2 == 0) != (r->mirrored != 0));
+}
+
+/* Whether `p` is drawn by the rule of one piece each (CoreRules.lone_pieces_draw): each side
+ * has exactly one piece.  Checked after "no move loses", as rules.game checks the position's
+ * outcome before its draws. */
+static inline int core_lone_pieces(const CoreRules *r, const CorePos *p)
+{
+    core_bb own = p->men | p->kings, opp = p->opp_men | p->opp_kings;
+    return r->lone_pieces_draw && own && !(own & (own - 1)) && opp && !(opp & (opp - 1));
 }
 
 /* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE, at most

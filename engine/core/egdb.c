@@ -359,6 +359,10 @@ static void initialise(Pair *pr, int h)
         int n = core_moves(r, &p, moves, CORE_STACK_MOVES);
         if (n > CORE_STACK_MOVES)
             n = CORE_STACK_MOVES; /* not with the few pieces of a table */
+        if (n && core_lone_pieces(r, &p)) {
+            pr->state[h][idx] = EGDB_DRAW; /* one piece each: drawn by rule, moves or not */
+            continue;
+        }
         int inside = 0, win = 0, draw = 0;
         for (int i = 0; i < n && !win; i++) {
             if (!moves[i].captured && !moves[i].crowns) {

@@ -49,17 +49,18 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                "precedence", "crowning",             "men_capture_kings",
                                "goal",       "mirrored",             "king_stops_behind",
                                "captures_removed_at_once",           "orthogonal",
-                               "king_turns_back",                    NULL};
+                               "king_turns_back",                    "lone_pieces_draw",
+                               NULL};
     CoreRuleData d = {0};
     PyObject *precedence;
     d.men_capture_kings = 1;
     d.goal = CORE_GOAL_STANDARD;
     d.king_turns_back = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pippppp:Rules", keywords, &d.size,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pipppppp:Rules", keywords, &d.size,
                                      &d.men_capture_backward, &d.flying_kings, &precedence,
                                      &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored,
                                      &d.king_stops_behind, &d.removed_at_once, &d.orthogonal,
-                                     &d.king_turns_back))
+                                     &d.king_turns_back, &d.lone_pieces_draw))
         return NULL;
     if (read_precedence(precedence, &d) < 0)
         return NULL;
@@ -329,6 +330,11 @@ static PyObject *get_king_turns_back(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.king_turns_back);
 }
+static PyObject *get_lone_pieces_draw(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.lone_pieces_draw);
+}
 static PyObject *get_goal(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -363,6 +369,8 @@ static PyGetSetDef Rules_getset[] = {
      "Every square is played, along rows and columns.", NULL},
     {"king_turns_back", (getter)get_king_turns_back, NULL,
      "A capturing flying king may turn back the way it came between two jumps.", NULL},
+    {"lone_pieces_draw", (getter)get_lone_pieces_draw, NULL,
+     "One piece against one is drawn at once.", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -374,7 +382,7 @@ PyTypeObject RulesType = {
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
               "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False, "
               "king_stops_behind=False, captures_removed_at_once=False, orthogonal=False, "
-              "king_turns_back=True)\n--\n\n"
+              "king_turns_back=True, lone_pieces_draw=False)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

@@ -228,7 +228,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
         result = s->rules->goal == CORE_GOAL_GIVE_AWAY ? CORE_MATE - ply : -CORE_MATE + ply;
         goto done;
     }
-    if (ply && repeated(s, key, ply)) {
+    if (ply && (repeated(s, key, ply) || core_lone_pieces(s->rules, p))) {
         result = 0;
         goto done;
     }

@@ -57,6 +57,7 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     r->king_stops_behind = d->king_stops_behind != 0;
     r->removed_at_once = d->removed_at_once != 0;
     r->king_turns_back = d->king_turns_back != 0;
+    r->lone_pieces_draw = d->lone_pieces_draw != 0;
     const int(*steps)[2] = r->orthogonal ? ORTHOGONAL_STEPS : DIAGONAL_STEPS;
     if (r->orthogonal) {
         r->delta[CORE_UP] = -size;
@@ -152,7 +153,7 @@ int core_rules_same_game(const CoreRules *a, const CoreRules *b)
         a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal ||
         a->mirrored != b->mirrored || a->king_stops_behind != b->king_stops_behind ||
         a->removed_at_once != b->removed_at_once || a->orthogonal != b->orthogonal ||
-        a->king_turns_back != b->king_turns_back)
+        a->king_turns_back != b->king_turns_back || a->lone_pieces_draw != b->lone_pieces_draw)
         return 0;
     for (int i = 0; i < a->nprecedence; i++)
         if (a->precedence[i] != b->precedence[i])

@@ -73,6 +73,8 @@ class Board:
     """No piece or no move wins for the side to move (antidraughts)."""
     first_king: bool = False
     """The first crowning wins (breakthrough)."""
+    lone_pieces_draw: bool = False
+    """One piece against one is drawn at once (turkish)."""
 
     def moves(self, state: State) -> list[RawMove]:
         """Legal moves, without the duplicates that differ only in the path (same result)."""
@@ -102,4 +104,5 @@ def board_for(variant: Variant) -> Board:
         rule.crownings,
         give_away=variant.goal is Goal.GIVE_AWAY,
         first_king=variant.goal is Goal.FIRST_KING,
+        lone_pieces_draw=variant.lone_pieces_draw,
     )

@@ -155,6 +155,8 @@ class Searcher:
             return MATE - ply if self.board.give_away else -MATE + ply
         if ply and (key in self._path or key in self._past):
             return 0
+        if self.board.lone_pieces_draw and _one_each(state):
+            return 0
         if self.board.quiet_limit and quiet >= self.board.quiet_limit:
             return 0
         forced = moves[0][2] != 0
@@ -255,3 +257,9 @@ def _from_tt(score: int, ply: int) -> int:
     if score <= -WIN_BOUND:
         return score + ply
     return score
+
+
+def _one_each(state: State) -> bool:
+    """Whether each side has exactly one piece (drawn at once where the variant says so)."""
+    own, theirs = state[0] | state[1], state[2] | state[3]
+    return own.bit_count() == 1 and theirs.bit_count() == 1

@@ -72,7 +72,8 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     """Win/loss/draw of every position of a set of materials closed under moves, on the
     referee's moves, by retrograde analysis: a position is won if a move reaches a lost one (or
     takes the last piece), lost if every move reaches a won one (so also with no move at all),
-    and what never settles is a draw.  Settled positions are worked back through their
+    and what never settles is a draw; where the variant draws one piece against one, such a
+    position with a move is a draw by rule.  Settled positions are worked back through their
     predecessors, each counting down the moves not yet known to reach a won position."""
     gen = generator(variant)
     states = all_positions(variant, materials)
@@ -80,11 +81,17 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     parents: list[list[int]] = [[] for _ in states]
     unknown = [0] * len(states)  # per position: its moves not yet known to reach a won one
     value = [0] * len(states)
+    drawn = [False] * len(states)  # drawn by rule: never settled by its moves
     settled: collections.deque[int] = collections.deque()
     for i, s in enumerate(states):
         om, ok, tm, tk, side = s
         takes_all = False
-        for move in gen.moves_raw(om, ok, tm, tk, side):
+        moves = gen.moves_raw(om, ok, tm, tk, side)
+        one_each = (om | ok).bit_count() == 1 and (tm | tk).bit_count() == 1
+        if moves and one_each and variant.lone_pieces_draw:
+            drawn[i] = True
+            continue
+        for move in moves:
             child = played(s, move)
             if not child[0] | child[1]:  # no pieces left to the side to move next
                 takes_all = True
@@ -97,7 +104,7 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     while settled:
         j = settled.popleft()
         for i in parents[j]:
-            if value[i]:
+            if value[i] or drawn[i]:
                 continue
             if value[j] == LOSS:
                 value[i] = WIN
@@ -172,14 +179,23 @@ def test_the_solver_equals_a_brute_force_solver_on_the_orthogonal_board() -> Non
     wrong = [(s, v, table.probe(*s)) for s, v in truth.items() if table.probe(*s) != v]
     assert not wrong, (len(wrong), wrong[:5])
     assert all(sum(1 for x in truth.values() if x == v) for v in (WIN, LOSS, DRAW))
+    # With two pieces every position is one against one, drawn by Turkish's rule: the unmoves
+    # are checked on its moves without that rule, then the rule on its own table.
+    counted = dataclasses.replace(VARIANTS["turkish"], key="turkish-counted", endgames=())
+    truth = brute_force(counted, materials(2))
+    table = endgame.new_table(counted, 2)
+    table.build()
+    assert [s for s, v in truth.items() if table.probe(*s) != v] == []
+    assert {WIN, DRAW} <= set(truth.values())
     truth = brute_force(VARIANTS["turkish"], materials(2))
     table = built("turkish", 2)
     assert [s for s, v in truth.items() if table.probe(*s) != v] == []
-    assert {WIN, DRAW} <= set(truth.values())
+    assert set(truth.values()) <= {DRAW, LOSS} and DRAW in truth.values()
 
 
 def test_the_orthogonal_board_has_tables_of_its_own() -> None:
-    """Turkish's table is named and headed by its own flags (orthogonal, no turning back); every
+    """Turkish's table is named and headed by its own flags (orthogonal, no turning back, one
+    piece each drawn); every
     other variant's file keeps the name and header it had before those flags existed."""
     names = {key: endgame.signature(v) for key, v in VARIANTS.items()}
     assert names == {
@@ -192,7 +208,7 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         **dict.fromkeys(("spanish", "portuguese"), "8x8fp13i-c0"),
         "czech": "8x8fp2-c1",
         "thai": "8x8flr-c0",
-        "turkish": "8x8fmrou-c1",
+        "turkish": "8x8fmroud-c1",
     }
     headers = {key: endgame._rule_data(v) for key, v in VARIANTS.items()}
     assert headers["turkish"] == {
@@ -204,14 +220,21 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         "captures_removed_at_once": True,
         "orthogonal": True,
         "king_turns_back": False,
+        "lone_pieces_draw": True,
     }
     others = [h for key, h in headers.items() if key != "turkish"]
-    assert not any("orthogonal" in h or "king_turns_back" in h for h in others)
-    # Turkish's one-piece-each draw holds at once, and every slice can reach one piece each: the
-    # search may believe the table's draws only (a draw with that rule ignored is a draw with it).
+    new = ("orthogonal", "king_turns_back", "lone_pieces_draw")
+    assert not any(flag in h for h in others for flag in new)
+    # Turkish's one-piece-each draw is no count: the table is solved with it, so the search may
+    # believe every slice (there is no no-progress count either).
     table = built("turkish", 3)
     endgame.apply_policy(VARIANTS["turkish"], table)
-    assert not any(trusted for *_, trusted in table.slices())
+    assert all(trusted for *_, trusted in table.slices())
+    # One piece each is drawn whatever the moves say; two kings against a man win.
+    g = VARIANTS["turkish"].geometry
+    bit = {name: g.bit(g.square_by_name[name]) for name in ("a1", "c8", "d4", "h8")}
+    assert table.probe(0, bit["d4"], bit["h8"], 0, 0) == DRAW  # a king against a man
+    assert table.probe(0, bit["a1"] | bit["c8"], bit["h8"], 0, 0) == WIN
 
 
 @pytest.mark.parametrize(

@@ -515,6 +515,7 @@ def test_core_rules_carry_the_variants_data(variant: Variant) -> None:
     assert core.captures_removed_at_once is variant.captures_removed_at_once
     assert core.orthogonal is variant.orthogonal
     assert core.king_turns_back is variant.king_turns_back
+    assert core.lone_pieces_draw is variant.lone_pieces_draw is (variant.key == "turkish")
     assert core_rules(variant) is core
 
 
@@ -569,6 +570,18 @@ def test_unsupported_rules_are_refused() -> None:
             _core.Rules(size, False, True, (), _core.AT_END, orthogonal=True, mirrored=mirrored)
     defaults = _core.Rules(8, True, True, (), _core.AT_END)
     assert defaults.orthogonal is False and defaults.king_turns_back is True
+    assert defaults.lone_pieces_draw is False
+
+
+def test_an_immediate_draw_the_core_does_not_know_is_refused() -> None:
+    """The core knows one immediate draw, one piece against one; an endgame rule of no moves
+    for any other material must fail loudly rather than be played as if it were that one."""
+    turkish = VARIANTS["turkish"]
+    (one_each,) = turkish.endgames
+    two_kings = dataclasses.replace(one_each, strong=lambda m: m[0] == 2 and m[2] == 1)
+    other = dataclasses.replace(turkish, key="turkish-other", endgames=(two_kings,))
+    with pytest.raises(ValueError, match="immediate draw"):
+        native.core_rules(other)
 
 
 @pytest.mark.parametrize("variant", ALL)

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 
@@ -218,3 +219,21 @@ def test_four_kings_beat_two_in_english(fen: str) -> None:
         game.play(best_move(game, Limits(movetime=None, depth=64, nodes=300_000)).move)
     assert game.outcome is not None and game.outcome.winner is Color.WHITE, game.outcome
     assert game.ply < 60
+
+
+def test_one_piece_each_is_a_draw_to_both_searches() -> None:
+    """Turkish draws one piece against one at once. White's king on d1 must take d5 and is left
+    alone against h7's man: both searches score the position 0, where the same rules without
+    that draw see White a king up."""
+    turkish = find_variant("turkish")
+    without = dataclasses.replace(turkish, key="turkish-counted", endgames=())
+    scores = {}
+    for variant in (turkish, without):
+        game = Game(variant, parse_fen("W:WK60:B28,16", variant))
+        native = native_search.search(
+            game.position, quiet=0, past=(), max_depth=6, seconds=None, nodes=None, fresh=True
+        )
+        python = python_best_move(game, Limits(movetime=None, depth=4))
+        scores[variant.key] = (native.score, python.score)
+    assert scores["turkish"] == (0, 0)
+    assert min(scores["turkish-counted"]) > 100  # a king up, by the evaluation
