@@ -43,13 +43,8 @@ DIRECTIONS: tuple[int, ...] = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 """Direction indices; "up" is towards square 1 (Black's home row), the way White's men move."""
 
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
-"""The same indices on an orthogonal board: straight up and down, and along the row."""
-
-
-def opposite(direction: int) -> int:
-    """The direction that turns back from ``direction`` (on either kind of board)."""
-    return 3 - direction
-
+"""The same indices on an orthogonal board: straight up and down, and along the row.  On both
+boards ``3 - d`` is the direction that turns back from ``d`` (the move generators use it)."""
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
