@@ -260,7 +260,8 @@ async def test_rules_of_every_variant(launch: Launch) -> None:
     _, users = await launch()
     assert set(VARIANTS) == {
         *("english", "dame", "pool", "international", "brazilian", "russian"),
-        *("italian", "spanish", "portuguese", "czech", "thai", "antidraughts", "breakthrough"),
+        *("italian", "spanish", "portuguese", "czech", "thai", "turkish"),
+        *("antidraughts", "breakthrough"),
     }
     for key, variant in VARIANTS.items():
         answer = await ask(users, "rules", BOB, GENERAL, variant=key)
