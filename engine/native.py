@@ -20,6 +20,7 @@ from functools import cache
 
 from rules.movegen import RawMove
 from rules.position import Position
+from rules.rule_kinds import one_piece_each
 from rules.variants import Color, Crowning, Goal, Precedence, Variant
 
 from ._core import (
@@ -77,7 +78,7 @@ def _lone_pieces_draw(variant: Variant) -> bool:
         if rule.moves:
             continue
         for m in _MATERIALS:
-            if rule.strong(m) != (m[0] + m[1] == 1 and m[2] + m[3] == 1):
+            if rule.strong(m) != one_piece_each(m):
                 raise ValueError(f"the core knows no immediate draw like {rule.description!r}")
     return variant.lone_pieces_draw
 

@@ -129,6 +129,12 @@ class NoProgressRule:
         return 2 * self.moves
 
 
+def one_piece_each(m: Material) -> bool:
+    """Whether each side has exactly one piece: the material of turkish's immediate draw, the one
+    such draw the engines know (:attr:`Variant.lone_pieces_draw`)."""
+    return m[0] + m[1] == 1 and m[2] + m[3] == 1
+
+
 @dataclass(frozen=True)
 class EndgameRule:
     """Draw when a given endgame is not won within a number of moves.

@@ -28,6 +28,7 @@ from .rule_kinds import (
     Precedence,
     Progress,
     Variant,
+    one_piece_each,
 )
 
 __all__ = [
@@ -370,10 +371,6 @@ that land just beyond the piece they take, captured pieces removed at once, any 
 first and the squares numbered from Black's side, as PDN's GameType 31 has it."""
 
 
-def _one_piece_each(m: Material) -> bool:
-    return m[0] + m[1] == 1 and m[2] + m[3] == 1
-
-
 TURKISH = Variant(
     key="turkish",
     title="Turkish draughts (Dama)",
@@ -395,7 +392,7 @@ TURKISH = Variant(
             label="one-piece-each count",
             moves=0,
             counted="each",
-            strong=_one_piece_each,
+            strong=one_piece_each,
         ),
     ),
     captures_removed_at_once=True,
