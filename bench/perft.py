@@ -61,7 +61,7 @@ from rules.variants import find_variant  # noqa: E402
 DEFAULT_ROWS = "english:8,international:6,russian:8"
 NATIVE_ROWS = (
     "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,italian:9,spanish:9,"
-    "portuguese:9,czech:9,thai:8,turkish:7,antidraughts:8,breakthrough:8"
+    "portuguese:9,czech:9,thai:8,turkish:7,frisian:7,antidraughts:8,breakthrough:8"
 )
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
@@ -78,6 +78,20 @@ _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     "portuguese": (7, 49, 302, 1_469, 7_361, 36_473, 177_532, 828_783, 3_860_866),
     # Sanavesa/kish examples/perft.rs, lines 22-36.
     "turkish": (8, 64, 708, 7_538, 85_090, 931_312, 10_782_382, 123_290_300),
+    # github rhalbersma/dctl, file board_10x10.cpp, around line 52 (Frisian, from the start).
+    "frisian": (
+        9,
+        81,
+        658,
+        3_880,
+        21_345,
+        103_584,
+        550_314,
+        2_907_905,
+        16_204_497,
+        90_161_025,
+        521_287_205,
+    ),
 }
 PUBLISHED: dict[tuple[str, int], int] = {
     (key, depth): nodes

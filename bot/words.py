@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.game import Game
+from rules.notation import square_name
 from rules.outcome import Outcome
+from rules.position import Position
 from rules.variants import Color, Variant, find_variant
 
 from .enums import ChallengeStatus, GameStatus, TimePool
@@ -31,6 +33,8 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "czech": _p("variant", "Czech draughts"),
     "thai": _p("variant", "Thai draughts (Makhos)"),
     "turkish": _p("variant", "Turkish draughts (Dama)"),
+    "frisian": _p("variant", "Frisian draughts"),
+    "frysk": _p("variant", "Frysk!"),
     "antidraughts": _p("variant", "Antidraughts"),
     "breakthrough": _p("variant", "Breakthrough draughts"),
 }
@@ -97,6 +101,8 @@ TERMINATIONS: Mapping[str, Text] = _by_english(
     _p("termination", "4-5 piece endgame with kings: 30 moves without capture or crowning"),
     _p("termination", "6-7 piece endgame with kings: 60 moves without capture or crowning"),
     _p("termination", "one piece each"),
+    _p("termination", "two kings against one king not won in 7 moves"),
+    _p("termination", "one king each not won in 2 moves"),
 )
 
 _COUNT_LABELS = _by_english(
@@ -108,6 +114,8 @@ _COUNT_LABELS = _by_english(
     _p("count", "30-move endgame count"),
     _p("count", "60-move endgame count"),
     _p("count", "one-piece-each count"),
+    _p("count", "2-kings-v-1 count"),
+    _p("count", "1-king-each count"),
 )
 
 CHALLENGE_STATUS: Mapping[ChallengeStatus, Text] = {
@@ -152,7 +160,8 @@ def _left(label: Text, left: int) -> Text:
 
 def status_parts(game: Game, names: Mapping[Color, str]) -> tuple[Text, ...]:
     """:meth:`rules.game.Game.status_parts` (with names) as catalog text, part for part: the
-    pending draw offer and the running counts."""
+    pending draw offer, the running counts and a king of the side to move that has used up its
+    moves in a row (:func:`frozen_king_words`)."""
     parts = []
     if game.draw_offer is not None:
         parts.append(_("Draw offered by {name}", name=names[game.draw_offer]))
@@ -166,11 +175,34 @@ def status_parts(game: Game, names: Mapping[Color, str]) -> tuple[Text, ...]:
     if counting is not None and quiet_left is not None and game.no_progress_counting():
         parts.append(_left(_count_label(counting.label), quiet_left))
     seen = game.repetitions()
-    if seen > 1:
+    if seen > 1 and game.variant.repetitions:  # none where repeating draws nothing (frisian)
         parts.append(
             _("position repeated ({seen} of {limit})", seen=seen, limit=game.variant.repetitions)
         )
+    if game.position.frozen_king:
+        parts.append(frozen_king_words(game.position))
     return tuple(parts)
+
+
+def frozen_king_words(position: Position) -> Text:
+    """``White's king on 28 has made 3 moves in a row``: the king of the side to move that may
+    only capture until another of its side's pieces has moved (frisian's limit on king moves)."""
+    (square,) = position.squares(position.frozen_king)
+    where = square_name(square, position.variant)
+    limit = position.variant.king_move_limit
+    if position.turn is Color.WHITE:
+        return _n(
+            "White's king on {square} has made {count} move in a row",
+            "White's king on {square} has made {count} moves in a row",
+            limit,
+            square=where,
+        )
+    return _n(
+        "Black's king on {square} has made {count} move in a row",
+        "Black's king on {square} has made {count} moves in a row",
+        limit,
+        square=where,
+    )
 
 
 def status_line(game: Game, names: Mapping[Color, str]) -> Text:

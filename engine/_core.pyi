@@ -1,8 +1,9 @@
 """Types of the native core, the C extension built from ``engine/core/`` (see engine/native.py).
 
 Positions are four bitboards seen from the side to move (own men, own kings, their men, their
-kings, in the layout of :mod:`rules.geometry`) and the side (0 White, 1 Black); moves are
-``rules``' raw moves ``(from_bit, to_bit, captured, crowns)``.
+kings, in the layout of :mod:`rules.geometry`), the side (0 White, 1 Black) and, where the rules
+limit a king's moves in a row, the kings' runs (:func:`engine.native.runs_code`; 0, the default,
+elsewhere); moves are ``rules``' raw moves ``(from_bit, to_bit, captured, crowns)``.
 """
 
 from collections.abc import Sequence
@@ -16,6 +17,10 @@ PREFER_MOST_PIECES: Final[int]
 PREFER_WITH_KING: Final[int]
 PREFER_MOST_KINGS: Final[int]
 PREFER_KINGS_FIRST: Final[int]
+PREFER_MOST_VALUE: Final[int]
+MAN_VALUE: Final[int]
+KING_VALUE: Final[int]
+MAX_KING_RUN: Final[int]
 GOAL_STANDARD: Final[int]
 GOAL_GIVE_AWAY: Final[int]
 GOAL_FIRST_KING: Final[int]
@@ -43,6 +48,8 @@ class Rules:
         orthogonal: bool = False,
         king_turns_back: bool = True,
         lone_pieces_draw: bool = False,
+        captures_in_eight_directions: bool = False,
+        king_move_limit: int = 0,
     ) -> Rules: ...
     @property
     def size(self) -> int: ...
@@ -79,26 +86,37 @@ class Rules:
     @property
     def lone_pieces_draw(self) -> bool: ...
     @property
+    def captures_in_eight_directions(self) -> bool: ...
+    @property
+    def king_move_limit(self) -> int: ...
+    @property
     def crowning(self) -> int: ...
     def legal_moves(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
-    ) -> list[tuple[int, int, int, bool]]: ...
-    def count(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
-    ) -> int: ...
-    def make(
         self,
         own_men: int,
         own_kings: int,
         opp_men: int,
         opp_kings: int,
         side: int,
-        move: tuple[int, int, int, bool],
+        runs: int = 0,
         /,
-    ) -> tuple[int, int, int, int, int]: ...
-    def perft(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, depth: int, /
+    ) -> list[tuple[int, int, int, bool]]: ...
+    def count(
+        self,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
     ) -> int: ...
+    def make(self, *state_and_move: int | tuple[int, int, int, bool]) -> tuple[int, ...]:
+        """make(own_men, own_kings, opp_men, opp_kings, side, [runs,] move, /): the position
+        after a legal move, seen from the new side to move, with its runs where the rules limit
+        a king's moves in a row (six items; five elsewhere)."""
+    def perft(self, *state_and_depth: int) -> int:
+        """perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /)."""
 
 class Searcher:
     """The search in C on one :class:`Rules` (build it with
@@ -114,21 +132,11 @@ class Searcher:
         crownings_progress: bool,
         zobrist: list[tuple[int, ...]],
         black: int,
+        *,
+        runs: list[tuple[int, ...]] | None = None,
     ) -> Searcher: ...
     def search(
-        self,
-        own_men: int,
-        own_kings: int,
-        opp_men: int,
-        opp_kings: int,
-        side: int,
-        quiet: int,
-        past: tuple[int, ...],
-        max_depth: int,
-        seconds: float,
-        node_limit: int,
-        exact: bool,
-        /,
+        self, *state_and_limits: int | float | tuple[int, ...]
     ) -> tuple[
         tuple[int, int, int, bool] | None,
         int,
@@ -137,24 +145,34 @@ class Searcher:
         float,
         list[tuple[int, int, int, bool]],
         list[tuple[int, int, int, float, tuple[int, int, int, bool]]],
-    ]: ...
+    ]:
+        """search(own_men, own_kings, opp_men, opp_kings, side, [runs,] quiet, past, max_depth,
+        seconds, node_limit, exact, /) -> (move or None, score, depth, nodes, seconds, pv,
+        iterations)."""
     def root_scores(
+        self, *state_and_depth: int | tuple[int, ...]
+    ) -> list[tuple[int, tuple[int, int, int, bool]]]:
+        """root_scores(own_men, own_kings, opp_men, opp_kings, side, [runs,] quiet, past, depth,
+        /) -> [(score, move), ...]."""
+    def evaluate(
         self,
         own_men: int,
         own_kings: int,
         opp_men: int,
         opp_kings: int,
         side: int,
-        quiet: int,
-        past: tuple[int, ...],
-        depth: int,
+        runs: int = 0,
         /,
-    ) -> list[tuple[int, tuple[int, int, int, bool]]]: ...
-    def evaluate(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
     ) -> int: ...
     def key(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+        self,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
     ) -> int: ...
     def clear(self) -> None: ...
     def endgame_wanted(self) -> int: ...
@@ -188,6 +206,7 @@ def learned_features(
     opp_men: int,
     opp_kings: int,
     side: int,
+    runs: int = 0,
     /,
 ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
 def learned_loss(
@@ -230,15 +249,36 @@ class EndgameTable:
     def set_policy(self, counted: list[bool], quiet_limit: int, /) -> None: ...
     def trusted(self, slice: int, quiet: int, quiet_limit: int, /) -> bool: ...
     def probe(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+        self,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
     ) -> int: ...
     def locate(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+        self,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
     ) -> tuple[int, int] | None: ...
     def position(self, slice: int, index: int, /) -> tuple[int, int, int, int, int] | None: ...
     def compute_distances(self, slice: int, /) -> bool: ...
     def keep_distances(self) -> bool: ...
     def has_distances(self, slice: int, /) -> bool: ...
     def distance(
-        self, own_men: int, own_kings: int, opp_men: int, opp_kings: int, side: int, /
+        self,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
     ) -> int | None: ...

@@ -120,8 +120,11 @@ def pieces_for(
 
 def has_tables(variant: Variant) -> bool:
     """Whether ``variant`` can use endgame tables: the tables' values are for the standard goal
-    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king."""
-    return variant.goal is Goal.STANDARD
+    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king; and
+    for positions alone, so not where a king's moves in a row are limited (frisian): there a
+    position with men and kings is won or not by the runs its index cannot hold, and the kings
+    alone are governed by the endgame counts (the core refuses such rules a table)."""
+    return variant.goal is Goal.STANDARD and not variant.king_move_limit
 
 
 def signature(variant: Variant) -> str:
@@ -150,6 +153,10 @@ def signature(variant: Variant) -> str:
         flags += "u"  # no U-turn
     if r.lone_pieces_draw:
         flags += "d"
+    if r.captures_in_eight_directions:
+        flags += "e"
+    if r.king_move_limit:
+        flags += f"k{r.king_move_limit}"
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 

@@ -4,7 +4,8 @@ The core generates moves in C for every variant, but it must never know a varian
 like :mod:`rules.movegen`, it is driven only by the rule data of a
 :class:`~rules.variants.Variant`.  This module is the one place that reads that data and turns it
 into the core's parameters (:func:`core_rules`), and a :class:`~rules.position.Position` into the
-core's view of a position (:func:`core_state`).  The mappings are explicit tables, so a new
+core's view of a position (:func:`core_state`), the kings' runs of frisian's limit on a king's
+moves in a row included (:func:`runs_code`).  The mappings are explicit tables, so a new
 :class:`~rules.variants.Crowning`, :class:`~rules.variants.Precedence` or
 :class:`~rules.variants.Goal` fails loudly here
 (``KeyError``) instead of being played by the wrong rule.
@@ -19,7 +20,7 @@ import itertools
 from functools import cache
 
 from rules.movegen import RawMove
-from rules.position import Position
+from rules.position import NO_RUNS, KingRuns, Position
 from rules.rule_kinds import one_piece_each
 from rules.variants import Color, Crowning, Goal, Precedence, Variant
 
@@ -33,14 +34,21 @@ from ._core import (
     PREFER_KINGS_FIRST,
     PREFER_MOST_KINGS,
     PREFER_MOST_PIECES,
+    PREFER_MOST_VALUE,
     PREFER_WITH_KING,
     Rules,
 )
 
-CoreState = tuple[int, int, int, int, int]
-"""``(own men, own kings, their men, their kings, side)`` with side 0 for White, 1 for Black: the
-position seen from the side to move, as :data:`engine.reference.board.State` without the Zobrist
-key."""
+CoreState = tuple[int, ...]
+"""``(own men, own kings, their men, their kings, side)`` with side 0 for White, 1 for Black,
+followed where the variant limits a king's moves in a row (frisian) by the kings' runs packed by
+:func:`runs_code`: the position seen from the side to move, as
+:data:`engine.reference.board.State` without the Zobrist key.  Every call of the core takes it so
+(it reads runs of 0 where they are left out, and makes six-item states)."""
+
+RUN_SHIFT = 6
+"""A run packed: the king's internal bit index, plus its length shifted by this (engine/core/core.h
+CORE_RUN_SHIFT); the mover's run in the low 16 bits, the opponent's in the high 16."""
 
 CROWNING_CODES: dict[Crowning, int] = {
     Crowning.ENDS_MOVE: ENDS_MOVE,
@@ -54,6 +62,7 @@ PRECEDENCE_CODES: dict[Precedence, int] = {
     Precedence.WITH_KING: PREFER_WITH_KING,
     Precedence.MOST_KINGS: PREFER_MOST_KINGS,
     Precedence.KINGS_FIRST: PREFER_KINGS_FIRST,
+    Precedence.MOST_VALUE: PREFER_MOST_VALUE,
 }
 """The core's code for each capture precedence criterion."""
 
@@ -106,20 +115,49 @@ def core_rules(variant: Variant) -> Rules:
         orthogonal=variant.orthogonal,
         king_turns_back=variant.king_turns_back,
         lone_pieces_draw=_lone_pieces_draw(variant),
+        captures_in_eight_directions=variant.captures_in_eight_directions,
+        king_move_limit=variant.king_move_limit,
     )
 
 
+def _packed_run(bit: int, run: int) -> int:
+    return (bit.bit_length() - 1) | run << RUN_SHIFT if run else 0
+
+
+def runs_code(runs: KingRuns, turn: Color) -> int:
+    """:attr:`Position.king_runs` as the core holds them, seen from ``turn``'s side."""
+    if runs == NO_RUNS:
+        return 0
+    white, black = _packed_run(runs[0], runs[1]), _packed_run(runs[2], runs[3])
+    own, theirs = (white, black) if turn is Color.WHITE else (black, white)
+    return own | theirs << 16
+
+
+def king_runs(code: int, side: int) -> KingRuns:
+    """The inverse of :func:`runs_code`: a core state's runs as :attr:`Position.king_runs`."""
+    own, theirs = code & 0xFFFF, code >> 16
+    white, black = (own, theirs) if side == 0 else (theirs, own)
+    mask = (1 << RUN_SHIFT) - 1
+
+    def unpack(run: int) -> tuple[int, int]:
+        return (1 << (run & mask), run >> RUN_SHIFT) if run else (0, 0)
+
+    return (*unpack(white), *unpack(black))
+
+
 def core_state(position: Position) -> CoreState:
-    """``position`` from the side to move, as every call of the core takes it."""
-    if position.turn is Color.WHITE:
-        return (
-            position.white_men,
-            position.white_kings,
-            position.black_men,
-            position.black_kings,
-            0,
-        )
-    return (position.black_men, position.black_kings, position.white_men, position.white_kings, 1)
+    """``position`` from the side to move, as every call of the core takes it: with its runs
+    where the variant keeps them (the five items alone elsewhere, as callers have unpacked
+    them since before the runs existed)."""
+    white = position.turn is Color.WHITE
+    placement = (
+        (position.white_men, position.white_kings, position.black_men, position.black_kings, 0)
+        if white
+        else (position.black_men, position.black_kings, position.white_men, position.white_kings, 1)
+    )
+    if not position.variant.king_move_limit:
+        return placement
+    return (*placement, runs_code(position.king_runs, position.turn))
 
 
 def legal_moves(position: Position) -> list[RawMove]:

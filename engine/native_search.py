@@ -2,11 +2,14 @@
 
 One searcher per variant and process, built on first use: its transposition table (``HASH_MB``)
 lives as long as the worker process, so the moves of a game share what earlier searches learnt.
-Its Zobrist tables are ``rules.position``'s, so its keys are ``Position.key`` and the game's
-repetition history is handed over as the rules keep it.  What it returns are raw moves; the
-caller (:mod:`engine.api`) has the referee turn each into a legal :class:`rules.Move` before it is
-played, and falls back to the reference search (:mod:`engine.reference`) should the core ever
-return anything else.
+Its Zobrist tables are ``rules.position``'s (the kings' runs of frisian's limit on a king's moves
+in a row included), so its keys are ``Position.key`` and the game's repetition history is handed
+over as the rules keep it.  A repeated position scores as a draw inside the search in every
+variant, frisian's too (whose games have no repetition draw): a line that repeats makes no
+progress, and the search cannot tell a cycle the opponent may leave from one it may not.  What
+it returns are raw moves; the caller (:mod:`engine.api`) has the referee turn each into a legal
+:class:`rules.Move` before it is played, and falls back to the reference search
+(:mod:`engine.reference`) should the core ever return anything else.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from functools import cache
 from typing import NamedTuple
 
 from rules.movegen import RawMove
-from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position
+from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_RUN, Position
 from rules.variants import Variant
 
 from ._core import EndgameTable, Searcher
@@ -89,6 +92,7 @@ def new_searcher(variant: Variant) -> Searcher:
         crownings_progress=rule.crownings,
         zobrist=[table[:KEY_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
+        runs=[table[:KEY_BITS] for table in ZOBRIST_RUN],
     )
 
 

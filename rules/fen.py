@@ -5,6 +5,11 @@ ascending. Input is forgiving: any case, spaces, a trailing full stop, surroundi
 of men (``W21-32``), algebraic squares on 8x8 boards (``W:Wa1,c1:Bb8``), and the ``H``/``F``
 counter fields some tools append (ignored: the game record keeps its own counts). Output is always
 numeric and comes from :meth:`rules.position.Position.fen`.
+
+Where a variant limits a king's moves in a row (frisian), a king's run is part of the position
+and is written after the pieces as ``RW41/3`` (White's king on 41 has made 3 moves in a row;
+``RB`` for Black), so that a position read back is the same position.  PDN has no such field;
+other tools skip fields they do not know.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ class FenError(MessageError):
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 _COUNTER = re.compile(r"^[hf][0-9]*$")
+_RUN = re.compile(r"^r([wb])([0-9]+)/([0-9]+)$")
 
 
 def _square(token: str, variant: Variant) -> int:
@@ -61,8 +67,13 @@ def parse_fen(text: str, variant: Variant) -> Position:
     turn = Color.WHITE if fields[0] == "w" else Color.BLACK
     placed: dict[int, tuple[Color, bool]] = {}
     seen_sides: set[str] = set()
+    runs: list[tuple[str, re.Match[str]]] = []
     for field in fields[1:]:
         if _COUNTER.match(field):
+            continue
+        run = _RUN.match(field)
+        if run and variant.king_move_limit:
+            runs.append((field, run))
             continue
         side = field[0]
         if side not in ("w", "b"):
@@ -116,7 +127,35 @@ def parse_fen(text: str, variant: Variant) -> Position:
                 )
                 raise FenError(message(template, square=g.numbers[square]))
         boards[2 * int(color) + int(king)] |= bit
-    return Position(variant, boards[0], boards[1], boards[2], boards[3], turn)
+    king_runs = [0, 0, 0, 0]
+    for field, run in runs:
+        color = Color.WHITE if run.group(1) == "w" else Color.BLACK
+        number, length = int(run.group(2)), int(run.group(3))
+        square = g.square_by_number[number] if 1 <= number <= g.squares else 0
+        at = 2 * int(color)
+        # A run belongs to a king of a side that has men, and is at most the limit.
+        if (
+            not square
+            or placed.get(square) != (color, True)
+            or not boards[at]
+            or not 1 <= length <= variant.king_move_limit
+            or king_runs[at + 1]
+        ):
+            raise FenError(
+                message(
+                    N_("unexpected FEN field {field}: expected W... or B..."), field=repr(field)
+                )
+            )
+        king_runs[at : at + 2] = [g.bit(square), length]
+    return Position(
+        variant,
+        boards[0],
+        boards[1],
+        boards[2],
+        boards[3],
+        turn,
+        king_runs=(king_runs[0], king_runs[1], king_runs[2], king_runs[3]),
+    )
 
 
 def position_to_fen(pos: Position) -> str:

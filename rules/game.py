@@ -2,11 +2,11 @@
 
 :class:`Game` applies every automatic rule of the variant after each move, in this order (the first
 that applies ends the game): the side to move has no pieces, or no legal move (it loses); the
-position occurred for the third time (``Variant.repetitions``); an endgame count ran out
-(``Variant.endgames``); the no-progress count ran out (``Variant.no_progress``); the decliner of a
-draw offer completed the moves of the 40-move count (``Variant.draw_offer_count``, english) without
-a decisive advantage.  Resignation, timeout, abort and takebacks (:meth:`Game.take_back`) come
-from outside (the service).
+position occurred for the third time (``Variant.repetitions``, where the variant has that draw);
+an endgame count ran out (``Variant.endgames``); the no-progress count ran out
+(``Variant.no_progress``); the decliner of a draw offer completed the moves of the 40-move count
+(``Variant.draw_offer_count``, english) without a decisive advantage.  Resignation, timeout,
+abort and takebacks (:meth:`Game.take_back`) come from outside (the service).
 
 The counts are kept per ply so they are always known exactly and survive a round trip through
 :meth:`Game.to_dict`: the record is its start position, its moves, the pending draw offer, the
@@ -23,7 +23,7 @@ from typing import Any
 from .fen import parse_fen
 from .messages import N_, Message, MessageError, N_n, counted, message
 from .move import Move
-from .notation import MoveNotLegalError, moves_message, parse_move, side_name
+from .notation import MoveNotLegalError, moves_message, parse_move, side_name, square_name
 from .outcome import Outcome, Termination
 from .position import Position
 from .variants import Color, EndgameRule, Goal, Variant, find_variant
@@ -268,7 +268,7 @@ class Game:
 
     def _draw_outcome(self) -> Outcome | None:
         variant = self.variant
-        if self._seen[self.position] >= variant.repetitions:
+        if variant.repetitions and self._seen[self.position] >= variant.repetitions:
             return Outcome(Termination.THREEFOLD_REPETITION, None)
         for rule, left in self._endgame_counts():
             if left <= 0:
@@ -445,8 +445,19 @@ class Game:
         if counting is not None and quiet_left is not None and self.no_progress_counting():
             parts.append(f"{counting.label}: {quiet_left} left")
         seen = self.repetitions()
-        if seen > 1:
+        if seen > 1 and self.variant.repetitions:
             parts.append(f"position repeated ({seen} of {self.variant.repetitions})")
+        frozen = self.position.frozen_king
+        if frozen:
+            # The king of the side to move that may only capture (frisian's limit on a king's
+            # moves in a row): a player should see why it offers no step.
+            (square,) = self.position.squares(frozen)
+            side = self.position.turn.label.capitalize()
+            limit = self.variant.king_move_limit
+            parts.append(
+                f"{side}'s king on {square_name(square, self.variant)} has made {limit} moves"
+                " in a row"
+            )
         return parts
 
     def status_line(self, names: Mapping[Color, str] | None = None) -> str:

@@ -29,6 +29,12 @@ the next row's start.  The move generator therefore shifts each direction's piec
 change nothing.  The direction indices keep their roles on both boards: 0 is "up", 3 is "down"
 and ``3 - d`` is the way back from ``d``.
 
+Frisian draughts captures along the board's other lines too: on the diagonal board, along rows
+and columns, over the next playing square of the row (two columns on) or of the column (two rows
+on).  The tables therefore hold eight directions: 0-3 the lines pieces move along, 4-7
+(:data:`CROSS_DIRECTIONS`) the other lines, used only by variants that capture along them.  On
+every board ``d ^ 3`` is the way back from ``d`` (for 0-3 that is ``3 - d``).
+
 Everything here is computed once per board (size, layout and numbering) and is read-only afterwards.
 """
 
@@ -45,6 +51,12 @@ DIRECTIONS: tuple[int, ...] = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
 """The same indices on an orthogonal board: straight up and down, and along the row.  On both
 boards ``3 - d`` is the direction that turns back from ``d`` (the move generators use it)."""
+
+CROSS_DIRECTIONS: tuple[int, ...] = (4, 5, 6, 7)
+"""The board's other lines, in the same order (up, left, right, down on a diagonal board; up-left,
+up-right, down-left, down-right on an orthogonal one): ``d ^ 3`` turns back on them too."""
+LINES: tuple[int, ...] = DIRECTIONS + CROSS_DIRECTIONS
+"""All eight directions (frisian's captures)."""
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -79,16 +91,18 @@ class Geometry:
     """Number of playable squares (N)."""
     valid: int
     """Bitboard of all playable internal bits (ghost bits excluded)."""
-    deltas: tuple[int, int, int, int]
-    """Internal index offset of the neighbour in each direction."""
+    deltas: tuple[int, ...]
+    """Internal index offset of the neighbour in each of the eight directions (:data:`LINES`)."""
     index_of: tuple[int, ...]
     """Internal bit index of PDN square ``s`` at position ``s`` (position 0 unused)."""
     square_of: tuple[int, ...]
     """PDN square of internal index ``g`` (0 for ghost bits)."""
     neighbour: tuple[tuple[int, ...], ...]
-    """``neighbour[d][g]``: internal index of the diagonal neighbour, or -1 off the board."""
+    """``neighbour[d][g]``: internal index of the neighbour in direction ``d`` (one of
+    :data:`LINES`), or -1 off the board."""
     rays: tuple[tuple[tuple[int, ...], ...], ...]
-    """``rays[g][d]``: internal indices along direction ``d`` from ``g``, nearest first."""
+    """``rays[g][d]``: internal indices along direction ``d`` (one of :data:`LINES`) from ``g``,
+    nearest first."""
     top_row: int
     """Bitboard of the row of squares 1..half: where White's men are crowned."""
     bottom_row: int
@@ -102,10 +116,10 @@ class Geometry:
     men_directions: tuple[tuple[int, ...], tuple[int, ...]]
     """The directions a man of White and of Black steps in: forwards on a draughts board,
     forwards and sideways on an orthogonal one."""
-    shift_from: tuple[int, int, int, int]
+    shift_from: tuple[int, ...]
     """Per direction, the squares that have a neighbour that way: a bitboard shifted by that
     direction's delta after this mask never wraps to the other edge."""
-    jump_from: tuple[int, int, int, int]
+    jump_from: tuple[int, ...]
     """Per direction, the squares that have two squares beyond them that way (a jump's
     origins)."""
     orthogonal: bool = False
@@ -181,13 +195,19 @@ def geometry(
     for s in range(1, squares + 1):
         valid |= 1 << index_of[s]
     men_directions: tuple[tuple[int, ...], tuple[int, ...]]
+    steps: tuple[tuple[int, int], ...]
+    straight = ((0, -1), (-1, 0), (1, 0), (0, 1))
+    diagonal = ((-1, -1), (1, -1), (-1, 1), (1, 1))
     if orthogonal:
-        deltas = (-size, -1, 1, size)
-        steps = ((0, -1), (-1, 0), (1, 0), (0, 1))
+        deltas = (-size, -1, 1, size, -(size + 1), -(size - 1), size - 1, size + 1)
+        steps = straight + diagonal
         men_directions = ((UP, LEFT, RIGHT), (LEFT, RIGHT, DOWN))
     else:
-        deltas = (-(half + 1), -half, half, half + 1)
-        steps = ((-1, -1), (1, -1), (-1, 1), (1, 1))
+        # The other lines of a diagonal board run over every second square: the next playing
+        # square of a column is two rows on (a pair of rows and its ghost bit), of a row the
+        # next bit.
+        deltas = (-(half + 1), -half, half, half + 1, -(size + 1), -1, 1, size + 1)
+        steps = diagonal + tuple((2 * dc, 2 * dr) for dc, dr in straight)
         men_directions = ((UP_LEFT, UP_RIGHT), (DOWN_LEFT, DOWN_RIGHT))
 
     # Neighbours are derived from coordinates, not from the deltas, so the ghost-bit layout is
@@ -198,7 +218,7 @@ def geometry(
         column, row = _coordinates(s, half, mirrored, orthogonal)
         by_coordinates[(column, row)] = index_of[s]
         names[s] = f"{FILES[column]}{size - row}"
-    neighbour = [[-1] * bits for _ in DIRECTIONS]
+    neighbour = [[-1] * bits for _ in LINES]
     for (column, row), g in by_coordinates.items():
         for d, (dc, dr) in enumerate(steps):
             target = by_coordinates.get((column + dc, row + dr), -1)
@@ -208,7 +228,7 @@ def geometry(
     rays: list[tuple[tuple[int, ...], ...]] = [() for _ in range(bits)]
     for g in by_coordinates.values():
         per_direction = []
-        for d in DIRECTIONS:
+        for d in LINES:
             ray = []
             cur = neighbour[d][g]
             while cur >= 0:
@@ -216,17 +236,18 @@ def geometry(
                 cur = neighbour[d][cur]
             per_direction.append(tuple(ray))
         rays[g] = tuple(per_direction)
-    shift_from = [0, 0, 0, 0]
-    jump_from = [0, 0, 0, 0]
+    shift_from = [0] * len(LINES)
+    jump_from = [0] * len(LINES)
     for g in by_coordinates.values():
-        for d in DIRECTIONS:
+        for d in LINES:
             if len(rays[g][d]) >= 1:
                 shift_from[d] |= 1 << g
             if len(rays[g][d]) >= 2:
                 jump_from[d] |= 1 << g
     if not orthogonal:
-        # The ghost bits make every shift safe: the masks need not cut anything.
-        shift_from = jump_from = [valid] * 4
+        # The ghost bits make every diagonal shift safe: the masks need not cut anything (a
+        # sideways one along a row would wrap to the next row, so those keep their masks).
+        shift_from[:4] = jump_from[:4] = [valid] * 4
     top_row = 0
     bottom_row = 0
     for s in range(1, half + 1):
@@ -256,8 +277,8 @@ def geometry(
         names=tuple(names),
         square_by_name={name: s for s, name in enumerate(names) if name},
         men_directions=men_directions,
-        shift_from=(shift_from[0], shift_from[1], shift_from[2], shift_from[3]),
-        jump_from=(jump_from[0], jump_from[1], jump_from[2], jump_from[3]),
+        shift_from=tuple(shift_from),
+        jump_from=tuple(jump_from),
         orthogonal=orthogonal,
         numbering=numbering,
         numbers=numbers,

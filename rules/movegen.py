@@ -10,6 +10,8 @@ completed), or just beyond the piece it took where the variant's kings stop ther
 does on reaching the far row mid-capture is the variant's :class:`~rules.variants.Crowning`.
 Under the majority rule only the sequences that capture the most pieces are kept; other variants
 order the sequences by their :class:`~rules.variants.Precedence` criteria and keep the best.
+Where the variant says so (frisian) pieces capture along the board's other lines too, and a king
+that has made the variant's limit of moves in a row (``Placement.frozen_king``) makes no step.
 
 The generator works on raw bitboards seen from the side to move (``men, kings, opp_men,
 opp_kings`` plus the side index) so that perft and the engine can walk the tree without building
@@ -22,8 +24,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Protocol
 
-from .geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT
+from .geometry import CROSS_DIRECTIONS, DIRECTIONS, LINES
 from .move import Move
+from .rule_kinds import KING_VALUE, MAN_VALUE
 from .variants import Color, Crowning, Precedence, Variant
 
 Sequence = tuple[tuple[int, ...], tuple[int, ...], bool, int]
@@ -39,13 +42,12 @@ JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
 RawMove = tuple[int, int, int, bool]
 """(origin bit, destination bit, captured bitboard, crowns) -- enough to play a move."""
 
-_ALL_DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
-
 
 class Placement(Protocol):
-    """What the generator reads of a position: the variant, the four bitboards and the side to
-    move.  :class:`rules.position.Position` is the one implementation; naming the fields here
-    rather than importing that class keeps the imports one way (it imports this module)."""
+    """What the generator reads of a position: the variant, the four bitboards, the side to
+    move and the king that may not step (frisian's limit on a king's moves in a row).
+    :class:`rules.position.Position` is the one implementation; naming the fields here rather
+    than importing that class keeps the imports one way (it imports this module)."""
 
     variant: Variant
     white_men: int
@@ -53,6 +55,11 @@ class Placement(Protocol):
     black_men: int
     black_kings: int
     turn: Color
+
+    @property
+    def frozen_king(self) -> int:
+        """The bit of the king of the side to move that may only capture, or 0."""
+        ...
 
 
 class MoveGenerator:
@@ -65,7 +72,8 @@ class MoveGenerator:
         self._valid = g.valid
         self._square_of = g.square_of
         self._neighbour = g.neighbour
-        self._rays = g.rays
+        # The rays a flying king steps along: its own lines only.
+        self._rays = tuple(rays[: len(DIRECTIONS)] for rays in g.rays)
         self._numbers = g.numbers
         self._flying = variant.flying_kings
         self._precedence = variant.capture_precedence
@@ -80,8 +88,13 @@ class MoveGenerator:
         )
         self._crowning = variant.crowning
         # Where a capturing king may not turn back (turkish), the search is told the direction
-        # it may not take next; -1 lets it take any.
+        # it may not take next (d ^ 3 is the way back from d); -1 lets it take any.
         self._no_turn_back = not variant.king_turns_back
+        # The directions pieces capture in: the lines they move along, and the board's other
+        # lines too where the variant says so (frisian).
+        eight = variant.captures_in_eight_directions
+        capture_dirs = LINES if eight else DIRECTIONS
+        self._cross = eight
         # Shifts are signed: negative means "towards square 1" (a right shift of the bitboard).
         # Each comes with the mask of the squares it may start from (rules.geometry: only the
         # orthogonal board needs it, to keep sideways shifts on their row).
@@ -91,15 +104,15 @@ class MoveGenerator:
         def shifts(directions: tuple[int, ...], masks: tuple[int, ...]) -> Shifts:
             return tuple((deltas[d], masks[d]) for d in directions)
 
-        self._king_shifts = shifts(_ALL_DIRECTIONS, g.shift_from)
-        self._king_jump_shifts = shifts(_ALL_DIRECTIONS, g.jump_from)
+        self._king_shifts = shifts(DIRECTIONS, g.shift_from)
+        self._king_jump_shifts = shifts(capture_dirs, g.jump_from)
         # Per side index (0 white, 1 black): step shifts, man jump shifts, man jump directions,
         # crowning row.
         self._sides = tuple(
             (
                 shifts(forward, g.shift_from),
-                shifts(_ALL_DIRECTIONS if back else forward, g.jump_from),
-                _ALL_DIRECTIONS if back else forward,
+                shifts(capture_dirs if back else forward, g.jump_from),
+                capture_dirs if back else forward,
                 row,
             )
             for forward, row in zip(g.men_directions, (g.top_row, g.bottom_row), strict=True)
@@ -107,7 +120,15 @@ class MoveGenerator:
         # Short jumps per internal index: (victim bit, victim index, landing index, direction)
         # for men of each side and for kings, only where both squares are on the board.
         self._man_jumps = tuple(_jump_table(g.neighbour, side[2]) for side in self._sides)
-        self._king_jumps = _jump_table(g.neighbour, _ALL_DIRECTIONS)
+        self._king_jumps = _jump_table(g.neighbour, capture_dirs)
+        # Per internal index, a flying king's capture rays with their directions, and the rays
+        # of the board's other lines alone (where kings capture but do not move along them).
+        self._king_rays = tuple(
+            tuple((d, rays[d]) for d in capture_dirs) if rays else () for rays in g.rays
+        )
+        self._cross_rays = tuple(
+            tuple(rays[d] for d in CROSS_DIRECTIONS) if rays and eight else () for rays in g.rays
+        )
 
     # -- public, on positions -------------------------------------------------------------------
 
@@ -138,11 +159,15 @@ class MoveGenerator:
             return moves
         return [
             Move((sq[fb.bit_length() - 1], sq[tb.bit_length() - 1]), (), crowns, fb, tb, 0, numbers)
-            for fb, tb, _, crowns in self.steps(men, kings, opp_men | opp_kings, side)
+            for fb, tb, _, crowns in self.steps(
+                men, kings, opp_men | opp_kings, side, pos.frozen_king
+            )
         ]
 
     def count(self, pos: Placement) -> int:
         """``len(legal_moves(pos))`` without building the moves: perft's leaf counter."""
+        if pos.frozen_king:
+            return len(self.legal_moves(pos))
         return self.count_raw(*_view(pos))
 
     def has_capture(self, pos: Placement) -> bool:
@@ -189,11 +214,13 @@ class MoveGenerator:
             return n
         return self._count_captures_of(0, kings, men, kings, opp, side)
 
-    def steps(self, men: int, kings: int, opp: int, side: int) -> list[RawMove]:
-        """Non-capturing moves (legal only when no capture exists)."""
+    def steps(self, men: int, kings: int, opp: int, side: int, frozen: int = 0) -> list[RawMove]:
+        """Non-capturing moves (legal only when no capture exists); the ``frozen`` king, which
+        has made the variant's limit of moves in a row, makes none."""
         shifts = self._sides[side][0]
         promo = self._sides[side][3]
         empty = self._valid & ~(men | kings | opp)
+        kings &= ~frozen
         moves: list[RawMove] = []
         append = moves.append
         for k, start in shifts:
@@ -250,6 +277,8 @@ class MoveGenerator:
                         if i < n - 1 and (opp >> ray[i]) & 1 and not (occ >> ray[i + 1]) & 1:
                             return -1
                         total += i
+                if self._cross and self._cross_capture(kings, opp, occ):
+                    return -1
             else:
                 for k, start in self._king_jump_shifts:
                     if k > 0:
@@ -261,6 +290,23 @@ class MoveGenerator:
                     moved = ((kings & start) << k) if k > 0 else ((kings & start) >> -k)
                     total += (moved & empty).bit_count()
         return total
+
+    def _cross_capture(self, kings: int, opp: int, occ: int) -> bool:
+        """Whether a flying king can capture along the board's other lines (frisian's rows and
+        columns), where it never steps: :meth:`_count_steps` looks along its own lines."""
+        cross_rays = self._cross_rays
+        b = kings
+        while b:
+            low = b & -b
+            b ^= low
+            for ray in cross_rays[low.bit_length() - 1]:
+                n = len(ray)
+                i = 0
+                while i < n and not (occ >> ray[i]) & 1:
+                    i += 1
+                if i < n - 1 and (opp >> ray[i]) & 1 and not (occ >> ray[i + 1]) & 1:
+                    return True
+        return False
 
     # -- captures -------------------------------------------------------------------------------
 
@@ -332,6 +378,8 @@ class MoveGenerator:
                 key.append((kings >> path[0]) & 1)
             elif criterion is Precedence.MOST_KINGS:
                 key.append(sum((opp_kings >> c) & 1 for c in caps))
+            elif criterion is Precedence.MOST_VALUE:
+                key.append(sum(KING_VALUE if (opp_kings >> c) & 1 else MAN_VALUE for c in caps))
             else:  # KINGS_FIRST: bit 31 - i per king taken i-th, as the core keys it
                 key.append(sum(1 << (31 - i) for i, c in enumerate(caps) if (opp_kings >> c) & 1))
         return tuple(key)
@@ -384,7 +432,7 @@ class MoveGenerator:
         jumped = False
         board = occ & ~dead if self._at_once else occ
         if king and self._flying:
-            for d, ray in enumerate(self._rays[g]):
+            for d, ray in self._king_rays[g]:
                 if d == back:
                     continue
                 n = len(ray)
@@ -402,7 +450,7 @@ class MoveGenerator:
                 new_caps = (*caps, victim)
                 before = len(out)
                 stops: list[Sequence] = []
-                turn = 3 - d if self._no_turn_back else -1
+                turn = d ^ 3 if self._no_turn_back else -1
                 j = i + 1
                 end = i + 2 if self._stop_behind else n
                 while j < end and not (board >> ray[j]) & 1:
@@ -435,7 +483,7 @@ class MoveGenerator:
                     now_king = True
             if not self._search(
                 land, now_king, new_dead, new_path, new_caps, occ, opp, prey, promo,
-                man_table, out, 3 - d if self._no_turn_back else -1,
+                man_table, out, d ^ 3 if self._no_turn_back else -1,
             ):  # fmt: skip
                 out.append((new_path, new_caps, now_king, new_dead))
         return jumped
@@ -458,7 +506,7 @@ class MoveGenerator:
         taken += 1
         board = occ & ~dead if self._at_once else occ
         if king and self._flying:
-            for d, ray in enumerate(self._rays[g]):
+            for d, ray in self._king_rays[g]:
                 if d == back:
                     continue
                 n = len(ray)
@@ -474,7 +522,7 @@ class MoveGenerator:
                 new_dead = dead | vb
                 before = len(lengths)
                 stops = 0
-                turn = 3 - d if self._no_turn_back else -1
+                turn = d ^ 3 if self._no_turn_back else -1
                 j = i + 1
                 end = i + 2 if self._stop_behind else n
                 while j < end and not (board >> ray[j]) & 1:
@@ -498,7 +546,7 @@ class MoveGenerator:
                     continue
                 if self._crowning is Crowning.CONTINUES_AS_KING:
                     now_king = True
-            turn = 3 - d if self._no_turn_back else -1
+            turn = d ^ 3 if self._no_turn_back else -1
             if not self._count_search(
                 land, now_king, dead | vb, taken, occ, opp, promo, man_table, lengths, turn
             ):

@@ -375,6 +375,22 @@ def _explain(
             ),
             captures,
         )
+    if pos.frozen_king and pos.frozen_king == pos.variant.geometry.bit(first):
+        # The king has used up its non-capturing moves in a row (frisian) and has no capture.
+        return MoveNotLegalError(
+            counted(
+                N_n(
+                    "the king on {square} has made {count} move in a row and may only capture "
+                    "until another of your pieces has moved; {hint}",
+                    "the king on {square} has made {count} moves in a row and may only capture "
+                    "until another of your pieces has moved; {hint}",
+                ),
+                pos.variant.king_move_limit,
+                square=name(first),
+                hint=_hint(legal, names),
+            ),
+            _in_order(legal),
+        )
     from_here = _in_order(m for m in legal if m.path[0] == first)
     if from_here:
         return MoveNotLegalError(

@@ -19,6 +19,8 @@ def perft(pos: Position, depth: int) -> int:
     if depth <= 0:
         return 1
     gen = generator(pos.variant)
+    if pos.variant.king_move_limit:
+        return _perft_positions(gen, pos, depth)
     if pos.turn is Color.WHITE:
         own_men, own_kings, opp_men, opp_kings, side = (
             pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0
@@ -52,6 +54,14 @@ def _perft(
         else:
             total += _perft(gen, omen & ~cm, okings & ~cm, cmen, ckings, other, depth - 1)
     return total
+
+
+def _perft_positions(gen: MoveGenerator, pos: Position, depth: int) -> int:
+    """Perft through :class:`Position` objects, which carry the kings' runs (frisian's limit on
+    a king's moves in a row decides moves the raw bitboards cannot see)."""
+    if depth == 1:
+        return gen.count(pos)
+    return sum(_perft_positions(gen, pos.play(m), depth - 1) for m in gen.legal_moves(pos))
 
 
 def divide(pos: Position, depth: int) -> dict[str, int]:

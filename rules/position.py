@@ -6,6 +6,11 @@ move returns a new position (:meth:`Position.play`), so "unmake" is simply keepi
 a position can be a dictionary key. A Zobrist hash is maintained incrementally by :meth:`play`; it
 is the key for repetition detection and for the engine's transposition table.
 
+Where the variant limits a king's moves in a row (frisian, ``Variant.king_move_limit``), the
+position also holds each side's run (:attr:`Position.king_runs`): which king made the side's last
+moves and how many non-capturing moves in a row it has made.  It decides the legal moves, so it is
+part of the position's identity and key, as the side to move is.
+
 Imports point one way: this module stands on :mod:`rules.movegen` (which works on raw bitboards
 and never needs this class) for :meth:`Position.legal_moves`, and writes its own FEN, while
 :mod:`rules.fen`, :mod:`rules.notation` and the game record build on it.  So a position can offer
@@ -30,6 +35,30 @@ ZOBRIST: tuple[tuple[int, ...], ...] = tuple(
 """Random keys per piece kind (white man, white king, black man, black king) and internal index."""
 ZOBRIST_BLACK_TO_MOVE: int = _rng.getrandbits(64)
 
+KingRuns = tuple[int, int, int, int]
+"""``(white king bit, its moves in a row, black king bit, its moves in a row)``: the king each
+side last moved without capturing, and how many such moves in a row it has made (0 and 0: none,
+or the side has no men, for whom the limit does not hold)."""
+NO_RUNS: KingRuns = (0, 0, 0, 0)
+
+_MAX_RUN = 8
+_run_rng = random.Random(0x4B1_4E5)  # its own stream: the keys above stay what they were
+ZOBRIST_RUN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_run_rng.getrandbits(64) for _ in range(_MAX_BITS)) for _ in range(2 * _MAX_RUN)
+)
+"""Random keys per side and run length (``side * 8 + run``) and internal index of the king."""
+
+
+def run_key(runs: KingRuns) -> int:
+    """The Zobrist keys of both sides' runs, combined (0 when neither side has one)."""
+    key = 0
+    if runs[1]:
+        key ^= ZOBRIST_RUN[runs[1]][runs[0].bit_length() - 1]
+    if runs[3]:
+        key ^= ZOBRIST_RUN[_MAX_RUN + runs[3]][runs[2].bit_length() - 1]
+    return key
+
+
 EMPTY, WHITE_MAN, WHITE_KING, BLACK_MAN, BLACK_KING = 0, 1, 2, 3, 4
 """Piece codes returned by :meth:`Position.piece_at`."""
 
@@ -50,7 +79,16 @@ def _full_hash(
 class Position:
     """Placement of men and kings plus the side to move.  Treat instances as immutable."""
 
-    __slots__ = ("black_kings", "black_men", "key", "turn", "variant", "white_kings", "white_men")
+    __slots__ = (
+        "black_kings",
+        "black_men",
+        "key",
+        "king_runs",
+        "turn",
+        "variant",
+        "white_kings",
+        "white_men",
+    )
 
     variant: Variant
     white_men: int
@@ -59,7 +97,10 @@ class Position:
     black_kings: int
     turn: Color
     key: int
-    """Zobrist hash of placement and side to move."""
+    """Zobrist hash of placement, side to move and the kings' runs."""
+    king_runs: KingRuns
+    """Each side's run of non-capturing moves with one king (:data:`KingRuns`); always
+    :data:`NO_RUNS` where the variant sets no limit."""
 
     def __init__(
         self,
@@ -70,6 +111,7 @@ class Position:
         black_kings: int,
         turn: Color,
         key: int | None = None,
+        king_runs: KingRuns = NO_RUNS,
     ) -> None:
         self.variant = variant
         self.white_men = white_men
@@ -77,8 +119,11 @@ class Position:
         self.black_men = black_men
         self.black_kings = black_kings
         self.turn = turn
+        self.king_runs = king_runs
         self.key = (
-            _full_hash(white_men, white_kings, black_men, black_kings, turn) if key is None else key
+            _full_hash(white_men, white_kings, black_men, black_kings, turn) ^ run_key(king_runs)
+            if key is None
+            else key
         )
 
     # -- construction ---------------------------------------------------------------------------
@@ -157,6 +202,18 @@ class Position:
         """PDN squares of a bitboard of this position's board, ascending."""
         return self.variant.geometry.squares_in(bitboard)
 
+    @property
+    def frozen_king(self) -> int:
+        """The bit of the king of the side to move that has made the variant's limit of
+        non-capturing moves in a row and may now only capture (frisian), or 0."""
+        limit = self.variant.king_move_limit
+        if not limit:
+            return 0
+        runs = self.king_runs
+        if self.turn is Color.WHITE:
+            return runs[0] if runs[1] >= limit else 0
+        return runs[2] if runs[3] >= limit else 0
+
     def material(self, color: Color) -> tuple[int, int, int, int]:
         """``(kings, men, opponent kings, opponent men)`` from ``color``'s side."""
         own_k = self.kings_of(color).bit_count()
@@ -212,6 +269,10 @@ class Position:
                 key ^= zobrist_of(bm & cm, ZOBRIST[2]) ^ zobrist_of(bk & cm, ZOBRIST[3])
                 bm &= ~cm
                 bk &= ~cm
+            if self.variant.king_move_limit:
+                runs = self._runs_after(fb, tb, cm, wm, bm)
+                key ^= run_key(self.king_runs) ^ run_key(runs)
+                return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key, runs)
             return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key)
         if bm & fb:
             bm ^= fb
@@ -228,11 +289,38 @@ class Position:
             key ^= zobrist_of(wm & cm, ZOBRIST[0]) ^ zobrist_of(wk & cm, ZOBRIST[1])
             wm &= ~cm
             wk &= ~cm
+        if self.variant.king_move_limit:
+            runs = self._runs_after(fb, tb, cm, wm, bm)
+            key ^= run_key(self.king_runs) ^ run_key(runs)
+            return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key, runs)
         return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
+
+    def _runs_after(self, fb: int, tb: int, cm: int, white_men: int, black_men: int) -> KingRuns:
+        """The runs after the side to move played from ``fb`` to ``tb`` taking ``cm``, given the
+        men each side has afterwards: a king's non-capturing move lengthens its run (or starts
+        one, when another king made the last), any other move ends the mover's run; a side
+        without men, or whose running king was taken, has none (lidraughts' Frisian rules,
+        docs/rules/frisian.md; a run that can no longer matter is dropped, so that equal
+        positions have equal keys)."""
+        runs = list(self.king_runs)
+        at = 0 if self.turn is Color.WHITE else 2
+        if not cm and self.kings_of(self.turn) & fb:
+            runs[at : at + 2] = [tb, runs[at + 1] + 1 if runs[at] == fb else 1]
+        else:
+            runs[at : at + 2] = [0, 0]
+        if runs[2 - at] & cm:
+            # The opponent's running king was taken: no king of theirs can continue that run
+            # (one that reaches its square later starts a new one).
+            runs[2 - at : 4 - at] = [0, 0]
+        if not white_men:
+            runs[0:2] = [0, 0]
+        if not black_men:
+            runs[2:4] = [0, 0]
+        return (runs[0], runs[1], runs[2], runs[3])
 
     def fen(self) -> str:
         """Numeric PDN FEN (``B:W18,24,K10:B12,16``): men then kings per side, ascending, in the
-        variant's numbering.  The
+        variant's numbering, then any king's run (``RW41/3``, :mod:`rules.fen`).  The
         writer lives here, not in :mod:`rules.fen`, because that module's parser builds positions
         and so stands on this one."""
         g = self.variant.geometry
@@ -243,13 +331,17 @@ class Position:
             items += [f"K{n}" for n in sorted(numbers[s] for s in g.squares_in(kings))]
             return letter + ",".join(items)
 
-        return ":".join(
-            (
-                self.turn.letter,
-                side("W", self.white_men, self.white_kings),
-                side("B", self.black_men, self.black_kings),
-            )
-        )
+        fields = [
+            self.turn.letter,
+            side("W", self.white_men, self.white_kings),
+            side("B", self.black_men, self.black_kings),
+        ]
+        # A king's run (frisian) is part of the position: rules.fen reads it back.
+        runs = self.king_runs
+        for letter, king, run in (("W", runs[0], runs[1]), ("B", runs[2], runs[3])):
+            if run:
+                fields.append(f"R{letter}{numbers[g.squares_in(king)[0]]}/{run}")
+        return ":".join(fields)
 
     # -- identity -------------------------------------------------------------------------------
 
@@ -266,6 +358,7 @@ class Position:
             and self.white_kings == other.white_kings
             and self.black_men == other.black_men
             and self.black_kings == other.black_kings
+            and self.king_runs == other.king_runs
             and self.variant is other.variant
         )
 

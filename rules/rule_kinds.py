@@ -65,6 +65,16 @@ class Precedence(Enum):
     KINGS_FIRST = "kings first"
     """Take the kings as early in the sequence as possible: of two sequences, the one whose
     first king comes sooner, and so on (italian)."""
+    MOST_VALUE = "most value"
+    """Take the most value, a king worth a little less than two men: ``n`` kings outweigh
+    ``2n - 1`` men and ``2n`` men outweigh ``n`` kings (frisian; lidraughts counts a man 100
+    and a king 199, as :data:`KING_VALUE` and :data:`MAN_VALUE` do here)."""
+
+
+MAN_VALUE = 100
+KING_VALUE = 199
+"""The worth of a man and of a king taken, for :attr:`Precedence.MOST_VALUE` (exact for captures
+of fewer than a hundred kings, more than any board holds)."""
 
 
 class Goal(Enum):
@@ -185,6 +195,8 @@ class Variant:
     draw_offer_count: int | None = None
     """Moves the decliner of a draw offer has to show a decisive advantage (english), or None."""
     repetitions: int = 3
+    """How many times the same position ends the game in a draw; 0 where no repetition draws
+    (frisian on lidraughts)."""
     men_capture_kings: bool = True
     """Whether a man may capture a king (not in italian: only a king takes a king)."""
     king_stops_behind: bool = False
@@ -200,6 +212,14 @@ class Variant:
     orthogonal: bool = False
     """Whether the game is played on every square, along rows and columns, men stepping forwards
     and sideways (turkish) rather than diagonally on the dark squares."""
+    captures_in_eight_directions: bool = False
+    """Whether men and kings also capture along the board's other lines (frisian: along rows and
+    columns, over the next playing square, :data:`rules.geometry.CROSS_DIRECTIONS`); they still
+    move only along their own."""
+    king_move_limit: int = 0
+    """While a side has men, the most non-capturing moves in a row one king may make (frisian:
+    3; then that king may only capture until another piece has moved); 0: no limit.  The run is
+    part of the position (:attr:`rules.position.Position.king_runs`)."""
     empty_rows: int = 0
     """Rows left empty behind each side's men at the start (turkish leaves its back rows free)."""
     goal: Goal = Goal.STANDARD
@@ -241,13 +261,16 @@ class Variant:
         ``flying-10`` (``stopping`` for flying kings that land just beyond what they take), with
         ``-mirrored`` after it on a board whose a1 is not playable and the goal in front where
         it is not the standard one (``give-away-flying-10``: the standard goal's weights and
-        puzzles would play such a game backwards)."""
+        puzzles would play such a game backwards), and ``eight-way-`` where pieces also capture
+        along the board's other lines (frisian's tactics are not international's)."""
         kings = "short"
         if self.flying_kings:
             kings = "stopping" if self.king_stops_behind else "flying"
         name = f"{kings}-{self.size}"
         if self.orthogonal:
             name = f"orthogonal-{name}"
+        if self.captures_in_eight_directions:
+            name = f"eight-way-{name}"
         if self.mirrored:
             name = f"{name}-mirrored"
         if self.goal is not Goal.STANDARD:

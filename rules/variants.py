@@ -38,6 +38,8 @@ __all__ = [
     "CZECH",
     "DAME",
     "ENGLISH",
+    "FRISIAN",
+    "FRYSK",
     "INTERNATIONAL",
     "ITALIAN",
     "POOL",
@@ -405,6 +407,57 @@ TURKISH = Variant(
 men that step and take forwards and sideways, kings that fly like rooks, captured pieces removed
 at once, no turning back within a capture, the most pieces; a man crowns where its move ends."""
 
+FRISIAN = Variant(
+    key="frisian",
+    title="Frisian draughts",
+    aliases=("frysk-spul", "fries"),
+    size=10,
+    men_rows=4,
+    first=Color.WHITE,
+    men_capture_backward=True,
+    flying_kings=True,
+    capture_precedence=(Precedence.MOST_VALUE, Precedence.WITH_KING),
+    crowning=Crowning.AT_END,
+    game_type=40,
+    pdn_variant=None,
+    results=("2-0", "1-1", "0-2"),
+    no_progress=None,
+    endgames=(
+        EndgameRule(
+            "two kings against one king not won in 7 moves",
+            label="2-kings-v-1 count",
+            moves=7,
+            counted="each",
+            strong=_kings_only(2, 0),
+        ),
+        EndgameRule(
+            "one king each not won in 2 moves",
+            label="1-king-each count",
+            moves=2,
+            counted="each",
+            strong=_kings_only(1, 0),
+        ),
+    ),
+    repetitions=0,
+    captures_in_eight_directions=True,
+    king_move_limit=3,
+)
+"""International's board and men, whose men and kings also capture along rows and columns; the
+most value must be taken, a king worth a little less than two men, and at equal value a king
+must take; while a side has men, one king makes at most three moves in a row without capturing.
+Two kings against one draw after 7 moves each, one king each after 2; no repetition draw
+(lidraughts, which the 2011 rules of the Frisian federation and dctl agree with)."""
+
+FRYSK = replace(
+    FRISIAN,
+    key="frysk",
+    title="Frysk!",
+    aliases=("frysk!",),
+    men_rows=1,
+    game_type=97,
+)
+"""Frisian rules with five men each on the back row (lidraughts, its own GameType 97)."""
+
 ANTIDRAUGHTS = replace(
     INTERNATIONAL,
     key="antidraughts",
@@ -445,6 +498,8 @@ VARIANTS: dict[str, Variant] = {
         CZECH,
         THAI,
         TURKISH,
+        FRISIAN,
+        FRYSK,
         ANTIDRAUGHTS,
         BREAKTHROUGH,
     )

@@ -131,7 +131,7 @@ def play_game(
             if len(past) >= quiet_limit or past.count(searcher.key(*state)) >= 2:
                 break
     records = []
-    for (om, ok, tm, tk, side), score in seen:
+    for (om, ok, tm, tk, side, *_runs), score in seen:
         result = 0.5 if winner < 0 else (1.0 if winner == side else 0.0)
         records.append(RECORD.pack(om, ok, tm, tk, result, side, score))
     return records

@@ -46,6 +46,7 @@ FAMILY_TITLES: Mapping[str, Text] = {
     "first-king-flying-10": _("10×10, the first king wins (Breakthrough)"),
     "stopping-8": _("8×8 with kings that stop just beyond what they take (Thai)"),
     "orthogonal-flying-8": _("8×8, every square, along rows and columns (Turkish)"),
+    "eight-way-flying-10": _("10×10, capturing along rows and columns too (Frisian, Frysk!)"),
 }
 """Every :func:`family`'s name on leaderboards and standings (a test holds that each variant's
 family has one)."""

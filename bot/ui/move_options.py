@@ -119,7 +119,7 @@ class BoardMenu:
 def legal_moves(view: GameView) -> list[Move]:
     """The legal moves of ``view``'s position, captures first, then by path (the order the
     picker and ``/moves`` list them in)."""
-    position = parse_fen(view.fen, find_variant(view.variant))
+    position = parse_fen(view.fen, find_variant(view.variant))  # with a king's run (frisian)
     return sorted(position.legal_moves(), key=lambda m: (not m.is_capture, m.path))
 
 

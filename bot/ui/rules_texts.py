@@ -42,6 +42,16 @@ def _board_sentence(v: Variant) -> Text:
             size=v.size,
             squares=squares,
         )
+    if v.men_rows == 1:  # frysk: the back row only
+        return _n(
+            "{size}x{size} board, played on the {squares} dark squares; {count} man each, on "
+            "the back row. White moves first.",
+            "{size}x{size} board, played on the {squares} dark squares; {count} men each, on "
+            "the back row. White moves first.",
+            per_side,
+            size=v.size,
+            squares=squares,
+        )
     if v.first.label == "white":
         return _n(
             "{size}x{size} board, played on the {squares} dark squares; {count} man each. "
@@ -74,6 +84,13 @@ def _capture_sentence(v: Variant) -> Text:
         return _(
             "Capturing is compulsory; you must take the sequence that captures the most pieces, "
             "kings and men counting alike. Men capture forwards and sideways."
+        )
+    if v.capture_precedence == (Precedence.MOST_VALUE, Precedence.WITH_KING):
+        return _(
+            "Capturing is compulsory; you must take the most value, a king counting a little "
+            "less than two men (a king outweighs a man and two kings outweigh three men, but two "
+            "men outweigh a king), and at equal value capture with a king rather than a man. Men "
+            "capture forwards and backwards."
         )
     if v.capture_precedence == tuple(Precedence):
         return _(
@@ -122,6 +139,28 @@ def _king_sentence(v: Variant) -> Text:
     if v.flying_kings:
         return _("Kings fly: they move and capture along whole diagonals.")
     return _("Kings step one square in any diagonal direction.")
+
+
+def _eight_way_sentence(v: Variant) -> Text | None:
+    if not v.captures_in_eight_directions:
+        return None
+    return _(
+        "Men and kings also capture along rows and columns: a man jumps the next playing square "
+        "of its row or column (two squares away) to the one just beyond it, and a king flies "
+        "along them as along diagonals."
+    )
+
+
+def _king_limit_sentence(v: Variant) -> Text | None:
+    if not v.king_move_limit:
+        return None
+    return _n(
+        "While a side has men, one king may make at most {count} move in a row without "
+        "capturing; then that king may only capture until another of its side's pieces has moved.",
+        "While a side has men, one king may make at most {count} moves in a row without "
+        "capturing; then that king may only capture until another of its side's pieces has moved.",
+        v.king_move_limit,
+    )
 
 
 def _removal_sentence(v: Variant) -> Text | None:
@@ -232,6 +271,22 @@ def _one_piece_each(_moves: int) -> Text:
     return _("as soon as each player has only one piece left")
 
 
+def _two_kings_against_one(moves: int) -> Text:
+    return _n(
+        "with two kings against one king, after {count} move each",
+        "with two kings against one king, after {count} moves each",
+        moves,
+    )
+
+
+def _one_king_each(moves: int) -> Text:
+    return _n(
+        "with one king each, after {count} move each",
+        "with one king each, after {count} moves each",
+        moves,
+    )
+
+
 _ENGLISH, _DAME, _POOL = VARIANTS["english"], VARIANTS["dame"], VARIANTS["pool"]
 _FMJD, _RUSSIAN, _SPANISH = VARIANTS["international"], VARIANTS["russian"], VARIANTS["spanish"]
 
@@ -258,6 +313,8 @@ DRAW_CLAUSES: dict[DrawRule, Callable[[int], Text]] = {
     _RUSSIAN.endgames[2]: _small_endgame(4, 5),
     _RUSSIAN.endgames[3]: _small_endgame(6, 7),
     VARIANTS["turkish"].endgames[0]: _one_piece_each,
+    VARIANTS["frisian"].endgames[0]: _two_kings_against_one,
+    VARIANTS["frisian"].endgames[1]: _one_king_each,
 }
 """How ``/rules`` says each draw rule of :mod:`rules.variants` (the rule's number of moves fills
 ``{count}``; the English reads ``after`` and the rule's description, except that endgame rules
@@ -284,7 +341,13 @@ def _repetition(n: int) -> Text:
 
 def _draw_sentence(v: Variant) -> Text:
     rules = [draw_clause(rule) for rule in (v.no_progress, *v.endgames) if rule is not None]
-    if rules:
+    if not v.repetitions:
+        # Translators: {rules} are the variant's draw rules, separated by semicolons.
+        drawn = _(
+            "Drawn by agreement, {rules}. There is no draw by repetition.",
+            rules=clauses(rules),
+        )
+    elif rules:
         # Translators: {repetition} is e.g. "threefold repetition"; {rules} the variant's other
         # draw rules, separated by semicolons.
         drawn = _(
@@ -321,6 +384,8 @@ def rules_summary(variant: str) -> tuple[Text, list[Text]]:
         _men_sentence(v),
         _capture_sentence(v),
         _king_sentence(v),
+        _eight_way_sentence(v),
+        _king_limit_sentence(v),
         _removal_sentence(v),
         _crowning_sentence(v),
         _goal_sentence(v),

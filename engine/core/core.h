@@ -12,7 +12,17 @@
  * one row's end to the next row's start.  Every shift therefore goes through the mask of the
  * squares that have a neighbour (shift_from) or two squares (jump_from) that way; on the diagonal
  * boards those masks are every playable bit and change nothing.  The direction indices keep their
- * roles on both boards: 0 is up, 3 is down, and 3 - d is the way back from d.
+ * roles on both boards: 0 is up, 3 is down, and d ^ 3 is the way back from d.
+ *
+ * The tables hold eight directions, as rules/geometry.py's LINES: 0-3 the lines pieces move
+ * along, 4-7 the board's other lines (up, left, right, down on a diagonal board: the next playing
+ * square of the column two rows on, of the row two columns on), along which only the variants
+ * with CoreRules.eight_way capture.  A sideways shift along a row of the diagonal
+ * board would wrap to the next row too, so directions 4-7 keep real masks on every board.
+ *
+ * Where the variant limits a king's non-capturing moves in a row (Variant.king_move_limit), a
+ * position also carries each side's run (CorePos.runs): which king made the side's last moves
+ * and how many in a row, as rules.position.Position.king_runs holds it.
  *
  * Positions are seen from the side to move, as in engine/reference/board.py and the rules' raw
  * generator: "own" pieces move, "opp" pieces are captured; side 0 is White (moves towards
@@ -30,13 +40,20 @@ typedef uint64_t core_bb;
 /* Largest board whose ghost layout fits in 64 bits (10x10: 54 bits; 12x12 would need 76). */
 #define CORE_MAX_SIZE 10
 #define CORE_MAX_BITS 64
-/* Longest diagonal ray from a square, not counting the square itself. */
+/* Longest ray from a square, not counting the square itself. */
 #define CORE_MAX_RAY (CORE_MAX_SIZE - 1)
+/* Directions in the tables: the four lines pieces move along, then the board's other four. */
+#define CORE_DIRECTIONS 8
+/* The most non-capturing moves in a row a king may be limited to: a run is kept in 10 bits, and
+ * the Zobrist keys of rules.position (ZOBRIST_RUN) have runs 1 to 7. */
+#define CORE_MAX_KING_RUN 7
 
 /* Directions, in the order of rules.geometry.DIRECTIONS; "up" is towards square 1.  The same
  * indices on an orthogonal board: up, left, right, down. */
 enum { CORE_UP_LEFT = 0, CORE_UP_RIGHT = 1, CORE_DOWN_LEFT = 2, CORE_DOWN_RIGHT = 3 };
 enum { CORE_UP = 0, CORE_LEFT = 1, CORE_RIGHT = 2, CORE_DOWN = 3 };
+/* The other lines of a diagonal board (rules.geometry.CROSS_DIRECTIONS). */
+enum { CORE_CROSS_UP = 4, CORE_CROSS_LEFT = 5, CORE_CROSS_RIGHT = 6, CORE_CROSS_DOWN = 7 };
 /* Largest orthogonal board: 8x8 fills the 64 bits. */
 #define CORE_MAX_ORTHOGONAL_SIZE 8
 
@@ -53,9 +70,13 @@ enum {
     CORE_PREFER_MOST_PIECES = 1, /* the most pieces taken */
     CORE_PREFER_WITH_KING = 2,   /* a king's capture rather than a man's */
     CORE_PREFER_MOST_KINGS = 3,  /* the most kings taken */
-    CORE_PREFER_KINGS_FIRST = 4  /* the kings taken as early in the sequence as possible */
+    CORE_PREFER_KINGS_FIRST = 4, /* the kings taken as early in the sequence as possible */
+    CORE_PREFER_MOST_VALUE = 5   /* the most value taken: a man CORE_MAN_VALUE, a king
+                                  * CORE_KING_VALUE (rules.rule_kinds.MAN_VALUE, KING_VALUE) */
 };
 #define CORE_MAX_PRECEDENCE 4
+#define CORE_MAN_VALUE 100
+#define CORE_KING_VALUE 199
 
 /* rules.variants.Goal, as codes. */
 enum {
@@ -80,6 +101,9 @@ typedef struct {
     int orthogonal;          /* every square played, along rows and columns (rules.geometry) */
     int king_turns_back;     /* a capturing flying king may turn 180 degrees between jumps */
     int lone_pieces_draw;    /* drawn as soon as each side has one piece left */
+    int eight_way;           /* men and kings also capture along the board's other lines */
+    int king_move_limit;     /* while a side has men, one king's non-capturing moves in a row
+                              * (0: no limit; at most CORE_MAX_KING_RUN) */
 } CoreRuleData;
 
 /* The rules of one variant plus the tables of its board size; read-only once built. */
@@ -98,6 +122,9 @@ typedef struct {
     int nprecedence;
     int majority_only;      /* the precedence is the most pieces alone (a faster key) */
     int ranks_kings;        /* a precedence criterion counts or orders the kings taken */
+    int values_kings;       /* the precedence counts the value taken (CORE_PREFER_MOST_VALUE):
+                             * the capture search counts the kings taken instead of ordering
+                             * them (kings first is refused with it) */
     int goal;               /* a CORE_GOAL_* code */
     int mirrored;           /* a1 is not a playing square: the ghost bit follows each pair's
                              * first row, and every row's squares sit one column over */
@@ -109,23 +136,37 @@ typedef struct {
     int lone_pieces_draw;   /* one piece against one is a draw at once: the search scores it 0
                              * and the endgame tables value it so (rules.variants' EndgameRule
                              * of 0 moves) */
-    int delta[4];           /* internal index offset of the neighbour per direction */
-    core_bb shift_from[4];  /* per direction, the squares with a neighbour that way */
-    core_bb jump_from[4];   /* per direction, the squares with two squares beyond them that way */
+    int eight_way;          /* men and kings capture along all eight directions */
+    int capture_ndirs;      /* the directions a king captures in: 4, or 8 where eight_way */
+    int capture_kind;       /* the compiled copy of the capture search these rules need
+                             * (movegen.c: 0 plain, 1 ranked, 2 no turning back, 3 general) */
+    int king_move_limit;    /* a king's non-capturing moves in a row while its side has men
+                             * (0: no limit): CorePos.runs holds the runs */
+    int delta[CORE_DIRECTIONS];          /* internal index offset of the neighbour */
+    core_bb shift_from[CORE_DIRECTIONS]; /* per direction, the squares with a neighbour that way */
+    core_bb jump_from[CORE_DIRECTIONS];  /* per direction, the squares with two squares beyond */
     int step_dirs[2][4];    /* directions a man of each side steps in, in generation order */
     int step_ndirs[2];
-    int man_dirs[2][4];     /* directions a man of each side captures in, in generation order */
+    int man_dirs[2][CORE_DIRECTIONS]; /* directions a man of each side captures in, in order */
     int man_ndirs[2];
-    int8_t neighbour[CORE_MAX_BITS][4];              /* index of the neighbour, or -1 */
-    int8_t ray[CORE_MAX_BITS][4][CORE_MAX_RAY];      /* squares along a direction, nearest first */
-    uint8_t ray_len[CORE_MAX_BITS][4];
+    int8_t neighbour[CORE_MAX_BITS][CORE_DIRECTIONS];         /* the neighbour's index, or -1 */
+    int8_t ray[CORE_MAX_BITS][CORE_DIRECTIONS][CORE_MAX_RAY]; /* squares along, nearest first */
+    uint8_t ray_len[CORE_MAX_BITS][CORE_DIRECTIONS];
 } CoreRules;
 
-/* A position from the mover's side. */
+/* A position from the mover's side.  `runs` is 0 unless the rules limit a king's moves in a row;
+ * then its low 16 bits are the mover's run and its high 16 bits the opponent's, each 0 (none) or
+ * the king's internal index | the run's length << CORE_RUN_SHIFT (rules.position's KingRuns, the
+ * same facts seen from the mover; it fits in the struct's padding after `side`). */
 typedef struct {
     core_bb men, kings, opp_men, opp_kings;
     int side;
+    uint32_t runs;
 } CorePos;
+
+#define CORE_RUN_SHIFT 6
+#define CORE_RUN_INDEX 63u
+#define CORE_RUN_HALF 0xFFFFu
 
 /* A raw move as rules.movegen.RawMove: one per capture sequence (landing path), so two routes
  * with the same origin, destination and captured pieces appear twice, as they do in rules. */
@@ -162,9 +203,21 @@ static inline int core_lone_pieces(const CoreRules *r, const CorePos *p)
     return r->lone_pieces_draw && own && !(own & (own - 1)) && opp && !(opp & (opp - 1));
 }
 
+/* The king of the side to move that has made the limit of non-capturing moves in a row and may
+ * only capture now (rules.position.Position.frozen_king), or 0. */
+static inline core_bb core_frozen_king(const CoreRules *r, const CorePos *p)
+{
+    uint32_t own = p->runs & CORE_RUN_HALF;
+    if (!own || (int)(own >> CORE_RUN_SHIFT) < r->king_move_limit)
+        return 0;
+    return CORE_BIT(own & CORE_RUN_INDEX);
+}
+
 /* Fill *r for the rules of `d`; 0 on success, -1 if the size (even, 4..CORE_MAX_SIZE, at most
  * CORE_MAX_ORTHOGONAL_SIZE and not mirrored when orthogonal), the crowning, a precedence or the
- * goal code is not supported. */
+ * goal code is not supported, or the eight-way captures (diagonal boards only), the king-move
+ * limit (0 to CORE_MAX_KING_RUN) or the precedence (the most value with kings first) do not go
+ * together. */
 int core_rules_init(CoreRules *r, const CoreRuleData *d);
 
 /* Whether two rules make the same moves and have the same goal (an endgame table built for one

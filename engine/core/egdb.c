@@ -371,7 +371,7 @@ static void initialise(Pair *pr, int h)
             }
             CorePos child;
             int cs;
-            core_make(&p, &moves[i], &child);
+            core_make(r, &p, &moves[i], &child);
             int v = egdb_probe(eg, &child, &cs);
             if (v == EGDB_LOSS)
                 win = 1;
@@ -431,6 +431,7 @@ static void unmoves(Pair *pr, const CorePos *p, int value)
     q.opp_men = p->men;
     q.opp_kings = p->kings;
     q.side = 1;
+    q.runs = 0; /* no table for rules that keep runs (egdb_init refuses them) */
     for (core_bb b = p->opp_kings; b; b &= b - 1) {
         int t = LOWEST(b);
         for (int d = 0; d < 4; d++) {

@@ -65,6 +65,12 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "endgame tables are for the standard goal only");
         return NULL;
     }
+    if (((RulesObject *)rules)->rules.king_move_limit) {
+        /* A position's value depends on the kings' runs there, which a table's index has not. */
+        PyErr_SetString(PyExc_ValueError,
+                        "no endgame tables where a king's moves in a row are limited");
+        return NULL;
+    }
     TableObject *self = (TableObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
@@ -232,8 +238,7 @@ static const CoreRules *table_rules(TableObject *self) { return &self->eg.rules;
 static PyObject *Table_probe(TableObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (not_busy(self) < 0 || check_nargs("probe", nargs, 5) < 0 ||
-        read_position(table_rules(self), args, &p) < 0)
+    if (not_busy(self) < 0 || read_state("probe", table_rules(self), args, nargs, 0, &p) < 0)
         return NULL;
     int slice;
     return PyLong_FromLong(self->eg.solved ? egdb_probe(&self->eg, &p, &slice) : EGDB_UNKNOWN);
@@ -242,7 +247,7 @@ static PyObject *Table_probe(TableObject *self, PyObject *const *args, Py_ssize_
 static PyObject *Table_locate(TableObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("locate", nargs, 5) < 0 || read_position(table_rules(self), args, &p) < 0)
+    if (read_state("locate", table_rules(self), args, nargs, 0, &p) < 0)
         return NULL;
     int slice;
     uint64_t index;
@@ -288,8 +293,7 @@ static PyObject *Table_trusted(TableObject *self, PyObject *args)
 static PyObject *Table_distance(TableObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (not_busy(self) < 0 || check_nargs("distance", nargs, 5) < 0 ||
-        read_position(table_rules(self), args, &p) < 0)
+    if (not_busy(self) < 0 || read_state("distance", table_rules(self), args, nargs, 0, &p) < 0)
         return NULL;
     int slice;
     uint64_t index;

@@ -70,7 +70,7 @@ int core_egdb_root(CoreSearch *s, const CorePos *root, int quiet, CoreMove *move
         CorePos child;
         int cs;
         uint64_t ci;
-        core_make(root, &moves[i], &child);
+        core_make(s->rules, root, &moves[i], &child);
         if (egdb_probe(eg, &child, &cs) != EGDB_LOSS)
             continue;
         int d = -1; /* a conversion, or the opponent has no pieces */

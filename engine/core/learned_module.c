@@ -62,11 +62,12 @@ static PyObject *learned_features(PyObject *Py_UNUSED(module), PyObject *const *
 {
     CoreLayout l;
     CorePos p;
-    if (check_nargs("learned_features", nargs, 7) < 0)
-        return NULL;
+    if (nargs < 2) /* read_state checks the rest */
+        return PyErr_Format(PyExc_TypeError, "learned_features() takes 7 or 8 arguments");
     int men_rows = (int)PyLong_AsLong(args[1]);
     if (PyErr_Occurred() || rules_arg(args[0], men_rows, &l) < 0 ||
-        read_position(&((RulesObject *)args[0])->rules, args + 2, &p) < 0)
+        read_state("learned_features", &((RulesObject *)args[0])->rules, args + 2, nargs - 2, 0,
+                   &p) < 0)
         return NULL;
     CoreFeatures f;
     core_learned_features(&l, &p, &f);

@@ -33,6 +33,10 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddIntConstant(module, "PREFER_WITH_KING", CORE_PREFER_WITH_KING) < 0 ||
         PyModule_AddIntConstant(module, "PREFER_MOST_KINGS", CORE_PREFER_MOST_KINGS) < 0 ||
         PyModule_AddIntConstant(module, "PREFER_KINGS_FIRST", CORE_PREFER_KINGS_FIRST) < 0 ||
+        PyModule_AddIntConstant(module, "PREFER_MOST_VALUE", CORE_PREFER_MOST_VALUE) < 0 ||
+        PyModule_AddIntConstant(module, "MAN_VALUE", CORE_MAN_VALUE) < 0 ||
+        PyModule_AddIntConstant(module, "KING_VALUE", CORE_KING_VALUE) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_KING_RUN", CORE_MAX_KING_RUN) < 0 ||
         PyModule_AddIntConstant(module, "GOAL_STANDARD", CORE_GOAL_STANDARD) < 0 ||
         PyModule_AddIntConstant(module, "GOAL_GIVE_AWAY", CORE_GOAL_GIVE_AWAY) < 0 ||
         PyModule_AddIntConstant(module, "GOAL_FIRST_KING", CORE_GOAL_FIRST_KING) < 0) {

@@ -9,8 +9,12 @@
  * variant forbids it) and must land where it can go on capturing when such a square exists (or
  * just beyond its victim, where the variant's kings stop there); a man reaching the far row
  * mid-capture does what the variant's crowning code says.
+ * Where men and kings capture along the board's other lines too (CoreRules.eight_way)
+ * they do so in directions 4-7, whose shifts go through their masks; they still step along 0-3.
+ * Where the variant limits a king's moves in a row, the king that made the limit (core.h's
+ * core_frozen_king) makes no step; its captures are unaffected.
  * Where the variant ranks captures (rules.variants.Precedence: the most pieces, a king's
- * capture, the most kings, the kings first) each sequence gets a key of its criteria in order and
+ * capture, the most kings, the kings first, the most value) each sequence gets a key of its criteria in order and
  * only the sequences of the highest key are kept: the list is reset whenever a better sequence
  * appears, which keeps the survivors in generation order, the same list as rules' filter after
  * the fact.  Where men may not take kings, a man's prey is the enemy's men alone.
@@ -71,7 +75,8 @@ static ALWAYS_INLINE core_bb short_capturers(const CoreRules *r, core_bb pieces,
     return found;
 }
 
-static const int ALL_DIRECTIONS[4] = {CORE_UP_LEFT, CORE_UP_RIGHT, CORE_DOWN_LEFT, CORE_DOWN_RIGHT};
+/* Every direction in rules.geometry's order: the first four, or all eight where eight_way. */
+static const int ALL_DIRECTIONS[CORE_DIRECTIONS] = {0, 1, 2, 3, 4, 5, 6, 7};
 
 /* -- capture search ---------------------------------------------------------------------------- */
 
@@ -97,11 +102,13 @@ typedef struct {
 
 /* A sequence's standing under the variant's precedence criteria, in order (0 when it has none:
  * every sequence ties).  `kings` has bit 31 - i set when the i-th piece taken is a king, so of
- * two masks the larger took a king sooner at the first place they differ. */
+ * two masks the larger took a king sooner at the first place they differ; where the precedence
+ * counts the value taken (CoreRules.values_kings) it is the number of kings taken. */
 static uint64_t precedence_key(const Capture *c, int taken, uint32_t kings)
 {
     const CoreRules *r = c->r;
     uint64_t key = 0;
+    uint64_t nkings = r->values_kings ? kings : (uint64_t)POPCOUNT(kings);
     for (int i = 0; i < r->nprecedence; i++) {
         switch (r->precedence[i]) {
         case CORE_PREFER_MOST_PIECES:
@@ -111,7 +118,11 @@ static uint64_t precedence_key(const Capture *c, int taken, uint32_t kings)
             key = (key << 1) | (uint64_t)!c->from_man;
             break;
         case CORE_PREFER_MOST_KINGS:
-            key = (key << 6) | (uint64_t)POPCOUNT(kings);
+            key = (key << 6) | nkings;
+            break;
+        case CORE_PREFER_MOST_VALUE: /* at most 64 pieces of 199: 14 bits */
+            key = (key << 14) | ((uint64_t)(taken - (int)nkings) * CORE_MAN_VALUE +
+                                 nkings * CORE_KING_VALUE);
             break;
         default: /* CORE_PREFER_KINGS_FIRST */
             key = (key << 32) | kings;
@@ -143,21 +154,29 @@ static void emit(Capture *c, int to, core_bb dead, int taken, uint32_t kings, in
     c->n++;
 }
 
-/* The mask of precedence_key after the `taken`-th jump over `victim`. */
-static inline uint32_t kings_after(const Capture *c, uint32_t kings, core_bb victim, int taken)
+/* The kings of precedence_key after the `taken`-th jump over `victim`: a mask, or where
+ * `valued` (CoreRules.values_kings) a count. */
+static inline uint32_t kings_after(const Capture *c, uint32_t kings, core_bb victim, int taken,
+                                   const int valued)
 {
-    return kings | ((uint32_t)((c->opp_kings & victim) != 0) << (31 - taken));
+    uint32_t king = (c->opp_kings & victim) != 0;
+    return valued ? kings + king : kings | (king << (31 - taken));
 }
 
 static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
 static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings);
 static int search_no_turn(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
                           int back);
+static int search_general(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
+                          int back);
 
 /* The search of the next jump, by the same compiled copy of search() as the current one. */
 static ALWAYS_INLINE int go_on(Capture *c, int g, int king, core_bb dead, int taken,
-                               uint32_t kings, int back, const int ranked, const int no_turn)
+                               uint32_t kings, int back, const int ranked, const int no_turn,
+                               const int general)
 {
+    if (general)
+        return search_general(c, g, king, dead, taken, kings, back);
     if (no_turn)
         return search_no_turn(c, g, king, dead, taken, kings, back);
     return ranked ? search_ranked(c, g, king, dead, taken, kings)
@@ -168,21 +187,27 @@ static ALWAYS_INLINE int go_on(Capture *c, int g, int king, core_bb dead, int ta
  * pieces, those of `dead`, with the kings among them in `kings` as precedence_key reads them);
  * return whether any jump was possible from there.  Where kings may not turn back (`no_turn`),
  * `back` is the direction a flying king may not take next, the way it came (-1: any); a short
- * jump never needs it, since the square it crossed holds a dead piece or none.  Compiled three
+ * jump never needs it, since the square it crossed holds a dead piece or none.  Compiled four
  * times, `ranked` and `no_turn` constants in the first two (search_plain, search_ranked): only
- * the variants whose precedence looks at the kings taken pay for keeping their order, and only
- * those whose kings may not turn back (search_no_turn) for watching the way back. */
+ * the variants whose precedence looks at the kings taken pay for keeping their order, only
+ * those whose kings may not turn back (search_no_turn) for watching the way back, and only those
+ * that capture in eight directions or by value (search_general, `general`: everything read from
+ * the rules) for those. */
 static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int taken,
-                                uint32_t kings, int back, const int ranked, const int no_turn)
+                                uint32_t kings, int back, const int ranked, const int no_turn,
+                                const int general)
 {
     const CoreRules *r = c->r;
+    /* The directions a king captures in, and whether the kings taken are counted (values). */
+    const int king_ndirs = general ? r->capture_ndirs : 4;
+    const int valued = general && r->values_kings;
     /* The squares that stop the piece: every other piece, less the captured ones where those
      * leave the board at once. */
     const core_bb occ = r->removed_at_once ? c->occ & ~dead : c->occ;
     int jumped = 0;
 
     if (king && r->flying_kings) {
-        for (int d = 0; d < 4; d++) {
+        for (int d = 0; d < king_ndirs; d++) {
             if (no_turn && d == back)
                 continue;
             const int8_t *ray = r->ray[g][d];
@@ -197,13 +222,14 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
                 continue;
             jumped = 1;
             core_bb now_dead = dead | victim;
-            uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken) : 0;
+            uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken, valued) : 0;
             int continued = 0;
             int stops[CORE_MAX_RAY];
             int nstops = 0;
             int end = r->king_stops_behind ? i + 2 : n;
             for (int j = i + 1; j < end && !((occ >> ray[j]) & 1); j++) {
-                if (go_on(c, ray[j], 1, now_dead, taken + 1, now_kings, 3 - d, ranked, no_turn))
+                if (go_on(c, ray[j], 1, now_dead, taken + 1, now_kings, d ^ 3, ranked, no_turn,
+                          general))
                     continued = 1;
                 else
                     stops[nstops++] = ray[j];
@@ -217,7 +243,7 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
     }
 
     const int *dirs = king ? ALL_DIRECTIONS : c->man_dirs;
-    int ndirs = king ? 4 : c->man_ndirs;
+    int ndirs = king ? king_ndirs : c->man_ndirs;
     for (int i = 0; i < ndirs; i++) {
         int d = dirs[i];
         int over = r->neighbour[g][d];
@@ -231,7 +257,7 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
             continue;
         jumped = 1;
         core_bb now_dead = dead | victim;
-        uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken) : 0;
+        uint32_t now_kings = ranked ? kings_after(c, kings, victim, taken, valued) : 0;
         int now_king = king;
         if (!king && ((c->promo >> land) & 1)) {
             if (r->crowning == CORE_CROWN_ENDS_MOVE) {
@@ -242,7 +268,8 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
                 now_king = 1;
         }
         /* (A man crowned here goes on as a king that may not turn back either.) */
-        if (!go_on(c, land, now_king, now_dead, taken + 1, now_kings, 3 - d, ranked, no_turn))
+        if (!go_on(c, land, now_king, now_dead, taken + 1, now_kings, d ^ 3, ranked, no_turn,
+                   general))
             emit(c, land, now_dead, taken + 1, now_kings, now_king);
     }
     return jumped;
@@ -250,18 +277,25 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
 
 static int search_plain(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
 {
-    return search(c, g, king, dead, taken, kings, -1, 0, 0);
+    return search(c, g, king, dead, taken, kings, -1, 0, 0, 0);
 }
 
 static int search_ranked(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings)
 {
-    return search(c, g, king, dead, taken, kings, -1, 1, 0);
+    return search(c, g, king, dead, taken, kings, -1, 1, 0, 0);
 }
 
 static int search_no_turn(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
                           int back)
 {
-    return search(c, g, king, dead, taken, kings, back, c->r->ranks_kings, 1);
+    return search(c, g, king, dead, taken, kings, back, c->r->ranks_kings, 1, 0);
+}
+
+static int search_general(Capture *c, int g, int king, core_bb dead, int taken, uint32_t kings,
+                          int back)
+{
+    const CoreRules *r = c->r;
+    return search(c, g, king, dead, taken, kings, back, r->ranks_kings, !r->king_turns_back, 1);
 }
 
 /* Every allowed capture sequence of the given capturing men, then kings; the number kept. */
@@ -283,8 +317,9 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
     c.cap = out ? cap : 0;
     c.n = 0;
     c.best = 0;
-    /* The compiled copy of the search these rules need (0 plain, 1 ranked, 2 no turning back). */
-    const int kind = r->king_turns_back ? r->ranks_kings : 2;
+    /* The compiled copy of the search these rules need (0 plain, 1 ranked, 2 no turning back,
+     * 3 eight directions or values). */
+    const int kind = r->capture_kind;
     for (int king = 0; king < 2; king++) {
         core_bb pieces = king ? kings_capturing : men_capturing;
         while (pieces) {
@@ -297,8 +332,10 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
                 search_plain(&c, g, king, 0, 0, 0);
             else if (kind == 1)
                 search_ranked(&c, g, king, 0, 0, 0);
-            else
+            else if (kind == 2)
                 search_no_turn(&c, g, king, 0, 0, 0, -1);
+            else
+                search_general(&c, g, king, 0, 0, 0, -1);
         }
     }
     return c.n;
@@ -317,11 +354,12 @@ static void capturers(const CoreRules *r, const CorePos *p, core_bb *men_capturi
     core_bb empty = r->valid & ~(men | kings | opp);
     const int *dirs = r->man_dirs[side];
     int ndirs = r->man_ndirs[side];
-    core_bb found_men = r->orthogonal ? short_capturers(r, men, prey, empty, dirs, ndirs, 1)
-                                      : short_capturers(r, men, prey, empty, dirs, ndirs, 0);
+    core_bb found_men = r->orthogonal || r->eight_way
+                            ? short_capturers(r, men, prey, empty, dirs, ndirs, 1)
+                            : short_capturers(r, men, prey, empty, dirs, ndirs, 0);
     core_bb found_kings = kings;
     if (!r->flying_kings && kings)
-        found_kings = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4, 1);
+        found_kings = short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, r->capture_ndirs, 1);
     *men_capturing = found_men;
     *kings_capturing = found_kings;
 }
@@ -338,10 +376,14 @@ static inline void put(CoreMove *out, int cap, int n, core_bb from, core_bb to, 
     }
 }
 
-/* Steps in rules' order: men per step direction (destinations ascending), then kings. */
-static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side,
-                 CoreMove *out, int cap)
+/* Steps of `p` in rules' order: men per step direction (destinations ascending), then kings (all
+ * but the one that has made the limit of moves in a row: core_frozen_king, looked at only where
+ * there are kings). */
+static int steps(const CoreRules *r, const CorePos *p, CoreMove *out, int cap)
 {
+    const core_bb men = p->men, opp = p->opp_men | p->opp_kings;
+    const int side = p->side;
+    core_bb kings = p->kings;
     core_bb empty = r->valid & ~(men | kings | opp);
     core_bb promo = r->promo[side];
     const int *dirs = r->step_dirs[side];
@@ -360,6 +402,7 @@ static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, in
     }
     if (!kings)
         return n;
+    kings &= ~core_frozen_king(r, p);
     if (r->flying_kings) {
         core_bb occ = ~empty;
         core_bb b = kings;
@@ -387,10 +430,29 @@ static int steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, in
     return n;
 }
 
-/* The number of steps, or -1 if a king can capture (then no step is legal); the caller has
- * found already that no man can capture. */
-static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb opp, int side)
+/* Whether the flying king on `g` can capture along the board's other lines (eight_way), where
+ * it never steps: count_steps looks along its own lines. */
+static int cross_capture(const CoreRules *r, int g, core_bb occ, core_bb opp)
 {
+    for (int d = 4; d < CORE_DIRECTIONS; d++) {
+        const int8_t *ray = r->ray[g][d];
+        int len = r->ray_len[g][d];
+        int i = 0;
+        while (i < len && !((occ >> ray[i]) & 1))
+            i++;
+        if (i < len - 1 && ((opp >> ray[i]) & 1) && !((occ >> ray[i + 1]) & 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* The number of steps of `p` (none of the king that has made the limit of moves in a row), or -1
+ * if a king can capture (then no step is legal); the caller has found already that no man can
+ * capture. */
+static int count_steps(const CoreRules *r, const CorePos *p)
+{
+    const core_bb men = p->men, kings = p->kings, opp = p->opp_men | p->opp_kings;
+    const int side = p->side;
     core_bb empty = r->valid & ~(men | kings | opp);
     int total = 0;
     if (r->orthogonal) {
@@ -406,12 +468,14 @@ static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb o
     }
     if (!kings)
         return total;
+    const core_bb frozen = core_frozen_king(r, p);
     if (r->flying_kings) {
         core_bb occ = ~empty;
         core_bb b = kings;
         while (b) {
             int g = LOWEST(b);
             b &= b - 1;
+            int here = 0;
             for (int d = 0; d < 4; d++) {
                 const int8_t *ray = r->ray[g][d];
                 int len = r->ray_len[g][d];
@@ -420,15 +484,19 @@ static int count_steps(const CoreRules *r, core_bb men, core_bb kings, core_bb o
                     i++;
                 if (i < len - 1 && ((opp >> ray[i]) & 1) && !((occ >> ray[i + 1]) & 1))
                     return -1;
-                total += i;
+                here += i;
             }
+            if (r->eight_way && cross_capture(r, g, occ, opp))
+                return -1;
+            if (!(frozen & CORE_BIT(g)))
+                total += here;
         }
         return total;
     }
-    if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, 4, 1))
+    if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, r->capture_ndirs, 1))
         return -1;
     for (int d = 0; d < 4; d++)
-        total += POPCOUNT(shift(kings & r->shift_from[d], r->delta[d]) & empty);
+        total += POPCOUNT(shift(kings & ~frozen & r->shift_from[d], r->delta[d]) & empty);
     return total;
 }
 
@@ -443,7 +511,7 @@ int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap)
         if (n)
             return n;
     }
-    return steps(r, p->men, p->kings, p->opp_men | p->opp_kings, p->side, out, cap);
+    return steps(r, p, out, cap);
 }
 
 int core_count(const CoreRules *r, const CorePos *p)
@@ -452,7 +520,7 @@ int core_count(const CoreRules *r, const CorePos *p)
     capturers(r, p, &men_capturing, &kings_capturing);
     if (men_capturing || (kings_capturing && !r->flying_kings))
         return captures(r, men_capturing, kings_capturing, p, NULL, 0);
-    int n = count_steps(r, p->men, p->kings, p->opp_men | p->opp_kings, p->side);
+    int n = count_steps(r, p);
     if (n >= 0)
         return n;
     return captures(r, 0, p->kings, p, NULL, 0);

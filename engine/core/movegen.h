@@ -23,8 +23,31 @@ int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap);
  * counted in bulk with shifts and only pieces that can capture are searched (perft's leaves). */
 int core_count(const CoreRules *r, const CorePos *p);
 
-/* The position after `m` (a legal move of `p`), seen from the new side to move. */
-static inline void core_make(const CorePos *p, const CoreMove *m, CorePos *child)
+/* The runs after the mover played `m` (rules.position.Position._runs_after), seen from the new
+ * side to move: a king's non-capturing move lengthens its run (or starts one, when another king
+ * made the last), any other move ends the mover's run, and a side left without men, or whose
+ * running king was taken, has none.  `own_men`, `opp_men`: each side's men after the move. */
+static inline uint32_t core_runs_after(const CorePos *p, const CoreMove *m, core_bb own_men,
+                                       core_bb opp_men)
+{
+    uint32_t own = 0, opp = p->runs >> 16;
+    if (!m->captured && (p->kings & m->from)) {
+        uint32_t was = p->runs & CORE_RUN_HALF;
+        uint32_t from = (uint32_t)__builtin_ctzll(m->from);
+        uint32_t run = was && (was & CORE_RUN_INDEX) == from ? (was >> CORE_RUN_SHIFT) + 1 : 1;
+        own = (uint32_t)__builtin_ctzll(m->to) | run << CORE_RUN_SHIFT;
+    }
+    if (!own_men)
+        own = 0;
+    if (!opp_men || (opp && ((m->captured >> (opp & CORE_RUN_INDEX)) & 1)))
+        opp = 0;
+    return opp | own << 16;
+}
+
+/* The position after `m` (a legal move of `p`), seen from the new side to move; `keeps_runs`:
+ * the rules limit a king's moves in a row (CoreRules.king_move_limit; a tree walker reads it
+ * once, not at every move). */
+static inline void core_play(const CorePos *p, const CoreMove *m, CorePos *child, int keeps_runs)
 {
     core_bb men = p->men, kings = p->kings;
     if (men & m->from) {
@@ -41,6 +64,14 @@ static inline void core_make(const CorePos *p, const CoreMove *m, CorePos *child
     child->opp_men = men;
     child->opp_kings = kings;
     child->side = p->side ^ 1;
+    child->runs = keeps_runs ? core_runs_after(p, m, men, child->men) : 0;
+}
+
+/* core_play under the rules `r`. */
+static inline void core_make(const CoreRules *r, const CorePos *p, const CoreMove *m,
+                             CorePos *child)
+{
+    core_play(p, m, child, r->king_move_limit != 0);
 }
 
 #endif

@@ -270,6 +270,7 @@ static void sample_pos(const CoreSample *s, CorePos *p)
     p->opp_men = s->opp_men;
     p->opp_kings = s->opp_kings;
     p->side = s->side;
+    p->runs = 0;
 }
 
 /* The floating score of p and its features (the window weights' offsets in f->window). */

@@ -7,7 +7,19 @@
 
 #include "movegen.h"
 
-static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static int64_t walk_plain(const CoreRules *r, const CorePos *p, int depth);
+static int64_t walk_runs(const CoreRules *r, const CorePos *p, int depth);
+
+/* Compiled twice, `keeps_runs` a constant: only the rules that limit a king's moves in a row
+ * (CoreRules.king_move_limit) pay for updating the runs at every move. */
+static ALWAYS_INLINE int64_t walk(const CoreRules *r, const CorePos *p, int depth,
+                                  const int keeps_runs)
 {
     if (depth == 1)
         return core_count(r, p);
@@ -25,12 +37,12 @@ static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         CorePos child;
-        core_make(p, &moves[i], &child);
+        core_play(p, &moves[i], &child, keeps_runs);
         int64_t below;
         if (depth == 2)
             below = core_count(r, &child);
         else
-            below = walk(r, &child, depth - 1);
+            below = keeps_runs ? walk_runs(r, &child, depth - 1) : walk_plain(r, &child, depth - 1);
         if (below < 0) {
             total = -1;
             break;
@@ -42,9 +54,19 @@ static int64_t walk(const CoreRules *r, const CorePos *p, int depth)
     return total;
 }
 
+static int64_t walk_plain(const CoreRules *r, const CorePos *p, int depth)
+{
+    return walk(r, p, depth, 0);
+}
+
+static int64_t walk_runs(const CoreRules *r, const CorePos *p, int depth)
+{
+    return walk(r, p, depth, 1);
+}
+
 int64_t core_perft(const CoreRules *r, const CorePos *p, int depth)
 {
     if (depth <= 0)
         return 1;
-    return walk(r, p, depth);
+    return r->king_move_limit ? walk_runs(r, p, depth) : walk_plain(r, p, depth);
 }

@@ -6,8 +6,9 @@
  * EndgameTable (egdb_module.c) and the learned evaluation (learned_module.c) take a Rules and read
  * positions and write moves with the helpers below, while module.c only assembles the module.
  * Every call takes the position as four bitboards seen from the side to move plus the side
- * (0 White, 1 Black), checks them, and converts once at the boundary; inside, no Python object
- * is touched (perft runs with the GIL released).
+ * (0 White, 1 Black), and where the rules limit a king's moves in a row the kings' runs as a sixth
+ * (core.h's CorePos.runs; engine/native.py packs them), checks them, and converts once at the
+ * boundary; inside, no Python object is touched (perft runs with the GIL released).
  */
 #include "rules_object.h"
 
@@ -50,17 +51,19 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                "goal",       "mirrored",             "king_stops_behind",
                                "captures_removed_at_once",           "orthogonal",
                                "king_turns_back",                    "lone_pieces_draw",
+                               "captures_in_eight_directions",       "king_move_limit",
                                NULL};
     CoreRuleData d = {0};
     PyObject *precedence;
     d.men_capture_kings = 1;
     d.goal = CORE_GOAL_STANDARD;
     d.king_turns_back = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pipppppp:Rules", keywords, &d.size,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ippOi|$pipppppppi:Rules", keywords, &d.size,
                                      &d.men_capture_backward, &d.flying_kings, &precedence,
                                      &d.crowning, &d.men_capture_kings, &d.goal, &d.mirrored,
                                      &d.king_stops_behind, &d.removed_at_once, &d.orthogonal,
-                                     &d.king_turns_back, &d.lone_pieces_draw))
+                                     &d.king_turns_back, &d.lone_pieces_draw, &d.eight_way,
+                                     &d.king_move_limit))
         return NULL;
     if (read_precedence(precedence, &d) < 0)
         return NULL;
@@ -71,8 +74,11 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(self);
         PyErr_Format(PyExc_ValueError,
                      "unsupported rules: size %d (even, 4 to %d; orthogonal: at most %d, not "
-                     "mirrored), crowning code %d, a precedence code or goal code %d",
-                     d.size, CORE_MAX_SIZE, CORE_MAX_ORTHOGONAL_SIZE, d.crowning, d.goal);
+                     "mirrored, no eight-way captures), crowning code %d, a precedence code "
+                     "(the most value not with kings first), goal code %d or king move limit %d "
+                     "(0 to %d)",
+                     d.size, CORE_MAX_SIZE, CORE_MAX_ORTHOGONAL_SIZE, d.crowning, d.goal,
+                     d.king_move_limit, CORE_MAX_KING_RUN);
         return NULL;
     }
     return (PyObject *)self;
@@ -104,6 +110,7 @@ int read_position(const CoreRules *r, PyObject *const *args, CorePos *p)
         return -1;
     }
     p->side = (int)side;
+    p->runs = 0;
     core_bb all = p->men | p->kings | p->opp_men | p->opp_kings;
     if (all & ~r->valid) {
         PyErr_SetString(PyExc_ValueError, "a piece stands outside the board's playable squares");
@@ -115,6 +122,48 @@ int read_position(const CoreRules *r, PyObject *const *args, CorePos *p)
         return -1;
     }
     return 0;
+}
+
+/* The kings' runs (CorePos.runs) of `value`: each half 0, or a playable bit's index with a run
+ * of 1 to the rules' limit (the king need not stand there: rules keeps the run of a king just
+ * taken until its side moves); none where the rules set no limit. */
+static int read_runs(const CoreRules *r, PyObject *value, CorePos *p)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    for (int half = 0; half < 2; half++) {
+        unsigned long long run = (v >> (16 * half)) & CORE_RUN_HALF;
+        unsigned long long length = run >> CORE_RUN_SHIFT;
+        if (run && (length < 1 || (int)length > r->king_move_limit ||
+                    !(r->valid & CORE_BIT(run & CORE_RUN_INDEX)))) {
+            PyErr_SetString(PyExc_ValueError,
+                            "runs must name a playing square and a run of 1 to the rules' "
+                            "king move limit (none without a limit)");
+            return -1;
+        }
+    }
+    if (v >> 32) {
+        PyErr_SetString(PyExc_ValueError, "runs must fit in 32 bits");
+        return -1;
+    }
+    p->runs = (uint32_t)v;
+    return 0;
+}
+
+int read_state(const char *name, const CoreRules *r, PyObject *const *args, Py_ssize_t nargs,
+               Py_ssize_t others, CorePos *p)
+{
+    if (nargs != 5 + others && nargs != 6 + others) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd or %zd positional arguments (%zd given)",
+                     name, 5 + others, 6 + others, nargs);
+        return -1;
+    }
+    if (read_position(r, args, p) < 0)
+        return -1;
+    if (nargs == 6 + others && read_runs(r, args[5], p) < 0)
+        return -1;
+    return (int)(nargs - others);
 }
 
 int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t wanted)
@@ -137,7 +186,7 @@ PyObject *move_tuple(const CoreMove *m)
 static PyObject *Rules_legal_moves(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("legal_moves", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
+    if (read_state("legal_moves", &self->rules, args, nargs, 0, &p) < 0)
         return NULL;
     CoreMove stack_moves[CORE_STACK_MOVES];
     CoreMove *moves = stack_moves;
@@ -165,7 +214,7 @@ static PyObject *Rules_legal_moves(RulesObject *self, PyObject *const *args, Py_
 static PyObject *Rules_count(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("count", nargs, 5) < 0 || read_position(&self->rules, args, &p) < 0)
+    if (read_state("count", &self->rules, args, nargs, 0, &p) < 0)
         return NULL;
     return PyLong_FromLong(core_count(&self->rules, &p));
 }
@@ -175,17 +224,19 @@ static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t
     CorePos p, child;
     CoreMove m;
     PyObject *crowns;
-    if (check_nargs("make", nargs, 6) < 0 || read_position(&self->rules, args, &p) < 0)
+    int at = read_state("make", &self->rules, args, nargs, 1, &p);
+    if (at < 0)
         return NULL;
-    if (!PyTuple_Check(args[5]) || PyTuple_GET_SIZE(args[5]) != 4) {
+    PyObject *move = args[at];
+    if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 4) {
         PyErr_SetString(PyExc_TypeError, "a move is a tuple (from, to, captured, crowns)");
         return NULL;
     }
-    if (read_bitboard(PyTuple_GET_ITEM(args[5], 0), &m.from) < 0 ||
-        read_bitboard(PyTuple_GET_ITEM(args[5], 1), &m.to) < 0 ||
-        read_bitboard(PyTuple_GET_ITEM(args[5], 2), &m.captured) < 0)
+    if (read_bitboard(PyTuple_GET_ITEM(move, 0), &m.from) < 0 ||
+        read_bitboard(PyTuple_GET_ITEM(move, 1), &m.to) < 0 ||
+        read_bitboard(PyTuple_GET_ITEM(move, 2), &m.captured) < 0)
         return NULL;
-    crowns = PyTuple_GET_ITEM(args[5], 3);
+    crowns = PyTuple_GET_ITEM(move, 3);
     int truth = PyObject_IsTrue(crowns);
     if (truth < 0)
         return NULL;
@@ -201,18 +252,24 @@ static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_ValueError, "the move does not fit the position");
         return NULL;
     }
-    core_make(&p, &m, &child);
-    return Py_BuildValue("(KKKKi)", (unsigned long long)child.men, (unsigned long long)child.kings,
-                         (unsigned long long)child.opp_men, (unsigned long long)child.opp_kings,
-                         child.side);
+    core_make(&self->rules, &p, &m, &child);
+    if (!self->rules.king_move_limit) /* no runs: the five items of engine.native.core_state */
+        return Py_BuildValue("(KKKKi)", (unsigned long long)child.men,
+                             (unsigned long long)child.kings, (unsigned long long)child.opp_men,
+                             (unsigned long long)child.opp_kings, child.side);
+    return Py_BuildValue("(KKKKik)", (unsigned long long)child.men,
+                         (unsigned long long)child.kings, (unsigned long long)child.opp_men,
+                         (unsigned long long)child.opp_kings, child.side,
+                         (unsigned long)child.runs);
 }
 
 static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("perft", nargs, 6) < 0 || read_position(&self->rules, args, &p) < 0)
+    int at = read_state("perft", &self->rules, args, nargs, 1, &p);
+    if (at < 0)
         return NULL;
-    long depth = PyLong_AsLong(args[5]);
+    long depth = PyLong_AsLong(args[at]);
     if (depth == -1 && PyErr_Occurred())
         return NULL;
     if (depth > 64) {
@@ -230,17 +287,18 @@ static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_
 
 static PyMethodDef Rules_methods[] = {
     {"legal_moves", (PyCFunction)(void (*)(void))Rules_legal_moves, METH_FASTCALL,
-     "legal_moves(own_men, own_kings, opp_men, opp_kings, side, /)\n--\n\n"
+     "legal_moves(own_men, own_kings, opp_men, opp_kings, side, [runs,] /)\n--\n\n"
      "The legal moves as rules' raw moves (from_bit, to_bit, captured, crowns), one per capture "
-     "path, in rules' order."},
+     "path, in rules' order; runs: the kings' runs (engine/native.py), 0 by default."},
     {"count", (PyCFunction)(void (*)(void))Rules_count, METH_FASTCALL,
-     "count(own_men, own_kings, opp_men, opp_kings, side, /)\n--\n\n"
+     "count(own_men, own_kings, opp_men, opp_kings, side, [runs,] /)\n--\n\n"
      "len(legal_moves(...)) without building the moves."},
     {"make", (PyCFunction)(void (*)(void))Rules_make, METH_FASTCALL,
-     "make(own_men, own_kings, opp_men, opp_kings, side, move, /)\n--\n\n"
-     "The position after a legal move, seen from the new side to move."},
+     "make(own_men, own_kings, opp_men, opp_kings, side, [runs,] move, /)\n--\n\n"
+     "The position after a legal move, seen from the new side to move, with its runs where the "
+     "rules limit a king's moves in a row."},
     {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
-     "perft(own_men, own_kings, opp_men, opp_kings, side, depth, /)\n--\n\n"
+     "perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /)\n--\n\n"
      "The number of move sequences of exactly depth plies, counted as rules.perft counts."},
     {NULL, NULL, 0, NULL}};
 
@@ -335,6 +393,16 @@ static PyObject *get_lone_pieces_draw(RulesObject *self, void *closure)
     (void)closure;
     return PyBool_FromLong(self->rules.lone_pieces_draw);
 }
+static PyObject *get_eight_way(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->rules.eight_way);
+}
+static PyObject *get_king_move_limit(RulesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->rules.king_move_limit);
+}
 static PyObject *get_goal(RulesObject *self, void *closure)
 {
     (void)closure;
@@ -371,6 +439,10 @@ static PyGetSetDef Rules_getset[] = {
      "A capturing flying king may turn back the way it came between two jumps.", NULL},
     {"lone_pieces_draw", (getter)get_lone_pieces_draw, NULL,
      "One piece against one is drawn at once.", NULL},
+    {"captures_in_eight_directions", (getter)get_eight_way, NULL,
+     "Men and kings also capture along the board's other lines.", NULL},
+    {"king_move_limit", (getter)get_king_move_limit, NULL,
+     "A king's non-capturing moves in a row while its side has men (0: no limit).", NULL},
     {"crowning", (getter)get_crowning, NULL, "ENDS_MOVE, AT_END or CONTINUES_AS_KING.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
@@ -382,7 +454,8 @@ PyTypeObject RulesType = {
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "
               "men_capture_kings=True, goal=GOAL_STANDARD, mirrored=False, "
               "king_stops_behind=False, captures_removed_at_once=False, orthogonal=False, "
-              "king_turns_back=True, lone_pieces_draw=False)\n--\n\n"
+              "king_turns_back=True, lone_pieces_draw=False, captures_in_eight_directions=False, "
+              "king_move_limit=0)\n--\n\n"
               "The rules of one variant as the native core reads them.",
     .tp_new = Rules_new,
     .tp_methods = Rules_methods,

@@ -21,6 +21,12 @@ extern PyTypeObject RulesType;
  * -1 with ValueError unless the pieces are on playable squares and no square holds two. */
 int read_position(const CoreRules *r, PyObject *const *args, CorePos *p);
 
+/* A position as five arguments, or six with the kings' runs (CorePos.runs, checked against the
+ * rules' limit), followed by `others` more: how many arguments the position took (the next one
+ * is args[that]), or -1 with TypeError for another count or ValueError as read_position. */
+int read_state(const char *name, const CoreRules *r, PyObject *const *args, Py_ssize_t nargs,
+               Py_ssize_t others, CorePos *p);
+
 /* 0 when a METH_FASTCALL function got exactly `wanted` positional arguments, else -1 with
  * TypeError naming it. */
 int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t wanted);

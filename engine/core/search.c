@@ -39,6 +39,9 @@ int core_search_init(CoreSearch *s, const CoreRules *r, int men_rows, int hash_m
         for (int g = 0; g < CORE_MAX_BITS; g++)
             s->zobrist[kind][g] = splitmix(&seed);
     s->zobrist_black = splitmix(&seed);
+    for (int run = 0; run < 2 * (CORE_MAX_KING_RUN + 1); run++)
+        for (int g = 0; g < CORE_MAX_BITS; g++)
+            s->zobrist_run[run][g] = splitmix(&seed);
     s->quiet_limit = quiet_limit;
     s->man_moves_progress = man_moves_progress;
     s->crownings_progress = crownings_progress;
@@ -64,6 +67,13 @@ void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS]
     core_search_clear(s); /* stored keys were of the old tables */
 }
 
+void core_search_set_run_keys(CoreSearch *s,
+                              const uint64_t tables[2 * (CORE_MAX_KING_RUN + 1)][CORE_MAX_BITS])
+{
+    memcpy(s->zobrist_run, tables, sizeof s->zobrist_run);
+    core_search_clear(s);
+}
+
 void core_search_free(CoreSearch *s)
 {
     free(s->tt);
@@ -82,6 +92,20 @@ void core_search_clear(CoreSearch *s)
 
 void core_search_set_selectivity(CoreSearch *s, int rules) { s->selectivity = rules & CORE_SEL_ALL; }
 
+/* The keys of both sides' runs (rules.position.run_key): 0 when neither side has one. */
+static uint64_t runs_key(const CoreSearch *s, const CorePos *p)
+{
+    uint64_t key = 0;
+    for (int half = 0; half < 2; half++) {
+        uint32_t run = (p->runs >> (16 * half)) & CORE_RUN_HALF;
+        int side = p->side ^ half; /* the low half is the mover's */
+        if (run)
+            key ^= s->zobrist_run[side * (CORE_MAX_KING_RUN + 1) + (run >> CORE_RUN_SHIFT)]
+                                 [run & CORE_RUN_INDEX];
+    }
+    return key;
+}
+
 uint64_t core_key(const CoreSearch *s, const CorePos *p)
 {
     const uint64_t(*own_men) = s->zobrist[2 * p->side];
@@ -97,12 +121,15 @@ uint64_t core_key(const CoreSearch *s, const CorePos *p)
         key ^= opp_men[bit_index(b)];
     for (core_bb b = p->opp_kings; b; b &= b - 1)
         key ^= opp_kings[bit_index(b)];
-    return key;
+    return p->runs ? key ^ runs_key(s, p) : key;
 }
 
-/* The key after `m`, from the parent's key (cheaper than core_key). */
-static uint64_t child_key(const CoreSearch *s, const CorePos *p, const CoreMove *m, uint64_t key)
+/* The key of `child`, the position after `m`, from the parent's key (cheaper than core_key). */
+static uint64_t child_key(const CoreSearch *s, const CorePos *p, const CoreMove *m,
+                          const CorePos *child, uint64_t key)
 {
+    if (p->runs | child->runs)
+        key ^= runs_key(s, p) ^ runs_key(s, child);
     const uint64_t *own_men = s->zobrist[2 * p->side];
     const uint64_t *own_kings = s->zobrist[2 * p->side + 1];
     const uint64_t *opp_men = s->zobrist[2 * (p->side ^ 1)];
@@ -314,12 +341,12 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     s->path[ply] = key;
     for (int i = 0; i < n; i++) {
         CorePos child;
-        core_make(p, &moves[i], &child);
+        core_make(s->rules, p, &moves[i], &child);
         int cuttable = open && i > 0 && !moves[i].crowns;
         if (cuttable && (futile || (late_pruning && core_late_prune(depth, i))) &&
             !core_offers_capture(s, &child))
             continue;
-        uint64_t ckey = child_key(s, p, &moves[i], key);
+        uint64_t ckey = child_key(s, p, &moves[i], &child, key);
         int q = is_progress(s, p, &moves[i]) ? 0 : quiet + 1;
         note_played(s, ply + 1, &moves[i]);
         int score;
@@ -375,8 +402,8 @@ static int search_root(CoreSearch *s, const CorePos *root, uint64_t key, CoreMov
     int open = moves[0].captured == 0;
     for (int i = 0; i < n; i++) {
         CorePos child;
-        core_make(root, &moves[i], &child);
-        uint64_t ckey = child_key(s, root, &moves[i], key);
+        core_make(s->rules, root, &moves[i], &child);
+        uint64_t ckey = child_key(s, root, &moves[i], &child, key);
         int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
         note_played(s, 1, &moves[i]);
         int score;
@@ -410,9 +437,9 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
     out->pv_len = 0;
     out->pv[out->pv_len++] = out->best;
     CoreMove first = out->best;
-    key = child_key(s, &p, &first, key);
     CorePos next;
-    core_make(&p, &first, &next);
+    core_make(s->rules, &p, &first, &next);
+    key = child_key(s, &p, &first, &next, key);
     p = next;
     uint64_t seen[CORE_MAX_PV];
     int seen_len = 0;
@@ -433,8 +460,8 @@ static void read_pv(CoreSearch *s, const CorePos *root, uint64_t key, CoreResult
         if (found < 0)
             return;
         out->pv[out->pv_len++] = moves[found];
-        key = child_key(s, &p, &moves[found], key);
-        core_make(&p, &moves[found], &next);
+        core_make(s->rules, &p, &moves[found], &next);
+        key = child_key(s, &p, &moves[found], &next, key);
         p = next;
     }
 }
@@ -565,11 +592,11 @@ int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64
     s->played[0][0] = s->played[0][1] = NO_SQUARE;
     for (int i = 0; i < n; i++) {
         CorePos child;
-        core_make(root, &moves[i], &child);
+        core_make(s->rules, root, &moves[i], &child);
         note_played(s, 1, &moves[i]);
         int q = is_progress(s, root, &moves[i]) ? 0 : quiet + 1;
-        scores[i] = -negamax(s, &child, child_key(s, root, &moves[i], key), depth - 1, -INF, INF,
-                             1, q);
+        uint64_t ckey = child_key(s, root, &moves[i], &child, key);
+        scores[i] = -negamax(s, &child, ckey, depth - 1, -INF, INF, 1, q);
     }
     return n;
 }

@@ -58,6 +58,9 @@ typedef struct {
     CoreEval eval;
     uint64_t zobrist[4][CORE_MAX_BITS]; /* white men, white kings, black men, black kings */
     uint64_t zobrist_black;             /* XORed in when Black is to move */
+    /* The kings' runs (CorePos.runs): per side (White, Black) and run length 0..7, by the king's
+     * internal bit, as rules.position.ZOBRIST_RUN (side * 8 + run). */
+    uint64_t zobrist_run[2 * (CORE_MAX_KING_RUN + 1)][CORE_MAX_BITS];
     int quiet_limit;                    /* plies without progress that draw (0: none) */
     int man_moves_progress, crownings_progress;
     CoreTTEntry *tt;
@@ -108,6 +111,11 @@ void core_search_free(CoreSearch *s);
  * Black-to-move key: rules.position's, so core_key equals rules' Position.key and the game's
  * history can be handed over as it is.  Clears the table. */
 void core_search_set_keys(CoreSearch *s, const uint64_t tables[4][CORE_MAX_BITS], uint64_t black);
+
+/* Use these Zobrist tables of the kings' runs (rules.position.ZOBRIST_RUN: White's runs 0-7,
+ * then Black's), so core_key equals Position.key where the rules keep runs.  Clears the table. */
+void core_search_set_run_keys(CoreSearch *s,
+                              const uint64_t tables[2 * (CORE_MAX_KING_RUN + 1)][CORE_MAX_BITS]);
 
 /* The selectivity rules (selective.h's CORE_SEL_* bits) timed searches use from now on: all by
  * default; the tests turn each off to compare the search with and without it. */

@@ -31,20 +31,21 @@ static void Searcher_dealloc(SearcherObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int read_keys(PyObject *tables, PyObject *black, uint64_t out[4][CORE_MAX_BITS],
-                     uint64_t *black_out)
+/* `count` tables of CORE_MAX_BITS keys each from a sequence of sequences (`what` names them in
+ * errors). */
+static int read_tables(PyObject *tables, int count, const char *what,
+                       uint64_t (*out)[CORE_MAX_BITS])
 {
-    PyObject *seq = PySequence_Fast(tables, "zobrist must be four sequences of keys");
+    PyObject *seq = PySequence_Fast(tables, what);
     if (!seq)
         return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != 4) {
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "zobrist must be four sequences of keys");
+        PyErr_SetString(PyExc_ValueError, what);
         return -1;
     }
-    for (int kind = 0; kind < 4; kind++) {
-        PyObject *table = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, kind),
-                                          "zobrist must be four sequences of keys");
+    for (int kind = 0; kind < count; kind++) {
+        PyObject *table = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, kind), what);
         if (!table) {
             Py_DECREF(seq);
             return -1;
@@ -65,6 +66,14 @@ static int read_keys(PyObject *tables, PyObject *black, uint64_t out[4][CORE_MAX
         }
     }
     Py_DECREF(seq);
+    return 0;
+}
+
+static int read_keys(PyObject *tables, PyObject *black, uint64_t out[4][CORE_MAX_BITS],
+                     uint64_t *black_out)
+{
+    if (read_tables(tables, 4, "zobrist must be four sequences of keys", out) < 0)
+        return -1;
     *black_out = PyLong_AsUnsignedLongLongMask(black);
     return PyErr_Occurred() ? -1 : 0;
 }
@@ -73,12 +82,12 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
 {
     static char *keywords[] = {"rules",   "men_rows",          "hash_mb",            "quiet_limit",
                                "man_moves_progress", "crownings_progress", "zobrist", "black",
-                               NULL};
-    PyObject *rules, *tables, *black;
+                               "runs", NULL};
+    PyObject *rules, *tables, *black, *run_tables = NULL;
     int men_rows, hash_mb, quiet_limit, man_progress, crown_progress;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiippOO:Searcher", keywords, &RulesType,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iiippOO|$O:Searcher", keywords, &RulesType,
                                      &rules, &men_rows, &hash_mb, &quiet_limit, &man_progress,
-                                     &crown_progress, &tables, &black))
+                                     &crown_progress, &tables, &black, &run_tables))
         return NULL;
     if (men_rows < 1 || hash_mb < 1 || hash_mb > 4096 || quiet_limit < 0) {
         PyErr_SetString(PyExc_ValueError,
@@ -86,7 +95,11 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         return NULL;
     }
     uint64_t keys[4][CORE_MAX_BITS], black_key;
+    uint64_t run_keys[2 * (CORE_MAX_KING_RUN + 1)][CORE_MAX_BITS];
     if (read_keys(tables, black, keys, &black_key) < 0)
+        return NULL;
+    if (run_tables && read_tables(run_tables, 2 * (CORE_MAX_KING_RUN + 1),
+                                  "runs must be sixteen sequences of keys", run_keys) < 0)
         return NULL;
     SearcherObject *self = (SearcherObject *)type->tp_alloc(type, 0);
     if (!self)
@@ -107,6 +120,8 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         return PyErr_NoMemory();
     }
     core_search_set_keys(self->search, (const uint64_t(*)[CORE_MAX_BITS])keys, black_key);
+    if (run_tables)
+        core_search_set_run_keys(self->search, (const uint64_t(*)[CORE_MAX_BITS])run_keys);
     return (PyObject *)self;
 }
 
@@ -139,13 +154,15 @@ static int read_past(PyObject *past, uint64_t **out, int *len)
     return 0;
 }
 
-/* search(own_men, own_kings, opp_men, opp_kings, side, quiet, past, max_depth, seconds,
+/* search(own_men, own_kings, opp_men, opp_kings, side, [runs,] quiet, past, max_depth, seconds,
  *        node_limit, exact) -> (move or None, score, depth, nodes, seconds, pv, iterations) */
-static PyObject *Searcher_search(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *Searcher_search(SearcherObject *self, PyObject *const *all, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("search", nargs, 11) < 0 || read_position(rules_of(self), args, &p) < 0)
+    int at = read_state("search", rules_of(self), all, nargs, 6, &p);
+    if (at < 0)
         return NULL;
+    PyObject *const *args = all + at - 5; /* args[5] is quiet, as without runs */
     int exact = PyObject_IsTrue(args[10]);
     if (exact < 0)
         return NULL;
@@ -211,14 +228,16 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *const *args, Py
     return result;
 }
 
-/* root_scores(own_men, own_kings, opp_men, opp_kings, side, quiet, past, depth)
+/* root_scores(own_men, own_kings, opp_men, opp_kings, side, [runs,] quiet, past, depth)
  *   -> [(score, move), ...] best first */
-static PyObject *Searcher_root_scores(SearcherObject *self, PyObject *const *args,
+static PyObject *Searcher_root_scores(SearcherObject *self, PyObject *const *all,
                                       Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("root_scores", nargs, 8) < 0 || read_position(rules_of(self), args, &p) < 0)
+    int at = read_state("root_scores", rules_of(self), all, nargs, 3, &p);
+    if (at < 0)
         return NULL;
+    PyObject *const *args = all + at - 5; /* args[5] is quiet, as without runs */
     int quiet = (int)PyLong_AsLong(args[5]);
     int depth = (int)PyLong_AsLong(args[7]);
     if (PyErr_Occurred())
@@ -262,7 +281,7 @@ static PyObject *Searcher_root_scores(SearcherObject *self, PyObject *const *arg
 static PyObject *Searcher_evaluate(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("evaluate", nargs, 5) < 0 || read_position(rules_of(self), args, &p) < 0)
+    if (read_state("evaluate", rules_of(self), args, nargs, 0, &p) < 0)
         return NULL;
     return PyLong_FromLong(core_evaluate(&self->search->eval, &p));
 }
@@ -270,7 +289,7 @@ static PyObject *Searcher_evaluate(SearcherObject *self, PyObject *const *args, 
 static PyObject *Searcher_key(SearcherObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     CorePos p;
-    if (check_nargs("key", nargs, 5) < 0 || read_position(rules_of(self), args, &p) < 0)
+    if (read_state("key", rules_of(self), args, nargs, 0, &p) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(core_key(self->search, &p));
 }

@@ -9,9 +9,13 @@
 
 #include <string.h>
 
-/* (column, row) steps per direction on each kind of board. */
-static const int DIAGONAL_STEPS[4][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
-static const int ORTHOGONAL_STEPS[4][2] = {{0, -1}, {-1, 0}, {1, 0}, {0, 1}};
+/* (column, row) steps per direction on each kind of board: the lines pieces move along, then
+ * the board's other lines (over the next playing square: two columns or rows on a diagonal
+ * board, whose neighbouring squares along a row or column are not playing squares). */
+static const int DIAGONAL_STEPS[CORE_DIRECTIONS][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, 1},
+                                                       {0, -2},  {-2, 0}, {2, 0},  {0, 2}};
+static const int ORTHOGONAL_STEPS[CORE_DIRECTIONS][2] = {{0, -1},  {-1, 0}, {1, 0},  {0, 1},
+                                                         {-1, -1}, {1, -1}, {-1, 1}, {1, 1}};
 
 int core_rules_init(CoreRules *r, const CoreRuleData *d)
 {
@@ -27,10 +31,20 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
         return -1;
     if (d->nprecedence < 0 || d->nprecedence > CORE_MAX_PRECEDENCE)
         return -1;
-    for (int i = 0; i < d->nprecedence; i++)
+    int valued = 0, kings_first = 0;
+    for (int i = 0; i < d->nprecedence; i++) {
         if (d->precedence[i] < CORE_PREFER_MOST_PIECES ||
-            d->precedence[i] > CORE_PREFER_KINGS_FIRST)
+            d->precedence[i] > CORE_PREFER_MOST_VALUE)
             return -1;
+        valued |= d->precedence[i] == CORE_PREFER_MOST_VALUE;
+        kings_first |= d->precedence[i] == CORE_PREFER_KINGS_FIRST;
+    }
+    /* The search counts the kings taken for the value, where kings first needs their order. */
+    if (valued && kings_first)
+        return -1;
+    if ((d->eight_way && d->orthogonal) || d->king_move_limit < 0 ||
+        d->king_move_limit > CORE_MAX_KING_RUN)
+        return -1;
     if (d->goal < CORE_GOAL_STANDARD || d->goal > CORE_GOAL_FIRST_KING)
         return -1;
 
@@ -51,24 +65,31 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
         r->precedence[i] = d->precedence[i];
     r->majority_only = d->nprecedence == 1 && d->precedence[0] == CORE_PREFER_MOST_PIECES;
     for (int i = 0; i < d->nprecedence; i++)
-        if (d->precedence[i] == CORE_PREFER_MOST_KINGS || d->precedence[i] == CORE_PREFER_KINGS_FIRST)
+        if (d->precedence[i] == CORE_PREFER_MOST_KINGS ||
+            d->precedence[i] == CORE_PREFER_KINGS_FIRST || d->precedence[i] == CORE_PREFER_MOST_VALUE)
             r->ranks_kings = 1;
+    r->values_kings = valued;
     r->goal = d->goal;
     r->king_stops_behind = d->king_stops_behind != 0;
     r->removed_at_once = d->removed_at_once != 0;
     r->king_turns_back = d->king_turns_back != 0;
     r->lone_pieces_draw = d->lone_pieces_draw != 0;
+    r->eight_way = d->eight_way != 0;
+    r->capture_ndirs = r->eight_way ? CORE_DIRECTIONS : 4;
+    r->king_move_limit = d->king_move_limit;
+    r->capture_kind = r->eight_way || r->values_kings ? 3
+                      : r->king_turns_back            ? r->ranks_kings
+                                                      : 2;
     const int(*steps)[2] = r->orthogonal ? ORTHOGONAL_STEPS : DIAGONAL_STEPS;
     if (r->orthogonal) {
-        r->delta[CORE_UP] = -size;
-        r->delta[CORE_LEFT] = -1;
-        r->delta[CORE_RIGHT] = 1;
-        r->delta[CORE_DOWN] = size;
+        const int deltas[CORE_DIRECTIONS] = {-size, -1, 1, size, -(size + 1), -(size - 1),
+                                             size - 1, size + 1};
+        memcpy(r->delta, deltas, sizeof deltas);
     } else {
-        r->delta[CORE_UP_LEFT] = -(r->half + 1);
-        r->delta[CORE_UP_RIGHT] = -r->half;
-        r->delta[CORE_DOWN_LEFT] = r->half;
-        r->delta[CORE_DOWN_RIGHT] = r->half + 1;
+        /* Two rows down the same column is a pair of rows and its ghost bit: size + 1. */
+        const int deltas[CORE_DIRECTIONS] = {-(r->half + 1), -r->half, r->half, r->half + 1,
+                                             -(size + 1),    -1,       1,       size + 1};
+        memcpy(r->delta, deltas, sizeof deltas);
     }
 
     for (int column = 0; column < size; column++)
@@ -90,7 +111,7 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
             int g = grid[column][row];
             if (g < 0)
                 continue;
-            for (int d = 0; d < 4; d++) {
+            for (int d = 0; d < CORE_DIRECTIONS; d++) {
                 int c = column + steps[d][0], w = row + steps[d][1];
                 if (c < 0 || c >= size || w < 0 || w >= size || grid[c][w] < 0)
                     continue;
@@ -103,7 +124,7 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     for (int g = 0; g < r->bits; g++) {
         if (!(r->valid & CORE_BIT(g)))
             continue;
-        for (int d = 0; d < 4; d++) {
+        for (int d = 0; d < CORE_DIRECTIONS; d++) {
             int n = 0;
             for (int cur = r->neighbour[g][d]; cur >= 0; cur = r->neighbour[cur][d])
                 r->ray[g][d][n++] = (int8_t)cur;
@@ -114,12 +135,13 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
                 r->jump_from[d] |= CORE_BIT(g);
         }
     }
-    if (!r->orthogonal) /* the ghost bits make every shift safe: the masks need cut nothing */
+    if (!r->orthogonal) /* the ghost bits make every diagonal shift safe: no mask needed */
         for (int dir = 0; dir < 4; dir++)
             r->shift_from[dir] = r->jump_from[dir] = r->valid;
 
     /* Men step forwards (and, on the orthogonal board, sideways: left before right) and capture
-     * in those directions, or in all four; the order is the generator's. */
+     * in those directions, or in all four (all eight where eight_way); the order is the
+     * generator's. */
     if (r->orthogonal) {
         static const int white[3] = {CORE_UP, CORE_LEFT, CORE_RIGHT};
         static const int black[3] = {CORE_LEFT, CORE_RIGHT, CORE_DOWN};
@@ -135,11 +157,11 @@ int core_rules_init(CoreRules *r, const CoreRuleData *d)
     }
     for (int side = 0; side < 2; side++) {
         if (r->men_capture_backward) {
-            for (int dir = 0; dir < 4; dir++)
+            for (int dir = 0; dir < r->capture_ndirs; dir++)
                 r->man_dirs[side][dir] = dir;
-            r->man_ndirs[side] = 4;
+            r->man_ndirs[side] = r->capture_ndirs;
         } else {
-            memcpy(r->man_dirs[side], r->step_dirs[side], sizeof r->man_dirs[side]);
+            memcpy(r->man_dirs[side], r->step_dirs[side], sizeof r->step_dirs[side]);
             r->man_ndirs[side] = r->step_ndirs[side];
         }
     }
@@ -153,7 +175,8 @@ int core_rules_same_game(const CoreRules *a, const CoreRules *b)
         a->crowning != b->crowning || a->nprecedence != b->nprecedence || a->goal != b->goal ||
         a->mirrored != b->mirrored || a->king_stops_behind != b->king_stops_behind ||
         a->removed_at_once != b->removed_at_once || a->orthogonal != b->orthogonal ||
-        a->king_turns_back != b->king_turns_back || a->lone_pieces_draw != b->lone_pieces_draw)
+        a->king_turns_back != b->king_turns_back || a->lone_pieces_draw != b->lone_pieces_draw ||
+        a->eight_way != b->eight_way || a->king_move_limit != b->king_move_limit)
         return 0;
     for (int i = 0; i < a->nprecedence; i++)
         if (a->precedence[i] != b->precedence[i])

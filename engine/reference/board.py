@@ -1,10 +1,14 @@
-"""The reference search's own view of a position: six ints, seen from the side to move.
+"""The reference search's own view of a position: six ints and the kings' runs, seen from the side
+to move.
 
-``(own men, own kings, their men, their kings, side, key)`` with ``side`` 0 for White and 1 for
-Black and ``key`` the same Zobrist hash as :attr:`rules.Position.key`.  Seeing every position
-from the mover's side makes negamax symmetric (a move swaps the two halves), and plain tuples of
-ints are the cheapest thing Python can copy, hash and compare: the search makes hundreds of
-thousands of them.  Moves are the rules' raw moves ``(from bit, to bit, captured, crowns)``.
+``(own men, own kings, their men, their kings, side, key, runs)`` with ``side`` 0 for White and 1
+for Black, ``key`` the same Zobrist hash as :attr:`rules.Position.key` and ``runs`` the
+position's :attr:`~rules.position.Position.king_runs` where the variant limits a king's moves in a
+row (frisian; they decide which king may step, so they are part of the key), else None.  Seeing
+every position from the mover's side makes negamax symmetric (a move swaps the two halves), and
+plain tuples of ints are the cheapest thing Python can copy, hash and compare: the search makes
+hundreds of thousands of them.  Moves are the rules' raw moves ``(from bit, to bit, captured,
+crowns)``.
 """
 
 from __future__ import annotations
@@ -13,11 +17,18 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.movegen import MoveGenerator, RawMove, generator
-from rules.position import ZOBRIST, ZOBRIST_BLACK_TO_MOVE, Position, zobrist_of
+from rules.position import (
+    ZOBRIST,
+    ZOBRIST_BLACK_TO_MOVE,
+    KingRuns,
+    Position,
+    run_key,
+    zobrist_of,
+)
 from rules.variants import Color, Goal, Variant
 
-State = tuple[int, int, int, int, int, int]
-"""(own men, own kings, their men, their kings, side to move, Zobrist key)."""
+State = tuple[int, int, int, int, int, int, KingRuns | None]
+"""(own men, own kings, their men, their kings, side to move, Zobrist key, kings' runs or None)."""
 
 # Zobrist tables per side to move: (own man, own king, their man, their king).
 _SIDE_TABLES = (
@@ -27,14 +38,39 @@ _SIDE_TABLES = (
 
 
 def state_of(pos: Position) -> State:
+    runs = pos.king_runs if pos.variant.king_move_limit else None
     if pos.turn is Color.WHITE:
-        return (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0, pos.key)
-    return (pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1, pos.key)
+        return (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0, pos.key, runs)
+    return (pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1, pos.key, runs)
+
+
+def _runs_after(
+    runs: KingRuns, side: int, move: RawMove, was_king: bool, men: tuple[int, int]
+) -> KingRuns:
+    """:meth:`rules.position.Position._runs_after` on a state: the mover's run lengthened by a
+    king's non-capturing move (started anew for another king), ended by any other move; none for
+    a side left without ``men`` (White's, Black's after the move) or whose running king was
+    taken."""
+    fb, tb, dead, _ = move
+    new = list(runs)
+    at = 2 * side
+    if not dead and was_king:
+        new[at : at + 2] = [tb, runs[at + 1] + 1 if runs[at] == fb else 1]
+    else:
+        new[at : at + 2] = [0, 0]
+    if new[2 - at] & dead:
+        new[2 - at : 4 - at] = [0, 0]
+    if not men[0]:
+        new[0:2] = [0, 0]
+    if not men[1]:
+        new[2:4] = [0, 0]
+    return (new[0], new[1], new[2], new[3])
 
 
 def make(state: State, move: RawMove) -> State:
     """The state after ``move`` (legal in ``state``), seen from the new side to move."""
-    om, ok, tm, tk, side, key = state
+    om, ok, tm, tk, side, key, runs = state
+    was_king = bool(ok & move[0])
     fb, tb, dead, crowns = move
     z_om, z_ok, z_tm, z_tk = _SIDE_TABLES[side]
     fi = fb.bit_length() - 1
@@ -55,7 +91,11 @@ def make(state: State, move: RawMove) -> State:
         key ^= zobrist_of(tm & dead, z_tm) ^ zobrist_of(tk & dead, z_tk)
         tm &= ~dead
         tk &= ~dead
-    return (tm, tk, om, ok, side ^ 1, key)
+    if runs is not None:
+        after = _runs_after(runs, side, move, was_king, (om, tm) if side == 0 else (tm, om))
+        key ^= run_key(runs) ^ run_key(after)
+        runs = after
+    return (tm, tk, om, ok, side ^ 1, key, runs)
 
 
 @dataclass(frozen=True)
@@ -75,13 +115,20 @@ class Board:
     """The first crowning wins (breakthrough)."""
     lone_pieces_draw: bool = False
     """One piece against one is drawn at once (turkish)."""
+    king_move_limit: int = 0
+    """A king's non-capturing moves in a row while its side has men (frisian); 0: no limit."""
 
     def moves(self, state: State) -> list[RawMove]:
-        """Legal moves, without the duplicates that differ only in the path (same result)."""
-        om, ok, tm, tk, side, _ = state
+        """Legal moves, without the duplicates that differ only in the path (same result); the
+        king that has made the limit of moves in a row makes no step (its captures stand)."""
+        om, ok, tm, tk, side, _, runs = state
         raw = self.gen.moves_raw(om, ok, tm, tk, side)
         if len(raw) > 1 and raw[0][2]:
             return list(dict.fromkeys(raw))
+        if runs is not None and raw and not raw[0][2]:
+            frozen = runs[2 * side] if runs[2 * side + 1] >= self.king_move_limit else 0
+            if frozen:
+                return [m for m in raw if m[0] != frozen]
         return raw
 
     def is_progress(self, state: State, move: RawMove) -> bool:
@@ -105,4 +152,5 @@ def board_for(variant: Variant) -> Board:
         give_away=variant.goal is Goal.GIVE_AWAY,
         first_king=variant.goal is Goal.FIRST_KING,
         lone_pieces_draw=variant.lone_pieces_draw,
+        king_move_limit=variant.king_move_limit,
     )

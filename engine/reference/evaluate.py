@@ -108,9 +108,10 @@ class Evaluator:
             sides.append(_SideTables(_BitSum(men_middle), _BitSum(men_end), _BitSum(kings)))
         self.sides = tuple(sides)
         self._valid = g.valid
-        # One shift per direction, each through the squares that have a neighbour that way (on
-        # the orthogonal board a sideways shift would wrap to the next row; rules.geometry).
-        self._shifts = tuple(zip(g.deltas, g.shift_from, strict=True))
+        # One shift per direction a king moves in (the first four: rules.geometry's other lines
+        # are for captures), each through the squares that have a neighbour that way (on the
+        # orthogonal board a sideways shift would wrap to the next row; rules.geometry).
+        self._shifts = tuple(zip(g.deltas[:4], g.shift_from[:4], strict=True))
         self._mobility = 2 if self.flying else 3
         self.give_away = variant.goal is Goal.GIVE_AWAY
 
@@ -125,7 +126,7 @@ class Evaluator:
         return total
 
     def __call__(self, state: State) -> int:
-        om, ok, tm, tk, side, _ = state
+        om, ok, tm, tk, side = state[:5]
         mine = self.sides[side]
         theirs = self.sides[side ^ 1]
         own_pieces = (om | ok).bit_count()

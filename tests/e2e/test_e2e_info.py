@@ -261,6 +261,7 @@ async def test_rules_of_every_variant(launch: Launch) -> None:
     assert set(VARIANTS) == {
         *("english", "dame", "pool", "international", "brazilian", "russian"),
         *("italian", "spanish", "portuguese", "czech", "thai", "turkish"),
+        *("frisian", "frysk"),
         *("antidraughts", "breakthrough"),
     }
     for key, variant in VARIANTS.items():

@@ -1,9 +1,10 @@
 """A game of each new family of variants (issue 32), challenged and played in the running bot:
 breakthrough won by the first king, antidraughts won by losing the last piece (the goals),
 italian on its mirrored board with its numbers (the layout), spanish numbered from White's
-side (the numbering), thai with its eight men and Black to move (its own start), and turkish on
-all 64 squares along rows and columns (the orthogonal board).  Each ends, or goes on, as its
-rules say, on the public board and in the PDN."""
+side (the numbering), thai with its eight men and Black to move (its own start), turkish on
+all 64 squares along rows and columns (the orthogonal board), and frisian, whose men capture
+along rows too and whose kings may not move more than three times in a row.  Each ends, or goes
+on, as its rules say, on the public board and in the PDN."""
 
 from __future__ import annotations
 
@@ -180,3 +181,60 @@ async def test_turkish_is_played_along_rows_and_columns(launch: Any, fake: FakeD
     assert record.tags["GameType"] == "30" and record.game.variant is find_variant("turkish")
     assert [m.pdn() for m in record.game.moves] == ["44-36", "20-28", "36x20x4"]
     assert record.game.moves[-1].crowns
+
+
+async def test_frisian_captures_along_a_row(launch: Any, fake: FakeDiscord) -> None:
+    _, users = await launch()
+    board = await start(users, "frisian")
+    assert footer_parts(embed_of(board))[1] == "Frisian draughts"
+    assert "White men (20): 31 to 50." in board_alt_text(board)
+    await move(users, ALICE, "32-28")
+    await move(users, BOB, "18-23")
+    offered = await move(users, ALICE, "28-22")
+    # Black must capture: down the column over 22 (12x32), diagonally (17x28) or sideways along
+    # its row (23x21), each a man.  The menu offers all three; Bob taps the sideways one.
+    message = fake.message_of(offered)
+    assert message is not None
+    values = [o["value"] for o in select_options(message, "play:1:3")]
+    assert sorted(values) == ["12x32", "17x28", "23x21"]
+    played = await (await users.select("play:1:3", message, BOB, ["23x21"])).callback()
+    embed = embed_of(played)
+    assert "Bob played 23x21." in embed["description"]
+    assert moves_of(embed) == "1. 32-28 18-23 2. 28-22 23x21"
+    pdn = await users.command("pdn", ALICE, GENERAL)
+    record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "40" and record.game.variant is find_variant("frisian")
+    assert [m.pdn() for m in record.game.moves] == ["32-28", "18-23", "28-22", "23x21"]
+    assert record.game.moves[-1].captured == (22,)
+
+
+async def test_a_frisian_king_may_not_move_four_times_in_a_row(
+    launch: Any, fake: FakeDiscord
+) -> None:
+    _, users = await launch()
+    await start(users, "frisian", "W:W50,K26:BK4")
+    for player, text in (
+        (ALICE, "26-21"),
+        (BOB, "4-10"),
+        (ALICE, "21-26"),
+        (BOB, "10-4"),
+        (ALICE, "26-21"),
+    ):
+        await move(users, player, text)
+    board = await move(users, BOB, "4-10")
+    # White's king has made three moves in a row: the board says so and offers only the man.
+    assert status_of(embed_of(board)) == "White's king on 21 has made 3 moves in a row"
+    message = fake.message_of(board)
+    assert message is not None
+    assert [o["value"] for o in select_options(message, "play:1:6")] == ["50-44", "50-45"]
+    refused = await users.command("move", ALICE, GENERAL, move="21-26")
+    answer = await refused.callback()
+    assert is_ephemeral(answer)
+    assert content_of(answer).startswith(
+        "The king on 21 has made 3 moves in a row and may only capture until another of your "
+        "pieces has moved; legal moves: 50-44 or 50-45."
+    )
+    after = await move(users, ALICE, "50-44")  # another piece: the king is free again
+    assert status_of(embed_of(after)) is None
+    await move(users, BOB, "10-4")
+    await move(users, ALICE, "21-26")

@@ -209,6 +209,7 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         "czech": "8x8fp2-c1",
         "thai": "8x8flr-c0",
         "turkish": "8x8fmroud-c1",
+        **dict.fromkeys(("frisian", "frysk"), "10x10bfp52ek3-c1"),
     }
     headers = {key: endgame._rule_data(v) for key, v in VARIANTS.items()}
     assert headers["turkish"] == {
@@ -222,7 +223,7 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         "king_turns_back": False,
         "lone_pieces_draw": True,
     }
-    others = [h for key, h in headers.items() if key != "turkish"]
+    others = [h for key, h in headers.items() if key not in ("turkish", "frisian", "frysk")]
     new = ("orthogonal", "king_turns_back", "lone_pieces_draw")
     assert not any(flag in h for h in others for flag in new)
     # Turkish's one-piece-each draw is no count: the table is solved with it, so the search may
@@ -417,7 +418,7 @@ def test_the_tables_size_follows_the_board_and_the_setting() -> None:
             *("english", "dame", "pool", "russian", "brazilian"),
             *("italian", "spanish", "portuguese", "czech", "thai"),
         ],
-        "10x10": ["international", "antidraughts", "breakthrough"],
+        "10x10": ["international", "antidraughts", "breakthrough", "frisian", "frysk"],
         "8x8 orthogonal": ["turkish"],
     }
     assert {

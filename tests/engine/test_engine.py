@@ -97,19 +97,35 @@ def move_named(pos: Position, text: str) -> Move:
 
 def mirror(pos: Position) -> Position:
     """The same position with the board turned half a turn and the colours swapped: square ``s``
-    becomes ``N + 1 - s``, White's pieces become Black's, and the other side is to move."""
-    n = pos.variant.geometry.squares
+    becomes ``N + 1 - s``, White's pieces become Black's (their kings' runs too, where the
+    variant keeps them), and the other side is to move."""
+    g = pos.variant.geometry
+    n = g.squares
 
     def turned(board: int) -> list[int]:
         return [n + 1 - s for s in pos.squares(board)]
 
-    return Position.from_squares(
+    def turned_bit(bit: int) -> int:
+        return g.mask_of(turned(bit)) if bit else 0
+
+    plain = Position.from_squares(
         pos.variant,
         pos.turn.other,
         white_men=turned(pos.black_men),
         white_kings=turned(pos.black_kings),
         black_men=turned(pos.white_men),
         black_kings=turned(pos.white_kings),
+    )
+    white_bit, white_run, black_bit, black_run = pos.king_runs
+    runs = (turned_bit(black_bit), black_run, turned_bit(white_bit), white_run)
+    return Position(
+        pos.variant,
+        plain.white_men,
+        plain.white_kings,
+        plain.black_men,
+        plain.black_kings,
+        plain.turn,
+        king_runs=runs,
     )
 
 

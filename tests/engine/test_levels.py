@@ -97,6 +97,22 @@ def test_every_level_plays_a_whole_game_on_the_orthogonal_board(level: int) -> N
     assert game.ply >= 40 and kings  # a real game, into the kings' part of it
 
 
+@pytest.mark.parametrize("variant", ["frisian", "frysk"])
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_frisian_whole_games(variant: str, level: int) -> None:
+    """Frisian and Frysk! (captures along rows and columns, the capture of most value, at most
+    three moves in a row by one king) by the native search alone at each level, against itself,
+    to the end of the game or MAX_PLIES: every move one the referee lists (the kings' runs
+    included).  Levels 4-6 are held to 4,000 nodes a move."""
+    game = Game(find_variant(variant))
+    while not game.is_over and game.ply < MAX_PLIES:
+        limits = Limits(movetime=None, level=level, nodes=4_000, seed=game.ply)
+        move = native_best_move(game, limits).move
+        assert move in game.legal_moves(), (level, game.position.fen())
+        game.play(move)
+    assert game.ply >= 20
+
+
 def test_level_one_is_careless_and_the_others_are_not() -> None:
     """Level 1's losses come from careless moves: without them it beats the beginner."""
     assert LEVELS[1].careless > 0

@@ -54,7 +54,7 @@ from rules.fen import FenError, parse_fen
 from rules.movegen import RawMove, generator
 from rules.notation import parse_move
 from rules.perft import perft as rules_perft
-from rules.position import Position
+from rules.position import NO_RUNS, Position
 from rules.variants import (
     ENGLISH,
     INTERNATIONAL,
@@ -76,16 +76,20 @@ DISTINCT = [pytest.param(v, id=v.key) for v in one_per_rules(VARIANTS.values(), 
 
 
 def rules_moves(variant: Variant, state: CoreState) -> list[RawMove]:
-    """The referee's raw moves for a core state."""
+    """The referee's raw moves for a core state (its kings' runs included, where it has them)."""
+    if len(state) > 5:
+        moves = position_of(variant, state).legal_moves()
+        return [(m.from_bit, m.to_bit, m.capture_mask, m.crowns) for m in moves]
     men, kings, opp_men, opp_kings, side = state
     return generator(variant).moves_raw(men, kings, opp_men, opp_kings, side)
 
 
 def position_of(variant: Variant, state: CoreState) -> Position:
-    men, kings, opp_men, opp_kings, side = state
+    men, kings, opp_men, opp_kings, side = state[:5]
+    runs = native.king_runs(state[5], side) if len(state) > 5 else NO_RUNS
     if side == 0:
-        return Position(variant, men, kings, opp_men, opp_kings, Color.WHITE)
-    return Position(variant, opp_men, opp_kings, men, kings, Color.BLACK)
+        return Position(variant, men, kings, opp_men, opp_kings, Color.WHITE, king_runs=runs)
+    return Position(variant, opp_men, opp_kings, men, kings, Color.BLACK, king_runs=runs)
 
 
 def assert_same_moves(variant: Variant, state: CoreState) -> list[RawMove]:
@@ -139,8 +143,13 @@ def recorded_perft() -> list[tuple[str, Position, int, int]]:
     return figures
 
 
+CORE_LEAVES = 200_000_000
+"""The largest recorded figure checked here (a second or two in the core); the deeper ones are
+bench/perft.py's (frisian's depth 11, 521 million leaves, takes some 20 s)."""
+
+
 def test_recorded_perft_figures_by_the_core_alone() -> None:
-    figures = recorded_perft()
+    figures = [f for f in recorded_perft() if f[3] <= CORE_LEAVES]
     assert len(figures) >= 40
     beyond = [
         (label, depth)
@@ -203,11 +212,13 @@ class Seen:
     crossed_taken: int = 0
     king_turned_square: int = 0
     turning_back_cut: int = 0
+    cross_captures: int = 0
+    frozen_kings: int = 0
     perft_checked: int = 0
 
 
 def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen) -> None:
-    men, kings, opp_men, opp_kings, side = state
+    men, kings, opp_men, opp_kings, side = state[:5]
     far_row = variant.geometry.top_row if side == 0 else variant.geometry.bottom_row
     seen.positions += 1
     seen.king_moves += any(fb & kings for fb, _, _, _ in moves)
@@ -218,6 +229,7 @@ def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen)
         dead and crowns and not tb & far_row for _, tb, dead, crowns in moves
     )
     seen.duplicate_paths += len(set(moves)) < len(moves)
+    seen.frozen_kings += len(state) > 5 and position_of(variant, state).frozen_king != 0
     if moves and moves[0][2]:
         sequences = generator(variant).captures(men, kings, opp_men, opp_kings, side)
         seen.through_far_row_uncrowned += any(
@@ -235,7 +247,12 @@ def _tally(variant: Variant, state: CoreState, moves: list[RawMove], seen: Seen)
         if not variant.king_turns_back and kings:
             # The same position where kings may turn back: other moves, so the rule cut some.
             turning = generator(_turning_back(variant))
-            seen.turning_back_cut += turning.moves_raw(*state) != moves
+            seen.turning_back_cut += turning.moves_raw(*state[:5]) != moves
+        if variant.captures_in_eight_directions:
+            # A leg along a row or a column (frisian), by a man or a king.
+            seen.cross_captures += any(
+                max(_directions(variant, path)) >= 4 for path, *_ in sequences
+            )
         if variant.capture_precedence:
             free = generator(_free_choice(variant))
             seen.precedence_cut += len(free.moves_raw(men, kings, opp_men, opp_kings, side)) > len(
@@ -268,7 +285,7 @@ def _turns_square(variant: Variant, path: tuple[int, ...]) -> bool:
     """Whether a capture path turns by a right angle between two legs (neither going on nor
     turning back: on the orthogonal board, from a column onto a row or the other way)."""
     legs = _directions(variant, path)
-    return any(b not in (a, 3 - a) for a, b in itertools.pairwise(legs))
+    return any(b not in (a, a ^ 3) for a, b in itertools.pairwise(legs))
 
 
 @cache
@@ -308,7 +325,8 @@ def playouts(variant: Variant, games: int, seed: int, perft_every: int) -> Seen:
 
 @pytest.mark.parametrize("variant", DISTINCT)
 def test_random_playouts_core_equals_rules(variant: Variant) -> None:
-    seen = playouts(variant, games=400, seed=17, perft_every=10)
+    # A row of men a side (frysk) makes short games: more of them reach as many kings.
+    seen = playouts(variant, games=400 if variant.men_rows > 1 else 600, seed=17, perft_every=10)
     assert seen.positions >= 15_000
     assert seen.perft_checked >= 1_500
     # The playouts must reach what makes the generator hard, or they prove little.
@@ -330,6 +348,12 @@ def test_random_playouts_core_equals_rules(variant: Variant) -> None:
     if variant.flying_kings and variant.orthogonal:
         # Rook-like kings taking along a column, then along a row (turkish).
         assert seen.king_turned_square >= 100
+    if variant.captures_in_eight_directions:
+        # Captures with a leg along a row or a column (frisian).
+        assert seen.cross_captures >= 500
+    if variant.king_move_limit:
+        # Kings that had made their limit of moves in a row and could only capture.
+        assert seen.frozen_kings >= 10
     if not variant.king_turns_back:
         # Positions where a king could have turned back over the square it had just emptied
         # (captured pieces removed at once) had the rule not forbidden it.
@@ -394,6 +418,24 @@ def rule_combinations() -> list[Variant]:
                 crowning=crowning,
             )
         )
+    # Captures along rows and columns too and a limit on a king's moves in a row (frisian), with
+    # the other rules of the first loop in their company, on both board sizes.
+    for base in (ENGLISH, INTERNATIONAL):
+        for backward, flying, (name, precedence), limit in itertools.product(
+            (False, True), (False, True), PRECEDENCES.items(), (0, 1, 3)
+        ):
+            if name != "italian":
+                out.append(
+                    dataclasses.replace(
+                        base,
+                        key=f"{base.size}-eight-{int(backward)}{int(flying)}-{name}-{limit}",
+                        men_capture_backward=backward,
+                        flying_kings=flying,
+                        capture_precedence=precedence,
+                        captures_in_eight_directions=True,
+                        king_move_limit=limit,
+                    )
+                )
     out.append(dataclasses.replace(TURKISH, key="orthogonal-free", capture_precedence=()))
     out.append(dataclasses.replace(TURKISH, key="orthogonal-stop", king_stops_behind=True))
     return out
@@ -404,7 +446,13 @@ PRECEDENCES: dict[str, tuple[Precedence, ...]] = {
     "majority": (Precedence.MOST_PIECES,),
     "quality": (Precedence.MOST_PIECES, Precedence.MOST_KINGS),
     "king": (Precedence.WITH_KING,),
-    "italian": tuple(Precedence),
+    "italian": (
+        Precedence.MOST_PIECES,
+        Precedence.WITH_KING,
+        Precedence.MOST_KINGS,
+        Precedence.KINGS_FIRST,
+    ),
+    "value": (Precedence.MOST_VALUE, Precedence.WITH_KING),
 }
 """The capture precedences the variants use (the criteria in their order)."""
 
@@ -415,7 +463,10 @@ def test_every_combination_of_the_rule_data(variant: Variant) -> None:
     assert [native.perft(start, d) for d in range(1, 6)] == [
         rules_perft(start, d) for d in range(1, 6)
     ]
-    seen = playouts(variant, games=40, seed=3, perft_every=10)
+    # Pieces that also capture along rows and columns end the games sooner: more of them.
+    seen = playouts(
+        variant, games=60 if variant.captures_in_eight_directions else 40, seed=3, perft_every=10
+    )
     assert seen.positions >= 1_500 and seen.king_captures >= 10
 
 
@@ -464,7 +515,8 @@ def test_the_positions_of_the_rules_tests() -> None:
 @st.composite
 def placements(draw: st.DrawFn, variant: Variant) -> CoreState:
     """Men and kings of both sides on random squares, about half the board filled, no man on
-    its own crowning row (where it would have been crowned), either side to move."""
+    its own crowning row (where it would have been crowned), either side to move; where the
+    variant limits a king's moves in a row, a run of 0 to the limit for one king of each side."""
     g = variant.geometry
     side = draw(st.integers(0, 1))
     own_far, opp_far = (g.top_row, g.bottom_row) if side == 0 else (g.bottom_row, g.top_row)
@@ -477,7 +529,18 @@ def placements(draw: st.DrawFn, variant: Variant) -> CoreState:
             piece += 1
         if piece is not None:
             boards[piece] |= bit
-    return boards[0], boards[1], boards[2], boards[3], side
+    placement = (boards[0], boards[1], boards[2], boards[3], side)
+    limit = variant.king_move_limit
+    if not limit:
+        return placement
+    runs = 0
+    for half, kings in enumerate((boards[1], boards[3])):
+        squares = g.squares_in(kings)
+        run = draw(st.integers(0, limit)) if squares else 0
+        if run:
+            bit = g.bit(draw(st.sampled_from(squares)))
+            runs |= ((bit.bit_length() - 1) | run << native.RUN_SHIFT) << (16 * half)
+    return (*placement, runs)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -488,9 +551,15 @@ def test_random_placements_core_equals_rules(key: str, data: st.DataObject) -> N
     state = data.draw(placements(variant))
     moves = assert_same_moves(variant, state)
     core = core_rules(variant)
+    runs = native.king_runs(state[5], state[4]) if len(state) > 5 else None
     for move in moves[:8]:
         child = core.make(*state, move)
-        assert child == engine_make((*state, 0), move)[:5]
+        reference = engine_make((*state[:5], 0, runs), move)
+        assert child[:5] == reference[:5]
+        if runs is not None:
+            turn = Color.WHITE if reference[4] == 0 else Color.BLACK
+            assert reference[6] is not None
+            assert child[5] == native.runs_code(reference[6], turn)
         assert_same_moves(variant, child)
 
 
@@ -516,6 +585,8 @@ def test_core_rules_carry_the_variants_data(variant: Variant) -> None:
     assert core.orthogonal is variant.orthogonal
     assert core.king_turns_back is variant.king_turns_back
     assert core.lone_pieces_draw is variant.lone_pieces_draw is (variant.key == "turkish")
+    assert core.captures_in_eight_directions is variant.captures_in_eight_directions
+    assert core.king_move_limit == variant.king_move_limit
     assert core_rules(variant) is core
 
 
@@ -531,6 +602,7 @@ def test_every_rule_value_has_a_core_code() -> None:
             _core.PREFER_WITH_KING,
             _core.PREFER_MOST_KINGS,
             _core.PREFER_KINGS_FIRST,
+            _core.PREFER_MOST_VALUE,
         }
     )
     assert set(GOAL_CODES) == set(Goal)
@@ -557,9 +629,18 @@ def test_unsupported_rules_are_refused() -> None:
             _core.Rules(size, True, True, (), _core.AT_END)
     with pytest.raises(ValueError, match="crowning"):
         _core.Rules(8, True, True, (), 3)
-    for precedence in ((0,), (5,), (1, 1, 1, 1, 1)):
+    value, first = _core.PREFER_MOST_VALUE, _core.PREFER_KINGS_FIRST
+    for precedence in ((0,), (6,), (1, 1, 1, 1, 1), (value, first)):
         with pytest.raises(ValueError):
             _core.Rules(8, True, True, precedence, _core.AT_END)
+    # Eight-way captures are for the diagonal boards; a run is kept up to MAX_KING_RUN moves.
+    with pytest.raises(ValueError, match="eight-way"):
+        _core.Rules(
+            8, True, True, (), _core.AT_END, orthogonal=True, captures_in_eight_directions=True
+        )
+    for limit in (-1, _core.MAX_KING_RUN + 1):
+        with pytest.raises(ValueError, match="king move limit"):
+            _core.Rules(10, True, True, (), _core.AT_END, king_move_limit=limit)
     with pytest.raises(ValueError, match="goal"):
         _core.Rules(8, True, True, (), _core.AT_END, goal=3)
     with pytest.raises(TypeError):
@@ -591,7 +672,8 @@ def test_core_state_is_the_position_from_the_side_to_move(variant: Variant) -> N
         variant, Color.BLACK, (variant.geometry.squares,), (20,), (3,), (1,)
     )
     for pos in (start, black, start.play(start.legal_moves()[0])):
-        assert core_state(pos) == state_of(pos)[:5]
+        assert core_state(pos)[:5] == state_of(pos)[:5]
+        assert len(core_state(pos)) == (6 if variant.king_move_limit else 5)
         assert position_of(variant, core_state(pos)).fen() == pos.fen()
 
 

@@ -496,7 +496,8 @@ def test_capture_highlights_from_and_to(case: Case) -> None:
 
 
 def passed_over(rules: Variant, path: tuple[int, ...]) -> set[int]:
-    """Every square on the diagonals a landing path runs along, its ends included."""
+    """Every playing square on the lines a landing path runs along, its ends included (a row
+    or column of a diagonal board, where frisian captures, crosses light squares too)."""
     g = rules.geometry
     by_place = {g.coordinates(s): s for s in range(1, g.squares + 1)}
     out = {path[0]}
@@ -505,7 +506,8 @@ def passed_over(rules: Variant, path: tuple[int, ...]) -> set[int]:
         dx, dy = (tx > x) - (tx < x), (ty > y) - (ty < y)
         while (x, y) != (tx, ty):
             x, y = x + dx, y + dy
-            out.add(by_place[(x, y)])
+            if (x, y) in by_place:
+                out.add(by_place[(x, y)])
     return out
 
 

@@ -3,10 +3,12 @@
 The reference below works on (file, rank) coordinates, one square at a time, and reads only the
 variant's rule fields (diagonal or orthogonal moves, men capture backward, whether men capture
 kings, flying kings and whether they stop just beyond their victim, whether captured pieces leave
-the board at once, whether a capture may turn back, the capture precedence, crowning).  Its
-precedence is written from the rules' words, criterion by criterion (the most pieces; a king
-rather than a man; the most kings; the kings met first, as the list of the places in the sequence
-where kings are taken, earliest first), not from the generator's keys.  Both must give exactly
+the board at once, whether a capture may turn back, whether pieces also capture along the other
+lines (frisian's rows and columns), the capture precedence, crowning, and the limit of a king's
+moves in a row).  Its precedence is written from the rules' words, criterion by criterion (the
+most pieces; a king rather than a man; the most kings; the kings met first, as the list of the
+places in the sequence where kings are taken, earliest first; the most value, where a king is
+worth more than one man and less than two), not from the generator's keys.  Both must give exactly
 the same moves -- full landing path, captured pieces in jump order and whether the move crowns --
 on random placements and on positions of random games in every variant.
 """
@@ -23,6 +25,8 @@ from rules.variants import VARIANTS, Color, Crowning, Precedence, Variant
 
 DIAGONALS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 ORTHOGONALS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+ROWS_AND_COLUMNS = ((0, 2), (0, -2), (2, 0), (-2, 0))
+"""The next playing square along a row or column of the diagonal board: two files or ranks on."""
 DISTINCT = [v.key for v in one_per_rules(VARIANTS.values(), draws=False)]
 """One variant of each set of move rules (support/variant_sets.py): the others are the same test."""
 MoveKey = tuple[tuple[int, ...], tuple[int, ...], bool]
@@ -52,6 +56,17 @@ def reference_moves(pos: Position) -> set[MoveKey]:
     men_ways = (
         ((0, forward), (1, 0), (-1, 0)) if variant.orthogonal else ((1, forward), (-1, forward))
     )
+    # Frisian: every piece also captures along the rows and columns (never steps along them).
+    capture_ways = (
+        directions + ROWS_AND_COLUMNS if variant.captures_in_eight_directions else directions
+    )
+    # A king that has made the limit of non-capturing moves in a row, while its side has men,
+    # may not step.
+    runs = pos.king_runs
+    stored, run = (runs[0], runs[1]) if white else (runs[2], runs[3])
+    own_men = [s for s, piece in board.items() if piece == own_man]
+    limit = variant.king_move_limit
+    resting = pos.squares(stored)[0] if limit and own_men and stored and run >= limit else None
 
     def free(s: int, origin: int, dead: list[int]) -> bool:
         # The moving piece has left its square; the pieces it took have left theirs where the
@@ -76,7 +91,7 @@ def reference_moves(pos: Position) -> set[MoveKey]:
             return not variant.king_turns_back and (dx, dy) == (-came[0], -came[1])
 
         if king and variant.flying_kings:
-            for dx, dy in directions:
+            for dx, dy in capture_ways:
                 if turns_back(dx, dy):
                     continue
                 k = 1
@@ -103,7 +118,7 @@ def reference_moves(pos: Position) -> set[MoveKey]:
                 if not going_on:
                     sequences.extend(([*path, t], [*dead, s], True) for t in landings)
             return found
-        ways = directions if king or variant.men_capture_backward else men_ways
+        ways = capture_ways if king or variant.men_capture_backward else men_ways
         for dx, dy in ways:
             if turns_back(dx, dy):
                 continue
@@ -144,7 +159,7 @@ def reference_moves(pos: Position) -> set[MoveKey]:
                 t = square.get((x + dx, y + dy))
                 if t is not None and board[t] == EMPTY:
                     moves.add(((s, t), (), xy[t][1] == far_rank))
-        elif piece == own_king:
+        elif piece == own_king and s != resting:
             for dx, dy in directions:
                 k = 1
                 while (t := square.get((x + k * dx, y + k * dy))) is not None and board[t] == EMPTY:
@@ -171,6 +186,15 @@ def _best_by(
         ]
         earliest = min(places)
         return [seq for seq, p in zip(sequences, places, strict=True) if p == earliest]
+    if criterion is Precedence.MOST_VALUE:
+        # "A king is worth more than one man and less than two": count a king as two men, and
+        # of two captures that count the same, the one with fewer kings is worth more.
+        kings_taken = [sum(board[s] == enemy_king for s in dead) for _, dead, _ in sequences]
+        worth = [
+            (len(dead) + k, -k) for (_, dead, _), k in zip(sequences, kings_taken, strict=True)
+        ]
+        best_worth = max(worth)
+        return [seq for seq, w in zip(sequences, worth, strict=True) if w == best_worth]
     if criterion is Precedence.MOST_PIECES:
         measure = [len(dead) for _, dead, _ in sequences]
     elif criterion is Precedence.WITH_KING:
@@ -202,7 +226,20 @@ def random_placement(variant: Variant, rng: random.Random) -> Position:
         elif not is_white and xy[s][1] != 1:
             black_men.append(s)
     turn = rng.choice([Color.WHITE, Color.BLACK])
-    return Position.from_squares(variant, turn, white_men, white_kings, black_men, black_kings)
+    pos = Position.from_squares(variant, turn, white_men, white_kings, black_men, black_kings)
+    if not variant.king_move_limit:
+        return pos
+    # Give each side with kings and men a run of 0 up to the limit, with a random one of its
+    # kings (a run belongs to a king that moved last; a side without men has none).
+    runs = [0, 0, 0, 0]
+    for at, kings, men in ((0, white_kings, white_men), (2, black_kings, black_men)):
+        if kings and men:
+            # The full run, which rests the king, twice as often as each shorter one.
+            run = rng.choice([*range(variant.king_move_limit + 1), variant.king_move_limit])
+            if run:
+                runs[at : at + 2] = [variant.geometry.bit(rng.choice(kings)), run]
+    boards = (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings)
+    return Position(variant, *boards, turn, king_runs=(runs[0], runs[1], runs[2], runs[3]))
 
 
 def test_reference_agrees_on_hand_made_rule_positions():
@@ -228,15 +265,18 @@ def test_reference_agrees_on_hand_made_rule_positions():
 def test_generator_matches_reference_on_random_placements(key):
     variant = VARIANTS[key]
     rng = random.Random(f"placements-{key}")
-    captures = kings = 0
+    captures = kings = frozen = 0
     for _ in range(600):
         pos = random_placement(variant, rng)
         expected = reference_moves(pos)
         assert generated_moves(pos) == expected, pos.fen()
         captures += any(captured for _, captured, _ in expected)
         kings += bool(pos.white_kings | pos.black_kings)
+        frozen += bool(pos.frozen_king) and not any(captured for _, captured, _ in expected)
     assert captures > 100
     assert kings > 300
+    # Where a king's moves in a row are limited, the placements rest kings that could step.
+    assert frozen >= 10 or not variant.king_move_limit
 
 
 @pytest.mark.parametrize("key", DISTINCT)
@@ -254,10 +294,11 @@ def test_generator_matches_reference_in_random_games(key):
             pos = pos.play(rng.choice(moves))
 
 
-UNPUBLISHED = ["antidraughts", "breakthrough", "thai"]
+UNPUBLISHED = ["antidraughts", "breakthrough", "thai", "frysk"]
 """The variants no published perft covers from their own start (antidraughts' and breakthrough's
 moves are international's, their goal is not; thai's published counts start from 12 men, not
-its 8): the reference is their second, independent move generator, on 10,000 positions each."""
+its 8; frysk!'s five men each have none, its moves are frisian's): the reference is their second,
+independent move generator, on 10,000 positions each."""
 
 
 @pytest.mark.parametrize("key", UNPUBLISHED)

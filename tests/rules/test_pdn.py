@@ -70,6 +70,8 @@ OPENINGS = {
     "czech": "c3-d4 f6-e5 d4xf6 g7xe5 b2-c3 h8-g7",
     "thai": "26-23 8-11 27-24 11-15 30-26 6-9 24-19 15x24 28x19 1-6",
     "turkish": "d3-d4 d6-d5 d4xd8 e7-d7 d8xd6 f7-e7",
+    "frisian": "31-26 17-21 26x17 7x27 37x17 12x21",
+    "frysk": "46-41 5-10 41-37 10-14 37-31 14-19 31-26 19-23 26-21 23-28",
     "antidraughts": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
     "breakthrough": "32-28 19-23 28x19 14x23 33-28 23x32 37x28 10-14 34-30 20-24",
 }
@@ -87,6 +89,8 @@ EXPECTED_MOVETEXT = {
     # All 64 squares, numbered from a8 row by row: d3-d4 is 44-36, the man's double jump
     # d4xd6xd8 that crowns is 36x20x4.
     "turkish": "1. 44-36 20-28 2. 36x20x4 13-12 3. 4x20 14-13 *",
+    # 7x27 and 37x17 take along the c-file, over 17 and 27 (frisian's captures along columns).
+    "frisian": "1. 31-26 17-21 2. 26x17 7x27 3. 37x17 12x21 *",
 }
 
 

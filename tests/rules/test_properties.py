@@ -113,9 +113,15 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def rebuilt(pos: Position) -> Position:
-    """The same placement with the key computed from scratch."""
+    """The same placement (and kings' runs) with the key computed from scratch."""
     return Position(
-        pos.variant, pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, pos.turn
+        pos.variant,
+        pos.white_men,
+        pos.white_kings,
+        pos.black_men,
+        pos.black_kings,
+        pos.turn,
+        king_runs=pos.king_runs,
     )
 
 

@@ -19,6 +19,7 @@ from bot.words import (
     termination_words,
     variant_title,
 )
+from rules.fen import parse_fen
 from rules.game import Game
 from rules.outcome import _WORDS, Outcome, Termination
 from rules.variants import VARIANTS, Color
@@ -70,7 +71,8 @@ def test_every_termination_reads_as_the_rules_say_it() -> None:
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_status_reads_as_the_rules_say_it_all_game_long(key: str) -> None:
     """Random games (with draw offers and declines on the way) until they end: at every ply the
-    service's status line and parts read exactly as the rules' own."""
+    service's status line and parts read exactly as the rules' own (a king that has used up its
+    moves in a row, frisian's, included)."""
     rng = random.Random(key)
     for _game in range(6):
         game = Game(VARIANTS[key])
@@ -89,3 +91,24 @@ def test_status_reads_as_the_rules_say_it_all_game_long(key: str) -> None:
         assert is_catalogued(outcome_words(game.outcome))
     detailed = replace(game.outcome, detail="")
     assert str(outcome_words(detailed)) == detailed.words
+
+
+def test_frisian_names_a_king_that_may_only_capture_and_counts_no_repetition() -> None:
+    """After three moves in a row with one king (its side still has men) the status says which
+    king may now only capture; a position that comes again is never "repeated (n of 0)"."""
+    variant = VARIANTS["frisian"]
+    game = Game(variant, parse_fen("W:W50,K26:BK4", variant))
+    for move in ("26-21", "4-10", "21-26", "10-4", "26-21"):
+        assert not game.position.frozen_king
+        game.play(move)
+    game.play("4-10")
+    assert [str(p) for p in status_parts(game, NAMES)] == [
+        "White's king on 21 has made 3 moves in a row"
+    ]
+    game.play("50-44")  # another piece moved: the king is free again
+    assert status_parts(game, NAMES) == ()
+    kings = Game(variant, parse_fen("W:WK26,K50:BK4", variant))  # only kings: no limit
+    for move in ("26-21", "4-10", "21-26", "10-4"):
+        kings.play(move)
+    assert kings.repetitions() == 2
+    assert [str(p) for p in status_parts(kings, NAMES)] == ["2-kings-v-1 count: 5 left"]

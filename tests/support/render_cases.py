@@ -193,6 +193,25 @@ CASES: tuple[Case, ...] = (
         "takes five, turning a quarter at each piece",
     ),
     Case(
+        "frisian",
+        "W:W28,33,39,42,K47:B29,20,12,19,K7,K36",
+        "33x24x13x11x2",
+        theme="contrast",
+        status=True,
+        move_number=26,
+        note="a man that takes four, sideways along a row (13 over 12 to 11) among them, the last "
+        "a king, and is crowned where its move ends",
+    ),
+    Case(
+        "frysk",
+        "W:W49,50,K47:B1,4,27,K18,20",
+        "47x7x29x15",
+        theme="green",
+        flip=True,
+        note="five men a side's game, flipped: a king that flies up a column over 27, then along "
+        "the diagonals, taking two men and a king",
+    ),
+    Case(
         "antidraughts",
         "W:W27,28,31,32,33,36,37,41,42,46,K4:B8,12,13,14,17,19,21,22,24,26,K40,K45",
         "27x18x9x20x29",

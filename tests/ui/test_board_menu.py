@@ -88,3 +88,19 @@ def test_the_board_menu_fits_discord_and_only_runs_while_the_game_does() -> None
     assert len(payload) <= 5 and payload[0]["components"][0]["type"] == 3  # the menu, first
     over = view_of(played("english", []), status="aborted")
     assert board_menu(over) is None
+
+
+def test_a_king_that_may_only_capture_offers_no_step() -> None:
+    """Frisian: after three moves in a row with one king (its side has men) the menu offers only
+    the other pieces' moves; once another piece has moved, the king's steps come back."""
+    variant = find_variant("frisian")
+    game = Game(variant, parse_fen("W:W50,K26:BK4", variant))
+    for move in ("26-21", "4-10", "21-26", "10-4", "26-21", "4-10"):
+        game.play(move)
+    menu = board_menu(view_of(game))
+    assert menu is not None and menu.moves
+    assert [o.value for o in menu.options] == ["50-44", "50-45"]
+    game.play("50-44")
+    game.play("10-4")
+    menu = board_menu(view_of(game))
+    assert menu is not None and "21-26" in [o.value for o in menu.options]

@@ -133,7 +133,14 @@ def test_rules_summary_follows_the_variant_data(key: str) -> None:
     assert ("Kings fly" in text) == variant.flying_kings
     assert ("most pieces" in text) == (Precedence.MOST_PIECES in variant.capture_precedence)
     assert ("Men capture forwards and backwards" in text) == variant.men_capture_backward
-    assert ("rows and columns" in text) == variant.orthogonal
+    assert ("rows and columns" in text) == (
+        variant.orthogonal or variant.captures_in_eight_directions
+    )
+    assert ("the most value" in text) == (Precedence.MOST_VALUE in variant.capture_precedence)
+    assert ("moves in a row without capturing" in text) == bool(variant.king_move_limit)
+    assert ("There is no draw by repetition" in text) == (not variant.repetitions)
+    assert ("repetition (the same position" in text) == bool(variant.repetitions)
+    assert ("men each, on the back row" in text) == (variant.men_rows == 1)
     assert ("turn straight back" in text) == (not variant.king_turns_back)
     assert ("there is no move-count draw" in text) == (
         variant.no_progress is None and not variant.endgames
@@ -364,6 +371,8 @@ VARIANT_CHOICES: Listed = [
     ("Czech draughts", "czech"),
     ("Thai draughts (Makhos)", "thai"),
     ("Turkish draughts (Dama)", "turkish"),
+    ("Frisian draughts", "frisian"),
+    ("Frysk!", "frysk"),
     ("Antidraughts", "antidraughts"),
     ("Breakthrough draughts", "breakthrough"),
 ]

@@ -70,7 +70,15 @@ def embed_words(embed: discord.Embed) -> list[str]:
 def test_every_bullet_of_the_rules_is_a_catalog_message(key: str) -> None:
     title, lines = rules_summary(key)
     assert catalog_only(title)
-    assert len(lines) == 7 + VARIANTS[key].captures_removed_at_once  # a sentence on removal
+    variant = VARIANTS[key]
+    # One sentence more each on removal, on capturing along rows and columns, on a king's moves
+    # in a row.
+    extra = (
+        variant.captures_removed_at_once,
+        variant.captures_in_eight_directions,
+        bool(variant.king_move_limit),
+    )
+    assert len(lines) == 7 + sum(extra)
     for line in lines:
         assert catalog_only(line), line
     assert catalog_only(notation_note(key))
@@ -78,6 +86,12 @@ def test_every_bullet_of_the_rules_is_a_catalog_message(key: str) -> None:
 
 def test_every_draw_rule_of_every_variant_is_worded() -> None:
     explained = {"16-move endgame rule", "5-move endgame rule"}
+    reworded = {  # frisian's endgames, said by who is left
+        "two kings against one king not won in 7 moves": (
+            "with two kings against one king, after 7 moves each"
+        ),
+        "one king each not won in 2 moves": "with one king each, after 2 moves each",
+    }
     for variant in VARIANTS.values():
         for rule in (variant.no_progress, *variant.endgames):
             if rule is None:
@@ -91,6 +105,8 @@ def test_every_draw_rule_of_every_variant_is_worded() -> None:
             assert clause.arguments["count"] == rule.moves
             if rule.description in explained:
                 assert str(clause).startswith(f"the {rule.description}: ")
+            elif rule.description in reworded:
+                assert str(clause) == reworded[rule.description]
             else:
                 assert str(clause) == f"after {rule.description}"
 
@@ -153,7 +169,7 @@ def test_rules_and_help_leave_no_english_behind(key: str, pseudo: None) -> None:
     embed = rules_embed(key, PSEUDO)
     assert all(marked(words) for words in embed_words(embed))
     bullets = (embed.description or "").split("\n")
-    assert len(bullets) == len(rules_summary(key)[1])  # one per sentence (7, or 8 in thai)
+    assert len(bullets) == len(rules_summary(key)[1])  # one per sentence
     assert all(marked(b.removeprefix("• ")) for b in bullets)
     help_text = help_embed(PSEUDO)
     assert marked(help_text.title)
