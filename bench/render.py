@@ -61,7 +61,8 @@ sys.path[:] = [str(_ROOT)] + [p for p in sys.path if Path(p or ".").resolve() no
 import PIL  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
-from render.board import render_board, render_png, status_text  # noqa: E402
+from render.board import render_board, status_text  # noqa: E402
+from render.encoding import render_png  # noqa: E402
 from render.gif import GIF_WIDTH, render_gif  # noqa: E402
 from render.themes import DEFAULT_THEME, THEMES, Theme, find_theme  # noqa: E402
 from rules import Game, Move, Position, find_variant, parse_fen, parse_move  # noqa: E402

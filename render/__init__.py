@@ -10,14 +10,13 @@ from .board import (
     DEFAULT_WIDTH,
     Label,
     board_labels,
-    encode_png,
     render_board,
-    render_png,
     square_centre,
     square_origin,
     status_text,
 )
 from .description import MAX_ALT_TEXT, describe, text_diagram
+from .encoding import encode_png, render_png
 from .gif import MAX_GIF_BYTES, GifResult, render_gif
 from .sheet import KeyItem, Outcome, Sheet, SheetCell, SheetRow
 from .standings import render_standings, standings_page

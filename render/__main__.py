@@ -20,7 +20,8 @@ from rules.pdn import PdnError, read_game
 from rules.position import Position
 from rules.variants import VARIANTS, Notation, Variant, find_variant
 
-from .board import DEFAULT_WIDTH, render_png, status_text
+from .board import DEFAULT_WIDTH, status_text
+from .encoding import render_png
 from .gif import GIF_WIDTH, render_gif
 from .themes import DEFAULT_THEME, THEMES, Theme, find_theme
 

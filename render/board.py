@@ -1,12 +1,11 @@
-"""Board images: a position (plus last move, arrows, status) in, a PIL image or PNG bytes out.
+"""Board images: a position (plus last move, arrows, status) in, a PIL image out.
 
 Build once, paste many.  Everything that does not depend on the position is drawn once and cached:
 the background (frame, squares, coordinates, square numbers) per board size, theme, orientation
 and width, and each piece sprite per theme, square size and kind, drawn at 4x and downsampled once
 so the discs and crowns are antialiased.  A render is then a copy of the background, a few pastes,
-an optional small supersampled overlay for the capture path and arrows, and the encoding.  PNGs are
-encoded against a fixed 256-colour palette per theme (also built once), which makes them several
-times smaller and faster to encode than truecolour without visible loss on flat board art.
+an optional small supersampled overlay for the capture path and arrows.  The PNG encoding, on a
+fixed palette per theme, is :mod:`render.encoding`'s.
 
 The square numbers sit on plates (:mod:`render.labels`), cached per size, theme, orientation and
 width; the background has them all, and a render lays a plate again only where something was
@@ -26,7 +25,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -568,57 +566,3 @@ def _draw_arrow(
         )
 
     return _overlay(img, centres, sq * 0.5, color, paint)
-
-
-# -- encoding ------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=8)
-def palette(theme: Theme) -> Image.Image:
-    """A 256-colour palette image for ``theme``, from sample boards that use every colour the
-    renderer can produce (both sides' men and kings, ghosts, highlight, path, arrow, strip), over
-    dark squares and, as the orthogonal board has them, over light ones."""
-    from rules.fen import parse_fen
-    from rules.variants import INTERNATIONAL, TURKISH
-
-    samples = []
-    for fen, variant, arrow in (
-        ("W:W37,33,K46:B21,31,K5,12", INTERNATIONAL, (33, 29)),
-        ("W:W42,43,47,54,K57:B13,18,22,28,33,K8", TURKISH, (42, 34)),
-    ):
-        before = parse_fen(fen, variant)
-        move = next(m for m in before.legal_moves() if len(m.captured) >= 2)
-        after = before.play(move)
-        samples.append(
-            render_board(
-                after,
-                last_move=move,
-                previous=before,
-                theme=theme,
-                width=DEFAULT_WIDTH,
-                arrows=[arrow],
-                status=status_text(after, 12, "sample 0123456789"),
-            )
-        )
-    sheet = Image.new("RGB", (sum(s.width for s in samples), max(s.height for s in samples)))
-    for i, sample in enumerate(samples):
-        sheet.paste(sample, (i * samples[0].width, 0))
-    return sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-
-
-def to_palette(img: Image.Image, theme: str | Theme = DEFAULT_THEME) -> Image.Image:
-    """``img`` mapped onto the theme's fixed palette (no dithering: flat art stays flat)."""
-    th = find_theme(theme) if isinstance(theme, str) else theme
-    return img.quantize(palette=palette(th), dither=Image.Dither.NONE)
-
-
-def encode_png(img: Image.Image, theme: str | Theme = DEFAULT_THEME) -> bytes:
-    buf = io.BytesIO()
-    to_palette(img, theme).save(buf, "PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
-
-
-def render_png(position: Position, **options: Any) -> bytes:
-    """:func:`render_board` encoded as PNG bytes (same keyword options)."""
-    theme = options.get("theme", DEFAULT_THEME)
-    return encode_png(render_board(position, **options), theme)

@@ -9,7 +9,7 @@ gives the players' names beside a disc of their colour.  Names are user text: th
 (:func:`clean_name`) and cut to fit, and a name with nothing the bundled font can draw falls back
 to the side's name.
 
-Frames share one fixed palette per theme (:func:`render.board.palette`), and Pillow stores each
+Frames share one fixed palette per theme (:func:`render.encoding.palette`), and Pillow stores each
 frame as the rectangle that changed since the previous one, so a frame costs a few squares, not a
 board.  Discord refuses attachments over 8 MB (the free limit), so the result is checked: if it is
 too big the frames are drawn smaller, and only if that is not enough are frames dropped (evenly,
@@ -31,7 +31,8 @@ from rules.notation import show_move
 from rules.position import BLACK_MAN, WHITE_MAN
 from rules.variants import Color, Notation
 
-from .board import MIN_WIDTH, Label, _font, layout, render_board, sprite, to_palette
+from .board import MIN_WIDTH, Label, _font, layout, render_board, sprite
+from .encoding import to_palette
 from .themes import DEFAULT_THEME, Theme, find_theme
 from .words import ENGLISH, RenderWords
 

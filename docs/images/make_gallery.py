@@ -34,7 +34,8 @@ GAME_NAMES = ("Alice", "Bob")
 def main() -> int:
     from support.render_cases import CASES
 
-    from render.board import render_png, status_text
+    from render.board import status_text
+    from render.encoding import render_png
     from render.gif import render_gif
     from render.themes import THEMES
     from rules.fen import parse_fen

@@ -51,6 +51,7 @@ from support.render_cases import (
 import render
 from render import board as board_module
 from render import description as description_module
+from render import encoding as encoding_module
 from render import gif as gif_module
 from render import labels as labels_module
 from render import words as words_module
@@ -61,13 +62,13 @@ from render.board import (
     board_labels,
     layout,
     render_board,
-    render_png,
     square_centre,
     square_origin,
     status_text,
 )
 from render.colorblind import DEUTERANOPIA, PROTANOPIA, delta_e, simulate
 from render.description import MAX_ALT_TEXT, describe, square_list, text_diagram
+from render.encoding import encode_png, render_png
 from render.gif import (
     CAPTURE_MS,
     FINAL_MS,
@@ -853,7 +854,7 @@ def test_label_check_fails_for_the_old_numbers(theme: str) -> None:
     last-move tint (1.3-1.4:1) and where a white man covers them, in every theme."""
     for size in (8, 10):
         img, labels = old_style_board(THEMES[theme], size)
-        encoded = decode(board_module.encode_png(img, theme))
+        encoded = decode(encode_png(img, theme))
         problems = label_problems(encoded, labels, f"old {size}x{size}")
         small = [p for p in problems if "tall" in p]
         faint = [p for p in problems if "contrast" in p]
@@ -1609,7 +1610,7 @@ def test_rendering_from_eight_threads_matches_serial() -> None:
     for cached in (
         board_module.background,
         board_module.sprite,
-        board_module.palette,
+        encoding_module.palette,
         board_module.number_plates,
         labels_module.plate,
         labels_module.digits_mask,

@@ -275,7 +275,7 @@ def long_game(plies: int, variant: str = "english") -> Game:
 
 def render_case(case: Case, width: int = GOLDEN_WIDTH) -> bytes:
     """The PNG for ``case``, exactly as the golden is made."""
-    from render.board import render_png
+    from render.encoding import render_png
 
     return render_png(case.after, width=width, **case.options())
 
