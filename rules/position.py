@@ -49,6 +49,40 @@ ZOBRIST_RUN: tuple[tuple[int, ...], ...] = tuple(
 """Random keys per side and run length (``side * 8 + run``) and internal index of the king."""
 
 
+def runs_after(
+    runs: KingRuns,
+    side: int,
+    fb: int,
+    tb: int,
+    captured: int,
+    king_moved: bool,
+    white_men: int,
+    black_men: int,
+) -> KingRuns:
+    """The runs after side ``side`` (0 White, 1 Black) moved a piece (a king if ``king_moved``)
+    from ``fb`` to ``tb`` taking ``captured``, given the men each side has afterwards: a king's
+    non-capturing move lengthens its run (or starts one, when another king made the last), any
+    other move ends the mover's run; a side without men, or whose running king was taken, has
+    none (lidraughts' Frisian rules, docs/rules/frisian.md; a run that can no longer matter is
+    dropped, so that equal positions have equal keys).  :meth:`Position.play` and the reference
+    search (``engine/reference/board.py``) keep runs with it; the core has its own in C."""
+    new = list(runs)
+    at = 2 * side
+    if not captured and king_moved:
+        new[at : at + 2] = [tb, runs[at + 1] + 1 if runs[at] == fb else 1]
+    else:
+        new[at : at + 2] = [0, 0]
+    if new[2 - at] & captured:
+        # The opponent's running king was taken: no king of theirs can continue that run (one
+        # that reaches its square later starts a new one).
+        new[2 - at : 4 - at] = [0, 0]
+    if not white_men:
+        new[0:2] = [0, 0]
+    if not black_men:
+        new[2:4] = [0, 0]
+    return (new[0], new[1], new[2], new[3])
+
+
 def run_key(runs: KingRuns) -> int:
     """The Zobrist keys of both sides' runs, combined (0 when neither side has one)."""
     key = 0
@@ -270,7 +304,9 @@ class Position:
                 bm &= ~cm
                 bk &= ~cm
             if self.variant.king_move_limit:
-                runs = self._runs_after(fb, tb, cm, wm, bm)
+                runs = runs_after(
+                    self.king_runs, 0, fb, tb, cm, bool(self.white_kings & fb), wm, bm
+                )
                 key ^= run_key(self.king_runs) ^ run_key(runs)
                 return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key, runs)
             return Position(self.variant, wm, wk, bm, bk, Color.BLACK, key)
@@ -290,33 +326,10 @@ class Position:
             wm &= ~cm
             wk &= ~cm
         if self.variant.king_move_limit:
-            runs = self._runs_after(fb, tb, cm, wm, bm)
+            runs = runs_after(self.king_runs, 1, fb, tb, cm, bool(self.black_kings & fb), wm, bm)
             key ^= run_key(self.king_runs) ^ run_key(runs)
             return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key, runs)
         return Position(self.variant, wm, wk, bm, bk, Color.WHITE, key)
-
-    def _runs_after(self, fb: int, tb: int, cm: int, white_men: int, black_men: int) -> KingRuns:
-        """The runs after the side to move played from ``fb`` to ``tb`` taking ``cm``, given the
-        men each side has afterwards: a king's non-capturing move lengthens its run (or starts
-        one, when another king made the last), any other move ends the mover's run; a side
-        without men, or whose running king was taken, has none (lidraughts' Frisian rules,
-        docs/rules/frisian.md; a run that can no longer matter is dropped, so that equal
-        positions have equal keys)."""
-        runs = list(self.king_runs)
-        at = 0 if self.turn is Color.WHITE else 2
-        if not cm and self.kings_of(self.turn) & fb:
-            runs[at : at + 2] = [tb, runs[at + 1] + 1 if runs[at] == fb else 1]
-        else:
-            runs[at : at + 2] = [0, 0]
-        if runs[2 - at] & cm:
-            # The opponent's running king was taken: no king of theirs can continue that run
-            # (one that reaches its square later starts a new one).
-            runs[2 - at : 4 - at] = [0, 0]
-        if not white_men:
-            runs[0:2] = [0, 0]
-        if not black_men:
-            runs[2:4] = [0, 0]
-        return (runs[0], runs[1], runs[2], runs[3])
 
     def fen(self) -> str:
         """Numeric PDN FEN (``B:W18,24,K10:B12,16``): men then kings per side, ascending, in the

@@ -23,7 +23,7 @@ int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap);
  * counted in bulk with shifts and only pieces that can capture are searched (perft's leaves). */
 int core_count(const CoreRules *r, const CorePos *p);
 
-/* The runs after the mover played `m` (rules.position.Position._runs_after), seen from the new
+/* The runs after the mover played `m` (rules.position.runs_after), seen from the new
  * side to move: a king's non-capturing move lengthens its run (or starts one, when another king
  * made the last), any other move ends the mover's run, and a side left without men, or whose
  * running king was taken, has none.  `own_men`, `opp_men`: each side's men after the move. */

@@ -23,6 +23,7 @@ from rules.position import (
     KingRuns,
     Position,
     run_key,
+    runs_after,
     zobrist_of,
 )
 from rules.variants import Color, Goal, Variant
@@ -42,29 +43,6 @@ def state_of(pos: Position) -> State:
     if pos.turn is Color.WHITE:
         return (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings, 0, pos.key, runs)
     return (pos.black_men, pos.black_kings, pos.white_men, pos.white_kings, 1, pos.key, runs)
-
-
-def _runs_after(
-    runs: KingRuns, side: int, move: RawMove, was_king: bool, men: tuple[int, int]
-) -> KingRuns:
-    """:meth:`rules.position.Position._runs_after` on a state: the mover's run lengthened by a
-    king's non-capturing move (started anew for another king), ended by any other move; none for
-    a side left without ``men`` (White's, Black's after the move) or whose running king was
-    taken."""
-    fb, tb, dead, _ = move
-    new = list(runs)
-    at = 2 * side
-    if not dead and was_king:
-        new[at : at + 2] = [tb, runs[at + 1] + 1 if runs[at] == fb else 1]
-    else:
-        new[at : at + 2] = [0, 0]
-    if new[2 - at] & dead:
-        new[2 - at : 4 - at] = [0, 0]
-    if not men[0]:
-        new[0:2] = [0, 0]
-    if not men[1]:
-        new[2:4] = [0, 0]
-    return (new[0], new[1], new[2], new[3])
 
 
 def make(state: State, move: RawMove) -> State:
@@ -92,7 +70,8 @@ def make(state: State, move: RawMove) -> State:
         tm &= ~dead
         tk &= ~dead
     if runs is not None:
-        after = _runs_after(runs, side, move, was_king, (om, tm) if side == 0 else (tm, om))
+        white_men, black_men = (om, tm) if side == 0 else (tm, om)
+        after = runs_after(runs, side, fb, tb, dead, was_king, white_men, black_men)
         key ^= run_key(runs) ^ run_key(after)
         runs = after
     return (tm, tk, om, ok, side ^ 1, key, runs)
