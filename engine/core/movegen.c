@@ -56,6 +56,16 @@ static int lowest_portable(core_bb x)
 /* A signed shift: negative moves towards square 1 (a right shift of the bitboard). */
 static inline core_bb shift(core_bb x, int k) { return k >= 0 ? x << k : x >> -k; }
 
+/* How many squares of a ray, from the nearest, are empty in `occ`: where a flying king's look
+ * along it first meets a piece (the capture searches and the step counts share it). */
+static ALWAYS_INLINE int free_run(const int8_t *ray, int len, core_bb occ)
+{
+    int i = 0;
+    while (i < len && !((occ >> ray[i]) & 1))
+        i++;
+    return i;
+}
+
 /* -- capturers --------------------------------------------------------------------------------- */
 
 /* The pieces of `pieces` with a first short jump in one of `dirs` (exact for men and for kings
@@ -212,9 +222,7 @@ static ALWAYS_INLINE int search(Capture *c, int g, int king, core_bb dead, int t
                 continue;
             const int8_t *ray = r->ray[g][d];
             int n = r->ray_len[g][d];
-            int i = 0;
-            while (i < n && !((occ >> ray[i]) & 1))
-                i++;
+            int i = free_run(ray, n, occ);
             if (i >= n - 1)
                 continue;
             core_bb victim = CORE_BIT(ray[i]);
@@ -430,6 +438,13 @@ static int steps(const CoreRules *r, const CorePos *p, CoreMove *out, int cap)
     return n;
 }
 
+/* Whether a flying king whose ray's first `free` squares are empty (free_run) can take the
+ * piece after them: it is the opponent's and the square beyond it is empty. */
+static inline int takes_after(const int8_t *ray, int len, int free, core_bb occ, core_bb opp)
+{
+    return free < len - 1 && ((opp >> ray[free]) & 1) && !((occ >> ray[free + 1]) & 1);
+}
+
 /* Whether the flying king on `g` can capture along the board's other lines (eight_way), where
  * it never steps: count_steps looks along its own lines. */
 static int cross_capture(const CoreRules *r, int g, core_bb occ, core_bb opp)
@@ -437,10 +452,7 @@ static int cross_capture(const CoreRules *r, int g, core_bb occ, core_bb opp)
     for (int d = 4; d < CORE_DIRECTIONS; d++) {
         const int8_t *ray = r->ray[g][d];
         int len = r->ray_len[g][d];
-        int i = 0;
-        while (i < len && !((occ >> ray[i]) & 1))
-            i++;
-        if (i < len - 1 && ((opp >> ray[i]) & 1) && !((occ >> ray[i + 1]) & 1))
+        if (takes_after(ray, len, free_run(ray, len, occ), occ, opp))
             return 1;
     }
     return 0;
@@ -479,10 +491,8 @@ static int count_steps(const CoreRules *r, const CorePos *p)
             for (int d = 0; d < 4; d++) {
                 const int8_t *ray = r->ray[g][d];
                 int len = r->ray_len[g][d];
-                int i = 0;
-                while (i < len && !((occ >> ray[i]) & 1))
-                    i++;
-                if (i < len - 1 && ((opp >> ray[i]) & 1) && !((occ >> ray[i + 1]) & 1))
+                int i = free_run(ray, len, occ);
+                if (takes_after(ray, len, i, occ, opp))
                     return -1;
                 here += i;
             }
