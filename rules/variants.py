@@ -35,6 +35,7 @@ __all__ = [
     "ANTIDRAUGHTS",
     "BRAZILIAN",
     "BREAKTHROUGH",
+    "CANADIAN",
     "CZECH",
     "DAME",
     "ENGLISH",
@@ -204,6 +205,21 @@ BRAZILIAN = Variant(
     endgames=_FMJD_ENDGAMES,
     notation=Notation.ALGEBRAIC,
 )
+
+
+CANADIAN = replace(
+    INTERNATIONAL,
+    key="canadian",
+    title="Canadian draughts",
+    aliases=("canadian-checkers", "12x12"),
+    size=12,
+    men_rows=5,
+    game_type=27,
+)
+"""International draughts on a 12x12 board with thirty men each on the first five rows, a
+playing square in each player's left-hand corner: men taking backwards too, flying kings, the most
+pieces, crowning where the move ends, the FMJD's draws (the rules of "le jeu canadien", which
+every source states as International's on the larger board)."""
 
 
 def _russian_lone_king(m: Material) -> bool:
@@ -490,6 +506,7 @@ VARIANTS: dict[str, Variant] = {
         DAME,
         POOL,
         INTERNATIONAL,
+        CANADIAN,
         BRAZILIAN,
         RUSSIAN,
         ITALIAN,
