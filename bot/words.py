@@ -25,6 +25,7 @@ VARIANT_TITLES: Mapping[str, Text] = {
     "dame": _p("variant", "German Dame (Brettspielnetz rules)"),
     "pool": _p("variant", "American pool checkers"),
     "international": _p("variant", "International draughts"),
+    "canadian": _p("variant", "Canadian draughts"),
     "brazilian": _p("variant", "Brazilian draughts"),
     "russian": _p("variant", "Russian draughts"),
     "italian": _p("variant", "Italian draughts"),

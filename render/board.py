@@ -33,7 +33,7 @@ from rules.move import Move
 from rules.position import BLACK_KING, BLACK_MAN, WHITE_KING, WHITE_MAN, Position
 from rules.variants import Color
 
-from .labels import fits, ink_box, number_cap, plate
+from .labels import Padding, fitting_padding, ink_box, number_cap, plate
 from .themes import DEFAULT_THEME, RGB, Theme, find_theme
 from .words import ENGLISH, RenderWords
 
@@ -166,24 +166,41 @@ def number_plates(geo: Geometry, theme: Theme, flip: bool, width: int) -> Plates
     small for numbers.  Do not modify."""
     lay = layout(geo.size, width)
     cap = number_cap(width)
-    texts = [str(geo.numbers[square]) for square in range(1, geo.squares + 1)]
-    if not fits(lay.square, cap, texts):
+    padding = plate_padding_for(geo, width)
+    if padding is None:
         return (None,) * (geo.squares + 1)
     out: list[tuple[tuple[int, int], Image.Image] | None] = [None]
-    for square, text in enumerate(texts, start=1):
+    for square in range(1, geo.squares + 1):
         column, row = geo.coordinates(square)
-        image = plate(text, cap, theme.square_number, theme.number_plate)
+        text = str(geo.numbers[square])
+        image = plate(text, cap, theme.square_number, theme.number_plate, padding)
         out.append((lay.origin(column, row, flip), image))
     return tuple(out)
 
 
 @lru_cache(maxsize=64)
+def plate_padding_for(geo: Geometry, width: int) -> Padding | None:
+    """The padding of the number plates of ``geo``'s board at ``width``
+    (:func:`render.labels.fitting_padding`), None when its squares are too small for numbers."""
+    texts = [str(geo.numbers[square]) for square in range(1, geo.squares + 1)]
+    return fitting_padding(layout(geo.size, width).square, number_cap(width), texts)
+
+
+@lru_cache(maxsize=64)
 def _coordinate_font(lay: Layout) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The coordinates' font: about three quarters of the margin, smaller if the widest rank
-    (``10``) would not leave a pixel of frame either side of it."""
+    """The coordinates' font: about three quarters of the margin, smaller if the ink of the
+    widest rank (``10``, ``12``) would not leave two pixels of frame either side of it.  The ink,
+    not the advance (which adds the glyphs' side bearings): on the 12x12 board at 480 px the
+    advance would take the font down to 15 px, where the stems of ``i`` and ``l`` fall across
+    two pixels and no pixel of them is solid ink."""
     pixels = round(lay.margin * 0.74)
     widest = str(lay.size)
-    while pixels > 6 and _font(pixels).getlength(widest) > lay.margin - 4:
+
+    def ink_width(font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> float:
+        left, _top, right, _bottom = font.getbbox(widest)
+        return right - left
+
+    while pixels > 6 and ink_width(_font(pixels)) > lay.margin - 4:
         pixels -= 1
     return _font(pixels)
 
@@ -254,7 +271,7 @@ def board_labels(
     for square, entry in enumerate(number_plates(geo, th, flip, width)):
         if entry is not None:
             text = str(geo.numbers[square])
-            box = ink_box(entry[0], text, cap)
+            box = ink_box(entry[0], text, cap, plate_padding_for(geo, width))
             out.append(Label("number", text, box, th.square_number, th.number_plate, square))
     font = _coordinate_font(lay)
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))

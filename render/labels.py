@@ -173,13 +173,20 @@ def digits_mask(text: str, cap: int) -> Image.Image:
     return mask
 
 
-def plate_padding(cap: int) -> tuple[int, int]:
-    """(horizontal, vertical) space in pixels between a plate's edge and its digits."""
+Padding = tuple[int, int]
+"""(horizontal, vertical) space in pixels between a plate's edge and its digits."""
+TIGHT_PADDING = 2
+"""The least horizontal padding (the ink box a check reads is one pixel beyond the digits, so
+it stays on the plate)."""
+
+
+def plate_padding(cap: int) -> Padding:
+    """The usual padding of a plate whose digits are ``cap`` pixels tall."""
     return max(2, round(cap * 0.2)), max(2, round(cap * 0.17))
 
 
-def plate_size(text: str, cap: int) -> tuple[int, int]:
-    px, py = plate_padding(cap)
+def plate_size(text: str, cap: int, padding: Padding | None = None) -> tuple[int, int]:
+    px, py = plate_padding(cap) if padding is None else padding
     return digits_width(text, cap) + 2 * px, cap + 2 * py
 
 
@@ -198,28 +205,46 @@ def _plate_shape(w: int, h: int, radius: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def plate(text: str, cap: int, ink: RGB, back: RGB) -> Image.Image:
-    """The number ``text`` on its plate (RGBA; transparent outside the rounded inner corner).
-    Do not modify."""
-    w, h = plate_size(text, cap)
-    px, py = plate_padding(cap)
+def plate(text: str, cap: int, ink: RGB, back: RGB, padding: Padding | None = None) -> Image.Image:
+    """The number ``text`` on its plate (RGBA; transparent outside the rounded inner corner),
+    ``padding`` round the digits (the usual by default).  Do not modify."""
+    px, py = plate_padding(cap) if padding is None else padding
+    w, h = plate_size(text, cap, (px, py))
     img = Image.new("RGBA", (w, h), (*back, 255))
     img.paste(ink, (px, py, px + digits_width(text, cap), py + cap), digits_mask(text, cap))
     img.putalpha(_plate_shape(w, h, round(min(px, py) * 1.6)))
     return img
 
 
-def ink_box(origin: tuple[int, int], text: str, cap: int) -> tuple[int, int, int, int]:
+def ink_box(
+    origin: tuple[int, int], text: str, cap: int, padding: Padding | None = None
+) -> tuple[int, int, int, int]:
     """The box (left, top, right, bottom; exclusive) round the digits of the plate at ``origin``,
     one pixel wider on each side: what a check of the label looks at."""
-    px, py = plate_padding(cap)
+    px, py = plate_padding(cap) if padding is None else padding
     x, y = origin[0] + px, origin[1] + py
     return (x - 1, y - 1, x + digits_width(text, cap) + 1, y + cap + 1)
 
 
-def fits(square: int, cap: int, texts: Sequence[str]) -> bool:
-    """Whether plates for ``texts`` fit on squares of ``square`` pixels."""
+def fits(square: int, cap: int, texts: Sequence[str], padding: Padding | None = None) -> bool:
+    """Whether plates for ``texts`` fit on squares of ``square`` pixels: no wider than 0.6 of the
+    square, which keeps them off the points a piece is told by (its centre and the face beside
+    a king's crown)."""
     if square < MIN_NUMBERED_SQUARE:
         return False
-    widest = max(plate_size(text, cap)[0] for text in texts)
+    widest = max(plate_size(text, cap, padding)[0] for text in texts)
     return widest <= square * 0.6
+
+
+def fitting_padding(square: int, cap: int, texts: Sequence[str]) -> Padding | None:
+    """The padding of plates for ``texts`` on squares of ``square`` pixels: the usual one, else
+    the tight one (:data:`TIGHT_PADDING` either side of the digits) when that is what makes
+    them fit, else None (no numbers).  The tight plates are for the 12x12 board at 480 px (the
+    picker's and the GIF's width), whose 36 px squares are a pixel short of the usual plate of
+    ``72``: its numbers matter most on the picker, where a player finds the square a menu
+    names."""
+    usual = plate_padding(cap)
+    if fits(square, cap, texts, usual):
+        return usual
+    tight = (TIGHT_PADDING, usual[1])
+    return tight if fits(square, cap, texts, tight) else None

@@ -4,8 +4,9 @@ checked reading of a puzzle the engine found.
 
 **Families.**  Puzzle ratings are kept per variant *family*, the engine's own grouping of its
 learned weights (``short-8``: English and Dame; ``flying-8``: Russian, Brazilian and Pool;
-``flying-10``: International): the tactics of one family (short or flying kings, the board's
-size) are the same skills, while a Russian shot says little about an English one.  The family
+``flying-10``: International; ``flying-12``: Canadian): the tactics of one family (short or
+flying kings, the board's size) are the same skills, while a Russian shot says little about an
+English one.  The family
 is written here from the rules (the service does not import the engine) and
 ``tests/service/test_service_puzzles.py`` holds it equal to ``engine.learned.family``.
 
@@ -40,6 +41,7 @@ FAMILY_TITLES: Mapping[str, Text] = {
     "short-8": _("8×8 with short kings (English, Dame)"),
     "flying-8": _("8×8 with flying kings (Russian, Brazilian, Pool, Czech)"),
     "flying-10": _("10×10 (International)"),
+    "flying-12": _("12×12 (Canadian)"),
     "short-8-mirrored": _("8×8 with short kings, a1 light (Italian)"),
     "flying-8-mirrored": _("8×8 with flying kings, a1 light (Spanish, Portuguese)"),
     "give-away-flying-10": _("10×10, lose all your pieces to win (Antidraughts)"),

@@ -126,8 +126,8 @@ def legal_moves(view: GameView) -> list[Move]:
 def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
     """The board's own menu for ``view`` in the language ``code``, written in the game's
     notation (the board is public: everyone reads the same message); None once it is over, or
-    when even the pieces that can move do not fit one menu (more than 25 kings, a constructed
-    position: the Arrows picker pages them)."""
+    when even the pieces that can move do not fit one menu (more than 25: on 12x12, whose thirty
+    men a side may all be free to move, or with many kings; the Arrows picker pages them)."""
     if not view.running:
         return None
     moves = legal_moves(view)
@@ -138,7 +138,7 @@ def board_menu(view: GameView, code: str = "en") -> BoardMenu | None:
     if len(moves) <= PAGE_SIZE:
         return BoardMenu(view.ply, move_options(moves, variant, notation, code), True)
     pieces = piece_options(moves, variant, notation, code)
-    if len(pieces) > PAGE_SIZE:  # never in a real game (20 pieces a side at most): Arrows pages
+    if len(pieces) > PAGE_SIZE:  # the Arrows picker pages them
         return None
     single = {m.path[0]: m for m in moves if sum(n.path[0] == m.path[0] for n in moves) == 1}
     options = []

@@ -52,24 +52,27 @@ def _board_sentence(v: Variant) -> Text:
             size=v.size,
             squares=squares,
         )
+    # On a diagonal board the men fill each player's nearest rows (no variant leaves one empty).
     if v.first.label == "white":
         return _n(
-            "{size}x{size} board, played on the {squares} dark squares; {count} man each. "
-            "White moves first.",
-            "{size}x{size} board, played on the {squares} dark squares; {count} men each. "
-            "White moves first.",
+            "{size}x{size} board, played on the {squares} dark squares; {count} man each, on the "
+            "first {rows} rows. White moves first.",
+            "{size}x{size} board, played on the {squares} dark squares; {count} men each, on the "
+            "first {rows} rows. White moves first.",
             per_side,
             size=v.size,
             squares=squares,
+            rows=v.men_rows,
         )
     return _n(
-        "{size}x{size} board, played on the {squares} dark squares; {count} man each. "
-        "Black moves first.",
-        "{size}x{size} board, played on the {squares} dark squares; {count} men each. "
-        "Black moves first.",
+        "{size}x{size} board, played on the {squares} dark squares; {count} man each, on the "
+        "first {rows} rows. Black moves first.",
+        "{size}x{size} board, played on the {squares} dark squares; {count} men each, on the "
+        "first {rows} rows. Black moves first.",
         per_side,
         size=v.size,
         squares=squares,
+        rows=v.men_rows,
     )
 
 

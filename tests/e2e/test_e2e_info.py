@@ -259,7 +259,7 @@ async def test_board_moves_pdn_and_games(launch: Launch, fake: FakeDiscord) -> N
 async def test_rules_of_every_variant(launch: Launch) -> None:
     _, users = await launch()
     assert set(VARIANTS) == {
-        *("english", "dame", "pool", "international", "brazilian", "russian"),
+        *("english", "dame", "pool", "international", "canadian", "brazilian", "russian"),
         *("italian", "spanish", "portuguese", "czech", "thai", "turkish"),
         *("frisian", "frysk"),
         *("antidraughts", "breakthrough"),

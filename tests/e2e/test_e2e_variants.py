@@ -2,9 +2,10 @@
 breakthrough won by the first king, antidraughts won by losing the last piece (the goals),
 italian on its mirrored board with its numbers (the layout), spanish numbered from White's
 side (the numbering), thai with its eight men and Black to move (its own start), turkish on
-all 64 squares along rows and columns (the orthogonal board), and frisian, whose men capture
-along rows too and whose kings may not move more than three times in a row.  Each ends, or goes
-on, as its rules say, on the public board and in the PDN."""
+all 64 squares along rows and columns (the orthogonal board), frisian, whose men capture
+along rows too and whose kings may not move more than three times in a row, and canadian, the
+first 12x12 board, played by taps.  Each ends, or goes on, as its rules say, on the public board
+and in the PDN."""
 
 from __future__ import annotations
 
@@ -238,3 +239,61 @@ async def test_a_frisian_king_may_not_move_four_times_in_a_row(
     assert status_of(embed_of(after)) is None
     await move(users, BOB, "10-4")
     await move(users, ALICE, "21-26")
+
+
+async def tap(
+    users: Users, fake: FakeDiscord, board: RecordedRequest, player: str, ply: int, value: str
+) -> RecordedRequest:
+    """``player`` picks ``value`` in the move menu of ``board`` (game 1 at ``ply``): the new
+    public board."""
+    message = fake.message_of(board)
+    assert message is not None
+    assert value in [o["value"] for o in select_options(message, f"play:1:{ply}")]
+    played = await (await users.select(f"play:1:{ply}", message, player, [value])).callback()
+    assert played.json["type"] == MESSAGE and not is_ephemeral(played), content_of(played)
+    return played
+
+
+async def test_canadian_is_played_by_taps_on_twelve_rows(launch: Any, fake: FakeDiscord) -> None:
+    """12x12 with thirty men a side, White first: the picker offers the front row's six men on
+    its own (480 px) board, every move is two taps on the public board, and Black's man takes
+    two, the second backwards, the only move the board then offers (the most pieces)."""
+    _, users = await launch()
+    board = await start(users, "canadian")
+    embed = embed_of(board)
+    assert footer_parts(embed)[1] == "Canadian draughts"
+    alt = board_alt_text(board)
+    assert "12x12 board" in alt and "White men (30): 43 to 72." in alt
+    assert "Black men (30): 1 to 30." in alt
+    image = png_of(board).convert("L")
+    lay = layout(12, image.width)
+    assert lay.margin * 2 + lay.square * 12 == image.width
+    assert image.getpixel(square_centre(12, image.width, 72, False)) > 190  # a white man on k1
+    assert image.getpixel(square_centre(12, image.width, 1, False)) < 100  # a black man on b12
+    assert image.getpixel(square_centre(12, image.width, 40, False)) < 190  # an empty dark square
+    # Arrows: the picker, privately, lists the six men of White's front row.
+    message = fake.message_of(board)
+    assert message is not None
+    opened = await users.press("board:move:1", message, ALICE)
+    assert is_ephemeral(await opened.callback())
+    picker = opened.message()
+    (pick,) = [c["custom_id"] for row in picker["components"] for c in row["components"]]
+    assert [o["value"] for o in select_options(picker, pick)] == [str(s) for s in range(43, 49)]
+    # Two taps a move on the public board.
+    board = await tap(users, fake, board, ALICE, 0, "44-37")
+    board = await tap(users, fake, board, BOB, 1, "25-31")
+    board = await tap(users, fake, board, ALICE, 2, "45-38")
+    message = fake.message_of(board)
+    assert message is not None
+    (only,) = select_options(message, "play:1:3")
+    assert (only["value"], only.get("description")) == ("31x44x33", "takes 37, 38")
+    board = await tap(users, fake, board, BOB, 3, "31x44x33")
+    embed = embed_of(board)
+    assert "Bob played 31x44x33." in embed["description"]
+    assert moves_of(embed) == "1. 44-37 25-31 2. 45-38 31x44x33"
+    assert "White men (28): 43, 46 to 72." in board_alt_text(board)
+    pdn = await users.command("pdn", ALICE, GENERAL)
+    record = read_game((await pdn.callback()).files["draughts-game-1.pdn"])
+    assert record.tags["GameType"] == "27" and record.game.variant is find_variant("canadian")
+    assert [m.pdn() for m in record.game.moves] == ["44-37", "25-31", "45-38", "31x44x33"]
+    assert record.game.moves[-1].captured == (37, 38)

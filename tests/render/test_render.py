@@ -534,11 +534,13 @@ def segment_through(
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.variant)
 def test_captured_pieces_show_as_ghosts(case: Case) -> None:
     """Each captured piece is still drawn, faintly: on its face (beside the capture line, above
-    the centre so clear of a king's crown) the colour is the square's covered by the piece's at
+    the centre so clear of a king's crown, or below it where the square's number plate reaches
+    that far, as on 12x12's small squares) the colour is the square's covered by the piece's at
     the ghost opacity — neither the bare square nor the full piece."""
     rules, th, move = case.rules, THEMES[case.theme], case.last_move
     size, flip = rules.size, case.flip
     sq = layout(size, DEFAULT_WIDTH).square
+    plates = board_module.number_plates(rules.geometry, th, flip, DEFAULT_WIDTH)
     img = png(case.after, **{**case.options(), "arrows": ()})
     assert move.captured
     for square in move.captured:
@@ -558,6 +560,12 @@ def test_captured_pieces_show_as_ghosts(case: Case) -> None:
             nx, ny = -nx, -ny
         cx, cy = centre(square)
         point = (round(cx + 0.15 * sq * nx), round(cy + 0.15 * sq * ny))
+        plate = plates[square]
+        if plate is not None:
+            (px, py), tile = plate
+            if px <= point[0] < px + tile.width and py <= point[1] < py + tile.height:
+                assert kind in (WHITE_MAN, BLACK_MAN), (square, "a king under its plate")
+                point = (round(cx - 0.15 * sq * nx), round(cy - 0.15 * sq * ny))
         seen = img.getpixel(point)
         bare = square_colour(size, square, th, case.rules.mirrored, case.rules.orthogonal)
         want = mix(bare, face, GHOST_OPACITY)
@@ -900,24 +908,30 @@ def test_plate_colours_have_headroom(theme: str) -> None:
     assert contrast_ratio(th.strip_text, th.strip) >= 7
 
 
-@pytest.mark.parametrize("variant", ["english", "international"])
+@pytest.mark.parametrize("variant", ["english", "international", "canadian"])
 @pytest.mark.parametrize("width", [DEFAULT_WIDTH, SMALL, 400])
 def test_numbers_leave_the_pieces_visible(variant: str, width: int) -> None:
     """A number plate stays in its square's top-left corner: it covers about a fifth of the square
-    at most and never the points the pieces are read by (centre, face beside a crown, the
-    highlight corner); the digits are the same size on both boards."""
+    at most (three tenths of 12x12's smaller squares, where the digits keep their size) and never
+    the points the pieces are read by (centre, face beside a crown, the highlight corner); the
+    digits are the same size on every board, and every square is numbered."""
     rules = find_variant(variant)
     sq = layout(rules.size, width).square
     cap = labels_module.number_cap(width)
     assert display_pixels(cap, width) >= MIN_CAP_HEIGHT
+    share = 0.3 if rules.size == 12 else 0.22
+    padding = board_module.plate_padding_for(rules.geometry, width)
+    assert padding is not None
     for flip in (False, True):
-        for label in board_labels(rules.size, width, flip=flip):
+        labels = board_labels(rules.size, width, flip=flip)
+        assert sum(label.kind == "number" for label in labels) == rules.geometry.squares
+        for label in labels:
             if label.kind != "number":
                 continue
             assert label.square is not None
             x, y = square_origin(rules.size, width, label.square, flip)
-            w, h = labels_module.plate_size(label.text, cap)
-            assert w * h <= 0.22 * sq * sq, (label.text, w, h, sq)
+            w, h = labels_module.plate_size(label.text, cap, padding)
+            assert w * h <= share * sq * sq, (label.text, w, h, sq)
             left, top, right, bottom = label.box
             assert x <= left and y <= top and right <= x + sq and bottom <= y + sq
             for point in (
@@ -928,6 +942,27 @@ def test_numbers_leave_the_pieces_visible(variant: str, width: int) -> None:
                 ),
             ):
                 assert not (x <= point[0] < x + w and y <= point[1] < y + h), (label.text, point)
+
+
+def test_plates_are_tight_only_where_the_usual_do_not_fit() -> None:
+    """The 8x8 and 10x10 boards keep the usual plates at every width the bot draws; the 12x12
+    board's 36 px squares at 480 px (the picker, the GIF) take the tight ones, which fit where
+    the usual (a pixel too wide for ``72``) would have left the board without numbers."""
+    cap = labels_module.number_cap(SMALL)
+    usual = labels_module.plate_padding(cap)
+    tight = (labels_module.TIGHT_PADDING, usual[1])
+    for rules in VARIANTS.values():
+        for width in (DEFAULT_WIDTH, SMALL, 400):
+            padding = board_module.plate_padding_for(rules.geometry, width)
+            if rules.size == 12 and width == SMALL:
+                assert padding == tight
+            else:
+                assert padding == labels_module.plate_padding(labels_module.number_cap(width))
+    texts = [str(n) for n in range(1, 73)]
+    square = layout(12, SMALL).square
+    assert not labels_module.fits(square, cap, texts, usual)
+    assert labels_module.fitting_padding(square, cap, texts) == tight
+    assert labels_module.fitting_padding(square - 3, cap, texts) is None  # 20 px > 0.6 x 33
 
 
 def test_digits_are_drawn_for_every_digit() -> None:

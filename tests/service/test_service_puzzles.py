@@ -95,6 +95,7 @@ def test_the_families_are_the_engines_and_keep_their_names() -> None:
         "antidraughts": "give-away-flying-10",
         "breakthrough": "first-king-flying-10",
         "turkish": "orthogonal-flying-8",
+        "canadian": "flying-12",
         "frisian": "eight-way-flying-10",
         "frysk": "eight-way-flying-10",
     }

@@ -124,6 +124,17 @@ CASES: tuple[Case, ...] = (
         note="10x10, four-piece capture, flipped, arrow and status",
     ),
     Case(
+        "canadian",
+        "W:W7,17,44,55,69,K49:B9,10,11,35,47,57,62,K22,K8",
+        "17x4x15x28x41x52",
+        theme="green",
+        status=True,
+        move_number=27,
+        arrows=((62, 68),),
+        note="12x12, numbers to 72 (on tight plates at 480 px): a man that touches the far row "
+        "at 4 mid-capture and goes on as a man, taking five, a king among them",
+    ),
+    Case(
         "brazilian",
         "W:W19,20,22,26,27,29,K2:B3,6,7,10,15,16,K23,K31",
         "27x18x11",

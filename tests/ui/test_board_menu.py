@@ -8,7 +8,7 @@ import discord
 from test_bot_ui import view_of
 
 from bot.ui.buttons import Buttons
-from bot.ui.move_options import PAGE_SIZE, board_menu, legal_moves
+from bot.ui.move_options import PAGE_SIZE, board_menu, legal_moves, page_of, piece_options
 from rules import Game, find_variant
 from rules.fen import parse_fen
 
@@ -104,3 +104,32 @@ def test_a_king_that_may_only_capture_offers_no_step() -> None:
     game.play("10-4")
     menu = board_menu(view_of(game))
     assert menu is not None and "21-26" in [o.value for o in menu.options]
+
+
+def test_thirty_canadian_men_that_can_all_move_are_paged_by_arrows() -> None:
+    """12x12: thirty men a side, so (unlike 10x10's twenty) the pieces that can move may not fit
+    one menu in a real game; the board then offers none and the Arrows picker pages them, 25 and
+    5, every piece once; at the start, the 11 moves of the front row fit the board's menu."""
+    variant = find_variant("canadian")
+    start = board_menu(view_of(Game(variant)))
+    assert start is not None and start.moves
+    assert sorted(o.value for o in start.options) == sorted(
+        m.pdn() for m in Game(variant).position.legal_moves()
+    )
+    assert len(start.options) == 11
+    rows = [range(r * 6 + 1, r * 6 + 7) for r in (3, 5, 7, 9, 11)]  # every other row
+    men = ",".join(str(s) for row in rows for s in row)
+    view = view_of(Game(variant, parse_fen(f"W:W{men}:B1,2,3", variant)))
+    moves = legal_moves(view)
+    assert len({m.path[0] for m in moves}) == 30
+    assert board_menu(view) is None
+    pieces = piece_options(moves, variant, "numeric")
+    pages = [page_of(pieces, page) for page in range(2)]
+    assert [(len(options), shown, count) for options, shown, count in pages] == [
+        (25, 0, 2),
+        (5, 1, 2),
+    ]
+    assert sorted(int(o.value) for options, _, _ in pages for o in options) == sorted(
+        s for row in rows for s in row
+    )
+    assert max(len(o.label) for o in pieces) <= 100

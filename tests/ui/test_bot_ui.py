@@ -141,6 +141,10 @@ def test_rules_summary_follows_the_variant_data(key: str) -> None:
     assert ("There is no draw by repetition" in text) == (not variant.repetitions)
     assert ("repetition (the same position" in text) == bool(variant.repetitions)
     assert ("men each, on the back row" in text) == (variant.men_rows == 1)
+    rows = (
+        f"{variant.men_rows * variant.geometry.half} men each, on the first {variant.men_rows} rows"
+    )
+    assert (rows in text) == (not variant.orthogonal and variant.men_rows > 1)
     assert ("turn straight back" in text) == (not variant.king_turns_back)
     assert ("there is no move-count draw" in text) == (
         variant.no_progress is None and not variant.endgames
@@ -363,6 +367,7 @@ VARIANT_CHOICES: Listed = [
     ("German Dame (Brettspielnetz rules)", "dame"),
     ("American pool checkers", "pool"),
     ("International draughts", "international"),
+    ("Canadian draughts", "canadian"),
     ("Brazilian draughts", "brazilian"),
     ("Russian draughts", "russian"),
     ("Italian draughts", "italian"),

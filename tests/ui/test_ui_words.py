@@ -114,7 +114,8 @@ def test_every_draw_rule_of_every_variant_is_worded() -> None:
 def test_the_rules_read_as_before_in_english() -> None:
     _, lines = rules_summary("international")
     assert str(lines[0]) == (
-        "10x10 board, played on the 50 dark squares; 20 men each. White moves first."
+        "10x10 board, played on the 50 dark squares; 20 men each, on the first 4 rows. White "
+        "moves first."
     )
     assert str(lines[-1]) == (
         "Drawn by agreement, by threefold repetition (the same position with the same player to "
@@ -123,8 +124,13 @@ def test_the_rules_read_as_before_in_english() -> None:
         "is drawn unless it is won within 16 moves each; the 5-move endgame rule: with two kings, "
         "a king and a man, or one king against a lone king, the game is drawn after 5 moves each."
     )
+    _, lines = rules_summary("canadian")
+    assert str(lines[0]) == (
+        "12x12 board, played on the 72 dark squares; 30 men each, on the first 5 rows. White "
+        "moves first."
+    )
     _, lines = rules_summary("english")
-    assert str(lines[0]).endswith("12 men each. Black moves first.")
+    assert str(lines[0]).endswith("12 men each, on the first 3 rows. Black moves first.")
     assert str(lines[-1]).endswith(
         "after 40 moves each without a man move or capture. A player who declines a draw offer "
         "has 40 moves to show a decisive advantage, or the game is drawn."
