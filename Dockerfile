@@ -62,7 +62,7 @@ RUN pip install -r constraints.txt
 COPY --from=builder /wheels /wheels
 RUN pip install --no-deps --no-index /wheels/*.whl \
     && pip check \
-    && python -c "import engine._core" \
+    && python -c "import engine._core, engine._core_wide" \
     && rm -rf /wheels
 
 # Run from an empty directory the bot cannot write to, so it imports the installed package (not

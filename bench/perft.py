@@ -30,9 +30,10 @@ py-draughts differences handled here:
   extra reference row.
 
 ``--native`` times the engine's native core instead (``engine._core``, issue 17: move generation
-and perft in C, built by ``pip install -e .``) against ``rules``' pure-Python perft on the same
-trees in the same run, for every variant, then the core alone ``--native-extra`` plies deeper
-(where the core's speed is measured over seconds rather than milliseconds)::
+and perft in C, built by ``pip install -e .``; on 12x12 its 128-bit build ``engine._core_wide``)
+against ``rules``' pure-Python perft on the same trees in the same run, for every variant, then
+the core alone ``--native-extra`` plies deeper (where the core's speed is measured over seconds
+rather than milliseconds)::
 
     /work/venv/bin/python bench/perft.py --native --markdown --repeat 3
 """
@@ -61,7 +62,7 @@ from rules.variants import find_variant  # noqa: E402
 DEFAULT_ROWS = "english:8,international:6,russian:8"
 NATIVE_ROWS = (
     "english:9,dame:9,pool:9,international:8,brazilian:9,russian:9,italian:9,spanish:9,"
-    "portuguese:9,czech:9,thai:8,turkish:7,frisian:7,antidraughts:8,breakthrough:8"
+    "portuguese:9,czech:9,thai:8,turkish:7,frisian:7,antidraughts:8,breakthrough:8,canadian:7"
 )
 
 _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
@@ -71,6 +72,10 @@ _PUBLISHED_SERIES: dict[str, tuple[int, ...]] = {
     # routes with the same start, end and captured pieces as one move; we count landing paths
     # (DESIGN.md), which gives 10 more at depth 8, so the series stops at depth 7 here.
     "international": (9, 81, 658, 4_265, 27_117, 167_140, 1_049_442),
+    # The FMJD forum's "Perft on large boards" (laatste.info, viewtopic.php?f=53&t=4563; dctl's
+    # test/src/ai/traversal/initial/large.cpp): 31,839,056 at depth 8 merges capture routes,
+    # where our landing paths give 14 more (tests/engine/test_core_canadian.py counts both).
+    "canadian": (11, 121, 1_222, 10_053, 79_049, 584_100, 4_369_366),
     # dctl's tables (tests/rules/test_perft.py cites them); at depth 10 they merge landing paths.
     "czech": (7, 49, 302, 1_469, 7_361, 36_768, 179_740, 845_931, 3_963_671),
     "italian": (7, 49, 302, 1_469, 7_361, 36_473, 177_532, 828_783, 3_860_875),

@@ -1,4 +1,5 @@
-"""Types of the native core, the C extension built from ``engine/core/`` (see engine/native.py).
+"""Types of the native core, the C extension built from ``engine/core/`` (see engine/native.py;
+``engine._core_wide``, its 128-bit build for 12x12, has the same names: engine/_core_wide.pyi).
 
 Positions are four bitboards seen from the side to move (own men, own kings, their men, their
 kings, in the layout of :mod:`rules.geometry`), the side (0 White, 1 Black) and, where the rules
@@ -13,6 +14,7 @@ ENDS_MOVE: Final[int]
 AT_END: Final[int]
 CONTINUES_AS_KING: Final[int]
 MAX_SIZE: Final[int]
+MAX_BITS: Final[int]
 PREFER_MOST_PIECES: Final[int]
 PREFER_WITH_KING: Final[int]
 PREFER_MOST_KINGS: Final[int]
@@ -115,8 +117,10 @@ class Rules:
         """make(own_men, own_kings, opp_men, opp_kings, side, [runs,] move, /): the position
         after a legal move, seen from the new side to move, with its runs where the rules limit
         a king's moves in a row (six items; five elsewhere)."""
-    def perft(self, *state_and_depth: int) -> int:
-        """perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /)."""
+    def perft(self, *state_and_depth: int, distinct: bool = False) -> int:
+        """perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /, *,
+        distinct=False): one leaf per landing path, or with ``distinct`` the capture routes of
+        the same origin, destination and captured pieces counted once at every ply."""
 
 class Searcher:
     """The search in C on one :class:`Rules` (build it with

@@ -1,16 +1,17 @@
 """Endgame databases: win/loss/draw of every position with few pieces, for the native search.
 
 The tables are solved by our own retrograde solver in C (``engine/core/egdb.c``, exposed as
-``engine._core.EndgameTable``) from a variant's rule data alone, so variants that move and capture
-alike share one file (English and German Dame do).  They are built at first use into a cache
-directory and kept there:
+``engine._core.EndgameTable``, and ``engine._core_wide``'s on 12x12) from a variant's rule data
+alone, so variants that move and capture alike share one file (English and German Dame do).
+They are built at first use into a cache directory and kept there:
 
 - ``ENGINE_ENDGAME_DIR`` names the directory (default: ``$XDG_CACHE_HOME/draughts-bot/endgame``,
   i.e. ``~/.cache/draughts-bot/endgame``); ``off`` turns the tables off.
 - ``ENGINE_ENDGAME_PIECES`` sets their size (:func:`pieces_for`): by default what a minute or
   two of idle CPU builds (5 pieces on 8x8, 4 on 10x10, 3 on the orthogonal 8x8 board, whose 64
-  squares make 4 pieces a three-minute build); up to 6 on 8x8, 5 on 10x10 and 4 on the
-  orthogonal board for an operator who gives them the disk and the build time.  While a larger
+  squares make 4 pieces a three-minute build, and 3 on 12x12); up to 6 on 8x8, 5 on 10x10 and 4
+  on the orthogonal board and on 12x12 for an operator who gives them the disk and the build
+  time.  While a larger
   table is built, a smaller one already in the directory is used.
 - A searcher starts without tables; :func:`attach_later` builds or loads them in a background
   thread (the C solver releases the GIL) and attaches them when they are ready, so no search and
@@ -49,7 +50,7 @@ from pathlib import Path
 from rules.variants import VARIANTS, Goal, Variant, find_variant
 
 from ._core import EGDB_MAX_PIECES, EndgameTable
-from .native import core_rules
+from .native import core_module, core_rules
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,9 @@ def default_pieces(variant: Variant) -> int:
     38 MB, 55-85 s of CPU), 4 on 10x10 (43 million, 11 MB, 16 s; 5 pieces there are 413 MB and
     18 minutes).  docs/BENCHMARKS.md has each size's cost.  The orthogonal 8x8 board plays all 64
     squares: 3 pieces there are 1.7 million positions (0.4 MB, 2 s), 4 pieces 113 million (28 MB,
-    three minutes)."""
-    if variant.orthogonal:
+    three minutes).  12x12 (72 squares, the core's wide build): 3 pieces, 2.6 million positions in
+    about 2 s; its 4 pieces are 199 million positions (50 MB), several minutes."""
+    if variant.orthogonal or variant.size > 10:
         return 3
     return 5 if variant.size == 8 else 4
 
@@ -85,8 +87,9 @@ def default_pieces(variant: Variant) -> int:
 def largest_pieces(variant: Variant) -> int:
     """The most pieces a variant's tables may hold: 6 on 8x8 (2.7 billion positions, 679 MB), 5 on
     10x10 (1.65 billion, 413 MB); a 6-piece table on 10x10 would be some 20 times that.  4 on the
-    orthogonal board, whose 5 pieces would be 5.5 billion positions (1.4 GB)."""
-    if variant.orthogonal:
+    orthogonal board, whose 5 pieces would be 5.5 billion positions (1.4 GB), and on 12x12, whose
+    5 pieces would be some 10 billion."""
+    if variant.orthogonal or variant.size > 10:
         return min(EGDB_MAX_PIECES, 4)
     return min(EGDB_MAX_PIECES, 6 if variant.size == 8 else 5)
 
@@ -177,7 +180,8 @@ def path_for(variant: Variant, pieces: int, where: Path) -> Path:
 
 
 def new_table(variant: Variant, pieces: int) -> EndgameTable:
-    return EndgameTable(core_rules(variant), pieces)
+    """An empty table of ``variant`` (of the core's build that plays it: :func:`core_module`)."""
+    return core_module(variant).EndgameTable(core_rules(variant), pieces)
 
 
 def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:

@@ -62,8 +62,8 @@ class Header(NamedTuple):
 
 
 def family(variant: Variant) -> str:
-    """The weight family of ``variant`` (:attr:`rules.variants.Variant.family`); only
-    ``short-8``, ``flying-8`` and ``flying-10`` ship weights yet."""
+    """The weight family of ``variant`` (:attr:`rules.variants.Variant.family`); the families
+    with a file in ``engine/weights`` ship weights, the others play the classic evaluation."""
     return variant.family
 
 

@@ -1,4 +1,5 @@
-"""The bridge from ``rules``' data to the native core (:mod:`engine._core`).
+"""The bridge from ``rules``' data to the native core (:mod:`engine._core`, and
+:mod:`engine._core_wide` for the boards over 64 bits).
 
 The core generates moves in C for every variant, but it must never know a variant by its name:
 like :mod:`rules.movegen`, it is driven only by the rule data of a
@@ -10,6 +11,13 @@ moves in a row included (:func:`runs_code`).  The mappings are explicit tables, 
 :class:`~rules.variants.Goal` fails loudly here
 (``KeyError``) instead of being played by the wrong rule.
 
+The core is built twice from the same C sources (setup.py): ``engine._core`` with 64-bit
+bitboards, for every board up to 10x10, and ``engine._core_wide`` with 128-bit ones, for the
+12x12 board whose layout needs 76 bits.  :func:`core_module` is the one place that picks a
+variant's build; everything that makes the core's objects for a variant (its :class:`Rules` here,
+a searcher, an endgame table, the learned evaluation's trainer) takes them from that module, and
+the objects of one build never meet the other's (a Searcher takes only its own build's Rules).
+
 The native search (:mod:`engine.native_search`) is built on these; the tests prove the core equal
 to ``rules`` through them, and ``bench/perft.py --native`` measures it.
 """
@@ -18,12 +26,14 @@ from __future__ import annotations
 
 import itertools
 from functools import cache
+from typing import Protocol
 
 from rules.movegen import RawMove
 from rules.position import NO_RUNS, KingRuns, Position
 from rules.rule_kinds import one_piece_each
 from rules.variants import Color, Crowning, Goal, Precedence, Variant
 
+from . import _core, _core_wide
 from ._core import (
     AT_END,
     CONTINUES_AS_KING,
@@ -46,9 +56,61 @@ followed where the variant limits a king's moves in a row (frisian) by the kings
 :data:`engine.reference.board.State` without the Zobrist key.  Every call of the core takes it so
 (it reads runs of 0 where they are left out, and makes six-item states)."""
 
-RUN_SHIFT = 6
+RUN_SHIFT = 7
 """A run packed: the king's internal bit index, plus its length shifted by this (engine/core/core.h
-CORE_RUN_SHIFT); the mover's run in the low 16 bits, the opponent's in the high 16."""
+CORE_RUN_SHIFT: 7 bits of index, enough for bit 76 of 12x12, in both builds); the mover's run in
+the low 16 bits, the opponent's in the high 16."""
+
+
+class CoreModule(Protocol):
+    """What the engine takes from a build of the core (:func:`core_module`): the classes that are
+    made per variant, and the functions that take that build's :class:`Rules`."""
+
+    @property
+    def MAX_BITS(self) -> int: ...
+    @property
+    def Rules(self) -> type[_core.Rules]: ...
+    @property
+    def Searcher(self) -> type[_core.Searcher]: ...
+    @property
+    def EndgameTable(self) -> type[_core.EndgameTable]: ...
+    def learned_features(
+        self,
+        rules: _core.Rules,
+        men_rows: int,
+        own_men: int,
+        own_kings: int,
+        opp_men: int,
+        opp_kings: int,
+        side: int,
+        runs: int = 0,
+        /,
+    ) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
+    def learned_check(self, rules: _core.Rules, men_rows: int, data: bytes, /) -> None: ...
+    def learned_layout(
+        self, rules: _core.Rules, men_rows: int, /
+    ) -> tuple[int, int, int, int, int]: ...
+    def learned_loss(
+        self, rules: _core.Rules, men_rows: int, samples: bytes, weights: bytearray, scale: float, /
+    ) -> float: ...
+    def learned_train(
+        self,
+        rules: _core.Rules,
+        men_rows: int,
+        samples: bytes,
+        weights: bytearray,
+        m: bytearray,
+        v: bytearray,
+        step: int,
+        epochs: int,
+        batch: int,
+        lr: float,
+        l2: float,
+        scale: float,
+        seed: int,
+        /,
+    ) -> tuple[float, int]: ...
+
 
 CROWNING_CODES: dict[Crowning, int] = {
     Crowning.ENDS_MOVE: ENDS_MOVE,
@@ -92,16 +154,30 @@ def _lone_pieces_draw(variant: Variant) -> bool:
     return variant.lone_pieces_draw
 
 
+def core_module(variant: Variant) -> CoreModule:
+    """The build of the core that plays ``variant``: ``engine._core`` for every board it holds
+    (64-bit bitboards, up to ``engine._core.MAX_SIZE``), ``engine._core_wide`` for the larger
+    ones (128-bit, up to 12x12).  The 64-bit build is the faster one, so it is kept wherever it
+    fits."""
+    return _core_wide if variant.size > _core.MAX_SIZE else _core
+
+
 @cache
 def core_rules(variant: Variant) -> Rules:
-    """The core's descriptor of ``variant`` (one per variant, built on first use).
+    """The core's descriptor of ``variant`` (one per variant, built on first use), of the build
+    :func:`core_module` picks.
 
-    Raises ``ValueError`` for a board the core cannot hold (larger than
-    ``engine._core.MAX_SIZE``: its bitboards are 64 bits wide, and the ghost layout of 12x12
-    needs 76; an orthogonal board larger than 8x8; an immediate draw other than one piece
-    each).
+    Raises ``ValueError`` for a board the core cannot hold (larger than the wide build's
+    ``MAX_SIZE``, 12x12; an orthogonal board larger than 8x8; an immediate draw other than one
+    piece each).
     """
-    return Rules(
+    return rules_in(core_module(variant), variant)
+
+
+def rules_in(core: CoreModule, variant: Variant) -> Rules:
+    """``variant``'s descriptor in the build ``core`` (the engine takes :func:`core_rules`; the
+    tests also play the small boards in the wide build, which must agree with the 64-bit one)."""
+    return core.Rules(
         size=variant.size,
         men_capture_backward=variant.men_capture_backward,
         flying_kings=variant.flying_kings,

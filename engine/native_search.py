@@ -1,4 +1,5 @@
-"""The native search (``engine._core.Searcher``, C) as the engine's searcher.
+"""The native search (``engine._core.Searcher``, C; ``engine._core_wide``'s on 12x12) as the
+engine's searcher.
 
 One searcher per variant and process, built on first use: its transposition table (``HASH_MB``)
 lives as long as the worker process, so the moves of a game share what earlier searches learnt.
@@ -26,12 +27,10 @@ from rules.variants import Variant
 
 from ._core import EndgameTable, Searcher
 from .learned import load_into as load_learned
-from .native import core_rules, core_state
+from .native import core_module, core_rules, core_state
 
 HASH_MB = 32
 """The table of each variant's searcher, per process (pages are only used as they fill)."""
-KEY_BITS = 64
-"""Zobrist keys the core reads per piece kind: one per internal bit of its 64-bit boards."""
 
 SELECT_REDUCE = 1
 """Selectivity rules of a search that is not exact (``engine/core/selective.h``'s CORE_SEL_*
@@ -83,16 +82,18 @@ def new_searcher(variant: Variant) -> Searcher:
     endgame tables (what :func:`native_searcher` starts from; tests that change a searcher's
     settings take their own)."""
     rule = variant.progress
-    return Searcher(
+    core = core_module(variant)
+    bits = core.MAX_BITS  # Zobrist keys per piece kind: one per internal bit of its boards
+    return core.Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=HASH_MB,
         quiet_limit=rule.plies,  # 0: no such draw
         man_moves_progress=rule.man_moves,
         crownings_progress=rule.crownings,
-        zobrist=[table[:KEY_BITS] for table in ZOBRIST],
+        zobrist=[table[:bits] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
-        runs=[table[:KEY_BITS] for table in ZOBRIST_RUN],
+        runs=[table[:bits] for table in ZOBRIST_RUN],
     )
 
 

@@ -11,7 +11,9 @@ in centimen: the opening set then the ending set, each ``dense`` counted terms, 
 dark square for a king there, then ``windows`` x 6561 window states (:class:`Layout`).  Samples
 are :data:`SAMPLE` records, one position seen from the side to move with the target probability
 that the mover wins.  The core checks every
-buffer's size and refuses a wrong one (ValueError).
+buffer's size and refuses a wrong one (ValueError).  Samples hold 64-bit boards, so the 12x12
+board (the core's wide build) has no training: the core refuses it (ValueError), and its variants
+play the classic evaluation.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import NamedTuple
 
 from rules.variants import Variant
 
-from ._core import LEARNED_SAMPLE_SIZE, learned_layout, learned_loss, learned_train
-from .native import core_rules
+from ._core import LEARNED_SAMPLE_SIZE
+from .native import core_module, core_rules
 
 SAMPLE = struct.Struct("<4Qfi")
 """One training sample: own men, own kings, their men, their kings, the target (0 to 1) and the
@@ -48,13 +50,14 @@ class Layout(NamedTuple):
 
 def layout(variant: Variant) -> Layout:
     """The layout of ``variant``'s weights."""
-    return Layout(*learned_layout(core_rules(variant), variant.men_rows))
+    return Layout(*core_module(variant).learned_layout(core_rules(variant), variant.men_rows))
 
 
 def loss(variant: Variant, samples: bytes, weights: bytearray, scale: float) -> float:
     """The mean cross-entropy of ``weights`` on ``samples``, an evaluation (centimen) being read
     as the probability ``sigmoid(evaluation / scale)``."""
-    return learned_loss(core_rules(variant), variant.men_rows, samples, weights, scale)
+    core = core_module(variant)
+    return core.learned_loss(core_rules(variant), variant.men_rows, samples, weights, scale)
 
 
 def train(
@@ -75,7 +78,7 @@ def train(
     in batches of ``batch``, Adam's ``moments`` and ``step`` carried from call to call; the mean
     loss of the last epoch and the step reached."""
     first, second = moments
-    return learned_train(
+    return core_module(variant).learned_train(
         core_rules(variant),
         variant.men_rows,
         samples,

@@ -5,7 +5,12 @@
  * (1-based) lives at bit (s - 1) + (s - 1) / size, one unused "ghost" bit after every pair of
  * rows, so the four diagonal neighbours of every square are at a constant offset and a shift of a
  * whole bitboard never wraps from one edge to the other.  A 10x10 board needs 54 bits, so one
- * uint64_t holds every board size the variants use (8 and 10).
+ * uint64_t holds the 8x8 and 10x10 boards; 12x12 needs 76 bits.  The same sources are therefore
+ * compiled twice (setup.py): engine._core with 64-bit boards (CORE_MAX_SIZE 10), and
+ * engine._core_wide with -DCORE_WIDE=1, 128-bit boards (unsigned __int128, CORE_MAX_SIZE 12).
+ * Everything that depends on the width is in this file (the type, the sizes, core_popcount,
+ * core_lowest and the module's name), so the 64-bit build's code paths are unchanged by the
+ * wide one and the rest of the core is written once for both.
  *
  * On an orthogonal board (every square played, pieces moving along rows and columns) square s is
  * bit s - 1: 8x8 fills the 64 bits, with no room for ghosts, so a sideways shift would wrap from
@@ -33,13 +38,58 @@
 
 #include <stdint.h>
 
+#ifdef CORE_WIDE
+#if !defined(__SIZEOF_INT128__)
+#error "the wide core (CORE_WIDE) needs a compiler with unsigned __int128"
+#endif
+__extension__ typedef unsigned __int128 core_bb;
+/* Largest board whose ghost layout fits in 128 bits here (12x12: 76 bits). */
+#define CORE_MAX_SIZE 12
+#define CORE_MAX_BITS 128
+/* The Python module these sources make (module.c; the types' names start with it). */
+#define CORE_MODULE_NAME "engine._core_wide"
+#define CORE_MODULE_INIT PyInit__core_wide
+#else
 typedef uint64_t core_bb;
+/* Largest board whose ghost layout fits in 64 bits (10x10: 54 bits; 12x12 needs the wide build). */
+#define CORE_MAX_SIZE 10
+#define CORE_MAX_BITS 64
+#define CORE_MODULE_NAME "engine._core"
+#define CORE_MODULE_INIT PyInit__core
+#endif
 
 #define CORE_BIT(i) ((core_bb)1 << (i))
 
-/* Largest board whose ghost layout fits in 64 bits (10x10: 54 bits; 12x12 would need 76). */
-#define CORE_MAX_SIZE 10
-#define CORE_MAX_BITS 64
+/* The number of set bits of a bitboard, and the index of its lowest set bit (b != 0). */
+#if defined(CORE_WIDE)
+static inline int core_popcount(core_bb b)
+{
+    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+}
+static inline int core_lowest(core_bb b)
+{
+    uint64_t low = (uint64_t)b;
+    return low ? __builtin_ctzll(low) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+#elif defined(__GNUC__) || defined(__clang__)
+static inline int core_popcount(core_bb b) { return __builtin_popcountll(b); }
+static inline int core_lowest(core_bb b) { return __builtin_ctzll(b); }
+#else
+static inline int core_popcount(core_bb b)
+{
+    int n = 0;
+    for (; b; b &= b - 1)
+        n++;
+    return n;
+}
+static inline int core_lowest(core_bb b)
+{
+    int n = 0;
+    for (; !(b & 1); b >>= 1)
+        n++;
+    return n;
+}
+#endif
 /* Longest ray from a square, not counting the square itself. */
 #define CORE_MAX_RAY (CORE_MAX_SIZE - 1)
 /* Directions in the tables: the four lines pieces move along, then the board's other four. */
@@ -54,7 +104,7 @@ enum { CORE_UP_LEFT = 0, CORE_UP_RIGHT = 1, CORE_DOWN_LEFT = 2, CORE_DOWN_RIGHT 
 enum { CORE_UP = 0, CORE_LEFT = 1, CORE_RIGHT = 2, CORE_DOWN = 3 };
 /* The other lines of a diagonal board (rules.geometry.CROSS_DIRECTIONS). */
 enum { CORE_CROSS_UP = 4, CORE_CROSS_LEFT = 5, CORE_CROSS_RIGHT = 6, CORE_CROSS_DOWN = 7 };
-/* Largest orthogonal board: 8x8 fills the 64 bits. */
+/* Largest orthogonal board: 8x8 fills the 64 bits (in both builds). */
 #define CORE_MAX_ORTHOGONAL_SIZE 8
 
 /* rules.variants.Crowning, as codes (engine/native.py maps the enum onto these). */
@@ -164,8 +214,9 @@ typedef struct {
     uint32_t runs;
 } CorePos;
 
-#define CORE_RUN_SHIFT 6
-#define CORE_RUN_INDEX 63u
+/* One packing in both builds: 7 bits of index (bit 76 of a 12x12 board fits), the run above. */
+#define CORE_RUN_SHIFT 7
+#define CORE_RUN_INDEX 127u
 #define CORE_RUN_HALF 0xFFFFu
 
 /* A raw move as rules.movegen.RawMove: one per capture sequence (landing path), so two routes

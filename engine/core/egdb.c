@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POPCOUNT(x) __builtin_popcountll(x)
-#define LOWEST(x) __builtin_ctzll(x)
-
-
 /* -- slices ------------------------------------------------------------------------------------ */
 
 static int cmp_material(const void *x, const void *y)
@@ -139,7 +135,7 @@ static int squares_of(const Egdb *eg, core_bb b, int turn, int *out)
 {
     int n = 0;
     for (; b; b &= b - 1) {
-        int s = eg->square_of[LOWEST(b)];
+        int s = eg->square_of[core_lowest(b)];
         out[n++] = turn ? eg->squares - 1 - s : s;
     }
     if (turn) /* rotation reverses the order */
@@ -172,15 +168,16 @@ static void uncolex(const Egdb *eg, uint64_t r, int k, int n, int *xs)
     }
 }
 
-/* Rank of squares among those not in `occupied` (a mask of square indices). */
-static void compress(const int *xs, int k, uint64_t occupied, int *out)
+/* Rank of squares among those not in `occupied` (a mask of square indices: a core_bb, as wide
+ * as the board has squares). */
+static void compress(const int *xs, int k, core_bb occupied, int *out)
 {
     for (int i = 0; i < k; i++)
-        out[i] = xs[i] - POPCOUNT(occupied & ((CORE_BIT(xs[i])) - 1));
+        out[i] = xs[i] - core_popcount(occupied & ((CORE_BIT(xs[i])) - 1));
 }
 
 /* The square of free rank j (squares of `occupied` skipped). */
-static int expand(int j, uint64_t occupied)
+static int expand(int j, core_bb occupied)
 {
     int s = 0;
     for (;;) {
@@ -195,8 +192,8 @@ static int expand(int j, uint64_t occupied)
 
 int egdb_locate(const Egdb *eg, const CorePos *p, int *slice, uint64_t *index)
 {
-    int a = POPCOUNT(p->men), b = POPCOUNT(p->kings), c = POPCOUNT(p->opp_men),
-        d = POPCOUNT(p->opp_kings);
+    int a = core_popcount(p->men), b = core_popcount(p->kings), c = core_popcount(p->opp_men),
+        d = core_popcount(p->opp_kings);
     int mp = eg->max_pieces;
     if (a + b == 0 || c + d == 0 || a + b + c + d > mp)
         return -1;
@@ -210,7 +207,7 @@ int egdb_locate(const Egdb *eg, const CorePos *p, int *slice, uint64_t *index)
     squares_of(eg, p->kings, turn, ok);
     squares_of(eg, p->opp_men, turn, tm);
     squares_of(eg, p->opp_kings, turn, tk);
-    uint64_t occupied = 0;
+    core_bb occupied = 0;
     for (int j = 0; j < a; j++) {
         x[j] = eg->men_index[0][om[j]];
         if (x[j] < 0)
@@ -252,7 +249,7 @@ int egdb_position(const Egdb *eg, int slice, uint64_t index, CorePos *p)
     uint64_t r2 = index % c2;
     uint64_t r1 = index / c2;
     int x[EGDB_MAX_PIECES];
-    uint64_t occupied = 0;
+    core_bb occupied = 0;
     memset(p, 0, sizeof *p);
     uncolex(eg, r1, a, m, x);
     for (int j = 0; j < a; j++) {
@@ -269,7 +266,7 @@ int egdb_position(const Egdb *eg, int slice, uint64_t index, CorePos *p)
         p->opp_men |= CORE_BIT(eg->bit_of[sq]);
     }
     uncolex(eg, r3, b, n - a - c, x);
-    uint64_t kings = 0;
+    core_bb kings = 0;
     for (int j = 0; j < b; j++) {
         int sq = expand(x[j], occupied);
         kings |= CORE_BIT(sq);

@@ -1,4 +1,5 @@
-/* engine._core.EndgameTable: the endgame databases of one Rules (egdb.h), for engine/endgame.py.
+/* engine._core.EndgameTable (engine._core_wide.EndgameTable in the wide build): the endgame
+ * databases of one Rules (egdb.h), for engine/endgame.py.
  *
  * A table is built (solved, with the GIL released) or loaded from any buffer (engine/endgame.py
  * maps the cache file, so worker processes share its pages); the file format, its header and its
@@ -269,8 +270,7 @@ static PyObject *Table_position(TableObject *self, PyObject *args)
     CorePos p;
     if (!egdb_position(&self->eg, slice, index, &p))
         Py_RETURN_NONE;
-    return Py_BuildValue("(KKKKi)", (unsigned long long)p.men, (unsigned long long)p.kings,
-                         (unsigned long long)p.opp_men, (unsigned long long)p.opp_kings, p.side);
+    return position_tuple(&p, 0);
 }
 
 /* trusted(slice, quiet, quiet_limit): whether the search believes a win or loss of the slice at
@@ -424,7 +424,7 @@ static PyMethodDef Table_methods[] = {
 
 static PyTypeObject TableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._core.EndgameTable",
+    .tp_name = CORE_MODULE_NAME ".EndgameTable",
     .tp_basicsize = sizeof(TableObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "EndgameTable(rules, max_pieces)\n--\n\nWin/loss/draw of every position of up to "

@@ -6,7 +6,7 @@
 
 static int pieces(const CorePos *p)
 {
-    return __builtin_popcountll(p->men | p->kings | p->opp_men | p->opp_kings);
+    return core_popcount(p->men | p->kings | p->opp_men | p->opp_kings);
 }
 
 int core_egdb_node(const CoreSearch *s, const CorePos *p, int ply, int quiet, int *score)

@@ -8,8 +8,6 @@
 
 #include "movegen.h"
 
-#define LOWEST(x) __builtin_ctzll(x)
-
 #define ST_VALUE 3     /* a resolved position's EGDB_* value */
 #define ST_DRAW_OUT 4  /* unresolved, but a move out of the slice draws */
 #define ST_UNUSED 0x80 /* an index no position has */
@@ -147,7 +145,7 @@ static void unmoves(Pair *pr, const CorePos *p, int value)
     q.side = 1;
     q.runs = 0; /* no table for rules that keep runs (egdb_init refuses them) */
     for (core_bb b = p->opp_kings; b; b &= b - 1) {
-        int t = LOWEST(b);
+        int t = core_lowest(b);
         for (int d = 0; d < 4; d++) {
             const int8_t *ray = r->ray[t][d];
             int len = r->flying_kings ? r->ray_len[t][d] : (r->ray_len[t][d] ? 1 : 0);
@@ -161,7 +159,7 @@ static void unmoves(Pair *pr, const CorePos *p, int value)
     /* A man of side 1 that stepped in direction d came from its neighbour the other way, 3 - d
      * (the directions taken from the last, so that the diagonal boards see up-left first). */
     for (core_bb b = p->opp_men; b; b &= b - 1) {
-        int t = LOWEST(b);
+        int t = core_lowest(b);
         for (int i = r->step_ndirs[1] - 1; i >= 0; i--) {
             int f = r->neighbour[t][3 - r->step_dirs[1][i]];
             if (f < 0 || ((occ >> f) & 1))

@@ -7,8 +7,6 @@
 
 #define MAN 100
 
-static int popcount(core_bb b) { return __builtin_popcountll(b); }
-
 static int king_value(const CoreRules *r)
 {
     if (!r->flying_kings)
@@ -58,7 +56,7 @@ static int table_sum(const int16_t *table, core_bb b)
 {
     int total = 0;
     while (b) {
-        total += table[__builtin_ctzll(b)];
+        total += table[core_lowest(b)];
         b &= b - 1;
     }
     return total;
@@ -74,7 +72,7 @@ static int king_mobility(const CoreEval *e, core_bb kings, core_bb empty)
     for (int d = 0; d < 4; d++) {
         int k = e->delta[d];
         core_bb from = kings & e->shift_from[d];
-        total += popcount((k >= 0 ? from << k : from >> -k) & empty);
+        total += core_popcount((k >= 0 ? from << k : from >> -k) & empty);
     }
     return total;
 }
@@ -100,7 +98,7 @@ static int standard_evaluate(const CoreEval *e, const CorePos *p)
 {
     int side = p->side, other = side ^ 1;
     core_bb om = p->men, ok = p->kings, tm = p->opp_men, tk = p->opp_kings;
-    int own = popcount(om | ok), theirs = popcount(tm | tk);
+    int own = core_popcount(om | ok), theirs = core_popcount(tm | tk);
     int total = own + theirs;
     int phase = total < e->start_pieces ? total : e->start_pieces;
     int rest = e->start_pieces - phase;
@@ -110,8 +108,8 @@ static int standard_evaluate(const CoreEval *e, const CorePos *p)
     score += table_sum(e->kings[side], ok) - table_sum(e->kings[other], tk);
     core_bb empty = e->valid & ~(om | ok | tm | tk);
     score += e->mobility * (king_mobility(e, ok, empty) - king_mobility(e, tk, empty));
-    int material =
-        MAN * (popcount(om) - popcount(tm)) + e->king_value * (popcount(ok) - popcount(tk));
+    int material = MAN * (core_popcount(om) - core_popcount(tm)) +
+                   e->king_value * (core_popcount(ok) - core_popcount(tk));
     if (material)
         score += floor_div(material * (e->start_pieces - total), 3 * e->start_pieces);
     if (om || tm)

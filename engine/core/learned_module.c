@@ -25,7 +25,7 @@ int core_eval_load_learned(CoreEval *e, const CoreRules *r, PyObject *data)
 static int rules_arg(PyObject *rules, int men_rows, CoreLayout *layout)
 {
     if (!PyObject_TypeCheck(rules, &RulesType)) {
-        PyErr_SetString(PyExc_TypeError, "rules must be an engine._core.Rules");
+        PyErr_SetString(PyExc_TypeError, "rules must be an " CORE_MODULE_NAME ".Rules");
         return -1;
     }
     const CoreRules *r = &((RulesObject *)rules)->rules;
@@ -92,6 +92,18 @@ static PyObject *learned_features(PyObject *Py_UNUSED(module), PyObject *const *
     return Py_BuildValue("(iNNN)", f.phase, windows, terms, squares);
 }
 
+/* Training samples hold 64-bit boards (patterns.h's CoreSample): a board of more bits (the wide
+ * build's 12x12) has no training, only play with the classic evaluation or weights made
+ * elsewhere.  0, or -1 with ValueError. */
+static int samples_fit(PyObject *rules)
+{
+    if (((RulesObject *)rules)->rules.bits <= 64)
+        return 0;
+    PyErr_SetString(PyExc_ValueError,
+                    "training samples hold 64-bit boards; this board has more bits");
+    return -1;
+}
+
 /* The samples and weights of a training call, checked against the layout (views[0] the
  * samples, views[1..] the weights); on failure nothing is left held. */
 static int training_buffers(const CoreLayout *l, PyObject *data, PyObject *const *weights,
@@ -131,7 +143,8 @@ static PyObject *learned_loss(PyObject *Py_UNUSED(module), PyObject *args)
     Py_buffer views[2];
     if (!PyArg_ParseTuple(args, "OiOOd:learned_loss", &rules, &men_rows, &data, &weights,
                           &scale) ||
-        rules_arg(rules, men_rows, &l) < 0 || training_buffers(&l, data, &weights, 1, views) < 0)
+        rules_arg(rules, men_rows, &l) < 0 || samples_fit(rules) < 0 ||
+        training_buffers(&l, data, &weights, 1, views) < 0)
         return NULL;
     double loss;
     size_t n = (size_t)views[0].len / sizeof(CoreSample);
@@ -157,7 +170,7 @@ static PyObject *learned_train(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OiOOOOLiidddK:learned_train", &rules, &men_rows, &data,
                           &buffers[0], &buffers[1], &buffers[2], &step, &epochs, &batch, &lr, &l2,
                           &scale, &seed) ||
-        rules_arg(rules, men_rows, &l) < 0)
+        rules_arg(rules, men_rows, &l) < 0 || samples_fit(rules) < 0)
         return NULL;
     if (epochs < 0 || batch < 1 || scale <= 0) {
         PyErr_SetString(PyExc_ValueError, "epochs >= 0, batch >= 1 and scale > 0 are needed");

@@ -1,4 +1,6 @@
-/* engine._core: the native core's module, assembled from its Python faces.
+/* engine._core: the native core's module, assembled from its Python faces; the same sources
+ * make engine._core_wide, its 128-bit build for boards over 64 bits (core.h's CORE_WIDE names the
+ * module, its init function and its types).
  *
  * Rules (rules_object.c): one variant's rules with legal_moves, count, make and perft.  Searcher
  * (search_module.c): the search in C on one Rules.  EndgameTable (egdb_module.c): the endgame
@@ -13,12 +15,12 @@
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "engine._core",
+    .m_name = CORE_MODULE_NAME,
     .m_doc = "The native core: move generation and perft in C, equal to rules move for move.",
     .m_size = -1,
 };
 
-PyMODINIT_FUNC PyInit__core(void)
+PyMODINIT_FUNC CORE_MODULE_INIT(void)
 {
     if (PyType_Ready(&RulesType) < 0)
         return NULL;
@@ -29,6 +31,7 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddIntConstant(module, "AT_END", CORE_CROWN_AT_END) < 0 ||
         PyModule_AddIntConstant(module, "CONTINUES_AS_KING", CORE_CROWN_CONTINUES_AS_KING) < 0 ||
         PyModule_AddIntConstant(module, "MAX_SIZE", CORE_MAX_SIZE) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_BITS", CORE_MAX_BITS) < 0 ||
         PyModule_AddIntConstant(module, "PREFER_MOST_PIECES", CORE_PREFER_MOST_PIECES) < 0 ||
         PyModule_AddIntConstant(module, "PREFER_WITH_KING", CORE_PREFER_WITH_KING) < 0 ||
         PyModule_AddIntConstant(module, "PREFER_MOST_KINGS", CORE_PREFER_MOST_KINGS) < 0 ||

@@ -24,30 +24,6 @@
 #include <stddef.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-#define POPCOUNT(x) __builtin_popcountll(x)
-#define LOWEST(x) __builtin_ctzll(x)
-#else
-static int popcount_portable(core_bb x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
-static int lowest_portable(core_bb x)
-{
-    int n = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-#define POPCOUNT(x) popcount_portable(x)
-#define LOWEST(x) lowest_portable(x)
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
@@ -118,7 +94,7 @@ static uint64_t precedence_key(const Capture *c, int taken, uint32_t kings)
 {
     const CoreRules *r = c->r;
     uint64_t key = 0;
-    uint64_t nkings = r->values_kings ? kings : (uint64_t)POPCOUNT(kings);
+    uint64_t nkings = r->values_kings ? kings : (uint64_t)core_popcount(kings);
     for (int i = 0; i < r->nprecedence; i++) {
         switch (r->precedence[i]) {
         case CORE_PREFER_MOST_PIECES:
@@ -331,7 +307,7 @@ static int captures(const CoreRules *r, core_bb men_capturing, core_bb kings_cap
     for (int king = 0; king < 2; king++) {
         core_bb pieces = king ? kings_capturing : men_capturing;
         while (pieces) {
-            int g = LOWEST(pieces);
+            int g = core_lowest(pieces);
             pieces &= pieces - 1;
             c.from = CORE_BIT(g);
             c.from_man = !king;
@@ -415,7 +391,7 @@ static int steps(const CoreRules *r, const CorePos *p, CoreMove *out, int cap)
         core_bb occ = ~empty;
         core_bb b = kings;
         while (b) {
-            int g = LOWEST(b);
+            int g = core_lowest(b);
             b &= b - 1;
             for (int d = 0; d < 4; d++) {
                 const int8_t *ray = r->ray[g][d];
@@ -471,12 +447,12 @@ static int count_steps(const CoreRules *r, const CorePos *p)
         const int *dirs = r->step_dirs[side];
         for (int i = 0; i < r->step_ndirs[side]; i++) {
             int d = dirs[i];
-            total += POPCOUNT(shift(men & r->shift_from[d], r->delta[d]) & empty);
+            total += core_popcount(shift(men & r->shift_from[d], r->delta[d]) & empty);
         }
     } else { /* two directions, no mask needed (core.h): the hot path of perft's leaves */
         const int *dirs = side == 0 ? &ALL_DIRECTIONS[0] : &ALL_DIRECTIONS[2];
-        total = POPCOUNT(shift(men, r->delta[dirs[0]]) & empty) +
-                POPCOUNT(shift(men, r->delta[dirs[1]]) & empty);
+        total = core_popcount(shift(men, r->delta[dirs[0]]) & empty) +
+                core_popcount(shift(men, r->delta[dirs[1]]) & empty);
     }
     if (!kings)
         return total;
@@ -485,7 +461,7 @@ static int count_steps(const CoreRules *r, const CorePos *p)
         core_bb occ = ~empty;
         core_bb b = kings;
         while (b) {
-            int g = LOWEST(b);
+            int g = core_lowest(b);
             b &= b - 1;
             int here = 0;
             for (int d = 0; d < 4; d++) {
@@ -506,7 +482,7 @@ static int count_steps(const CoreRules *r, const CorePos *p)
     if (short_capturers(r, kings, opp, empty, ALL_DIRECTIONS, r->capture_ndirs, 1))
         return -1;
     for (int d = 0; d < 4; d++)
-        total += POPCOUNT(shift(kings & ~frozen & r->shift_from[d], r->delta[d]) & empty);
+        total += core_popcount(shift(kings & ~frozen & r->shift_from[d], r->delta[d]) & empty);
     return total;
 }
 

@@ -23,6 +23,25 @@ int core_moves(const CoreRules *r, const CorePos *p, CoreMove *out, int cap);
  * counted in bulk with shifts and only pieces that can capture are searched (perft's leaves). */
 int core_count(const CoreRules *r, const CorePos *p);
 
+/* Keep one move of each group that differs only in the path (the same origin, destination,
+ * captured pieces and crowning: they leave the same position), in order; the number kept.  The
+ * search plays one of each, and perft's distinct count counts one of each. */
+static inline int core_unique_moves(CoreMove *moves, int n)
+{
+    if (n < 2 || !moves[0].captured) /* steps never repeat a move */
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < kept && !seen; j++)
+            seen = moves[j].from == moves[i].from && moves[j].to == moves[i].to &&
+                   moves[j].captured == moves[i].captured && moves[j].crowns == moves[i].crowns;
+        if (!seen)
+            moves[kept++] = moves[i];
+    }
+    return kept;
+}
+
 /* The runs after the mover played `m` (rules.position.runs_after), seen from the new
  * side to move: a king's non-capturing move lengthens its run (or starts one, when another king
  * made the last), any other move ends the mover's run, and a side left without men, or whose
@@ -33,9 +52,9 @@ static inline uint32_t core_runs_after(const CorePos *p, const CoreMove *m, core
     uint32_t own = 0, opp = p->runs >> 16;
     if (!m->captured && (p->kings & m->from)) {
         uint32_t was = p->runs & CORE_RUN_HALF;
-        uint32_t from = (uint32_t)__builtin_ctzll(m->from);
+        uint32_t from = (uint32_t)core_lowest(m->from);
         uint32_t run = was && (was & CORE_RUN_INDEX) == from ? (was >> CORE_RUN_SHIFT) + 1 : 1;
-        own = (uint32_t)__builtin_ctzll(m->to) | run << CORE_RUN_SHIFT;
+        own = (uint32_t)core_lowest(m->to) | run << CORE_RUN_SHIFT;
     }
     if (!own_men)
         own = 0;

@@ -40,7 +40,7 @@ void core_order(CoreSearch *s, CoreMove *moves, int n, int tt_from, int tt_to, i
         if (f == tt_from && t == tt_to)
             r = RANK_TABLE;
         else if (moves[i].captured)
-            r = RANK_CAPTURE + __builtin_popcountll(moves[i].captured);
+            r = RANK_CAPTURE + core_popcount(moves[i].captured);
         else if (is_killer(s, ply, 0, f, t))
             r = RANK_KILLER + 1;
         else if (is_killer(s, ply, 1, f, t))

@@ -19,7 +19,7 @@
 /* No square: an empty table move, and the root's entry of CoreSearch.played (no previous move). */
 #define CORE_NO_SQUARE 255
 
-static inline int core_square(core_bb b) { return __builtin_ctzll(b); }
+static inline int core_square(core_bb b) { return core_lowest(b); }
 
 /* Sort moves[0..n) for the node at `ply` with table move (tt_from, tt_to), side to move `side`. */
 void core_order(CoreSearch *s, CoreMove *moves, int n, int tt_from, int tt_to, int ply, int side);

@@ -7,8 +7,6 @@
 
 static const char MAGIC[8] = {'D', 'R', 'L', 'E', 'A', 'R', 'N', '\0'};
 
-static int popcount(core_bb b) { return __builtin_popcountll(b); }
-
 /* The internal bit of the dark square at (row, column), on either diagonal layout (core.h). */
 static int bit_of(const CoreRules *r, int row, int column)
 {
@@ -27,7 +25,7 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
     l->valid = r->valid;
     int w = 0;
     for (int r0 = 0; r0 + 4 <= size; r0 += 2) {
-        for (int c0 = 0; c0 + 4 <= size && w < CORE_LEARNED_MAX_WINDOWS; c0 += 2) {
+        for (int c0 = 0; c0 + 4 <= size; c0 += 2) {
             for (int i = 0; i < 4; i++) {
                 int row = r0 + i, column = c0 + ((row + c0) % 2 == dark ? 0 : 1);
                 /* White sees the board as it is: the pair's lower bit is its left square.
@@ -88,10 +86,10 @@ static int king_mobility(const CoreLayout *l, core_bb kings, core_bb empty)
 {
     if (!kings)
         return 0;
-    return popcount((kings << l->shift_a) & empty & l->valid) +
-           popcount((kings >> l->shift_a) & empty) +
-           popcount((kings << l->shift_b) & empty & l->valid) +
-           popcount((kings >> l->shift_b) & empty);
+    return core_popcount((kings << l->shift_a) & empty & l->valid) +
+           core_popcount((kings >> l->shift_a) & empty) +
+           core_popcount((kings << l->shift_b) & empty & l->valid) +
+           core_popcount((kings >> l->shift_b) & empty);
 }
 
 /* Runaway men of one side by distance bucket (into run[3]), how far its men lean to one wing
@@ -101,7 +99,7 @@ static int men_terms(const CoreLayout *l, int side, core_bb men, core_bb enemies
 {
     int tempo = 0, skew = 0;
     while (men) {
-        int g = __builtin_ctzll(men);
+        int g = core_lowest(men);
         men &= men - 1;
         int to_crown = l->to_crown[side][g];
         tempo += l->size - 1 - to_crown;
@@ -116,7 +114,7 @@ static int men_terms(const CoreLayout *l, int side, core_bb men, core_bb enemies
 static void king_terms(const CoreLayout *l, int side, core_bb kings, int sign, CoreFeatures *f)
 {
     while (kings) {
-        int g = __builtin_ctzll(kings);
+        int g = core_lowest(kings);
         kings &= kings - 1;
         f->king_at[f->kings] = CORE_LEARNED_DENSE + l->king_square[side][g];
         f->king_sign[f->kings++] = sign;
@@ -140,22 +138,22 @@ void core_learned_features(const CoreLayout *l, const CorePos *p, CoreFeatures *
     int run[3] = {0, 0, 0}, lean = 0;
     int *dense = f->dense;
     dense[CORE_F_BIAS] = 1;
-    dense[CORE_F_MEN] = popcount(om) - popcount(tm);
-    dense[CORE_F_KINGS] = popcount(ok) - popcount(tk);
+    dense[CORE_F_MEN] = core_popcount(om) - core_popcount(tm);
+    dense[CORE_F_KINGS] = core_popcount(ok) - core_popcount(tk);
     dense[CORE_F_LONE_KING] = (ok && !tk) - (tk && !ok);
     dense[CORE_F_TEMPO] = men_terms(l, side, om, tm | tk, 1, run, &lean) -
                           men_terms(l, other, tm, om | ok, -1, run, &lean);
     dense[CORE_F_RUN_NEAR] = run[0];
     dense[CORE_F_RUN_MID] = run[1];
     dense[CORE_F_RUN_FAR] = run[2];
-    dense[CORE_F_HOME] = popcount(om & l->home[side]) - popcount(tm & l->home[other]);
+    dense[CORE_F_HOME] = core_popcount(om & l->home[side]) - core_popcount(tm & l->home[other]);
     core_bb empty = l->valid & ~(om | ok | tm | tk);
     dense[CORE_F_KING_MOBILITY] = king_mobility(l, ok, empty) - king_mobility(l, tk, empty);
     dense[CORE_F_BALANCE] = lean;
     f->kings = 0;
     king_terms(l, side, ok, 1, f);
     king_terms(l, other, tk, -1, f);
-    int total = popcount(om | ok | tm | tk);
+    int total = core_popcount(om | ok | tm | tk);
     f->phase = total < l->start_pieces ? total : l->start_pieces;
 }
 

@@ -8,7 +8,7 @@
  * Features, each with two weights (opening and ending) blended by the pieces left, as the classic
  * evaluation blends its men tables:
  * - windows of 4x4 squares (8 dark squares) every 2 rows and 2 columns, overlapping (9 on 8x8,
- *   16 on 10x10); each window's men (empty or king / own man / their man per square) are one of
+ *   16 on 10x10, 25 on 12x12); each window's men (empty or king / own man / their man per square) are one of
  *   3^8 = 6561 states, each state one weight;
  * - CORE_LEARNED_DENSE counted terms (own minus theirs): a constant (the move's worth), men,
  *   kings, a king against none, runaway men (nothing of the opponent's in the triangle ahead)
@@ -34,7 +34,8 @@
 #define CORE_LEARNED_VERSION 2
 #define CORE_LEARNED_STATES 6561 /* 3^8 */
 #define CORE_LEARNED_WINDOW 8    /* dark squares per window */
-#define CORE_LEARNED_MAX_WINDOWS 16
+/* A window every 2 rows and 2 columns: (size / 2 - 1)² of them (16 on 10x10, 25 on 12x12). */
+#define CORE_LEARNED_MAX_WINDOWS ((CORE_MAX_SIZE / 2 - 1) * (CORE_MAX_SIZE / 2 - 1))
 #define CORE_LEARNED_DENSE 11
 #define CORE_LEARNED_UNIT 8 /* stored weights are eighths of a centiman */
 #define CORE_LEARNED_HEADER 40
@@ -103,7 +104,8 @@ int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const 
                       size_t len, const char **error);
 void core_learned_free(CoreLearned *w);
 
-/* One training record, as tools/train_eval.py packs it ("<4Qfi"). */
+/* One training record, as tools/train_eval.py packs it ("<4Qfi"): 64-bit boards, so the trainer
+ * refuses boards of more bits (learned_module.c). */
 typedef struct {
     uint64_t men, kings, opp_men, opp_kings;
     float target; /* the mover's expected score, 0 to 1 */

@@ -1,4 +1,5 @@
-/* engine._core.Rules: the rules of one variant as the core needs them (built from a
+/* engine._core.Rules (engine._core_wide.Rules in the wide build, core.h): the rules of one
+ * variant as the core needs them (built from a
  * rules.variants.Variant by engine/native.py, never from a variant's name), with the calls that
  * prove the core equal to the referee and measure it: legal_moves, count, make and perft.
  *
@@ -86,21 +87,12 @@ static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 
 /* -- reading arguments --------------------------------------------------------------------- */
 
-static int read_bitboard(PyObject *value, core_bb *out)
-{
-    unsigned long long v = PyLong_AsUnsignedLongLong(value);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
-    *out = (core_bb)v;
-    return 0;
-}
-
 /* args[0..5): own men, own kings, their men, their kings, side; refused unless the pieces are
  * on playable squares and no square holds two. */
 int read_position(const CoreRules *r, PyObject *const *args, CorePos *p)
 {
-    if (read_bitboard(args[0], &p->men) < 0 || read_bitboard(args[1], &p->kings) < 0 ||
-        read_bitboard(args[2], &p->opp_men) < 0 || read_bitboard(args[3], &p->opp_kings) < 0)
+    if (core_bb_from_py(args[0], &p->men) < 0 || core_bb_from_py(args[1], &p->kings) < 0 ||
+        core_bb_from_py(args[2], &p->opp_men) < 0 || core_bb_from_py(args[3], &p->opp_kings) < 0)
         return -1;
     long side = PyLong_AsLong(args[4]);
     if (side == -1 && PyErr_Occurred())
@@ -135,8 +127,9 @@ static int read_runs(const CoreRules *r, PyObject *value, CorePos *p)
     for (int half = 0; half < 2; half++) {
         unsigned long long run = (v >> (16 * half)) & CORE_RUN_HALF;
         unsigned long long length = run >> CORE_RUN_SHIFT;
-        if (run && (length < 1 || (int)length > r->king_move_limit ||
-                    !(r->valid & CORE_BIT(run & CORE_RUN_INDEX)))) {
+        unsigned long long index = run & CORE_RUN_INDEX;
+        if (run && (length < 1 || (int)length > r->king_move_limit || (int)index >= r->bits ||
+                    !(r->valid & CORE_BIT(index)))) {
             PyErr_SetString(PyExc_ValueError,
                             "runs must name a playing square and a run of 1 to the rules' "
                             "king move limit (none without a limit)");
@@ -177,8 +170,19 @@ int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t wanted)
 
 PyObject *move_tuple(const CoreMove *m)
 {
-    return Py_BuildValue("(KKKO)", (unsigned long long)m->from, (unsigned long long)m->to,
-                         (unsigned long long)m->captured, m->crowns ? Py_True : Py_False);
+    /* (N steals the new references, and releases them should one conversion fail.) */
+    return Py_BuildValue("(NNNO)", core_bb_to_py(m->from), core_bb_to_py(m->to),
+                         core_bb_to_py(m->captured), m->crowns ? Py_True : Py_False);
+}
+
+PyObject *position_tuple(const CorePos *p, int with_runs)
+{
+    PyObject *men = core_bb_to_py(p->men), *kings = core_bb_to_py(p->kings);
+    PyObject *opp_men = core_bb_to_py(p->opp_men), *opp_kings = core_bb_to_py(p->opp_kings);
+    if (with_runs)
+        return Py_BuildValue("(NNNNik)", men, kings, opp_men, opp_kings, p->side,
+                             (unsigned long)p->runs);
+    return Py_BuildValue("(NNNNi)", men, kings, opp_men, opp_kings, p->side);
 }
 
 /* -- methods ------------------------------------------------------------------------------- */
@@ -232,9 +236,9 @@ static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "a move is a tuple (from, to, captured, crowns)");
         return NULL;
     }
-    if (read_bitboard(PyTuple_GET_ITEM(move, 0), &m.from) < 0 ||
-        read_bitboard(PyTuple_GET_ITEM(move, 1), &m.to) < 0 ||
-        read_bitboard(PyTuple_GET_ITEM(move, 2), &m.captured) < 0)
+    if (core_bb_from_py(PyTuple_GET_ITEM(move, 0), &m.from) < 0 ||
+        core_bb_from_py(PyTuple_GET_ITEM(move, 1), &m.to) < 0 ||
+        core_bb_from_py(PyTuple_GET_ITEM(move, 2), &m.captured) < 0)
         return NULL;
     crowns = PyTuple_GET_ITEM(move, 3);
     int truth = PyObject_IsTrue(crowns);
@@ -253,19 +257,37 @@ static PyObject *Rules_make(RulesObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     core_make(&self->rules, &p, &m, &child);
-    if (!self->rules.king_move_limit) /* no runs: the five items of engine.native.core_state */
-        return Py_BuildValue("(KKKKi)", (unsigned long long)child.men,
-                             (unsigned long long)child.kings, (unsigned long long)child.opp_men,
-                             (unsigned long long)child.opp_kings, child.side);
-    return Py_BuildValue("(KKKKik)", (unsigned long long)child.men,
-                         (unsigned long long)child.kings, (unsigned long long)child.opp_men,
-                         (unsigned long long)child.opp_kings, child.side,
-                         (unsigned long)child.runs);
+    /* No runs: the five items of engine.native.core_state. */
+    return position_tuple(&child, self->rules.king_move_limit != 0);
 }
 
-static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The `distinct` keyword of perft (False when not given); -1 with TypeError for another
+ * keyword. */
+static int read_distinct(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    int distinct = 0;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(name, "distinct") != 0) {
+            PyErr_Format(PyExc_TypeError, "perft() got an unexpected keyword argument '%U'",
+                         name);
+            return -1;
+        }
+        distinct = PyObject_IsTrue(args[nargs + i]);
+        if (distinct < 0)
+            return -1;
+    }
+    return distinct;
+}
+
+static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames)
 {
     CorePos p;
+    int distinct = read_distinct(args, nargs, kwnames);
+    if (distinct < 0)
+        return NULL;
     int at = read_state("perft", &self->rules, args, nargs, 1, &p);
     if (at < 0)
         return NULL;
@@ -278,7 +300,7 @@ static PyObject *Rules_perft(RulesObject *self, PyObject *const *args, Py_ssize_
     }
     int64_t leaves;
     Py_BEGIN_ALLOW_THREADS
-    leaves = core_perft(&self->rules, &p, (int)depth);
+    leaves = core_perft(&self->rules, &p, (int)depth, distinct);
     Py_END_ALLOW_THREADS
     if (leaves < 0)
         return PyErr_NoMemory();
@@ -297,9 +319,12 @@ static PyMethodDef Rules_methods[] = {
      "make(own_men, own_kings, opp_men, opp_kings, side, [runs,] move, /)\n--\n\n"
      "The position after a legal move, seen from the new side to move, with its runs where the "
      "rules limit a king's moves in a row."},
-    {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
-     "perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /)\n--\n\n"
-     "The number of move sequences of exactly depth plies, counted as rules.perft counts."},
+    {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL | METH_KEYWORDS,
+     "perft(own_men, own_kings, opp_men, opp_kings, side, [runs,] depth, /, *, distinct=False)"
+     "\n--\n\n"
+     "The number of move sequences of exactly depth plies, counted as rules.perft counts (one "
+     "move per landing path); distinct: capture routes with the same origin, destination and "
+     "captured pieces count once, as the published figures of the large boards do."},
     {NULL, NULL, 0, NULL}};
 
 /* -- attributes ---------------------------------------------------------------------------- */
@@ -317,17 +342,17 @@ static PyObject *get_squares(RulesObject *self, void *closure)
 static PyObject *get_valid(RulesObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromUnsignedLongLong(self->rules.valid);
+    return core_bb_to_py(self->rules.valid);
 }
 static PyObject *get_top_row(RulesObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromUnsignedLongLong(self->rules.promo[0]);
+    return core_bb_to_py(self->rules.promo[0]);
 }
 static PyObject *get_bottom_row(RulesObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromUnsignedLongLong(self->rules.promo[1]);
+    return core_bb_to_py(self->rules.promo[1]);
 }
 static PyObject *get_men_capture_backward(RulesObject *self, void *closure)
 {
@@ -448,7 +473,7 @@ static PyGetSetDef Rules_getset[] = {
 
 PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._core.Rules",
+    .tp_name = CORE_MODULE_NAME ".Rules",
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rules(size, men_capture_backward, flying_kings, precedence, crowning, *, "

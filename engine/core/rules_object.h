@@ -1,5 +1,5 @@
-/* engine._core.Rules (rules_object.c): the Python object every other face of the core is built
- * on, and the argument handling they share.  Searcher (search_module.c), EndgameTable
+/* engine._core.Rules (rules_object.c; engine._core_wide.Rules in the wide build): the Python
+ * object every other face of the core is built on, and the argument handling they share.  Searcher (search_module.c), EndgameTable
  * (egdb_module.c) and the learned evaluation (learned_module.c) include this; module.c adds the
  * type to the module. */
 #ifndef DRAUGHTS_RULES_OBJECT_H
@@ -9,6 +9,7 @@
 #include <Python.h>
 
 #include "core.h"
+#include "pybb.h"
 
 typedef struct {
     PyObject_HEAD
@@ -33,5 +34,9 @@ int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t wanted);
 
 /* A move as rules' raw move (from_bit, to_bit, captured, crowns), a new reference. */
 PyObject *move_tuple(const CoreMove *m);
+
+/* A position as engine.native's state (own men, own kings, their men, their kings, side), with
+ * its runs as a sixth item if `with_runs`; a new reference. */
+PyObject *position_tuple(const CorePos *p, int with_runs);
 
 #endif

@@ -156,24 +156,6 @@ static int is_progress(const CoreSearch *s, const CorePos *p, const CoreMove *m)
     return s->crownings_progress && m->crowns;
 }
 
-/* Moves that differ only in the path (the same origin, destination, captures and crowning) leave
- * the same position: the search keeps one of each, as engine/reference/board.py does. */
-static int unique_moves(CoreMove *moves, int n)
-{
-    if (n < 2 || !moves[0].captured)
-        return n;
-    int kept = 0;
-    for (int i = 0; i < n; i++) {
-        int seen = 0;
-        for (int j = 0; j < kept && !seen; j++)
-            seen = moves[j].from == moves[i].from && moves[j].to == moves[i].to &&
-                   moves[j].captured == moves[i].captured && moves[j].crowns == moves[i].crowns;
-        if (!seen)
-            moves[kept++] = moves[i];
-    }
-    return kept;
-}
-
 static int repeated(const CoreSearch *s, uint64_t key, int ply)
 {
     for (int i = 0; i < ply; i++)
@@ -265,7 +247,7 @@ static int negamax(CoreSearch *s, const CorePos *p, uint64_t key, int depth, int
     }
     if (ply && s->egdb_on && core_egdb_node(s, p, ply, quiet, &result))
         goto done; /* the endgame databases know it */
-    n = unique_moves(moves, n);
+    n = core_unique_moves(moves, n); /* one of each path (as engine/reference/board.py) */
     int forced = moves[0].captured != 0;
     if (n == 1 && ply < CORE_MAX_PLY)
         depth += 1; /* a forced reply costs no depth: exchanges stay inside the horizon */
@@ -492,7 +474,7 @@ int core_search(CoreSearch *s, const CorePos *root, int quiet, const uint64_t *p
         return -1;
     if (n > CORE_STACK_MOVES)
         n = CORE_STACK_MOVES; /* contrived positions only; the search keeps the first ones */
-    n = unique_moves(moves, n);
+    n = core_unique_moves(moves, n);
     n = core_egdb_root(s, root, quiet, moves, n, !exact); /* won table root: winning moves only */
     set_past(s, past, past_len);
     s->age++;
@@ -578,7 +560,7 @@ int core_root_scores(CoreSearch *s, const CorePos *root, int quiet, const uint64
     int n = core_moves(s->rules, root, moves, cap);
     if (n > cap)
         n = cap;
-    n = unique_moves(moves, n);
+    n = core_unique_moves(moves, n);
     set_past(s, past, past_len);
     s->age++;
     s->nodes = 0;

@@ -1,4 +1,5 @@
-/* engine._core.Searcher: the search in C (search.c) on one Rules, for engine/native_search.py.
+/* engine._core.Searcher (engine._core_wide.Searcher in the wide build): the search in C
+ * (search.c) on one Rules, for engine/native_search.py.
  *
  * A Searcher keeps its transposition table from search to search (a game's moves share most of
  * their trees); the search runs with the GIL released, so a worker thread or process waiting on
@@ -414,7 +415,7 @@ static PyMethodDef Searcher_methods[] = {
 
 static PyTypeObject SearcherType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._core.Searcher",
+    .tp_name = CORE_MODULE_NAME ".Searcher",
     .tp_basicsize = sizeof(SearcherObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Searcher(rules, men_rows, hash_mb, quiet_limit, man_moves_progress, "

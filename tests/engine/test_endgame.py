@@ -138,6 +138,8 @@ def built(key: str, pieces: int) -> EndgameTable:
         ("english", 3, False),
         ("international", 2, False),
         ("international", 3, True),
+        # 72 squares: the core's wide build (128-bit boards).
+        ("canadian", 2, False),
         ("russian", 2, False),
         # The mirrored board, men that spare kings and the four precedences; a king first.
         ("italian", 3, False),
@@ -202,6 +204,7 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         **dict.fromkeys(("english", "dame"), "8x8-c0"),
         "pool": "8x8bf-c1",
         **dict.fromkeys(("international", "antidraughts", "breakthrough"), "10x10bfm-c1"),
+        "canadian": "12x12bfm-c1",  # International's rules, a board of its own
         "brazilian": "8x8bfm-c1",
         "russian": "8x8bf-c2",
         "italian": "8x8p1234si-c0",
@@ -412,7 +415,7 @@ def test_the_tables_can_be_turned_off() -> None:
 def test_the_tables_size_follows_the_board_and_the_setting() -> None:
     """5 pieces on every 8x8 board and 4 on 10x10 by default (what a minute or two builds);
     ``ENGINE_ENDGAME_PIECES`` raises or lowers them, each board at most its largest.  The
-    orthogonal 8x8 board plays all 64 squares: 3 by default, 4 at most."""
+    orthogonal 8x8 board plays all 64 squares, 12x12 has 72: 3 by default, 4 at most."""
     boards = {
         "8x8": [
             *("english", "dame", "pool", "russian", "brazilian"),
@@ -420,12 +423,14 @@ def test_the_tables_size_follows_the_board_and_the_setting() -> None:
         ],
         "10x10": ["international", "antidraughts", "breakthrough", "frisian", "frysk"],
         "8x8 orthogonal": ["turkish"],
+        "12x12": ["canadian"],
     }
     assert {
         v.key: f"{v.size}x{v.size}" + (" orthogonal" if v.orthogonal else "")
         for v in VARIANTS.values()
     } == {key: board for board, keys in boards.items() for key in keys}
-    for board, default, largest in (("8x8", 5, 6), ("10x10", 4, 5), ("8x8 orthogonal", 3, 4)):
+    boards_pieces = (("8x8", 5, 6), ("10x10", 4, 5), ("8x8 orthogonal", 3, 4), ("12x12", 3, 4))
+    for board, default, largest in boards_pieces:
         for key in boards[board]:
             variant = VARIANTS[key]
             assert endgame.pieces_for(variant, env={}) == default

@@ -29,8 +29,7 @@ import pytest
 from engine import Limits, _core, native_search, training
 from engine.api import native_best_move, python_best_move, repetition_history
 from engine.learned import family, has_patterns, header, load_into, pack, weight_file
-from engine.native import core_rules, core_state
-from engine.native_search import KEY_BITS
+from engine.native import core_module, core_rules, core_state
 from engine.reference.board import board_for, state_of
 from engine.reference.evaluate import evaluator
 from rules import Color, Game, find_variant
@@ -39,7 +38,14 @@ from rules.variants import VARIANTS, Variant
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WEIGHTS = ROOT / "engine" / "weights"
-FAMILY_OF = {"english": "short-8", "russian": "flying-8", "international": "flying-10"}
+FAMILY_OF = {
+    "english": "short-8",
+    "russian": "flying-8",
+    "international": "flying-10",
+    "italian": "short-8-mirrored",
+    "frisian": "eight-way-flying-10",
+    "canadian": "flying-12",  # no weights: random ones test its 25 windows (the wide core)
+}
 STATES = 6561
 DENSE = 11
 
@@ -47,14 +53,15 @@ DENSE = 11
 def fresh_searcher(variant: Variant) -> _core.Searcher:
     """A searcher of our own (the process's cached one may hold the shipped weights)."""
     board = board_for(variant)
-    return _core.Searcher(
+    core = core_module(variant)
+    return core.Searcher(
         core_rules(variant),
         men_rows=variant.men_rows,
         hash_mb=1,
         quiet_limit=board.quiet_limit,
         man_moves_progress=board.man_moves_progress,
         crownings_progress=board.crownings_progress,
-        zobrist=[table[:KEY_BITS] for table in ZOBRIST],
+        zobrist=[table[: core.MAX_BITS] for table in ZOBRIST],
         black=ZOBRIST_BLACK_TO_MOVE,
     )
 
@@ -179,7 +186,8 @@ def python_score(variant: Variant, position: Position, weights: list[int], per_p
 
 
 def random_weight_file(variant: Variant, seed: int) -> tuple[bytes, list[int], int]:
-    windows, dense, _, per_phase, _ = _core.learned_layout(core_rules(variant), variant.men_rows)
+    layout = core_module(variant).learned_layout(core_rules(variant), variant.men_rows)
+    windows, dense, _, per_phase, _ = layout
     rng = random.Random(seed)
     weights = [rng.randint(-400, 400) for _ in range(2 * per_phase)]
     return pack(variant.size, variant.flying_kings, windows, dense, weights), weights, per_phase
@@ -206,12 +214,12 @@ def flipped(position: Position) -> Position:
 @pytest.mark.parametrize("key", sorted(FAMILY_OF))
 def test_the_core_s_features_equal_python_s(key: str) -> None:
     variant = find_variant(key)
-    rules = core_rules(variant)
+    core, rules = core_module(variant), core_rules(variant)
     positions = random_positions(key, 25, seed=1)
     assert len(positions) > 1000
     with_kings = leaning = 0
     for position in positions:
-        ours = _core.learned_features(rules, variant.men_rows, *core_state(position))
+        ours = core.learned_features(rules, variant.men_rows, *core_state(position))
         assert ours == python_features(variant, position), position.fen()
         with_kings += any(ours[3])
         leaning += ours[2][-1] != 0
@@ -235,7 +243,7 @@ def test_the_learned_score_is_the_weighted_sum_of_the_features(key: str) -> None
         assert searcher.evaluate(*state) == expected, position.fen()
 
 
-@pytest.mark.parametrize("key", [v.key for v in VARIANTS.values() if v.size <= _core.MAX_SIZE])
+@pytest.mark.parametrize("key", list(VARIANTS))
 def test_a_position_and_its_colour_flipped_mirror_score_the_same(key: str) -> None:
     variant = find_variant(key)
     searcher = fresh_searcher(variant)

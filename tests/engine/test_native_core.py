@@ -39,7 +39,7 @@ from support.perft_records import PERFT_DIR, read_perft_file
 from support.sample_games import HELPMATE
 from support.variant_sets import one_per_rules
 
-from engine import _core, native
+from engine import _core, _core_wide, native
 from engine.native import (
     CROWNING_CODES,
     GOAL_CODES,
@@ -622,8 +622,11 @@ def test_a_variant_is_played_by_its_data_not_its_name() -> None:
 
 
 def test_unsupported_rules_are_refused() -> None:
-    with pytest.raises(ValueError, match="size 12"):
-        core_rules(dataclasses.replace(INTERNATIONAL, size=12))
+    # 12x12 is the wide build's (its ghost layout needs 76 bits); 14x14 neither build's.
+    with pytest.raises(ValueError, match="size 12 \\(even, 4 to 10"):
+        _core.Rules(12, True, True, (), _core.AT_END)
+    with pytest.raises(ValueError, match="size 14 \\(even, 4 to 12"):
+        core_rules(dataclasses.replace(INTERNATIONAL, size=14))
     for size in (7, 2, 0, -8):
         with pytest.raises(ValueError):
             _core.Rules(size, True, True, (), _core.AT_END)
@@ -666,6 +669,17 @@ def test_an_immediate_draw_the_core_does_not_know_is_refused() -> None:
 
 
 @pytest.mark.parametrize("variant", ALL)
+def test_each_board_is_played_by_the_narrowest_build_that_holds_it(variant: Variant) -> None:
+    """engine._core (64-bit boards) up to 10x10, engine._core_wide (128-bit) beyond: the rules,
+    the searcher and the endgame tables of a variant all come from that build."""
+    wide = variant.size > _core.MAX_SIZE
+    build = native.core_module(variant)
+    assert build is (_core_wide if wide else _core)
+    assert isinstance(core_rules(variant), build.Rules)
+    assert core_rules(variant).valid.bit_length() <= build.MAX_BITS
+
+
+@pytest.mark.parametrize("variant", ALL)
 def test_core_state_is_the_position_from_the_side_to_move(variant: Variant) -> None:
     start = Position.start(variant)
     black = Position.from_squares(
@@ -705,17 +719,32 @@ def test_bad_positions_and_moves_are_refused() -> None:
 # -- the C sources -------------------------------------------------------------------------------
 
 
-def test_the_c_sources_compile_without_warnings(tmp_path: Path) -> None:
-    """setup.py builds with these flags; a warning there is an error here (compiled for real,
-    not only parsed: some warnings come from the optimiser)."""
+@pytest.mark.parametrize("build", [[], ["-DCORE_WIDE=1"]], ids=["64-bit", "wide"])
+def test_the_c_sources_compile_without_warnings(tmp_path: Path, build: list[str]) -> None:
+    """setup.py builds with these flags, both ways (engine._core, and engine._core_wide with
+    CORE_WIDE); a warning there is an error here (compiled for real, not only parsed: some
+    warnings come from the optimiser)."""
     flags = ["-std=c11", "-O2", "-Wall", "-Wextra"]
-    assert f"extra_compile_args={flags!r}".replace("'", '"') in (ROOT / "setup.py").read_text()
+    setup = (ROOT / "setup.py").read_text()
+    assert f"FLAGS = {flags!r}".replace("'", '"') in setup
+    assert setup.count("extra_compile_args=FLAGS") == 2 and '("CORE_WIDE", "1")' in setup
     compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")
     include = f"-I{sysconfig.get_paths()['include']}"
     for source in sorted(CORE_SOURCES.glob("*.c")):
         output = str(tmp_path / f"{source.stem}.o")
         done = subprocess.run(
-            [*compiler, *flags, "-Werror", "-fPIC", include, "-c", str(source), "-o", output],
+            [
+                *compiler,
+                *flags,
+                *build,
+                "-Werror",
+                "-fPIC",
+                include,
+                "-c",
+                str(source),
+                "-o",
+                output,
+            ],
             capture_output=True,
             text=True,
             timeout=120,

@@ -113,6 +113,7 @@ class TestCanadianKings:
         assert move.pdn() == "67x17x4x37x57x18"
         assert move.captured == (34, 11, 15, 44, 24)
 
+
 class TestCanadianGames:
     def test_threefold_repetition_draws_with_international_scores(self):
         g = game(f"W:WK{sq('a1')},{sq('a3')}:BK{sq('b12')},{sq('l10')}", V)
