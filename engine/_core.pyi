@@ -200,6 +200,8 @@ class Searcher:
 LEARNED_VERSION: Final[int]
 LEARNED_UNIT: Final[int]
 LEARNED_SAMPLE_SIZE: Final[int]
+"""Bytes of one training sample (engine.training.SAMPLE: boards as 64-bit halves), the same in
+both builds."""
 
 def learned_layout(rules: Rules, men_rows: int, /) -> tuple[int, int, int, int, int]: ...
 def learned_features(

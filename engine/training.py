@@ -9,11 +9,12 @@ epochs of mini-batch Adam with L2 (:func:`train`).
 Weights, and Adam's two moment vectors, are ``bytearray``s of ``2 * per_phase`` float64 values
 in centimen: the opening set then the ending set, each ``dense`` counted terms, a weight per
 dark square for a king there, then ``windows`` x 6561 window states (:class:`Layout`).  Samples
-are :data:`SAMPLE` records, one position seen from the side to move with the target probability
-that the mover wins.  The core checks every
-buffer's size and refuses a wrong one (ValueError).  Samples hold 64-bit boards, so the 12x12
-board (the core's wide build) has no training: the core refuses it (ValueError), and its variants
-play the classic evaluation.
+are :data:`SAMPLE` records (:func:`pack_sample`), one position seen from the side to move with
+the target probability that the mover wins.  A sample holds each board as two 64-bit halves,
+low then high, in both builds of the core: the 12x12 board's 76 bits fit, and one packer and one
+reader serve every board (the 64-bit build refuses a sample with a high half, as a board it
+cannot hold).  The core checks every buffer's size and every sample's boards against the rules
+and refuses a wrong one (ValueError).
 """
 
 from __future__ import annotations
@@ -23,14 +24,47 @@ from typing import NamedTuple
 
 from rules.variants import Variant
 
-from ._core import LEARNED_SAMPLE_SIZE
+from . import _core, _core_wide
 from .native import core_module, core_rules
 
-SAMPLE = struct.Struct("<4Qfi")
-"""One training sample: own men, own kings, their men, their kings, the target (0 to 1) and the
-side to move (0 White, 1 Black)."""
-if SAMPLE.size != LEARNED_SAMPLE_SIZE:  # a core built from other sources than this file
-    raise ImportError(f"the core reads samples of {LEARNED_SAMPLE_SIZE} bytes, not {SAMPLE.size}")
+SAMPLE = struct.Struct("<8Qfi")
+"""One training sample: own men, own kings, their men, their kings (each as its low and its high
+64 bits: :func:`halves`), the target (0 to 1) and the side to move (0 White, 1 Black)."""
+for _build in (_core, _core_wide):  # a core built from other sources than this file
+    if SAMPLE.size != _build.LEARNED_SAMPLE_SIZE:
+        raise ImportError(
+            f"{_build.__name__} reads samples of {_build.LEARNED_SAMPLE_SIZE} bytes, "
+            f"not {SAMPLE.size}"
+        )
+
+_LOW = (1 << 64) - 1
+
+
+def halves(*boards: int) -> tuple[int, ...]:
+    """Each board as its low and its high 64 bits, in turn: how samples (and the self-play
+    records of tools/train_eval.py) store boards of up to 128 bits."""
+    return tuple(part for board in boards for part in (board & _LOW, board >> 64))
+
+
+def joined(parts: tuple[int, ...]) -> tuple[int, ...]:
+    """The boards of :func:`halves`' output, each ``low | high << 64``."""
+    return tuple(parts[i] | parts[i + 1] << 64 for i in range(0, len(parts), 2))
+
+
+def pack_sample(
+    own_men: int, own_kings: int, their_men: int, their_kings: int, target: float, side: int
+) -> bytes:
+    """One :data:`SAMPLE` record."""
+    return SAMPLE.pack(*halves(own_men, own_kings, their_men, their_kings), target, side)
+
+
+def unpack_samples(data: bytes) -> list[tuple[int, int, int, int, float, int]]:
+    """The samples in ``data``: boards, target and side, as :func:`pack_sample` took them."""
+    rows = []
+    for row in SAMPLE.iter_unpack(data):
+        own_men, own_kings, their_men, their_kings = joined(row[:8])
+        rows.append((own_men, own_kings, their_men, their_kings, row[8], row[9]))
+    return rows
 
 
 class Layout(NamedTuple):

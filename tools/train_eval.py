@@ -24,9 +24,21 @@ Two steps, rerunnable (issue 17):
 
         python tools/train_eval.py train --family flying-8 --data /tmp/learned/flying-8.g1
 
-Data files are records of ``<4Qfii``: own men, own kings, their men, their kings (the position
-from the side to move, as the core sees it), the result for the mover (1, 0.5, 0), the side to
-move and the search's score.
+Data files (``selfplay`` writes them, ``train`` reads them) come in two formats, told apart by
+their first eight bytes (the choice for the 12x12 board, whose boards need 76 bits):
+
+- version 2, what ``selfplay`` writes for every board: a header ``<8sII`` (:data:`MAGIC`, the
+  version, the record's size), then records ``<8Qfii``: own men, own kings, their men, their
+  kings (the position from the side to move, as the core sees it), each as its low and its high
+  64 bits (``engine.training.halves``, the layout of the trainer's samples too), the result for
+  the mover (1, 0.5, 0), the side to move and the search's score;
+- version 1, the files made before it: records of ``<4Qfii`` (64-bit boards), no header.  A
+  file that does not start with the magic is one: its first eight bytes are the own men of a
+  board of at most 10x10 (bits below 2 ** 54), never the magic (above 2 ** 62 as that number).
+  ``train`` reads them as it always did, so data already made trains to the same weights.
+
+Both become the same records in memory (:func:`read_records`); from there on one path serves
+every board.
 """
 
 from __future__ import annotations
@@ -55,11 +67,21 @@ from engine.learned import UNIT, family, has_patterns, header, pack  # noqa: E40
 from engine.native import core_rules, core_state  # noqa: E402
 from engine.native_search import native_searcher  # noqa: E402
 from engine.scores import WIN_BOUND  # noqa: E402
-from engine.training import SAMPLE  # noqa: E402
+from engine.training import halves, joined, pack_sample, unpack_samples  # noqa: E402
 from rules import Game, find_variant  # noqa: E402
 from rules.variants import VARIANTS, Goal, Variant  # noqa: E402
 
-RECORD = struct.Struct("<4Qfii")
+MAGIC = b"DRSELFPL"
+HEADER = struct.Struct("<8sII")
+"""A version 2 data file's header: the magic, the version and the size of a record."""
+VERSION = 2
+RECORD = struct.Struct("<8Qfii")
+"""A version 2 record: the four boards as (low, high) 64-bit halves, result, side, score."""
+LEGACY_RECORD = struct.Struct("<4Qfii")
+"""A version 1 record (no header): the four boards in 64 bits, result, side, score."""
+Record = tuple[int, int, int, int, float, int, int]
+"""A record as read: own men, own kings, their men, their kings, result, side, score."""
+
 MAX_PLIES = 300
 FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {}
 """Every weight family and its variants, in the order they are offered (engine.learned.family;
@@ -133,7 +155,7 @@ def play_game(
     records = []
     for (om, ok, tm, tk, side, *_runs), score in seen:
         result = 0.5 if winner < 0 else (1.0 if winner == side else 0.0)
-        records.append(RECORD.pack(om, ok, tm, tk, result, side, score))
+        records.append(RECORD.pack(*halves(om, ok, tm, tk), result, side, score))
     return records
 
 
@@ -175,6 +197,7 @@ def selfplay(args: argparse.Namespace) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     written = 0
     with out.open("wb") as f, multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        f.write(file_header())
         for done, records in enumerate(pool.imap(_selfplay_worker, jobs), 1):
             f.write(b"".join(records))
             written += len(records)
@@ -188,6 +211,7 @@ def selfplay(args: argparse.Namespace) -> None:
         "games": args.games,
         "nodes": args.nodes,
         "positions": written,
+        "format": VERSION,
         "seconds": round(time.perf_counter() - started, 1),
         "weights": args.weights,
         "command": " ".join(sys.argv),
@@ -198,11 +222,34 @@ def selfplay(args: argparse.Namespace) -> None:
 # -- training --------------------------------------------------------------------------------------
 
 
-def read_records(paths: Sequence[str]) -> list[tuple[int, int, int, int, float, int, int]]:
-    records = []
+def file_header() -> bytes:
+    """What a version 2 data file starts with, before its records (``selfplay`` writes it)."""
+    return HEADER.pack(MAGIC, VERSION, RECORD.size)
+
+
+def read_records(paths: Sequence[str]) -> list[Record]:
+    """The records of the data files, of either format (the module's docstring)."""
+    records: list[Record] = []
     for path in paths:
         data = Path(path).read_bytes()
-        records.extend(RECORD.iter_unpack(data))
+        if data.startswith(MAGIC):
+            _, version, size = HEADER.unpack_from(data)
+            body = memoryview(data)[HEADER.size :]
+            if (version, size) != (VERSION, RECORD.size) or len(body) % size:
+                raise SystemExit(
+                    f"{path}: version {version} records of {size} bytes ({len(body)} bytes), "
+                    f"not version {VERSION} records of {RECORD.size} bytes"
+                )
+            for row in RECORD.iter_unpack(body):
+                om, ok, tm, tk = joined(row[:8])
+                records.append((om, ok, tm, tk, *row[8:]))
+        else:
+            if len(data) % LEGACY_RECORD.size:
+                raise SystemExit(
+                    f"{path}: no version 2 header, and not records of {LEGACY_RECORD.size} "
+                    "bytes (version 1)"
+                )
+            records.extend(LEGACY_RECORD.iter_unpack(data))
     return records
 
 
@@ -270,15 +317,15 @@ def train(args: argparse.Namespace) -> dict[str, object]:
     classic = [(float(searcher.evaluate(*r[:4], r[5])), r[4]) for r in sample]
     scale = args.scale or fit_scale(classic)
 
-    def samples(rows: Sequence[tuple[int, int, int, int, float, int, int]]) -> bytes:
+    def samples(rows: Sequence[Record]) -> bytes:
         out = bytearray()
         for om, ok, tm, tk, result, side, score in rows:
             target = args.lam * result + (1 - args.lam) * sigmoid(score / scale)
-            out += SAMPLE.pack(om, ok, tm, tk, target, side)
+            out += pack_sample(om, ok, tm, tk, target, side)
         return bytes(out)
 
     train_data, valid_data = samples(train_records), samples(valid_records)
-    valid_targets = list(SAMPLE.iter_unpack(valid_data))
+    valid_targets = unpack_samples(valid_data)
     classic_valid = logloss(
         [(float(searcher.evaluate(*r[:4], r[5])), r[4]) for r in valid_targets], scale
     )

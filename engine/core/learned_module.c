@@ -92,22 +92,32 @@ static PyObject *learned_features(PyObject *Py_UNUSED(module), PyObject *const *
     return Py_BuildValue("(iNNN)", f.phase, windows, terms, squares);
 }
 
-/* Training samples hold 64-bit boards (patterns.h's CoreSample): a board of more bits (the wide
- * build's 12x12) has no training, only play with the classic evaluation or weights made
- * elsewhere.  0, or -1 with ValueError. */
-static int samples_fit(PyObject *rules)
+/* Every sample a position of r's board: its boards within the playing squares and apart, its
+ * side 0 or 1.  A sample of another board (a 12x12 one handed to the 64-bit build, its high
+ * halves set; ghost bits) would otherwise be trained on as some other position.  0, or -1 with
+ * ValueError naming the first sample that is not. */
+static int samples_check(const CoreRules *r, const CoreSample *s, size_t n)
 {
-    if (((RulesObject *)rules)->rules.bits <= 64)
-        return 0;
-    PyErr_SetString(PyExc_ValueError,
-                    "training samples hold 64-bit boards; this board has more bits");
-    return -1;
+    for (size_t i = 0; i < n; i++) {
+        CorePos p;
+        int held = core_sample_pos(&s[i], &p) == 0;
+        core_bb own = p.men | p.kings, opp = p.opp_men | p.opp_kings;
+        core_bb overlap = (p.men & p.kings) | (p.opp_men & p.opp_kings) | (own & opp);
+        if (!held || ((own | opp) & ~r->valid) || overlap || (p.side != 0 && p.side != 1)) {
+            PyErr_Format(PyExc_ValueError,
+                         "sample %zu is not a position of this board (%d bits): a board off its "
+                         "squares, pieces on one square, or a side not 0 or 1",
+                         i, r->bits);
+            return -1;
+        }
+    }
+    return 0;
 }
 
-/* The samples and weights of a training call, checked against the layout (views[0] the
- * samples, views[1..] the weights); on failure nothing is left held. */
-static int training_buffers(const CoreLayout *l, PyObject *data, PyObject *const *weights,
-                            int nweights, Py_buffer *views)
+/* The samples and weights of a training call, checked against the rules and the layout
+ * (views[0] the samples, views[1..] the weights); on failure nothing is left held. */
+static int training_buffers(const CoreRules *r, const CoreLayout *l, PyObject *data,
+                            PyObject *const *weights, int nweights, Py_buffer *views)
 {
     if (PyObject_GetBuffer(data, &views[0], PyBUF_SIMPLE) < 0)
         return -1;
@@ -117,6 +127,8 @@ static int training_buffers(const CoreLayout *l, PyObject *data, PyObject *const
                      (int)sizeof(CoreSample));
         goto fail;
     }
+    if (samples_check(r, views[0].buf, (size_t)views[0].len / sizeof(CoreSample)) < 0)
+        goto fail;
     for (int i = 0; i < nweights; i++) {
         if (PyObject_GetBuffer(weights[i], &views[1 + i], PyBUF_WRITABLE) < 0)
             goto fail;
@@ -143,8 +155,8 @@ static PyObject *learned_loss(PyObject *Py_UNUSED(module), PyObject *args)
     Py_buffer views[2];
     if (!PyArg_ParseTuple(args, "OiOOd:learned_loss", &rules, &men_rows, &data, &weights,
                           &scale) ||
-        rules_arg(rules, men_rows, &l) < 0 || samples_fit(rules) < 0 ||
-        training_buffers(&l, data, &weights, 1, views) < 0)
+        rules_arg(rules, men_rows, &l) < 0 ||
+        training_buffers(&((RulesObject *)rules)->rules, &l, data, &weights, 1, views) < 0)
         return NULL;
     double loss;
     size_t n = (size_t)views[0].len / sizeof(CoreSample);
@@ -170,13 +182,13 @@ static PyObject *learned_train(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OiOOOOLiidddK:learned_train", &rules, &men_rows, &data,
                           &buffers[0], &buffers[1], &buffers[2], &step, &epochs, &batch, &lr, &l2,
                           &scale, &seed) ||
-        rules_arg(rules, men_rows, &l) < 0 || samples_fit(rules) < 0)
+        rules_arg(rules, men_rows, &l) < 0)
         return NULL;
     if (epochs < 0 || batch < 1 || scale <= 0) {
         PyErr_SetString(PyExc_ValueError, "epochs >= 0, batch >= 1 and scale > 0 are needed");
         return NULL;
     }
-    if (training_buffers(&l, data, buffers, 3, views) < 0)
+    if (training_buffers(&((RulesObject *)rules)->rules, &l, data, buffers, 3, views) < 0)
         return NULL;
     double loss;
     size_t n = (size_t)views[0].len / sizeof(CoreSample);

@@ -261,14 +261,26 @@ void core_learned_free(CoreLearned *w)
 
 /* -- training ------------------------------------------------------------------------------------ */
 
-static void sample_pos(const CoreSample *s, CorePos *p)
+/* A sample's board from its halves (patterns.h): low | high << 64 where core_bb holds 128
+ * bits; -1 where it holds 64 and the high half is not zero. */
+static int sample_board(const uint64_t half[2], core_bb *out)
 {
-    p->men = s->men;
-    p->kings = s->kings;
-    p->opp_men = s->opp_men;
-    p->opp_kings = s->opp_kings;
+#ifdef CORE_WIDE
+    *out = (core_bb)half[1] << 64 | (core_bb)half[0];
+    return 0;
+#else
+    *out = half[0];
+    return half[1] ? -1 : 0;
+#endif
+}
+
+int core_sample_pos(const CoreSample *s, CorePos *p)
+{
+    int status = sample_board(s->men, &p->men) | sample_board(s->kings, &p->kings) |
+                 sample_board(s->opp_men, &p->opp_men) | sample_board(s->opp_kings, &p->opp_kings);
     p->side = s->side;
     p->runs = 0;
+    return status;
 }
 
 /* The floating score of p and its features (the window weights' offsets in f->window). */
@@ -309,7 +321,7 @@ double core_learned_loss(const CoreLayout *l, const CoreSample *data, size_t n,
     for (size_t i = 0; i < n; i++) {
         CorePos p;
         double phi;
-        sample_pos(&data[i], &p);
+        (void)core_sample_pos(&data[i], &p); /* checked (learned_module.c) */
         double e = float_eval(l, &p, weights, &f, &phi);
         total += cross_entropy(e / scale, data[i].target);
     }
@@ -375,7 +387,7 @@ double core_learned_train(const CoreLayout *l, const CoreSample *data, size_t n,
                 CorePos p;
                 CoreFeatures f;
                 double phi;
-                sample_pos(s, &p);
+                (void)core_sample_pos(s, &p); /* the samples were checked (learned_module.c) */
                 double z = float_eval(l, &p, weights, &f, &phi) / scale;
                 total += cross_entropy(z, s->target);
                 double g = (1.0 / (1.0 + exp(-z)) - s->target) / scale / (double)(stop - start);

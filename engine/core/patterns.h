@@ -104,13 +104,24 @@ int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const 
                       size_t len, const char **error);
 void core_learned_free(CoreLearned *w);
 
-/* One training record, as tools/train_eval.py packs it ("<4Qfi"): 64-bit boards, so the trainer
- * refuses boards of more bits (learned_module.c). */
+/* One training sample, as engine/training.py packs it ("<8Qfi", 72 bytes): each board as two
+ * little-endian 64-bit halves, low then high.  One layout for both builds, so one packer and one
+ * reader serve every board: the 12x12 board's 76 bits fit, and in the 64-bit build the high
+ * halves are zero (learned_module.c refuses a sample whose boards this build cannot hold). */
 typedef struct {
-    uint64_t men, kings, opp_men, opp_kings;
+    uint64_t men[2], kings[2], opp_men[2], opp_kings[2];
     float target; /* the mover's expected score, 0 to 1 */
     int32_t side;
 } CoreSample;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "training samples are little-endian records read in place"
+#endif
+_Static_assert(sizeof(CoreSample) == 72, "CoreSample is engine/training.py's SAMPLE, unpadded");
+
+/* The position of sample s: 0, or -1 when a board has bits above this build's core_bb (a high
+ * half in the 64-bit build); p is filled either way, with the low halves there. */
+int core_sample_pos(const CoreSample *s, CorePos *p);
 
 /* Mean cross-entropy of sigmoid(eval / scale) against the targets, with floating weights. */
 double core_learned_loss(const CoreLayout *l, const CoreSample *data, size_t n,

@@ -13,12 +13,14 @@ since the board's ghost layout needs 76 bits.
 - The search finds a forced win and every level plays legal moves; endgame tables are solved
   on 72 squares (tests/engine/test_endgame.py compares them with a brute-force solver on the
   referee) and agree with the referee's moves here; the learned evaluation has no
-  weights here (the classic one plays) and its training refuses boards over 64 bits.
+  weights here (the classic one plays), and its trainer takes the 12x12 board's samples
+  (tests/engine/test_training.py trains on them).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pytest
@@ -328,11 +330,13 @@ def test_a_three_piece_table_agrees_with_the_referee_and_serves_the_search() -> 
         searcher.set_endgame(endgame.new_table(INTERNATIONAL, 2))
 
 
-def test_the_classic_evaluation_plays_and_training_refuses_the_wide_board() -> None:
+def test_the_classic_evaluation_plays_and_the_trainer_takes_the_wide_board() -> None:
     assert family(CANADIAN) == "flying-12" and weight_file(family(CANADIAN)) is None
     assert not load_into(native_search.new_searcher(CANADIAN), CANADIAN)
     layout = training.layout(CANADIAN)
     assert (layout.windows, layout.squares, layout.start_pieces) == (25, 72, 60)
-    weights = bytearray(16 * layout.per_phase)
-    with pytest.raises(ValueError, match="64-bit"):
-        training.loss(CANADIAN, b"", weights, 100.0)
+    weights = bytearray(16 * layout.per_phase)  # all zero: every sample scores 0, loss ln 2
+    om, ok, tm, tk, side = core_state(Position.start(CANADIAN))
+    assert (om | tm) >> 64  # men stand past bit 64
+    sample = training.pack_sample(om, ok, tm, tk, 1.0, side)
+    assert training.loss(CANADIAN, sample, weights, 100.0) == pytest.approx(math.log(2))
