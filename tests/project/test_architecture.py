@@ -132,13 +132,16 @@ class Import:
 
 def modules_of(root: Path, package: str) -> dict[str, Path]:
     """Every module of ``package`` (a directory under ``root``), subpackages included, by dotted
-    name; ``pkg/__init__.py`` is ``pkg``.  Raises if there is no such package, so a misspelt name
-    cannot make a check pass on an empty graph."""
+    name; ``pkg/__init__.py`` is ``pkg``.  A compiled module (``engine._core``, built from C) is
+    known by its type stub, so ``from . import _core`` names that module, not its package.
+    Raises if there is no such package, so a misspelt name cannot make a check pass on an empty
+    graph."""
     base = root / package
     if not (base / "__init__.py").is_file():
         raise FileNotFoundError(f"{base} is not a package")
     modules = {}
-    for path in sorted(base.rglob("*.py")):
+    stubs = [p for p in base.rglob("*.pyi") if not p.with_suffix(".py").is_file()]
+    for path in sorted([*base.rglob("*.py"), *stubs]):
         parts = list(path.relative_to(root).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -622,6 +625,19 @@ def test_self_import_and_circle_without_one_are_told_apart(tmp_path: Path) -> No
     _write_package(tmp_path, "selfish", {"__init__.py": "", "a.py": "from . import a\n"})
     assert cycle_problems(tmp_path, "selfish") == [
         "import circle in selfish: selfish.a -> selfish.a (selfish/a.py:1)"
+    ]
+
+
+def test_a_compiled_module_is_known_by_its_stub(tmp_path: Path) -> None:
+    # engine/native.py's ``from . import _core``: the C module, whose stub stands for it, not the
+    # package whose __init__ imports native.py (a circle if the stub were not a module).
+    files = {"__init__.py": "from .a import f\n", "a.py": "from . import _fast\ndef f(): ...\n"}
+    _write_package(tmp_path, "compiled", {**files, "_fast.pyi": "def g() -> int: ...\n"})
+    assert cycle_problems(tmp_path, "compiled") == []
+    _write_package(tmp_path, "unbuilt", files)  # no stub: the name can only be the package's
+    assert cycle_problems(tmp_path, "unbuilt") == [
+        "import circle in unbuilt: unbuilt -> unbuilt.a (unbuilt/__init__.py:1) "
+        "-> unbuilt (unbuilt/a.py:1)"
     ]
 
 
