@@ -330,9 +330,10 @@ def test_a_three_piece_table_agrees_with_the_referee_and_serves_the_search() -> 
         searcher.set_endgame(endgame.new_table(INTERNATIONAL, 2))
 
 
-def test_the_classic_evaluation_plays_and_the_trainer_takes_the_wide_board() -> None:
-    assert family(CANADIAN) == "flying-12" and weight_file(family(CANADIAN)) is None
-    assert not load_into(native_search.new_searcher(CANADIAN), CANADIAN)
+def test_the_shipped_weights_load_and_the_trainer_takes_the_wide_board() -> None:
+    assert family(CANADIAN) == "flying-12" and weight_file(family(CANADIAN)) is not None
+    searcher = native_search.new_searcher(CANADIAN)
+    assert load_into(searcher, CANADIAN) and searcher.use_learned(True)
     layout = training.layout(CANADIAN)
     assert (layout.windows, layout.squares, layout.start_pieces) == (25, 72, 60)
     weights = bytearray(16 * layout.per_phase)  # all zero: every sample scores 0, loss ln 2

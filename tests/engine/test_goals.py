@@ -45,16 +45,20 @@ def test_antidraughts_sacrifices_into_a_capture(search) -> None:
 
 @pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize(
-    ("fen", "move", "plies"),
+    ("fen", "moves", "plies"),
     [
-        ("W:W7:B44", "7-1", 1),  # crowns at once
-        ("W:W13:B39", "13-8", 3),  # two moves each from the far row: White is first
-        ("W:W17,18:B33", "17-12", 5),
+        ("W:W7:B44", {"7-1", "7-2"}, 1),  # crowns at once
+        ("W:W13:B39", {"13-8", "13-9"}, 3),  # two moves each from the far row: White is first
+        ("W:W17,18:B33", {"17-11", "17-12", "18-12", "18-13"}, 5),
     ],
 )
-def test_breakthrough_races_to_the_first_king(search, fen: str, move: str, plies: int) -> None:
+def test_breakthrough_races_to_the_first_king(
+    search, fen: str, moves: set[str], plies: int
+) -> None:
+    # Every move listed crowns as soon as the best one can; which of them a search plays is its
+    # move order's and evaluation's business (the learned weights changed it).
     result = _best(search, BREAKTHROUGH, fen)
-    assert result.move.pdn() == move
+    assert result.move.pdn() in moves
     assert result.score == MATE - plies
 
 

@@ -45,7 +45,7 @@ FAMILY_OF = {
     "frisian": "eight-way-flying-10",
     "antidraughts": "give-away-flying-10",
     "breakthrough": "first-king-flying-10",
-    "canadian": "flying-12",  # no weights: random ones test its 25 windows (the wide core)
+    "canadian": "flying-12",  # 25 windows, in the wide core
 }
 STATES = 6561
 DENSE = 11
@@ -287,7 +287,7 @@ def test_a_shipped_weight_file_loads_and_matches_its_note(name: str) -> None:
     assert data is not None
     note = json.loads((WEIGHTS / f"{name}.json").read_text())
     head = header(data)
-    windows, dense, squares, per_phase, _ = _core.learned_layout(
+    windows, dense, squares, per_phase, _ = core_module(variant).learned_layout(
         core_rules(variant), variant.men_rows
     )
     assert per_phase == dense + squares + windows * STATES
@@ -310,7 +310,7 @@ def test_a_shipped_weight_file_loads_and_matches_its_note(name: str) -> None:
     assert note["match"], "a shipped family's note records the match that justified it"
     for member in VARIANTS.values():
         if family(member) == name:
-            _core.learned_check(core_rules(member), member.men_rows, data)
+            core_module(member).learned_check(core_rules(member), member.men_rows, data)
             searcher = fresh_searcher(member)
             assert load_into(searcher, member)
             assert searcher.use_learned(True)
