@@ -22,6 +22,7 @@ from hashlib import sha256
 from pathlib import Path
 
 import pytest
+from support.rules_support import random_game_positions
 
 from engine import Limits, _core, native_search
 from engine.api import native_best_move, python_best_move, repetition_history
@@ -69,17 +70,7 @@ def fresh_searcher(variant: Variant) -> _core.Searcher:
 
 def random_positions(key: str, games: int, seed: int) -> list[Position]:
     """The positions of ``games`` random games (up to 120 plies each)."""
-    rng = random.Random(f"{key}:{seed}")
-    variant = find_variant(key)
-    found: list[Position] = []
-    for _ in range(games):
-        game = Game(variant)
-        for _ in range(rng.randint(0, 120)):
-            if game.is_over:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        found.extend(game.positions)
-    return found
+    return random_game_positions(find_variant(key), games, f"{key}:{seed}")
 
 
 # -- the features, computed independently -----------------------------------------------------

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from support.rules_support import random_game_positions
 
 from engine import _core, native_search, training
 from engine.learned import family, has_patterns
@@ -69,24 +70,25 @@ def train_args(family_name: str, data: list[Path], out: Path, **changes: object)
     return argparse.Namespace(**values)
 
 
+def one_step(variant: Variant, samples: bytes, weights: bytearray) -> None:
+    """One Adam step of rate 1 over ``samples`` in one batch, from fresh moments, without L2, at
+    scale 1: each weight a feature of the sample touches moves by exactly +-1."""
+    moments = bytearray(len(weights)), bytearray(len(weights))
+    training.train(
+        variant, samples, weights, moments, 0, epochs=1, batch=1, lr=1.0, l2=0.0, scale=1.0, seed=1
+    )
+
+
 def random_states(key: str, games: int, seed: int) -> list[BoardsAndSide]:
     """The positions of ``games`` random games (up to 120 plies each), as the core sees them."""
-    rng = random.Random(f"{key}:{seed}")
-    variant = find_variant(key)
     found: list[BoardsAndSide] = []
-    for _ in range(games):
-        game = Game(variant)
-        for _ in range(rng.randint(0, 120)):
-            if game.is_over:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        for position in game.positions:
-            om, ok, tm, tk, side = core_state(position)[:5]
-            found.append((om, ok, tm, tk, side))
-            # Random play crowns few men on the big boards: the same with each side's highest
-            # man a king, so kings stand on every board and past bit 64 on 12x12.
-            mine, theirs = top_bit(om), top_bit(tm)
-            found.append((om ^ mine, ok | mine, tm ^ theirs, tk | theirs, side))
+    for position in random_game_positions(find_variant(key), games, f"{key}:{seed}"):
+        om, ok, tm, tk, side = core_state(position)[:5]
+        found.append((om, ok, tm, tk, side))
+        # Random play crowns few men on the big boards: the same with each side's highest man a
+        # king, so kings stand on every board and past bit 64 on 12x12.
+        mine, theirs = top_bit(om), top_bit(tm)
+        found.append((om ^ mine, ok | mine, tm ^ theirs, tk | theirs, side))
     return found
 
 
@@ -148,21 +150,8 @@ def test_one_step_of_learned_train_moves_the_weights_of_the_sample_s_features(ke
     states = random_states(key, 2, seed=9)[::9]
     for state in states:
         weights = bytearray(16 * per_phase)
-        moments = bytearray(len(weights)), bytearray(len(weights))
         sample = training.pack_sample(*state[:4], 1.0, state[4])
-        training.train(
-            variant,
-            sample,
-            weights,
-            moments,
-            0,
-            epochs=1,
-            batch=1,
-            lr=1.0,
-            l2=0.0,
-            scale=1.0,
-            seed=1,
-        )
+        one_step(variant, sample, weights)
         moved = {
             j: round(x, 2) for j, (x,) in enumerate(struct.iter_unpack("<d", weights)) if x != 0.0
         }
@@ -195,20 +184,7 @@ def test_the_core_refuses_samples_that_are_not_positions_of_its_board() -> None:
             with pytest.raises(ValueError, match="not a position of this board"):
                 training.loss(variant, sample, weights, 1.0)
             with pytest.raises(ValueError, match="not a position of this board"):
-                moments = bytearray(len(weights)), bytearray(len(weights))
-                training.train(
-                    variant,
-                    sample,
-                    weights,
-                    moments,
-                    0,
-                    epochs=1,
-                    batch=1,
-                    lr=1,
-                    l2=0,
-                    scale=1,
-                    seed=1,
-                )
+                one_step(variant, sample, weights)
     with pytest.raises(ValueError, match=f"records of {_core.LEARNED_SAMPLE_SIZE} bytes"):
         training.loss(
             international, b"\0" * 40, bytearray(16 * training.layout(international).per_phase), 1.0

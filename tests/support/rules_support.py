@@ -189,3 +189,18 @@ def pdn_after(variant: Variant, texts: Iterable[str]) -> str:
     written = write_game(g, {"White": "Ann", "Black": "Bob"})
     assert read_game(written).game.position == g.position
     return written
+
+
+def random_game_positions(variant: Variant, games: int, seed: object) -> list[Position]:
+    """The positions of ``games`` random games of ``variant`` (up to 120 plies each), the same
+    for the same ``seed``: a spread of openings, middlegames and some endings."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    for _ in range(games):
+        game = Game(variant)
+        for _ in range(rng.randint(0, 120)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        found.extend(game.positions)
+    return found
