@@ -13,7 +13,7 @@ moves in a row included (:func:`runs_code`).  The mappings are explicit tables, 
 
 The core is built twice from the same C sources (setup.py): ``engine._core`` with 64-bit
 bitboards, for every board up to 10x10, and ``engine._core_wide`` with 128-bit ones, for the
-12x12 board whose layout needs 76 bits.  :func:`core_module` is the one place that picks a
+12x12 board whose layout needs 77 bits.  :func:`core_module` is the one place that picks a
 variant's build; everything that makes the core's objects for a variant (its :class:`Rules` here,
 a searcher, an endgame table, the learned evaluation's trainer) takes them from that module, and
 the objects of one build never meet the other's (a Searcher takes only its own build's Rules).

@@ -11,7 +11,7 @@ in centimen: the opening set then the ending set, each ``dense`` counted terms, 
 dark square for a king there, then ``windows`` x 6561 window states (:class:`Layout`).  Samples
 are :data:`SAMPLE` records (:func:`pack_sample`), one position seen from the side to move with
 the target probability that the mover wins.  A sample holds each board as two 64-bit halves,
-low then high, in both builds of the core: the 12x12 board's 76 bits fit, and one packer and one
+low then high, in both builds of the core: the 12x12 board's 77 bits fit, and one packer and one
 reader serve every board (the 64-bit build refuses a sample with a high half, as a board it
 cannot hold).  The core checks every buffer's size and every sample's boards against the rules
 and refuses a wrong one (ValueError).

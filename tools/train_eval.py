@@ -25,7 +25,7 @@ Two steps, rerunnable (issue 17):
         python tools/train_eval.py train --family flying-8 --data /tmp/learned/flying-8.g1
 
 Data files (``selfplay`` writes them, ``train`` reads them) come in two formats, told apart by
-their first eight bytes (the choice for the 12x12 board, whose boards need 76 bits):
+their first eight bytes (the choice for the 12x12 board, whose boards need 77 bits):
 
 - version 2, what ``selfplay`` writes for every board: a header ``<8sII`` (:data:`MAGIC`, the
   version, the record's size), then records ``<8Qfii``: own men, own kings, their men, their

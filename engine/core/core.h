@@ -5,7 +5,7 @@
  * (1-based) lives at bit (s - 1) + (s - 1) / size, one unused "ghost" bit after every pair of
  * rows, so the four diagonal neighbours of every square are at a constant offset and a shift of a
  * whole bitboard never wraps from one edge to the other.  A 10x10 board needs 54 bits, so one
- * uint64_t holds the 8x8 and 10x10 boards; 12x12 needs 76 bits.  The same sources are therefore
+ * uint64_t holds the 8x8 and 10x10 boards; 12x12 needs 77 bits.  The same sources are therefore
  * compiled twice (setup.py): engine._core with 64-bit boards (CORE_MAX_SIZE 10), and
  * engine._core_wide with -DCORE_WIDE=1, 128-bit boards (unsigned __int128, CORE_MAX_SIZE 12).
  * Everything that depends on the width is in this file (the type, the sizes, core_popcount,
@@ -43,7 +43,7 @@
 #error "the wide core (CORE_WIDE) needs a compiler with unsigned __int128"
 #endif
 __extension__ typedef unsigned __int128 core_bb;
-/* Largest board whose ghost layout fits in 128 bits here (12x12: 76 bits). */
+/* Largest board whose ghost layout fits in 128 bits here (12x12: 77 bits). */
 #define CORE_MAX_SIZE 12
 #define CORE_MAX_BITS 128
 /* The Python module these sources make (module.c; the types' names start with it). */

@@ -106,7 +106,7 @@ void core_learned_free(CoreLearned *w);
 
 /* One training sample, as engine/training.py packs it ("<8Qfi", 72 bytes): each board as two
  * little-endian 64-bit halves, low then high.  One layout for both builds, so one packer and one
- * reader serve every board: the 12x12 board's 76 bits fit, and in the 64-bit build the high
+ * reader serve every board: the 12x12 board's 77 bits fit, and in the 64-bit build the high
  * halves are zero (learned_module.c refuses a sample whose boards this build cannot hold). */
 typedef struct {
     uint64_t men[2], kings[2], opp_men[2], opp_kings[2];

@@ -1,6 +1,6 @@
 """Canadian draughts (International's rules on a 12x12 board, 30 men each) in the native core's
 wide build, ``engine._core_wide``: the same C sources as ``engine._core`` with 128-bit bitboards,
-since the board's ghost layout needs 76 bits.
+since the board's ghost layout needs 77 bits.
 
 - The build is picked by board size, and the 64-bit one keeps every board it holds.
 - Perft from the start: by landing path it equals rules' perft (depth 7) and rules' figure at

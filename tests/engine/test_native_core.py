@@ -622,7 +622,7 @@ def test_a_variant_is_played_by_its_data_not_its_name() -> None:
 
 
 def test_unsupported_rules_are_refused() -> None:
-    # 12x12 is the wide build's (its ghost layout needs 76 bits); 14x14 neither build's.
+    # 12x12 is the wide build's (its ghost layout needs 77 bits); 14x14 neither build's.
     with pytest.raises(ValueError, match="size 12 \\(even, 4 to 10"):
         _core.Rules(12, True, True, (), _core.AT_END)
     with pytest.raises(ValueError, match="size 14 \\(even, 4 to 12"):
