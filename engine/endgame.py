@@ -78,20 +78,19 @@ def default_pieces(variant: Variant) -> int:
     18 minutes).  docs/BENCHMARKS.md has each size's cost.  The orthogonal 8x8 board plays all 64
     squares: 3 pieces there are 1.7 million positions (0.4 MB, 2 s), 4 pieces 113 million (28 MB,
     three minutes).  12x12 (72 squares, the core's wide build): 3 pieces, 2.6 million positions in
-    about 2 s; its 4 pieces are 199 million positions (50 MB), several minutes."""
-    if variant.orthogonal or variant.size > 10:
-        return 3
-    return 5 if variant.size == 8 else 4
+    about 2 s; its 4 pieces are 199 million positions (50 MB), several minutes.  The cost grows
+    as the playing squares to the power of the pieces, so the squares decide."""
+    squares = variant.geometry.squares
+    return 5 if squares <= 32 else 4 if squares <= 50 else 3
 
 
 def largest_pieces(variant: Variant) -> int:
     """The most pieces a variant's tables may hold: 6 on 8x8 (2.7 billion positions, 679 MB), 5 on
     10x10 (1.65 billion, 413 MB); a 6-piece table on 10x10 would be some 20 times that.  4 on the
     orthogonal board, whose 5 pieces would be 5.5 billion positions (1.4 GB), and on 12x12, whose
-    5 pieces would be some 10 billion."""
-    if variant.orthogonal or variant.size > 10:
-        return min(EGDB_MAX_PIECES, 4)
-    return min(EGDB_MAX_PIECES, 6 if variant.size == 8 else 5)
+    5 pieces would be some 10 billion: decided by the playing squares, as :func:`default_pieces`."""
+    squares = variant.geometry.squares
+    return min(EGDB_MAX_PIECES, 6 if squares <= 32 else 5 if squares <= 50 else 4)
 
 
 def configured_pieces(env: Mapping[str, str] | None = None) -> int | None:
