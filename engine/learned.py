@@ -1,26 +1,25 @@
 """The learned evaluation's weights: which file a variant uses, its layout, and loading it.
 
 The native core (``engine/core/patterns.c``) evaluates with pattern weights fitted on the
-engine's own games by ``tools/train_eval.py``: 4x4 regions of the board (8 dark squares each,
-3^8 states of men) every two rows and columns, the squares the kings stand on, and a few counted
+engine's own games by ``tools/train_eval.py``: regions of 8 playing squares (3^8 states of men)
+every two rows and columns (4x4 squares of a diagonal board; 2x4 and 4x2 squares of the
+orthogonal board, which plays them all), the squares the kings stand on, and a few counted
 terms, each with an opening and an ending weight blended by the pieces left.  Weights are per
-variant *family*, the variants that share a board size and the kind of kings (the features
-depend on nothing else):
+variant *family* (:attr:`rules.variants.Variant.family`): the variants whose board, kings and
+game are alike enough to share them, for example
 
 - ``short-8``: 8x8 with kings that step (English, Dame);
 - ``flying-8``: 8x8 with flying kings (pool, Russian, Brazilian);
-- ``flying-10``: 10x10 (International).
+- ``flying-10``: 10x10 (International);
+- ``orthogonal-flying-8``: the orthogonal 8x8 board (Turkish).
 
 A family's weights ship as package data, ``engine/weights/<family>.bin`` with
 ``<family>.json`` beside it, the note of how they were made (commit, date, command lines, games,
 positions, losses, match result).  A family without a file plays with the classic evaluation.
-The orthogonal board (turkish: every square played) has no dark squares to make windows of, so
-no learned features at all (:func:`has_patterns`): its variants keep the classic evaluation, and
-the core refuses weights and feature requests for it.
 
 The file: a 40-byte header of little-endian fields, then the weights as little-endian int16 in
 eighths of a centiman, the opening set then the ending set, each ``dense`` counted terms, one
-weight per dark square (a king standing there), then ``windows`` x 6561 window states::
+weight per playing square (a king standing there), then ``windows`` x 6561 window states::
 
     magic b"DRLEARN\\0" | version u32 | board size u32 | flying kings u32 | windows u32 |
     dense u32 | weights u32 | unit u32 (8) | FNV-1a 32 of the weight bytes u32
@@ -67,12 +66,6 @@ def family(variant: Variant) -> str:
     return variant.family
 
 
-def has_patterns(variant: Variant) -> bool:
-    """Whether the learned evaluation's features exist on ``variant``'s board: its windows are
-    of dark squares, so not on the orthogonal board."""
-    return not variant.orthogonal
-
-
 def fnv1a(data: bytes) -> int:
     h = 2166136261
     for byte in data:
@@ -112,10 +105,7 @@ def weight_file(name: str) -> bytes | None:
 
 def load_into(searcher: Searcher, variant: Variant) -> bool:
     """Load ``variant``'s family weights into ``searcher``; False (the classic evaluation stays)
-    when the family has none or cannot have any (:func:`has_patterns`), or the file is refused
-    (logged: a broken install)."""
-    if not has_patterns(variant):
-        return False
+    when the family has none, or the file is refused (logged: a broken install)."""
     data = weight_file(family(variant))
     if data is None:
         return False

@@ -63,7 +63,7 @@ if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
 from engine import training  # noqa: E402
-from engine.learned import UNIT, family, has_patterns, header, pack  # noqa: E402
+from engine.learned import UNIT, family, header, pack  # noqa: E402
 from engine.native import core_rules, core_state  # noqa: E402
 from engine.native_search import native_searcher  # noqa: E402
 from engine.scores import WIN_BOUND  # noqa: E402
@@ -85,9 +85,8 @@ Record = tuple[int, int, int, int, float, int, int]
 MAX_PLIES = 300
 FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {}
 """Every weight family and its variants, in the order they are offered (engine.learned.family;
-the weights' layout is the family's, so any of them serves ``train``); not the orthogonal
-board's, which has no learned features (engine.learned.has_patterns)."""
-for _variant in filter(has_patterns, VARIANTS.values()):
+the weights' layout is the family's, so any of them serves ``train``)."""
+for _variant in VARIANTS.values():
     FAMILY_VARIANTS[family(_variant)] = (*FAMILY_VARIANTS.get(family(_variant), ()), _variant.key)
 
 

@@ -33,11 +33,6 @@ static int rules_arg(PyObject *rules, int men_rows, CoreLayout *layout)
         PyErr_SetString(PyExc_ValueError, "men_rows must be 1 to half the board");
         return -1;
     }
-    if (r->orthogonal) {
-        PyErr_SetString(PyExc_ValueError,
-                        "the learned evaluation has no features on an orthogonal board");
-        return -1;
-    }
     core_layout_init(layout, r, men_rows);
     return 0;
 }

@@ -7,36 +7,92 @@
 
 static const char MAGIC[8] = {'D', 'R', 'L', 'E', 'A', 'R', 'N', '\0'};
 
-/* The internal bit of the dark square at (row, column), on either diagonal layout (core.h). */
+/* The playing square at (row, column), counted from 0 in PDN order: a dark square on either
+ * diagonal layout, any square on the orthogonal board. */
+static int square_at(const CoreRules *r, int row, int column)
+{
+    return row * r->half + (r->orthogonal ? column : column / 2);
+}
+
+/* Its internal bit (core.h). */
 static int bit_of(const CoreRules *r, int row, int column)
 {
-    return core_index_of(r, row * (r->size / 2) + column / 2 + 1);
+    return core_index_of(r, square_at(r, row, column) + 1);
+}
+
+/* Whether (row, column) is a playing square: every square on the orthogonal board. */
+static int plays(const CoreRules *r, int row, int column)
+{
+    int dark = r->mirrored ? 0 : 1; /* (row + column) % 2 of a diagonal board's playing square */
+    return r->orthogonal || (row + column) % 2 == dark;
+}
+
+/* Window w of four rows of pairs: pair i holds the playing squares (rows[i], columns[i]) and
+ * the next one to its right.  White sees the board as it is: the pair's lower bit is its left
+ * square.  Black sees it turned: the lower bit is the right square of its row. */
+static void add_window(CoreLayout *l, const CoreRules *r, const int rows[4], const int columns[4],
+                       int next)
+{
+    int size = r->size, w = l->windows++;
+    for (int i = 0; i < 4; i++) {
+        l->window_pair[0][w][i] = (int8_t)bit_of(r, rows[i], columns[i]);
+        l->window_pair[1][w][i] =
+            (int8_t)bit_of(r, size - 1 - rows[i], size - 1 - (columns[i] + next));
+    }
+}
+
+/* The windows of a diagonal board: 4x4 squares every 2 rows and 2 columns, two dark squares on
+ * each of its rows (two columns apart). */
+static void diagonal_windows(CoreLayout *l, const CoreRules *r)
+{
+    for (int r0 = 0; r0 + 4 <= r->size; r0 += 2) {
+        for (int c0 = 0; c0 + 4 <= r->size; c0 += 2) {
+            int rows[4], columns[4];
+            for (int i = 0; i < 4; i++) {
+                rows[i] = r0 + i;
+                columns[i] = c0 + (plays(r, r0 + i, c0) ? 0 : 1);
+            }
+            add_window(l, r, rows, columns, 2);
+        }
+    }
+}
+
+/* The windows of an orthogonal board: 2 rows by 4 columns and 4 rows by 2 columns, every 2 rows
+ * and 2 columns, so that pieces side by side along a row and along a column both meet in one
+ * window (men there move forwards and sideways, and capture along both). */
+static void orthogonal_windows(CoreLayout *l, const CoreRules *r)
+{
+    for (int r0 = 0; r0 + 2 <= r->size; r0 += 2) {
+        for (int c0 = 0; c0 + 4 <= r->size; c0 += 2) {
+            const int rows[4] = {r0, r0, r0 + 1, r0 + 1};
+            const int columns[4] = {c0, c0 + 2, c0, c0 + 2};
+            add_window(l, r, rows, columns, 1);
+        }
+    }
+    for (int r0 = 0; r0 + 4 <= r->size; r0 += 2) {
+        for (int c0 = 0; c0 + 2 <= r->size; c0 += 2) {
+            const int rows[4] = {r0, r0 + 1, r0 + 2, r0 + 3};
+            const int columns[4] = {c0, c0, c0, c0};
+            add_window(l, r, rows, columns, 1);
+        }
+    }
 }
 
 void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
 {
     int size = r->size;
-    int dark = r->mirrored ? 0 : 1; /* (row + column) % 2 of a playing square */
     memset(l, 0, sizeof *l);
     l->size = size;
     l->start_pieces = 2 * men_rows * r->half;
-    l->shift_a = r->half;
-    l->shift_b = r->half + 1;
-    l->valid = r->valid;
-    int w = 0;
-    for (int r0 = 0; r0 + 4 <= size; r0 += 2) {
-        for (int c0 = 0; c0 + 4 <= size; c0 += 2) {
-            for (int i = 0; i < 4; i++) {
-                int row = r0 + i, column = c0 + ((row + c0) % 2 == dark ? 0 : 1);
-                /* White sees the board as it is: the pair's lower bit is its left square.
-                 * Black sees it turned: the lower bit is the right square of its row. */
-                l->window_pair[0][w][i] = (int8_t)bit_of(r, row, column);
-                l->window_pair[1][w][i] =
-                    (int8_t)bit_of(r, size - 1 - row, size - 1 - (column + 2));
-            }
-            w++;
-        }
+    for (int d = 0; d < 4; d++) { /* the kings' steps: diagonal, or along rows and columns */
+        l->step[d] = r->delta[d];
+        l->step_from[d] = r->shift_from[d];
     }
+    l->valid = r->valid;
+    if (r->orthogonal)
+        orthogonal_windows(l, r);
+    else
+        diagonal_windows(l, r);
     for (int x = 0; x < 256; x++) {
         int straight = 0, swapped = 0, power = 1;
         for (int k = 0; k < 8; k++, power *= 3) {
@@ -46,13 +102,12 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
         l->base3[0][x] = (uint16_t)straight;
         l->base3[1][x] = (uint16_t)swapped;
     }
-    l->windows = w;
-    l->squares = size * size / 2;
+    l->squares = r->squares;
     l->window_base = CORE_LEARNED_DENSE + l->squares;
-    l->per_phase = l->window_base + w * CORE_LEARNED_STATES;
+    l->per_phase = l->window_base + l->windows * CORE_LEARNED_STATES;
     for (int row = 0; row < size; row++) {
         for (int column = 0; column < size; column++) {
-            if ((row + column) % 2 != dark)
+            if (!plays(r, row, column))
                 continue;
             int g = bit_of(r, row, column);
             l->to_crown[0][g] = (int8_t)row;
@@ -60,12 +115,12 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
             l->column2[0][g] = (int8_t)(2 * column - (size - 1));
             l->column2[1][g] = (int8_t)(-l->column2[0][g]);
             /* Black's view is the board turned half a turn: its square k is White's n - 1 - k. */
-            int square = row * (size / 2) + column / 2;
+            int square = square_at(r, row, column);
             l->king_square[0][g] = (int8_t)square;
-            l->king_square[1][g] = (int8_t)(size * size / 2 - 1 - square);
+            l->king_square[1][g] = (int8_t)(r->squares - 1 - square);
             for (int row2 = 0; row2 < size; row2++) {
                 for (int column2 = 0; column2 < size; column2++) {
-                    if ((row2 + column2) % 2 != dark)
+                    if (!plays(r, row2, column2))
                         continue;
                     int spread = abs(column2 - column);
                     if (row2 < row && spread <= row - row2)
@@ -82,14 +137,16 @@ void core_layout_init(CoreLayout *l, const CoreRules *r, int men_rows)
     }
 }
 
+/* The empty squares next to the kings, counted once per king and direction. */
 static int king_mobility(const CoreLayout *l, core_bb kings, core_bb empty)
 {
-    if (!kings)
-        return 0;
-    return core_popcount((kings << l->shift_a) & empty & l->valid) +
-           core_popcount((kings >> l->shift_a) & empty) +
-           core_popcount((kings << l->shift_b) & empty & l->valid) +
-           core_popcount((kings >> l->shift_b) & empty);
+    int mobility = 0;
+    for (int d = 0; kings && d < 4; d++) {
+        core_bb from = kings & l->step_from[d];
+        int step = l->step[d];
+        mobility += core_popcount((step > 0 ? from << step : from >> -step) & empty);
+    }
+    return mobility;
 }
 
 /* Runaway men of one side by distance bucket (into run[3]), how far its men lean to one wing
@@ -202,11 +259,6 @@ int core_learned_load(CoreLearned *out, const CoreRules *r, int men_rows, const 
                       size_t len, const char **error)
 {
     CoreLayout layout;
-    if (r->orthogonal) {
-        *error = "the learned evaluation's windows are of dark squares: none on an orthogonal "
-                 "board";
-        return -1;
-    }
     core_layout_init(&layout, r, men_rows);
     if (len < CORE_LEARNED_HEADER || memcmp(data, MAGIC, sizeof MAGIC) != 0) {
         *error = "not a learned-evaluation weight file (bad magic)";

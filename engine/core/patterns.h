@@ -7,15 +7,17 @@
  *
  * Features, each with two weights (opening and ending) blended by the pieces left, as the classic
  * evaluation blends its men tables:
- * - windows of 4x4 squares (8 dark squares) every 2 rows and 2 columns, overlapping (9 on 8x8,
- *   16 on 10x10, 25 on 12x12); each window's men (empty or king / own man / their man per square) are one of
+ * - windows of 8 playing squares, overlapping: on a diagonal board 4x4 squares every 2 rows and
+ *   2 columns (9 on 8x8, 16 on 10x10, 25 on 12x12); on the orthogonal board, where every square
+ *   is played, 2 rows by 4 columns and 4 rows by 2 columns every 2 rows and 2 columns (24 on
+ *   8x8).  Each window's men (empty or king / own man / their man per square) are one of
  *   3^8 = 6561 states, each state one weight;
  * - CORE_LEARNED_DENSE counted terms (own minus theirs): a constant (the move's worth), men,
  *   kings, a king against none, runaway men (nothing of the opponent's in the triangle ahead)
  *   by distance to the crowning row, tempo (rows advanced), men on the home row, king mobility,
  *   and balance (|the sum of the men's distances from the middle column, signed by wing|: men
  *   crowded on one wing are weaker, a classic of draughts play);
- * - where the kings stand: one weight per dark square, seen from the side to move (+1 for each
+ * - where the kings stand: one weight per playing square, seen from the side to move (+1 for each
  *   own king there, -1 for each of theirs on the mirrored square), since the windows see kings
  *   as empty squares (version 2 of the file).
  * A position without men (kings only) is left to the classic evaluation and its drawn-ending
@@ -33,9 +35,16 @@
 
 #define CORE_LEARNED_VERSION 2
 #define CORE_LEARNED_STATES 6561 /* 3^8 */
-#define CORE_LEARNED_WINDOW 8    /* dark squares per window */
-/* A window every 2 rows and 2 columns: (size / 2 - 1)² of them (16 on 10x10, 25 on 12x12). */
-#define CORE_LEARNED_MAX_WINDOWS ((CORE_MAX_SIZE / 2 - 1) * (CORE_MAX_SIZE / 2 - 1))
+#define CORE_LEARNED_WINDOW 8    /* playing squares per window */
+/* A window every 2 rows and 2 columns: (size / 2 - 1)² of them on a diagonal board (16 on
+ * 10x10, 25 on 12x12), 2 x (size / 2) x (size / 2 - 1) on the orthogonal one (24 on 8x8). */
+#define CORE_LEARNED_DIAGONAL_WINDOWS ((CORE_MAX_SIZE / 2 - 1) * (CORE_MAX_SIZE / 2 - 1))
+#define CORE_LEARNED_ORTHOGONAL_WINDOWS                                                            \
+    (2 * (CORE_MAX_ORTHOGONAL_SIZE / 2) * (CORE_MAX_ORTHOGONAL_SIZE / 2 - 1))
+#define CORE_LEARNED_MAX_WINDOWS                                                                   \
+    (CORE_LEARNED_DIAGONAL_WINDOWS > CORE_LEARNED_ORTHOGONAL_WINDOWS                               \
+         ? CORE_LEARNED_DIAGONAL_WINDOWS                                                           \
+         : CORE_LEARNED_ORTHOGONAL_WINDOWS)
 #define CORE_LEARNED_DENSE 11
 #define CORE_LEARNED_UNIT 8 /* stored weights are eighths of a centiman */
 #define CORE_LEARNED_HEADER 40
@@ -56,11 +65,12 @@ enum {
 
 typedef struct {
     int size, windows, start_pieces;
-    int squares;   /* dark squares: the king-square weights, after the dense terms */
+    int squares;   /* playing squares: the king-square weights, after the dense terms */
     int window_base; /* CORE_LEARNED_DENSE + squares: where the window weights start */
     int per_phase; /* weights per phase: window_base + windows * CORE_LEARNED_STATES */
-    /* Each window row holds two dark squares on neighbouring bits: the lower bit of each of its
-     * four rows (per mover side), gathered into 8 bits that base3[side] turns into the state. */
+    /* A window is four pairs of playing squares on neighbouring bits (two dark squares of a
+     * row; two squares side by side on the orthogonal board): the lower bit of each pair (per
+     * mover side), gathered into 8 bits that base3[side] turns into the state. */
     int8_t window_pair[2][CORE_LEARNED_MAX_WINDOWS][4];
     uint16_t base3[2][256];
     core_bb cone[2][CORE_MAX_BITS]; /* squares ahead of a man of each side (0 White) */
@@ -68,7 +78,8 @@ typedef struct {
     int8_t column2[2][CORE_MAX_BITS];     /* 2 x column - (size - 1), seen from each side */
     int8_t king_square[2][CORE_MAX_BITS]; /* the square's king weight, seen from each side */
     core_bb home[2];
-    int shift_a, shift_b;
+    int step[4];          /* a king's four steps (core.h's first four directions), as shifts */
+    core_bb step_from[4]; /* the squares with a neighbour each way */
     core_bb valid;
 } CoreLayout;
 

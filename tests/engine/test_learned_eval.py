@@ -26,7 +26,7 @@ from support.rules_support import random_game_positions
 
 from engine import Limits, _core, native_search
 from engine.api import native_best_move, python_best_move, repetition_history
-from engine.learned import family, has_patterns, header, load_into, pack, weight_file
+from engine.learned import family, header, load_into, pack, weight_file
 from engine.native import core_module, core_rules, core_state
 from engine.reference.board import board_for, state_of
 from engine.reference.evaluate import evaluator
@@ -47,6 +47,7 @@ FAMILY_OF = {
     "antidraughts": "give-away-flying-10",
     "breakthrough": "first-king-flying-10",
     "canadian": "flying-12",  # 25 windows, in the wide core
+    "turkish": "orthogonal-flying-8",  # 24 windows of 2x4 and 4x2 squares
 }
 STATES = 6561
 DENSE = 11
@@ -94,19 +95,33 @@ def python_features(
     om, ok, tm, tk = core_state(position)[:4]  # frisian's states carry the kings' runs too
     own_men, own_kings, their_men, their_kings = map(oriented, (om, ok, tm, tk))
     # The playing squares' colour: (row + column) is odd on the usual board, even on the
-    # mirrored one (a1 light); turning the board half a turn keeps it.
+    # mirrored one (a1 light); turning the board half a turn keeps it.  The orthogonal board
+    # plays every square.
     dark = sum(g.coordinates(1)) % 2
+
+    def plays(cell: tuple[int, int]) -> bool:
+        return variant.orthogonal or sum(cell) % 2 == dark
+
+    if variant.orthogonal:  # 2 rows by 4 columns, then 4 rows by 2 columns
+        shapes = [(2, 4, range(0, size - 1, 2), range(0, size - 3, 2))]
+        shapes.append((4, 2, range(0, size - 3, 2), range(0, size - 1, 2)))
+    else:  # 4x4, two dark squares on each row
+        shapes = [(4, 4, range(0, size - 3, 2), range(0, size - 3, 2))]
     windows = []
-    for r0 in range(0, size - 3, 2):
-        for c0 in range(0, size - 3, 2):
-            cells = [
-                (r, c) for r in range(r0, r0 + 4) for c in range(c0, c0 + 4) if (r + c) % 2 == dark
-            ]
-            assert len(cells) == 8
-            index = 0
-            for k, cell in enumerate(cells):
-                index += 3**k * (1 if cell in own_men else 2 if cell in their_men else 0)
-            windows.append(index)
+    for height, width, row_starts, column_starts in shapes:
+        for r0 in row_starts:
+            for c0 in column_starts:
+                cells = [
+                    (r, c)
+                    for r in range(r0, r0 + height)
+                    for c in range(c0, c0 + width)
+                    if plays((r, c))
+                ]
+                assert len(cells) == 8
+                index = 0
+                for k, cell in enumerate(cells):
+                    index += 3**k * (1 if cell in own_men else 2 if cell in their_men else 0)
+                windows.append(index)
     own_all, their_all = own_men | own_kings, their_men | their_kings
     run = [0, 0, 0]
 
@@ -123,12 +138,17 @@ def python_features(
     home = sum(r == size - 1 for r, _ in own_men) - sum(r == 0 for r, _ in their_men)
     occupied = own_all | their_all
 
+    steps = (
+        ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if variant.orthogonal
+        else ((-1, -1), (-1, 1), (1, -1), (1, 1))
+    )
+
     def mobility(kings: set[tuple[int, int]]) -> int:
         return sum(
             (r + dr, c + dc) not in occupied
             for r, c in kings
-            for dr in (-1, 1)
-            for dc in (-1, 1)
+            for dr, dc in steps
             if 0 <= r + dr < size and 0 <= c + dc < size
         )
 
@@ -137,12 +157,15 @@ def python_features(
         middle| (doubled, to stay whole)."""
         return abs(sum(2 * c - (size - 1) for _, c in men))
 
-    half = size // 2
-    kings = [0] * (size * half)
+    def square(r: int, c: int) -> int:
+        """The playing square at (r, c), counted from 0 along the rows."""
+        return r * g.half + (c if variant.orthogonal else c // 2)
+
+    kings = [0] * g.squares
     for r, c in own_kings:
-        kings[r * half + c // 2] += 1
+        kings[square(r, c)] += 1
     for r, c in their_kings:  # the square as the other side sees it: the board turned
-        kings[(size - 1 - r) * half + (size - 1 - c) // 2] -= 1
+        kings[square(size - 1 - r, size - 1 - c)] -= 1
     dense = (
         1,
         len(own_men) - len(their_men),
@@ -244,10 +267,9 @@ def test_the_learned_score_is_the_weighted_sum_of_the_features(key: str) -> None
 def test_a_position_and_its_colour_flipped_mirror_score_the_same(key: str) -> None:
     variant = find_variant(key)
     searcher = fresh_searcher(variant)
-    if has_patterns(variant):
-        shipped = weight_file(family(variant))
-        data = shipped if shipped is not None else random_weight_file(variant, seed=3)[0]
-        searcher.load_weights(data)
+    shipped = weight_file(family(variant))
+    data = shipped if shipped is not None else random_weight_file(variant, seed=3)[0]
+    searcher.load_weights(data)
     for position in random_positions(key, 10, seed=3):
         mirror = flipped(position)
         assert mirror.turn is not position.turn
@@ -341,30 +363,23 @@ def test_a_corrupt_weight_file_is_refused_and_the_classic_evaluation_stays(
         assert searcher.evaluate(*core_state(position)) == classic(state_of(position))
 
 
-def test_the_orthogonal_board_has_no_learned_evaluation() -> None:
-    """Turkish plays every square: no dark-square windows, so nothing loads or computes window
-    patterns there (not even weights of another 8x8 flying-king family, which the header's size
-    and kings would let through), and its searcher keeps the classic evaluation."""
-    turkish = find_variant("turkish")
-    assert family(turkish) == "orthogonal-flying-8" and not has_patterns(turkish)
-    assert all(has_patterns(v) for v in VARIANTS.values() if v is not turkish)
-    rules = core_rules(turkish)
-    searcher = fresh_searcher(turkish)
-    assert not load_into(searcher, turkish)
-    russian_weights = random_weight_file(find_variant("russian"), seed=1)[0]
-    with pytest.raises(ValueError, match="orthogonal"):
-        searcher.load_weights(russian_weights)
-    with pytest.raises(ValueError, match="orthogonal"):
-        _core.learned_check(rules, turkish.men_rows, russian_weights)
-    with pytest.raises(ValueError, match="orthogonal"):
-        _core.learned_layout(rules, turkish.men_rows)
-    start = core_state(Position.start(turkish))
-    with pytest.raises(ValueError, match="orthogonal"):
-        _core.learned_features(rules, turkish.men_rows, *start)
-    assert not searcher.use_learned(True)
-    classic = evaluator(turkish)
-    for position in random_positions("turkish", 3, seed=4):
-        assert searcher.evaluate(*core_state(position)) == classic(state_of(position))
+def test_the_orthogonal_board_has_windows_of_its_own() -> None:
+    """Turkish plays every square: its windows are 2x4 and 4x2 blocks (24 of them), its kings
+    have a weight on each of the 64 squares, and the weights of a diagonal 8x8 board with
+    flying kings, which the header's size and kings would let through, are refused by their
+    shape either way."""
+    turkish, russian = find_variant("turkish"), find_variant("russian")
+    assert family(turkish) == "orthogonal-flying-8"
+    windows, dense, squares, per_phase, start = _core.learned_layout(
+        core_rules(turkish), turkish.men_rows
+    )
+    assert (windows, dense, squares, start) == (24, DENSE, 64, 32)
+    assert per_phase == DENSE + 64 + 24 * STATES
+    for loaded, other in ((turkish, russian), (russian, turkish)):
+        searcher = fresh_searcher(loaded)
+        with pytest.raises(ValueError, match="shape"):
+            searcher.load_weights(random_weight_file(other, seed=1)[0])
+        assert not searcher.use_learned(True)
 
 
 def test_weights_of_another_family_are_refused() -> None:
