@@ -28,6 +28,8 @@ Table values are pure game-theoretic results under the move and capture rules.  
 can turn a table win into a draw (FMJD's 16- and 5-move endgame rules, the no-progress counts of
 :class:`rules.variants.NoProgressRule`); :func:`counted_slices` tells the core which slices they
 govern, and the core then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
+Where a king's moves in a row are limited while its side has men (frisian, frysk), a table holds
+the endings of kings alone (:func:`has_tables`).
 """
 
 from __future__ import annotations
@@ -122,11 +124,11 @@ def pieces_for(
 
 def has_tables(variant: Variant) -> bool:
     """Whether ``variant`` can use endgame tables: the tables' values are for the standard goal
-    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king; and
-    for positions alone, so not where a king's moves in a row are limited (frisian): there a
-    position with men and kings is won or not by the runs its index cannot hold, and the kings
-    alone are governed by the endgame counts (the core refuses such rules a table)."""
-    return variant.goal is Goal.STANDARD and not variant.king_move_limit
+    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king.
+    Where a king's moves in a row are limited while its side has men (frisian), the kings' runs
+    decide positions with men and an index cannot hold them: the tables there hold the endings
+    of kings alone, which have no runs (the core builds only those slices)."""
+    return variant.goal is Goal.STANDARD
 
 
 def signature(variant: Variant) -> str:
@@ -210,6 +212,10 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["king_turns_back"] = False
     if r.lone_pieces_draw:
         data["lone_pieces_draw"] = True
+    if r.captures_in_eight_directions:
+        data["captures_in_eight_directions"] = True
+    if r.king_move_limit:
+        data["king_move_limit"] = r.king_move_limit  # and so kings-only slices
     return data
 
 

@@ -64,6 +64,10 @@ int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces)
         }
     }
     memset(eg->slice_of, -1, sizeof eg->slice_of);
+    /* Where a king's moves in a row are limited while its side has men, a position
+     * with men is won or not by the kings' runs, which the index has not; kings alone have no
+     * runs, so their slices (closed under moves: a capture leaves kings alone) are exact. */
+    int kings_only = r->king_move_limit != 0;
     int cap = 0;
     for (int a = 0; a <= max_pieces; a++)
         for (int b = 0; a + b <= max_pieces; b++)
@@ -78,7 +82,8 @@ int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces)
         for (int b = 0; a + b <= max_pieces; b++)
             for (int c = 0; a + b + c <= max_pieces; c++)
                 for (int d = 0; a + b + c + d <= max_pieces; d++) {
-                    if (a + b == 0 || c + d == 0 || slice_size(eg, a, b, c, d) == 0)
+                    if (a + b == 0 || c + d == 0 || slice_size(eg, a, b, c, d) == 0 ||
+                        (kings_only && a + c > 0))
                         continue;
                     EgdbSlice *s = &eg->slices[eg->nslices++];
                     s->men = a;

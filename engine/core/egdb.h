@@ -68,7 +68,8 @@ typedef struct Egdb {
 } Egdb;
 
 /* Set up the slices of every material of up to `max_pieces` pieces (both sides with at least
- * one) for `r`; no values yet.  0, or -1 if max_pieces is out of range or memory is short. */
+ * one) for `r`, of kings alone where a king's moves in a row are limited while its side has men
+ * (the runs, which an index has not, decide the rest); no values yet.  0, or -1 if max_pieces is out of range or memory is short. */
 int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces);
 void egdb_free(Egdb *eg);
 

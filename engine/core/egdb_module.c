@@ -66,12 +66,6 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "endgame tables are for the standard goal only");
         return NULL;
     }
-    if (((RulesObject *)rules)->rules.king_move_limit) {
-        /* A position's value depends on the kings' runs there, which a table's index has not. */
-        PyErr_SetString(PyExc_ValueError,
-                        "no endgame tables where a king's moves in a row are limited");
-        return NULL;
-    }
     TableObject *self = (TableObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;

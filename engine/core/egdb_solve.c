@@ -143,7 +143,7 @@ static void unmoves(Pair *pr, const CorePos *p, int value)
     q.opp_men = p->men;
     q.opp_kings = p->kings;
     q.side = 1;
-    q.runs = 0; /* no table for rules that keep runs (egdb_init refuses them) */
+    q.runs = 0; /* runs bind only while a side has men: kings-only slices there (egdb_init) */
     for (core_bb b = p->opp_kings; b; b &= b - 1) {
         int t = core_lowest(b);
         for (int d = 0; d < 4; d++) {

@@ -13,7 +13,8 @@ one king while its side has men (the kings' runs, part of the position and of it
   along a row and a column, the value precedence (two men before a king, a king before a man,
   two kings before three men), a king's capture before a man's of the same value, the frozen
   king.
-- The searches play only legal moves; there are no endgame tables where the runs decide.
+- The searches play only legal moves.  The endgame tables hold the kings alone, which have no
+  runs; the search believes their draws, the counts keep it from their wins.
 """
 
 from __future__ import annotations
@@ -23,7 +24,16 @@ import random
 import pytest
 
 from engine import _core, native, native_search
-from engine.endgame import has_tables, table_variants
+from engine.endgame import (
+    DRAW,
+    WIN,
+    apply_policy,
+    counted_slices,
+    has_tables,
+    new_table,
+    signature,
+    table_variants,
+)
 from engine.native import core_rules, core_state
 from engine.reference.board import board_for, state_of
 from engine.reference.board import make as reference_make
@@ -247,17 +257,53 @@ def test_the_native_search_plays_legal_moves_with_runs_in_its_keys(variant: Vari
 # -- endgame tables --------------------------------------------------------------------------------
 
 
+# Table draws of two kings each, scored above or below 0 by a search without the table.
+TABLE_DRAWS = ("W:WK22,K42:BK50,K46", "W:WK14,K36:BK4,K17", "W:WK42,K26:BK34,K6")
+
+
 @pytest.mark.parametrize("variant", BOTH)
-def test_no_endgame_tables_where_the_runs_decide(variant: Variant) -> None:
+def test_the_endgame_tables_hold_the_kings_alone(variant: Variant) -> None:
     """A table's index holds no runs, and with men on the board a position's value depends on
-    them: the tables are refused rather than wrong (the kings alone fall under the counts)."""
-    assert not has_tables(variant)
-    assert variant not in table_variants([])
-    with pytest.raises(ValueError, match="king's moves in a row"):
-        _core.EndgameTable(core_rules(variant), 3)
-    # A table of other rules is not the searcher's either.
+    them; kings alone have none (the limit binds only while a side has men), so the tables hold
+    exactly the endings of kings alone: positions with men are not in them.  The two endgame
+    counts (two kings against one, one king each) govern the small slices, and every larger one
+    can be captured into them, so the search believes the tables' draws only, never their
+    wins (the policy withholds them: without the counts it would believe them all)."""
+    assert has_tables(variant)
+    assert signature(variant) in {signature(v) for v in table_variants([])}
+    table = new_table(variant, 4)
+    table.build()
+    kings = {(0, a, 0, b) for a in range(1, 4) for b in range(1, 4) if a + b <= 4}
+    assert {s[:4] for s in table.slices()} == kings
+    with_men = parse_fen("W:W28,K13:BK31", variant)
+    assert table.probe(*core_state(with_men)) == 0  # unknown: not in the table
+    three_kings = parse_fen("W:WK1,K5,K46:BK23", variant)
+    assert table.probe(*core_state(three_kings)) == WIN
+
+    apply_policy(variant, table)
+    assert counted_slices(variant, table) == [s[1] + s[3] <= 3 for s in table.slices()]
+    assert not any(trusted for *_, trusted in table.slices())
+    native_search.set_endgame(variant, table)
+    try:
+        scores = [searched(parse_fen(fen, variant)) for fen in TABLE_DRAWS]
+        assert scores == [0] * len(TABLE_DRAWS)
+    finally:
+        native_search.set_endgame(variant, None)
+    table.set_policy([False] * len(table.slices()), 0)  # as if there were no counts
+    assert all(trusted for *_, trusted in table.slices())
+    without = [searched(parse_fen(fen, variant)) for fen in TABLE_DRAWS]
+    assert any(without), without  # the table, not the search, found the draws
+    assert {table.probe(*core_state(parse_fen(fen, variant))) for fen in TABLE_DRAWS} == {DRAW}
+    # A table of other rules is not the searcher's.
     international = _core.EndgameTable(core_rules(INTERNATIONAL), 2)
     international.build()
     searcher = native_search.new_searcher(variant)
     with pytest.raises(ValueError):
         searcher.set_endgame(international)
+
+
+def searched(position: Position) -> int:
+    """The native search's score of ``position`` at 20,000 nodes (with the table set, if any)."""
+    return native_search.search(
+        position, quiet=0, past=(), max_depth=64, seconds=None, nodes=20_000, fresh=True
+    ).score

@@ -148,6 +148,9 @@ def built(key: str, pieces: int) -> EndgameTable:
         ("spanish", 3, True),
         # Kings that stop just beyond their victim, captured pieces removed at once.
         ("thai", 3, True),
+        # Kings that capture along rows and columns too; the tables hold kings alone, whose
+        # moves in a row are not limited (tests/engine/test_core_frisian.py).
+        ("frisian", 3, True),
     ],
 )
 def test_the_solver_equals_a_brute_force_solver_on_the_referee(
@@ -226,8 +229,15 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
         "king_turns_back": False,
         "lone_pieces_draw": True,
     }
+    # Frisian's header names its eight-way captures and its limit (kings-only slices).
+    assert headers["frisian"] == headers["frysk"]
+    assert headers["frisian"]["captures_in_eight_directions"] is True
+    assert headers["frisian"]["king_move_limit"] == 3
     others = [h for key, h in headers.items() if key not in ("turkish", "frisian", "frysk")]
-    new = ("orthogonal", "king_turns_back", "lone_pieces_draw")
+    new = (
+        *("orthogonal", "king_turns_back", "lone_pieces_draw"),
+        *("captures_in_eight_directions", "king_move_limit"),
+    )
     assert not any(flag in h for h in others for flag in new)
     # Turkish's one-piece-each draw is no count: the table is solved with it, so the search may
     # believe every slice (there is no no-progress count either).
