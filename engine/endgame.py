@@ -28,8 +28,10 @@ Table values are pure game-theoretic results under the move and capture rules.  
 can turn a table win into a draw (FMJD's 16- and 5-move endgame rules, the no-progress counts of
 :class:`rules.variants.NoProgressRule`); :func:`counted_slices` tells the core which slices they
 govern, and the core then believes only the draws there (see egdb_set_policy in engine/core/egdb.h).
-Where a king's moves in a row are limited while its side has men (frisian, frysk), a table holds
-the endings of kings alone (:func:`has_tables`).
+The solver follows the variant's goal (antidraughts: no piece or no move wins; breakthrough: the
+first crowning wins, so its tables hold men alone).  Where a king's moves in a row are limited
+while its side has men (frisian, frysk), the kings' runs decide the positions with men and an
+index has no room for them: the tables hold the endings of kings alone, which have no runs.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from rules.variants import VARIANTS, Goal, Variant, find_variant
+from rules.variants import VARIANTS, Variant, find_variant
 
 from ._core import EGDB_MAX_PIECES, EndgameTable
 from .native import core_module, core_rules
@@ -122,15 +124,6 @@ def pieces_for(
     return min(asked, largest_pieces(variant))
 
 
-def has_tables(variant: Variant) -> bool:
-    """Whether ``variant`` can use endgame tables: the tables' values are for the standard goal
-    (no piece or no move loses), not for antidraughts' reverse or breakthrough's first king.
-    Where a king's moves in a row are limited while its side has men (frisian), the kings' runs
-    decide positions with men and an index cannot hold them: the tables there hold the endings
-    of kings alone, which have no runs (the core builds only those slices)."""
-    return variant.goal is Goal.STANDARD
-
-
 def signature(variant: Variant) -> str:
     """The part of a file name that says which move rules the table is for (the variants of
     before capture precedence and men that spare kings keep their files' names; each later flag
@@ -161,6 +154,8 @@ def signature(variant: Variant) -> str:
         flags += "e"
     if r.king_move_limit:
         flags += f"k{r.king_move_limit}"
+    if r.goal:
+        flags += f"g{r.goal}"  # the goal's core code (engine.native.GOAL_CODES)
     return f"{r.size}x{r.size}{flags}-c{r.crowning}"
 
 
@@ -216,6 +211,8 @@ def _rule_data(variant: Variant) -> dict[str, int | bool | list[int]]:
         data["captures_in_eight_directions"] = True
     if r.king_move_limit:
         data["king_move_limit"] = r.king_move_limit  # and so kings-only slices
+    if r.goal:
+        data["goal"] = r.goal
     return data
 
 
@@ -318,10 +315,10 @@ def obtain(
     """The variant's table: loaded from the cache, else (``build``) built and stored there first,
     under a file lock so that one process builds while the others wait.  A corrupt file is
     rebuilt.  None when the tables are off or absent and not to be built.  ``on_build`` hears the
-    seconds a build took.  None as well for a variant without tables (:func:`has_tables`)."""
+    seconds a build took."""
     pieces = pieces_for(variant) if pieces is None else pieces
     where = directory() if where is None else where
-    if where is None or not has_tables(variant):
+    if where is None:
         return None
     path = path_for(variant, pieces, where)
     where.mkdir(parents=True, exist_ok=True)
@@ -413,10 +410,9 @@ def attach_later(
     pieces: int | None = None,
 ) -> threading.Thread | None:
     """Obtain the variant's table in a background thread and hand it to ``attach`` (once per
-    variant and process); None when the tables are off, the variant has none
-    (:func:`has_tables`) or they were started already."""
+    variant and process); None when the tables are off or they were started already."""
     where = directory() if where is None else where
-    if where is None or not has_tables(variant):
+    if where is None:
         return None
     with _started_lock:
         if variant in _started:
@@ -448,7 +444,6 @@ def table_variants(names: Sequence[str], pieces: int | None = None) -> list[Vari
     at most ``pieces`` pieces: variants with the same move rules and table size share a file, so
     each is built or shown once."""
     chosen = [find_variant(n) for n in names] if names else list(VARIANTS.values())
-    chosen = [v for v in chosen if has_tables(v)]
     seen: set[tuple[str, int]] = set()
     unique = []
     for v in chosen:

@@ -4,12 +4,14 @@ and kept for months (``python -m engine.endgame check``), and what the tests run
 The solver (engine/core/egdb.c) works on the C core's move generator; this check takes the
 moves from ``rules`` (the referee, written apart from the core) instead.  For sampled positions
 of every slice, a position's value must be the best of its successors' values: won when one
-successor is lost for the opponent, lost when every successor is won for the opponent (or there
-is no move), drawn otherwise; and where the variant draws one piece against one, such a
-position with a move is drawn whatever its successors.  A wrong value anywhere breaks that at
-some position; a sample of ``per_slice`` positions per slice catches an error that touches one
-position in a few hundred of a slice, and a table damaged on disk fails its checksum before
-this runs.
+successor is lost for the opponent, lost when every successor is won for the opponent, drawn
+otherwise; and where the variant draws one piece against one, such a position with a move is
+drawn whatever its successors.  The variant's goal ends the game: with no move the side to move
+has lost (won where the goal is to give everything away), a capture of the last piece leaves the
+opponent lost (won, giving away), and where the first king wins a crowning wins at once.  A
+wrong value anywhere breaks that at some position; a sample of ``per_slice`` positions per slice
+catches an error that touches one position in a few hundred of a slice, and a table damaged on
+disk fails its checksum before this runs.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 
 from rules.movegen import RawMove, generator
-from rules.variants import Variant
+from rules.variants import Goal, Variant
 
 from ._core import EndgameTable
 
@@ -53,11 +55,25 @@ def played(state: State, move: RawMove) -> State:
     return (their_men & ~captured, their_kings & ~captured, own_men, own_kings, side ^ 1)
 
 
-def expected_value(successors: list[int]) -> int:
-    """A position's value from its successors' values (each for the opponent)."""
+def expected_value(successors: list[int], goal: Goal = Goal.STANDARD) -> int:
+    """A position's value from its successors' values (each for the opponent); with none, the
+    side to move cannot move: lost, or won where the goal is to give everything away."""
+    if not successors:
+        return WIN if goal is Goal.GIVE_AWAY else LOSS
     if LOSS in successors:
         return WIN
     return DRAW if DRAW in successors else LOSS
+
+
+def successor_value(table: EndgameTable, goal: Goal, state: State, move: RawMove) -> int:
+    """The value of the position ``move`` leads to, for the opponent: by the rules where the
+    game ends there (a crowning where the first king wins; no piece left), else the table's."""
+    if goal is Goal.FIRST_KING and move[3]:
+        return LOSS
+    after = played(state, move)
+    if not after[0] | after[1]:
+        return WIN if goal is Goal.GIVE_AWAY else LOSS
+    return table.probe(*after)
 
 
 def check(table: EndgameTable, variant: Variant, per_slice: int, seed: int = 0) -> Checked:
@@ -73,7 +89,7 @@ def check(table: EndgameTable, variant: Variant, per_slice: int, seed: int = 0) 
                 continue  # an unused index (two men on one square)
             own_men, own_kings, their_men, their_kings, side = state
             successors = [
-                table.probe(*played(state, move))
+                successor_value(table, variant.goal, state, move)
                 for move in moves(own_men, own_kings, their_men, their_kings, side)
             ]
             value = table.probe(*state)
@@ -81,7 +97,7 @@ def check(table: EndgameTable, variant: Variant, per_slice: int, seed: int = 0) 
                 (own_men | own_kings).bit_count() == (their_men | their_kings).bit_count() == 1
             )
             drawn = variant.lone_pieces_draw and one_each and successors
-            if value != (DRAW if drawn else expected_value(successors)):
+            if value != (DRAW if drawn else expected_value(successors, variant.goal)):
                 found.wrong.append((state, value, successors))
             found.positions += 1
     return found

@@ -64,10 +64,12 @@ int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces)
         }
     }
     memset(eg->slice_of, -1, sizeof eg->slice_of);
-    /* Where a king's moves in a row are limited while its side has men, a position
-     * with men is won or not by the kings' runs, which the index has not; kings alone have no
-     * runs, so their slices (closed under moves: a capture leaves kings alone) are exact. */
+    /* Where a king's moves in a row are limited while its side has men, a position with men is
+     * won or not by the kings' runs, which the index has not; kings alone have no runs, so their
+     * slices (closed under moves: a capture leaves kings alone) are exact.  Where the first
+     * king wins, no position with a king is played on: the slices hold men alone. */
     int kings_only = r->king_move_limit != 0;
+    int men_only = r->goal == CORE_GOAL_FIRST_KING;
     int cap = 0;
     for (int a = 0; a <= max_pieces; a++)
         for (int b = 0; a + b <= max_pieces; b++)
@@ -83,7 +85,7 @@ int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces)
             for (int c = 0; a + b + c <= max_pieces; c++)
                 for (int d = 0; a + b + c + d <= max_pieces; d++) {
                     if (a + b == 0 || c + d == 0 || slice_size(eg, a, b, c, d) == 0 ||
-                        (kings_only && a + c > 0))
+                        (kings_only && a + c > 0) || (men_only && b + d > 0))
                         continue;
                     EgdbSlice *s = &eg->slices[eg->nslices++];
                     s->men = a;
@@ -288,8 +290,10 @@ int egdb_position(const Egdb *eg, int slice, uint64_t index, CorePos *p)
 int egdb_probe(const Egdb *eg, const CorePos *p, int *slice)
 {
     *slice = -1;
-    if (!(p->men | p->kings))
-        return EGDB_LOSS;
+    if (!(p->men | p->kings)) /* no piece: lost, or won where the goal is to give all away */
+        return eg->rules.goal == CORE_GOAL_GIVE_AWAY ? EGDB_WIN : EGDB_LOSS;
+    if (eg->rules.goal == CORE_GOAL_FIRST_KING && p->opp_kings)
+        return EGDB_LOSS; /* the opponent has just crowned: the game is over */
     uint64_t index;
     if (!eg->data || egdb_locate(eg, p, slice, &index) < 0) {
         *slice = -1;

@@ -23,6 +23,10 @@
  * distance in plies to the end of the slice (a capture, a crowning or the end of the game) under
  * best play; the largest one per slice is kept, so the search can tell when a no-progress count
  * could end the game before a won ending is converted.
+ *
+ * The game's end follows the rules' goal: no piece or no move loses, or wins where the goal is
+ * to give everything away; where the first king wins, a crowning move wins and the slices hold
+ * men alone.
  */
 #ifndef DRAUGHTS_EGDB_H
 #define DRAUGHTS_EGDB_H
@@ -69,7 +73,8 @@ typedef struct Egdb {
 
 /* Set up the slices of every material of up to `max_pieces` pieces (both sides with at least
  * one) for `r`, of kings alone where a king's moves in a row are limited while its side has men
- * (the runs, which an index has not, decide the rest); no values yet.  0, or -1 if max_pieces is out of range or memory is short. */
+ * (the runs, which an index has not, decide the rest), of men alone where the first king wins (a
+ * crowning ends the game); no values yet.  0, or -1 if max_pieces is out of range or memory is short. */
 int egdb_init(Egdb *eg, const CoreRules *r, int max_pieces);
 void egdb_free(Egdb *eg);
 
@@ -95,7 +100,9 @@ static inline int egdb_get(const Egdb *eg, uint64_t i)
 }
 
 /* The value of a position for its side to move: EGDB_UNKNOWN when its material is not in the
- * table or the values are not there; a side without pieces has lost. */
+ * table or the values are not there.  A side without pieces has lost (won, where the goal is to
+ * give everything away), and so has a side whose opponent has a king where the first king wins
+ * (the game ended as it was crowned). */
 int egdb_probe(const Egdb *eg, const CorePos *p, int *slice);
 
 /* Distances are kept in a byte; EGDB_FAR stands for a draw (no distance). */

@@ -61,11 +61,6 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_ValueError, "max_pieces must be 2 to %d", EGDB_MAX_PIECES);
         return NULL;
     }
-    if (((RulesObject *)rules)->rules.goal != CORE_GOAL_STANDARD) {
-        /* The solver's values are for the standard goal: no move or no piece loses. */
-        PyErr_SetString(PyExc_ValueError, "endgame tables are for the standard goal only");
-        return NULL;
-    }
     TableObject *self = (TableObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;

@@ -92,6 +92,8 @@ static void initialise(Pair *pr, int h)
         }
         if (win) {
             pr->state[h][idx] = EGDB_WIN;
+        } else if (n == 0) { /* no move: lost, or won where the goal is to give all away */
+            pr->state[h][idx] = r->goal == CORE_GOAL_GIVE_AWAY ? EGDB_WIN : EGDB_LOSS;
         } else if (inside == 0) {
             pr->state[h][idx] = draw ? EGDB_DRAW : EGDB_LOSS;
         } else {

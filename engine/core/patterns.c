@@ -27,9 +27,9 @@ static int plays(const CoreRules *r, int row, int column)
     return r->orthogonal || (row + column) % 2 == dark;
 }
 
-/* Window w of four rows of pairs: pair i holds the playing squares (rows[i], columns[i]) and
- * the next one to its right.  White sees the board as it is: the pair's lower bit is its left
- * square.  Black sees it turned: the lower bit is the right square of its row. */
+/* The next window, of four pairs: pair i holds the playing square (rows[i], columns[i]) and the
+ * one `next` columns to its right, on the neighbouring bit.  White sees the board as it is: the
+ * pair's lower bit is its left square.  Black sees it turned: the lower bit is the right one. */
 static void add_window(CoreLayout *l, const CoreRules *r, const int rows[4], const int columns[4],
                        int next)
 {

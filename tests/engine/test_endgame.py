@@ -40,7 +40,7 @@ from engine.native import core_state
 from rules.fen import parse_fen
 from rules.game import Game
 from rules.movegen import generator
-from rules.variants import VARIANTS, Color, Variant
+from rules.variants import VARIANTS, Color, Goal, Variant
 
 State = tuple[int, int, int, int, int]
 
@@ -71,10 +71,12 @@ def all_positions(variant: Variant, materials: list[tuple[int, int, int, int]]) 
 def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) -> dict[State, int]:
     """Win/loss/draw of every position of a set of materials closed under moves, on the
     referee's moves, by retrograde analysis: a position is won if a move reaches a lost one (or
-    takes the last piece), lost if every move reaches a won one (so also with no move at all),
-    and what never settles is a draw; where the variant draws one piece against one, such a
-    position with a move is a draw by rule.  Settled positions are worked back through their
-    predecessors, each counting down the moves not yet known to reach a won position."""
+    ends the game for its goal: takes the last piece; crowns, where the first king wins), lost
+    if every move reaches a won one (or gives the last piece away where that wins), and with no
+    move at all lost (won, giving away), and what never settles is a draw; where the variant
+    draws one piece against one, such a position with a move is a draw by rule.  Settled
+    positions are worked back through their predecessors, each counting down the moves not yet
+    known to reach a won position."""
     gen = generator(variant)
     states = all_positions(variant, materials)
     where = {s: i for i, s in enumerate(states)}
@@ -83,9 +85,10 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     value = [0] * len(states)
     drawn = [False] * len(states)  # drawn by rule: never settled by its moves
     settled: collections.deque[int] = collections.deque()
+    give_away, first_king = variant.goal is Goal.GIVE_AWAY, variant.goal is Goal.FIRST_KING
     for i, s in enumerate(states):
         om, ok, tm, tk, side = s
-        takes_all = False
+        wins_now = False
         moves = gen.moves_raw(om, ok, tm, tk, side)
         one_each = (om | ok).bit_count() == 1 and (tm | tk).bit_count() == 1
         if moves and one_each and variant.lone_pieces_draw:
@@ -93,13 +96,15 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
             continue
         for move in moves:
             child = played(s, move)
-            if not child[0] | child[1]:  # no pieces left to the side to move next
-                takes_all = True
+            if first_king and move[3]:
+                wins_now = True  # crowned: the game is won
+            elif not child[0] | child[1]:  # no pieces left to the side to move next
+                wins_now = wins_now or not give_away  # giving away, that side has won
             else:
                 parents[where[child]].append(i)
                 unknown[i] += 1
-        if takes_all or not unknown[i]:
-            value[i] = WIN if takes_all else LOSS
+        if wins_now or not unknown[i]:
+            value[i] = WIN if wins_now or (give_away and not moves) else LOSS
             settled.append(i)
     while settled:
         j = settled.popleft()
@@ -117,11 +122,17 @@ def brute_force(variant: Variant, materials: list[tuple[int, int, int, int]]) ->
     return {s: v or DRAW for s, v in zip(states, value, strict=True)}
 
 
-def materials(pieces: int, kings_only: bool = False) -> list[tuple[int, int, int, int]]:
+def materials(
+    pieces: int, kings_only: bool = False, men_only: bool = False
+) -> list[tuple[int, int, int, int]]:
     return [
         (a, b, c, d)
         for a, b, c, d in itertools.product(range(pieces + 1), repeat=4)
-        if a + b and c + d and a + b + c + d <= pieces and not (kings_only and a + c)
+        if a + b
+        and c + d
+        and a + b + c + d <= pieces
+        and not (kings_only and a + c)
+        and not (men_only and b + d)
     ]
 
 
@@ -132,36 +143,48 @@ def built(key: str, pieces: int) -> EndgameTable:
     return table
 
 
+KINGS, MEN = "kings", "men"
+"""Which slices a brute force covers: all, or those of kings alone or of men alone."""
+
+
 @pytest.mark.parametrize(
-    ("key", "pieces", "kings_only"),
+    ("key", "pieces", "only"),
     [
-        ("english", 3, False),
-        ("international", 2, False),
-        ("international", 3, True),
+        ("english", 3, None),
+        ("international", 2, None),
+        ("international", 3, KINGS),
         # 72 squares: the core's wide build (128-bit boards).
-        ("canadian", 2, False),
-        ("russian", 2, False),
+        ("canadian", 2, None),
+        ("russian", 2, None),
         # The mirrored board, men that spare kings and the four precedences; a king first.
-        ("italian", 3, False),
-        ("czech", 3, True),
+        ("italian", 3, None),
+        ("czech", 3, KINGS),
         # Flying kings on the mirrored board, the most kings after the most pieces.
-        ("spanish", 3, True),
+        ("spanish", 3, KINGS),
         # Kings that stop just beyond their victim, captured pieces removed at once.
-        ("thai", 3, True),
+        ("thai", 3, KINGS),
         # Kings that capture along rows and columns too; the tables hold kings alone, whose
         # moves in a row are not limited (tests/engine/test_core_frisian.py).
-        ("frisian", 3, True),
+        ("frisian", 3, KINGS),
+        # The goals: no piece or no move wins; the first king wins (men alone: no draw).
+        ("antidraughts", 2, None),
+        ("antidraughts", 3, KINGS),
+        ("breakthrough", 3, MEN),
     ],
 )
 def test_the_solver_equals_a_brute_force_solver_on_the_referee(
-    key: str, pieces: int, kings_only: bool
+    key: str, pieces: int, only: str | None
 ) -> None:
     table = built(key, pieces)
-    truth = brute_force(VARIANTS[key], materials(pieces, kings_only))
+    truth = brute_force(VARIANTS[key], materials(pieces, only == KINGS, only == MEN))
     wrong = [(s, v, table.probe(*s)) for s, v in truth.items() if table.probe(*s) != v]
     assert not wrong, (len(wrong), wrong[:5])
     counts = {v: sum(1 for x in truth.values() if x == v) for v in (WIN, LOSS, DRAW)}
-    assert all(counts.values()), counts  # every outcome occurs: the check has teeth
+    # Every outcome occurs, so the check has teeth; men alone only ever go forwards, so a game
+    # of them cannot go on for ever: no draw.
+    assert {v for v, n in counts.items() if n} == (
+        {WIN, LOSS} if only == MEN else {WIN, LOSS, DRAW}
+    )
 
 
 @cache
@@ -198,15 +221,18 @@ def test_the_solver_equals_a_brute_force_solver_on_the_orthogonal_board() -> Non
     assert set(truth.values()) <= {DRAW, LOSS} and DRAW in truth.values()
 
 
-def test_the_orthogonal_board_has_tables_of_its_own() -> None:
+def test_later_rules_have_tables_of_their_own() -> None:
     """Turkish's table is named and headed by its own flags (orthogonal, no turning back, one
-    piece each drawn); every
-    other variant's file keeps the name and header it had before those flags existed."""
+    piece each drawn), Frisian's by its eight-way captures and its limit, the goal variants' by
+    their goal; every other variant's file keeps the name and header it had before those flags
+    existed."""
     names = {key: endgame.signature(v) for key, v in VARIANTS.items()}
     assert names == {
         **dict.fromkeys(("english", "dame"), "8x8-c0"),
         "pool": "8x8bf-c1",
-        **dict.fromkeys(("international", "antidraughts", "breakthrough"), "10x10bfm-c1"),
+        "international": "10x10bfm-c1",
+        "antidraughts": "10x10bfmg1-c1",  # the goals' own tables
+        "breakthrough": "10x10bfmg2-c1",
         "canadian": "12x12bfm-c1",  # International's rules, a board of its own
         "brazilian": "8x8bfm-c1",
         "russian": "8x8bf-c2",
@@ -233,10 +259,12 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
     assert headers["frisian"] == headers["frysk"]
     assert headers["frisian"]["captures_in_eight_directions"] is True
     assert headers["frisian"]["king_move_limit"] == 3
-    others = [h for key, h in headers.items() if key not in ("turkish", "frisian", "frysk")]
+    assert (headers["antidraughts"]["goal"], headers["breakthrough"]["goal"]) == (1, 2)
+    later = ("turkish", "frisian", "frysk", "antidraughts", "breakthrough")
+    others = [h for key, h in headers.items() if key not in later]
     new = (
         *("orthogonal", "king_turns_back", "lone_pieces_draw"),
-        *("captures_in_eight_directions", "king_move_limit"),
+        *("captures_in_eight_directions", "king_move_limit", "goal"),
     )
     assert not any(flag in h for h in others for flag in new)
     # Turkish's one-piece-each draw is no count: the table is solved with it, so the search may
@@ -252,16 +280,32 @@ def test_the_orthogonal_board_has_tables_of_its_own() -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "pieces", "per_slice"), [("english", 4, 60), ("brazilian", 4, 60), ("turkish", 3, 100)]
+    ("key", "pieces", "per_slice"),
+    [
+        ("english", 4, 60),
+        ("brazilian", 4, 60),
+        ("turkish", 3, 100),
+        ("frisian", 4, 200),
+        ("antidraughts", 3, 100),
+        ("breakthrough", 3, 400),
+    ],
 )
 def test_a_value_is_the_best_of_the_successors_values(
     key: str, pieces: int, per_slice: int
 ) -> None:
-    """What ``python -m engine.endgame check`` runs on a table an operator built (turkish's 3
-    pieces have fewer slices: more positions from each)."""
+    """What ``python -m engine.endgame check`` runs on a table an operator built (the tables of
+    fewer slices give more positions from each)."""
     found = check(built(key, pieces), VARIANTS[key], per_slice=per_slice, seed=17)
     assert found.positions > 1000
     assert found.wrong == []
+
+
+def test_the_check_knows_the_goal() -> None:
+    """Antidraughts' table checked as if its goal were International's (the same moves): the
+    positions without a move, won there and lost here, are named."""
+    found = check(built("antidraughts", 3), VARIANTS["international"], per_slice=100, seed=17)
+    assert found.wrong
+    assert any(not successors for _state, _value, successors in found.wrong)
 
 
 def test_the_check_finds_a_wrong_value() -> None:

@@ -1,22 +1,22 @@
 """The engine plays each variant for its own goal: antidraughts to be left without pieces or
 moves, breakthrough to crown first.  Both searches (the core's and the reference's) score the
-end as a win for the side that reached the goal, and the endgame tables (solved for the standard
-goal) are kept away from both."""
+end as a win for the side that reached the goal, and the endgame tables are solved for each
+goal (their values against a brute force on the referee: tests/engine/test_endgame.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import _core
+from engine import _core, native_search
 from engine.api import Limits, native_best_move, python_best_move
-from engine.endgame import has_tables, table_variants
-from engine.native import core_rules
+from engine.endgame import apply_policy, new_table, signature, table_variants
+from engine.native import GOAL_CODES
 from engine.reference.board import state_of
 from engine.reference.evaluate import evaluator
 from engine.scores import MATE
 from rules.fen import parse_fen
 from rules.game import Game
-from rules.variants import ANTIDRAUGHTS, BREAKTHROUGH, INTERNATIONAL, VARIANTS, Variant
+from rules.variants import ANTIDRAUGHTS, BREAKTHROUGH, INTERNATIONAL, Variant
 
 SEARCHES = [native_best_move, python_best_move]
 EXACT = Limits(movetime=None, depth=6, level=6)
@@ -72,11 +72,51 @@ def test_the_classic_evaluation_is_reversed_giving_away() -> None:
         assert evaluator(ANTIDRAUGHTS)(anti) == -evaluator(INTERNATIONAL)(standard)
 
 
-@pytest.mark.parametrize(
-    "variant", [v for v in VARIANTS.values() if not has_tables(v) and not v.king_move_limit]
-)
-def test_no_endgame_table_for_another_goal(variant: Variant) -> None:
-    assert variant.goal is not INTERNATIONAL.goal
-    assert variant not in table_variants([])
-    with pytest.raises(ValueError, match="standard goal"):
-        _core.EndgameTable(core_rules(variant), 3)
+@pytest.mark.parametrize("variant", [ANTIDRAUGHTS, BREAKTHROUGH])
+def test_each_goal_has_endgame_tables_of_its_own(variant: Variant) -> None:
+    """Named and headed by their goal, so neither a goal's table nor International's serves the
+    other; breakthrough's hold men alone (a crowning ends the game).  Neither goal has an
+    endgame count or a no-progress count, so the search believes every slice."""
+    assert variant in table_variants([])
+    code = GOAL_CODES[variant.goal]
+    assert signature(variant) == f"10x10bfmg{code}-c1" != signature(INTERNATIONAL)
+    table = new_table(variant, 3)
+    table.build()
+    apply_policy(variant, table)
+    assert all(trusted for *_, trusted in table.slices())
+    if variant is BREAKTHROUGH:
+        assert all(kings == their_kings == 0 for _, kings, _, their_kings, *_ in table.slices())
+    international = new_table(INTERNATIONAL, 3)
+    international.build()
+    for rules_of, other in ((variant, international), (INTERNATIONAL, table)):
+        with pytest.raises(ValueError, match="other rules"):
+            native_search.set_endgame(rules_of, other)
+
+
+def test_antidraughts_tables_know_what_the_search_misjudges() -> None:
+    """Two men each, White's two steps from crowning: giving everything away is won for White,
+    which a search of 5,000 nodes scores as a loss; the 3-piece table, met after the first
+    capture, tells it."""
+    fen = "W:W10,14:B45,34"
+    table = new_table(ANTIDRAUGHTS, 3)
+    table.build()
+    apply_policy(ANTIDRAUGHTS, table)
+    assert searched(fen, None) < 0
+    assert abs(searched(fen, table) - _core.EGDB_WIN_SCORE) <= 50_000  # a table win
+
+
+def searched(fen: str, table: _core.EndgameTable | None) -> int:
+    """The native search's score of an antidraughts position at 5,000 nodes."""
+    native_search.set_endgame(ANTIDRAUGHTS, table)
+    try:
+        return native_search.search(
+            parse_fen(fen, ANTIDRAUGHTS),
+            quiet=0,
+            past=(),
+            max_depth=64,
+            seconds=None,
+            nodes=5_000,
+            fresh=True,
+        ).score
+    finally:
+        native_search.set_endgame(ANTIDRAUGHTS, None)
