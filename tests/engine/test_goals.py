@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from engine import _core, native_search
-from engine.api import Limits, native_best_move, python_best_move
-from engine.endgame import apply_policy, new_table, signature, table_variants
-from engine.native import GOAL_CODES
+from engine.api import Limits, native_best_move, python_best_move, repetition_history, to_move
+from engine.endgame import WIN, apply_policy, new_table, signature, table_variants
+from engine.native import GOAL_CODES, core_state
 from engine.reference.board import state_of
 from engine.reference.evaluate import evaluator
 from engine.scores import MATE
@@ -120,3 +120,42 @@ def searched(fen: str, table: _core.EndgameTable | None) -> int:
         ).score
     finally:
         native_search.set_endgame(ANTIDRAUGHTS, None)
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        (BREAKTHROUGH, "W:W34:B14,29"),  # won by crowning
+        (BREAKTHROUGH, "W:W36,43:B10"),  # won by taking the last man
+        (ANTIDRAUGHTS, "W:W36,43:B10"),  # won by giving both men away
+        (ANTIDRAUGHTS, "W:W30,6:B10"),
+    ],
+)
+def test_the_engine_converts_a_table_win_for_its_goal(variant: Variant, fen: str) -> None:
+    """From a position the 3-piece table says is won, the engine playing both sides with the
+    table (2,000 nodes a move) wins it for the side to move: at a won root the moves kept are
+    the ones that keep the win, a crowning that ends breakthrough among them."""
+    table = new_table(variant, 3)
+    table.build()
+    apply_policy(variant, table)
+    start = parse_fen(fen, variant)
+    assert table.probe(*core_state(start)) == WIN
+    native_search.set_endgame(variant, table)
+    try:
+        game = Game(variant, start)
+        while not game.is_over and game.ply < 60:
+            past, quiet = repetition_history(game)
+            found = native_search.search(
+                game.position,
+                quiet=quiet,
+                past=past,
+                max_depth=64,
+                seconds=None,
+                nodes=2_000,
+                fresh=True,
+            )
+            assert found.move is not None
+            game.play(to_move(game.position, found.move))
+    finally:
+        native_search.set_endgame(variant, None)
+    assert game.outcome is not None and game.outcome.winner is start.turn, game.outcome
