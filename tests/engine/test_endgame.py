@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.engine_play import play_out
 
 from engine import endgame, native_search
 from engine._core import EGDB_DISTANCE_LIMIT, EGDB_WIN_SCORE, EndgameTable
@@ -652,39 +653,6 @@ def test_counting_rules_keep_a_table_win_from_being_believed() -> None:
     policy("international", international, counted=False)
     assert known_win(searched("international", fen, international, nodes=3_000).score)
     policy("international", international)
-
-
-def play_out(
-    key: str,
-    fen: str,
-    table: EndgameTable,
-    plies: int,
-    nodes: int = 100_000,
-    seconds: float | None = None,
-) -> Game:
-    """The engine against itself from ``fen`` with ``table``, by ``nodes`` a move or, given
-    ``seconds``, by time."""
-    variant = VARIANTS[key]
-    native_search.set_endgame(variant, table)
-    try:
-        game = Game(variant, parse_fen(fen, variant))
-        while not game.is_over and game.ply < plies:
-            past, quiet = repetition_history(game)
-            found = native_search.search(
-                game.position,
-                quiet=quiet,
-                past=past,
-                max_depth=64,
-                seconds=seconds,
-                nodes=None if seconds else nodes,
-                fresh=True,
-                exact=False,
-            )
-            assert found.move is not None
-            game.play(to_move(game.position, found.move))
-        return game
-    finally:
-        native_search.set_endgame(variant, None)
 
 
 @pytest.mark.parametrize(

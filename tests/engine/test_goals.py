@@ -6,9 +6,10 @@ goal (their values against a brute force on the referee: tests/engine/test_endga
 from __future__ import annotations
 
 import pytest
+from support.engine_play import play_out
 
 from engine import _core, native_search
-from engine.api import Limits, native_best_move, python_best_move, repetition_history, to_move
+from engine.api import Limits, native_best_move, python_best_move
 from engine.endgame import WIN, apply_policy, new_table, signature, table_variants
 from engine.native import GOAL_CODES, core_state
 from engine.reference.board import state_of
@@ -140,22 +141,5 @@ def test_the_engine_converts_a_table_win_for_its_goal(variant: Variant, fen: str
     apply_policy(variant, table)
     start = parse_fen(fen, variant)
     assert table.probe(*core_state(start)) == WIN
-    native_search.set_endgame(variant, table)
-    try:
-        game = Game(variant, start)
-        while not game.is_over and game.ply < 60:
-            past, quiet = repetition_history(game)
-            found = native_search.search(
-                game.position,
-                quiet=quiet,
-                past=past,
-                max_depth=64,
-                seconds=None,
-                nodes=2_000,
-                fresh=True,
-            )
-            assert found.move is not None
-            game.play(to_move(game.position, found.move))
-    finally:
-        native_search.set_endgame(variant, None)
+    game = play_out(variant.key, fen, table, plies=60, nodes=2_000)
     assert game.outcome is not None and game.outcome.winner is start.turn, game.outcome

@@ -49,6 +49,17 @@ def train_eval() -> ModuleType:
     return module
 
 
+def self_play(tool: ModuleType, variant: Variant, games: int, nodes: int, seed: int) -> list[bytes]:
+    """The records of ``games`` self-play games of ``variant`` (random starts of 2 to 8 plies);
+    the process's cached searcher is left on the classic evaluation afterwards."""
+    rng = random.Random(seed)
+    records: list[bytes] = []
+    for _ in range(games):
+        records.extend(tool.play_game(variant, rng, nodes, rng.randint(2, 8), 0.05))
+    native_search.native_searcher(variant).use_learned(False)
+    return records
+
+
 def train_args(family_name: str, data: list[Path], out: Path, **changes: object) -> object:
     """``train``'s arguments for a small run."""
     values: dict[str, object] = {
@@ -197,11 +208,7 @@ def test_the_core_refuses_samples_that_are_not_positions_of_its_board() -> None:
 def test_the_trainer_runs_end_to_end_and_lowers_its_loss(tmp_path: Path) -> None:
     tool = train_eval()
     variant = find_variant("english")
-    rng = random.Random(1)
-    records: list[bytes] = []
-    for _ in range(30):
-        records.extend(tool.play_game(variant, rng, 300, rng.randint(2, 8), 0.05))
-    native_search.native_searcher(variant).use_learned(False)
+    records = self_play(tool, variant, games=30, nodes=300, seed=1)
     data = tmp_path / "english.data"
     data.write_bytes(tool.file_header() + b"".join(records))
     out = tmp_path / "short-8.bin"
@@ -252,11 +259,7 @@ def test_version_1_data_reads_as_its_records_and_trains_as_version_2(tmp_path: P
     records written in version 2."""
     tool = train_eval()
     variant = find_variant("russian")
-    rng = random.Random(4)
-    written: list[bytes] = []
-    for _ in range(12):
-        written.extend(tool.play_game(variant, rng, 200, rng.randint(2, 8), 0.05))
-    native_search.native_searcher(variant).use_learned(False)
+    written = self_play(tool, variant, games=12, nodes=200, seed=4)
     records = []
     for raw in written:
         row = tool.RECORD.unpack(raw)
